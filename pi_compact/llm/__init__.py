@@ -1,0 +1,103 @@
+"""Summarizers backed by a real LLM, and the one factory that picks between them.
+
+Each provider lives in its own module and imports its SDK only when a summarizer is built, so importing
+``pi_compact`` (and ``pi-compact --help``) never pays for ``anthropic`` or ``openai``. Every SDK failure is
+turned into a one-line :class:`~pi_compact.errors.SummarizerError` that never contains the API key.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from pi_compact.errors import SummarizerError, UsageError
+from pi_compact.llm.overflow import is_context_overflow
+
+if TYPE_CHECKING:
+    from pi_compact.compaction.summarizer import Summarizer
+
+__all__ = ["PROVIDERS", "is_context_overflow", "make_summarizer"]
+
+PROVIDERS: tuple[str, ...] = ("anthropic", "offline", "openai")
+"""Names accepted by :func:`make_summarizer`."""
+
+_MAX_MESSAGE_CHARS = 500
+
+
+def make_summarizer(
+    provider: str,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    timeout: float | None = None,
+) -> Summarizer:
+    """Build the summarizer for ``provider``; options left as ``None`` keep that provider's defaults.
+
+    ``offline`` needs no model, key or network, so the other options are ignored for it.
+    """
+    name = provider.strip().lower()
+    if name == "offline":
+        from pi_compact.compaction.offline import OfflineSummarizer
+
+        return OfflineSummarizer()
+    options = {k: v for k, v in {"api_key": api_key, "base_url": base_url, "timeout": timeout}.items() if v is not None}
+    if model is not None:
+        options["model"] = model
+    if name == "anthropic":
+        from pi_compact.llm.anthropic import AnthropicSummarizer
+
+        return AnthropicSummarizer(**options)
+    if name == "openai":
+        from pi_compact.llm.openai import OpenAISummarizer
+
+        return OpenAISummarizer(**options)
+    raise UsageError(f"unknown summarizer provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+
+
+# -- shared by the provider modules -----------------------------------------------------------------------
+
+
+def import_sdk(module: str) -> ModuleType:
+    """Import a provider SDK on first use, with an actionable message when it is missing."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(f"the {module} summarizer needs the {module!r} package: pip install {module}") from exc
+
+
+def sdk_error(sdk: ModuleType, provider: str, exc: BaseException, *, timeout: float, secret: str) -> SummarizerError:
+    """Map an exception raised by the ``anthropic`` or ``openai`` SDK (same class names) to one line.
+
+    The provider's own error message is kept, since callers match on it (:func:`is_context_overflow`).
+    """
+    if isinstance(exc, sdk.APITimeoutError):
+        detail = f"{provider} request timed out after {timeout:g}s"
+    elif isinstance(exc, sdk.APIConnectionError):
+        detail = f"cannot reach the {provider} API: {exc.__cause__ or exc}"
+    elif isinstance(exc, sdk.APIStatusError):
+        detail = f"{provider} API error {exc.status_code}: {_api_message(exc.body) or exc.message}"
+    elif isinstance(exc, (ValueError, TypeError, KeyError, AttributeError)):
+        detail = f"malformed {provider} response: {exc}"
+    else:
+        detail = f"{provider} request failed: {type(exc).__name__}: {exc}"
+    return SummarizerError(one_line(detail, secret=secret))
+
+
+def _api_message(body: object) -> str | None:
+    """``error.message`` from either provider's error JSON (OpenAI's SDK already unwraps ``error``)."""
+    if not isinstance(body, dict):
+        return None
+    inner = body.get("error")
+    message = inner.get("message") if isinstance(inner, dict) else body.get("message")
+    return message if isinstance(message, str) and message else None
+
+
+def one_line(text: Any, *, secret: str = "") -> str:
+    """Collapse whitespace, cut to a readable length, and blank out ``secret`` wherever it appears."""
+    line = " ".join(str(text).split())
+    if secret:
+        line = line.replace(secret, "***")
+    return line if len(line) <= _MAX_MESSAGE_CHARS else line[: _MAX_MESSAGE_CHARS - 1] + "…"

@@ -1,0 +1,159 @@
+"""What the model sees: pi's ``buildSessionContext`` over the path from the root to a leaf.
+
+The latest compaction on the path puts its summary first, then the entries from its ``firstKeptEntryId``
+up to the compaction, then everything after it. Branch summaries and custom-message entries become
+messages; the model and thinking level are the last ones set anywhere on the path. The result is exactly
+pi's, quirks included, so a session reads the same in pi and here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .store.jsonl import iso_to_ms
+
+_MISSING: Any = object()
+"""A key pi would leave ``undefined`` (and so out of the JSON)."""
+
+NOTHING: Any = object()
+"""What an entry that adds no message to the context contributes."""
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """The messages an agent sends, plus the current thinking level and model."""
+
+    messages: list[dict] = field(default_factory=list)
+    thinking_level: Any = "off"
+    """Usually one of ``off``…``xhigh``; whatever the last ``thinking_level_change`` held."""
+    model: dict | None = None
+    """``{"provider", "modelId"}`` of the last ``model_change`` or assistant message, or ``None``."""
+
+    def to_json(self) -> dict:
+        """The object pi's ``buildSessionContext`` returns, key for key."""
+        return _drop_missing({"messages": self.messages, "thinkingLevel": self.thinking_level, "model": self.model})
+
+
+def build_session_context(entries: list[dict], leaf_id: Any = _MISSING, by_id: dict | None = None) -> SessionContext:
+    """pi's function over a plain list of entries (file order); ``leaf_id=None`` means an explicit null leaf."""
+    if leaf_id is None:
+        return SessionContext()
+    by_id = by_id if by_id is not None else {e.get("id"): e for e in entries}
+    leaf = by_id.get(leaf_id) if leaf_id is not _MISSING else None
+    if leaf is None:
+        leaf = entries[-1] if entries else None
+    if leaf is None:
+        return SessionContext()
+    return context_from_path(_walk(leaf, by_id))
+
+
+def _walk(leaf: dict, by_id: dict) -> list[dict]:
+    path, seen, current = [], set(), leaf
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        path.append(current)
+        parent = current.get("parentId")
+        current = by_id.get(parent) if parent is not None else None
+    path.reverse()
+    return path
+
+
+def context_from_path(path: list[dict]) -> SessionContext:
+    """The context for a root-first path of entries."""
+    thinking: Any = "off"
+    model: dict | None = None
+    compaction_at = -1
+    for index, entry in enumerate(path):
+        kind = entry.get("type")
+        if kind == "thinking_level_change":
+            thinking = entry.get("thinkingLevel", _MISSING)
+        elif kind == "model_change":
+            model = _drop_missing({"provider": entry.get("provider", _MISSING), "modelId": entry.get("modelId", _MISSING)})
+        elif kind == "message" and _role(entry) == "assistant":
+            message = entry["message"]
+            model = _drop_missing({"provider": message.get("provider", _MISSING), "modelId": message.get("model", _MISSING)})
+        elif kind == "compaction":
+            compaction_at = index
+    return SessionContext(_messages(path, compaction_at), thinking, model)
+
+
+def _messages(path: list[dict], compaction_at: int) -> list[dict]:
+    if compaction_at < 0:
+        return [m for m in map(entry_to_message, path) if m is not NOTHING]
+    compaction = path[compaction_at]
+    messages = [compaction_summary_message(compaction)]
+    kept_id = compaction.get("firstKeptEntryId")
+    found = False
+    for entry in path[:compaction_at]:
+        found = found or (kept_id is not None and entry.get("id") == kept_id)
+        if found:
+            _push(messages, entry)
+    for entry in path[compaction_at + 1 :]:
+        _push(messages, entry)
+    return messages
+
+
+def _push(messages: list[dict], entry: dict) -> None:
+    message = entry_to_message(entry)
+    if message is not NOTHING:
+        messages.append(message)
+
+
+def entry_to_message(entry: dict) -> Any:
+    """The message an entry contributes to the context, or :data:`NOTHING`.
+
+    A ``message`` entry contributes its message as stored, even a missing one (``None``: pi emits ``null``).
+    """
+    kind = entry.get("type")
+    if kind == "message":
+        return entry.get("message")
+    if kind == "custom_message":
+        return custom_message(entry)
+    if kind == "branch_summary" and entry.get("summary"):
+        return branch_summary_message(entry)
+    return NOTHING
+
+
+def custom_message(entry: dict) -> dict:
+    return _drop_missing(
+        {
+            "role": "custom",
+            "customType": entry.get("customType", _MISSING),
+            "content": entry.get("content", _MISSING),
+            "display": entry.get("display", _MISSING),
+            "details": entry.get("details", _MISSING),
+            "timestamp": iso_to_ms(entry.get("timestamp")),
+        }
+    )
+
+
+def branch_summary_message(entry: dict) -> dict:
+    return _drop_missing(
+        {
+            "role": "branchSummary",
+            "summary": entry.get("summary", _MISSING),
+            "fromId": entry.get("fromId", _MISSING),
+            "timestamp": iso_to_ms(entry.get("timestamp")),
+        }
+    )
+
+
+def compaction_summary_message(entry: dict) -> dict:
+    return _drop_missing(
+        {
+            "role": "compactionSummary",
+            "summary": entry.get("summary", _MISSING),
+            "tokensBefore": entry.get("tokensBefore", _MISSING),
+            "timestamp": iso_to_ms(entry.get("timestamp")),
+        }
+    )
+
+
+def _role(entry: dict) -> Any:
+    message = entry.get("message")
+    return message.get("role") if isinstance(message, dict) else None
+
+
+def _drop_missing(obj: dict) -> dict:
+    return {k: v for k, v in obj.items() if v is not _MISSING}

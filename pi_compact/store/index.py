@@ -1,0 +1,195 @@
+"""The in-memory index of a session tree: entries by id, children, labels, the name, and path walks.
+
+It holds one :class:`~pi_compact.store.scan.Slot` per entry line in file order and parses an entry only when
+somebody asks for it. Its rules are pi's: a duplicate id shadows the earlier entry, the last label entry for
+a target wins, the newest ``session_info`` names the session. Unlike pi, walks never loop: a parent cycle
+or a dangling parent ends the walk and is reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..errors import EntryNotFoundError
+from .jsonl import iso_to_ms
+from .scan import Problem, Slot, parse_slot
+
+
+@dataclass(frozen=True)
+class TreeNode:
+    """One entry of :meth:`SessionIndex.tree`, with its children sorted by timestamp (oldest first)."""
+
+    entry: dict
+    children: tuple["TreeNode", ...]
+    label: str | None = None
+    label_timestamp: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.entry["id"]
+
+
+class SessionIndex:
+    """Slots in file order plus the maps that tree queries need."""
+
+    def __init__(self, data: bytes = b"") -> None:
+        self._data = data
+        self.slots: list[Slot] = []
+        self.by_id: dict[str, Slot] = {}
+        self.labels: dict[str, tuple[str, str | None]] = {}
+        self.name_entry: dict | None = None
+        self.problems: list[Problem] = []
+        self._children: dict[str | None, list[Slot]] | None = None
+
+    # -- building ------------------------------------------------------------------------------------------
+
+    def add(self, slot: Slot) -> None:
+        """Index one more line (file order)."""
+        if not isinstance(slot.id, str):
+            self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
+            return
+        if slot.id in self.by_id:
+            self.problems.append(
+                Problem("duplicate_id", f"id {slot.id} appears again; the later entry wins", slot.line, slot.id)
+            )
+        self.slots.append(slot)
+        self.by_id[slot.id] = slot
+        if self._children is not None:
+            self._children.setdefault(slot.parent_id, []).append(slot)
+        if slot.type == "label":
+            self._apply_label(self.entry_of(slot))
+        elif slot.type == "session_info":
+            self.name_entry = self.entry_of(slot)
+
+    def _apply_label(self, entry: dict) -> None:
+        target, label = entry.get("targetId"), entry.get("label")
+        if not isinstance(target, str):
+            return
+        if label:
+            self.labels[target] = (label if isinstance(label, str) else str(label), entry.get("timestamp"))
+        else:
+            self.labels.pop(target, None)
+
+    # -- queries -------------------------------------------------------------------------------------------
+
+    def entry_of(self, slot: Slot) -> dict:
+        return slot.entry if slot.entry is not None else parse_slot(self._data, slot)
+
+    def get(self, entry_id: str | None) -> dict | None:
+        slot = self.by_id.get(entry_id) if entry_id is not None else None
+        return self.entry_of(slot) if slot is not None else None
+
+    def entry(self, entry_id: str) -> dict:
+        found = self.get(entry_id)
+        if found is None:
+            raise EntryNotFoundError(f"Entry {entry_id} not found")
+        return found
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self.by_id
+
+    def iter_entries(self) -> Iterator[dict]:
+        for slot in self.slots:
+            yield self.entry_of(slot)
+
+    def last_id(self) -> str | None:
+        return self.slots[-1].id if self.slots else None
+
+    def children(self, parent_id: str | None) -> list[dict]:
+        """Entries whose parent is ``parent_id`` (``None``: the roots), in file order."""
+        if self._children is None:
+            self._children = {}
+            for slot in self.slots:
+                self._children.setdefault(slot.parent_id, []).append(slot)
+        return [self.entry_of(slot) for slot in self._children.get(parent_id, [])]
+
+    def walk_ids(self, from_id: str | None) -> tuple[list[str], Problem | None]:
+        """Ids from ``from_id`` up to its root, leaf first; stops at a cycle or a missing parent."""
+        ids: list[str] = []
+        seen: set[str] = set()
+        slot = self.by_id.get(from_id) if from_id is not None else None
+        while slot is not None:
+            if slot.id in seen:
+                return ids, Problem("cycle", f"parent cycle through {slot.id}; path cut there", slot.line, slot.id)
+            seen.add(slot.id)
+            ids.append(slot.id)
+            parent = slot.parent_id
+            if parent is None:
+                break
+            slot = self.by_id.get(parent)
+        return ids, None
+
+    def path(self, from_id: str | None) -> list[dict]:
+        """Entries from the root down to ``from_id`` (root first); ``[]`` for ``None`` or an unknown id."""
+        ids, problem = self.walk_ids(from_id)
+        if problem is not None and problem not in self.problems:
+            self.problems.append(problem)
+        return [self.entry_of(self.by_id[i]) for i in reversed(ids)]
+
+    def label(self, entry_id: str) -> str | None:
+        found = self.labels.get(entry_id)
+        return found[0] if found else None
+
+    def name(self) -> str | None:
+        """The newest ``session_info`` name, trimmed; an empty one clears the name (pi 0.73)."""
+        if self.name_entry is None:
+            return None
+        name = self.name_entry.get("name")
+        return name.strip() or None if isinstance(name, str) else None
+
+    def tree(self) -> list[TreeNode]:
+        """Roots (no parent, self-parent, missing parent) with children sorted by timestamp, as pi's getTree.
+
+        Entries that no root reaches (a parent cycle) are reported and shown as extra roots.
+        """
+        kids: dict[str, list[Slot]] = {}
+        roots: list[Slot] = []
+        for slot in self.slots:
+            if self.by_id.get(slot.id) is not slot:
+                continue  # shadowed duplicate
+            parent = slot.parent_id
+            if parent is None or parent == slot.id or parent not in self.by_id:
+                roots.append(slot)
+            else:
+                kids.setdefault(parent, []).append(slot)
+        reached: set[str] = set()
+        nodes = [self._node(root, kids, reached) for root in roots]
+        for slot in self.slots:
+            if slot.id not in reached and self.by_id.get(slot.id) is slot:
+                self.problems.append(Problem("cycle", f"entry {slot.id} is on a parent cycle", slot.line, slot.id))
+                nodes.append(self._node(slot, kids, reached))
+        return nodes
+
+    def _node(self, root: Slot, kids: dict[str, list[Slot]], reached: set[str]) -> TreeNode:
+        # Iterative post-order build: deep linear sessions would overflow Python's recursion limit.
+        order: list[Slot] = []
+        stack = [root]
+        while stack:
+            slot = stack.pop()
+            if slot.id in reached:
+                continue
+            reached.add(slot.id)
+            order.append(slot)
+            stack.extend(kids.get(slot.id, []))
+        built: dict[str, TreeNode] = {}
+        for slot in reversed(order):
+            children = sorted(
+                (c for c in kids.get(slot.id, []) if c.id in built), key=lambda c: _sort_ms(c.timestamp)
+            )
+            label = self.labels.get(slot.id)
+            built[slot.id] = TreeNode(
+                entry=self.entry_of(slot),
+                children=tuple(built[c.id] for c in children),
+                label=label[0] if label else None,
+                label_timestamp=label[1] if label else None,
+            )
+        return built[root.id]
+
+
+def _sort_ms(timestamp: object) -> float:
+    ms = iso_to_ms(timestamp)
+    return 0.0 if ms is None else float(ms)

@@ -1,0 +1,140 @@
+"""Finding sessions on disk: the sessions of one project folder, of all projects, and the most recent one.
+
+Unlike pi, a long header never hides a file (pi reads only the first 512 bytes), and a file that is not a
+session is skipped rather than failing the whole listing.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import PiCompactError
+from .jsonl import iso_to_ms
+from .paths import sessions_root
+from .scan import parse_line
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One line of a session listing."""
+
+    path: Path
+    id: str
+    cwd: str
+    name: str | None
+    parent_session: str | None
+    created: str
+    modified_ms: int
+    """Newest user/assistant message time (ms), else the header time, else the file's mtime."""
+    message_count: int
+    first_message: str
+
+    @property
+    def modified(self) -> datetime:
+        return datetime.fromtimestamp(self.modified_ms / 1000, tz=timezone.utc)
+
+
+def _header_of(path: Path) -> dict | None:
+    try:
+        with open(path, "rb") as handle:
+            for raw in handle:
+                if not raw.strip():
+                    continue
+                try:
+                    value = parse_line(raw)
+                except ValueError:
+                    continue
+                ok = isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)
+                return value if ok else None
+    except OSError:
+        return None
+    return None
+
+
+def find_most_recent(directory: Path) -> Path | None:
+    """The valid session file with the newest mtime in ``directory``, or ``None``."""
+    candidates = []
+    for path in _jsonl_files(directory):
+        if _header_of(path) is not None:
+            candidates.append((path.stat().st_mtime, path))
+    return max(candidates)[1] if candidates else None
+
+
+def _jsonl_files(directory: Path) -> list[Path]:
+    try:
+        return [p for p in directory.iterdir() if p.suffix == ".jsonl" and p.is_file()]
+    except OSError:
+        return []
+
+
+def session_info(path: Path) -> SessionInfo | None:
+    """Summarize one file, or ``None`` when it is not a readable session."""
+    from ..session import Session
+
+    try:
+        session = Session.open(path)
+    except PiCompactError:
+        return None
+    try:
+        return _info_from(session, path)
+    except PiCompactError:
+        return None
+    finally:
+        session.close()
+
+
+def _info_from(session, path: Path) -> SessionInfo:
+    count, first, newest = 0, None, None
+    for entry in session.index.iter_entries():
+        if entry.get("type") != "message":
+            continue
+        count += 1
+        message = entry.get("message") if isinstance(entry.get("message"), dict) else {}
+        role = message.get("role")
+        if role == "user" and first is None:
+            first = _text_of(message.get("content")) or None
+        if role in ("user", "assistant"):
+            stamp = message.get("timestamp")
+            ms = stamp if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else iso_to_ms(entry.get("timestamp"))
+            newest = ms if newest is None or (ms is not None and ms > newest) else newest
+    header = session.header
+    modified = newest or iso_to_ms(header.get("timestamp")) or int(os.stat(path).st_mtime * 1000)
+    return SessionInfo(
+        path=path,
+        id=header["id"],
+        cwd=session.cwd,
+        name=session.name,
+        parent_session=header.get("parentSession"),
+        created=str(header.get("timestamp", "")),
+        modified_ms=int(modified),
+        message_count=count,
+        first_message=first or "(no messages)",
+    )
+
+
+def _text_of(content) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return ""
+
+
+def list_sessions(directory: Path) -> list[SessionInfo]:
+    """Sessions of one folder, newest first."""
+    infos = [info for path in _jsonl_files(directory) if (info := session_info(path)) is not None]
+    return sorted(infos, key=lambda info: info.modified_ms, reverse=True)
+
+
+def list_all_sessions(root: Path | None = None) -> list[SessionInfo]:
+    """Sessions of every project folder under the sessions root, newest first."""
+    root = root if root is not None else sessions_root()
+    try:
+        folders = [p for p in root.iterdir() if p.is_dir()]
+    except OSError:
+        return []
+    infos = [info for folder in folders for info in list_sessions(folder)]
+    return sorted(infos, key=lambda info: info.modified_ms, reverse=True)

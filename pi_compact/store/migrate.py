@@ -1,0 +1,75 @@
+"""Schema migrations, v1 → v2 → v3, exactly as pi performs them on load.
+
+Each step is a named function over the parsed lines (header first) that mutates them in place, so new keys
+land at the end of each object as they do in pi's files. They run in memory only; the store writes the
+result (atomically, keeping a backup) the first time somebody appends to a migrated file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..types import CURRENT_SESSION_VERSION
+from .jsonl import new_entry_id
+
+
+def header_version(header: dict) -> int:
+    """The header's version; a missing one means 1, as in pi."""
+    version = header.get("version")
+    if isinstance(version, bool) or not isinstance(version, (int, float)):
+        return 1
+    return int(version)
+
+
+def migrate_v1_to_v2(lines: list[dict]) -> None:
+    """Give every entry an id and chain them linearly; ``firstKeptEntryIndex`` becomes ``firstKeptEntryId``.
+
+    The index counts the header as line 0. An index pointing forward (to an entry without an id yet) leaves
+    no ``firstKeptEntryId`` at all, as in pi.
+    """
+    lines[0]["version"] = 2
+    taken: set[str] = set()
+    previous: str | None = None
+    for entry in lines[1:]:
+        entry["id"] = new_entry_id(taken)
+        taken.add(entry["id"])
+        entry["parentId"] = previous
+        previous = entry["id"]
+        if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+            _resolve_first_kept(entry, lines)
+
+
+def _resolve_first_kept(entry: dict, lines: list[dict]) -> None:
+    index = entry.pop("firstKeptEntryIndex")
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 < index < len(lines):
+        return
+    target_id = lines[index].get("id")
+    if target_id is not None and lines[index].get("type") != "session":
+        entry["firstKeptEntryId"] = target_id
+
+
+def migrate_v2_to_v3(lines: list[dict]) -> None:
+    """The ``hookMessage`` role was renamed ``custom``."""
+    lines[0]["version"] = 3
+    for entry in lines[1:]:
+        message = entry.get("message")
+        if entry.get("type") == "message" and isinstance(message, dict) and message.get("role") == "hookMessage":
+            message["role"] = "custom"
+
+
+MIGRATIONS: tuple[tuple[int, Callable[[list[dict]], None]], ...] = (
+    (2, migrate_v1_to_v2),
+    (3, migrate_v2_to_v3),
+)
+"""(version reached, step): a step runs when the file's version is below the version it reaches."""
+
+
+def migrate(lines: list[dict]) -> bool:
+    """Bring parsed lines (header first) to the current version in place; return whether anything changed."""
+    version = header_version(lines[0])
+    if version >= CURRENT_SESSION_VERSION:
+        return False
+    for reaches, step in MIGRATIONS:
+        if version < reaches:
+            step(lines)
+    return True

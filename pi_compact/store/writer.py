@@ -1,0 +1,135 @@
+"""Appending lines to a session file: one writer at a time, durable before the call returns.
+
+Every append takes an exclusive ``flock`` on the file, looks at what other processes appended since we last
+looked (the caller indexes it), cuts a torn tail left by a crash, writes one line with a single ``write``,
+and ``fsync``s unless the caller opted out. Earlier bytes are never rewritten; the one exception, writing a
+migrated v1/v2 file in the current format, goes through a temporary file and an atomic rename and keeps the
+original beside it as a backup.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import ConcurrentModificationError, LockTimeoutError, SessionFileError
+
+FILE_MODE = 0o600
+DIR_MODE = 0o700
+LOCK_TIMEOUT_SECONDS = 30.0
+
+
+def ensure_private_dir(path: Path) -> None:
+    """``mkdir -p`` with owner-only permissions on the directories it creates."""
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+
+
+class FileWriter:
+    """The open descriptor of one session file, and the lock protocol around every write."""
+
+    def __init__(self, path: Path, *, durable: bool = True, lock_timeout: float = LOCK_TIMEOUT_SECONDS):
+        self.path = path
+        self.durable = durable
+        self.lock_timeout = lock_timeout
+        self._fd: int | None = None
+
+    def _open(self) -> int:
+        if self._fd is None:
+            ensure_private_dir(self.path.parent)
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+            except OSError as exc:
+                raise SessionFileError(f"cannot open {self.path} for writing: {exc.strerror}") from None
+        return self._fd
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    @contextmanager
+    def locked(self):
+        """Hold the file's exclusive lock; yields the current file size."""
+        fd = self._open()
+        self._acquire(fd)
+        try:
+            self._check_same_file(fd)
+            yield os.fstat(fd).st_size
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _acquire(self, fd: int) -> None:
+        deadline = time.monotonic() + self.lock_timeout
+        delay = 0.001
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+            if time.monotonic() > deadline:
+                raise LockTimeoutError(f"{self.path} stayed locked for {self.lock_timeout:.0f} s")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
+    def _check_same_file(self, fd: int) -> None:
+        """A rename over our file (another process migrating it) would leave us writing to a ghost."""
+        try:
+            on_disk = os.stat(self.path)
+        except FileNotFoundError:
+            raise ConcurrentModificationError(f"{self.path} was removed while open") from None
+        mine = os.fstat(fd)
+        if (on_disk.st_ino, on_disk.st_dev) != (mine.st_ino, mine.st_dev):
+            raise ConcurrentModificationError(f"{self.path} was replaced by another process; open it again")
+
+    def read_range(self, start: int, end: int) -> bytes:
+        return os.pread(self._open(), end - start, start)
+
+    def truncate(self, size: int) -> None:
+        os.ftruncate(self._open(), size)
+
+    def write(self, payload: bytes) -> None:
+        """Write ``payload`` at the end in one call (O_APPEND), then fsync when durable."""
+        fd = self._open()
+        view = memoryview(payload)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        if self.durable:
+            os.fsync(fd)
+
+    def replace_contents(self, payload: bytes, backup_suffix: str) -> Path:
+        """Atomically replace the file with ``payload``, keeping the old file as ``<name><backup_suffix>``.
+
+        Call while holding :meth:`locked`; the writer reopens on the new file afterwards.
+        """
+        backup = self.path.with_name(self.path.name + backup_suffix)
+        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
+        try:
+            os.write(fd, payload)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if not backup.exists():
+            os.link(self.path, backup)
+        os.replace(temp, self.path)
+        _fsync_dir(self.path.parent)
+        return backup
+
+    def reopen(self) -> None:
+        self.close()
+        self._open()
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
