@@ -24,6 +24,15 @@ class SummaryRequest:
     """Upper bound on the answer's length, in tokens."""
     kind: str = "compaction"
     """``compaction``, ``turn_prefix`` or ``branch``: lets scripted doubles and logs tell calls apart."""
+    messages: tuple[dict, ...] = ()
+    """The agent messages the prompt was made from (pi's message dicts, any role), oldest first.
+
+    LLM providers ignore them; the offline summarizer builds its summary from them instead of the prompt.
+    """
+    previous_summary: str | None = None
+    """The summary being updated (iterative compaction), also embedded in ``prompt``."""
+    instructions: str | None = None
+    """The user's extra focus (``/compact focus on the parser``), also embedded in ``prompt``."""
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
