@@ -18,6 +18,7 @@ import json
 import re
 import socket
 import struct
+import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -140,7 +141,7 @@ class FakeLLMServer:
         self._script: deque[FakeReply] = deque()
         self._lock = threading.Lock()
         self._ids = count(1)
-        self.closing = threading.Event()
+        self._closing = threading.Event()
 
     def push(self, *replies: FakeReply) -> None:
         """Queue replies; each request consumes one, in order."""
@@ -171,7 +172,7 @@ class FakeLLMServer:
 
 @dataclass(frozen=True)
 class _Answer:
-    """A reply resolved against its request: ids, usage and stop reason filled in."""
+    """A reply resolved against its request: model, serial number and token usage filled in."""
 
     reply: FakeReply
     model: str
@@ -221,13 +222,7 @@ def _anthropic_events(a: _Answer) -> Iterator[tuple[str, dict[str, Any]]]:
     start = dict(message, content=[], stop_reason=None, usage={"input_tokens": a.input_tokens, "output_tokens": 1})
     yield "message_start", {"type": "message_start", "message": start}
     for index, block in enumerate(message["content"] or [{"type": "text", "text": ""}]):
-        if block["type"] == "text":
-            opening, deltas = {"type": "text", "text": ""}, [{"type": "text_delta", "text": t} for t in _chunks(block["text"])]
-        else:
-            opening = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
-            raw = json.dumps(block["input"])
-            halves = [raw[: len(raw) // 2], raw[len(raw) // 2 :]]
-            deltas = [{"type": "input_json_delta", "partial_json": h} for h in halves]
+        opening, deltas = _anthropic_block_stream(block)
         yield "content_block_start", {"type": "content_block_start", "index": index, "content_block": opening}
         for delta in deltas:
             yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
@@ -235,6 +230,19 @@ def _anthropic_events(a: _Answer) -> Iterator[tuple[str, dict[str, Any]]]:
     stop = {"stop_reason": message["stop_reason"], "stop_sequence": None}
     yield "message_delta", {"type": "message_delta", "delta": stop, "usage": {"output_tokens": a.output_tokens}}
     yield "message_stop", {"type": "message_stop"}
+
+
+def _anthropic_block_stream(block: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A content block as its empty opening plus the deltas that fill it."""
+    if block["type"] == "text":
+        return {"type": "text", "text": ""}, [{"type": "text_delta", "text": t} for t in _chunks(block["text"])]
+    opening = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+    return opening, [{"type": "input_json_delta", "partial_json": h} for h in _halves(json.dumps(block["input"]))]
+
+
+def _halves(raw: str) -> list[str]:
+    """Tool arguments arrive in pieces that are not valid JSON on their own, as real streams do."""
+    return [raw[: len(raw) // 2], raw[len(raw) // 2 :]]
 
 
 def _openai_usage(a: _Answer) -> dict[str, int]:
@@ -275,8 +283,7 @@ def _openai_chat_deltas(a: _Answer) -> Iterator[tuple[dict[str, Any], str | None
     for index, (call_id, name, args) in enumerate(a.tools):
         head = {"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}
         yield {"tool_calls": [head]}, None
-        raw = json.dumps(args)
-        for part in (raw[: len(raw) // 2], raw[len(raw) // 2 :]):
+        for part in _halves(json.dumps(args)):
             yield {"tool_calls": [{"index": index, "function": {"arguments": part}}]}, None
     yield {}, _openai_finish(a)
 
@@ -294,7 +301,8 @@ def _openai_response(a: _Answer) -> dict[str, Any]:
     output: list[dict[str, Any]] = []
     if a.reply.text:
         text = {"type": "output_text", "text": a.reply.text, "annotations": []}
-        output.append({"type": "message", "id": f"msg_fake{a.serial}", "status": "completed", "role": "assistant", "content": [text]})
+        message = {"type": "message", "id": f"msg_fake{a.serial}", "status": "completed", "role": "assistant"}
+        output.append(dict(message, content=[text]))
     for call_id, name, args in a.tools:
         call = {"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": name}
         output.append(dict(call, arguments=json.dumps(args), status="completed"))
@@ -382,7 +390,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _reply(self, api: str, reply: FakeReply, raw: bytes, body: Any) -> None:
         fake = self.server.fake
-        if reply.delay and fake.closing.wait(reply.delay) or reply.drop_connection:
+        cut_short = reply.delay > 0 and fake._closing.wait(reply.delay)
+        if cut_short or reply.drop_connection:
             self._reset()
             return
         if reply.body is not None:
@@ -462,9 +471,7 @@ class _Server(ThreadingHTTPServer):
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that gave up (timeout tests) is expected; anything else is still reported."""
-        import sys
-
-        if not isinstance(sys.exc_info()[1], (ConnectionError, OSError)):
+        if not isinstance(sys.exc_info()[1], OSError):
             super().handle_error(request, client_address)
 
 
@@ -484,7 +491,7 @@ def fake_llm_server(*, default_text: str = DEFAULT_FAKE_TEXT) -> Iterator[FakeLL
     try:
         yield fake
     finally:
-        fake.closing.set()
+        fake._closing.set()
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)

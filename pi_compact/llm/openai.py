@@ -46,7 +46,12 @@ class OpenAISummarizer:
             raise SummarizerError("OPENAI_API_KEY is not set")
         self._sdk = import_sdk("openai")
         self._api_key = key
-        self._client_options = {"api_key": key, "base_url": self.base_url, "timeout": timeout, "max_retries": max_retries}
+        self._client_options = {
+            "api_key": key,
+            "base_url": self.base_url,
+            "timeout": timeout,
+            "max_retries": max_retries,
+        }
 
     def __repr__(self) -> str:
         return f"OpenAISummarizer(model={self.model!r}, base_url={self.base_url!r})"
