@@ -1,0 +1,69 @@
+"""Assembling the stored summary text around a strategy's body.
+
+Every summary, whatever produced it, carries the user's first request verbatim at the top (so the original
+goal never decays through repeated compactions), the latest request verbatim when it is no longer in the
+kept messages (so the agent resumes the current task), a note of anything dropped to fit the window, and
+pi's ``<read-files>``/``<modified-files>`` lists at the end. These blocks are stripped from a previous
+summary before it is updated, so they never pile up.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .serialize import format_file_operations
+from .tokens import text_tokens
+
+REQUEST_CHARS = 2000
+_GENERATED = re.compile(
+    r"<(original-request|current-request|read-files|modified-files|dropped-to-fit)>.*?</\1>\s*", re.S
+)
+
+
+def bounded(text: str, limit: int = REQUEST_CHARS) -> str:
+    """Head and tail of a long text, with the cut said out loud."""
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit * 3 // 4], text[-limit // 4 :]
+    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters omitted ...]\n{tail}"
+
+
+def strip_generated(summary: str | None) -> str | None:
+    """A previous summary without the blocks this module adds (they are re-made each time)."""
+    if summary is None:
+        return None
+    return _GENERATED.sub("", summary).strip()
+
+
+def compose(
+    body: str,
+    *,
+    first_request: str | None,
+    current_request: str | None,
+    dropped_note: str | None,
+    read_files: tuple[str, ...],
+    modified_files: tuple[str, ...],
+) -> str:
+    parts = []
+    if first_request:
+        parts.append(f"<original-request>\n{bounded(first_request)}\n</original-request>")
+    parts.append(body.strip())
+    if current_request and current_request != first_request:
+        parts.append(f"<current-request>\n{bounded(current_request)}\n</current-request>")
+    if dropped_note:
+        parts.append(f"<dropped-to-fit>\n{dropped_note}\n</dropped-to-fit>")
+    return "\n\n".join(parts) + format_file_operations(list(read_files), list(modified_files))
+
+
+def shorten_to(text: str, max_tokens: int) -> str:
+    """Cut ``text`` so that it fits ``max_tokens``, saying so at the end."""
+    marker = "\n[summary truncated to fit the window]"
+    if text_tokens(text) <= max_tokens:
+        return text
+    budget = max_tokens - text_tokens(marker)
+    if budget <= 0:
+        return ""
+    chars = min(len(text), budget * 4)
+    while chars > 0 and text_tokens(text[:chars]) > budget:
+        chars = int(chars * 0.9)
+    return text[:chars] + marker
