@@ -1,0 +1,225 @@
+"""Running a compaction on a session: locking, events, the one entry written, and the automatic trigger.
+
+``compact()`` is the manual ``/compact``; :class:`AutoCompactor` is what an agent calls before every model
+request (``ensure_fits``), tool loops included. Only one compaction of a session runs at a time, across
+processes too; the other caller is told it was skipped.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..errors import CompactionError, CompactionInProgressError, PiCompactError
+from ..session import Session
+from ..store.locks import try_exclusive
+from .pipeline import Plan, Planner
+from .prepare import prepare_compaction
+from .settings import CompactionSettings, should_compact
+from .summarizer import Summarizer
+from .tokens import ContextTokens, estimate_context_tokens
+
+FAILURE_TYPE = "pi-compact/compaction-failed"
+
+
+@dataclass(frozen=True)
+class CompactionResult:
+    """What a compaction did (``entry`` is ``None`` for a dry run)."""
+
+    entry: dict | None
+    strategy: str
+    summary: str
+    first_kept_entry_id: str
+    tokens_before: int
+    tokens_before_measured: bool
+    tokens_after: int
+    """Estimated size of the context the session now builds (plus the fixed part)."""
+    messages_summarized: int
+    messages_dropped: int
+    duration_s: float
+    summarizer: str
+    summarizer_input_tokens: int
+    summarizer_output_tokens: int
+    fallback_reason: str | None
+    details: dict
+
+
+@dataclass(frozen=True)
+class CompactionEvent:
+    """``compaction_start``, ``compaction_done``, ``compaction_failed`` or ``compaction_skipped``."""
+
+    type: str
+    reason: str
+    tokens_before: int | None = None
+    result: CompactionResult | None = None
+    error: str | None = None
+    stage: str | None = None
+
+
+EventHandler = Callable[[CompactionEvent], None]
+
+
+def _lock_path(session: Session) -> Path | None:
+    return session.path.with_name(f".{session.path.name}.compact.lock") if session.path is not None else None
+
+
+def compact(
+    session: Session,
+    *,
+    window: int | None = None,
+    settings: CompactionSettings | None = None,
+    summarizer: Summarizer | None = None,
+    instructions: str | None = None,
+    reason: str = "manual",
+    fixed_tokens: int = 0,
+    dry_run: bool = False,
+    on_event: EventHandler | None = None,
+) -> CompactionResult:
+    """Compact the session's current branch; raise :class:`CompactionInProgressError` if one is running."""
+    lock = _lock_path(session)
+    if lock is None:
+        return _compact_locked(session, window, settings, summarizer, instructions, reason, fixed_tokens, dry_run, on_event)
+    with try_exclusive(lock) as acquired:
+        if not acquired:
+            _emit(on_event, CompactionEvent("compaction_skipped", reason, error="another compaction is running"))
+            raise CompactionInProgressError("another compaction of this session is running; skipped")
+        return _compact_locked(session, window, settings, summarizer, instructions, reason, fixed_tokens, dry_run, on_event)
+
+
+def _compact_locked(session, window, settings, summarizer, instructions, reason, fixed_tokens, dry_run, on_event):
+    from .offline import OfflineSummarizer
+
+    settings = settings or CompactionSettings()
+    summarizer = summarizer or OfflineSummarizer()
+    _adopt_concurrent_compaction(session, on_event, reason)
+    prep = prepare_compaction(session.branch(), settings)
+    if prep is None:
+        raise CompactionError("Already compacted" if session.leaf_id else "Nothing to compact (no messages yet)")
+    _emit(on_event, CompactionEvent("compaction_start", reason, tokens_before=prep.tokens_before))
+    started = time.monotonic()
+    try:
+        progress = lambda stage: _emit(on_event, CompactionEvent("compaction_progress", reason, stage=stage))
+        plan = Planner(prep, settings, window=window, summarizer=summarizer, instructions=instructions,
+                       fixed_tokens=fixed_tokens, progress=progress).plan()
+        if not prep.summarized_messages and plan.messages_dropped == 0:
+            raise CompactionError("Nothing to compact: the whole conversation fits in keepRecentTokens")
+        result = _write(session, prep, plan, summarizer, time.monotonic() - started, dry_run)
+    except PiCompactError as exc:
+        _record_failure(session, reason, exc, dry_run)
+        _emit(on_event, CompactionEvent("compaction_failed", reason, tokens_before=prep.tokens_before, error=str(exc)))
+        raise
+    _emit(on_event, CompactionEvent("compaction_done", reason, tokens_before=prep.tokens_before, result=result))
+    return result
+
+
+def _adopt_concurrent_compaction(session: Session, on_event, reason: str) -> None:
+    """Another process compacted our branch while we waited: take its result instead of compacting again."""
+    for entry in session.refresh():
+        if entry.get("type") == "compaction" and entry.get("parentId") == session.leaf_id:
+            session.move_leaf(entry["id"])
+            _emit(on_event, CompactionEvent("compaction_skipped", reason, error="compacted by another process"))
+            raise CompactionInProgressError("this branch was just compacted by another process; skipped")
+
+
+def _write(session: Session, prep, plan: Plan, summarizer, duration: float, dry_run: bool) -> CompactionResult:
+    entry_id = session.new_id()
+    first_kept = prep.path[plan.first_kept_index]["id"] if plan.first_kept_index is not None else entry_id
+    details = {
+        **plan.files.details(),
+        "strategy": plan.strategy,
+        "summarizer": summarizer.name if plan.strategy == "summarize" else "offline" if plan.strategy != "prune" else "none",
+        "tokensAfter": plan.tokens_after,
+        "messagesSummarized": plan.messages_summarized,
+        "messagesDropped": plan.messages_dropped,
+    }
+    if plan.fallback_reason:
+        details["fallbackReason"] = plan.fallback_reason
+    entry = None
+    if not dry_run:
+        entry = session.append_compaction(plan.summary, first_kept, prep.tokens_before, details, False, entry_id=entry_id)
+    return CompactionResult(
+        entry=entry,
+        strategy=plan.strategy,
+        summary=plan.summary,
+        first_kept_entry_id=first_kept,
+        tokens_before=prep.tokens_before,
+        tokens_before_measured=prep.tokens_before_measured,
+        tokens_after=plan.tokens_after,
+        messages_summarized=plan.messages_summarized,
+        messages_dropped=plan.messages_dropped,
+        duration_s=duration,
+        summarizer=details["summarizer"],
+        summarizer_input_tokens=plan.summarizer_input_tokens,
+        summarizer_output_tokens=plan.summarizer_output_tokens,
+        fallback_reason=plan.fallback_reason,
+        details=details,
+    )
+
+
+def _record_failure(session: Session, reason: str, exc: Exception, dry_run: bool) -> None:
+    """One ``custom`` entry (pi leaves it out of the context) so a failing compaction is visible in the file."""
+    if dry_run or session.leaf_id is None:
+        return
+    try:
+        session.append_custom(FAILURE_TYPE, {"reason": reason, "error": str(exc), "kind": type(exc).__name__})
+    except PiCompactError:
+        pass  # the original error is the one worth reporting
+
+
+def _emit(handler: EventHandler | None, event: CompactionEvent) -> None:
+    if handler is not None:
+        handler(event)
+
+
+@dataclass
+class AutoCompactor:
+    """The pre-flight an agent runs before every model request: compact when over the threshold.
+
+    Stops (and says why in :attr:`disabled_reason`) after two compactions in a row that could not bring the
+    context under the threshold, instead of compacting on every request.
+    """
+
+    window: int
+    settings: CompactionSettings = field(default_factory=CompactionSettings)
+    summarizer: Summarizer | None = None
+    fixed_tokens: int = 0
+    on_event: EventHandler | None = None
+    disabled_reason: str | None = None
+    _failures: int = 0
+
+    def context_tokens(self, session: Session) -> ContextTokens:
+        return estimate_context_tokens(session.build_context().messages)
+
+    def needs_compaction(self, session: Session) -> bool:
+        tokens = self.context_tokens(session).tokens + self.fixed_tokens
+        return self.disabled_reason is None and should_compact(tokens, self.window, self.settings)
+
+    def ensure_fits(self, session: Session, *, reason: str = "threshold") -> CompactionResult | None:
+        """Compact if needed; ``None`` when nothing was done (fits, disabled, or another process is at it)."""
+        if not self.needs_compaction(session):
+            return None
+        try:
+            result = compact(session, window=self.window, settings=self.settings, summarizer=self.summarizer,
+                             reason=reason, fixed_tokens=self.fixed_tokens, on_event=self.on_event)
+        except CompactionInProgressError:
+            return None
+        except CompactionError as exc:
+            self._failed(str(exc))
+            return None
+        if result.tokens_after > self.settings.threshold(self.window):
+            self._failed(f"context still {result.tokens_after:,} tokens after compaction")
+        else:
+            self._failures = 0
+        return result
+
+    def _failed(self, why: str) -> None:
+        self._failures += 1
+        if self._failures >= 2:
+            self.disabled_reason = f"auto-compaction stopped after two attempts that did not fit: {why}"
+
+
+def ensure_fits(session: Session, window: int, **options) -> CompactionResult | None:
+    """One-shot :meth:`AutoCompactor.ensure_fits` (no anti-thrash memory between calls)."""
+    return AutoCompactor(window=window, **options).ensure_fits(session)

@@ -1,0 +1,244 @@
+"""The compaction pipeline: cheap first, an LLM when needed, never over the window.
+
+Stages run in order and each runs only when the one before did not produce a summary that fits:
+
+1. ``prune`` — a condensed transcript (no LLM), accepted when it is no bigger than a summary would be;
+2. ``summarize`` — the configured LLM, fed in chunks no bigger than its own window;
+3. ``offline`` — the deterministic summarizer, also the fallback whenever the LLM fails;
+4. ``truncate`` — the kept region shrinks, message by message, until the context fits.
+
+Every path ends in one ``compaction`` entry (pi's format; ``details.strategy`` says which stage won), or,
+on failure, in one ``custom`` entry saying what failed, with every earlier byte of the file untouched.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import CompactionError, PiCompactError, SummarizerError
+from .compose import compose, shorten_to, strip_generated
+from .cut import entry_tokens, valid_cut_points
+from .facts import extract_facts
+from .offline import OfflineSummarizer
+from .prepare import CompactionPreparation, FileLists, collect_files, message_for_summary
+from .prune import condense
+from .settings import CompactionSettings
+from .summarize import llm_summary
+from .summarizer import Summarizer, SummaryRequest
+from .tokens import estimate_tokens, text_tokens
+
+SUMMARY_WRAPPER_TOKENS = 40
+"""The text pi wraps a compaction summary in when it sends it (``The conversation history before …``)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A summary and the kept region it goes with, before anything is written."""
+
+    summary: str
+    strategy: str
+    first_kept_index: int | None
+    """``None``: nothing before the compaction is kept (the entry names itself as first kept)."""
+    tokens_after: int
+    messages_summarized: int
+    messages_dropped: int
+    files: FileLists
+    summarizer_input_tokens: int = 0
+    summarizer_output_tokens: int = 0
+    fallback_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class Stage:
+    """What one stage produced: a body text and what it cost."""
+
+    body: str
+    strategy: str
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Planner:
+    """Runs the stages over one preparation."""
+
+    def __init__(
+        self,
+        prep: CompactionPreparation,
+        settings: CompactionSettings,
+        *,
+        window: int | None,
+        summarizer: Summarizer,
+        instructions: str | None,
+        fixed_tokens: int = 0,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.prep = prep
+        self.settings = settings
+        self.path = list(prep.path)
+        self.summarizer = summarizer
+        self.instructions = instructions
+        self.fixed_tokens = fixed_tokens
+        self.progress = progress or (lambda stage: None)
+        self.target = settings.threshold(window) - fixed_tokens if window else None
+        region_tokens = sum(map(estimate_tokens, prep.summarized_messages))
+        self.budget = settings.summary_budget(region_tokens)
+        if self.target is not None:
+            self.budget = max(64, min(self.budget, self.target // 3))
+        self.first_request = _first_user_text(self.path)
+        self.previous = strip_generated(prep.previous_summary)
+
+    # -- the stages -------------------------------------------------------------------------------------------
+
+    def plan(self) -> Plan:
+        if self.target is not None and self.target <= SUMMARY_WRAPPER_TOKENS:
+            raise CompactionError(
+                f"the fixed part ({self.fixed_tokens:,} tokens) leaves no room in this window; "
+                "use a larger window or a smaller system prompt"
+            )
+        pruned = self._prune()
+        if text_tokens(pruned.body) <= self.budget and self._fits(pruned.body, self.prep.cut.first_kept_index):
+            return self._finish(pruned, self.prep.cut.first_kept_index)
+        stage, fallback = self._summarize()
+        return self._finish(stage, self.prep.cut.first_kept_index, fallback)
+
+    def _prune(self) -> Stage:
+        self.progress("prune")
+        parts = [self.previous] if self.previous else []
+        if self.prep.summarized_messages:
+            parts.append("## Condensed transcript\n" + condense(list(self.prep.summarized_messages)))
+        return Stage("\n\n".join(parts) or "(nothing before this point)", "prune")
+
+    def _summarize(self) -> tuple[Stage, str | None]:
+        if self.summarizer.name != "offline":
+            self.progress("summarize")
+            try:
+                text, used_in, used_out = llm_summary(
+                    self.prep, self.summarizer, self.settings, self.budget, self.instructions, self.previous
+                )
+                return Stage(text, "summarize", used_in, used_out), None
+            except SummarizerError as exc:
+                return self._offline(), f"{self.summarizer.name}: {exc}"
+        return self._offline(), None
+
+    def _offline(self) -> Stage:
+        self.progress("offline")
+        request = SummaryRequest(
+            system="",
+            prompt="",
+            max_tokens=self.budget,
+            kind="compaction",
+            messages=self.prep.summarized_messages,
+            previous_summary=self.previous,
+            instructions=self.instructions,
+        )
+        result = OfflineSummarizer().summarize(request)
+        return Stage(result.text, "offline", result.input_tokens, result.output_tokens)
+
+    # -- fitting --------------------------------------------------------------------------------------------
+
+    def _kept_tokens(self, first_kept: int | None) -> int:
+        if first_kept is None:
+            return 0
+        return sum(entry_tokens(e) for e in self.path[first_kept:])
+
+    def _fits(self, body: str, first_kept: int | None) -> bool:
+        if self.target is None:
+            return True
+        summary = self._compose(body, first_kept, None, self.prep.files)
+        return self._tokens_after(summary, first_kept) <= self.target
+
+    def _tokens_after(self, summary: str, first_kept: int | None) -> int:
+        return text_tokens(summary) + SUMMARY_WRAPPER_TOKENS + self._kept_tokens(first_kept) + self.fixed_tokens
+
+    def _compose(self, body: str, first_kept: int | None, dropped_note: str | None, files: FileLists) -> str:
+        return compose(
+            body,
+            first_request=self.first_request,
+            current_request=self._current_request(first_kept),
+            dropped_note=dropped_note,
+            read_files=files.read_files,
+            modified_files=files.modified_files,
+        )
+
+    def _current_request(self, first_kept: int | None) -> str | None:
+        """The latest user request, when the kept region no longer holds it."""
+        for index in range(len(self.path) - 1, -1, -1):
+            message = self.path[index].get("message") if self.path[index].get("type") == "message" else None
+            if isinstance(message, dict) and message.get("role") == "user":
+                kept = first_kept is not None and index >= first_kept
+                return None if kept else _text(message.get("content"))
+        return None
+
+    def _finish(self, stage: Stage, first_kept: int | None, fallback: str | None = None) -> Plan:
+        strategy, files, note, dropped = stage.strategy, self.prep.files, None, 0
+        if not self._fits(stage.body, first_kept):
+            first_kept, dropped = self._shrink(stage.body, first_kept)
+            strategy = "truncate"
+            dropped_messages = self._messages_between(self.prep.cut.first_kept_index, first_kept)
+            files = collect_files(self.path, self.prep.summarized_messages + dropped_messages)
+            note = _dropped_note(dropped_messages)
+        summary = self._compose(stage.body, first_kept, note, files)
+        if self.target is not None:
+            room = self.target - SUMMARY_WRAPPER_TOKENS - self._kept_tokens(first_kept) - self.fixed_tokens
+            summary = shorten_to(summary, room)
+        return Plan(
+            summary=summary,
+            strategy=strategy,
+            first_kept_index=first_kept,
+            tokens_after=self._tokens_after(summary, first_kept),
+            messages_summarized=len(self.prep.summarized_messages),
+            messages_dropped=dropped,
+            files=files,
+            summarizer_input_tokens=stage.input_tokens,
+            summarizer_output_tokens=stage.output_tokens,
+            fallback_reason=fallback,
+        )
+
+    def _shrink(self, body: str, first_kept: int | None) -> tuple[int | None, int]:
+        """The earliest later cut point that fits, else nothing kept; and how many messages that drops."""
+        start = (first_kept if first_kept is not None else len(self.path)) + 1
+        for index in valid_cut_points(self.path, start, len(self.path)):
+            if self._fits(body, index):
+                return index, len(self._messages_between(first_kept, index))
+        return None, len(self._messages_between(first_kept, None))
+
+    def _messages_between(self, begin: int | None, end: int | None) -> tuple[dict, ...]:
+        begin = len(self.path) if begin is None else begin
+        end = len(self.path) if end is None else end
+        found = (message_for_summary(e) for e in self.path[begin:end])
+        return tuple(m for m in found if m is not None)
+
+
+def _dropped_note(messages: tuple[dict, ...]) -> str:
+    facts = extract_facts(list(messages))
+    lines = [f"{len(messages)} more recent message(s) were dropped, not summarized, to fit the context window."]
+    if facts.commands:
+        shown = [f"`{c.command}` (exit {c.exit_code if c.exit_code is not None else '?'})" for c in facts.commands[-10:]]
+        lines.append("Commands run there: " + ", ".join(shown))
+    if facts.errors:
+        lines.append("Errors seen there: " + " | ".join(facts.errors[-5:]))
+    return "\n".join(lines)
+
+
+def _text(content: object) -> str | None:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        return "\n".join(t for t in texts if t) or None
+    return None
+
+
+def _first_user_text(path: list[dict]) -> str | None:
+    for entry in path:
+        message = entry.get("message") if entry.get("type") == "message" else None
+        if isinstance(message, dict) and message.get("role") == "user":
+            text = _text(message.get("content"))
+            if text:
+                return text
+    return None
+
+
+__all__ = ["Plan", "Planner", "SUMMARY_WRAPPER_TOKENS", "PiCompactError"]
