@@ -14,7 +14,7 @@ from pi_compact.compaction.summarizer import SummaryRequest, SummaryResult
 from pi_compact.errors import SummarizerError
 from pi_compact.llm import import_sdk, sdk_error
 
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 
 
 class AnthropicSummarizer:

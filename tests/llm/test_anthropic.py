@@ -101,7 +101,7 @@ def test_key_from_environment(server: FakeLLMServer, monkeypatch: pytest.MonkeyP
 def test_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-from-env")
     summarizer = AnthropicSummarizer()
-    assert (summarizer.model, summarizer.timeout, summarizer.context_window) == ("claude-sonnet-4-5", 60.0, 200_000)
+    assert (summarizer.model, summarizer.timeout, summarizer.context_window) == ("claude-sonnet-4-6", 60.0, 200_000)
 
 
 def test_missing_key_is_reported_before_any_request() -> None:
