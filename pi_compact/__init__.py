@@ -7,6 +7,8 @@
     'hello'
 """
 
+from typing import TYPE_CHECKING
+
 from .context import SessionContext, build_session_context
 from .errors import (
     AmbiguousEntryError,
@@ -29,9 +31,14 @@ from .store.migrate import migrate
 from .store.paths import agent_dir, default_session_dir, sessions_root
 from .store.scan import Problem
 
+if TYPE_CHECKING:
+    from .branching import BranchPreparation, CheckoutResult, checkout, collect_abandoned, common_ancestor, prepare_branch
+
 __all__ = [
     "ROOT",
     "AmbiguousEntryError",
+    "BranchPreparation",
+    "CheckoutResult",
     "CompactionError",
     "CompactionInProgressError",
     "ConcurrentModificationError",
@@ -50,10 +57,28 @@ __all__ = [
     "UsageError",
     "agent_dir",
     "build_session_context",
+    "checkout",
+    "collect_abandoned",
+    "common_ancestor",
     "default_session_dir",
     "find_most_recent",
     "list_all_sessions",
     "list_sessions",
     "migrate",
+    "prepare_branch",
     "sessions_root",
 ]
+
+_LAZY = {name: ".branching" for name in ("BranchPreparation", "CheckoutResult", "checkout", "collect_abandoned",
+                                         "common_ancestor", "prepare_branch")}
+"""Exports imported on first use: they pull in the compaction package, which ``pi-compact --help`` never needs."""
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
