@@ -1,0 +1,479 @@
+"""How the CLI draws sessions on a terminal with rich: the tree, headers, contexts, listings.
+
+Everything a session file holds is untrusted text. It reaches rich only inside :class:`~rich.text.Text`
+objects (never as markup) and only after :func:`visible` has turned terminal control characters into
+printable stand-ins, so an entry cannot restyle, move the cursor of or retitle the user's terminal.
+The commands in :mod:`pi_compact.cli.session_cmds` decide what to show; this module decides how.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from rich.cells import cell_len, set_cell_size
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.style import Style
+from rich.text import Text
+
+PREVIEW_CHARS = 160
+"""Longest one-line preview of an entry before the terminal width crops it further."""
+MAX_INDENT_LEVELS = 24
+"""Branch levels drawn in full; deeper ones are collapsed into a ``…N`` marker so lines stay readable."""
+MAX_WARNINGS = 20
+TOOL_RESULT_LINES = 12
+TOOL_RESULT_CHARS = 1200
+
+_STYLES = {
+    "user": "bold cyan",
+    "assistant": "bold green",
+    "toolResult": "blue",
+    "bashExecution": "bold blue",
+    "custom": "bold white",
+    "compaction": "bold yellow",
+    "branch_summary": "bold magenta",
+}
+_SHORT_KINDS = {"thinking_level_change": "thinking_level"}
+_MARKERS = {"compaction": ("▣ ", "bold yellow"), "branch_summary": ("◈ ", "bold magenta")}
+
+
+# -- untrusted text ------------------------------------------------------------------------------------------
+
+
+def _control_table() -> dict[int, str]:
+    table = {code: chr(0x2400 + code) for code in range(0x20)}  # U+2400.. "control pictures": ␛ for ESC
+    del table[ord("\n")], table[ord("\t")]
+    table[0x7F] = "␡"
+    table.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})  # C1, including the one-byte CSI
+    bidi = [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
+    table.update({code: f"\\u{code:04x}" for code in bidi})  # direction overrides could disguise text
+    return table
+
+
+_CONTROLS = _control_table()
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+def visible(text: str) -> str:
+    """``text`` with every terminal control character (except newline and tab) replaced by a visible sign."""
+    return text.translate(_CONTROLS)
+
+
+def one_line(text: str, limit: int | None = None) -> str:
+    """``text`` made visible, its whitespace runs collapsed to one space, cut to ``limit`` characters."""
+    if limit is not None:
+        text = text[: 8 * limit + 256]  # previews of 50 KB tool outputs: look at the start only
+    flat = _WHITESPACE_RUN.sub(" ", visible(text)).strip()
+    if limit is not None and len(flat) > limit:
+        return flat[: max(limit - 1, 0)] + "…"
+    return flat
+
+
+def stdout_console() -> Console:
+    return Console(highlight=False, markup=False, emoji=False)
+
+
+def stderr_console() -> Console:
+    return Console(stderr=True, highlight=False, markup=False, emoji=False)
+
+
+def warn(problems: Iterable[object], *, console: Console | None = None) -> None:
+    """Problems found in a file, one ``warning:`` line each (at most :data:`MAX_WARNINGS`), on stderr."""
+    items = [str(p) for p in problems]
+    if not items:
+        return
+    console = console or stderr_console()
+    for item in items[:MAX_WARNINGS]:
+        console.print(Text("warning: ", style="yellow") + Text(one_line(item)))
+    if len(items) > MAX_WARNINGS:
+        console.print(Text(f"warning: … and {len(items) - MAX_WARNINGS} more problems", style="yellow"))
+
+
+# -- what an entry is, in a few words ------------------------------------------------------------------------
+
+
+def text_of(content: object, *, images: bool = True) -> str:
+    """The text of a message's ``content`` (a string or blocks); images as ``[image]``."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif block.get("type") == "image" and images:
+            parts.append(f"[image {block.get('mimeType', '')}]".replace(" ]", "]"))
+    return " ".join(parts)
+
+
+def entry_kind(entry: dict) -> str:
+    """The role of a message entry, otherwise the entry type."""
+    if entry.get("type") == "message":
+        message = entry.get("message")
+        role = message.get("role") if isinstance(message, dict) else None
+        return str(role) if role is not None else "message"
+    return str(entry.get("type"))
+
+
+def entry_preview(entry: dict) -> str:
+    """What the entry says, on one line (not yet made visible or cut)."""
+    kind = entry.get("type")
+    if kind == "message":
+        message = entry.get("message")
+        return message_preview(message) if isinstance(message, dict) else "(no message)"
+    if kind == "model_change":
+        return f"{entry.get('provider')}/{entry.get('modelId')}"
+    if kind == "thinking_level_change":
+        return str(entry.get("thinkingLevel"))
+    if kind == "compaction":
+        return f"{entry.get('tokensBefore')} tokens before; kept from {entry.get('firstKeptEntryId')}: {entry.get('summary', '')}"
+    if kind == "branch_summary":
+        return f"from {entry.get('fromId')}: {entry.get('summary', '')}"
+    if kind == "label":
+        label = entry.get("label")
+        return f"{entry.get('targetId')} → {label}" if label else f"{entry.get('targetId')} → (cleared)"
+    if kind == "session_info":
+        return f"name: {entry.get('name')}"
+    if kind == "custom":
+        return str(entry.get("customType"))
+    if kind == "custom_message":
+        return f"{entry.get('customType')}: {text_of(entry.get('content'))}"
+    return ""
+
+
+def message_preview(message: dict) -> str:
+    role = message.get("role")
+    if role == "assistant":
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else []
+        calls = [tool_call_line(b) for b in blocks if isinstance(b, dict) and b.get("type") == "toolCall"]
+        text = text_of(content)
+        if not text and any(isinstance(b, dict) and b.get("type") == "thinking" for b in blocks):
+            text = "(thinking)"
+        error = f"[{message.get('stopReason')}] " if message.get("stopReason") in ("error", "aborted") else ""
+        return error + " ".join([text] + [f"→ {c}" for c in calls]).strip()
+    if role == "toolResult":
+        error = " (error)" if message.get("isError") else ""
+        return f"{message.get('toolName')}{error}: {text_of(message.get('content'))}"
+    if role == "bashExecution":
+        code = message.get("exitCode")
+        status = f" → exit {code}" if code not in (None, 0) else ""
+        return f"$ {message.get('command')}{status}"
+    if role in ("branchSummary", "compactionSummary"):
+        return str(message.get("summary", ""))
+    return text_of(message.get("content"))
+
+
+def tool_call_line(block: dict) -> str:
+    arguments = block.get("arguments")
+    if isinstance(arguments, dict) and len(arguments) == 1:
+        shown = str(next(iter(arguments.values())))  # read(path) / bash(command): the value says it all
+    else:
+        shown = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"), default=str)
+    return f"{block.get('name')}({shown})"
+
+
+# -- token estimates -----------------------------------------------------------------------------------------
+
+
+def token_estimator() -> Callable[[dict], int]:
+    """The library's estimator when it is installed, else pi's chars/4 rule computed here."""
+    try:
+        from pi_compact.compaction.tokens import estimate_tokens
+    except ImportError:
+        return _estimate_tokens
+    return estimate_tokens
+
+
+def _estimate_tokens(message: dict) -> int:
+    """About chars/4 of what the message says; only used when the library's estimator is not installed."""
+    said = [message.get(key) for key in ("content", "command", "output", "summary")]
+    chars = sum(len(s) if isinstance(s, str) else len(json.dumps(s, default=str)) for s in said if s)
+    return math.ceil(chars / 4)
+
+
+def short_count(tokens: int) -> str:
+    return f"{tokens / 1000:.1f}k" if tokens >= 10_000 else str(tokens)
+
+
+# -- the tree ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TreeStyle:
+    """What the tree drawing marks: the leaf, the entries on the path to it, the labels, token counts."""
+
+    leaf_id: str | None
+    on_path: frozenset[str]
+    tokens: Callable[[dict], int | None] | None = None
+
+
+class _Gutter:
+    """The left margin of a run of entries: a parent margin plus one piece (``│  `` or spaces)."""
+
+    __slots__ = ("parent", "piece", "depth", "_text")
+
+    def __init__(self, parent: "_Gutter | None", piece: str) -> None:
+        self.parent, self.piece = parent, piece
+        self.depth = (parent.depth + 1) if parent is not None else 0
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            pieces, gutter = [], self
+            while gutter is not None and len(pieces) < MAX_INDENT_LEVELS:
+                pieces.append(gutter.piece)
+                gutter = gutter.parent
+            hidden = f"…{gutter.depth} " if gutter is not None and gutter.depth > 0 else ""
+            self._text = hidden + "".join(reversed(pieces))
+        return self._text
+
+
+_ROOT_GUTTER = _Gutter(None, "")
+
+
+Line = list[tuple[str, str]]
+"""One drawn line: (text, style) pieces; texts are already made visible."""
+
+
+def tree_lines(roots: list, style: TreeStyle, width: int) -> Iterator[Line]:
+    """One line per entry, depth-first, children oldest first, as pi's ``/tree`` draws it.
+
+    A run of single children stays in the same column; only a real branch point indents, with ``├─``/``└─``
+    connectors. Iterative, so a 100,000-entry chain draws in constant stack depth.
+    """
+    stack: list[tuple[object, str, _Gutter]] = []
+    _push_children(stack, roots, _ROOT_GUTTER, branching=len(roots) > 1)
+    while stack:
+        node, head, body = stack.pop()
+        yield _entry_line(node, head, style, width)
+        children = node.children  # type: ignore[attr-defined]
+        if len(children) == 1:
+            stack.append((children[0], body.text(), body))
+        else:
+            _push_children(stack, children, body, branching=True)
+
+
+def _push_children(stack: list, children, body: _Gutter, *, branching: bool) -> None:
+    last = len(children) - 1
+    for index in range(last, -1, -1):  # pushed in reverse, so the oldest child is drawn first
+        child = children[index]
+        if not branching:
+            stack.append((child, body.text(), body))
+            continue
+        connector, piece = ("└─ ", "   ") if index == last else ("├─ ", "│  ")
+        stack.append((child, body.text() + connector, _Gutter(body, piece)))
+
+
+def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
+    entry: dict = node.entry
+    entry_id = str(entry.get("id"))
+    kind = str(entry.get("type"))
+    on_path = entry_id in style.on_path
+    marker, marker_style = _MARKERS.get(kind, ("• " if on_path else "· ", "bold" if on_path else "dim"))
+    kind_name = entry_kind(entry)
+    tokens = style.tokens(entry) if style.tokens else None
+    line: Line = [
+        (head, "dim"),
+        (marker, marker_style),
+        (f"{one_line(entry_id[:8]):<8} ", "bold" if on_path else "dim"),
+        (f"{one_line(_SHORT_KINDS.get(kind_name, kind_name), 14):<14}", _STYLES.get(kind, _STYLES.get(kind_name, "")) if on_path else "dim"),
+        (f"{'~' + short_count(tokens) if tokens is not None else '':>7} ", "dim"),
+    ]
+    if node.label:
+        line.append((f"[{one_line(node.label, 40)}] ", "bold cyan"))
+    if entry_id == style.leaf_id:
+        line.append(("◀ leaf", "bold reverse green"))
+        line.append((" ", ""))
+    preview_style = _STYLES[kind] if kind in _MARKERS else ("" if on_path else "dim")
+    used = sum(len(text) if text.isascii() else cell_len(text) for text, _ in line)
+    line.append((_fit(one_line(entry_preview(entry), PREVIEW_CHARS), width - used), preview_style))
+    return line
+
+
+def _fit(text: str, cells: int) -> str:
+    """``text`` cut to ``cells`` terminal columns, with an ellipsis when cut."""
+    if cells <= 0:
+        return ""
+    if text.isascii():  # one column per character: the common case, and much cheaper than measuring
+        return text if len(text) <= cells else text[: cells - 1] + "…"
+    return set_cell_size(text, cells - 1).rstrip() + "…" if cell_len(text) > cells else text
+
+
+class _Painter:
+    """Turns drawn lines into terminal text: rich's styles, without rich's per-line layout work.
+
+    A 100,000-entry tree through ``Console.print`` takes tens of seconds; writing pre-rendered style codes
+    takes about one. Plain text when the console has no colours (a pipe, ``NO_COLOR``...).
+    """
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self._codes: dict[str, tuple[str, str]] = {}
+
+    def _wrap(self, name: str) -> tuple[str, str]:
+        codes = self._codes.get(name)
+        if codes is None:
+            style = Style.parse(name) if name else Style()
+            if self.console.no_color:
+                style = style.without_color
+            before, _, after = style.render("\0", color_system=self.console.color_system).partition("\0")
+            codes = self._codes[name] = (before, after)
+        return codes
+
+    def paint(self, line: Line) -> str:
+        if self.console.color_system is None:
+            return "".join(text for text, _ in line)
+        parts = []
+        for text, name in line:
+            if not text:
+                continue
+            before, after = self._wrap(name)
+            parts.append(before + text + after)
+        return "".join(parts)
+
+
+def print_tree(console: Console, roots: list, style: TreeStyle) -> None:
+    if not roots:
+        console.print(Text("(no entries)", style="dim"))
+        return
+    painter = _Painter(console)
+    out = console.file
+    batch: list[str] = []
+    for line in tree_lines(roots, style, console.width):
+        batch.append(painter.paint(line).rstrip(" "))
+        if len(batch) == 1000:
+            out.write("\n".join(batch) + "\n")
+            batch = []
+    if batch:
+        out.write("\n".join(batch) + "\n")
+    out.flush()
+
+
+# -- session header, info, listings --------------------------------------------------------------------------
+
+
+def key_values(console: Console, rows: list[tuple[str, object]]) -> None:
+    """Aligned ``key  value`` lines; values are untrusted and shown as plain text."""
+    width = max((len(key) for key, _ in rows), default=0) + 2
+    for key, value in rows:
+        console.print(Text(key.ljust(width), style="bold") + Text(visible(str(value))), soft_wrap=True)
+
+
+def print_counts(console: Console, total: int, types: dict[str, int], roles: dict[str, int]) -> None:
+    line = Text(f"{total} entries" + (": " if types else ""), style="bold")
+    line.append(", ".join(f"{n} {one_line(t)}" for t, n in sorted(types.items(), key=lambda kv: -kv[1])))
+    console.print(line, soft_wrap=True)
+    if roles:
+        shown = ", ".join(f"{n} {one_line(r)}" for r, n in roles.items())
+        console.print(Text("messages: ", style="bold") + Text(shown), soft_wrap=True)
+
+
+def print_listing(console: Console, rows: list[dict], *, show_cwd: bool) -> None:
+    """Two lines per session: when, how many messages and the title; then its id and file."""
+    for row in rows:
+        head = Text(row["modified"][:16].replace("T", " "), style="green")
+        head.append(f" {row['messageCount']:>6} msgs  ", style="dim")
+        if row["name"]:
+            head.append(one_line(row["name"]), style="bold")
+        else:
+            head.append(one_line(row["firstMessage"]))
+        head.truncate(console.width, overflow="ellipsis")
+        console.print(head, no_wrap=True)
+        where = [row["id"], row["path"]] + ([f"(cwd {row['cwd']})"] if show_cwd else [])
+        console.print(Text(" " * 17 + "  ".join(one_line(part) for part in where), style="dim"), soft_wrap=True)
+
+
+# -- a context, readable -------------------------------------------------------------------------------------
+
+
+def print_context(console: Console, context: dict) -> None:
+    model = context.get("model")
+    model_text = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else "none"
+    messages = context.get("messages") or []
+    summary = f"{len(messages)} messages · model {model_text} · thinking {context.get('thinkingLevel')}"
+    console.print(Text(one_line(summary), style="bold"))
+    for message in messages:
+        console.print(_message_renderable(message))
+
+
+def _message_renderable(message: object):
+    if not isinstance(message, dict):
+        return Group(Rule(Text("(no message)", style="dim"), align="left"))
+    role = str(message.get("role"))
+    if role in ("compactionSummary", "branchSummary"):
+        return _summary_panel(message, role)
+    body = _message_body(message, role)
+    return Group(Rule(_role_title(message, role), align="left", style="dim"), body)
+
+
+def _role_title(message: dict, role: str) -> Text:
+    title = Text(one_line(role, 30), style=_STYLES.get(role, "bold"))
+    if role == "toolResult":
+        title.append(f" {one_line(str(message.get('toolName')), 40)}", style="blue")
+        if message.get("isError"):
+            title.append(" error", style="bold red")
+    elif role == "custom":
+        title.append(f" {one_line(str(message.get('customType')), 40)}")
+    return title
+
+
+def _message_body(message: dict, role: str) -> Text:
+    if role == "assistant":
+        return _assistant_body(message)
+    if role == "toolResult":
+        return Text(_shorten(text_of(message.get("content"))), style="dim")
+    if role == "bashExecution":
+        body = Text(f"$ {visible(str(message.get('command')))}\n", style="bold")
+        body.append(_shorten(str(message.get("output", ""))), style="dim")
+        if message.get("exitCode") not in (None, 0):
+            body.append(f"\n(exit {message.get('exitCode')})", style="red")
+        return body
+    if role in ("user", "custom"):
+        return Text(visible(text_of(message.get("content"))))
+    shown = json.dumps(message, ensure_ascii=False, default=str)
+    return Text(one_line(shown, 400), style="dim")
+
+
+def _assistant_body(message: dict) -> Text:
+    body = Text()
+    content = message.get("content")
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            body.append(visible(str(block.get("text", ""))) + "\n")
+        elif kind == "thinking":
+            body.append("(thinking) " + one_line(str(block.get("thinking", "")), 300) + "\n", style="dim italic")
+        elif kind == "toolCall":
+            body.append("→ " + one_line(tool_call_line(block), 200) + "\n", style="yellow")
+    if message.get("stopReason") in ("error", "aborted"):
+        body.append(one_line(f"[{message.get('stopReason')}] {message.get('errorMessage', '')}"), style="red")
+    body.rstrip()
+    return body
+
+
+def _summary_panel(message: dict, role: str) -> Panel:
+    if role == "compactionSummary":
+        title, colour = f"compaction summary · {message.get('tokensBefore')} tokens before", "yellow"
+    else:
+        title, colour = f"branch summary · from {message.get('fromId')}", "magenta"
+    return Panel(Text(visible(str(message.get("summary", "")))), title=Text(one_line(title), style=f"bold {colour}"), border_style=colour)
+
+
+def _shorten(text: str) -> str:
+    """The first lines of a long output, and how much was left out."""
+    lines = text.splitlines()
+    kept = "\n".join(lines[:TOOL_RESULT_LINES])[:TOOL_RESULT_CHARS]
+    rest = len(text) - len(kept)
+    note = f"\n… ({rest} more characters, {max(len(lines) - TOOL_RESULT_LINES, 0)} more lines)" if rest > 0 else ""
+    return visible(kept) + note

@@ -1,0 +1,393 @@
+"""``pi-compact session …``: look at one session file (show, tree, context, info), list a folder, and edit.
+
+Read commands print for people by default and, with ``--json``, print one JSON document and nothing else on
+stdout; problems found in a file go to stderr as warnings either way. The editing commands (label, name,
+fork) append through the library, so they add lines and never rewrite what is there. rich is imported only
+inside the commands (through :mod:`pi_compact.cli.render`) to keep ``--help`` fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import orjson
+import typer
+
+from ..errors import NotASessionError, UsageError
+from ..session import Session
+from .app import session_app
+
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a drawing.")]
+EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a unique id prefix or a label.", show_default=False)]
+
+
+# -- read commands -------------------------------------------------------------------------------------------
+
+
+@session_app.command("show")
+def show(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Show a session: header, counts and tree.
+
+    The tree shows every branch, labels, the leaf and the path to it, compaction and branch-summary entries,
+    and an estimated token count per message.
+    """
+    with _open(file) as session:
+        roots = session.tree()
+        on_path = frozenset(str(e.get("id")) for e in session.branch())
+        counts = _counts(session.entries())
+        _warn(session)
+        if as_json:
+            _write_json(_show_json(session, counts, roots))
+            return
+        from . import render
+
+        console = render.stdout_console()
+        render.key_values(console, _header_rows(session))
+        render.print_counts(console, counts["entries"], counts["types"], counts["roles"])
+        console.print()
+        style = render.TreeStyle(session.leaf_id, on_path, _entry_tokens(render.token_estimator()))
+        render.print_tree(console, roots, style)
+
+
+@session_app.command("tree")
+def tree(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Draw the entry tree.
+
+    With --json: nested nodes {id, parentId, type, role?, label?, timestamp, children}.
+    """
+    with _open(file) as session:
+        roots = session.tree()
+        on_path = frozenset(str(e.get("id")) for e in session.branch())
+        _warn(session)
+        if as_json:
+            _write_json(tree_json(roots, node_fields))
+            return
+        from . import render
+
+        render.print_tree(render.stdout_console(), roots, render.TreeStyle(session.leaf_id, on_path))
+
+
+@session_app.command("context")
+def context(
+    file: FileArg,
+    leaf: Annotated[
+        str | None,
+        typer.Option("--leaf", help="Build for this entry (id, prefix, label) instead of the leaf; 'root': empty."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print exactly pi's buildSessionContext object.")] = False,
+) -> None:
+    """Print the context the model sees.
+
+    The messages, thinking level and model that pi's buildSessionContext gives at the leaf (or at --leaf).
+    """
+    with _open(file) as session:
+        built = session.build_context(session.resolve(leaf)) if leaf is not None else session.build_context()
+        _warn(session)
+        if as_json:
+            _write_json(built.to_json())
+            return
+        from . import render
+
+        render.print_context(render.stdout_console(), built.to_json())
+
+
+@session_app.command("info")
+def info(file: FileArg, as_json: JsonOpt = False) -> None:
+    """Summarize a session in figures.
+
+    Id, path, cwd, name, dates, message and entry counts, the leaf, labels, size, version, problems.
+    """
+    from ..store.listing import session_info
+
+    with _open(file) as session:
+        summary = session_info(session.path)
+        if summary is None:
+            raise UsageError(f"{session.path} could not be summarized")
+        data = {
+            **_listing_row(summary),
+            "entryCount": len(session),
+            "leafId": session.leaf_id,
+            "labelCount": len(session.labels),
+            "fileSize": os.path.getsize(session.path),
+            "version": session.version,
+            "problems": [_problem_json(p) for p in session.problems],
+        }
+        _warn(session)
+    if as_json:
+        _write_json(data)
+        return
+    from . import render
+
+    rows = [(key, "—" if value is None else value) for key, value in data.items() if key != "problems"]
+    rows.append(("problems", len(data["problems"])))
+    render.key_values(render.stdout_console(), rows)
+
+
+@session_app.command("list")
+def list_(
+    directory: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="DIR", help="A folder of sessions [default: pi's folder for this directory].", show_default=False
+        ),
+    ] = None,
+    all_projects: Annotated[bool, typer.Option("--all", help="Every project's sessions.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """List sessions, newest first."""
+    from ..store.listing import list_all_sessions, list_sessions
+    from ..store.paths import default_session_dir
+
+    if all_projects and directory is not None:
+        raise UsageError("give a DIR or --all, not both")
+    if directory is not None and not directory.is_dir():
+        raise UsageError(f"{directory} is not a directory")
+    folder = directory if directory is not None else default_session_dir(os.getcwd())
+    found = list_all_sessions() if all_projects else list_sessions(folder)
+    rows = [_listing_row(item) for item in found]
+    if as_json:
+        _write_json(rows)
+        return
+    from . import render
+
+    console = render.stdout_console()
+    if not rows:
+        where = "any project" if all_projects else render.visible(str(folder))
+        console.print(render.Text(f"no sessions in {where}", style="dim"))
+        return
+    render.print_listing(console, rows, show_cwd=all_projects)
+
+
+# -- editing commands ----------------------------------------------------------------------------------------
+
+
+@session_app.command("label")
+def label(
+    file: FileArg,
+    entry: EntryArg,
+    text: Annotated[str | None, typer.Argument(metavar="TEXT", help="The label.", show_default=False)] = None,
+    clear: Annotated[bool, typer.Option("--clear", help="Remove the entry's label.")] = False,
+) -> None:
+    """Label an entry (or --clear its label).
+
+    Appends one label entry; ENTRY may be an id, a unique id prefix or a current label.
+    """
+    if clear == (text is not None):
+        raise UsageError("give a label TEXT or --clear (one of them)")
+    if text is not None and not text.strip():
+        raise UsageError("the label is empty; use --clear to remove a label")
+    with _open(file) as session:
+        target = _entry_id(session, entry)
+        session.append_label(target, None if clear else text)
+    from .render import one_line
+
+    typer.echo(f"cleared the label of {one_line(target)}" if clear else f"labelled {one_line(target)}")
+
+
+@session_app.command("name")
+def name(
+    file: FileArg,
+    new_name: Annotated[str, typer.Argument(metavar="NAME", help="The new name ('' clears it).", show_default=False)],
+) -> None:
+    """Name the session.
+
+    Appends one session_info entry; an empty NAME clears the name.
+    """
+    with _open(file) as session:
+        session.append_session_info(new_name)
+        current = session.name
+    typer.echo("name cleared" if current is None else "named the session")
+
+
+@session_app.command("fork")
+def fork(
+    file: FileArg,
+    entry: EntryArg,
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="The new file [default: a new file next to FILE].", show_default=False),
+    ] = None,
+) -> None:
+    """Fork the path to ENTRY into a new session.
+
+    Copies the entries from the root to ENTRY into a new file that names FILE as its parent session,
+    with the labels of those entries, and prints the new file's path.
+    """
+    with _open(file) as session:
+        with session.fork(_entry_id(session, entry), output) as forked:
+            typer.echo(str(forked.path))
+
+
+# -- helpers -------------------------------------------------------------------------------------------------
+
+
+def _open(path: Path) -> Session:
+    try:
+        return Session.open(path)
+    except NotASessionError as exc:
+        raise NotASessionError(f"{path}: not a session file: {exc}") from None
+
+
+def _entry_id(session: Session, ref: str) -> str:
+    entry_id = session.resolve(ref)
+    if entry_id is None:
+        raise UsageError(f"{ref!r} names the position before the first entry, not an entry")
+    return entry_id
+
+
+def _warn(session: Session) -> None:
+    if session.problems:
+        from . import render
+
+        render.warn(session.problems)
+
+
+def _counts(entries: list[dict]) -> dict[str, Any]:
+    types: Counter[str] = Counter()
+    roles: Counter[str] = Counter()
+    for entry in entries:
+        types[str(entry.get("type"))] += 1
+        message = entry.get("message")
+        if entry.get("type") == "message":
+            roles[str(message.get("role")) if isinstance(message, dict) else "none"] += 1
+    return {"entries": len(entries), "types": dict(types), "roles": dict(roles)}
+
+
+def _header_rows(session: Session) -> list[tuple[str, object]]:
+    header = session.header
+    version = str(header.get("version", session.version))
+    if session.version != header.get("version"):
+        version += f" (migrated in memory from v{session.version})"
+    rows: list[tuple[str, object]] = [
+        ("session", session.id),
+        ("file", session.path),
+        ("cwd", session.cwd),
+        ("created", header.get("timestamp", "")),
+        ("version", version),
+    ]
+    parent = header.get("parentSession") or header.get("branchedFrom")
+    if parent:
+        rows.append(("parent", parent))
+    rows += [("name", session.name or "(none)"), ("leaf", session.leaf_id or "(before the first entry)")]
+    return rows
+
+
+def _entry_tokens(estimate: Callable[[dict], int]) -> Callable[[dict], int | None]:
+    def tokens(entry: dict) -> int | None:
+        message = entry.get("message")
+        if entry.get("type") != "message" or not isinstance(message, dict):
+            return None
+        try:
+            return int(estimate(message))
+        except (TypeError, ValueError, AttributeError):
+            return None  # a malformed message: no estimate rather than no drawing
+
+    return tokens
+
+
+def _show_json(session: Session, counts: dict, roots: list) -> bytes:
+    tokens = _entry_tokens(_estimator())
+
+    def fields(node) -> dict:
+        found = node_fields(node)
+        count = tokens(node.entry)
+        if count is not None:
+            found["tokens"] = count
+        return found
+
+    head = {
+        "header": session.header,
+        "fileVersion": session.version,
+        "name": session.name,
+        "leafId": session.leaf_id,
+        "counts": counts,
+        "problems": [_problem_json(p) for p in session.problems],
+    }
+    return dumps(head)[:-1] + b',"tree":' + tree_json(roots, fields) + b"}"
+
+
+def _estimator() -> Callable[[dict], int]:
+    from .render import token_estimator
+
+    return token_estimator()
+
+
+def node_fields(node) -> dict:
+    """The fields of one node of ``tree --json``, in order; ``children`` is added by :func:`tree_json`."""
+    entry = node.entry
+    fields = {"id": entry.get("id"), "parentId": entry.get("parentId"), "type": entry.get("type")}
+    message = entry.get("message")
+    if entry.get("type") == "message" and isinstance(message, dict) and "role" in message:
+        fields["role"] = message["role"]
+    if node.label is not None:
+        fields["label"] = node.label
+    fields["timestamp"] = entry.get("timestamp")
+    return fields
+
+
+def tree_json(roots: list, fields: Callable[[Any], dict]) -> bytes:
+    """Nested ``[{…, "children": [...]}]`` built with an explicit stack: no depth limit, no recursion."""
+    out = bytearray(b"[")
+    stack = [iter(roots)]
+    first = [True]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+            first.pop()
+            out += b"]}" if stack else b"]"
+            continue
+        if not first[-1]:
+            out += b","
+        first[-1] = False
+        out += dumps(fields(node))[:-1] + b',"children":['
+        stack.append(iter(node.children))
+        first.append(True)
+    return bytes(out)
+
+
+def _listing_row(item) -> dict:
+    return {
+        "path": str(item.path),
+        "id": item.id,
+        "cwd": item.cwd,
+        "name": item.name,
+        "parentSession": item.parent_session,
+        "created": item.created,
+        "modified": item.modified.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+        "messageCount": item.message_count,
+        "firstMessage": item.first_message,
+    }
+
+
+def _problem_json(problem) -> dict:
+    return {"line": problem.line, "kind": problem.kind, "message": problem.message, "entryId": problem.entry_id}
+
+
+def dumps(value: Any) -> bytes:
+    """Compact JSON as pi writes it; the standard library takes over where orjson refuses (deep nesting)."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode()
+
+
+_C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
+
+
+def _write_json(value: Any) -> None:
+    data = value if isinstance(value, bytes) else dumps(value)
+    if sys.stdout.isatty():
+        # Raw C1 controls (U+0080-U+009F, such as the one-character CSI) can drive some terminals; the JSON
+        # escape means the same string to any reader.
+        data = _C1_IN_UTF8.sub(lambda m: b"\\u%04x" % m[1][0], data)
+    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.flush()

@@ -1,0 +1,405 @@
+"""`pi-compact session …` through the real entry point: errors, exact context JSON, escaping, and edits."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+from typer.testing import CliRunner
+
+from pi_compact import Session
+from pi_compact.cli import main
+from pi_compact.cli.app import app
+
+PROJECT = Path(__file__).resolve().parents[2]
+PI_FIXTURES = sorted((PROJECT.parent / "shared" / "fixtures" / "pi").glob("*.jsonl"))
+DEMO = PROJECT / "sessions_fixtures" / "demo.jsonl"
+HOSTILE = "hi \x1b[31mred\x1b[0m [bold]loud[/bold] \x9b2J \x07bell"
+
+
+# -- helpers -------------------------------------------------------------------------------------------------
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """The real entry point, ``python -m pi_compact``, in a fresh process; ``env`` values of None unset."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "COLUMNS")}
+    environ.update(env or {})
+    return subprocess.run([sys.executable, "-m", "pi_compact", *args], capture_output=True, env=environ, timeout=120)
+
+
+def invoke(*args: str, env: dict | None = None):
+    """The typer app in this process (fast); ``env`` values of None unset."""
+    environ = {"FORCE_COLOR": None, "NO_COLOR": None, "COLUMNS": None, **(env or {})}
+    result = CliRunner().invoke(app, list(args), env=environ)
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result
+
+
+def sha256(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+
+
+def header(session_id: str = "s-1") -> dict:
+    return {"type": "session", "version": 3, "id": session_id, "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/p"}
+
+
+def user(entry_id: str, parent: str | None, text: str, second: int) -> dict:
+    stamp = f"2025-01-01T00:{second // 60:02d}:{second % 60:02d}.000Z"
+    message = {"role": "user", "content": text, "timestamp": 1735689600000 + second * 1000}
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp, "message": message}
+
+
+def write_session(path: Path, entries: list[dict], head: dict | None = None) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in [head or header(), *entries]))
+    return path
+
+
+def branched(path: Path) -> Path:
+    """root → a → b, with a second branch a → c → d, and two ids sharing the prefix ``abc``."""
+    return write_session(
+        path,
+        [
+            user("abc00001", None, "root", 1),
+            user("abc00002", "abc00001", "first branch", 2),
+            user("b0000003", "abc00002", "first branch, more", 3),
+            user("c0000004", "abc00001", "second branch", 4),
+            user("d0000005", "c0000004", "second branch, more", 5),
+        ],
+    )
+
+
+def deep_chain(path: Path, depth: int) -> Path:
+    """A linear chain of ``depth`` user messages, written directly (fast)."""
+    ids = [f"{i:08x}" for i in range(depth)]
+    entries = (user(ids[i], ids[i - 1] if i else None, f"m{i}", i % 3600) for i in range(depth))
+    with open(path, "wb") as handle:
+        handle.write(orjson.dumps(header()) + b"\n")
+        handle.writelines(orjson.dumps(e) + b"\n" for e in entries)
+    return path
+
+
+# -- errors --------------------------------------------------------------------------------------------------
+
+
+def _empty(tmp: Path) -> Path:
+    return write_bytes(tmp / "empty.jsonl", b"")
+
+
+def _no_header(tmp: Path) -> Path:
+    return write_bytes(tmp / "nohdr.jsonl", orjson.dumps(user("a", None, "x", 1)) + b"\n")
+
+
+def _garbage(tmp: Path) -> Path:
+    return write_bytes(tmp / "garbage.jsonl", b"this is not json\n\x00\xff\n")
+
+
+def _branched(tmp: Path) -> Path:
+    return branched(tmp / "s.jsonl")
+
+
+def write_bytes(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+ERROR_CASES = [
+    ("show-missing-file", lambda t: t / "nope.jsonl", ["show", "{f}"]),
+    ("show-directory", lambda t: t, ["show", "{f}"]),
+    ("show-empty-file", _empty, ["show", "{f}"]),
+    ("show-no-header", _no_header, ["show", "{f}"]),
+    ("tree-garbage", _garbage, ["tree", "{f}"]),
+    ("tree-json-empty", _empty, ["tree", "{f}", "--json"]),
+    ("context-json-missing", lambda t: t / "nope.jsonl", ["context", "{f}", "--json"]),
+    ("context-json-directory", lambda t: t, ["context", "{f}", "--json"]),
+    ("context-unknown-leaf", _branched, ["context", "{f}", "--leaf", "zzz", "--json"]),
+    ("context-ambiguous-leaf", _branched, ["context", "{f}", "--leaf", "abc"]),
+    ("info-no-header", _no_header, ["info", "{f}"]),
+    ("label-unknown-entry", _branched, ["label", "{f}", "zzz", "x"]),
+    ("label-ambiguous-prefix", _branched, ["label", "{f}", "abc", "x"]),
+    ("label-no-text", _branched, ["label", "{f}", "abc00001"]),
+    ("label-text-and-clear", _branched, ["label", "{f}", "abc00001", "x", "--clear"]),
+    ("label-empty-file", _empty, ["label", "{f}", "abc", "x"]),
+    ("name-empty-file", _empty, ["name", "{f}", "x"]),
+    ("name-garbage", _garbage, ["name", "{f}", "x"]),
+    ("fork-unknown-entry", _branched, ["fork", "{f}", "zzz"]),
+    ("fork-ambiguous-prefix", _branched, ["fork", "{f}", "abc"]),
+    ("fork-root", _branched, ["fork", "{f}", "root"]),
+    ("fork-output-exists", _branched, ["fork", "{f}", "abc00001", "-o", "{f}"]),
+    ("list-a-file", _branched, ["list", "{f}"]),
+    ("list-dir-and-all", lambda t: t, ["list", "{f}", "--all"]),
+]
+
+
+@pytest.mark.parametrize("make, args", [case[1:] for case in ERROR_CASES], ids=[case[0] for case in ERROR_CASES])
+def test_error_is_one_line_exit_2_and_file_unchanged(tmp_path, make, args):
+    target = make(tmp_path)
+    before = sha256(target)
+    listing = sorted(p.name for p in tmp_path.iterdir())
+    done = run("session", *(a.format(f=target) for a in args))
+    stderr = done.stderr.decode()
+    assert done.returncode == 2, stderr
+    assert stderr.startswith("pi-compact: error: ") and stderr.count("\n") == 1, stderr
+    assert "Traceback" not in stderr
+    assert done.stdout == b""
+    assert sha256(target) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing  # no fork or backup file appeared
+
+
+def test_typer_usage_errors_exit_2():
+    for args in (["session", "show"], ["session", "bogus"], ["session", "show", "a", "--nope"]):
+        done = run(*args)
+        assert done.returncode == 2
+        assert b"Traceback" not in done.stderr
+
+
+def test_interrupt_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
+    def interrupted(path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Session, "open", interrupted)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["session", "show", str(branched(tmp_path / "s.jsonl"))])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == "pi-compact: error: interrupted\n"
+
+
+# -- context --json is pi's object, and nothing else -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [*PI_FIXTURES, DEMO], ids=lambda p: p.name)
+def test_context_json_equals_library(path):
+    before = sha256(path)
+    done = run("session", "context", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr
+    assert orjson.loads(done.stdout) == Session.open(path).build_context().to_json()
+    assert sha256(path) == before
+
+
+@pytest.mark.parametrize("leaf, expected_leaf", [("b0000003", "b0000003"), ("c00", "c0000004"), ("root", None)], ids=["id", "prefix", "root"])
+def test_context_json_at_another_leaf(tmp_path, leaf, expected_leaf):
+    path = branched(tmp_path / "s.jsonl")
+    done = run("session", "context", str(path), "--leaf", leaf, "--json")
+    assert done.returncode == 0, done.stderr
+    assert orjson.loads(done.stdout) == Session.open(path).build_context(expected_leaf).to_json()
+    if expected_leaf is None:
+        assert orjson.loads(done.stdout) == {"messages": [], "thinkingLevel": "off", "model": None}
+
+
+def test_context_json_at_a_label(tmp_path):
+    path = branched(tmp_path / "s.jsonl")
+    invoke("session", "label", str(path), "b0000003", "here")
+    done = run("session", "context", str(path), "--leaf", "here", "--json")
+    assert orjson.loads(done.stdout) == Session.open(path).build_context("b0000003").to_json()
+
+
+def test_context_for_people():
+    out = invoke("session", "context", str(DEMO), env={"COLUMNS": "200"}).output
+    assert out.startswith("178 messages · model anthropic/claude-sonnet-4-5 · thinking medium")
+    assert "branch summary · from" in out and "╭" in out  # the summary is boxed
+    assert "→ read(inilite/parser.py)" in out and "(thinking)" in out
+    assert "more lines)" in out  # long tool results are shortened
+
+
+def test_problems_go_to_stderr_and_json_stays_clean(tmp_path):
+    path = branched(tmp_path / "s.jsonl")
+    with open(path, "ab") as handle:
+        handle.write(b"not json\n")
+    done = run("session", "context", str(path), "--json")
+    assert done.returncode == 0
+    assert orjson.loads(done.stdout) == Session.open(path).build_context().to_json()
+    assert b"warning: line 7: not valid JSON" in done.stderr
+
+
+# -- show, tree, info, list ------------------------------------------------------------------------------------
+
+
+def test_show_demo_marks_leaf_labels_and_summaries():
+    out = invoke("session", "show", str(DEMO)).output
+    session = Session.open(DEMO)
+    assert session.id in out and session.name in out
+    assert "◀ leaf" in out and "[verbose-green]" in out
+    assert "◈" in out and "branch_summary" in out
+    assert "├─" in out and "└─" in out
+
+
+def test_show_v1_fixture_says_migrated():
+    out = invoke("session", "show", str(PI_FIXTURES[0])).output
+    assert "migrated in memory from v1" in out
+    assert "▣" in out  # compaction entries are marked
+
+
+def test_show_json(tmp_path):
+    data = orjson.loads(invoke("session", "show", str(DEMO), "--json").stdout)
+    session = Session.open(DEMO)
+    assert set(data) >= {"header", "name", "leafId", "counts", "problems", "tree"}
+    assert data["header"] == session.header and data["leafId"] == session.leaf_id and data["name"] == session.name
+    assert data["counts"]["entries"] == len(session)
+    assert data["counts"]["roles"]["user"] == 40
+    assert _count_nodes(data["tree"]) == len(session)
+
+
+def _count_nodes(roots: list) -> int:
+    count, stack = 0, list(roots)
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node["children"])
+    return count
+
+
+def test_tree_draws_linear_runs_flat_and_indents_at_branch_points(tmp_path):
+    path = branched(tmp_path / "s.jsonl")
+    lines = invoke("session", "tree", str(path)).output.splitlines()
+    assert [line.split()[0:2] for line in lines] == [
+        ["•", "abc00001"],
+        ["├─", "·"],
+        ["│", "·"],
+        ["└─", "•"],
+        ["•", "d0000005"],
+    ]
+    assert lines[2].startswith("│  ") and lines[4].startswith("   ")
+    assert "◀ leaf" in lines[4]
+
+
+def test_tree_json_nodes(tmp_path):
+    path = branched(tmp_path / "s.jsonl")
+    invoke("session", "label", str(path), "c0000004", "second")
+    roots = orjson.loads(invoke("session", "tree", str(path), "--json").stdout)
+    root = roots[0]
+    assert list(root) == ["id", "parentId", "type", "role", "timestamp", "children"]
+    assert [child["id"] for child in root["children"]] == ["abc00002", "c0000004"]
+    second = root["children"][1]
+    assert second["label"] == "second" and second["role"] == "user" and second["parentId"] == "abc00001"
+    assert len(roots) == 1
+    last = second["children"][0]
+    assert last["id"] == "d0000005" and [c["type"] for c in last["children"]] == ["label"]  # pi hangs it off the leaf
+
+
+def test_tree_json_on_a_100k_deep_chain(tmp_path):
+    path = deep_chain(tmp_path / "deep.jsonl", 100_000)
+    done = invoke("session", "tree", str(path), "--json")
+    assert done.stdout_bytes.count(b'"children":[') == 100_000
+    out = done.stdout_bytes
+    assert out.rstrip().endswith(b"]}" * 99_999 + b"]}]")
+    assert orjson.loads(out[1 : out.index(b',"children"')] + b"}")["id"] == "00000000"
+
+
+def test_show_on_a_deep_chain_stays_flat(tmp_path):
+    path = deep_chain(tmp_path / "deep.jsonl", 5_000)
+    out = invoke("session", "show", str(path)).output
+    tree_lines = [line for line in out.splitlines() if line.startswith("• ")]
+    assert len(tree_lines) == 5_000
+
+
+def test_info_json(tmp_path):
+    for path in (*PI_FIXTURES, DEMO):
+        data = orjson.loads(invoke("session", "info", str(path), "--json").stdout)
+        session = Session.open(path)
+        assert data["id"] == session.id and data["entryCount"] == len(session)
+        assert data["fileSize"] == path.stat().st_size and data["version"] == session.version
+        assert data["leafId"] == session.leaf_id or session.version < 3  # v1 ids are made up at each open
+        assert data["messageCount"] > 0 and data["firstMessage"]
+
+
+def test_list_dir_all_and_default(tmp_path):
+    project = tmp_path / "agent" / "sessions" / "--p--"
+    project.mkdir(parents=True)
+    older = write_session(project / "a.jsonl", [user("a0000001", None, "older", 1)], header("s-a"))
+    newer = write_session(project / "b.jsonl", [user("b0000001", None, "newer", 2)], header("s-b"))
+    (project / "junk.jsonl").write_bytes(b"junk\n")
+    rows = orjson.loads(invoke("session", "list", str(project), "--json").stdout)
+    assert [row["path"] for row in rows] == [str(newer), str(older)]
+    assert rows[0]["firstMessage"] == "newer" and rows[0]["messageCount"] == 1
+    everything = invoke("session", "list", "--all", "--json", env={"PI_CODING_AGENT_DIR": str(tmp_path / "agent")})
+    assert orjson.loads(everything.stdout) == rows
+    default = invoke("session", "list", env={"PI_CODING_AGENT_SESSION_DIR": str(project)}).output
+    assert "newer" in default and "older" in default
+
+
+# -- escaping session-controlled text --------------------------------------------------------------------------
+
+
+def _hostile(tmp_path: Path) -> Path:
+    return write_session(tmp_path / "hostile.jsonl", [user("e0000001", None, HOSTILE, 1)], {**header(), "cwd": "/p\x1b]0;title\x07"})
+
+
+@pytest.mark.parametrize("command", ["show", "tree", "context", "info"])
+@pytest.mark.parametrize("colour", [False, True], ids=["plain", "colour"])
+def test_session_text_is_shown_escaped(tmp_path, command, colour):
+    path = _hostile(tmp_path)
+    invoke("session", "label", str(path), "e0000001", "[red]lbl\x1b[2J")
+    env = {"FORCE_COLOR": "1", "TERM": "xterm-256color"} if colour else {"NO_COLOR": "1"}
+    out = invoke("session", command, str(path), env={**env, "COLUMNS": "200"}).output
+    for raw in ("\x1b[31m", "\x1b[2J", "\x1b]0;", "\x9b", "\x07"):
+        assert raw not in out
+    if command != "info":
+        assert "␛[31mred" in out and "[bold]loud[/bold]" in out and "\\x9b2J" in out
+    if colour is False:
+        assert "\x1b" not in out
+    if command in ("show", "tree"):
+        assert "[red]lbl␛[2J" in out
+
+
+# -- editing ---------------------------------------------------------------------------------------------------
+
+
+def _copy_demo(tmp_path: Path) -> Path:
+    target = tmp_path / "demo.jsonl"
+    shutil.copyfile(DEMO, target)
+    return target
+
+
+def test_label_and_clear_append_one_line_each(tmp_path):
+    path = _copy_demo(tmp_path)
+    target = Session.open(path).entries()[5]["id"]
+    before = path.read_bytes()
+    assert target in invoke("session", "label", str(path), target[:6], "look here").output
+    after = path.read_bytes()
+    assert after.startswith(before) and after.count(b"\n") == before.count(b"\n") + 1
+    assert Session.open(path).labels[target] == "look here"
+    invoke("session", "label", str(path), "look here", "--clear")
+    assert target not in Session.open(path).labels
+    assert path.read_bytes().startswith(after)
+
+
+def test_name_appends_session_info(tmp_path):
+    path = _copy_demo(tmp_path)
+    before = path.read_bytes()
+    invoke("session", "name", str(path), "  a new name ")
+    assert Session.open(path).name == "a new name"
+    assert path.read_bytes().startswith(before)
+    invoke("session", "name", str(path), "")
+    assert Session.open(path).name is None
+
+
+def test_fork_to_output_and_next_to_source(tmp_path):
+    path = _copy_demo(tmp_path)
+    source = Session.open(path)
+    target = source.resolve("verbose-green")
+    expected = [e["id"] for e in source.branch(target) if e["type"] != "label"]
+    out = tmp_path / "out" / "fork.jsonl"
+    assert invoke("session", "fork", str(path), "verbose-green", "-o", str(out)).output.strip() == str(out)
+    forked = Session.open(out)
+    assert forked.header["parentSession"] == str(path)
+    assert [e["id"] for e in forked.entries() if e["type"] != "label"] == expected
+    assert forked.labels == {target: "verbose-green"}
+    beside = Path(invoke("session", "fork", str(path), target[:8]).output.strip())
+    assert beside.parent == tmp_path and beside.is_file() and beside != path
+    assert sha256(path) == hashlib.sha256(DEMO.read_bytes()).hexdigest()
+
+
+# -- the entry point itself ------------------------------------------------------------------------------------
+
+
+def test_help_and_module_entry_point_import_nothing_heavy():
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "pi_compact", "--help"], capture_output=True)
+    assert done.returncode == 0 and b"session" in done.stdout
+    imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line}
+    assert not {name for name in imported if name.split(".")[0] in ("anthropic", "openai", "rich")}
