@@ -18,7 +18,7 @@ import random
 import sys
 from pathlib import Path
 
-from pi_compact.session import Session
+from pi_compact import Session
 
 OUT = Path(__file__).with_name("demo.jsonl")
 CWD = "/home/dev/src/inilite"
