@@ -110,7 +110,7 @@ def entry_to_message(entry: dict) -> Any:
         return entry.get("message")
     if kind == "custom_message":
         return custom_message(entry)
-    if kind == "branch_summary" and entry.get("summary"):
+    if kind == "branch_summary" and _js_truthy(entry.get("summary")):
         return branch_summary_message(entry)
     return NOTHING
 
@@ -123,7 +123,7 @@ def custom_message(entry: dict) -> dict:
             "content": entry.get("content", _MISSING),
             "display": entry.get("display", _MISSING),
             "details": entry.get("details", _MISSING),
-            "timestamp": iso_to_ms(entry.get("timestamp")),
+            "timestamp": _entry_ms(entry),
         }
     )
 
@@ -134,7 +134,7 @@ def branch_summary_message(entry: dict) -> dict:
             "role": "branchSummary",
             "summary": entry.get("summary", _MISSING),
             "fromId": entry.get("fromId", _MISSING),
-            "timestamp": iso_to_ms(entry.get("timestamp")),
+            "timestamp": _entry_ms(entry),
         }
     )
 
@@ -145,9 +145,20 @@ def compaction_summary_message(entry: dict) -> dict:
             "role": "compactionSummary",
             "summary": entry.get("summary", _MISSING),
             "tokensBefore": entry.get("tokensBefore", _MISSING),
-            "timestamp": iso_to_ms(entry.get("timestamp")),
+            "timestamp": _entry_ms(entry),
         }
     )
+
+
+def _entry_ms(entry: dict) -> int | None:
+    """``new Date(entry.timestamp).getTime()``: an explicit ``null`` is 0 there, a missing key ``NaN``."""
+    value = entry.get("timestamp", _MISSING)
+    return 0 if value is None else iso_to_ms(None if value is _MISSING else value)
+
+
+def _js_truthy(value: Any) -> bool:
+    """JavaScript truthiness, as pi tests ``entry.summary``: empty objects and arrays are true there."""
+    return isinstance(value, (dict, list)) or bool(value)
 
 
 def _role(entry: dict) -> Any:
