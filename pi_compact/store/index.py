@@ -46,6 +46,10 @@ class SessionIndex:
 
     def add(self, slot: Slot) -> None:
         """Index one more line (file order)."""
+        if slot.type == "session":
+            # A header repeated further down (pi's duplicate-header bug): pi indexes no "session" line.
+            self.problems.append(Problem("extra_header", "another session header line, ignored", slot.line))
+            return
         if not isinstance(slot.id, str):
             self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
             return
