@@ -27,31 +27,43 @@ def migrate_v1_to_v2(lines: list[dict]) -> None:
     The index counts the header as line 0. An index pointing forward (to an entry without an id yet) leaves
     no ``firstKeptEntryId`` at all, as in pi.
     """
-    lines[0]["version"] = 2
     taken: set[str] = set()
     previous: str | None = None
-    for entry in lines[1:]:
+    for entry in lines:
+        if entry.get("type") == "session":
+            entry["version"] = 2  # every header-typed line, as pi does; none of them gets an id
+            continue
         entry["id"] = new_entry_id(taken)
         taken.add(entry["id"])
         entry["parentId"] = previous
         previous = entry["id"]
-        if entry.get("type") == "compaction" and "firstKeptEntryIndex" in entry:
+        if entry.get("type") == "compaction":
             _resolve_first_kept(entry, lines)
 
 
 def _resolve_first_kept(entry: dict, lines: list[dict]) -> None:
-    index = entry.pop("firstKeptEntryIndex")
-    if isinstance(index, bool) or not isinstance(index, int) or not 0 < index < len(lines):
+    """pi's ``entries[firstKeptEntryIndex]``: only a number is converted (and removed); other values stay."""
+    index = entry.get("firstKeptEntryIndex")
+    if isinstance(index, bool) or not isinstance(index, (int, float)):
         return
-    target_id = lines[index].get("id")
-    if target_id is not None and lines[index].get("type") != "session":
-        entry["firstKeptEntryId"] = target_id
+    del entry["firstKeptEntryIndex"]
+    if not (float(index).is_integer() and 0 <= index < len(lines)):
+        return
+    target = lines[int(index)]
+    if target.get("type") == "session":
+        return
+    if "id" in target:
+        entry["firstKeptEntryId"] = target["id"]
+    else:  # a forward index: pi assigns undefined, which JSON.stringify leaves out
+        entry.pop("firstKeptEntryId", None)
 
 
 def migrate_v2_to_v3(lines: list[dict]) -> None:
     """The ``hookMessage`` role was renamed ``custom``."""
-    lines[0]["version"] = 3
-    for entry in lines[1:]:
+    for entry in lines:
+        if entry.get("type") == "session":
+            entry["version"] = 3
+            continue
         message = entry.get("message")
         if entry.get("type") == "message" and isinstance(message, dict) and message.get("role") == "hookMessage":
             message["role"] = "custom"
