@@ -9,8 +9,10 @@ pi's loading rules: blank and unparsable lines skipped, the first parsed line mu
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,6 +65,18 @@ class Slot:
             self.timestamp = entry.get("timestamp")
         else:
             self.type, self.id, self.parent_id, self.timestamp = fields  # type: ignore[misc]
+
+
+def _lazy_slot(line: int, start: int, end: int, kind: str, entry_id: str, parent_id: str | None, timestamp: str) -> Slot:
+    """A slot whose entry is not parsed yet (the scanner's hot path: no tuple, no branches)."""
+    slot = _new_slot(Slot)
+    slot.line, slot.start, slot.end, slot.entry = line, start, end, None
+    slot.type, slot.id, slot.parent_id, slot.timestamp = kind, entry_id, parent_id, timestamp
+    return slot
+
+
+_new_slot = object.__new__
+_UNSEEN: Any = object()
 
 
 @dataclass
@@ -129,22 +143,62 @@ def _find_header(data: bytes, pos: int) -> tuple[dict, int, int, list[Problem]]:
 
 def scan_entries(data: bytes, pos: int, *, eager: bool, first_line: int = 1, base: int = 0) -> ScanResult:
     """Index entry lines from ``pos`` on; offsets in the result are ``base`` + offsets into ``data``."""
-    result = ScanResult(header={}, slots=[], complete_end=base + pos)
-    line = first_line
-    view = memoryview(data)
     size = len(data)
-    for begin, end in _lines(data, pos):
-        is_tail = end == size and (size == 0 or data[size - 1 : size] != b"\n")
-        slot = _read_line(data, view, begin, end, line, eager or is_tail, base, result.problems, is_tail)
+    last_newline = data.rfind(b"\n", pos)
+    stop = last_newline + 1 if last_newline >= 0 else pos
+    result = ScanResult(header={}, slots=[], complete_end=base + stop)
+    with _gc_paused():
+        line = _index_lines(data, pos, stop, eager, first_line, base, result)
+    if stop < size:
+        # Bytes after the last newline: an entry written without its newline, or a crash mid-append.
+        view = memoryview(data)
+        slot = _read_line(view, stop, size, line, base, result.problems, True)
         if slot is not None:
             result.slots.append(slot)
-        if is_tail:
-            result.tail_is_entry = slot is not None
-            result.torn_tail = slot is None and not _is_blank(view[begin:end])
-        else:
-            result.complete_end = base + end + 1
-        line += 1
+        result.tail_is_entry = slot is not None
+        result.torn_tail = slot is None and not _is_blank(view[stop:size])
     return result
+
+
+def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base: int, result: ScanResult) -> int:
+    """Index the complete lines in ``data[pos:stop]``; return the number the next line gets.
+
+    The hot loop of opening a big file, hence one flat loop: the prefix of a line pi wrote is read by the
+    regular expression (no JSON parsing), anything else goes through :func:`_read_line`.
+    """
+    slots, problems = result.slots, result.problems
+    view = memoryview(data)
+    find, match = data.find, _PREFIX.match
+    type_names: dict[bytes, str | None] = {kind: None for kind in ALWAYS_PARSED_TYPES}
+    while pos < stop:
+        end = find(b"\n", pos)
+        found = None if eager else match(data, pos, end)
+        if found is not None and (data[end - 1] == 0x7D or _ends_object(data, pos, end)):
+            kind, entry_id, parent, stamp = found.groups()
+            name = type_names.get(kind, _UNSEEN)
+            if name is _UNSEEN:
+                name = type_names[kind] = kind.decode()
+            if name is not None:
+                slots.append(
+                    _lazy_slot(
+                        line,
+                        base + pos,
+                        base + end,
+                        name,
+                        entry_id.decode("utf-8", "replace"),
+                        None if parent is None else parent.decode("utf-8", "replace"),
+                        stamp.decode("utf-8", "replace"),
+                    )
+                )
+                pos = end + 1
+                line += 1
+                continue
+        slot = _read_line(view, pos, end, line, base, problems, False)
+        if slot is not None:
+            slots.append(slot)
+        pos = end + 1
+        line += 1
+    return line
 
 
 def _lines(data: bytes, pos: int):
@@ -160,18 +214,8 @@ def _is_blank(raw: memoryview) -> bool:
     return not bytes(raw).strip(_WHITESPACE)
 
 
-def _read_line(data, view, begin, end, line, parse, base, problems, is_tail) -> Slot | None:
-    if not parse:
-        match = _PREFIX.match(data, begin, end)
-        if match is not None and match.group(1) not in ALWAYS_PARSED_TYPES and _ends_object(data, begin, end):
-            parent = match.group(3)
-            fields = (
-                match.group(1).decode(),
-                match.group(2).decode("utf-8", "replace"),
-                parent.decode("utf-8", "replace") if parent is not None else None,
-                match.group(4).decode("utf-8", "replace"),
-            )
-            return Slot(line, base + begin, base + end, None, fields)
+def _read_line(view: memoryview, begin: int, end: int, line: int, base: int, problems: list, is_tail: bool) -> Slot | None:
+    """Parse one line in full; ``None`` (and a problem, unless it is blank) when it holds no entry."""
     raw = view[begin:end]
     if _is_blank(raw):
         return None
@@ -209,3 +253,26 @@ def parse_slot(data: bytes, slot: Slot) -> dict:
         )
     slot.entry = value
     return value
+
+
+def parse_slots(data: bytes, slots: list[Slot]) -> list[dict]:
+    """The entries of many slots, parsed where not yet (a context's worth, say), in one go."""
+    with _gc_paused():
+        return [slot.entry if slot.entry is not None else parse_slot(data, slot) for slot in slots]
+
+
+@contextmanager
+def _gc_paused():
+    """Pause the cyclic garbage collector while a batch of objects is created.
+
+    Indexing a big file creates a slot per line, and parsing a context's worth of entries hundreds of
+    thousands of dicts and lists: the collections they trigger, each walking every slot alive, cost as much
+    as the work itself. Neither holds reference cycles, so nothing is lost by collecting later.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
