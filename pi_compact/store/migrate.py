@@ -7,18 +7,39 @@ result (atomically, keeping a backup) the first time somebody appends to a migra
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 
 from ..types import CURRENT_SESSION_VERSION
 from .jsonl import new_entry_id
 
 
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
 def header_version(header: dict) -> int:
-    """The header's version; a missing one means 1, as in pi."""
-    version = header.get("version")
-    if isinstance(version, bool) or not isinstance(version, (int, float)):
-        return 1
-    return int(version)
+    """The header's version as pi compares it (``header.version ?? 1``, JavaScript's ``<`` and ``>=``).
+
+    A missing or null version means 1. A numeric string compares as its number, so ``"3"`` is current. A
+    value JavaScript cannot read as a number makes every comparison false: pi then runs no step, so it
+    counts as current here.
+    """
+    version = _js_to_number(header.get("version", None))
+    if math.isnan(version) or version == math.inf:
+        return CURRENT_SESSION_VERSION
+    return 1 if version == -math.inf else math.floor(version)
+
+
+def _js_to_number(value: object) -> float:
+    if value is None:
+        return 1.0
+    if isinstance(value, (bool, int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip()
+        return 0.0 if not text else float(text) if _DECIMAL.fullmatch(text) else math.nan
+    return math.nan
 
 
 def migrate_v1_to_v2(lines: list[dict]) -> None:
