@@ -24,8 +24,20 @@ LOCK_TIMEOUT_SECONDS = 30.0
 
 
 def ensure_private_dir(path: Path) -> None:
-    """``mkdir -p`` with owner-only permissions on the directories it creates."""
-    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    """``mkdir -p`` with owner-only permissions on every directory it creates (``Path.mkdir`` gives the
+    missing parents the default mode), leaving existing ones alone."""
+    missing: list[Path] = []
+    while not path.is_dir():
+        missing.append(path)
+        if path.parent == path:
+            break
+        path = path.parent
+    for directory in reversed(missing):
+        try:
+            directory.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            if not directory.is_dir():
+                raise
 
 
 class FileWriter:
