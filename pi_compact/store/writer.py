@@ -72,7 +72,8 @@ class FileWriter:
             self._check_same_file(fd)
             yield os.fstat(fd).st_size
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            if self._fd == fd:  # after replace_contents the old descriptor is closed, which released the lock
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
     def _acquire(self, fd: int) -> None:
         deadline = time.monotonic() + self.lock_timeout
@@ -108,10 +109,7 @@ class FileWriter:
     def write(self, payload: bytes) -> None:
         """Write ``payload`` at the end in one call (O_APPEND), then fsync when durable."""
         fd = self._open()
-        view = memoryview(payload)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
+        _write_all(fd, payload)
         if self.durable:
             os.fsync(fd)
 
@@ -124,7 +122,7 @@ class FileWriter:
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
         try:
-            os.write(fd, payload)
+            _write_all(fd, payload)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -137,6 +135,13 @@ class FileWriter:
     def reopen(self) -> None:
         self.close()
         self._open()
+
+
+def _write_all(fd: int, payload: bytes) -> None:
+    """``os.write`` may write less than asked (large payloads, signals); loop until everything is out."""
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def _fsync_dir(directory: Path) -> None:
