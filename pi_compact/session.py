@@ -108,7 +108,7 @@ class Session:
         self._size_seen = len(data)
         self._scanned_to = len(data) if result.tail_is_entry else result.complete_end
         self._torn_from = result.complete_end if result.torn_tail else None
-        self._needs_newline = result.tail_is_entry
+        self._needs_newline = _lacks_final_newline(data, result)
         self._next_line = (result.slots[-1].line + 1) if result.slots else 2
         self._leaf_id = self.index.last_id()
 
@@ -341,7 +341,7 @@ class Session:
         self._size_seen = size
         self._scanned_to = size if result.tail_is_entry else result.complete_end
         self._torn_from = result.complete_end if result.torn_tail else None
-        self._needs_newline = result.tail_is_entry
+        self._needs_newline = _lacks_final_newline(fresh, result)
 
     # -- forking -------------------------------------------------------------------------------------------
 
@@ -436,6 +436,14 @@ def _make_entry(entry_type: str, fields: dict, entry_id: str, parent_id: str | N
 def _with_optional(fields: dict, **optional: Any) -> dict:
     """pi drops keys whose value is ``undefined``; ``None`` plays that part here."""
     return {**fields, **{k: v for k, v in optional.items() if v is not None}}
+
+
+def _lacks_final_newline(data: bytes, result: ScanResult) -> bool:
+    """The next line needs a newline before it: the file ends in a line without one that is not cut away.
+
+    That line may be an entry, a header with nothing after it, or blanks; a torn tail is cut instead.
+    """
+    return bool(data) and not data.endswith(b"\n") and not result.torn_tail
 
 
 def _read_file(path: Path) -> bytes:
