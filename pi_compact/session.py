@@ -9,6 +9,7 @@ time it is appended to.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -278,23 +279,35 @@ class Session:
         return self.append("session_info", {"name": name.strip()})
 
     def _persist_and_index(self, entry: dict) -> None:
-        line = dumps_line(entry)
         start = end = -1
         if self._writer is not None:
-            start = self._write_line(line)
+            start, line = self._write_line(lambda: self._new_entry_line(entry))
             end = start + len(line) - 1
         self.index.add(Slot(self._next_line, start, end, entry))
         self._next_line += 1
 
-    def _write_line(self, line: bytes) -> int:
-        """Append ``line`` to the file under its lock; return the offset it starts at."""
+    def _new_entry_line(self, entry: dict) -> bytes:
+        """The line of a new entry; its id is drawn again if another process used it meanwhile."""
+        if entry["id"] in self.index:
+            entry["id"] = new_entry_id(self.index.by_id)
+        return dumps_line(entry)
+
+    def _write_line(self, render: Callable[[], bytes]) -> tuple[int, bytes]:
+        """Append ``render()`` to the file under its lock; return the offset it starts at, and the line.
+
+        ``render`` runs once the lock is held and other processes' appends are indexed, so a new entry's id
+        is checked against every id in the file.
+        """
         assert self._writer is not None
         with self._writer.locked() as size:
             if self._pending_rewrite:
-                return self._rewrite_with(line)
+                line = render()
+                return self._rewrite_with(line), line
             if not self._on_disk:
-                return self._write_new_file(size, line)
+                line = render()
+                return self._write_new_file(size, line), line
             self._catch_up(size)
+            line = render()
             prefix = b""
             if self._torn_from is not None:
                 self._writer.truncate(self._torn_from)
@@ -305,7 +318,7 @@ class Session:
             self._needs_newline = False
             start = size + len(prefix)
             self._size_seen = self._scanned_to = start + len(line)
-            return start
+            return start, line
 
     def _write_new_file(self, size: int, line: bytes) -> int:
         if size:
@@ -384,7 +397,8 @@ class Session:
     def _adopt(self, entries: list[dict]) -> None:
         """Fill a new, empty session with ready-made entries, written in one go."""
         if self._writer is not None and entries:
-            self._write_line(b"".join(dumps_line(e) for e in entries))
+            payload = b"".join(dumps_line(e) for e in entries)
+            self._write_line(lambda: payload)
         for entry in entries:
             self.index.add(Slot(self._next_line, -1, -1, entry))
             self._next_line += 1
