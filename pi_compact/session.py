@@ -441,6 +441,10 @@ def new_header(cwd: str | os.PathLike | None = None, *, session_id: str | None =
 
 
 def _make_entry(entry_type: str, fields: dict, entry_id: str, parent_id: str | None, timestamp: str) -> dict:
+    reserved = [key for key in ("type", "id", "parentId", "timestamp") if key in fields]
+    if reserved:
+        # They used to override the session's own values silently: duplicate ids, a broken tree.
+        raise UsageError(f"{', '.join(reserved)}: set by the session, not by the caller's fields")
     base = {"id": entry_id, "parentId": parent_id, "timestamp": timestamp}
     if entry_type in _LATE_FIELD_TYPES:
         return {"type": entry_type, **fields, **base}
