@@ -52,7 +52,7 @@ class Session:
     @classmethod
     def open(cls, path: str | os.PathLike, *, durable: bool = True) -> "Session":
         """Open an existing file; it is only read. Problems found on the way are in :attr:`problems`."""
-        path = Path(path).absolute()
+        path = _absolute(path)
         data = _read_file(path)
         result = scan(data)
         session = cls(result.header, path=path, durable=durable)
@@ -72,13 +72,13 @@ class Session:
         """A new session in pi's layout; the file appears with the first append."""
         header = new_header(cwd, session_id=session_id, parent_session=parent_session)
         directory = Path(session_dir) if session_dir is not None else default_session_dir(header["cwd"])
-        path = directory.absolute() / session_file_name(header["timestamp"], header["id"])
+        path = _absolute(directory) / session_file_name(header["timestamp"], header["id"])
         return cls(header, path=path, durable=durable)
 
     @classmethod
     def create_at(cls, path: str | os.PathLike, cwd: str | None = None, **header_fields: Any) -> "Session":
         """A new session written to an explicit path (which must not exist yet)."""
-        path = Path(path).absolute()
+        path = _absolute(path)
         if path.exists():
             raise UsageError(f"{path} already exists")
         durable = header_fields.pop("durable", True)
@@ -454,6 +454,11 @@ def _make_entry(entry_type: str, fields: dict, entry_id: str, parent_id: str | N
 def _with_optional(fields: dict, **optional: Any) -> dict:
     """pi drops keys whose value is ``undefined``; ``None`` plays that part here."""
     return {**fields, **{k: v for k, v in optional.items() if v is not None}}
+
+
+def _absolute(path: str | os.PathLike) -> Path:
+    """An absolute path with ``..`` and ``.`` resolved lexically, as node's ``path.resolve`` (links kept)."""
+    return Path(os.path.abspath(path))
 
 
 def _lacks_final_newline(data: bytes, result: ScanResult) -> bool:
