@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import EntryNotFoundError
-from .jsonl import iso_to_ms
+from .jsonl import iso_to_ms, js_truthy
 from .scan import Problem, Slot, parse_slot
 
 
@@ -70,8 +70,8 @@ class SessionIndex:
         target, label = entry.get("targetId"), entry.get("label")
         if not isinstance(target, str):
             return
-        if label:
-            self.labels[target] = (label if isinstance(label, str) else str(label), entry.get("timestamp"))
+        if js_truthy(label):  # pi's `if (entry.label)`: a label of {} or [] is set, one of 0 is cleared
+            self.labels[target] = (label, entry.get("timestamp"))
         else:
             self.labels.pop(target, None)
 

@@ -126,6 +126,20 @@ def js_trim(text: str) -> str:
     return text.strip(_JS_WHITESPACE)
 
 
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness: only ``false``, ``0``, ``NaN``, ``""``, ``null`` and ``undefined`` are falsy.
+
+    ``[]`` and ``{}`` are truthy in JavaScript, unlike in Python; pi tests labels and summaries this way.
+    """
+    if value is None or value is False:
+        return False
+    if isinstance(value, (int, float)):
+        return value == value and value != 0
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+
 # -- time --------------------------------------------------------------------------------------------------
 
 
