@@ -15,7 +15,7 @@ from typing import Any
 
 from .errors import AmbiguousEntryError, ConcurrentModificationError, EntryNotFoundError, SessionFileError, UsageError
 from .store.index import SessionIndex, TreeNode
-from .store.jsonl import dumps_line, new_entry_id, new_session_id, now_iso
+from .store.jsonl import dumps_line, js_trim, new_entry_id, new_session_id, now_iso
 from .store.migrate import header_version, migrate
 from .store.paths import default_session_dir, session_file_name
 from .store.scan import Problem, ScanResult, Slot, scan, scan_entries
@@ -276,7 +276,7 @@ class Session:
         return self.append("label", _with_optional({"targetId": target_id}, label=label or None))
 
     def append_session_info(self, name: str) -> dict:
-        return self.append("session_info", {"name": name.strip()})
+        return self.append("session_info", {"name": js_trim(name)})
 
     def _persist_and_index(self, entry: dict) -> None:
         start = end = -1

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import EntryNotFoundError
-from .jsonl import iso_to_ms, js_truthy
+from .jsonl import iso_to_ms, js_trim, js_truthy
 from .scan import Problem, Slot, parse_slot
 
 
@@ -143,7 +143,7 @@ class SessionIndex:
         if self.name_entry is None:
             return None
         name = self.name_entry.get("name")
-        return name.strip() or None if isinstance(name, str) else None
+        return (js_trim(name) or None) if isinstance(name, str) else None
 
     def tree(self) -> list[TreeNode]:
         """Roots (no parent, self-parent, missing parent) with children sorted by timestamp, as pi's getTree.
