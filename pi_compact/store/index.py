@@ -53,14 +53,18 @@ class SessionIndex:
         if not isinstance(slot.id, str):
             self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
             return
-        if slot.id in self.by_id:
+        duplicate = slot.id in self.by_id
+        if duplicate:
             self.problems.append(
                 Problem("duplicate_id", f"id {slot.id} appears again; the later entry wins", slot.line, slot.id)
             )
         self.slots.append(slot)
         self.by_id[slot.id] = slot
         if self._children is not None:
-            self._children.setdefault(slot.parent_id, []).append(slot)
+            if duplicate:
+                self._children = None  # the shadowed entry must leave its parent's list: rebuilt on demand
+            else:
+                self._children.setdefault(slot.parent_id, []).append(slot)
         if slot.type == "label":
             self._apply_label(self.entry_of(slot))
         elif slot.type == "session_info":
@@ -104,10 +108,14 @@ class SessionIndex:
         return self.slots[-1].id if self.slots else None
 
     def children(self, parent_id: str | None) -> list[dict]:
-        """Entries whose parent is ``parent_id`` (``None``: the roots), in file order."""
+        """Entries whose parent is ``parent_id`` (``None``: the roots), in file order.
+
+        As pi's ``getChildren`` (which walks ``byId``), a shadowed duplicate is not listed, and the entry
+        that shadows it takes its place in the order.
+        """
         if self._children is None:
             self._children = {}
-            for slot in self.slots:
+            for slot in self.by_id.values():
                 self._children.setdefault(slot.parent_id, []).append(slot)
         return [self.entry_of(slot) for slot in self._children.get(parent_id, [])]
 
@@ -130,9 +138,14 @@ class SessionIndex:
     def path(self, from_id: str | None) -> list[dict]:
         """Entries from the root down to ``from_id`` (root first); ``[]`` for ``None`` or an unknown id."""
         ids, problem = self.walk_ids(from_id)
-        if problem is not None and problem not in self.problems:
-            self.problems.append(problem)
+        if problem is not None:
+            self._report(problem)
         return [self.entry_of(self.by_id[i]) for i in reversed(ids)]
+
+    def _report(self, problem: Problem) -> None:
+        """Record a problem found while querying, once however often the query runs."""
+        if problem not in self.problems:
+            self.problems.append(problem)
 
     def label(self, entry_id: str) -> str | None:
         found = self.labels.get(entry_id)
@@ -164,7 +177,7 @@ class SessionIndex:
         nodes = [self._node(root, kids, reached) for root in roots]
         for slot in self.slots:
             if slot.id not in reached and self.by_id.get(slot.id) is slot:
-                self.problems.append(Problem("cycle", f"entry {slot.id} is on a parent cycle", slot.line, slot.id))
+                self._report(Problem("cycle", f"entry {slot.id} is on a parent cycle", slot.line, slot.id))
                 nodes.append(self._node(slot, kids, reached))
         return nodes
 
