@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..errors import PiCompactError
+from ..errors import CorruptEntryError, PiCompactError
 from .jsonl import iso_to_ms
 from .paths import sessions_root
 from .scan import parse_line
+
+_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True)
@@ -38,9 +40,11 @@ class SessionInfo:
 
 
 def _header_of(path: Path) -> dict | None:
+    """The header, read as :func:`Session.open` finds it (a BOM and garbage lines before it are skipped)."""
     try:
         with open(path, "rb") as handle:
             for raw in handle:
+                raw = raw.removeprefix(_BOM)
                 if not raw.strip():
                     continue
                 try:
@@ -59,13 +63,16 @@ def find_most_recent(directory: Path) -> Path | None:
     candidates = []
     for path in _jsonl_files(directory):
         if _header_of(path) is not None:
-            candidates.append((path.stat().st_mtime, path))
+            try:
+                candidates.append((path.stat().st_mtime, path))
+            except OSError:  # removed since we looked
+                continue
     return max(candidates)[1] if candidates else None
 
 
 def _jsonl_files(directory: Path) -> list[Path]:
     try:
-        return [p for p in directory.iterdir() if p.suffix == ".jsonl" and p.is_file()]
+        return [p for p in directory.iterdir() if p.name.endswith(".jsonl") and p.is_file()]
     except OSError:
         return []
 
@@ -87,21 +94,29 @@ def session_info(path: Path) -> SessionInfo | None:
 
 
 def _info_from(session, path: Path) -> SessionInfo:
+    """pi's ``buildSessionInfo``: counts over every branch; times from user and assistant messages."""
     count, first, newest = 0, None, None
-    for entry in session.index.iter_entries():
+    for entry in _readable_entries(session):
         if entry.get("type") != "message":
             continue
         count += 1
-        message = entry.get("message") if isinstance(entry.get("message"), dict) else {}
-        role = message.get("role")
+        message = entry.get("message")
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
+            continue
+        role = message["role"]
         if role == "user" and first is None:
-            first = _text_of(message.get("content")) or None
+            first = _text_of(message["content"]) or None
         if role in ("user", "assistant"):
-            stamp = message.get("timestamp")
-            ms = stamp if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else iso_to_ms(entry.get("timestamp"))
+            ms = _activity_ms(message, entry)
             newest = ms if newest is None or (ms is not None and ms > newest) else newest
     header = session.header
-    modified = newest or iso_to_ms(header.get("timestamp")) or int(os.stat(path).st_mtime * 1000)
+    header_ms = iso_to_ms(header["timestamp"]) if isinstance(header.get("timestamp"), str) else None
+    if newest is not None and newest > 0:
+        modified = newest
+    elif header_ms is not None:
+        modified = header_ms
+    else:
+        modified = int(os.stat(path).st_mtime * 1000)
     return SessionInfo(
         path=path,
         id=header["id"],
@@ -115,18 +130,35 @@ def _info_from(session, path: Path) -> SessionInfo:
     )
 
 
+def _readable_entries(session):
+    """Every entry; a line that turns out unreadable is skipped, as pi's loader skips it."""
+    for slot in session.index.slots:
+        try:
+            yield session.index.entry_of(slot)
+        except CorruptEntryError:
+            continue
+
+
+def _activity_ms(message: dict, entry: dict) -> float | None:
+    stamp = message.get("timestamp")
+    if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+        return stamp
+    return iso_to_ms(entry["timestamp"]) if isinstance(entry.get("timestamp"), str) else None
+
+
 def _text_of(content) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return " ".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+        texts = (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text")
+        return " ".join(text if isinstance(text, str) else "" for text in texts)
     return ""
 
 
 def list_sessions(directory: Path) -> list[SessionInfo]:
     """Sessions of one folder, newest first."""
     infos = [info for path in _jsonl_files(directory) if (info := session_info(path)) is not None]
-    return sorted(infos, key=lambda info: info.modified_ms, reverse=True)
+    return _newest_first(infos)
 
 
 def list_all_sessions(root: Path | None = None) -> list[SessionInfo]:
@@ -137,4 +169,9 @@ def list_all_sessions(root: Path | None = None) -> list[SessionInfo]:
     except OSError:
         return []
     infos = [info for folder in folders for info in list_sessions(folder)]
-    return sorted(infos, key=lambda info: info.modified_ms, reverse=True)
+    return _newest_first(infos)
+
+
+def _newest_first(infos: list[SessionInfo]) -> list[SessionInfo]:
+    """By modification time, newest first; ties by path, so the order does not depend on the directory's."""
+    return sorted(sorted(infos, key=lambda info: str(info.path)), key=lambda info: info.modified_ms, reverse=True)
