@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import shutil
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -116,25 +117,40 @@ class FileWriter:
     def replace_contents(self, payload: bytes, backup_suffix: str) -> Path:
         """Atomically replace the file with ``payload``, keeping the old file as ``<name><backup_suffix>``.
 
-        Call while holding :meth:`locked`; the writer reopens on the new file afterwards.
+        Call while holding :meth:`locked`; the writer reopens on the new file afterwards. An existing backup
+        is never overwritten: the next free ``<name><backup_suffix>.N`` is used instead.
         """
-        backup = self.path.with_name(self.path.name + backup_suffix)
+        backup = _free_name(self.path.with_name(self.path.name + backup_suffix))
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
         try:
-            _write_all(fd, payload)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if not backup.exists():
-            os.link(self.path, backup)
-        os.replace(temp, self.path)
+            try:
+                _write_all(fd, payload)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            try:
+                os.link(self.path, backup)
+            except OSError:  # a file system without hard links
+                shutil.copy2(self.path, backup)
+            os.replace(temp, self.path)
+        except BaseException:
+            temp.unlink(missing_ok=True)
+            raise
         _fsync_dir(self.path.parent)
         return backup
 
     def reopen(self) -> None:
         self.close()
         self._open()
+
+
+def _free_name(path: Path) -> Path:
+    candidate, n = path, 0
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.name}.{n}")
+    return candidate
 
 
 def _write_all(fd: int, payload: bytes) -> None:
