@@ -61,6 +61,8 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
 def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     """Draw the entry tree.
 
+    Under the tree, each branch summary: where it hangs and the abandoned branch it summarises.
+
     With --json: nested nodes {id, parentId, type, role?, label?, timestamp, children}.
     """
     with _open(file) as session:
@@ -71,8 +73,11 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
             _write_json(tree_json(roots, node_fields))
             return
         from . import render
+        from .branch_cmds import print_branch_summaries
 
-        render.print_tree(render.stdout_console(), roots, render.TreeStyle(session.leaf_id, on_path))
+        console = render.stdout_console()
+        render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
+        print_branch_summaries(console, session)
 
 
 @session_app.command("context")

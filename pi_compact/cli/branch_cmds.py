@@ -1,0 +1,340 @@
+"""``pi-compact session checkout`` and ``session diff``: move between branches, and compare two of them.
+
+``checkout`` is pi's ``/tree`` navigation for a file: every command is its own process and pi takes the
+file's last line as the leaf, so a checkout always leaves one line behind (the branch summary, or a
+``custom`` position entry when there is nothing to summarize), and both the next command and pi continue
+from there. ``diff`` only reads. Both take entries as ids, unique id prefixes, labels or ``root``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import orjson
+import typer
+
+from ..errors import UsageError
+from ..session import ROOT, Session
+from .app import session_app
+
+SUMMARIZERS = ("offline", "anthropic", "openai")
+
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+def _entry_arg(metavar: str, help_text: str) -> Any:
+    return typer.Argument(metavar=metavar, help=help_text, show_default=False)
+
+
+@session_app.command("checkout")
+def checkout_command(
+    file: FileArg,
+    entry: Annotated[str, _entry_arg("ENTRY", "Where to go: an id, a unique id prefix, a label, or 'root'.")],
+    no_summary: Annotated[bool, typer.Option("--no-summary", help="Move without summarizing the branch left.")] = False,
+    instructions: Annotated[Optional[str], typer.Option("--instructions", "-i", help="Extra focus for the summary.")] = None,
+    summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
+    model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Go to another entry, summarizing the branch left behind.
+
+    Appends one branch_summary entry at ENTRY (the new leaf), or, when there is nothing to summarize or with
+    --no-summary, one custom entry that records the new position. Prints the size of the abandoned branch,
+    the summary and the new position. Checking out the current leaf writes nothing.
+    """
+    from ..branching import checkout
+    from ..compaction.settings import load_settings
+
+    settings = load_settings(os.getcwd()).replace(summarizer=summarizer, model=model, base_url=base_url)
+    if settings.summarizer not in SUMMARIZERS:
+        raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
+    with Session.open(file) as session:
+        target = session.resolve(entry)
+        chosen = _make_summarizer(settings) if not no_summary else None
+        with _spinner(chosen, as_json):
+            result = checkout(session, target, summarize=not no_summary, instructions=instructions,
+                              summarizer=chosen, settings=settings, persist_position=True)
+    if as_json:
+        _write_json(_checkout_json(result))
+    else:
+        _print_checkout(result)
+
+
+@session_app.command("diff")
+def diff_command(
+    file: FileArg,
+    entry_a: Annotated[str, _entry_arg("ENTRY_A", "An id, a unique id prefix, a label, or 'root'.")],
+    entry_b: Annotated[str, _entry_arg("ENTRY_B", "An id, a unique id prefix, a label, or 'root'.")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Show where two branches diverge and what each contains.
+
+    The deepest entry both paths share, then for each side (the entries after it up to ENTRY_A or ENTRY_B):
+    entries, messages by role, estimated tokens, and the files read and modified.
+    """
+    with Session.open(file) as session:
+        a, b = session.resolve(entry_a), session.resolve(entry_b)
+        data = branch_diff(session, a, b)
+    if as_json:
+        _write_json(data)
+    else:
+        _print_diff(data)
+
+
+# -- computing -----------------------------------------------------------------------------------------------
+
+
+def branch_diff(session: Session, a: str | None, b: str | None) -> dict:
+    """Where the paths to ``a`` and ``b`` meet, and what lies on each side after that point."""
+    from ..branching import collect_abandoned, common_ancestor
+
+    ancestor = common_ancestor(session, a, b)
+    sides = {"a": collect_abandoned(session, a, b), "b": collect_abandoned(session, b, a)}
+    base = session.get(ancestor)
+    return {
+        "a": a if a is not None else ROOT,
+        "b": b if b is not None else ROOT,
+        "relation": _relation(a, b, ancestor, sides),
+        "commonAncestor": ancestor,
+        "commonAncestorType": _kind(base) if base is not None else None,
+        "sharedEntries": len(session.index.walk_ids(ancestor)[0]) if ancestor is not None else 0,
+        "sides": {name: _side(entries) for name, entries in sides.items()},
+    }
+
+
+def _relation(a: str | None, b: str | None, ancestor: str | None, sides: dict[str, list]) -> str:
+    if a == b:
+        return "same"
+    if not sides["a"]:
+        return "a-before-b"
+    if not sides["b"]:
+        return "b-before-a"
+    return "diverged" if ancestor is not None else "separate-roots"
+
+
+def _side(entries: list[dict]) -> dict:
+    from ..branching import branch_message, prepare_branch
+
+    prep = prepare_branch(entries)
+    roles: dict[str, int] = {}
+    for entry in entries:
+        if branch_message(entry) is not None:
+            roles[_kind(entry)] = roles.get(_kind(entry), 0) + 1
+    return {
+        "entries": len(entries),
+        "firstEntryId": entries[0].get("id") if entries else None,
+        "lastEntryId": entries[-1].get("id") if entries else None,
+        "messages": prep.total_messages,
+        "byKind": roles,
+        "tokens": prep.total_tokens,
+        "readFiles": list(prep.files.read_files),
+        "modifiedFiles": list(prep.files.modified_files),
+    }
+
+
+def _kind(entry: dict) -> str:
+    message = entry.get("message")
+    if entry.get("type") == "message" and isinstance(message, dict):
+        return str(message.get("role"))
+    return str(entry.get("type"))
+
+
+def _make_summarizer(settings):
+    from ..llm import make_summarizer
+
+    try:
+        return make_summarizer(settings.summarizer, model=settings.model, base_url=settings.base_url)
+    except ImportError as exc:
+        raise UsageError(str(exc)) from None
+
+
+class _spinner:
+    """A status line on stderr while an LLM works (nothing for offline or JSON runs)."""
+
+    def __init__(self, summarizer, quiet: bool) -> None:
+        self.status = None
+        if summarizer is not None and summarizer.name != "offline" and not quiet:
+            from .render import stderr_console
+
+            self.status = stderr_console().status(f"Summarizing the abandoned branch with {summarizer.name}…")
+
+    def __enter__(self) -> None:
+        if self.status is not None:
+            self.status.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.status is not None:
+            self.status.__exit__(*exc)
+
+
+def branch_summary_notes(session: Session) -> list[dict]:
+    """Every branch summary in file order: where it hangs, and the abandoned path it summarises.
+
+    ``summarises`` is ``None`` when the entry does not say: pi 0.73.1 writes the attach point as ``fromId``.
+    """
+    from ..branching import collect_abandoned
+
+    notes = []
+    for slot in session.index.slots:
+        if slot.type != "branch_summary":
+            continue
+        entry = session.index.entry_of(slot)
+        at, from_id = entry.get("parentId"), entry.get("fromId")
+        pi_style = from_id == at or (from_id == ROOT and at is None)
+        known = isinstance(from_id, str) and from_id in session and not pi_style
+        path = collect_abandoned(session, from_id, at) if known and (at is None or at in session) else []
+        notes.append({"id": entry.get("id"), "at": at if at is not None else ROOT, "fromId": from_id,
+                      "summarises": {"entries": len(path), "from": path[0].get("id")} if path else None,
+                      "piStyle": pi_style})
+    return notes
+
+
+def print_branch_summaries(console, session: Session) -> None:
+    """The ``⎇`` legend under ``session tree``: one line per branch summary (nothing when there is none)."""
+    from rich.text import Text
+
+    from .render import one_line
+
+    notes = branch_summary_notes(session)
+    if not notes:
+        return
+    console.print(Text("\nbranch summaries", style="bold magenta"))
+    for note in notes:
+        line = f"⎇ {note['id']} hangs at {note['at']}: "
+        if note["piStyle"]:
+            line += "written by pi (its fromId names where it hangs, not the branch left)"
+        elif note["summarises"] is None:
+            line += f"summary of an abandoned branch ending at {note['fromId']} (not in this file)"
+        else:
+            span = note["summarises"]
+            line += (f"summary of abandoned branch ending at {note['fromId']} "
+                     f"({span['entries']} entries, from {span['from']})")
+        console.print(Text(one_line(line)), soft_wrap=True)
+
+
+# -- printing ------------------------------------------------------------------------------------------------
+
+
+def _checkout_json(result) -> dict:
+    return {
+        "changed": result.changed,
+        "oldLeafId": result.old_leaf,
+        "targetId": result.target if result.target is not None else ROOT,
+        "newLeafId": result.new_leaf,
+        "commonAncestorId": result.common_ancestor,
+        "abandoned": {
+            "entries": result.abandoned_entries,
+            "messages": result.abandoned_messages,
+            "tokens": result.abandoned_tokens,
+        },
+        "summaryEntryId": result.summary_entry["id"] if result.summary_entry else None,
+        "positionEntryId": result.position_entry["id"] if result.position_entry else None,
+        "strategy": result.strategy,
+        "summarizer": result.summarizer,
+        "fallbackReason": result.fallback_reason,
+        "messagesSummarized": result.messages_summarized,
+        "readFiles": list(result.files.read_files),
+        "modifiedFiles": list(result.files.modified_files),
+        "summary": result.summary,
+    }
+
+
+def _print_checkout(result) -> None:
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from .render import stdout_console, visible
+
+    console = stdout_console()
+    target = result.target or "root (before the first entry)"
+    if not result.changed:
+        console.print(Text(visible(f"Already at {target}: nothing written."), style="bold"))
+        return
+    console.print(Text(visible(f"Checked out {target}"), style="bold green"))
+    meet = f"branches meet at {result.common_ancestor}" if result.common_ancestor else "no common entry"
+    lines = [
+        f"left       {result.old_leaf or 'root'} ({meet})",
+        f"abandoned  {result.abandoned_entries} entries, {result.abandoned_messages} messages, "
+        f"~{result.abandoned_tokens:,} tokens",
+    ]
+    if result.summary_entry is not None:
+        read = f"{result.messages_summarized} of {result.abandoned_messages} messages read"
+        lines.append(f"summary    {result.strategy} ({result.summarizer}), {read}")
+        if result.fallback_reason:
+            lines.append(f"fallback   {result.fallback_reason}")
+    else:
+        why = "nothing to summarize" if result.abandoned_messages == 0 else "not summarized (--no-summary)"
+        lines.append(f"summary    none: {why}")
+    console.print(Text(visible("\n".join(lines))))
+    if result.summary is not None:
+        console.print(Panel(Text(visible(result.summary)), title="branch summary", border_style="magenta"))
+    console.print(Text(visible(f"now at     {result.new_leaf} ({_position(result)})"), style="bold"))
+
+
+def _position(result) -> str:
+    where = result.target or "root"
+    if result.summary_entry is not None:
+        return f"branch summary at {where}"
+    if result.position_entry is not None:
+        return f"position entry at {where}"
+    return where
+
+
+def _print_diff(data: dict) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from .render import one_line, stdout_console
+
+    console = stdout_console()
+    ancestor = data["commonAncestor"]
+    if ancestor is None:
+        head = "no common entry: the branches start from different roots (or one side is root)"
+    else:
+        head = f"branches meet at {ancestor} ({data['commonAncestorType']}), after {data['sharedEntries']} shared entries"
+    console.print(Text(one_line(head), style="bold"))
+    relation = {"same": "A and B are the same entry", "a-before-b": "A lies on the path to B",
+                "b-before-a": "B lies on the path to A"}.get(data["relation"])
+    if relation:
+        console.print(Text(relation, style="dim"))
+    table = Table(box=None, header_style="bold", pad_edge=False)
+    table.add_column("")
+    table.add_column(Text(one_line(f"A  {data['a']}")), overflow="fold")
+    table.add_column(Text(one_line(f"B  {data['b']}")), overflow="fold")
+    for name, cells in _diff_rows(data["sides"]):
+        table.add_row(Text(name, style="bold"), *(Text(cell) for cell in cells))
+    console.print(table)
+
+
+def _diff_rows(sides: dict) -> list[tuple[str, list[str]]]:
+    """Rows of the diff table: a name and one cell per side, made visible (paths one per line)."""
+    from .render import one_line
+
+    def cells(show) -> list[str]:
+        return [show(sides[key]) for key in ("a", "b")]
+
+    def files(paths: list[str]) -> str:
+        return "\n".join(one_line(p) for p in paths) or "-"
+
+    def messages(side: dict) -> str:
+        kinds = ", ".join(f"{count} {kind}" for kind, count in side["byKind"].items())
+        return one_line(f"{side['messages']}" + (f" ({kinds})" if kinds else ""))
+
+    return [
+        ("entries", cells(lambda s: str(s["entries"]))),
+        ("messages", cells(messages)),
+        ("tokens", cells(lambda s: f"~{s['tokens']:,}")),
+        ("read", cells(lambda s: files(s["readFiles"]))),
+        ("modified", cells(lambda s: files(s["modifiedFiles"]))),
+    ]
+
+
+def _write_json(value: Any) -> None:
+    import sys
+
+    sys.stdout.buffer.write(orjson.dumps(value) + b"\n")
+    sys.stdout.flush()
