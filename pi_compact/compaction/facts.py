@@ -1,0 +1,436 @@
+"""The facts an agent needs after a compaction, extracted mechanically from a stretch of conversation.
+
+Two consumers share this one definition of "what matters": the offline summarizer builds its sections from
+these facts, and the retention score counts how many of them survive a compaction. Extraction never fails:
+any list of messages, however malformed, yields a :class:`Facts`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .shell import shell_effects
+
+ERROR_LINE_LIMIT = 300
+"""Longest error line kept, in characters."""
+CONSTRAINT_LIMIT = 500
+"""Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
+_ERRORS_PER_OUTPUT = 6
+_IDENTIFIERS_PER_MESSAGE = 80
+_CONSTRAINTS_PER_MESSAGE = 40
+
+READ_TOOLS = frozenset({"read", "read_file", "view", "view_file"})
+WRITE_TOOLS = frozenset({"write", "write_file", "create", "create_file"})
+EDIT_TOOLS = frozenset({"edit", "edit_file", "multiedit", "multi_edit", "str_replace", "replace"})
+SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "run_command",
+                         "run_shell_command", "run_terminal_cmd", "terminal"})
+_PATH_KEYS = ("path", "file_path", "filePath")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One shell command and how it ended."""
+
+    command: str
+    """The command exactly as it was run."""
+    exit_code: int | None
+    """Exit status; ``None`` when unknown (no result, timed out, cancelled, or an error without a code)."""
+    tool: str = "bash"
+    """``bash`` when the agent ran it through its tool, ``user`` for the user's own ``!cmd``."""
+    failed: bool = False
+    """True for a non-zero exit, an error result without a code, or a cancelled command."""
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An action whose latest attempt failed: nothing later succeeded with the same tool and target."""
+
+    tool: str
+    """Tool name (``bash``, ``edit``, …; ``user bash`` for the user's ``!cmd``)."""
+    target: str
+    """The command or the path the tool worked on (``""`` when unknown)."""
+    error: str
+    """The first error line of the failed output (``""`` when it had none)."""
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything :func:`extract_facts` found; every tuple in order of first appearance, without repeats."""
+
+    read_files: tuple[str, ...] = ()
+    """Paths read through a read tool or a shell command (``cat``, ``head``, ``grep``, ``<``, …)."""
+    modified_files: tuple[str, ...] = ()
+    """Paths written or edited, or changed by a shell command (``sed -i``, ``>``, ``tee``, ``mv``, ``rm``, …)."""
+    commands: tuple[Command, ...] = ()
+    errors: tuple[str, ...] = ()
+    """Error lines seen in tool and shell output, trimmed, at most :data:`ERROR_LINE_LIMIT` characters each."""
+    constraints: tuple[str, ...] = ()
+    """Sentences of the user's messages that state a rule (must, never, always, don't, 不要, 必须, …)."""
+    identifiers: tuple[str, ...] = ()
+    """What the user named: backticked spans, code identifiers, issues, versions, quantities, URLs, paths."""
+    first_request: str = ""
+    """Text of the first user message (``""`` when there is none)."""
+    last_request: str = ""
+    """Text of the last user message."""
+    user_requests: tuple[str, ...] = ()
+    failures: tuple[Failure, ...] = ()
+    """Actions whose latest attempt failed, in order of first appearance."""
+
+
+# -- message text ---------------------------------------------------------------------------------------------
+
+
+def content_text(content: Any) -> str:
+    """A message's text: the string itself, or its text blocks joined with ``""`` (as pi joins them)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return "".join(b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
+                   and isinstance(b.get("text"), str))
+
+
+def tool_path(arguments: Any) -> str:
+    """The file a tool call works on (``path``, ``file_path`` or ``filePath``), or ``""``."""
+    if isinstance(arguments, dict):
+        for key in _PATH_KEYS:
+            value = arguments.get(key)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+    return ""
+
+
+def shell_command(name: Any, arguments: Any) -> str | None:
+    """The command of a shell tool call (``bash``, ``shell``, …), or ``None`` for any other call."""
+    if not isinstance(arguments, dict) or not isinstance(name, str):
+        return None
+    command = arguments.get("command", arguments.get("cmd"))
+    if isinstance(command, list) and all(isinstance(part, str) for part in command):
+        command = " ".join(command)
+    if not isinstance(command, str):
+        return None
+    lowered = name.lower()
+    if lowered in SHELL_TOOLS or any(word in lowered for word in ("bash", "shell", "terminal")):
+        return command
+    return None
+
+
+# -- errors ---------------------------------------------------------------------------------------------------
+
+_ERROR = re.compile(
+    r"Traceback \(most recent call last\)"
+    r"|\b[A-Za-z_][\w.]*(?:Error|Exception)(?::|$)"
+    r"|\b(?:error|Error)(?:\[\w+\])?:|\berror (?:TS|CS)\d+"
+    r"|\bERROR\b|\bFAILED\b|^FAIL\b|\bfatal:|\bfatal error\b|\bpanic:|\bpanicked at\b|\bException\b"
+    r"|\bSegmentation fault\b|\bcommand not found\b|No such file or directory"
+    r"|Permission denied",
+    re.M,
+)
+_ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such file|not found|denied|Segmentation")
+_EXIT_SUFFIX = "Command exited with code"
+_EXIT = re.compile(r"(?:exited with code|exit code:?|exit status:?)\s*(-?\d+)", re.I)
+
+
+def error_lines(text: str, limit: int = _ERRORS_PER_OUTPUT) -> list[str]:
+    """The distinct lines of ``text`` that look like errors, trimmed, in order, at most ``limit`` of them."""
+    found: list[str] = []
+    last_start = -1
+    for match in _ERROR_HINT.finditer(text):  # a cheap scan for keywords, then the full pattern on their line
+        start = text.rfind("\n", 0, match.start()) + 1
+        if start == last_start:
+            continue
+        last_start = start
+        end = text.find("\n", match.end())
+        line = text[start : end if end >= 0 else len(text)]
+        if not _ERROR.search(line):
+            continue
+        line = line.strip()[:ERROR_LINE_LIMIT]
+        if line and line not in found:
+            found.append(line)
+            if len(found) >= limit:
+                break
+    return found
+
+
+def first_line(text: str) -> str:
+    """The first non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
+    for line in text.splitlines():
+        if line.strip():
+            return line.strip()[:ERROR_LINE_LIMIT]
+    return ""
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
+    for line in reversed(text.splitlines()):
+        if line.strip():
+            return line.strip()[:ERROR_LINE_LIMIT]
+    return ""
+
+
+def failure_line(text: str, shell: bool) -> str:
+    """The line that best says why an output failed: its most telling error line, else (shell output, where
+    the first line is usually an echo of the script being run and the verdict comes last) its last line,
+    else its first line."""
+    found = error_lines(text, 2)
+    if found:
+        return main_error(found)
+    return last_line(text) if shell else first_line(text)
+
+
+def main_error(lines: list[str]) -> str:
+    """The first of ``lines`` that says more than ``Traceback (most recent call last):``."""
+    return next((line for line in lines if not line.startswith("Traceback (")), lines[0])
+
+
+def output_body(text: str) -> str:
+    """Shell output without pi's trailing ``Command exited with code N`` and its ``(no output)`` marker."""
+    at = text.rfind(_EXIT_SUFFIX)
+    if at >= 0 and "\n" not in text[at:].strip():
+        text = text[:at]
+    text = text.rstrip()
+    return "" if text == "(no output)" else text
+
+
+def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | None, bool]:
+    """``(exit_code, failed)`` of a tool result: ``details.exitCode``, pi's "exited with code N" (shell output
+    only: a file that was read may say anything), ``isError``."""
+    is_error = message.get("isError") is True
+    if not shell:
+        return None, is_error
+    details = message.get("details")
+    code = details.get("exitCode") if isinstance(details, dict) else None
+    if not isinstance(code, int) or isinstance(code, bool):
+        found = _EXIT.findall(text[-400:])
+        code = int(found[-1]) if found else None
+    if code is None and message.get("isError") is False:
+        code = 0
+    return code, is_error or (code is not None and code != 0)
+
+
+# -- user text ------------------------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])")
+_LIST_MARKER = re.compile(r"^(?:[-*•>]|\d+[.)])\s+")
+_CONSTRAINT = re.compile(
+    r"\b(?:must|mustn'?t|never|always|don'?t|do not|dont|should|shouldn'?t|only|make sure|ensure|avoid"
+    r"|prefer|required?|forbidden|not allowed|no more than|at most|instead of|please use|please keep)\b"
+    r"|不要|不能|必须|务必|禁止|一定|切勿|请勿|不许|不得|不可|只能|只用|只需|确保|记得|永远|始终|总是"
+    r"|(?<![特区分类级个识告差性判鉴辨派离道久])别(?![人的处名])",
+    re.I | re.A,
+)
+_EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
+               "|hpp|rs|go|java|kt|rb|php|cs|swift|scala|sql|html|css|scss|vue|svelte|lock|log|csv|xml|env|mk")
+_IDENTIFIER = re.compile(
+    r"`(?P<tick>[^`\n]{1,200})`"
+    r"|(?P<url>https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+)"
+    r"|(?P<path>(?:(?:~|\.{1,2})?/|[A-Za-z0-9_.@+-]+/)(?:[A-Za-z0-9_.@+-]+/)*[A-Za-z0-9_.@+-]*[A-Za-z0-9_@+-]"
+    rf"|\b[A-Za-z0-9_-]+\.(?:{_EXTENSIONS})\b)"
+    r"|(?P<issue>(?<![\w&/])#\d+\b)"
+    r"|(?P<number>\bv?\d+(?:\.\d+){1,3}(?:-[A-Za-z0-9.]+)?\b"
+    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?|days?|px"
+    r"|tokens?|chars?|characters|lines?|bytes?|x)\b)|\b\d{3,}\b)"
+    r"|(?P<code>\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b"
+    r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z_]\w*\(\))",
+    re.A,
+)
+
+
+def constraint_sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (outside code fences) that state a rule, trimmed, in order."""
+    found: list[str] = []
+    for line in _FENCE.sub("\n", text).splitlines():
+        for sentence in _SENTENCE_END.split(line):
+            sentence = _LIST_MARKER.sub("", sentence.strip()).strip()
+            if sentence and not sentence.endswith(("?", "？")) and _CONSTRAINT.search(sentence):
+                if len(sentence) > CONSTRAINT_LIMIT:
+                    sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
+                found.append(sentence)
+                if len(found) >= _CONSTRAINTS_PER_MESSAGE:
+                    return found
+    return found
+
+
+def identifiers(text: str) -> list[str]:
+    """What the user named in ``text``: backticked spans, URLs, paths, issues, versions, quantities, code names."""
+    found: list[str] = []
+    for match in _IDENTIFIER.finditer(text):
+        kind = match.lastgroup
+        value = match.group(kind).strip() if kind else ""
+        if kind == "url":
+            value = value.rstrip(".,;:!?)]")
+        elif kind == "path" and not looks_like_path(value):
+            continue
+        if value and value not in found:
+            found.append(value)
+            if len(found) >= _IDENTIFIERS_PER_MESSAGE:
+                break
+    return found
+
+
+def looks_like_path(value: str) -> bool:
+    """True for ``src/app.py``, ``/etc/hosts``, ``~/x``, ``./y``, ``a/b/c``; not for ``and/or`` or ``1/2``."""
+    if value.startswith(("/", "~", "./", "../")) or value.count("/") >= 2:
+        return any(c.isalpha() for c in value)
+    last = value.rsplit("/", 1)[-1]
+    return "." in last.strip(".") and any(c.isalpha() for c in last)
+
+
+# -- extraction -----------------------------------------------------------------------------------------------
+
+
+class _Ordered:
+    """An insertion-ordered set of strings."""
+
+    def __init__(self) -> None:
+        self._items: dict[Any, None] = {}
+
+    def add(self, *items: Any) -> None:
+        for item in items:
+            if item:
+                self._items.setdefault(item, None)
+
+    def tuple(self) -> tuple:
+        return tuple(self._items)
+
+
+@dataclass
+class _Call:
+    name: str
+    arguments: Any
+    command_index: int | None
+    inspects_only: bool = False
+
+
+class _Collector:
+    def __init__(self) -> None:
+        self.read, self.modified, self.errors = _Ordered(), _Ordered(), _Ordered()
+        self.constraints, self.identifiers = _Ordered(), _Ordered()
+        self.requests: list[str] = []
+        self.runs: list[list[Any]] = []  # [command, exit_code, tool, failed], in call order
+        self.calls: dict[str, _Call] = {}
+        self.outcomes: dict[tuple[str, str], tuple[bool, str]] = {}
+
+    def add(self, message: dict) -> None:
+        role = message.get("role")
+        if role == "user":
+            self._user(content_text(message.get("content")))
+        elif role == "assistant":
+            for block in message.get("content") if isinstance(message.get("content"), list) else ():
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    self._call(block)
+        elif role == "toolResult":
+            self._result(message)
+        elif role == "bashExecution" and not message.get("excludeFromContext"):
+            self._user_bash(message)
+
+    def _user(self, text: str) -> None:
+        if not text.strip():
+            return
+        self.requests.append(text)
+        self.constraints.add(*constraint_sentences(text))
+        self.identifiers.add(*identifiers(text))
+
+    def _call(self, block: dict) -> None:
+        name = block.get("name") if isinstance(block.get("name"), str) else ""
+        arguments = block.get("arguments")
+        lowered, path, command = name.lower(), tool_path(arguments), shell_command(name, arguments)
+        if path and lowered in READ_TOOLS:
+            self.read.add(path)
+        elif path and (lowered in WRITE_TOOLS or lowered in EDIT_TOOLS):
+            self.modified.add(path)
+        call = _Call(name, arguments, None)
+        if command is not None:
+            call.inspects_only = self._shell_paths(command)
+            call.command_index = len(self.runs)
+            self.runs.append([command, None, "bash", False])
+        call_id = block.get("id")
+        self.calls[call_id if isinstance(call_id, str) else f"#{len(self.calls)}"] = call
+
+    def _pair(self, message: dict) -> _Call | None:
+        call_id = message.get("toolCallId")
+        if isinstance(call_id, str) and call_id in self.calls:
+            return self.calls.pop(call_id)
+        name = message.get("toolName")
+        for key in reversed(self.calls):
+            if self.calls[key].name == name:
+                return self.calls.pop(key)
+        return None
+
+    def _result(self, message: dict) -> None:
+        call = self._pair(message)
+        name = call.name if call else message.get("toolName") if isinstance(message.get("toolName"), str) else ""
+        text = content_text(message.get("content"))
+        shell = call.command_index is not None if call else name.lower() in SHELL_TOOLS
+        code, failed = exit_status(message, text, shell)
+        if call is None:
+            self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
+            return
+        if call.command_index is None:
+            self._outcome(name, tool_path(call.arguments), text, failed, scan=False)
+            return
+        run = self.runs[call.command_index]
+        body = output_body(text)
+        failed = failed and not _found_nothing(code, body, call.inspects_only)
+        run[1:] = [code, "bash", failed]
+        self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True)
+
+    def _user_bash(self, message: dict) -> None:
+        command = message.get("command") if isinstance(message.get("command"), str) else ""
+        output = message.get("output") if isinstance(message.get("output"), str) else ""
+        code = message.get("exitCode")
+        code = code if isinstance(code, int) and not isinstance(code, bool) else None
+        failed = bool(message.get("cancelled")) or (code is not None and code != 0)
+        inspects_only = self._shell_paths(command)
+        failed = failed and not _found_nothing(code, output.strip(), inspects_only)
+        self.runs.append([command, code, "user", failed])
+        self._outcome("user bash", command, output, failed, scan=failed or not inspects_only, shell=True)
+
+    def _shell_paths(self, command: str) -> bool:
+        """Record the paths ``command`` reads and changes; True when it only inspects files."""
+        effects = shell_effects(command)
+        self.read.add(*effects.reads)
+        self.modified.add(*effects.writes)
+        return effects.inspects_only
+
+    def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False) -> None:
+        lines = error_lines(text) if scan else []
+        if failed and not lines and failure_line(text, shell):
+            lines = [failure_line(text, shell)]
+        self.errors.add(*lines)
+        # re-assigning keeps the key's first position, so failures come out in order of first appearance
+        self.outcomes[(tool, target)] = (failed, main_error(lines) if lines else "")
+
+    def facts(self) -> Facts:
+        commands = _Ordered()
+        commands.add(*(Command(c, code, tool, failed) for c, code, tool, failed in self.runs if c))
+        failures = tuple(Failure(tool, target, error) for (tool, target), (failed, error) in self.outcomes.items()
+                         if failed)
+        return Facts(
+            read_files=self.read.tuple(), modified_files=self.modified.tuple(), commands=commands.tuple(),
+            errors=self.errors.tuple(), constraints=self.constraints.tuple(),
+            identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
+            last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
+            failures=failures,
+        )
+
+
+def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:
+    """``grep`` and friends exit 1 when they find nothing: an answer, not a failure."""
+    return code == 1 and not body and inspects_only
+
+
+def extract_facts(messages: Any) -> Facts:
+    """The facts of a list of pi agent messages (any roles; anything that is not a message dict is skipped)."""
+    collector = _Collector()
+    try:
+        iterator = iter(messages) if not isinstance(messages, (str, bytes, dict)) else iter(())
+    except TypeError:
+        iterator = iter(())
+    for message in iterator:
+        if isinstance(message, dict):
+            collector.add(message)
+    return collector.facts()

@@ -1,0 +1,172 @@
+"""What a shell command evidently does to files: a heuristic read of ``cat``, ``sed -i``, ``>``, ``mv`` and friends.
+
+pi tracks the files an agent read and changed only through its read, write and edit tools; agents just as often
+``cat`` a file or rewrite it with ``sed -i``. This module reads a command line (pipelines, ``&&``, redirections,
+heredocs) well enough to name those files. It does not expand variables or globs and does not follow ``cd``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "diff", "sort", "jq", "sed", "awk"})
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
+_INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
+    | _READERS | _SEARCHERS
+_MODIFIERS = frozenset({"rm", "rmdir", "touch", "mkdir", "truncate"})
+_PREFIXES = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "builtin", "then", "do", "else"})
+# options whose value is the next word, by program (a value is not a file)
+_SEARCH_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "--glob", "--type", "--max-count"})
+_LINE_VALUES = frozenset({"-n", "-c", "--lines", "--bytes"})
+_COPY_VALUES = frozenset({"-t", "-S", "--target-directory"})
+_VALUE_OPTIONS = {"head": _LINE_VALUES, "tail": _LINE_VALUES, "sed": frozenset({"-e", "-f"}), "cp": _COPY_VALUES,
+                  "mv": _COPY_VALUES, **{p: _SEARCH_VALUES for p in ("grep", "egrep", "fgrep", "rg", "ag")}}
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
+_HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
+_PLAIN_ARG = re.compile(r"^[^\s*?$`|&;<>(){}\[\]'\"\\]+$")
+_SEPARATOR = re.compile(r"^[;&|()\n]+$")
+_TOKEN = re.compile(
+    r"""(?P<op>&>>?|[<>]+[&|]?|[;&|()\n]+)"""
+    r"""|(?P<word>(?:[^\s;&|()<>'"\\]+|\\.|\\$|'[^']*(?:'|$)|"(?:[^"\\]|\\.)*(?:"|$))+)""",
+    re.S,
+)
+_DOUBLE_ESCAPE = re.compile(r'\\([\\"$`])')
+_UNQUOTE = re.compile(r"""'([^']*)'?|"((?:[^"\\]|\\.)*)"?|\\(.?)""", re.S)
+
+
+@dataclass
+class ShellEffects:
+    """What a shell command evidently reads and changes, and which programs it runs."""
+
+    reads: list[str]
+    writes: list[str]
+    programs: list[str]
+
+    @property
+    def inspects_only(self) -> bool:
+        """True when every program only looks at files (``cat``, ``grep``, ``ls``, …), changing nothing."""
+        return bool(self.programs) and not self.writes and all(p in _INSPECTORS for p in self.programs)
+
+
+def shell_effects(command: str) -> ShellEffects:
+    """Paths a shell command evidently reads or modifies (a heuristic: no expansion, no ``cd`` tracking)."""
+    effects = ShellEffects([], [], [])
+    for segment in _segments(_tokens(_strip_heredocs(command[:20_000].replace("\\\n", " ")))):
+        _segment_effects(segment, effects)
+    return effects
+
+
+def _strip_heredocs(command: str) -> str:
+    if "<<" not in command:
+        return command
+    kept: list[str] = []
+    terminator: str | None = None
+    for line in command.split("\n"):
+        if terminator is not None:
+            terminator = None if line.strip() == terminator else terminator
+            continue
+        kept.append(line)
+        match = _HEREDOC.search(line)
+        terminator = match.group(2) if match else None
+    return "\n".join(kept)
+
+
+def _tokens(command: str) -> list[str]:
+    """Shell words and operators, quotes removed: ``shlex`` semantics for what matters here, but by regex
+    (``shlex`` reads a character at a time and dominated extraction time). Unclosed quotes run to the end."""
+    tokens: list[str] = []
+    for match in _TOKEN.finditer(command):
+        if match.lastgroup == "op":
+            tokens.append(match.group())
+        elif match.lastgroup == "word":
+            word = match.group()
+            tokens.append(_UNQUOTE.sub(_unquote, word) if any(c in word for c in "'\"\\") else word)
+    return tokens
+
+
+def _unquote(match: re.Match) -> str:
+    single, double, escaped = match.groups()
+    if single is not None:
+        return single
+    if double is not None:
+        return _DOUBLE_ESCAPE.sub(r"\1", double)
+    return escaped or ""
+
+
+def _segments(tokens: list[str]) -> Iterable[list[str]]:
+    segment: list[str] = []
+    for token in tokens:
+        if _SEPARATOR.match(token):
+            if segment:
+                yield segment
+            segment = []
+        else:
+            segment.append(token)
+    if segment:
+        yield segment
+
+
+def _segment_effects(tokens: list[str], effects: ShellEffects) -> None:
+    args: list[str] = []
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        target = tokens[index + 1] if index + 1 < len(tokens) else ""
+        if token in (">", ">>", "&>", ">|", "&>>"):
+            if _is_path(target) and target != "/dev/null":
+                effects.writes.append(target)
+            index += 2
+        elif token == "<":
+            if _is_path(target):
+                effects.reads.append(target)
+            index += 2
+        elif not token or token.strip("<>&|"):
+            args.append(token)
+            index += 1
+        else:  # ">&", "<<", "<<<" and other redirections that name no file
+            index += 2
+    while args and (args[0] in _PREFIXES or _ASSIGNMENT.match(args[0])):
+        args.pop(0)
+    if not args:
+        return
+    program = args[0].rsplit("/", 1)[-1]
+    effects.programs.append(program)
+    _program_effects(program, args[1:], effects)
+
+
+def _program_effects(program: str, args: list[str], effects: ShellEffects) -> None:
+    in_place = program == "sed" and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args)
+    operands = _operands(args, _VALUE_OPTIONS.get(program, frozenset()))
+    if program == "sed" and not any(a in ("-e", "-f") for a in args):
+        operands = operands[1:]  # the script
+    elif program in _SEARCHERS and not any(a in ("-e", "-f") for a in args):
+        operands = operands[1:]  # the pattern
+    elif program == "awk":
+        operands = operands[1:]
+    paths = [a for a in operands if _is_path(a)]
+    if in_place or program in _MODIFIERS or program == "mv":
+        effects.writes.extend(paths)
+    elif program in ("cp", "tee", "install", "ln"):
+        effects.writes.extend(paths[-1:] if program != "tee" else paths)
+    elif program in _READERS or program in _SEARCHERS:
+        effects.reads.extend(paths)
+
+
+def _operands(args: list[str], value_options: frozenset[str]) -> list[str]:
+    operands: list[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in value_options:
+            skip = True
+        elif arg and (arg == "-" or not arg.startswith("-")):  # "" is never a file (BSD `sed -i ''`)
+            operands.append(arg)
+    return operands
+
+
+def _is_path(arg: str) -> bool:
+    return bool(arg) and arg != "-" and not arg.startswith("-") and bool(_PLAIN_ARG.match(arg)) \
+        and not arg.replace(",", "").replace(".", "").isdigit() and not arg.startswith("/dev/")

@@ -1,0 +1,234 @@
+"""extract_facts: files, commands and exit codes, errors, constraints, identifiers and requests, from any input."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+
+from pi_compact.compaction.facts import Command, Facts, Failure, extract_facts
+from pi_compact.compaction.shell import shell_effects
+
+from .messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
+                       user, user_bash)
+
+
+def run(command: str, output: str, *, code: int | None = None, error: bool | None = None, cid: str = "x") -> list:
+    """A bash call and its result as pi's bash tool writes them."""
+    text = bash_fail(output, code) if code else output
+    return [assistant(call(cid, "bash", command=command)),
+            result(cid, "bash", text, error=bool(code) if error is None else error)]
+
+
+# -- files ----------------------------------------------------------------------------------------------------
+
+
+def test_files_from_tool_calls_in_order_of_first_appearance() -> None:
+    facts = extract_facts([
+        assistant(call("1", "read", path="b.py"), call("2", "read", file_path="a.py"), call("3", "read", path="b.py")),
+        assistant(call("4", "edit", filePath="c.py", oldText="x", newText="y"), call("5", "write", path="d.md")),
+        assistant(call("6", "grep", path="ignored.py", pattern="x"), call("7", "read", path="  ")),
+    ])
+    assert facts.read_files == ("b.py", "a.py")
+    assert facts.modified_files == ("c.py", "d.md")
+
+
+@pytest.mark.parametrize(("command", "reads", "writes"), [
+    ("cat src/app.py", ["src/app.py"], []),
+    ("head -n 20 README.md && tail -5 log.txt", ["README.md", "log.txt"], []),
+    ("less notes.txt", ["notes.txt"], []),
+    ("grep -rn 'error:' src/ tests/test_x.py", ["src/", "tests/test_x.py"], []),
+    ("rg -e pattern lib/core.rs", ["lib/core.rs"], []),
+    ("cat a.py | grep -n foo", ["a.py"], []),
+    ("sed -n '1,20p' x.py", ["x.py"], []),
+    ("sed -i 's/a/b/' x.py y.py", [], ["x.py", "y.py"]),
+    ("sed -i '' 's/a/b/g' mac.py", [], ["mac.py"]),
+    ("echo hi > out.txt 2>/dev/null", [], ["out.txt"]),
+    ("echo more >> log/app.log", [], ["log/app.log"]),
+    ("python gen.py < in.json &> all.log", ["in.json"], ["all.log"]),
+    ("npm test 2>&1 | tee test.log", [], ["test.log"]),
+    ("cp a.py backup/a.py; mv old.py new.py", [], ["backup/a.py", "old.py", "new.py"]),
+    ("rm -rf build dist && touch .stamp && mkdir -p pkg/sub", [], ["build", "dist", ".stamp", "pkg/sub"]),
+    ("FOO=1 sudo touch a/b.txt", [], ["a/b.txt"]),
+    ("cat > f.py << 'EOF'\nimport os\nrm -rf / # don't\nEOF\npython f.py", [], ["f.py"]),
+    ("cat a.py \\\n  b.py", ["a.py", "b.py"], []),
+    ("cat 'my file.txt' \"other file.md\"", [], []),  # spaces: not a plain path we can name safely
+    ("grep -rn 'unterminated src", [], []),
+    ("npm test", [], []),
+    ("ls *.py $HOME/x", [], []),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_shell_effects(command: str, reads: list[str], writes: list[str]) -> None:
+    effects = shell_effects(command)
+    assert (effects.reads, effects.writes) == (reads, writes)
+
+
+def test_bash_paths_reach_the_file_lists_from_tool_calls_and_user_bash() -> None:
+    facts = extract_facts([*run("cat src/a.py && sed -i 's/x/y/' src/b.py", "ok"),
+                           user_bash("echo x > notes.md", "")])
+    assert facts.read_files == ("src/a.py",)
+    assert facts.modified_files == ("src/b.py", "notes.md")
+
+
+# -- commands and exit codes ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("messages", "expected"), [
+    (run("npm test", "FAIL x", code=1), Command("npm test", 1, "bash", True)),
+    (run("make", "boom", code=2, error=False), Command("make", 2, "bash", True)),
+    (run("sleep 99", "Command timed out after 30 seconds", error=True), Command("sleep 99", None, "bash", True)),
+    (run("ls", "a\nb\n"), Command("ls", 0, "bash", False)),
+    ([assistant(call("d", "bash", command="deploy")),
+      result("d", "bash", "done", details={"exitCode": 3})], Command("deploy", 3, "bash", True)),
+    ([assistant(call("n", "bash", command="pending"))], Command("pending", None, "bash", False)),
+    ([user_bash("git status", " M a.py\n")], Command("git status", 0, "user", False)),
+    ([user_bash("false", "", exit_code=1)], Command("false", 1, "user", True)),
+    ([user_bash("sleep 9", "", exit_code=None, cancelled=True)], Command("sleep 9", None, "user", True)),
+    (run("grep -n foo a.py", "", code=1), Command("grep -n foo a.py", 1, "bash", False)),  # found nothing
+], ids=["exit-1", "code-without-isError", "error-without-code", "success", "details-exitCode", "no-result",
+        "user-bash", "user-bash-fails", "user-bash-cancelled", "grep-found-nothing"])
+def test_command_exit_codes(messages: list, expected: Command) -> None:
+    assert extract_facts(messages).commands == (expected,)
+
+
+def test_user_bash_excluded_from_context_is_not_a_fact() -> None:
+    assert extract_facts([user_bash("secret", "x", excludeFromContext=True)]).commands == ()
+
+
+def test_results_pair_with_calls_by_id_then_by_tool_name() -> None:
+    messages = [
+        assistant(call("a", "bash", command="first"), call("b", "bash", command="second")),
+        result("b", "bash", bash_fail("oops", 1), error=True),
+        result("a", "bash", "fine"),
+        assistant(call("c", "bash", command="third")),
+        {"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": "ok"}], "isError": False},
+    ]
+    assert extract_facts(messages).commands == (
+        Command("first", 0, "bash", False), Command("second", 1, "bash", True), Command("third", 0, "bash", False))
+
+
+def test_same_command_and_outcome_listed_once() -> None:
+    facts = extract_facts([*run("make", "ok", cid="1"), *run("make", "ok", cid="2"),
+                           *run("make", "x", code=1, cid="3")])
+    assert facts.commands == (Command("make", 0, "bash", False), Command("make", 1, "bash", True))
+
+
+# -- errors and failures --------------------------------------------------------------------------------------
+
+
+def test_error_lines_kept_verbatim_and_deduplicated() -> None:
+    output = TRACEBACK + "\nfatal: not a git repository\npanic: runtime error\nERROR collecting x\n" + \
+        "src/a.rs:3: error[E0308]: mismatched types\n" + "ValueError: bad header\n"
+    facts = extract_facts(run("pytest", output, code=1))
+    assert facts.errors[:3] == ("Traceback (most recent call last):", "ValueError: bad header",
+                                "FAILED tests/test_parser.py::test_header - ValueError: bad header")
+    assert "fatal: not a git repository" in facts.errors
+    assert len(facts.errors) == len(set(facts.errors)) <= 6
+
+
+def test_error_lines_are_trimmed_and_bounded() -> None:
+    facts = extract_facts(run("build", "   Error: " + "x" * 1000 + "   ", code=1))
+    assert facts.errors == ("Error: " + "x" * 293,)
+
+
+def test_file_contents_are_not_errors_but_failed_tools_are() -> None:
+    code = "try:\n    x()\nexcept ValueError:\n    raise RuntimeError: nope\n"
+    facts = extract_facts([
+        assistant(call("r", "read", path="a.py")), result("r", "read", code),
+        assistant(call("g", "bash", command="grep -rn Error src")),
+        result("g", "bash", "src/a.py:3: except ValueError:"),
+        assistant(call("e", "edit", path="b.py")),
+        result("e", "edit", "Could not find the exact text in b.py.\nmore", error=True),
+    ])
+    assert facts.errors == ("Could not find the exact text in b.py.",)
+
+
+def test_shell_failure_without_error_line_keeps_its_last_line() -> None:
+    facts = extract_facts(run("npm run check", "> pkg@1.0 check\n> tsc\n\nFound 3 problems.", code=2))
+    assert facts.errors == ("Found 3 problems.",)
+
+
+def test_failures_are_actions_whose_latest_attempt_failed() -> None:
+    facts = extract_facts([
+        *run("pytest", TRACEBACK, code=1, cid="1"), *run("pytest", "12 passed", cid="2"),
+        *run("npm run lint", "error: no-console", code=2, cid="3"),
+        assistant(call("e1", "edit", path="x.py")), result("e1", "edit", "No match in x.py", error=True),
+        assistant(call("e2", "edit", path="y.py")), result("e2", "edit", "No match in y.py", error=True),
+        assistant(call("e3", "edit", path="y.py")), result("e3", "edit", "Successfully replaced text in y.py."),
+    ])
+    assert facts.failures == (Failure("bash", "npm run lint", "error: no-console"),
+                              Failure("edit", "x.py", "No match in x.py"))
+    assert "ValueError: bad header" in facts.errors  # seen, even though fixed since
+
+
+# -- what the user said ---------------------------------------------------------------------------------------
+
+
+def test_constraints_are_user_sentences_with_rules_in_english_and_chinese() -> None:
+    facts = extract_facts([
+        user("Fix the parser. You must not touch tests/. Never use print! Could you only check one thing?\n"
+             "- Always run pytest before committing\n```\nyou must ignore code fences\n```\n"
+             "不要修改配置文件。先看看。必须保留注释；这个特别好。别动它\n务必用中文回答。禁止删除数据，一定要备份。"),
+        assistant("You must not worry, I will never do that."),
+        user("Make sure the build passes. Do not add dependencies. It should not print. Only edit src/."),
+    ])
+    assert facts.constraints == (
+        "You must not touch tests/.", "Never use print!", "Always run pytest before committing", "不要修改配置文件。",
+        "必须保留注释；", "别动它", "务必用中文回答。", "禁止删除数据，一定要备份。", "Make sure the build passes.",
+        "Do not add dependencies.", "It should not print.", "Only edit src/.")
+
+
+def test_identifiers_the_user_gave() -> None:
+    facts = extract_facts([user(
+        "Use `foo.bar()` from src/app.py, see #123 and v1.2.3; keep 32k tokens, 20% and 4,000 chars. "
+        "SummaryRequest keepRecentTokens MAX_RETRIES build_session_context https://x.com/a/b. and/or 1/2 "
+        "修改src/lib.py文件 port 8080 ~/notes.txt")])
+    assert facts.identifiers == (
+        "foo.bar()", "src/app.py", "#123", "v1.2.3", "32k", "20%", "4,000 chars", "SummaryRequest",
+        "keepRecentTokens", "MAX_RETRIES", "build_session_context", "https://x.com/a/b", "src/lib.py", "8080",
+        "~/notes.txt")
+
+
+def test_requests_first_last_and_all() -> None:
+    facts = extract_facts([user("one"), assistant("a"), user([{"type": "text", "text": "two"},
+                                                              {"type": "image", "data": "", "mimeType": "x"}]),
+                           user(""), user("three")])
+    assert (facts.first_request, facts.last_request, facts.user_requests) == ("one", "three", ("one", "two", "three"))
+
+
+def test_the_hand_made_session() -> None:
+    facts = extract_facts(SESSION)
+    assert set(SESSION_FACTS["paths"]) == set(facts.read_files) | set(facts.modified_files)
+    assert set(SESSION_FACTS["errors"]) <= set(facts.errors)
+    assert set(SESSION_FACTS["constraints"]) <= set(facts.constraints)
+    assert facts.failures == (Failure("bash", "npm run lint", "error: Unexpected console statement (no-console)"),)
+
+
+# -- robustness and speed -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [None, 3, "text", b"x", {"role": "user"}, [None, 1, "x", [], {}]])
+def test_anything_that_is_not_a_message_list_gives_empty_facts(value: object) -> None:
+    assert isinstance(extract_facts(value), Facts)
+
+
+@given(junk_messages)
+@settings(max_examples=150, deadline=None)
+def test_junk_never_raises(messages: list) -> None:
+    facts = extract_facts(messages)
+    for name in ("read_files", "modified_files", "errors", "constraints", "identifiers", "user_requests"):
+        values = getattr(facts, name)
+        assert all(isinstance(v, str) and v for v in values) and len(values) == len(set(values))
+
+
+def test_ten_thousand_messages_in_under_five_seconds() -> None:
+    messages = SESSION * 600
+    start = time.perf_counter()
+    extract_facts(messages)
+    assert time.perf_counter() - start < 5.0
+
+
+def test_exit_codes_are_read_from_shell_output_only() -> None:
+    facts = extract_facts([assistant(call("r", "read", path="ci.log")),
+                           result("r", "read", "step 3\nCommand exited with code 1")])
+    assert facts.failures == () and facts.errors == ()
