@@ -14,7 +14,11 @@ import importlib
 import typer
 from typer.core import TyperGroup
 
-COMMAND_MODULES: tuple[str, ...] = ("pi_compact.cli.session_cmds", "pi_compact.cli.branch_cmds")
+COMMAND_MODULES: tuple[str, ...] = (
+    "pi_compact.cli.session_cmds",
+    "pi_compact.cli.branch_cmds",
+    "pi_compact.cli.compact_cmds",
+)
 """Modules that register commands on :data:`app` or :data:`session_app` when imported."""
 
 
