@@ -7,13 +7,17 @@ append added exactly one line and left the earlier bytes alone; and the list fun
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pi_compact import Session, build_session_context
+from pi_compact.store import scan
 from pi_compact.store.jsonl import dumps_line
 
 KINDS = [
@@ -33,7 +37,15 @@ KINDS = [
     "unknown",
 ]
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+OPEN_MODES = pytest.mark.parametrize("open_mode", ["eager", "lazy"])
+
+
+@contextmanager
+def opening(mode: str):
+    """Open files in the given mode: small files are parsed eagerly unless the size limit says otherwise."""
+    with mock.patch.object(scan, "EAGER_PARSE_BYTES", -1 if mode == "lazy" else scan.EAGER_PARSE_BYTES):
+        yield
 
 
 def pick(data: st.DataObject, made: list[dict], label: str, allow_none: bool = True) -> str | None:
@@ -118,10 +130,15 @@ def snapshot(session: Session) -> dict[str, Any]:
     }
 
 
+@OPEN_MODES
 @SETTINGS
 @given(st.data())
-def test_any_history_reloads_to_the_same_tree_labels_name_and_contexts(tmp_path_factory, data):
-    path = tmp_path_factory.mktemp("history") / "s.jsonl"
+def test_any_history_reloads_to_the_same_tree_labels_name_and_contexts(open_mode, tmp_path_factory, data):
+    with opening(open_mode):
+        check_random_history(tmp_path_factory.mktemp("history") / "s.jsonl", data)
+
+
+def check_random_history(path: Path, data: st.DataObject) -> None:
     made: list[dict] = []
     session = Session.create_at(path, "/project", durable=False)
     try:
@@ -160,9 +177,10 @@ def test_any_history_reloads_to_the_same_tree_labels_name_and_contexts(tmp_path_
             assert reopened.problems == []
 
 
+@OPEN_MODES
 @SETTINGS
 @given(st.data())
-def test_the_list_function_and_the_session_agree_on_hand_made_trees(tmp_path_factory, data):
+def test_the_list_function_and_the_session_agree_on_hand_made_trees(open_mode, tmp_path_factory, data):
     """Arbitrary parent links (orphans, self-parents, cycles, duplicate ids) in a file we did not write."""
     ids = data.draw(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=10), label="ids")
     entries = []
@@ -182,7 +200,7 @@ def test_the_list_function_and_the_session_agree_on_hand_made_trees(tmp_path_fac
     path = Path(tmp_path_factory.mktemp("hand")) / "s.jsonl"
     header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
     path.write_bytes(b"".join(dumps_line(e) for e in [header, *entries]))
-    with Session.open(path) as session:
+    with opening(open_mode), Session.open(path) as session:
         for leaf in [None, "zz", *ids]:
             assert session.build_context(leaf).to_json() == build_session_context(entries, leaf).to_json()
         assert session.build_context().to_json() == build_session_context(entries).to_json()
