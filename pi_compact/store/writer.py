@@ -24,9 +24,9 @@ DIR_MODE = 0o700
 LOCK_TIMEOUT_SECONDS = 30.0
 
 
-def ensure_private_dir(path: Path) -> None:
+def ensure_private_dir(path: Path) -> list[Path]:
     """``mkdir -p`` with owner-only permissions on every directory it creates (``Path.mkdir`` gives the
-    missing parents the default mode), leaving existing ones alone."""
+    missing parents the default mode), leaving existing ones alone; returns those it created."""
     missing: list[Path] = []
     while not path.is_dir():
         missing.append(path)
@@ -39,6 +39,7 @@ def ensure_private_dir(path: Path) -> None:
         except FileExistsError:
             if not directory.is_dir():
                 raise
+    return missing
 
 
 class FileWriter:
@@ -49,12 +50,19 @@ class FileWriter:
         self.durable = durable
         self.lock_timeout = lock_timeout
         self._fd: int | None = None
+        self._unsynced_dirs: list[Path] = []
+        """Directories whose new entries (this file, new folders) are not on disk yet: synced on a write."""
 
     def _open(self) -> int:
         if self._fd is None:
-            ensure_private_dir(self.path.parent)
+            created = ensure_private_dir(self.path.parent)
+            flags = os.O_RDWR | os.O_APPEND | os.O_CLOEXEC
             try:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+                try:
+                    self._fd = os.open(self.path, flags | os.O_CREAT | os.O_EXCL, FILE_MODE)
+                    self._unsynced_dirs = [self.path.parent, *(directory.parent for directory in created)]
+                except FileExistsError:
+                    self._fd = os.open(self.path, flags)
             except OSError as exc:
                 raise SessionFileError(f"cannot open {self.path} for writing: {exc.strerror}") from None
         return self._fd
@@ -113,6 +121,8 @@ class FileWriter:
         _write_all(fd, payload)
         if self.durable:
             os.fsync(fd)
+            while self._unsynced_dirs:  # a new file survives a crash only once its directory entry does
+                _fsync_dir(self._unsynced_dirs.pop())
 
     def replace_contents(self, payload: bytes, backup_suffix: str) -> Path:
         """Atomically replace the file with ``payload``, keeping the old file as ``<name><backup_suffix>``.

@@ -132,14 +132,26 @@ def test_replace_contents_is_atomic_and_keeps_every_backup(open_writer, tmp_path
         assert size == 4
 
 
-@pytest.mark.parametrize(("durable", "syncs"), [(True, 1), (False, 0)], ids=["durable", "bulk"])
-def test_each_write_is_fsynced_unless_durable_is_off(open_writer, monkeypatch, durable, syncs):
+@pytest.mark.parametrize(("durable", "syncs"), [(True, 2), (False, 0)], ids=["durable", "bulk"])
+def test_each_write_is_fsynced_unless_durable_is_off(open_writer, tmp_path, monkeypatch, durable, syncs):
+    (tmp_path / "s.jsonl").write_bytes(b"")
     calls: list[int] = []
     monkeypatch.setattr(writer_module.os, "fsync", lambda fd: calls.append(fd))
     writer = open_writer(durable=durable)
-    with writer.locked():
-        writer.write(b"x\n")
+    for _ in range(2):
+        with writer.locked():
+            writer.write(b"x\n")
     assert len(calls) == syncs
+
+
+def test_a_new_file_and_new_directories_are_synced_into_their_parents(open_writer, tmp_path, monkeypatch):
+    synced: list[Path] = []
+    monkeypatch.setattr(writer_module, "_fsync_dir", synced.append)
+    writer = open_writer(tmp_path / "a" / "b" / "s.jsonl")
+    for _ in range(2):
+        with writer.locked():
+            writer.write(b"x\n")
+    assert sorted(synced) == [tmp_path, tmp_path / "a", tmp_path / "a" / "b"]
 
 
 # -- where Session puts each line ----------------------------------------------------------------------------
