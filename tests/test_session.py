@@ -217,6 +217,21 @@ def test_a_v1_file_is_migrated_in_memory_and_written_atomically_on_the_first_app
         assert reopened.build_context().messages == [*before_context.messages, USER]
 
 
+def test_the_migrated_file_keeps_every_line_pi_wrote_and_only_adds_the_new_keys(tmp_path):
+    path = put(tmp_path / "old.jsonl", (PI_FIXTURES / "large-session.v1.jsonl").read_bytes())
+    old_lines = path.read_bytes().splitlines()
+    with Session.open(path) as session:
+        session.append_custom("probe")
+    new_lines = path.read_bytes().splitlines()
+    assert len(new_lines) == len(old_lines) + 1
+    assert new_lines[0] == old_lines[0][:-1] + b',"version":3}'
+    parent = b"null"
+    for old, new in zip(old_lines[1:], new_lines[1:]):
+        entry_id = orjson.loads(new)["id"].encode()
+        assert new == old[:-1] + b',"id":"' + entry_id + b'","parentId":' + parent + b"}"
+        parent = b'"' + entry_id + b'"'
+
+
 def test_a_v2_file_is_migrated_with_a_v2_backup(tmp_path):
     header = {**HEADER, "version": 2}
     hook = {**msg("aaaaaaaa", None), "message": {"role": "hookMessage", "customType": "x", "content": "c", "display": True, "timestamp": 1}}

@@ -11,6 +11,8 @@ import re
 import time
 import uuid
 
+from pathlib import Path
+
 import orjson
 import pytest
 from hypothesis import given
@@ -18,6 +20,8 @@ from hypothesis import strategies as st
 
 from pi_compact.store import jsonl
 from pi_compact.store.jsonl import dumps, dumps_line, iso_to_ms, js_number, js_trim, new_entry_id, new_session_id
+
+PI_FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pi"
 
 USER_ENTRY = {
     "type": "message",
@@ -163,6 +167,13 @@ def test_lone_surrogates_are_escaped_as_javascript_does(value, expected):
 )
 def test_escapes_read_from_a_pi_file_are_written_back_as_pi_would(line, expected):
     assert dumps(json.loads(line)) == expected
+
+
+@pytest.mark.parametrize("name", ["before-compaction.v1.jsonl", "large-session.v1.jsonl"])
+def test_every_line_pi_wrote_reads_and_writes_back_byte_for_byte(name):
+    lines = (PI_FIXTURES / name).read_bytes().splitlines()
+    assert len(lines) > 1000
+    assert [dumps(orjson.loads(raw)) for raw in lines] == lines
 
 
 def test_values_that_need_no_change_are_not_copied():
