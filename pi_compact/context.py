@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .store.jsonl import iso_to_ms
+from .store.jsonl import iso_to_ms, js_truthy
 
 _MISSING: Any = object()
 """A key pi would leave ``undefined`` (and so out of the JSON)."""
@@ -40,7 +40,7 @@ def build_session_context(entries: list[dict], leaf_id: Any = _MISSING, by_id: d
     if leaf_id is None:
         return SessionContext()
     by_id = by_id if by_id is not None else {e.get("id"): e for e in entries}
-    leaf = by_id.get(leaf_id) if leaf_id is not _MISSING else None
+    leaf = by_id.get(leaf_id) if leaf_id is not _MISSING and js_truthy(leaf_id) else None  # pi: `if (leafId)`
     if leaf is None:
         leaf = entries[-1] if entries else None
     if leaf is None:
@@ -54,7 +54,7 @@ def _walk(leaf: dict, by_id: dict) -> list[dict]:
         seen.add(id(current))
         path.append(current)
         parent = current.get("parentId")
-        current = by_id.get(parent) if parent is not None else None
+        current = by_id.get(parent) if js_truthy(parent) else None  # pi: `current.parentId ? ... : undefined`
     path.reverse()
     return path
 
@@ -110,7 +110,7 @@ def entry_to_message(entry: dict) -> Any:
         return entry.get("message")
     if kind == "custom_message":
         return custom_message(entry)
-    if kind == "branch_summary" and _js_truthy(entry.get("summary")):
+    if kind == "branch_summary" and js_truthy(entry.get("summary")):
         return branch_summary_message(entry)
     return NOTHING
 
@@ -154,11 +154,6 @@ def _entry_ms(entry: dict) -> int | None:
     """``new Date(entry.timestamp).getTime()``: an explicit ``null`` is 0 there, a missing key ``NaN``."""
     value = entry.get("timestamp", _MISSING)
     return 0 if value is None else iso_to_ms(None if value is _MISSING else value)
-
-
-def _js_truthy(value: Any) -> bool:
-    """JavaScript truthiness, as pi tests ``entry.summary``: empty objects and arrays are true there."""
-    return isinstance(value, (dict, list)) or bool(value)
 
 
 def _role(entry: dict) -> Any:

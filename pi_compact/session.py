@@ -215,8 +215,8 @@ class Session:
         leaf = self._leaf_id if leaf_id is ... else leaf_id
         if leaf is None:
             return context_from_path([])
-        if leaf not in self.index:
-            leaf = self.index.last_id()  # pi falls back to the last entry for an unknown id
+        if not leaf or leaf not in self.index:
+            leaf = self.index.last_id()  # pi falls back to the last entry for an unknown (or falsy) id
         return context_from_path(self.index.path(leaf))
 
     # -- appending -----------------------------------------------------------------------------------------

@@ -301,6 +301,13 @@ def test_parent_cycles_terminate_where_pi_0_73_loops_forever(build, entries, lea
     assert contents(build(entries, leaf)) == expected
 
 
+def test_an_empty_id_is_never_followed_as_in_javascript(build):
+    """pi tests ``if (leafId)`` and ``current.parentId ? ...``: an empty string is no leaf and no parent."""
+    entries = [user("", None, "empty id"), user("b", "", "b"), user("c", "b", "c")]
+    assert contents(build(entries, "c")) == ["b", "c"]
+    assert contents(build(entries, "")) == ["b", "c"]
+
+
 def test_to_json_is_pis_object():
     entries = [{"type": "thinking_level_change", "id": "1", "parentId": None, "timestamp": T0}, user("2", "1", "x")]
     assert build_session_context(entries).to_json() == {"messages": [entries[1]["message"]], "model": None}

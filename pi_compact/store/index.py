@@ -130,7 +130,7 @@ class SessionIndex:
             seen.add(slot.id)
             ids.append(slot.id)
             parent = slot.parent_id
-            if parent is None:
+            if not parent:  # pi stops at any falsy parentId, "" included
                 break
             slot = self.by_id.get(parent)
         return ids, None
