@@ -132,6 +132,22 @@ def test_replace_contents_is_atomic_and_keeps_every_backup(open_writer, tmp_path
         assert size == 4
 
 
+def test_a_failed_replace_leaves_the_original_and_no_temporary_file(open_writer, tmp_path, monkeypatch):
+    target = tmp_path / "s.jsonl"
+    target.write_bytes(b"old\n")
+
+    def crash(*args):
+        raise OSError("disk gone")
+
+    monkeypatch.setattr(writer_module.os, "replace", crash)
+    writer = open_writer(target)
+    with pytest.raises(OSError, match="disk gone"):
+        with writer.locked():
+            writer.replace_contents(b"new\n", ".v1.bak")
+    assert target.read_bytes() == b"old\n"
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
 @pytest.mark.parametrize(("durable", "syncs"), [(True, 2), (False, 0)], ids=["durable", "bulk"])
 def test_each_write_is_fsynced_unless_durable_is_off(open_writer, tmp_path, monkeypatch, durable, syncs):
     (tmp_path / "s.jsonl").write_bytes(b"")
