@@ -569,6 +569,18 @@ def test_agent_dir_defaults_to_home_and_expands_tilde(tmp_path, monkeypatch):
         assert session.path.parent == tmp_path / "elsewhere" / "sessions" / "--p--"
 
 
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("~", "HOME"), ("~/x", "HOME/x"), ("~bob/x", "~bob/x"), ("a~/x", "a~/x")],
+    ids=["tilde", "tilde-slash", "tilde-user-kept", "inner-tilde"],
+)
+def test_tilde_expands_only_as_pi_does(tmp_path, monkeypatch, value, expected):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PI_CODING_AGENT_SESSION_DIR", value)
+    with Session.create("/p") as session:
+        assert session.path.parent == Path(os.path.abspath(expected.replace("HOME", str(tmp_path))))
+
+
 def test_the_session_dir_override_wins(tmp_path, monkeypatch):
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
     monkeypatch.setenv("PI_CODING_AGENT_SESSION_DIR", str(tmp_path / "flat"))

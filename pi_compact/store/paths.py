@@ -19,7 +19,14 @@ _SAFE_SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_\-.]{0,127}$")
 
 def agent_dir() -> Path:
     override = os.environ.get(AGENT_DIR_ENV)
-    return Path(override).expanduser() if override else Path.home() / ".pi" / "agent"
+    return Path(expand_tilde(override)) if override else Path.home() / ".pi" / "agent"
+
+
+def expand_tilde(path: str) -> str:
+    """pi's ``expandTildePath``: only ``~`` and ``~/...`` (``~user`` stays as written, unlike ``expanduser``)."""
+    if path == "~" or path.startswith("~/"):
+        return str(Path.home()) + path[1:]
+    return path
 
 
 def sessions_root() -> Path:
@@ -36,7 +43,7 @@ def default_session_dir(cwd: str) -> Path:
     """The sessions folder of a project: the session-dir override when set, else pi's per-project folder."""
     override = os.environ.get(SESSION_DIR_ENV)
     if override:
-        return Path(override).expanduser()
+        return Path(expand_tilde(override))
     return sessions_root() / project_dir_name(cwd)
 
 
