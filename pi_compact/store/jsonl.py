@@ -26,11 +26,17 @@ _LEAVES = (str, int, type(None))
 
 
 def dumps(obj: Any) -> bytes:
-    """``JSON.stringify(obj)`` as UTF-8 bytes (integers are written exactly, as Python holds them)."""
+    """``JSON.stringify(obj)`` as UTF-8 bytes (integers are written exactly, as Python holds them).
+
+    Raises ``ValueError`` for a value nested deeper than Python can walk (about a thousand levels).
+    """
     try:
-        return orjson.dumps(_js_numbers(obj))
-    except TypeError:  # lone surrogates: JSON.stringify escapes them, orjson refuses them
-        return _dumps_slow(obj)
+        try:
+            return orjson.dumps(_js_numbers(obj))
+        except TypeError:  # lone surrogates (JSON.stringify escapes them) or over 255 levels: orjson refuses
+            return _dumps_slow(obj)
+    except RecursionError:
+        raise ValueError("value nested too deeply to write as JSON") from None
 
 
 def dumps_line(obj: Any) -> bytes:
@@ -60,8 +66,14 @@ def _js_numbers(value: Any) -> Any:
                 changed[key] = new
         return value if changed is None else changed
     if kind is list or kind is tuple:
-        items = [_js_numbers(item) for item in value]
-        return value if all(a is b for a, b in zip(items, value)) else items
+        changed = None
+        for index, item in enumerate(value):  # a loop, not a comprehension: one stack frame per level
+            new = _js_numbers(item)
+            if new is not item:
+                if changed is None:
+                    changed = list(value)
+                changed[index] = new
+        return value if changed is None else changed
     return value
 
 

@@ -176,6 +176,22 @@ def test_every_line_pi_wrote_reads_and_writes_back_byte_for_byte(name):
     assert [dumps(orjson.loads(raw)) for raw in lines] == lines
 
 
+@pytest.mark.parametrize("depth", [254, 300, 600], ids=["orjson", "beyond-orjson", "deep"])
+def test_deeply_nested_values_are_written(depth):
+    value: object = 1.0
+    for _ in range(depth):
+        value = [value]
+    assert dumps(value) == b"[" * depth + b"1" + b"]" * depth
+
+
+def test_a_value_too_deep_for_python_is_refused_with_a_value_error():
+    value: object = 1
+    for _ in range(5000):
+        value = {"a": value}
+    with pytest.raises(ValueError, match="nested too deeply"):
+        dumps(value)
+
+
 def test_values_that_need_no_change_are_not_copied():
     assert jsonl._js_numbers(USER_ENTRY) is USER_ENTRY
 
