@@ -3,8 +3,10 @@
 pi's rules: a cut lands only where a message may start the kept region (never on a tool result, so a tool
 call and its result stay together); entries like model changes or labels right before the cut are pulled
 into the kept region; a cut inside a turn (not at the user message that opened it) is a *split turn*.
-Two of pi's quirks are fixed: custom messages and branch summaries count towards the kept budget, and
-a change or label entry before a user message no longer turns an ordinary cut into a split turn.
+Three of pi's quirks are fixed: custom messages and branch summaries count towards the kept budget; a
+change or label entry before a user message no longer turns an ordinary cut into a split turn; and a final
+tool result bigger than the budget no longer keeps everything (pi then summarized nothing at all), the cut
+lands on the call that produced it instead.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def find_turn_start(path: list[dict], index: int, start: int) -> int:
 
 
 def find_cut_point(path: list[dict], start: int, end: int, keep_recent_tokens: int) -> CutPoint:
-    """pi's ``findCutPoint`` over ``path[start:end]``, with the two fixes above."""
+    """pi's ``findCutPoint`` over ``path[start:end]``, with the three fixes above."""
     points = valid_cut_points(path, start, end)
     if not points:
         return CutPoint(start, -1, False)
@@ -75,7 +77,8 @@ def find_cut_point(path: list[dict], start: int, end: int, keep_recent_tokens: i
     for i in range(end - 1, start - 1, -1):
         kept += entry_tokens(path[i])
         if kept >= keep_recent_tokens:
-            cut = next((p for p in points if p >= i), points[0])
+            # Crossed after the last cut point (a big final tool result): cut at its call, where pi kept everything.
+            cut = next((p for p in points if p >= i), points[-1])
             break
     while cut > start and path[cut - 1].get("type") not in ("message", "compaction"):
         cut -= 1
