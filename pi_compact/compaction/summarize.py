@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from ..errors import SummarizerError
 from .prepare import CompactionPreparation
-from .prompts import SYSTEM_PROMPT, REQUIRED_SECTIONS, compaction_prompt, missing_sections, turn_prefix_prompt
+from .prompts import (REQUIRED_SECTIONS, SYSTEM_PROMPT, TURN_PREFIX_PROMPT, UPDATE_PROMPT, compaction_prompt,
+                      missing_sections, turn_prefix_prompt)
 from .redact import redact_secrets
 from .serialize import convert_to_llm, serialize_conversation, truncate_text
 from .settings import CompactionSettings
 from .summarizer import Summarizer, SummaryRequest
 from .tokens import text_tokens
 
-PROMPT_OVERHEAD_TOKENS = 1500
-"""Room for the system prompt and instructions around the conversation."""
+PROMPT_OVERHEAD_TOKENS = text_tokens(SYSTEM_PROMPT) + max(map(text_tokens, (UPDATE_PROMPT, TURN_PREFIX_PROMPT))) + 100
+"""The system prompt, the longest instructions block and the tags around the conversation."""
+MIN_CHUNK_TOKENS = 256
+"""A summarizer window that leaves less transcript than this per request is too small to fold with."""
 MIN_SUMMARY_CHARS = 40
 SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 
@@ -50,14 +53,12 @@ class _Folder:
         self.output_tokens = 0
 
     def fold(self, messages, running: str | None, budget: int, instructions: str | None, kind: str = "compaction"):
-        for chunk in self._chunks(list(messages), budget, running):
-            conversation = serialize_conversation(convert_to_llm(chunk), tool_result_chars=self.settings.tool_result_chars)
-            if self.settings.redact_secrets:
-                conversation = redact_secrets(conversation)
-            if kind == "turn_prefix":
-                prompt = turn_prefix_prompt(conversation)
-            else:
-                prompt = compaction_prompt(conversation, running, instructions)
+        """Summarize ``messages`` chunk by chunk, each chunk updating the summary of the ones before."""
+        budget = max(1, min(budget, self.summarizer.context_window // 4))
+        pending = list(messages)
+        while pending:
+            chunk, pending = self._take(pending, self._room(budget, running, instructions))
+            prompt = self._prompt(chunk, running, instructions, kind)
             request = SummaryRequest(SYSTEM_PROMPT, prompt, budget, kind, tuple(chunk), running, instructions)
             result = self.summarizer.summarize(request)
             self.input_tokens += result.input_tokens or text_tokens(prompt)
@@ -65,31 +66,71 @@ class _Folder:
             running = checked_summary(result.text, kind)
         return running
 
-    def _chunks(self, messages: list[dict], budget: int, running: str | None) -> list[list[dict]]:
-        """Consecutive groups of messages whose transcript fits the summarizer's window."""
-        room = self.summarizer.context_window - budget - PROMPT_OVERHEAD_TOKENS - 2 * text_tokens(running or "")
-        room = max(room, 1024)
-        chunks: list[list[dict]] = [[]]
-        used = 0
-        for message in messages:
-            size = self._size(message, room)
-            if chunks[-1] and used + size > room:
-                chunks.append([])
-                used = 0
-            chunks[-1].append(self._fit(message, room))
-            used += size
-        return chunks
+    def _prompt(self, chunk: list[dict], running: str | None, instructions: str | None, kind: str) -> str:
+        conversation = serialize_conversation(convert_to_llm(chunk), tool_result_chars=self.settings.tool_result_chars)
+        if self.settings.redact_secrets:
+            conversation = redact_secrets(conversation)
+        if kind == "turn_prefix":
+            return turn_prefix_prompt(conversation)
+        return compaction_prompt(conversation, running, instructions)
 
-    def _size(self, message: dict, room: int) -> int:
-        text = serialize_conversation(convert_to_llm([message]), tool_result_chars=self.settings.tool_result_chars)
-        return min(text_tokens(text), room)
+    def _room(self, budget: int, running: str | None, instructions: str | None) -> int:
+        """Tokens of transcript one request may carry: the window minus the answer, the carried summary and
+        the prompt around them."""
+        window = self.summarizer.context_window
+        room = window - budget - text_tokens(running or "") - text_tokens(instructions or "") - PROMPT_OVERHEAD_TOKENS
+        if room < MIN_CHUNK_TOKENS:
+            raise SummarizerError(
+                f"the summarizer's window ({window:,} tokens) cannot hold a {budget:,}-token answer, "
+                f"the summary carried so far and any conversation"
+            )
+        return room
+
+    def _take(self, pending: list[dict], room: int) -> tuple[list[dict], list[dict]]:
+        """The next chunk (at least one message, shrunk to fit if need be) and what is left."""
+        chunk: list[dict] = []
+        used = 0
+        for index, message in enumerate(pending):
+            fitted = self._fit(message, room)
+            size = self._size(fitted) + 1  # the blank line between two messages
+            if chunk and used + size > room:
+                return chunk, pending[index:]
+            chunk.append(fitted)
+            used += size
+        return chunk, []
+
+    def _size(self, message: dict) -> int:
+        transcript = serialize_conversation(convert_to_llm([message]), tool_result_chars=self.settings.tool_result_chars)
+        return text_tokens(transcript)
 
     def _fit(self, message: dict, room: int) -> dict:
-        """A user or assistant text bigger than a whole chunk is cut (pi never truncates them)."""
-        content = message.get("content")
-        if message.get("role") == "user" and isinstance(content, str) and text_tokens(content) > room:
-            return {**message, "content": truncate_text(content, room * 3)}
-        return message
+        """A message whose transcript is bigger than a whole chunk, with its long strings cut (texts, thinking,
+        tool-call arguments inside the parsed JSON, command output); pi never has to, its input is unbounded."""
+        if self._size(message) < room:
+            return message
+        limit = room * 4
+        while limit >= 64:
+            shrunk = _map_strings(message, lambda text: truncate_text(text, limit))
+            if self._size(shrunk) < room:
+                return shrunk
+            limit //= 2
+        role = message.get("role")
+        return {"role": "user", "content": f"[a {role} message too large to summarize was left out]",
+                "timestamp": message.get("timestamp")}
+
+
+_STRUCTURAL_KEYS = frozenset({"role", "type", "id", "name", "toolCallId", "toolName", "customType"})
+
+
+def _map_strings(value, change):
+    """``value`` with ``change`` applied to every string in it but ids, names and types (structure kept)."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, list):
+        return [_map_strings(v, change) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k in _STRUCTURAL_KEYS else _map_strings(v, change) for k, v in value.items()}
+    return value
 
 
 def checked_summary(text: str, kind: str) -> str:
