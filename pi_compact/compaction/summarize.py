@@ -55,7 +55,10 @@ class _Folder:
     def fold(self, messages, running: str | None, budget: int, instructions: str | None, kind: str = "compaction"):
         """Summarize ``messages`` chunk by chunk, each chunk updating the summary of the ones before."""
         budget = max(1, min(budget, self.summarizer.context_window // 4))
-        pending = list(messages)
+        # Redacted before anything is cut (a cut secret no longer looks like one); the prompt is redacted again
+        # as a whole, since a previous summary written offline quotes the session verbatim.
+        redact = self.settings.redact_secrets
+        pending = [_map_strings(m, redact_secrets) for m in messages] if redact else list(messages)
         while pending:
             chunk, pending = self._take(pending, self._room(budget, running, instructions))
             prompt = self._prompt(chunk, running, instructions, kind)
@@ -68,11 +71,11 @@ class _Folder:
 
     def _prompt(self, chunk: list[dict], running: str | None, instructions: str | None, kind: str) -> str:
         conversation = serialize_conversation(convert_to_llm(chunk), tool_result_chars=self.settings.tool_result_chars)
-        if self.settings.redact_secrets:
-            conversation = redact_secrets(conversation)
         if kind == "turn_prefix":
-            return turn_prefix_prompt(conversation)
-        return compaction_prompt(conversation, running, instructions)
+            prompt = turn_prefix_prompt(conversation)
+        else:
+            prompt = compaction_prompt(conversation, running, instructions)
+        return redact_secrets(prompt) if self.settings.redact_secrets else prompt
 
     def _room(self, budget: int, running: str | None, instructions: str | None) -> int:
         """Tokens of transcript one request may carry: the window minus the answer, the carried summary and
