@@ -82,6 +82,7 @@ class Planner:
         self.fixed_tokens = fixed_tokens
         self.progress = progress or (lambda stage: None)
         self.target = settings.threshold(window) - fixed_tokens if window else None
+        """What the built context may hold: the threshold minus the fixed part (system prompt, tools)."""
         region_tokens = sum(map(estimate_tokens, prep.summarized_messages))
         self.budget = settings.summary_budget(region_tokens)
         if self.target is not None:
@@ -147,10 +148,11 @@ class Planner:
         if self.target is None:
             return True
         summary = self._compose(body, first_kept, None, self.prep.files)
-        return self._tokens_after(summary, first_kept) <= self.target
+        return self._context_tokens(summary, first_kept) <= self.target
 
-    def _tokens_after(self, summary: str, first_kept: int | None) -> int:
-        return text_tokens(summary) + SUMMARY_WRAPPER_TOKENS + self._kept_tokens(first_kept) + self.fixed_tokens
+    def _context_tokens(self, summary: str, first_kept: int | None) -> int:
+        """The built context: the wrapped summary and the kept messages (not the fixed part)."""
+        return text_tokens(summary) + SUMMARY_WRAPPER_TOKENS + self._kept_tokens(first_kept)
 
     def _compose(self, body: str, first_kept: int | None, dropped_note: str | None, files: FileLists) -> str:
         return compose(
@@ -181,13 +183,13 @@ class Planner:
             note = _dropped_note(dropped_messages)
         summary = self._compose(stage.body, first_kept, note, files)
         if self.target is not None:
-            room = self.target - SUMMARY_WRAPPER_TOKENS - self._kept_tokens(first_kept) - self.fixed_tokens
+            room = self.target - SUMMARY_WRAPPER_TOKENS - self._kept_tokens(first_kept)
             summary = shorten_to(summary, room)
         return Plan(
             summary=summary,
             strategy=strategy,
             first_kept_index=first_kept,
-            tokens_after=self._tokens_after(summary, first_kept),
+            tokens_after=self._context_tokens(summary, first_kept) + self.fixed_tokens,
             messages_summarized=len(self.prep.summarized_messages),
             messages_dropped=dropped,
             files=files,
