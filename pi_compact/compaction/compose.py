@@ -47,7 +47,8 @@ def compose(
     parts = []
     if first_request:
         parts.append(f"<original-request>\n{bounded(first_request)}\n</original-request>")
-    parts.append(body.strip())
+    if body.strip():
+        parts.append(body.strip())
     if current_request and current_request != first_request:
         parts.append(f"<current-request>\n{bounded(current_request)}\n</current-request>")
     if dropped_note:

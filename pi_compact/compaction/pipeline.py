@@ -181,10 +181,7 @@ class Planner:
             dropped_messages = self._messages_between(self.prep.cut.first_kept_index, first_kept)
             files = collect_files(self.path, self.prep.summarized_messages + dropped_messages)
             note = _dropped_note(dropped_messages)
-        summary = self._compose(stage.body, first_kept, note, files)
-        if self.target is not None:
-            room = self.target - SUMMARY_WRAPPER_TOKENS - self._kept_tokens(first_kept)
-            summary = shorten_to(summary, room)
+        summary = self._fitted_summary(stage.body, first_kept, note, files)
         return Plan(
             summary=summary,
             strategy=strategy,
@@ -197,6 +194,22 @@ class Planner:
             summarizer_output_tokens=stage.output_tokens,
             fallback_reason=fallback,
         )
+
+    def _fitted_summary(self, body: str, first_kept: int | None, note: str | None, files: FileLists) -> str:
+        """The composed summary, cut to the room left by the kept messages: the body goes first, then the file
+        lists and the original request; the current request goes last (only when nothing else is left)."""
+        summary = self._compose(body, first_kept, note, files)
+        if self.target is None:
+            return summary
+        room = self.target - SUMMARY_WRAPPER_TOKENS - self._kept_tokens(first_kept)
+        if text_tokens(summary) <= room:
+            return summary
+        frame = text_tokens(self._compose("", first_kept, note, files))
+        if frame < room:
+            return self._compose(shorten_to(body, room - frame), first_kept, note, files)
+        bare = compose("", first_request=None, current_request=self._current_request(first_kept),
+                       dropped_note=note, read_files=(), modified_files=())
+        return shorten_to(bare, room)
 
     def _shrink(self, body: str, first_kept: int | None) -> tuple[int | None, int]:
         """The earliest later cut point that fits, else nothing kept; and how many messages that drops."""
