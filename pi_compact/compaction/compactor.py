@@ -129,7 +129,7 @@ def _write(session: Session, prep, plan: Plan, summarizer, duration: float, dry_
     details = {
         **plan.files.details(),
         "strategy": plan.strategy,
-        "summarizer": summarizer.name if plan.strategy == "summarize" else "offline" if plan.strategy != "prune" else "none",
+        "summarizer": {"summarize": summarizer.name, "prune": "none"}.get(plan.body_strategy, "offline"),
         "tokensAfter": plan.tokens_after,
         "messagesSummarized": plan.messages_summarized,
         "messagesDropped": plan.messages_dropped,

@@ -48,6 +48,8 @@ class Plan:
     summarizer_input_tokens: int = 0
     summarizer_output_tokens: int = 0
     fallback_reason: str | None = None
+    body_strategy: str = ""
+    """The stage that wrote the summary's body (``prune``, ``summarize`` or ``offline``), also under ``truncate``."""
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ class Planner:
             summarizer_input_tokens=stage.input_tokens,
             summarizer_output_tokens=stage.output_tokens,
             fallback_reason=fallback,
+            body_strategy=stage.strategy,
         )
 
     def _fitted_summary(self, body: str, first_kept: int | None, note: str | None, files: FileLists) -> str:
