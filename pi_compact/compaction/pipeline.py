@@ -114,7 +114,7 @@ class Planner:
         return Stage("\n\n".join(parts) or "(nothing before this point)", "prune")
 
     def _summarize(self) -> tuple[Stage, str | None]:
-        if self.summarizer.name != "offline":
+        if self.summarizer.name != "offline" and self.prep.summarized_messages:
             self.progress("summarize")
             try:
                 text, used_in, used_out = llm_summary(
