@@ -221,12 +221,20 @@ class Session:
 
     # -- appending -----------------------------------------------------------------------------------------
 
-    def append(self, entry_type: str, fields: dict[str, Any] | None = None, *, parent_id: Any = ...) -> dict:
-        """Append one entry of any type as a child of the leaf (or ``parent_id``); it becomes the leaf."""
+    def append(
+        self, entry_type: str, fields: dict[str, Any] | None = None, *, parent_id: Any = ..., entry_id: str | None = None
+    ) -> dict:
+        """Append one entry of any type as a child of the leaf (or ``parent_id``); it becomes the leaf.
+
+        ``entry_id`` presets the new id (it must be unused), for entries that refer to themselves.
+        """
         parent = self._leaf_id if parent_id is ... else parent_id
         if parent is not None and parent not in self.index:
             raise EntryNotFoundError(f"Entry {parent} not found")
-        entry = _make_entry(entry_type, fields or {}, new_entry_id(self.index.by_id), parent, now_iso())
+        if entry_id is not None and entry_id in self.index:
+            raise UsageError(f"entry id {entry_id} is already used")
+        new_id = entry_id or new_entry_id(self.index.by_id)
+        entry = _make_entry(entry_type, fields or {}, new_id, parent, now_iso())
         self._persist_and_index(entry)
         self._leaf_id = entry["id"]
         return entry
@@ -247,9 +255,15 @@ class Session:
         tokens_before: int,
         details: dict | None = None,
         from_hook: bool | None = None,
+        *,
+        entry_id: str | None = None,
     ) -> dict:
         fields = {"summary": summary, "firstKeptEntryId": first_kept_entry_id, "tokensBefore": tokens_before}
-        return self.append("compaction", _with_optional(fields, details=details, fromHook=from_hook))
+        return self.append("compaction", _with_optional(fields, details=details, fromHook=from_hook), entry_id=entry_id)
+
+    def new_id(self) -> str:
+        """An id not used in this session (for :meth:`append`'s ``entry_id``)."""
+        return new_entry_id(self.index.by_id)
 
     def append_branch_summary(
         self, at_id: str | None, summary: str, details: dict | None = None, from_hook: bool | None = None
@@ -338,6 +352,15 @@ class Session:
         self._size_seen = self._scanned_to = len(body) + len(line)
         self._torn_from, self._needs_newline = None, False
         return len(body)
+
+    def refresh(self) -> list[dict]:
+        """Read what other processes appended since we last looked; return those entries (leaf unchanged)."""
+        if self._writer is None or not self._on_disk or self._pending_rewrite:
+            return []
+        before = len(self.index.slots)
+        with self._writer.locked() as size:
+            self._catch_up(size)
+        return [self.index.entry_of(slot) for slot in self.index.slots[before:]]
 
     def _catch_up(self, size: int) -> None:
         """Index what other processes appended since we last looked."""
