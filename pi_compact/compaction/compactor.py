@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import CompactionError, CompactionInProgressError, PiCompactError
+from ..errors import CompactionError, CompactionInProgressError
 from ..session import Session
 from ..store.locks import try_exclusive
 from .pipeline import Plan, Planner
@@ -99,17 +99,22 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
         raise CompactionError("Already compacted" if session.leaf_id else "Nothing to compact (no messages yet)")
     _emit(on_event, CompactionEvent("compaction_start", reason, tokens_before=prep.tokens_before))
     started = time.monotonic()
+    progress = lambda stage: _emit(on_event, CompactionEvent("compaction_progress", reason, stage=stage))
     try:
-        progress = lambda stage: _emit(on_event, CompactionEvent("compaction_progress", reason, stage=stage))
         plan = Planner(prep, settings, window=window, summarizer=summarizer, instructions=instructions,
                        fixed_tokens=fixed_tokens, progress=progress).plan()
-        if not prep.summarized_messages and plan.messages_dropped == 0:
-            raise CompactionError("Nothing to compact: the whole conversation fits in keepRecentTokens")
-        result = _write(session, prep, plan, summarizer, time.monotonic() - started, dry_run)
-    except PiCompactError as exc:
+        result = None
+        if plan.messages_summarized or plan.messages_dropped:
+            result = _write(session, prep, plan, summarizer, time.monotonic() - started, dry_run)
+    except Exception as exc:
         _record_failure(session, reason, exc, dry_run)
         _emit(on_event, CompactionEvent("compaction_failed", reason, tokens_before=prep.tokens_before, error=str(exc)))
         raise
+    if result is None:
+        # A refusal, like "Already compacted": nothing failed, so nothing is recorded in the file.
+        message = "Nothing to compact: the whole conversation fits in keepRecentTokens"
+        _emit(on_event, CompactionEvent("compaction_skipped", reason, tokens_before=prep.tokens_before, error=message))
+        raise CompactionError(message)
     _emit(on_event, CompactionEvent("compaction_done", reason, tokens_before=prep.tokens_before, result=result))
     return result
 
@@ -164,7 +169,7 @@ def _record_failure(session: Session, reason: str, exc: Exception, dry_run: bool
         return
     try:
         session.append_custom(FAILURE_TYPE, {"reason": reason, "error": str(exc), "kind": type(exc).__name__})
-    except PiCompactError:
+    except Exception:
         pass  # the original error is the one worth reporting
 
 
