@@ -122,11 +122,13 @@ class _Folder:
                 "timestamp": message.get("timestamp")}
 
 
-_STRUCTURAL_KEYS = frozenset({"role", "type", "id", "name", "toolCallId", "toolName", "customType"})
+_STRUCTURAL_KEYS = frozenset({"role", "type", "id", "name", "toolCallId", "toolName", "customType", "mimeType",
+                              "data", "details", "textSignature", "thinkingSignature", "thoughtSignature"})
+"""Ids, names and types, and what the transcript never shows (image data, signatures, details)."""
 
 
 def _map_strings(value, change):
-    """``value`` with ``change`` applied to every string in it but ids, names and types (structure kept)."""
+    """``value`` with ``change`` applied to every string the transcript may show (structure kept)."""
     if isinstance(value, str):
         return change(value)
     if isinstance(value, list):
