@@ -100,9 +100,10 @@ class Planner:
                 f"the fixed part ({self.fixed_tokens:,} tokens) leaves no room in this window; "
                 "use a larger window or a smaller system prompt"
             )
-        pruned = self._prune()
-        if text_tokens(pruned.body) <= self.budget and self._fits(pruned.body, self.prep.cut.first_kept_index):
-            return self._finish(pruned, self.prep.cut.first_kept_index)
+        if not self.instructions:  # a condensed transcript cannot follow "focus on …": a summary must
+            pruned = self._prune()
+            if text_tokens(pruned.body) <= self.budget and self._fits(pruned.body, self.prep.cut.first_kept_index):
+                return self._finish(pruned, self.prep.cut.first_kept_index)
         stage, fallback = self._summarize()
         return self._finish(stage, self.prep.cut.first_kept_index, fallback)
 
