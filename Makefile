@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# The main job on bundled data: replay a realistic session through a small window (several compactions),
+# then compact a copy of it by hand; the bundled files themselves are never written.
 demo: $(STAMP)
-	$(BIN)/pi-compact session show sessions_fixtures/demo.jsonl
+	rm -rf .demo && mkdir -p .demo && cp sessions_fixtures/realistic.jsonl .demo/session.jsonl
+	$(BIN)/pi-compact replay sessions_fixtures/realistic.jsonl --window 16000 --out .demo/replayed.jsonl
+	$(BIN)/pi-compact session compact .demo/session.jsonl --window 16000 --reserve 4000 --keep-recent 3000
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
