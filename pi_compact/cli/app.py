@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pi_compact.cli.session_cmds",
     "pi_compact.cli.branch_cmds",
     "pi_compact.cli.compact_cmds",
+    "pi_compact.cli.chat_cmds",
     "pi_compact.cli.replay_cmds",
 )
 """Modules that register commands on :data:`app` or :data:`session_app` when imported."""

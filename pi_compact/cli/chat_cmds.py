@@ -1,0 +1,264 @@
+"""``pi-compact chat``: an interactive coding agent whose conversation is a pi session file.
+
+Each line you type is a prompt (a trailing backslash continues it on the next line), a slash command
+(``/help``), or a shell command (``!cmd``; ``!!cmd`` keeps it out of the model's context). Replies stream as
+they arrive; a token bar after each turn shows how full the window is. Ctrl-C cancels the running reply, tool
+or compaction and keeps what was written; Ctrl-D or ``/exit`` leaves. The session lives in pi's layout
+(``~/.pi/agent/sessions/--cwd--/``), so ``pi --resume`` and ``pi-compact session show`` read it.
+
+Everything runs in one thread, on purpose: a compaction runs to its end before the next line is read, so
+nothing you type can race it. What you type meanwhile stays in the terminal's input buffer and becomes the
+next line (input is queued, not lost), and tree navigation can only start once the compaction is done.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..errors import PiCompactError, UsageError
+from ..session import Session
+from .app import app
+
+SUMMARIZER_CHOICES = ("model", "offline", "anthropic", "openai")
+PROMPT = "> "
+CONTINUATION = "… "
+
+
+@app.command("chat")
+def chat_command(
+    provider: Annotated[Optional[str], typer.Option(help="anthropic or openai (default: the session's, else anthropic).")] = None,
+    model: Annotated[Optional[str], typer.Option(help="Model id (default: the session's, else the provider's usual).")] = None,
+    base_url: Annotated[Optional[str], typer.Option(help="API base URL, e.g. a local OpenAI-compatible server.")] = None,
+    window: Annotated[Optional[int], typer.Option(help="Context window in tokens (default: the model's).")] = None,
+    continue_: Annotated[bool, typer.Option("--continue", "-c", help="Continue the most recent session here.")] = False,
+    resume: Annotated[Optional[str], typer.Option("--resume", "-r", help="Resume the session with this id (or id prefix).")] = None,
+    session_file: Annotated[Optional[Path], typer.Option("--session", help="Use this session file (created if missing).")] = None,
+    cwd: Annotated[Optional[Path], typer.Option(help="Working directory of the agent and its tools.")] = None,
+    summarizer: Annotated[Optional[str], typer.Option(help="Compaction summaries: model (the chat's, default), offline, anthropic or openai.")] = None,
+    thinking: Annotated[Optional[str], typer.Option(help="Thinking level: off, minimal, low, medium, high, xhigh.")] = None,
+) -> None:
+    """Chat with a coding agent (read, write, edit, bash, ls, grep) in a pi session that compacts itself.
+
+    Lines starting with / are commands (/help lists them), !cmd runs a shell command the model sees, !!cmd
+    one it does not. Ctrl-C cancels what is running, Ctrl-D or /exit leaves.
+    """
+    from ..agent import Agent
+    from ..compaction import load_settings
+
+    workdir = _workdir(cwd)
+    session = _open_session(workdir, continue_, resume, session_file)
+    settings = load_settings(workdir)
+    chosen = _provider_choice(provider, model, session)
+    llm = _make_provider(*chosen, base_url)
+    agent = Agent(session, llm, cwd=workdir, window=window, settings=settings, thinking_level=thinking,
+                  summarizer=_summarizer(summarizer, settings, *chosen, base_url))
+    if agent.current_window() <= settings.reserve_tokens:
+        raise UsageError(f"the window ({agent.current_window():,}) must be larger than the reserve "
+                         f"({settings.reserve_tokens:,}); set --window or compaction.reserveTokens")
+    _Repl(agent, base_url, resumed=len(session) > 0).run()
+
+
+def _workdir(cwd: Path | None) -> str:
+    path = Path(cwd).expanduser() if cwd is not None else Path.cwd()
+    if not path.is_dir():
+        raise UsageError(f"--cwd {path}: not a directory")
+    return os.path.abspath(path)
+
+
+def _open_session(workdir: str, continue_: bool, resume: str | None, session_file: Path | None) -> Session:
+    if continue_ + (resume is not None) + (session_file is not None) > 1:
+        raise UsageError("use only one of --continue, --resume and --session")
+    if session_file is not None:
+        return Session.open(session_file) if session_file.exists() else Session.create_at(session_file, workdir)
+    if resume is not None:
+        return Session.open(_find_session(workdir, resume))
+    if continue_:
+        return Session.continue_recent(workdir)
+    return Session.create(workdir)
+
+
+def _find_session(workdir: str, ref: str) -> Path:
+    """A session by id or id prefix: this project's sessions first, then every project's."""
+    from ..store.listing import list_all_sessions, list_sessions
+    from ..store.paths import default_session_dir
+
+    for listing in (lambda: list_sessions(default_session_dir(workdir)), list_all_sessions):
+        found = [info for info in listing() if info.id.startswith(ref)]
+        if len(found) == 1:
+            return found[0].path
+        if len(found) > 1:
+            shown = ", ".join(info.id for info in found[:5])
+            raise UsageError(f"--resume {ref!r} matches several sessions ({shown}); give more characters")
+    raise UsageError(f"no session with an id starting {ref!r} (pi-compact session list shows them)")
+
+
+def _provider_choice(provider: str | None, model: str | None, session: Session) -> tuple[str, str]:
+    """The provider and model: the options, else the session's last model, else what the environment offers."""
+    from ..agent.providers import DEFAULT_MODELS, PROVIDERS
+
+    stored = session.build_context().model or {}
+    if provider is None:
+        if stored.get("provider") in PROVIDERS:
+            provider = stored["provider"]
+        elif not os.environ.get("ANTHROPIC_API_KEY") and (os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL")):
+            provider = "openai"
+        else:
+            provider = "anthropic"
+    if provider not in PROVIDERS:
+        raise UsageError(f"unknown provider {provider!r}: use one of {', '.join(PROVIDERS)}")
+    if model is None:
+        same = stored.get("provider") == provider and isinstance(stored.get("modelId"), str)
+        model = stored["modelId"] if same else DEFAULT_MODELS[provider]
+    return provider, model
+
+
+def _make_provider(name: str, model: str, base_url: str | None):
+    from ..agent import make_provider
+
+    return make_provider(name, model, base_url=base_url)
+
+
+def _summarizer(choice: str | None, settings, provider: str, model: str, base_url: str | None):
+    """Who writes compaction and branch summaries: by default the chat's own model, as in pi."""
+    from ..llm import make_summarizer
+
+    if choice is not None and choice not in SUMMARIZER_CHOICES:
+        raise UsageError(f"--summarizer {choice!r}: use one of {', '.join(SUMMARIZER_CHOICES)}")
+    if choice is None and settings.summarizer != "offline":
+        choice = settings.summarizer
+    if choice in (None, "model"):
+        return make_summarizer(provider, model=model, base_url=base_url)
+    if choice == "offline":
+        return make_summarizer("offline")
+    return make_summarizer(choice, model=settings.model, base_url=settings.base_url)
+
+
+class _Repl:
+    """The read-eval loop: one line at a time, each handled to its end before the next is read."""
+
+    _BAR_AFTER = ("compact", "tree", "checkout", "fork", "model")
+
+    def __init__(self, agent, base_url: str | None, *, resumed: bool) -> None:
+        from ..agent import Commands
+        from .chat_view import ChatView
+        from .render import stdout_console
+
+        self.agent = agent
+        self.resumed = resumed
+        self.view = ChatView(stdout_console(), ask=self._ask)
+        self.agent.on_event = self.view.on_event
+        initial = agent.provider.name
+
+        def provider_factory(name: str, model: str):
+            return _make_provider(name, model, base_url if name == initial else None)
+
+        self.commands = Commands(agent, self.view, provider_factory)
+        self._editor_text: str | None = None
+        self._readline = _readline()
+
+    def run(self) -> None:
+        self._banner()
+        while True:
+            line = self._read()
+            if line is None:
+                break
+            try:
+                if not self._handle(line):
+                    break
+            except KeyboardInterrupt:
+                self.view.finish()
+                self.view.line("Cancelled.", "yellow")
+            except PiCompactError as exc:
+                self.view.finish()
+                self.view.line(str(exc), "bold red")
+        self._goodbye()
+
+    def _handle(self, line: str) -> bool:
+        """Handle one line; False to leave."""
+        text = line.strip()
+        if not text:
+            return True
+        if text.startswith("!"):
+            exclude = text.startswith("!!")
+            command = text[2:] if exclude else text[1:]
+            if command.strip():
+                self.view.bash_result(self.agent.run_bash(command.strip(), exclude_from_context=exclude))
+                self._bar()
+            return True
+        if self.commands.is_command(text):
+            outcome = self.commands.run(text)
+            self._editor_text = outcome.editor_text
+            if outcome.editor_text:
+                self.view.line("Your message is back in the input line: edit it and press Enter.", "dim")
+            if text[1:].split(" ", 1)[0] in self._BAR_AFTER:
+                self._bar()
+            return not outcome.exit
+        self.agent.prompt(line)
+        self.view.finish()
+        self._bar()
+        return True
+
+    def _bar(self) -> None:
+        self.view.bar(self.agent.context_size(), self.agent.compactions())
+
+    def _read(self) -> str | None:
+        text, self._editor_text = self._editor_text, None
+        if text and self._readline is not None:
+            self._readline.set_startup_hook(lambda: self._readline.insert_text(text))
+        try:
+            line = input(PROMPT)
+            while line.endswith("\\"):  # a trailing backslash continues the prompt on the next line
+                line = line[:-1] + "\n" + input(CONTINUATION)
+            return line
+        except EOFError:
+            print()
+            return None
+        except KeyboardInterrupt:
+            print()
+            self.view.line("(Ctrl-D or /exit to leave)", "dim")
+            return ""
+        finally:
+            if self._readline is not None:
+                self._readline.set_startup_hook(None)
+
+    def _ask(self, question: str) -> str:
+        return input(question)
+
+    def _banner(self) -> None:
+        agent, session = self.agent, self.agent.session
+        self.view.line(f"pi-compact chat · {agent.provider.name}/{agent.provider.model} · window "
+                       f"{agent.current_window():,} tokens · thinking {agent.thinking_level}", "bold")
+        state = "resumed" if self.resumed else "new"
+        self.view.line(f"session {session.id} ({state}) · /help for commands · Ctrl-C cancels · Ctrl-D leaves", "dim")
+        size = agent.context_size()
+        for rules in agent.rules:
+            self.view.line(f"rules: {rules.path}", "dim")
+        if self.resumed:
+            messages = len(session.build_context().messages)
+            self.view.line(f"{messages} messages on this branch", "dim")
+            self.view.bar(size, agent.compactions())
+
+    def _goodbye(self) -> None:
+        self.view.finish()
+        path = self.agent.session.path
+        if path is not None and path.exists():
+            self.view.line(f"Session saved: {path}", "dim")
+        else:
+            self.view.line("Nothing was written.", "dim")
+        self.agent.session.close()
+
+
+def _readline():
+    """GNU readline for line editing and history, where Python has it."""
+    try:
+        import readline
+    except ImportError:
+        return None
+    return readline
+
+
+__all__ = ["chat_command"]

@@ -1,0 +1,290 @@
+"""How ``pi-compact chat`` draws on the terminal: streamed replies, tool runs, compaction status, token bar.
+
+:class:`ChatView` receives the agent's events and the slash commands' replies and prints them with rich.
+Everything the model, a tool or the session file says is untrusted and reaches the terminal only through
+:func:`~pi_compact.cli.render.visible`, as plain :class:`~rich.text.Text` (never markup).
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from ..agent import AgentEvent, ContextSize, Reply
+from ..compaction.tokens import estimate_tokens
+from . import render
+from .render import one_line, visible
+
+BAR_CELLS = 30
+RESULT_LINES = 8
+DIFF_LINES = 24
+_LEVEL_STYLES = {"info": "cyan", "warning": "yellow", "error": "bold red"}
+_ROLE_STYLES = {"user": "bold cyan", "assistant": "bold green", "toolResult": "blue"}
+
+
+def bar_colour(size: ContextSize) -> str:
+    """Green under the compaction threshold, orange past it, red past 90% of the window."""
+    if size.fraction > 0.9:
+        return "red"
+    return "dark_orange" if size.tokens > size.threshold else "green"
+
+
+def token_bar(size: ContextSize, compactions: int, cells: int = BAR_CELLS) -> Text:
+    """``[━━━━━━━━━━━━━━━━━━━━━━━━━━━┃━━]  12,345 / 200,000 tokens (6%) · compact at 183,616 · 0 compactions``."""
+    filled = min(cells, round(size.fraction * cells))
+    mark = min(cells - 1, max(0, round(size.threshold / size.window * cells))) if size.window else cells
+    colour = bar_colour(size)
+    bar = Text("[")
+    for start, end, style in ((0, min(filled, mark), colour), (min(filled, mark), mark, "grey30")):
+        bar.append("━" * (end - start), style=style)
+    if mark < cells:
+        bar.append("┃", style="bold white")
+        after = max(filled - mark - 1, 0)
+        bar.append("━" * after, style=colour)
+        bar.append("━" * (cells - mark - 1 - after), style="grey30")
+    bar.append("]  ")
+    percent = f"{size.fraction:.0%}" if size.window else "?"
+    bar.append(f"{size.tokens:,} / {size.window:,} tokens ({percent})", style=colour)
+    approx = "" if size.measured else " est."
+    plural = "" if compactions == 1 else "s"
+    bar.append(f"{approx} · compact at {size.threshold:,} · {compactions} compaction{plural}", style="dim")
+    return bar
+
+
+class ChatView:
+    """Draws one chat; also the :class:`~pi_compact.agent.CommandUI` the slash commands talk to."""
+
+    def __init__(self, console: Console, ask=input) -> None:
+        self.console = console
+        self._input = ask
+        self._status = None
+        self._stream_kind: str | None = None
+
+    # -- agent events ------------------------------------------------------------------------------------------
+
+    def on_event(self, event: AgentEvent) -> None:
+        handler = getattr(self, f"_on_{event.kind}", None)
+        if handler is not None:
+            handler(event)
+
+    def _on_request(self, event: AgentEvent) -> None:
+        self._end_stream()
+        self._spin("Waiting for the model…")
+
+    def _on_text(self, event: AgentEvent) -> None:
+        self._stream(event.text, "text", "")
+
+    def _on_thinking(self, event: AgentEvent) -> None:
+        self._stream(event.text, "thinking", "dim italic")
+
+    def _on_tool_call(self, event: AgentEvent) -> None:
+        self._end_stream()
+        self._spin(f"Preparing the {one_line(event.text, 40)} call…")
+
+    def _on_assistant(self, event: AgentEvent) -> None:
+        self._stop_spin()
+        self._end_stream()
+        message = event.message or {}
+        if message.get("stopReason") == "error":
+            self.line(f"Error: {message.get('errorMessage', '')}", "bold red")
+        elif message.get("stopReason") == "aborted":
+            self.line("(reply cut short: what arrived is kept)", "yellow")
+        elif message.get("stopReason") == "length":
+            self.line("(the reply hit the output limit)", "yellow")
+
+    def _on_tool_start(self, event: AgentEvent) -> None:
+        self._stop_spin()
+        self._end_stream()
+        self.console.print(Text("● ", style="yellow") + Text(one_line(render.tool_call_line(event.call or {}), 300),
+                                                             style="bold yellow"), soft_wrap=True)
+        self._spin("Running…")
+
+    def _on_tool_end(self, event: AgentEvent) -> None:
+        self._stop_spin()
+        result = event.message or {}
+        details = result.get("details") if isinstance(result.get("details"), dict) else {}
+        if result.get("toolName") == "edit" and not result.get("isError") and details.get("diff"):
+            self._diff(str(details["diff"]))
+            return
+        text = render.text_of(result.get("content"))
+        lines = text.splitlines() or [""]
+        shown = "\n".join(lines[:RESULT_LINES]) + (f"\n… {len(lines) - RESULT_LINES} more lines"
+                                                    if len(lines) > RESULT_LINES else "")
+        style = "red" if result.get("isError") else "dim"
+        self.console.print(Text(_indent(visible(shown)), style=style), soft_wrap=True)
+
+    def _on_compaction(self, event: AgentEvent) -> None:
+        found = event.compaction
+        if found is None:
+            return
+        if found.type == "compaction_start":
+            self._end_stream()
+            before = f", {found.tokens_before:,} tokens" if found.tokens_before else ""
+            self._spin(f"Compacting ({found.reason}{before})… input you type now is kept for later")
+        elif found.type == "compaction_progress":
+            self._spin(f"Compacting ({found.reason}): {found.stage}…")
+        elif found.type == "compaction_done" and found.result is not None:
+            self._stop_spin()
+            r = found.result
+            self.line(f"▣ Compacted ({found.reason}): {r.tokens_before:,} → {r.tokens_after:,} tokens · "
+                      f"{r.strategy} · {r.duration_s:.1f}s", "bold yellow")
+        elif found.type in ("compaction_failed", "compaction_skipped"):
+            self._stop_spin()
+            if found.reason == "manual":
+                return  # /compact reports its own failure
+            word = "failed" if found.type == "compaction_failed" else "skipped"
+            self.line(f"Compaction {word}: {found.error}", "red" if word == "failed" else "yellow")
+
+    def _on_notice(self, event: AgentEvent) -> None:
+        self._stop_spin()
+        self._end_stream()
+        self.line(event.text, _LEVEL_STYLES.get(event.level, ""))
+
+    # -- command replies (CommandUI) -----------------------------------------------------------------------
+
+    def show(self, reply: Reply) -> None:
+        self._stop_spin()
+        self._end_stream()
+        handler = getattr(self, f"_show_{reply.kind}", None)
+        if handler is not None:
+            handler(reply)
+        else:
+            self.line(reply.text, _LEVEL_STYLES.get(reply.kind, ""))
+
+    def ask(self, question: str) -> str | None:
+        try:
+            return self._input(question)
+        except (EOFError, KeyboardInterrupt):
+            self.console.print()
+            return None
+
+    def _show_tree(self, reply: Reply) -> None:
+        session = reply.data
+        on_path = frozenset(str(e.get("id")) for e in session.branch())
+        render.print_tree(self.console, session.tree(), render.TreeStyle(session.leaf_id, on_path))
+
+    def _show_help(self, reply: Reply) -> None:
+        width = max(len(usage) for usage, _ in reply.data) + 2
+        for usage, what in reply.data:
+            self.console.print(Text(usage.ljust(width), style="bold") + Text(what))
+        self.console.print(Text("!cmd".ljust(width), style="bold") + Text("Run a shell command; the model sees it"))
+        self.console.print(Text("!!cmd".ljust(width), style="bold") + Text("Run a shell command, kept out of context"))
+
+    def _show_stats(self, reply: Reply) -> None:
+        s = reply.data
+        roles = ", ".join(f"{n} {role}" for role, n in s.roles.items()) or "none"
+        rows = [
+            ("session", f"{s.session_id}" + (f" “{s.name}”" if s.name else "")),
+            ("file", s.path or "(in memory)"),
+            ("entries", f"{s.entries} ({s.compactions} compactions, {s.branch_summaries} branch summaries)"),
+            ("messages", roles),
+            ("tool calls", s.tool_calls),
+            ("tokens in", f"{s.input_tokens + s.cache_read + s.cache_write:,} (cache read {s.cache_read:,}, "
+                          f"cache write {s.cache_write:,})"),
+            ("tokens out", f"{s.output_tokens:,}"),
+            ("cost", f"${s.cost:.4f}" if s.cost is not None else "unknown for this model"),
+            ("context", f"{s.size.tokens:,} of {s.size.window:,} tokens"),
+        ]
+        render.key_values(self.console, rows)
+
+    def _show_context(self, reply: Reply) -> None:
+        view = reply.data
+        size = view.size
+        self.console.print(Text(f"{len(view.messages)} messages · {size.tokens:,} of {size.window:,} tokens "
+                                f"({size.fraction:.0%}, {'measured + estimated' if size.measured else 'estimated'}) · "
+                                f"model {view.model} · thinking {view.thinking_level}", style="bold"), soft_wrap=True)
+        self.line(f"system prompt {view.system_tokens:,} tokens + tool schemas "
+                  f"{view.fixed_tokens - view.system_tokens:,} tokens", "dim")
+        for rules in view.rules:
+            self.line(f"rules: {rules.path}", "dim")
+        for index, message in enumerate(view.messages, 1):
+            role = str(message.get("role"))
+            preview = one_line(render.message_preview(message), max(20, self.console.width - 32))
+            head = Text(f"{index:>4} ") + Text(role.ljust(11), style=_ROLE_STYLES.get(role, "bold"))
+            self.console.print(head + Text(f"{estimate_tokens(message):>7,}  ", style="dim") + Text(preview),
+                               no_wrap=True, overflow="ellipsis")
+
+    def _show_compaction(self, reply: Reply) -> None:
+        result = reply.data
+        lines = result.summary.splitlines()
+        shown = "\n".join(lines[:15]) + (f"\n… {len(lines) - 15} more lines" if len(lines) > 15 else "")
+        self.console.print(Panel(Text(visible(shown)), title="summary", border_style="yellow"))
+
+    def _show_checkout(self, reply: Reply) -> None:
+        r = reply.data
+        if not r.changed:
+            self.line("Already there.", "cyan")
+            return
+        where = r.target or "root"
+        text = (f"Moved to {where}; left {r.abandoned_entries} entries ({r.abandoned_messages} messages, "
+                f"~{r.abandoned_tokens:,} tokens)")
+        if r.summary_entry is not None:
+            text += f"; branch summary {r.summary_entry['id']} ({r.strategy})"
+        self.line(text, "bold magenta")
+
+    # -- other output --------------------------------------------------------------------------------------------
+
+    def bash_result(self, message: dict) -> None:
+        output = str(message.get("output") or "")
+        if output:
+            self.console.print(Text(visible(output), style="dim"), soft_wrap=True)
+        if message.get("cancelled"):
+            self.line("(command cancelled)", "yellow")
+        elif message.get("exitCode") not in (None, 0):
+            self.line(f"(exit code {message.get('exitCode')})", "red")
+        if message.get("fullOutputPath"):
+            self.line(f"(output truncated; full output: {message['fullOutputPath']})", "dim")
+        if message.get("excludeFromContext"):
+            self.line("(not sent to the model)", "dim")
+
+    def bar(self, size: ContextSize, compactions: int) -> None:
+        self._stop_spin()
+        self._end_stream()
+        self.console.print(token_bar(size, compactions), soft_wrap=True)
+
+    def line(self, text: str, style: str = "") -> None:
+        self.console.print(Text(visible(text), style=style), soft_wrap=True)
+
+    def finish(self) -> None:
+        self._stop_spin()
+        self._end_stream()
+
+    def _diff(self, diff: str) -> None:
+        lines = diff.splitlines()[2:]  # the ---/+++ header says nothing the call line did not
+        for line in lines[:DIFF_LINES]:
+            style = "green" if line.startswith("+") else "red" if line.startswith("-") else "dim"
+            self.console.print(Text(_indent(visible(line)), style=style), soft_wrap=True)
+        if len(lines) > DIFF_LINES:
+            self.line(f"  … {len(lines) - DIFF_LINES} more diff lines", "dim")
+
+    def _stream(self, text: str, kind: str, style: str) -> None:
+        self._stop_spin()
+        if self._stream_kind != kind:
+            self._end_stream()
+            self._stream_kind = kind
+        self.console.print(Text(visible(text), style=style), end="", soft_wrap=True)
+
+    def _end_stream(self) -> None:
+        if self._stream_kind is not None:
+            self.console.print()
+            self._stream_kind = None
+
+    def _spin(self, text: str) -> None:
+        if self._status is None:
+            self._status = self.console.status(Text(text, style="cyan"))
+            self._status.start()
+        else:
+            self._status.update(Text(text, style="cyan"))
+
+    def _stop_spin(self) -> None:
+        if self._status is not None:
+            self._status.stop()
+            self._status = None
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.split("\n"))
+
+
+__all__ = ["ChatView", "bar_colour", "token_bar"]
