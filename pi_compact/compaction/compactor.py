@@ -104,7 +104,7 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
         plan = Planner(prep, settings, window=window, summarizer=summarizer, instructions=instructions,
                        fixed_tokens=fixed_tokens, progress=progress).plan()
         result = None
-        if plan.messages_summarized or plan.messages_dropped:
+        if plan.messages_summarized or plan.messages_dropped or _over_threshold(prep, window, settings, fixed_tokens):
             result = _write(session, prep, plan, summarizer, time.monotonic() - started, dry_run)
     except Exception as exc:
         _record_failure(session, reason, exc, dry_run)
@@ -113,10 +113,18 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
     if result is None:
         # A refusal, like "Already compacted": nothing failed, so nothing is recorded in the file.
         message = "Nothing to compact: the whole conversation fits in keepRecentTokens"
+        if window is not None:
+            message += " and the context fits the window"
         _emit(on_event, CompactionEvent("compaction_skipped", reason, tokens_before=prep.tokens_before, error=message))
         raise CompactionError(message)
     _emit(on_event, CompactionEvent("compaction_done", reason, tokens_before=prep.tokens_before, result=result))
     return result
+
+
+def _over_threshold(prep, window: int | None, settings: CompactionSettings, fixed_tokens: int) -> bool:
+    """The context is too big for the window now, so a compaction that summarizes nothing new is still worth
+    writing: it re-composes the summary (no stale dropped note or quoted request) and drops what must go."""
+    return window is not None and prep.tokens_before + fixed_tokens > settings.threshold(window)
 
 
 def _adopt_concurrent_compaction(session: Session, on_event, reason: str) -> None:
