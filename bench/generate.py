@@ -25,7 +25,7 @@ from pathlib import Path
 
 import orjson
 
-GENERATOR_VERSION = 3
+GENERATOR_VERSION = 4
 """Bump when the output changes: files written by another version are regenerated."""
 
 SEED = 20250601
@@ -252,7 +252,7 @@ class _Generator:
     def tool_output_size(self) -> tuple[int, int]:
         if self.rng.random() < 0.04:
             return 45_000, 55_000
-        size = min(int(self.rng.lognormvariate(7.72, 0.75)), 14_000)
+        size = min(int(self.rng.lognormvariate(7.74, 0.75)), 14_000)
         return max(size // 2, 60), max(size, 120)
 
     def tool_result(self, call: dict) -> dict:
@@ -282,9 +282,9 @@ class _Generator:
 
     def extras(self) -> Iterator[dict]:
         rng = self.rng
-        if rng.random() < 0.025:
+        if rng.random() < 0.01:
             yield self.model_change(rng.choice([m for m in MODELS if m is not self.model]))
-        if rng.random() < 0.03:
+        if rng.random() < 0.005:
             self.thinking = rng.choice([t for t in THINKING_LEVELS if t != self.thinking])
             yield self.entry("thinking_level_change", {"thinkingLevel": self.thinking})
         if rng.random() < 0.04 and self.turns:
