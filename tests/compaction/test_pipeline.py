@@ -183,25 +183,29 @@ def test_file_lists_close_the_summary(tmp_path) -> None:
     reserve=st.integers(50, 20_000),
     keep=st.integers(100, 30_000),
     room=st.one_of(st.integers(100, 1500), st.integers(1500, 250_000)),
+    fixed=st.one_of(st.just(0), st.integers(1, 5000)),
     huge_at=st.one_of(st.none(), st.integers(0, 6)),
     rounds=st.integers(1, 3),
     llm_answer=st.one_of(st.none(), st.integers(0, 60_000)),
 )
-def test_the_context_fits_the_window_after_compaction(spec, reserve, keep, room, huge_at, rounds, llm_answer) -> None:
-    """Offline, or an LLM whose answers are any size (ignoring ``max_tokens``): the context always fits."""
+def test_the_context_fits_the_window_after_compaction(spec, reserve, keep, room, fixed, huge_at, rounds,
+                                                       llm_answer) -> None:
+    """Offline, or an LLM whose answers are any size (ignoring ``max_tokens``), with or without a fixed part
+    (system prompt, tools): the context always fits what the window leaves."""
     session = Session.in_memory("/project")
     last = build_session(session, spec, huge_at=huge_at)
-    window = reserve + text_tokens(last) + room
+    window = reserve + fixed + text_tokens(last) + room
     compaction_settings = CompactionSettings(reserve_tokens=reserve, keep_recent_tokens=keep)
     answer = None if llm_answer is None else summary_text("g" * llm_answer)
     for round_no in range(rounds):
         summarizer = None if answer is None else ScriptedSummarizer([answer] * 100, context_window=50_000)
         try:
-            compact(session, window=window, settings=compaction_settings, summarizer=summarizer)
+            result = compact(session, window=window, settings=compaction_settings, summarizer=summarizer,
+                             fixed_tokens=fixed)
+            assert result.tokens_after <= window - reserve
         except CompactionError as exc:
             assert "Nothing to compact" in str(exc)
-            assert context_tokens(session) <= window - reserve
-        assert context_tokens(session) <= window - reserve
+        assert context_tokens(session) + fixed <= window - reserve
         assert_latest_request_present(session, last)
         last = f"follow-up {round_no}: " + "keep going " * round_no
         session.append_message(user(last))
