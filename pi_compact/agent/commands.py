@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..compaction.compactor import _lock_path as compaction_lock_path
+from ..compaction.compactor import compaction_lock_path
 from ..convert import prepare_messages
 from ..errors import PiCompactError, UsageError
 from ..session import Session

@@ -84,17 +84,11 @@ class ContextSize:
 
 
 class PreFlight(AutoCompactor):
-    """:class:`AutoCompactor` that does not count the fixed part twice: usage reported by the provider already
-    includes the system prompt and tool schemas, so they are added only to a purely estimated context."""
+    """:class:`AutoCompactor` that also reports the size it judged, for the token bar."""
 
     def size(self, session: Session) -> ContextSize:
-        found = estimate_context_tokens(session.build_context().messages)
-        tokens = found.tokens + (0 if found.measured else self.fixed_tokens)
-        return ContextSize(tokens, self.window, self.settings.threshold(self.window), found.measured)
-
-    def needs_compaction(self, session: Session) -> bool:
-        tokens = self.size(session).tokens
-        return self.disabled_reason is None and self.settings.enabled and tokens > self.settings.threshold(self.window)
+        found = self.request_tokens(session)
+        return ContextSize(found.tokens, self.window, self.settings.threshold(self.window), found.measured)
 
 
 @contextmanager

@@ -61,7 +61,8 @@ class CompactionEvent:
 EventHandler = Callable[[CompactionEvent], None]
 
 
-def _lock_path(session: Session) -> Path | None:
+def compaction_lock_path(session: Session) -> Path | None:
+    """The side file whose lock one running compaction (or tree navigation) of ``session`` holds."""
     return session.path.with_name(f".{session.path.name}.compact.lock") if session.path is not None else None
 
 
@@ -78,7 +79,7 @@ def compact(
     on_event: EventHandler | None = None,
 ) -> CompactionResult:
     """Compact the session's current branch; raise :class:`CompactionInProgressError` if one is running."""
-    lock = _lock_path(session)
+    lock = compaction_lock_path(session)
     if lock is None:
         return _compact_locked(session, window, settings, summarizer, instructions, reason, fixed_tokens, dry_run, on_event)
     with try_exclusive(lock) as acquired:
@@ -205,8 +206,18 @@ class AutoCompactor:
     def context_tokens(self, session: Session) -> ContextTokens:
         return estimate_context_tokens(session.build_context().messages)
 
+    def request_tokens(self, session: Session) -> ContextTokens:
+        """The size of the next request: the context plus the fixed part (system prompt, tool schemas).
+
+        Usage reported by the provider already includes the fixed part, so it is added to estimates only.
+        """
+        found = self.context_tokens(session)
+        if found.measured:
+            return found
+        return ContextTokens(found.tokens + self.fixed_tokens, 0, found.trailing_tokens + self.fixed_tokens, None)
+
     def needs_compaction(self, session: Session) -> bool:
-        tokens = self.context_tokens(session).tokens + self.fixed_tokens
+        tokens = self.request_tokens(session).tokens
         return self.disabled_reason is None and should_compact(tokens, self.window, self.settings)
 
     def ensure_fits(self, session: Session, *, reason: str = "threshold") -> CompactionResult | None:

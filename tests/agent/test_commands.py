@@ -12,7 +12,7 @@ from pi_compact.agent import Agent, Commands, Reply, make_provider
 from pi_compact.agent.commands import NAVIGATION_BUSY
 from pi_compact.branching import CHECKOUT_TYPE
 from pi_compact.compaction import CompactionSettings
-from pi_compact.compaction.compactor import _lock_path
+from pi_compact.compaction.compactor import compaction_lock_path
 from pi_compact.store.locks import try_exclusive
 from pi_compact.store.paths import AGENT_DIR_ENV
 from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
@@ -154,7 +154,7 @@ def test_navigation_waits_for_a_running_compaction(server, tmp_path) -> None:
     messages = two_turns(commands, server)
     session = commands.agent.session
     before = session.path.read_bytes()
-    with try_exclusive(_lock_path(session)) as held:
+    with try_exclusive(compaction_lock_path(session)) as held:
         assert held
         commands.run(f"/checkout {messages[1]['id']}")
     assert ui.texts() == [NAVIGATION_BUSY] and session.path.read_bytes() == before
