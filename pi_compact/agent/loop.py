@@ -22,7 +22,7 @@ from pathlib import Path
 import orjson
 
 from ..compaction import AutoCompactor, CompactionEvent, CompactionResult, CompactionSettings, Summarizer, compact
-from ..compaction.tokens import estimate_context_tokens, text_tokens
+from ..compaction.tokens import text_tokens
 from ..errors import CompactionError, CompactionInProgressError, UsageError
 from ..llm.overflow import is_context_overflow
 from ..session import Session
