@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -20,12 +18,12 @@ if str(PROJECT) not in sys.path:  # `bench` is a top-level folder, not part of t
 from bench import generate  # noqa: E402
 from pi_compact.session import Session  # noqa: E402
 from pi_compact.store.scan import scan  # noqa: E402
+from tests.conformance.pi_ref import pi_context  # noqa: E402
 
 ENTRIES = 1_500
 ID = re.compile(r"[0-9a-f]{8}")
 BASE_KEYS = ["type", "id", "parentId", "timestamp"]
 LATE_BASE = ("custom", "custom_message")
-PI_PACKAGE = PROJECT / ".pi-ref" / "node_modules" / "@mariozechner" / "pi-coding-agent" / "package.json"
 
 
 @pytest.fixture(scope="module")
@@ -126,10 +124,5 @@ def test_ensure_regenerates_only_when_outdated(tmp_path: Path, monkeypatch: pyte
     assert json.loads(meta.read_text())["generator"] == generate.GENERATOR_VERSION
 
 
-@pytest.mark.skipif(shutil.which("node") is None or not PI_PACKAGE.exists(), reason="pi not installed (conformance/install.sh)")
 def test_pi_reads_the_same_context(session_file: Path) -> None:
-    request = json.dumps({"file": str(session_file)})
-    done = subprocess.run(["node", str(PROJECT / "conformance" / "pi_context.mjs"), request], capture_output=True, check=True)
-    answer = json.loads(done.stdout)
-    assert answer["ok"], answer
-    assert answer["context"] == Session.open(session_file).build_context().to_json()
+    assert pi_context(session_file) == Session.open(session_file).build_context().to_json()

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from pi_compact import Session
@@ -24,7 +25,6 @@ from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
 from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_context
 
-pexpect = pytest.importorskip("pexpect")
 
 PROJECT = Path(__file__).resolve().parents[2]
 CHAT = [str(PROJECT / ".venv" / "bin" / "python"), "-m", "pi_compact", "chat"]

@@ -192,8 +192,9 @@ def test_make_summarizer_delegates_offline_lazily(monkeypatch: pytest.MonkeyPatc
 
 
 def test_make_summarizer_builds_the_real_offline_summarizer() -> None:
-    offline = pytest.importorskip("pi_compact.compaction.offline")
-    assert isinstance(make_summarizer("offline"), offline.OfflineSummarizer)
+    from pi_compact.compaction.offline import OfflineSummarizer
+
+    assert isinstance(make_summarizer("offline"), OfflineSummarizer)
 
 
 # -- the fake server's other endpoints, for chat code ----------------------------------------------------------
