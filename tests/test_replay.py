@@ -203,10 +203,8 @@ def test_no_request_ever_exceeds_the_window(case: tuple[int, list[dict]]) -> Non
     with tempfile.TemporaryDirectory() as folder:
         source = write_session(Path(folder) / "s.jsonl", messages)
         report = replay(source, window=window)
-    # Exempt until the compactor stops refusing compactions that would fit (see the xfail test below).
-    known_bug = report.disabled_reason is not None and "Nothing to compact" in report.disabled_reason
-    assert report.violations == 0 or known_bug, [p for p in report.requests if p.tokens > window]
-    assert report.peak_tokens <= window or known_bug
+    assert report.violations == 0, [p for p in report.requests if p.tokens > window]
+    assert report.peak_tokens <= window
     assert len(report.requests) == sum(m["role"] == "assistant" for m in messages)
 
 
@@ -223,8 +221,6 @@ def test_a_tool_result_larger_than_the_window_is_never_sent(tmp_path: Path) -> N
     assert report.compactions[0].tokens_before > 8_000
 
 
-@pytest.mark.xfail(strict=False, reason="the compactor refuses a compaction that would fit but summarizes nothing "
-                   "new ('Nothing to compact'); two refusals in a row stop auto-compaction (issue 3)")
 def test_two_refused_compactions_in_a_row_do_not_let_a_request_overflow(tmp_path: Path) -> None:
     # Window 2,000 (threshold 1,500, keep 375). A 3,000-token read is truncated away before request 9; the next
     # answer and prompt (750 tokens) then start the kept region and fill the keep budget, so the next two
