@@ -33,14 +33,19 @@ from .store.scan import Problem
 
 if TYPE_CHECKING:
     from .branching import BranchPreparation, CheckoutResult, checkout, collect_abandoned, common_ancestor, prepare_branch
+    from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
+    from .replay import ReplayReport, replay
 
 __all__ = [
     "ROOT",
     "AmbiguousEntryError",
+    "AutoCompactor",
     "BranchPreparation",
     "CheckoutResult",
     "CompactionError",
     "CompactionInProgressError",
+    "CompactionResult",
+    "CompactionSettings",
     "ConcurrentModificationError",
     "CorruptEntryError",
     "EntryNotFoundError",
@@ -48,6 +53,7 @@ __all__ = [
     "NotASessionError",
     "PiCompactError",
     "Problem",
+    "ReplayReport",
     "Session",
     "SessionContext",
     "SessionFileError",
@@ -60,17 +66,23 @@ __all__ = [
     "checkout",
     "collect_abandoned",
     "common_ancestor",
+    "compact",
     "default_session_dir",
+    "ensure_fits",
     "find_most_recent",
     "list_all_sessions",
     "list_sessions",
     "migrate",
     "prepare_branch",
+    "replay",
     "sessions_root",
 ]
 
 _LAZY = {name: ".branching" for name in ("BranchPreparation", "CheckoutResult", "checkout", "collect_abandoned",
                                          "common_ancestor", "prepare_branch")}
+_LAZY.update({name: ".compaction" for name in ("AutoCompactor", "CompactionResult", "CompactionSettings", "compact",
+                                               "ensure_fits")})
+_LAZY.update({name: ".replay" for name in ("ReplayReport", "replay")})
 """Exports imported on first use: they pull in the compaction package, which ``pi-compact --help`` never needs."""
 
 
