@@ -95,12 +95,18 @@ class ScanResult:
 
 
 def parse_line(raw: bytes | memoryview) -> Any:
-    """Parse one line as pi would, or raise ``ValueError``: invalid UTF-8 becomes U+FFFD as in node."""
+    """Parse one line as pi would, or raise ``ValueError``: invalid UTF-8 becomes U+FFFD as in node.
+
+    A value nested deeper than Python's parser can follow (node's goes further) counts as unparsable too.
+    """
     try:
         return loads(raw)
     except ValueError:
         text = bytes(raw).decode("utf-8", errors="replace")
-        return json.loads(text, parse_constant=_reject_constant)
+        try:
+            return json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            raise ValueError("nested too deeply to parse") from None
 
 
 def _reject_constant(name: str) -> Any:
