@@ -377,12 +377,28 @@ def _problem_json(problem) -> dict:
     return {"line": problem.line, "kind": problem.kind, "message": problem.message, "entryId": problem.entry_id}
 
 
+_DEEP_RECURSION = 20_000
+"""Enough for any value the reader accepts (orjson parses at most 1024 levels deep), far below the C stack's
+limit."""
+
+
 def dumps(value: Any) -> bytes:
     """Compact JSON as pi writes it; the standard library takes over where orjson refuses (deep nesting)."""
     try:
         return orjson.dumps(value)
     except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str).encode()
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _DEEP_RECURSION))
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    finally:
+        sys.setrecursionlimit(limit)
+    # A lone surrogate (JSON allows "\ud800") cannot be UTF-8: escaped, as JSON.stringify writes it.
+    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text).encode()
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 _C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
