@@ -52,6 +52,7 @@ def _control_table() -> dict[int, str]:
     table.update({code: f"\\x{code:02x}" for code in range(0x80, 0xA0)})  # C1, including the one-byte CSI
     bidi = [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
     table.update({code: f"\\u{code:04x}" for code in bidi})  # direction overrides could disguise text
+    table.update({code: "\ufffd" for code in range(0xD800, 0xE000)})  # lone surrogates: no terminal encodes them
     return table
 
 
