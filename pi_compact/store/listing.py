@@ -111,6 +111,7 @@ def _info_from(session, path: Path) -> SessionInfo:
             newest = ms if newest is None or (ms is not None and ms > newest) else newest
     header = session.header
     header_ms = iso_to_ms(header["timestamp"]) if isinstance(header.get("timestamp"), str) else None
+    header_ms = header_ms if _representable(header_ms) else None
     if newest is not None and newest > 0:
         modified = newest
     elif header_ms is not None:
@@ -142,8 +143,17 @@ def _readable_entries(session):
 def _activity_ms(message: dict, entry: dict) -> float | None:
     stamp = message.get("timestamp")
     if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
-        return stamp
-    return iso_to_ms(entry["timestamp"]) if isinstance(entry.get("timestamp"), str) else None
+        return stamp if _representable(stamp) else None
+    ms = iso_to_ms(entry["timestamp"]) if isinstance(entry.get("timestamp"), str) else None
+    return ms if _representable(ms) else None
+
+
+_FIRST_MS, _LAST_MS = -62135596800000, 253402300799999
+"""0001-01-01 and 9999-12-31, Python's datetime range: times outside it (1e400, year 275760) are ignored."""
+
+
+def _representable(ms: float | None) -> bool:
+    return ms is not None and _FIRST_MS <= ms <= _LAST_MS
 
 
 def _text_of(content) -> str:
