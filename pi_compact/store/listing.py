@@ -72,9 +72,16 @@ def find_most_recent(directory: Path) -> Path | None:
 
 def _jsonl_files(directory: Path) -> list[Path]:
     try:
-        return [p for p in directory.iterdir() if p.name.endswith(".jsonl") and p.is_file()]
+        inside = directory.resolve()
+        return [p for p in directory.iterdir() if p.name.endswith(".jsonl") and p.is_file() and _stays_in(p, inside)]
     except OSError:
         return []
+
+
+def _stays_in(path: Path, folder: Path) -> bool:
+    """A symlink leading out of the folder is not listed: a session picked by id from a listing (``--resume``)
+    must never be a file elsewhere."""
+    return not path.is_symlink() or path.resolve().is_relative_to(folder)
 
 
 def session_info(path: Path) -> SessionInfo | None:
@@ -175,7 +182,8 @@ def list_all_sessions(root: Path | None = None) -> list[SessionInfo]:
     """Sessions of every project folder under the sessions root, newest first."""
     root = root if root is not None else sessions_root()
     try:
-        folders = [p for p in root.iterdir() if p.is_dir()]
+        inside = root.resolve()
+        folders = [p for p in root.iterdir() if p.is_dir() and _stays_in(p, inside)]
     except OSError:
         return []
     infos = [info for folder in folders for info in list_sessions(folder)]
