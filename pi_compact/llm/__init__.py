@@ -68,6 +68,29 @@ def import_sdk(module: str) -> ModuleType:
         raise ImportError(f"the {module} summarizer needs the {module!r} package: pip install {module}") from exc
 
 
+def http_client(sdk: ModuleType, max_wait: float) -> Any:
+    """The SDK's default HTTP client, except that a ``retry-after`` never makes it wait more than ``max_wait``.
+
+    Both SDKs sleep as long as a 429 or 503 tells them to (``anthropic`` up to 49 days, ``openai`` up to two
+    minutes), per retry; a compaction must end in bounded time, so a longer wait is cut to ``max_wait``.
+    """
+
+    def cap_retry_after(response: Any) -> None:
+        for name, limit in (("retry-after-ms", max_wait * 1000), ("retry-after", max_wait)):
+            value = response.headers.get(name)
+            if value is not None and not _at_most(value, limit):
+                response.headers[name] = f"{limit:g}"
+
+    return sdk.DefaultHttpxClient(event_hooks={"response": [cap_retry_after]})
+
+
+def _at_most(value: str, limit: float) -> bool:
+    try:
+        return float(value) <= limit  # an HTTP date, NaN or junk is not "at most" anything
+    except ValueError:
+        return False
+
+
 def sdk_error(sdk: ModuleType, provider: str, exc: BaseException, *, timeout: float, secret: str) -> SummarizerError:
     """Map an exception raised by the ``anthropic`` or ``openai`` SDK (same class names) to one line.
 

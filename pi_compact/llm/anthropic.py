@@ -12,7 +12,7 @@ from typing import Any
 
 from pi_compact.compaction.summarizer import SummaryRequest, SummaryResult
 from pi_compact.errors import SummarizerError
-from pi_compact.llm import import_sdk, sdk_error
+from pi_compact.llm import http_client, import_sdk, sdk_error
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 
@@ -51,7 +51,7 @@ class AnthropicSummarizer:
 
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         try:
-            with self._sdk.Anthropic(**self._client_options) as client:
+            with self._sdk.Anthropic(**self._client_options, http_client=http_client(self._sdk, self.timeout)) as client:
                 message = client.messages.create(
                     model=self.model,
                     max_tokens=request.max_tokens,

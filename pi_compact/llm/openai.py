@@ -12,7 +12,7 @@ from typing import Any
 
 from pi_compact.compaction.summarizer import SummaryRequest, SummaryResult
 from pi_compact.errors import SummarizerError
-from pi_compact.llm import import_sdk, sdk_error
+from pi_compact.llm import http_client, import_sdk, sdk_error
 
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_API_KEY = "sk-local"
@@ -59,7 +59,7 @@ class OpenAISummarizer:
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         messages = [{"role": "system", "content": request.system}, {"role": "user", "content": request.prompt}]
         try:
-            with self._sdk.OpenAI(**self._client_options) as client:
+            with self._sdk.OpenAI(**self._client_options, http_client=http_client(self._sdk, self.timeout)) as client:
                 completion = client.chat.completions.create(
                     model=self.model, messages=messages, **self._token_limit(request.max_tokens)
                 )
