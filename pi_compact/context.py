@@ -8,6 +8,7 @@ pi's, quirks included, so a session reads the same in pi and here.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,8 +40,8 @@ def build_session_context(entries: list[dict], leaf_id: Any = _MISSING, by_id: d
     """pi's function over a plain list of entries (file order); ``leaf_id=None`` means an explicit null leaf."""
     if leaf_id is None:
         return SessionContext()
-    by_id = by_id if by_id is not None else {e.get("id"): e for e in entries}
-    leaf = by_id.get(leaf_id) if leaf_id is not _MISSING and js_truthy(leaf_id) else None  # pi: `if (leafId)`
+    by_id = by_id if by_id is not None else {e.get("id"): e for e in entries if isinstance(e.get("id"), Hashable)}
+    leaf = _get(by_id, leaf_id) if leaf_id is not _MISSING and js_truthy(leaf_id) else None  # pi: `if (leafId)`
     if leaf is None:
         leaf = entries[-1] if entries else None
     if leaf is None:
@@ -54,9 +55,15 @@ def _walk(leaf: dict, by_id: dict) -> list[dict]:
         seen.add(id(current))
         path.append(current)
         parent = current.get("parentId")
-        current = by_id.get(parent) if js_truthy(parent) else None  # pi: `current.parentId ? ... : undefined`
+        current = _get(by_id, parent) if js_truthy(parent) else None  # pi: `current.parentId ? ... : undefined`
     path.reverse()
     return path
+
+
+def _get(by_id: dict, key: Any) -> dict | None:
+    """``byId.get(key)``: a JavaScript Map keys an object or array by identity, so one read from JSON finds
+    nothing (and such ids are left out of ``by_id``, as Python cannot hash them)."""
+    return by_id.get(key) if isinstance(key, Hashable) else None
 
 
 def context_from_path(path: list[dict]) -> SessionContext:
