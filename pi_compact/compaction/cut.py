@@ -32,7 +32,8 @@ class CutPoint:
 
 def _role(entry: dict) -> object:
     message = entry.get("message")
-    return message.get("role") if isinstance(message, dict) else None
+    role = message.get("role") if isinstance(message, dict) else None
+    return role if isinstance(role, str) else None  # a role that is an array or object is no role (nor hashable)
 
 
 def entry_tokens(entry: dict) -> int:
