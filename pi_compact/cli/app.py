@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pi_compact.cli.compact_cmds",
     "pi_compact.cli.chat_cmds",
     "pi_compact.cli.replay_cmds",
+    "pi_compact.cli.doctor_cmds",
 )
 """Modules that register commands on :data:`app` or :data:`session_app` when imported."""
 

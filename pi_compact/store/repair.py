@@ -1,0 +1,118 @@
+"""Writing a repaired copy of a damaged session file; the original is never touched.
+
+The copy follows the doctor's plan (:mod:`pi_compact.store.doctor`): the torn tail, unparsable lines, extra
+headers and unusable entries are left out; a missing header is written anew; later duplicates of an id get
+fresh ids, and the entries after them that named that id follow the new one; broken parent links and cycles
+are re-attached. Entries nothing happened to are copied byte for byte. The copy opens with no problems, in
+pi-compact and in pi.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import SessionFileError, UsageError
+from .doctor import Diagnosis, Doctor, Entry
+from .doctor_fields import MISSING
+from .jsonl import dumps_line
+from .writer import FILE_MODE
+
+_LEFT_OUT = {"torn_tail", "invalid_json", "not_object", "extra_header", "corrupt_header"}
+_WHITESPACE = b" \t\r\n\x0b\x0c"
+
+
+@dataclass(frozen=True)
+class Repaired:
+    """A repaired copy's bytes and what was done to get them."""
+
+    data: bytes
+    actions: tuple[str, ...]
+    entries: int
+    """Entries in the copy."""
+    left_out: int
+    """Entry lines of the original that the copy leaves out (bad lines not counted)."""
+
+
+def repair(data: bytes) -> tuple[Diagnosis, Repaired]:
+    """The diagnosis of ``data`` and the repaired copy that goes with it."""
+    doctor = Doctor(data).run()
+    actions = [f"line {f.line}: left out ({f.kind})" for f in doctor.findings if f.kind in _LEFT_OUT and f.line]
+    lines = [_header_line(doctor, actions)]
+    kept = 0
+    for entry in doctor.entries:
+        if entry.drop:
+            actions.append(f"line {entry.line}: left out entry {entry.id}: {entry.drop}")
+            continue
+        lines.append(_entry_line(entry))
+        kept += 1
+    actions += doctor.actions
+    repaired = Repaired(b"".join(lines), tuple(actions), kept, len(doctor.entries) - kept)
+    return doctor.diagnosis(), repaired
+
+
+def _header_line(doctor: Doctor, actions: list[str]) -> bytes:
+    if doctor.header is None:
+        header = doctor.synthesized_header()
+        actions.append(f"wrote a new session header (id {header['id']})")
+        return dumps_line(header)
+    if doctor.header_changed or doctor.header_raw is None:
+        return dumps_line(doctor.header)
+    return doctor.header_raw.strip(_WHITESPACE) + b"\n"
+
+
+def _entry_line(entry: Entry) -> bytes:
+    parent_id = entry.parent.id if entry.parent is not None else None
+    if entry.value.get("parentId", MISSING) != parent_id:
+        entry.value["parentId"] = parent_id
+        entry.changed = True
+    if not entry.changed and entry.raw is not None:
+        return entry.raw.strip(_WHITESPACE) + b"\n"
+    try:
+        return dumps_line(entry.value)
+    except RecursionError:
+        raise SessionFileError(f"line {entry.line} is nested too deeply to be rewritten") from None
+
+
+def write_repaired(source: str | os.PathLike, output: str | os.PathLike) -> tuple[Diagnosis, Repaired]:
+    """Diagnose ``source`` and write its repaired copy to ``output``, a new file (never ``source`` itself)."""
+    source, output = Path(source), Path(output)
+    if output.exists() and source.exists() and os.path.samefile(source, output):
+        raise UsageError(f"{output} is the file being repaired; the doctor never writes over it")
+    if output.exists() or output.is_symlink():
+        raise UsageError(f"{output} already exists; choose a new file")
+    diagnosis, repaired = repair(read_session_bytes(source))
+    _write_new(output, repaired.data)
+    return diagnosis, repaired
+
+
+def read_session_bytes(path: Path) -> bytes:
+    if path.is_dir():
+        raise SessionFileError(f"{path} is a directory, not a session file")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise SessionFileError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (failing if it exists, even when it appears meanwhile), owner-only, fsynced."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; choose a new file") from None
+    except OSError as exc:
+        raise SessionFileError(f"cannot create {path}: {exc.strerror}") from None
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except OSError as exc:
+        os.unlink(path)
+        raise SessionFileError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
