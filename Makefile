@@ -27,5 +27,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 
+# The long fuzzing run (thousands of examples per property); `make test` runs the same properties briefly.
+fuzz: $(STAMP)
+	PI_COMPACT_FUZZ=1 $(BIN)/python -m pytest tests/reliability/test_fuzz.py -s
+
 clean:
 	rm -rf $(VENV) .pi-ref
