@@ -217,7 +217,7 @@ class Session:
             return context_from_path([])
         if not leaf or leaf not in self.index:
             leaf = self.index.last_id()  # pi falls back to the last entry for an unknown (or falsy) id
-        return context_from_path(self.index.path(leaf))
+        return context_from_path(self.index.context_path(leaf))
 
     # -- appending -----------------------------------------------------------------------------------------
 

@@ -41,6 +41,10 @@ class SessionIndex:
         self.name_entry: dict | None = None
         self.problems: list[Problem] = []
         self._children: dict[str | None, list[Slot]] | None = None
+        self._thinking_at: dict[str, Slot | None] = {}
+        """Per entry, the nearest thinking-level change at or above it (``None``: none), for context building."""
+        self._trusted_chains = True
+        """False once a duplicate id or a child before its parent makes :attr:`_thinking_at` unreliable."""
 
     # -- building ------------------------------------------------------------------------------------------
 
@@ -60,6 +64,7 @@ class SessionIndex:
             )
         self.slots.append(slot)
         self.by_id[slot.id] = slot
+        self._track_thinking(slot, duplicate)
         if self._children is not None:
             if duplicate:
                 self._children = None  # the shadowed entry must leave its parent's list: rebuilt on demand
@@ -69,6 +74,15 @@ class SessionIndex:
             self._apply_label(self.entry_of(slot))
         elif slot.type == "session_info":
             self.name_entry = self.entry_of(slot)
+
+    def _track_thinking(self, slot: Slot, duplicate: bool) -> None:
+        parent = slot.parent_id
+        if duplicate or (parent and parent not in self._thinking_at):
+            self._trusted_chains = False
+            return
+        self._thinking_at[slot.id] = slot if slot.type == "thinking_level_change" else (
+            self._thinking_at[parent] if parent else None
+        )
 
     def _apply_label(self, entry: dict) -> None:
         target, label = entry.get("targetId"), entry.get("label")
@@ -134,6 +148,73 @@ class SessionIndex:
                 break
             slot = self.by_id.get(parent)
         return ids, None
+
+    def context_path(self, from_id: str | None) -> list[dict]:
+        """The entries of ``path(from_id)`` that building its context reads, parsed; in path order.
+
+        After a compaction only its kept region and what follows are emitted, and earlier entries matter only
+        for the last thinking level and model they set. So the walk from the leaf stops at the kept region's
+        start; the thinking level comes from an index kept while appending, and the model from the nearest
+        setter above — a long session's context never walks or parses its whole history.
+        """
+        if not self._trusted_chains:
+            return self.path(from_id)
+        region, kept_from = self._walk_to_kept_region(from_id)
+        if kept_from is None:
+            return [self.entry_of(slot) for slot in reversed(region)]
+        tail = [self.entry_of(slot) for slot in reversed(region)]
+        return self._last_setters(kept_from, tail) + tail
+
+    def _walk_to_kept_region(self, from_id: str | None) -> tuple[list[Slot], Slot | None]:
+        """Slots from the leaf up to the latest compaction's kept region (leaf first), and the slot above it.
+
+        Without a compaction on the path the whole path is returned and the slot above is ``None``.
+        """
+        region: list[Slot] = []
+        seen: set[str] = set()
+        kept_id: object = None
+        slot = self.by_id.get(from_id) if from_id is not None else None
+        while slot is not None:
+            if slot.id in seen:
+                self._report(Problem("cycle", f"parent cycle through {slot.id}; path cut there", slot.line, slot.id))
+                break
+            seen.add(slot.id)
+            if kept_id is not None and slot.id == kept_id:
+                region.append(slot)
+                return region, self._parent_slot(slot)
+            region.append(slot)
+            if kept_id is None and slot.type == "compaction":
+                kept_id = self.entry_of(slot).get("firstKeptEntryId")
+                if kept_id is None or kept_id == slot.id:
+                    return region, self._parent_slot(slot)
+            parent = slot.parent_id
+            slot = self.by_id.get(parent) if parent else None
+        return region, None
+
+    def _parent_slot(self, slot: Slot) -> Slot | None:
+        return self.by_id.get(slot.parent_id) if slot.parent_id else None
+
+    def _last_setters(self, above: Slot | None, tail: list[dict]) -> list[dict]:
+        """The last thinking-level change and model setter at or above ``above``, unless ``tail`` overrides them."""
+        found: list[dict] = []
+        if above is not None and not any(e.get("type") == "thinking_level_change" for e in tail):
+            thinking = self._thinking_at.get(above.id)
+            if thinking is not None:
+                found.append(self.entry_of(thinking))
+        if not any(_sets_model(e) for e in tail):
+            model = self._nearest_model_setter(above)
+            if model is not None:
+                found.append(model)
+        return found
+
+    def _nearest_model_setter(self, slot: Slot | None) -> dict | None:
+        seen: set[str] = set()
+        while slot is not None and slot.id not in seen:
+            seen.add(slot.id)
+            if slot.type in ("model_change", "message") and _sets_model(entry := self.entry_of(slot)):
+                return entry
+            slot = self._parent_slot(slot)
+        return None
 
     def path(self, from_id: str | None) -> list[dict]:
         """Entries from the root down to ``from_id`` (root first); ``[]`` for ``None`` or an unknown id."""
@@ -205,6 +286,13 @@ class SessionIndex:
                 label_timestamp=label[1] if label else None,
             )
         return built[root.id]
+
+
+def _sets_model(entry: dict) -> bool:
+    if entry.get("type") == "model_change":
+        return True
+    message = entry.get("message") if entry.get("type") == "message" else None
+    return isinstance(message, dict) and message.get("role") == "assistant"
 
 
 def _sort_ms(timestamp: object) -> float:
