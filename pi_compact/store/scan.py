@@ -263,8 +263,22 @@ def parse_slot(data: bytes, slot: Slot) -> dict:
 
 def parse_slots(data: bytes, slots: list[Slot]) -> list[dict]:
     """The entries of many slots, parsed where not yet (a context's worth, say), in one go."""
+    view = memoryview(data)
+    entries = []
     with _gc_paused():
-        return [slot.entry if slot.entry is not None else parse_slot(data, slot) for slot in slots]
+        for slot in slots:
+            entry = slot.entry
+            if entry is None:
+                try:
+                    entry = loads(view[slot.start : slot.end])
+                except ValueError:
+                    entry = None
+                if isinstance(entry, dict):
+                    slot.entry = entry
+                else:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way
+                    entry = parse_slot(data, slot)
+            entries.append(entry)
+    return entries
 
 
 @contextmanager
