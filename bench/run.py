@@ -349,6 +349,15 @@ def report(rows: list[dict], help_result: dict, checks: list[dict], load: dict) 
     return "\n".join(parts)
 
 
+def git_commit() -> str | None:
+    """HEAD, with ``+dirty`` when the work tree differs: what the figures were measured on."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=PROJECT)
+    if head.returncode != 0:
+        return None
+    dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "pi_compact"], cwd=PROJECT).returncode != 0
+    return head.stdout.strip() + ("+dirty" if dirty else "")
+
+
 def appends_file() -> Path:
     path = generate.DATA_DIR / f"appends-{APPENDS}-v{generate.GENERATOR_VERSION}.json"
     if not path.exists():
@@ -386,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
         "load_average_1min": load,
+        "commit": git_commit(),
         "generator_version": generate.GENERATOR_VERSION,
         "files": rows,
         "help": help_result,
