@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import sys
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -28,15 +29,33 @@ _LEAVES = (str, int, type(None))
 def dumps(obj: Any) -> bytes:
     """``JSON.stringify(obj)`` as UTF-8 bytes (integers are written exactly, as Python holds them).
 
-    Raises ``ValueError`` for a value nested deeper than Python can walk (about a thousand levels).
+    Anything the reader accepts can be written back (orjson parses up to 1,024 levels, more than Python's
+    default recursion limit walks); ``ValueError`` only for a value nested deeper than ``_DEEPEST`` levels.
     """
     try:
-        try:
-            return orjson.dumps(_js_numbers(obj))
-        except TypeError:  # lone surrogates (JSON.stringify escapes them) or over 255 levels: orjson refuses
-            return _dumps_slow(obj)
+        return _dumps(obj)
+    except RecursionError:
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, _DEEPEST))  # the rare deep value only: the limit is process-wide
+    try:
+        return _dumps(obj)
     except RecursionError:
         raise ValueError("value nested too deeply to write as JSON") from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+_DEEPEST = 4_000
+"""Levels a value may have and still be written: well beyond what the reader accepts (orjson parses at most
+1,024), well within the C stack."""
+
+
+def _dumps(obj: Any) -> bytes:
+    try:
+        return orjson.dumps(_js_numbers(obj))
+    except TypeError:  # lone surrogates (JSON.stringify escapes them) or over 255 levels: orjson refuses
+        return _dumps_slow(obj)
 
 
 def dumps_line(obj: Any) -> bytes:
