@@ -71,7 +71,7 @@ def _entry_line(entry: Entry) -> bytes:
         return entry.raw.strip(_WHITESPACE) + b"\n"
     try:
         return dumps_line(entry.value)
-    except RecursionError:
+    except (RecursionError, ValueError):
         raise SessionFileError(f"line {entry.line} is nested too deeply to be rewritten") from None
 
 

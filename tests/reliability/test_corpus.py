@@ -18,7 +18,7 @@ import pytest
 
 from pi_compact import Session
 from pi_compact.store.doctor import diagnose
-from pi_compact.store.repair import write_repaired
+from pi_compact.store.repair import repair, write_repaired
 from tests.conformance.pi_ref import pi_contexts
 
 from .clirun import Run, assert_clean_outcome, run_cli, run_forked, sha256
@@ -112,6 +112,18 @@ def test_pi_reads_every_repaired_copy_as_we_do(repaired: dict[str, Path]) -> Non
         with Session.open(repaired[name]) as session:
             ours = session.build_context().to_json()
         assert _numbers_as_js(ours) == _numbers_as_js(answer["context"]), name
+
+
+def test_what_reads_can_be_written_back(tmp_path: Path) -> None:
+    """1,000 levels of nesting read fine, so a fork copies them and a repair can rewrite them."""
+    source = CORPUS / "deep-1000.jsonl"
+    fork = tmp_path / "fork.jsonl"
+    assert_clean_outcome(run_forked("session", "fork", str(source), "d1", "-o", str(fork)), 0)
+    deep = next(line for line in source.read_bytes().split(b"\n") if b'"id":"d1"' in line)
+    assert fork.read_bytes().split(b"\n")[-2] == deep
+    orphaned = source.read_bytes().replace(b'"parentId":"a2"', b'"parentId":"gone"')
+    _, fixed = repair(orphaned)  # the deep entry is re-attached, hence re-serialized
+    assert b'"parentId":"gone"' not in fixed.data and diagnose(fixed.data).clean
 
 
 def _numbers_as_js(value):
