@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -108,7 +107,6 @@ def test_plot_without_matplotlib_is_a_clear_error(home: Path, tmp_path: Path) ->
     assert not (tmp_path / "x.png").exists()
 
 
-@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="the plot extra is not installed")
 def test_plot_writes_a_png(home: Path, tmp_path: Path) -> None:
     png = tmp_path / "curve.png"
     done = run(str(REALISTIC), "--window", "16000", "--plot", str(png), home=home)
