@@ -15,6 +15,7 @@ provider is built; ``base_url`` points either SDK at a compatible server (llama.
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -134,7 +135,7 @@ def make_provider(name: str, model: str | None = None, *, base_url: str | None =
 # -- the stream, shared --------------------------------------------------------------------------------------
 
 
-class _Stream:
+class _Stream(ABC):
     """Folds SDK stream events into the provider's reply JSON; subclasses know the event shapes."""
 
     provider: str
@@ -192,14 +193,14 @@ class _Stream:
             return _failed(message, "aborted", ABORTED_TEXT)
         return message
 
-    def _empty(self) -> dict:
-        raise NotImplementedError
+    @abstractmethod
+    def _empty(self) -> dict: ...
 
-    def _fold(self, event: dict) -> Delta | None:
-        raise NotImplementedError
+    @abstractmethod
+    def _fold(self, event: dict) -> Delta | None: ...
 
-    def _convert(self, data: dict) -> dict:
-        raise NotImplementedError
+    @abstractmethod
+    def _convert(self, data: dict) -> dict: ...
 
 
 def _as_dict(event: Any) -> dict:
