@@ -7,9 +7,10 @@
     'hello'
 """
 
+import sys
+from types import ModuleType as _ModuleType  # not `import types`: the submodule pi_compact.types would rebind it
 from typing import TYPE_CHECKING
 
-from .context import SessionContext, build_session_context
 from .errors import (
     AmbiguousEntryError,
     CompactionError,
@@ -24,17 +25,18 @@ from .errors import (
     SummarizerError,
     UsageError,
 )
-from .session import ROOT, Session
-from .store.index import TreeNode
-from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
-from .store.migrate import migrate
-from .store.paths import agent_dir, default_session_dir, sessions_root
-from .store.scan import Problem
 
 if TYPE_CHECKING:
     from .branching import BranchPreparation, CheckoutResult, checkout, collect_abandoned, common_ancestor, prepare_branch
     from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
+    from .context import SessionContext, build_session_context
     from .replay import ReplayReport, replay
+    from .session import ROOT, Session
+    from .store.index import TreeNode
+    from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
+    from .store.migrate import migrate
+    from .store.paths import agent_dir, default_session_dir, sessions_root
+    from .store.scan import Problem
 
 __all__ = [
     "ROOT",
@@ -78,19 +80,59 @@ __all__ = [
     "sessions_root",
 ]
 
-_LAZY = {name: ".branching" for name in ("BranchPreparation", "CheckoutResult", "checkout", "collect_abandoned",
-                                         "common_ancestor", "prepare_branch")}
-_LAZY.update({name: ".compaction" for name in ("AutoCompactor", "CompactionResult", "CompactionSettings", "compact",
-                                               "ensure_fits")})
-_LAZY.update({name: ".replay" for name in ("ReplayReport", "replay")})
-"""Exports imported on first use: they pull in the compaction package, which ``pi-compact --help`` never needs."""
+# Everything but the errors is imported on first use (PEP 562), so that ``import pi_compact`` -- and with it
+# ``pi-compact --help`` -- does not pay for the session, store and compaction modules it never touches.
+_LAZY = {
+    "ROOT": ".session",
+    "Session": ".session",
+    "SessionContext": ".context",
+    "build_session_context": ".context",
+    "TreeNode": ".store.index",
+    "SessionInfo": ".store.listing",
+    "find_most_recent": ".store.listing",
+    "list_all_sessions": ".store.listing",
+    "list_sessions": ".store.listing",
+    "migrate": ".store.migrate",
+    "agent_dir": ".store.paths",
+    "default_session_dir": ".store.paths",
+    "sessions_root": ".store.paths",
+    "Problem": ".store.scan",
+    "BranchPreparation": ".branching",
+    "CheckoutResult": ".branching",
+    "checkout": ".branching",
+    "collect_abandoned": ".branching",
+    "common_ancestor": ".branching",
+    "prepare_branch": ".branching",
+    "AutoCompactor": ".compaction",
+    "CompactionResult": ".compaction",
+    "CompactionSettings": ".compaction",
+    "compact": ".compaction",
+    "ensure_fits": ".compaction",
+    "ReplayReport": ".replay",
+    "replay": ".replay",
+}
 
 
 def __getattr__(name: str):
     if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        raise AttributeError(f"module 'pi_compact' has no attribute {name!r}")
     import importlib
 
     value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
+    globals()[name] = value  # later lookups skip __getattr__
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+class _Package(_ModuleType):
+    def __setattr__(self, name: str, value: object) -> None:
+        # Importing the submodule pi_compact.replay binds it here as ``replay``, over the exported function.
+        if isinstance(value, _ModuleType) and _LAZY.get(name) == f".{name}":
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
+
+import pytest
 
 import pi_compact
 
@@ -12,6 +15,40 @@ def test_every_exported_name_resolves() -> None:
     assert len(pi_compact.__all__) == len(set(pi_compact.__all__))
     missing = [name for name in pi_compact.__all__ if getattr(pi_compact, name, None) is None]
     assert missing == []
+
+
+def test_every_exported_name_is_the_object_of_its_submodule() -> None:
+    assert set(pi_compact._LAZY) <= set(pi_compact.__all__)
+    for name in pi_compact.__all__:
+        home = importlib.import_module(pi_compact._LAZY.get(name, ".errors"), "pi_compact")
+        assert getattr(pi_compact, name) is getattr(home, name), name
+
+
+def test_an_unknown_name_is_an_import_error() -> None:
+    with pytest.raises(ImportError):
+        from pi_compact import NoSuchThing  # noqa: F401
+    with pytest.raises(AttributeError, match="module 'pi_compact' has no attribute 'NoSuchThing'"):
+        pi_compact.NoSuchThing  # noqa: B018
+
+
+def test_dir_lists_every_export_before_it_is_imported() -> None:
+    assert set(pi_compact.__all__) <= set(dir(pi_compact))
+
+
+def test_importing_the_package_imports_only_the_errors() -> None:
+    code = "import sys, pi_compact; print(sorted(m for m in sys.modules if m.split('.')[0] == 'pi_compact'))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    # pi_compact.session, .context, .store.scan and the rest are imported on first use: `pi-compact --help` is faster
+    assert done.stdout.strip() == "['pi_compact', 'pi_compact.errors']"
+
+
+def test_replay_is_the_function_even_after_its_submodule_is_imported() -> None:
+    code = (
+        "import pi_compact, pi_compact.replay, types; from pi_compact import replay; "
+        "print(isinstance(replay, types.FunctionType), pi_compact.replay is replay)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "True"]
 
 
 def test_public_names_are_exported() -> None:
