@@ -4,7 +4,10 @@ A long coding-agent session is mostly turns: a user prompt, then assistant messa
 calls, usage), each followed by the results of the tools it called (a few KB, now and then 50 KB), and a
 closing answer. Between turns come model and thinking-level changes, labels, extension entries, the user's
 own shell commands, now and then a fork (the leaf moves back to an earlier prompt, sometimes with a branch
-summary) and, every few thousand entries, a compaction. Files are written straight from orjson, one line
+summary) and a compaction whenever the context (estimated as pi does, characters / 4) passes the model's
+window minus pi's reserve, keeping the newest turns worth about pi's ``keepRecentTokens``: so what follows
+the latest compaction is what a real session of that model would hold, and the usage each assistant
+message reports is that context's size. Files are written straight from orjson, one line
 per entry in pi's key order, without going through the store (no locks, no fsync): the 100k file is
 ~290 MB and takes seconds. ``python -m bench.generate --sizes 1k,10k`` writes them into ``bench/data/``.
 """
@@ -25,7 +28,7 @@ from pathlib import Path
 
 import orjson
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
 """Bump when the output changes: files written by another version are regenerated."""
 
 SEED = 20250601
@@ -35,12 +38,16 @@ START_MS = 1_748_736_000_000  # 2025-06-01T00:00:00.000Z
 CWD = "/home/dev/projects/pi-compact"
 
 MODELS = (
-    ("anthropic", "claude-sonnet-4-5", "anthropic-messages", (3.0, 15.0, 0.3, 3.75)),
-    ("openai", "gpt-5.1-codex", "openai-responses", (1.25, 10.0, 0.125, 0.0)),
-    ("anthropic", "claude-opus-4-1", "anthropic-messages", (15.0, 75.0, 1.5, 18.75)),
-    ("google", "gemini-2.5-pro", "google-generative-ai", (1.25, 10.0, 0.31, 0.0)),
+    ("anthropic", "claude-sonnet-4-5", "anthropic-messages", (3.0, 15.0, 0.3, 3.75), 200_000),
+    ("openai", "gpt-5.1-codex", "openai-responses", (1.25, 10.0, 0.125, 0.0), 400_000),
+    ("anthropic", "claude-opus-4-1", "anthropic-messages", (15.0, 75.0, 1.5, 18.75), 200_000),
+    ("google", "gemini-2.5-pro", "google-generative-ai", (1.25, 10.0, 0.31, 0.0), 1_048_576),
 )
-"""(provider, model, api, $ per million tokens: input, output, cache read, cache write)."""
+"""(provider, model, api, $ per million tokens: input, output, cache read, cache write, context window)."""
+RESERVE_TOKENS = 16_384
+KEEP_RECENT_TOKENS = 20_000
+"""pi's default compaction settings: compact above ``window - reserve``, keep about this much of the newest."""
+CONTEXT_TYPES = ("message", "custom_message", "branch_summary", "compaction")
 
 THINKING_LEVELS = ("off", "minimal", "low", "medium", "high")
 TOOLS = (("read", 35), ("bash", 28), ("edit", 15), ("grep", 10), ("write", 6), ("ls", 6))
@@ -110,13 +117,16 @@ class _Generator:
         self.ids: set[str] = set()
         self.clock = START_MS
         self.path: list[str] = []
+        self.tokens: list[int] = []
+        """Per position in ``path``: estimated context tokens of the path up to there (a compaction adds its summary)."""
+        self.kept_at = 0
+        """Position in ``path`` of the latest compaction's first kept entry (0: no compaction yet)."""
         self.turns: list[int] = []
         """Positions in ``path`` of the user prompts after the latest compaction (kept ones included)."""
         self.compaction_at = -1
         self.model = MODELS[0]
         self.thinking = "medium"
         self.count = 0
-        self.context_tokens = 8_000
 
     # -- primitives ----------------------------------------------------------------------------------------
 
@@ -143,6 +153,8 @@ class _Generator:
         """An entry hanging off the leaf, in pi's key order; it becomes the leaf."""
         base = {"id": self.new_id(), "parentId": self.path[-1] if self.path else None, "timestamp": iso(self.clock)}
         entry = {"type": kind, **fields, **base} if late else {"type": kind, **base, **fields}
+        added = len(orjson.dumps(fields)) // 4 if kind in CONTEXT_TYPES else 0
+        self.tokens.append((self.tokens[-1] if self.tokens else 0) + added)
         self.path.append(base["id"])
         self.count += 1
         return entry
@@ -156,23 +168,31 @@ class _Generator:
         rng = self.rng
         yield self.model_change(self.model)
         yield self.entry("thinking_level_change", {"thinkingLevel": self.thinking})
-        next_compaction, next_branch = rng.randint(600, 900), rng.randint(300, 700)
+        next_branch = rng.randint(300, 700)
         named = False
         while True:
-            if self.count >= next_compaction and len(self.turns) >= 4:
-                yield self.compaction()
-                next_compaction = self.count + rng.randint(2_500, 3_500)
-            elif self.count >= next_branch and len(self.recent_turns()) >= 2:
+            if self.count >= next_branch and len(self.recent_turns()) >= 2:
                 yield from self.fork()
                 next_branch = self.count + rng.randint(1_500, 2_500)
             yield from self.extras()
+            # As pi before a prompt: the check follows a model change, whose window may be smaller.
+            if self.context_tokens() > self.model[4] - RESERVE_TOKENS and len(self.unkept_turns()) >= 2:
+                yield self.compaction()
             yield from self.turn()
             if not named:
                 yield self.entry("session_info", {"name": "Refactor the session store"})
                 named = True
 
+    def unkept_turns(self) -> list[int]:
+        """Positions of the user prompts after the latest compaction."""
+        return [t for t in self.turns if t > self.compaction_at]
+
     def recent_turns(self) -> list[int]:
-        return [t for t in self.turns if t > self.compaction_at][-5:]
+        return self.unkept_turns()[-5:]
+
+    def context_tokens(self) -> int:
+        """The estimated size of the context at the leaf: the kept region, the summary, what followed."""
+        return self.tokens[-1] - (self.tokens[self.kept_at - 1] if self.kept_at else 0)
 
     def turn(self) -> Iterator[dict]:
         self.tick(5_000, 120_000)
@@ -202,7 +222,7 @@ class _Generator:
         if not calls or rng.random() < 0.6:
             content.append({"type": "text", "text": self.text(40, 600 if calls else 1_800)})
         content.extend(calls)
-        provider, model, api, _ = self.model
+        provider, model, api, _, _ = self.model
         message = {"role": "assistant", "content": content, "api": api, "provider": provider, "model": model}
         if provider == "openai":
             message["responseId"] = self.token("resp_", 32)
@@ -215,9 +235,8 @@ class _Generator:
 
     def usage(self, output: int) -> dict:
         rng = self.rng
-        self.context_tokens = min(self.context_tokens + rng.randint(200, 3_000), 190_000)
         fresh, write = rng.randint(1, 60), rng.randint(0, 3_000)
-        read = max(self.context_tokens - write, 0)
+        read = max(self.context_tokens() - write - fresh, 0)
         price = self.model[3]
         cost = {
             "input": _money(fresh * price[0] / 1e6),
@@ -331,6 +350,7 @@ class _Generator:
         """The user goes back before one of the last prompts and asks again (pi's /fork, /tree)."""
         at = self.rng.choice(self.recent_turns())
         del self.path[at:]
+        del self.tokens[at:]
         self.turns = [t for t in self.turns if t < at]
         if self.rng.random() < 0.5:
             self.tick(5_000, 60_000)
@@ -340,20 +360,23 @@ class _Generator:
             yield self.entry("branch_summary", fields)
 
     def compaction(self) -> dict:
-        """Summarise all but the last two or three turns."""
-        keep_from = self.turns[-self.rng.randint(2, 3)]
+        """Summarise all but the newest turns holding about ``KEEP_RECENT_TOKENS`` (at least the last turn)."""
+        candidates = self.unkept_turns()[1:]
+        kept = [t for t in candidates if self.tokens[-1] - self.tokens[t - 1] >= KEEP_RECENT_TOKENS]
+        keep_from = kept[-1] if kept else candidates[0]
+        tokens_before = self.context_tokens()
         self.tick(20_000, 90_000)
         fields = {
             "summary": "## Goal\n" + self.text(300, 900) + "\n\n## Progress\n" + self.text(1_500, 5_000),
             "firstKeptEntryId": self.path[keep_from],
-            "tokensBefore": self.rng.randint(150_000, 195_000),
+            "tokensBefore": tokens_before,
             "details": {"readFiles": self.some_files(), "modifiedFiles": self.some_files()},
             "fromHook": False,
         }
         entry = self.entry("compaction", fields)
         self.turns = [t for t in self.turns if t >= keep_from]
         self.compaction_at = len(self.path) - 1
-        self.context_tokens = 30_000
+        self.kept_at = keep_from
         return entry
 
     def some_files(self) -> list[str]:

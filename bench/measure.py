@@ -14,6 +14,7 @@ import time
 
 import orjson
 
+import pi_compact.context  # noqa: F401  (build_context imports it on first use: not part of what is timed)
 from pi_compact.session import Session
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..errors import EntryNotFoundError
 from .jsonl import iso_to_ms, js_trim, js_truthy
-from .scan import Problem, Slot, parse_slot
+from .scan import Problem, Slot, parse_slot, parse_slots
 
 
 @dataclass(frozen=True)
@@ -160,36 +160,46 @@ class SessionIndex:
         if not self._trusted_chains:
             return self.path(from_id)
         region, kept_from = self._walk_to_kept_region(from_id)
+        # Only entries that add a message or set the model or thinking level are read, plus the kept region's
+        # first entry whatever its type (it marks where emitting starts); labels, custom entries, names stay
+        # unparsed. parse_slots parses them in one batch with the garbage collector paused.
+        first = region[-1] if region else None
+        needed = [slot for slot in reversed(region) if slot.type in _CONTEXT_TYPES or slot is first]
+        tail = parse_slots(self._data, needed)
         if kept_from is None:
-            return [self.entry_of(slot) for slot in reversed(region)]
-        tail = [self.entry_of(slot) for slot in reversed(region)]
+            return tail
         return self._last_setters(kept_from, tail) + tail
 
     def _walk_to_kept_region(self, from_id: str | None) -> tuple[list[Slot], Slot | None]:
         """Slots from the leaf up to the latest compaction's kept region (leaf first), and the slot above it.
 
-        Without a compaction on the path the whole path is returned and the slot above is ``None``.
+        Without a compaction on the path the whole path is returned and the slot above is ``None``. A kept
+        id that is not above the compaction keeps nothing (pi emits only the summary and what follows), so
+        the region then ends at the compaction, however far up the walk had to go to find that out.
         """
         region: list[Slot] = []
         seen: set[str] = set()
         kept_id: object = None
+        compaction: Slot | None = None
         slot = self.by_id.get(from_id) if from_id is not None else None
         while slot is not None:
             if slot.id in seen:
                 self._report(Problem("cycle", f"parent cycle through {slot.id}; path cut there", slot.line, slot.id))
                 break
             seen.add(slot.id)
-            if kept_id is not None and slot.id == kept_id:
-                region.append(slot)
-                return region, self._parent_slot(slot)
             region.append(slot)
-            if kept_id is None and slot.type == "compaction":
-                kept_id = self.entry_of(slot).get("firstKeptEntryId")
+            if compaction is not None and slot.id == kept_id:
+                return region, self._parent_slot(slot)
+            if compaction is None and slot.type == "compaction":
+                compaction, kept_id = slot, self.entry_of(slot).get("firstKeptEntryId")
                 if kept_id is None or kept_id == slot.id:
                     return region, self._parent_slot(slot)
+                after_compaction = len(region)
             parent = slot.parent_id
             slot = self.by_id.get(parent) if parent else None
-        return region, None
+        if compaction is None:
+            return region, None
+        return region[:after_compaction], self._parent_slot(compaction)
 
     def _parent_slot(self, slot: Slot) -> Slot | None:
         return self.by_id.get(slot.parent_id) if slot.parent_id else None
@@ -286,6 +296,10 @@ class SessionIndex:
                 label_timestamp=label[1] if label else None,
             )
         return built[root.id]
+
+
+_CONTEXT_TYPES = ("message", "custom_message", "branch_summary", "compaction", "model_change", "thinking_level_change")
+"""The entry types context building reads (a tuple, not a frozenset: a hand-written ``type`` can be a list)."""
 
 
 def _sets_model(entry: dict) -> bool:

@@ -77,6 +77,21 @@ def test_a_long_session_has_everything(lines: list[dict]) -> None:
     assert big, "some tool results are ~50 KB"
 
 
+def test_compacts_as_pi_would_when_the_context_reaches_the_window(lines: list[dict], session_file: Path) -> None:
+    windows = {model[1]: model[4] for model in generate.MODELS}
+    smallest = min(windows.values())
+    compactions = [e for e in lines[1:] if e["type"] == "compaction"]
+    assert len(compactions) >= 2
+    assert all(e["tokensBefore"] > smallest - generate.RESERVE_TOKENS for e in compactions)
+    context = Session.open(session_file).build_context()
+    estimated = len(orjson.dumps(context.messages)) // 4
+    assert estimated < windows[context.model["modelId"]], "what follows the latest compaction fits the window"
+    reported = [
+        e["message"]["usage"]["cacheRead"] for e in lines[1:] if e["type"] == "message" and e["message"]["role"] == "assistant"
+    ]
+    assert max(reported) > smallest // 2, "usage reports the context's real size, not a constant"
+
+
 def test_the_leaf_moves_back_at_least_once(lines: list[dict]) -> None:
     parents = Counter(e["parentId"] for e in lines[1:])
     assert max(parents.values()) >= 2
