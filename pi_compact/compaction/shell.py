@@ -27,9 +27,12 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
 _PLAIN_ARG = re.compile(r"^[^\s*?$`|&;<>(){}\[\]'\"\\]+$")
 _SEPARATOR = re.compile(r"^[;&|()\n]+$")
+# A token never starts inside a word or quotes (a word runs on through ``#``), so a ``#`` that starts one starts a
+# shell word: a comment to the end of the line. Backslash-newline joins lines outside comments, not within them.
 _TOKEN = re.compile(
-    r"""(?P<op>&>>?|[<>]+[&|]?|[;&|()\n]+)"""
-    r"""|(?P<word>(?:[^\s;&|()<>'"\\]+|\\.|\\$|'[^']*(?:'|$)|"(?:[^"\\]|\\.)*(?:"|$))+)""",
+    r"""(?P<comment>#[^\n]*)|\\\n"""
+    r"""|(?P<op>&>>?|[<>]+[&|]?|[;&|()\n]+)"""
+    r"""|(?P<word>(?:[^\s;&|()<>'"\\]+|\\[^\n]|\\\Z|'[^']*(?:'|$)|"(?:[^"\\]|\\.)*(?:"|$))+)""",
     re.S,
 )
 _DOUBLE_ESCAPE = re.compile(r'\\([\\"$`])')
@@ -53,7 +56,7 @@ class ShellEffects:
 def shell_effects(command: str) -> ShellEffects:
     """Paths a shell command evidently reads or modifies (a heuristic: no expansion, no ``cd`` tracking)."""
     effects = ShellEffects([], [], [])
-    for segment in _segments(_tokens(_strip_heredocs(command[:20_000].replace("\\\n", " ")))):
+    for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))):
         _segment_effects(segment, effects)
     return effects
 
@@ -68,14 +71,24 @@ def _strip_heredocs(command: str) -> str:
             terminator = None if line.strip() == terminator else terminator
             continue
         kept.append(line)
-        match = _HEREDOC.search(line)
+        match = _HEREDOC.search(_code(line))
         terminator = match.group(2) if match else None
     return "\n".join(kept)
 
 
+def _code(line: str) -> str:
+    """The line without its comment: ``# see cat <<EOF`` opens no heredoc."""
+    if "#" in line:
+        for match in _TOKEN.finditer(line):
+            if match.lastgroup == "comment":
+                return line[:match.start()]
+    return line
+
+
 def _tokens(command: str) -> list[str]:
     """Shell words and operators, quotes removed: ``shlex`` semantics for what matters here, but by regex
-    (``shlex`` reads a character at a time and dominated extraction time). Unclosed quotes run to the end."""
+    (``shlex`` reads a character at a time and dominated extraction time). Unclosed quotes run to the end;
+    comments and backslash-newlines are dropped."""
     tokens: list[str] = []
     for match in _TOKEN.finditer(command):
         if match.lastgroup == "op":

@@ -62,6 +62,34 @@ def test_shell_effects(command: str, reads: list[str], writes: list[str]) -> Non
     assert (effects.reads, effects.writes) == (reads, writes)
 
 
+@pytest.mark.parametrize(("command", "reads", "writes"), [
+    # a `#` that starts a word comments out the rest of the line, whatever it says
+    ("echo done # old -> new", [], []),
+    ("make build  # writes > out.log", [], []),
+    ("echo x >> log.txt # then >> other.txt", [], ["log.txt"]),
+    ("npm test # | tee test.log", [], []),
+    ("# cat secret.txt > copy.txt", [], []),
+    ("true;# > a\nfalse&&# > b\nls|# tee c\n(# > d\n)", [], []),
+    ("echo a # see cat <<EOF\necho b > real.txt\nEOF", [], ["real.txt"]),  # a comment opens no heredoc
+    ("echo a # no line continuation here \\\ncat b.py", ["b.py"], []),
+    # a `#` inside a word or quotes is no comment
+    ("echo a#b > hash.txt", [], ["hash.txt"]),
+    ("echo $# > argc.txt", [], ["argc.txt"]),
+    ("echo ${#arr[@]} ${#x} > len.txt", [], ["len.txt"]),
+    ("echo \"a # b\" > dq.txt", [], ["dq.txt"]),
+    ("echo '# not > this' > sq.txt", [], ["sq.txt"]),
+    ("cat notes#1.md", ["notes#1.md"], []),
+    # comment lines between real commands; heredoc bodies are neither comments nor commands
+    ("# step 1 -> step 2\nmake > build.log\n  # step 2 >> stale.log\ncat a.py > b.py # copy -> c.py",
+     ["a.py"], ["build.log", "b.py"]),
+    ("cat > conf.sh <<'EOF'\n# header > nope.txt\necho \"unclosed\nEOF\necho ok > done.txt",
+     [], ["conf.sh", "done.txt"]),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_shell_comments(command: str, reads: list[str], writes: list[str]) -> None:
+    effects = shell_effects(command)
+    assert (effects.reads, effects.writes) == (reads, writes)
+
+
 def test_bash_paths_reach_the_file_lists_from_tool_calls_and_user_bash() -> None:
     facts = extract_facts([*run("cat src/a.py && sed -i 's/x/y/' src/b.py", "ok"),
                            user_bash("echo x > notes.md", "")])
