@@ -118,10 +118,10 @@ class Planner:
         if self.summarizer.name != "offline" and self.prep.summarized_messages:
             self.progress("summarize")
             try:
-                text, used_in, used_out = llm_summary(
+                made = llm_summary(
                     self.prep, self.summarizer, self.settings, self.budget, self.instructions, self.previous
                 )
-                return Stage(text, "summarize", used_in, used_out), None
+                return Stage(made.text, "summarize", made.input_tokens, made.output_tokens), made.prefix_fallback
             except SummarizerError as exc:
                 return self._offline(), f"{self.summarizer.name}: {exc}"
         return self._offline(), None

@@ -3,11 +3,15 @@
 A region larger than the summarizer's window is summarized chunk by chunk, each chunk updating the summary
 of the ones before, so compaction works exactly when the session is already over the limit. An answer
 without the required sections is repaired (missing headings added) or, when it has none of them, rejected.
+A split turn whose prefix gets no usable answer keeps the LLM's history summary and an offline prefix summary.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..errors import SummarizerError
+from .offline import OfflineSummarizer
 from .prepare import CompactionPreparation
 from .prompts import (REQUIRED_SECTIONS, SYSTEM_PROMPT, TURN_PREFIX_PROMPT, UPDATE_PROMPT, compaction_prompt,
                       missing_sections, turn_prefix_prompt)
@@ -25,6 +29,17 @@ MIN_SUMMARY_CHARS = 40
 SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 
 
+@dataclass(frozen=True)
+class LLMSummary:
+    """What the LLM stage produced: the summary text and the summarizer's input and output tokens."""
+
+    text: str
+    input_tokens: int
+    output_tokens: int
+    prefix_fallback: str | None = None
+    """Why the split turn's prefix was summarized offline while the LLM's history summary was kept."""
+
+
 def llm_summary(
     prep: CompactionPreparation,
     summarizer: Summarizer,
@@ -32,17 +47,31 @@ def llm_summary(
     budget: int,
     instructions: str | None,
     previous: str | None,
-) -> tuple[str, int, int]:
-    """The summary text and the summarizer's input and output tokens; raises ``SummarizerError``."""
+) -> LLMSummary:
+    """The summary of ``prep``'s region; raises ``SummarizerError`` when the history (or, with no history to
+    summarize, the turn prefix) gets no usable answer."""
     folder = _Folder(summarizer, settings)
     history = previous
     if prep.messages_to_summarize:
         history = folder.fold(prep.messages_to_summarize, history, budget, instructions)
-    text = history or "No prior history."
+    text, fallback = history or "No prior history.", None
     if prep.turn_prefix_messages:
-        prefix = folder.fold(prep.turn_prefix_messages, None, max(budget // 2, 256), None, kind="turn_prefix")
+        prefix, fallback = _turn_prefix_summary(folder, prep, max(budget // 2, 256))
         text += SPLIT_TURN_SEPARATOR + (prefix or "")
-    return text, folder.input_tokens, folder.output_tokens
+    return LLMSummary(text, folder.input_tokens, folder.output_tokens, fallback)
+
+
+def _turn_prefix_summary(folder: _Folder, prep: CompactionPreparation, budget: int) -> tuple[str | None, str | None]:
+    """The LLM's summary of the split turn's prefix; when that request fails after the history was summarized,
+    the offline one and why, so the good (and paid-for) history answer is not thrown away with it."""
+    try:
+        return folder.fold(prep.turn_prefix_messages, None, budget, None, kind="turn_prefix"), None
+    except SummarizerError as exc:
+        if not prep.messages_to_summarize:
+            raise  # no LLM answer to keep: the whole stage goes offline, as when the history fails
+        request = SummaryRequest("", "", budget, "turn_prefix", prep.turn_prefix_messages)
+        reason = f"{folder.summarizer.name}: {exc} (only the turn prefix was summarized offline)"
+        return OfflineSummarizer().summarize(request).text, reason
 
 
 class _Folder:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from pi_compact.compaction import SYSTEM_PROMPT, CompactionSettings, compact
+from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.prompts import INITIAL_PROMPT, TURN_PREFIX_PROMPT, UPDATE_PROMPT, compaction_prompt
 from pi_compact.compaction.summarize import SPLIT_TURN_SEPARATOR, checked_summary
 from pi_compact.compaction.tokens import text_tokens
@@ -173,6 +174,49 @@ def test_a_split_turn_without_history_says_so(tmp_path) -> None:
     result = compact(session, settings=FIXED_BUDGET, summarizer=summarizer)
     assert [c.kind for c in summarizer.calls] == ["turn_prefix"]
     assert "No prior history." + SPLIT_TURN_SEPARATOR + prefix in result.summary
+
+
+BAD_PREFIX_ANSWERS = [
+    pytest.param(summary_text("wrong sections"), "the answer has none of the required sections",
+                 id="no-prefix-sections"),
+    pytest.param(SummarizerError("timed out after 0.3s"), "timed out after 0.3s", id="timeout"),
+]
+
+
+@pytest.mark.parametrize("bad_prefix, reason", BAD_PREFIX_ANSWERS)
+def test_a_failing_turn_prefix_keeps_the_llm_history(tmp_path, bad_prefix, reason) -> None:
+    session = split_turn_session(tmp_path / "s.jsonl", earlier_turns=3)
+    summarizer = ScriptedSummarizer([summary_text("history"), bad_prefix])
+    result = compact(session, settings=FIXED_BUDGET, summarizer=summarizer)
+    assert [c.kind for c in summarizer.calls] == ["compaction", "turn_prefix"]
+    history, prefix = result.summary.split(SPLIT_TURN_SEPARATOR)
+    assert history.endswith(summary_text("history"))
+    offline = OfflineSummarizer().summarize(summarizer.calls[1]).text  # the same messages and budget
+    assert prefix.startswith(offline) and "## Original Request\nMigrate every module" in offline
+    assert (result.strategy, result.details["summarizer"]) == ("summarize", "scripted")
+    assert result.fallback_reason == f"scripted: {reason} (only the turn prefix was summarized offline)"
+    assert result.entry["details"]["fallbackReason"] == result.fallback_reason
+
+
+def test_a_failing_turn_prefix_without_history_falls_back_entirely(tmp_path) -> None:
+    """With nothing else asked of the LLM there is no answer to keep: the whole region is summarized offline."""
+    session = split_turn_session(tmp_path / "s.jsonl", earlier_turns=0)
+    summarizer = ScriptedSummarizer([SummarizerError("provider exploded")])
+    result = compact(session, settings=FIXED_BUDGET, summarizer=summarizer)
+    assert [c.kind for c in summarizer.calls] == ["turn_prefix"]
+    assert (result.strategy, result.details["summarizer"]) == ("offline", "offline")
+    assert result.details["fallbackReason"] == "scripted: provider exploded"
+    assert SPLIT_TURN_SEPARATOR not in result.summary and "## Goal\nMigrate every module" in result.summary
+
+
+def test_a_failing_history_still_falls_back_entirely(tmp_path) -> None:
+    session = split_turn_session(tmp_path / "s.jsonl", earlier_turns=3)
+    summarizer = ScriptedSummarizer(["Sure! The user refactored four modules and then migrated them. " * 2])
+    result = compact(session, settings=FIXED_BUDGET, summarizer=summarizer)
+    assert [c.kind for c in summarizer.calls] == ["compaction"]  # the prefix is never asked for
+    assert (result.strategy, result.details["summarizer"]) == ("offline", "offline")
+    assert result.details["fallbackReason"] == "scripted: the answer has none of the required sections"
+    assert SPLIT_TURN_SEPARATOR not in result.summary and "Request 0: please refactor module 0." in result.summary
 
 
 # -- the real SDKs over HTTP -----------------------------------------------------------------------------------------
