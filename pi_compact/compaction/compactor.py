@@ -62,7 +62,11 @@ EventHandler = Callable[[CompactionEvent], None]
 
 
 def compaction_lock_path(session: Session) -> Path | None:
-    """The side file whose lock one running compaction (or tree navigation) of ``session`` holds."""
+    """The side file whose lock one running compaction (or tree navigation) of ``session`` holds.
+
+    It exists only while held: :func:`try_exclusive` removes it on release, so session folders keep no
+    ``.<name>.compact.lock`` files (listings look at ``*.jsonl`` files only, as pi's do).
+    """
     return session.path.with_name(f".{session.path.name}.compact.lock") if session.path is not None else None
 
 

@@ -328,3 +328,29 @@ def test_summarizer_errors_in_auto_mode_fall_back(tmp_path) -> None:
     result = auto.ensure_fits(session)
     assert result.strategy in ("offline", "truncate") and result.fallback_reason == "scripted: down"
     assert context_tokens(session) <= 3000
+
+
+# -- the lock's side file ---------------------------------------------------------------------------------------------
+
+
+def test_no_lock_file_stays_after_a_compaction_done_failed_or_refused(tmp_path) -> None:
+    from pi_compact.compaction.compactor import compaction_lock_path
+    from pi_compact.store.locks import try_exclusive
+
+    session = wordy(tmp_path / "s.jsonl")
+    lock = compaction_lock_path(session)
+    seen: list[bool] = []
+    compact(session, settings=KEEP_1000, summarizer=ScriptedSummarizer([summary_text()]),
+            on_event=lambda e: seen.append(lock.exists()))
+    assert seen and all(seen) and not lock.exists()  # there while compacting, gone after
+    session.append_message(user("more " * 2000))
+    with pytest.raises(CorruptEntryError):
+        compact(session, settings=KEEP_1000, summarizer=ScriptedSummarizer([CorruptEntryError("x")]))
+    assert not lock.exists()
+    with try_exclusive(lock) as held:
+        assert held
+        with pytest.raises(CompactionInProgressError):
+            compact(session, settings=KEEP_1000)
+        assert lock.exists()  # the refused compaction left the holder's file alone
+    assert not lock.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.jsonl"]

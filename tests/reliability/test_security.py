@@ -176,10 +176,12 @@ def test_new_session_files_and_folders_are_owner_only(tmp_path: Path, open_umask
 
 def test_files_written_later_are_owner_only_too(tmp_path: Path, open_umask: None) -> None:
     path = new_conversation(tmp_path / "s.jsonl", turns=6)
+    held: dict[str, int] = {}
     with Session.open(path) as session:
-        compact(session, settings=CompactionSettings(keep_recent_tokens=300))
-    locks = list(tmp_path.glob(".*.lock"))
-    assert locks and all(mode(lock) == 0o600 for lock in locks)
+        compact(session, settings=CompactionSettings(keep_recent_tokens=300),
+                on_event=lambda e: held.update({lock.name: mode(lock) for lock in tmp_path.glob(".*.lock")}))
+    assert held == {".s.jsonl.compact.lock": 0o600}  # owner-only while the compaction holds it
+    assert not list(tmp_path.glob(".*.lock"))  # and removed once released
     write_repaired(path, tmp_path / "repaired.jsonl")
     assert mode(tmp_path / "repaired.jsonl") == 0o600
     v1 = tmp_path / "v1.jsonl"
