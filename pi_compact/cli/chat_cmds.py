@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from ..errors import PiCompactError, UsageError
-from ..session import Session
 from .app import app
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 SUMMARIZER_CHOICES = ("model", "offline", "anthropic", "openai")
 PROMPT = "> "
@@ -70,6 +72,8 @@ def _workdir(cwd: Path | None) -> str:
 
 
 def _open_session(workdir: str, continue_: bool, resume: str | None, session_file: Path | None) -> Session:
+    from ..session import Session  # here, not at the top: `pi-compact --help` imports this module
+
     if continue_ + (resume is not None) + (session_file is not None) > 1:
         raise UsageError("use only one of --continue, --resume and --session")
     if session_file is not None:

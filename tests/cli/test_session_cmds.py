@@ -403,3 +403,22 @@ def test_help_and_module_entry_point_import_nothing_heavy():
     assert done.returncode == 0 and b"session" in done.stdout
     imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines() if "|" in line}
     assert not {name for name in imported if name.split(".")[0] in ("anthropic", "openai", "rich")}
+    # The session group is built on first use: its modules, and the store under them, are not loaded.
+    assert not imported & {"pi_compact.session", "pi_compact.cli.session_cmds", "pi_compact.cli.compact_cmds"}
+
+
+@pytest.mark.parametrize("args", [["--help"], []], ids=["help", "no-arguments"])
+def test_the_root_help_lists_every_command_with_its_help(args):
+    done = subprocess.run([sys.executable, "-m", "pi_compact", *args], capture_output=True, text=True)
+    listing = (done.stdout + done.stderr).split("Commands:")[1]
+    rows = {line.split()[0]: line.split(None, 1)[1] for line in listing.strip().splitlines()}
+    assert list(rows) == ["chat", "replay", "session"]
+    assert rows["session"] == "Inspect and edit one session file (or list a folder of them)."
+
+
+def test_the_session_group_lists_all_its_commands():
+    done = subprocess.run([sys.executable, "-m", "pi_compact", "session", "--help"], capture_output=True, text=True)
+    listing = done.stdout.split("Commands:")[1]
+    names = {line.split()[0] for line in listing.splitlines() if line.startswith("  ") and line.split()}
+    expected = {"show", "tree", "context", "info", "list", "label", "name", "fork", "checkout", "diff", "compact", "doctor"}
+    assert done.returncode == 0 and expected <= names
