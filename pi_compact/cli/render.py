@@ -13,8 +13,11 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
+from sys import intern
+from typing import NamedTuple
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len, get_character_cell_size, set_cell_size
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.rule import Rule
@@ -56,23 +59,43 @@ def _control_table() -> dict[int, str]:
     return table
 
 
+def _any_of(codes: Iterable[int]) -> re.Pattern:
+    """A pattern matching one character of ``codes``, written as ranges."""
+    ranges: list[list[int]] = []
+    for code in sorted(codes):
+        if ranges and ranges[-1][1] == code - 1:
+            ranges[-1][1] = code
+        else:
+            ranges.append([code, code])
+    return re.compile("[" + "".join(f"\\U{low:08x}-\\U{high:08x}" for low, high in ranges) + "]")
+
+
 _CONTROLS = _control_table()
-_WHITESPACE_RUN = re.compile(r"\s+")
+_ANY_CONTROL = _any_of(_CONTROLS)
 
 
 def visible(text: str) -> str:
     """``text`` with every terminal control character (except newline and tab) replaced by a visible sign."""
-    return text.translate(_CONTROLS)
+    # Searching is many times faster than translating, and most text has nothing to replace.
+    return text.translate(_CONTROLS) if _ANY_CONTROL.search(text) else text
 
 
 def one_line(text: str, limit: int | None = None) -> str:
     """``text`` made visible, its whitespace runs collapsed to one space, cut to ``limit`` characters."""
-    if limit is not None:
-        text = text[: 8 * limit + 256]  # previews of 50 KB tool outputs: look at the start only
-    flat = _WHITESPACE_RUN.sub(" ", visible(text)).strip()
-    if limit is not None and len(flat) > limit:
-        return flat[: max(limit - 1, 0)] + "…"
-    return flat
+    if limit is None:
+        return _flat(text)
+    # Flattening a prefix gives a prefix of the flattened whole (give or take a trailing space), so when a
+    # short prefix already overflows, the cut is the same as the whole's: a tree previews every entry, and
+    # looks further only where collapsed whitespace left that prefix short.
+    short = limit + limit // 2 + 16
+    flat = _flat(text[:short])
+    if len(flat) <= limit and len(text) > short:
+        flat = _flat(text[: 8 * limit + 256])  # previews of 50 KB tool outputs: look at the start only
+    return flat if len(flat) <= limit else flat[: max(limit - 1, 0)] + "…"
+
+
+def _flat(text: str) -> str:
+    return " ".join(visible(text).split())  # whitespace runs collapsed to one space, none at either end
 
 
 def stdout_console() -> Console:
@@ -208,13 +231,39 @@ def short_count(tokens: int) -> str:
 # -- the tree ------------------------------------------------------------------------------------------------
 
 
+class EntryLook(NamedTuple):
+    """What the tree drawing shows of one entry, taken from it once: the entry itself need not be kept."""
+
+    id: str
+    type: str
+    kind: str
+    """The role of a message entry, otherwise the entry type (:func:`entry_kind`)."""
+    preview: str
+    """What the entry says, on one line, made visible, at most :data:`PREVIEW_CHARS` long."""
+    tokens: int | None
+
+
+def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], EntryLook]:
+    """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens`` counts if given."""
+
+    def look(entry: dict) -> EntryLook:
+        return EntryLook(
+            id=str(entry.get("id")),
+            type=intern(str(entry.get("type"))),  # a handful of names, 100,000 times: one copy each
+            kind=intern(entry_kind(entry)),
+            preview=one_line(entry_preview(entry), PREVIEW_CHARS),
+            tokens=tokens(entry) if tokens else None,
+        )
+
+    return look
+
+
 @dataclass(frozen=True)
 class TreeStyle:
-    """What the tree drawing marks: the leaf, the entries on the path to it, the labels, token counts."""
+    """What the tree drawing marks: the leaf and the entries on the path to it."""
 
     leaf_id: str | None
     on_path: frozenset[str]
-    tokens: Callable[[dict], int | None] | None = None
 
 
 class _Gutter:
@@ -275,29 +324,31 @@ def _push_children(stack: list, children, body: _Gutter, *, branching: bool) -> 
 
 
 def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
-    entry: dict = node.entry
-    entry_id = str(entry.get("id"))
-    kind = str(entry.get("type"))
-    on_path = entry_id in style.on_path
-    marker, marker_style = _MARKERS.get(kind, ("• " if on_path else "· ", "bold" if on_path else "dim"))
-    kind_name = entry_kind(entry)
-    tokens = style.tokens(entry) if style.tokens else None
+    look: EntryLook = node.digest
+    on_path = look.id in style.on_path
+    marker, marker_style = _MARKERS.get(look.type, ("• " if on_path else "· ", "bold" if on_path else "dim"))
+    tokens = look.tokens
     line: Line = [
         (head, "dim"),
         (marker, marker_style),
-        (f"{one_line(entry_id[:8]):<8} ", "bold" if on_path else "dim"),
-        (f"{one_line(_SHORT_KINDS.get(kind_name, kind_name), 14):<14}", _STYLES.get(kind, _STYLES.get(kind_name, "")) if on_path else "dim"),
+        (f"{one_line(look.id[:8]):<8} ", "bold" if on_path else "dim"),
+        (_kind_column(look.kind), _STYLES.get(look.type, _STYLES.get(look.kind, "")) if on_path else "dim"),
         (f"{'~' + short_count(tokens) if tokens is not None else '':>7} ", "dim"),
     ]
     if node.label:
         line.append((f"[{one_line(node.label, 40)}] ", "bold cyan"))
-    if entry_id == style.leaf_id:
+    if look.id == style.leaf_id:
         line.append(("◀ leaf", "bold reverse green"))
         line.append((" ", ""))
-    preview_style = _STYLES[kind] if kind in _MARKERS else ("" if on_path else "dim")
+    preview_style = _STYLES[look.type] if look.type in _MARKERS else ("" if on_path else "dim")
     used = sum(len(text) if text.isascii() else cell_len(text) for text, _ in line)
-    line.append((_fit(one_line(entry_preview(entry), PREVIEW_CHARS), width - used), preview_style))
+    line.append((_fit(look.preview, width - used), preview_style))
     return line
+
+
+@lru_cache(maxsize=1024)
+def _kind_column(kind: str) -> str:
+    return f"{one_line(_SHORT_KINDS.get(kind, kind), 14):<14}"
 
 
 def _fit(text: str, cells: int) -> str:
@@ -306,7 +357,22 @@ def _fit(text: str, cells: int) -> str:
         return ""
     if text.isascii():  # one column per character: the common case, and much cheaper than measuring
         return text if len(text) <= cells else text[: cells - 1] + "…"
+    if _one_cell_each(text):  # what rich's measuring and cutting come to then, without their cost
+        return text if len(text) <= cells else text[: cells - 1].rstrip() + "…"
     return set_cell_size(text, cells - 1).rstrip() + "…" if cell_len(text) > cells else text
+
+
+_ONE_CELL = set(map(chr, range(0x20, 0x7F)))
+"""Characters rich measures as one column each, learnt as they are met."""
+
+
+def _one_cell_each(text: str) -> bool:
+    """Whether rich measures every character of ``text`` as one column, none joining or widening another."""
+    unknown = set(text).difference(_ONE_CELL)
+    if any(char in "\u200d\ufe0f" or get_character_cell_size(char) != 1 for char in unknown):
+        return False  # a zero-width joiner or variation selector 16 changes its neighbour's width
+    _ONE_CELL.update(unknown)
+    return True
 
 
 class _Painter:

@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import orjson
 import typer
@@ -40,21 +40,23 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
     and an estimated token count per message.
     """
     with _open(file) as session:
-        roots = session.tree()
-        on_path = frozenset(str(e.get("id")) for e in session.branch())
-        counts = _counts(session.entries())
+        counts = _Counts()
+        if as_json:
+            roots = _digest_tree(session, _json_digest(_entry_tokens(_estimator())), counts)
+        else:
+            from . import render
+
+            roots = _digest_tree(session, render.entry_look(_entry_tokens(render.token_estimator())), counts)
+        on_path = frozenset(session.index.path_ids(session.leaf_id))
         _warn(session)
         if as_json:
-            _write_json(_show_json(session, counts, roots))
+            _write_json(_show_json(session, counts.as_json(), roots))
             return
-        from . import render
-
         console = render.stdout_console()
         render.key_values(console, _header_rows(session))
-        render.print_counts(console, counts["entries"], counts["types"], counts["roles"])
+        render.print_counts(console, counts.entries, counts.types, counts.roles)
         console.print()
-        style = render.TreeStyle(session.leaf_id, on_path, _entry_tokens(render.token_estimator()))
-        render.print_tree(console, roots, style)
+        render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
 
 
 @session_app.command("tree")
@@ -66,13 +68,17 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     With --json: nested nodes {id, parentId, type, role?, label?, timestamp, children}.
     """
     with _open(file) as session:
-        roots = session.tree()
-        on_path = frozenset(str(e.get("id")) for e in session.branch())
+        if as_json:
+            roots = _digest_tree(session, _json_digest())
+        else:
+            from . import render
+
+            roots = _digest_tree(session, render.entry_look())
+        on_path = frozenset(session.index.path_ids(session.leaf_id))
         _warn(session)
         if as_json:
             _write_json(tree_json(roots, node_fields))
             return
-        from . import render
         from .branch_cmds import print_branch_summaries
 
         console = render.stdout_console()
@@ -255,15 +261,39 @@ def _warn(session: Session) -> None:
         render.warn(session.problems)
 
 
-def _counts(entries: list[dict]) -> dict[str, Any]:
-    types: Counter[str] = Counter()
-    roles: Counter[str] = Counter()
-    for entry in entries:
-        types[str(entry.get("type"))] += 1
+def _digest_tree(session: Session, digest: Callable[[dict], Any], counts: _Counts | None = None) -> list:
+    """The session's tree with ``digest(entry)`` in place of each entry, and the file counted into ``counts``.
+
+    This is how show and tree read a big file: once, each entry parsed for its digest and count, none kept.
+    """
+    if counts is None:
+        return session.index.digest_tree(digest)
+
+    def digest_and_count(entry: dict) -> Any:
+        counts.add(entry)
+        return digest(entry)
+
+    # Counted as Session.entries() lists them: shadowed duplicates too.
+    return session.index.digest_tree(digest_and_count, every_line=True)
+
+
+class _Counts:
+    """Entries by type and messages by role, in the order first met."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.types: Counter[str] = Counter()
+        self.roles: Counter[str] = Counter()
+
+    def add(self, entry: dict) -> None:
+        self.entries += 1
+        self.types[str(entry.get("type"))] += 1
         message = entry.get("message")
         if entry.get("type") == "message":
-            roles[str(message.get("role")) if isinstance(message, dict) else "none"] += 1
-    return {"entries": len(entries), "types": dict(types), "roles": dict(roles)}
+            self.roles[str(message.get("role")) if isinstance(message, dict) else "none"] += 1
+
+    def as_json(self) -> dict[str, Any]:
+        return {"entries": self.entries, "types": dict(self.types), "roles": dict(self.roles)}
 
 
 def _header_rows(session: Session) -> list[tuple[str, object]]:
@@ -299,13 +329,10 @@ def _entry_tokens(estimate: Callable[[dict], int]) -> Callable[[dict], int | Non
 
 
 def _show_json(session: Session, counts: dict, roots: list) -> bytes:
-    tokens = _entry_tokens(_estimator())
-
     def fields(node) -> dict:
         found = node_fields(node)
-        count = tokens(node.entry)
-        if count is not None:
-            found["tokens"] = count
+        if node.digest.tokens is not None:
+            found["tokens"] = node.digest.tokens
         return found
 
     head = {
@@ -325,16 +352,46 @@ def _estimator() -> Callable[[dict], int]:
     return token_estimator()
 
 
+class _JsonDigest(NamedTuple):
+    """What a node of ``tree --json`` or ``show --json`` says of its entry (values as the entry has them)."""
+
+    id: Any
+    parent_id: Any
+    type: Any
+    role: Any
+    """The message's role; :data:`_NO_ROLE` when the entry is not a message with one."""
+    timestamp: Any
+    tokens: int | None
+
+
+_NO_ROLE: Any = object()
+
+
+def _json_digest(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], _JsonDigest]:
+    def digest(entry: dict) -> _JsonDigest:
+        message = entry.get("message")
+        is_message = entry.get("type") == "message" and isinstance(message, dict)
+        return _JsonDigest(
+            entry.get("id"),
+            entry.get("parentId"),
+            entry.get("type"),
+            message["role"] if is_message and "role" in message else _NO_ROLE,
+            entry.get("timestamp"),
+            tokens(entry) if tokens else None,
+        )
+
+    return digest
+
+
 def node_fields(node) -> dict:
     """The fields of one node of ``tree --json``, in order; ``children`` is added by :func:`tree_json`."""
-    entry = node.entry
-    fields = {"id": entry.get("id"), "parentId": entry.get("parentId"), "type": entry.get("type")}
-    message = entry.get("message")
-    if entry.get("type") == "message" and isinstance(message, dict) and "role" in message:
-        fields["role"] = message["role"]
+    digest: _JsonDigest = node.digest
+    fields = {"id": digest.id, "parentId": digest.parent_id, "type": digest.type}
+    if digest.role is not _NO_ROLE:
+        fields["role"] = digest.role
     if node.label is not None:
         fields["label"] = node.label
-    fields["timestamp"] = entry.get("timestamp")
+    fields["timestamp"] = digest.timestamp
     return fields
 
 

@@ -8,12 +8,13 @@ or a dangling parent ends the walk and is reported.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from ..errors import EntryNotFoundError
 from .jsonl import iso_to_ms, js_trim, js_truthy
-from .scan import Problem, Slot, parse_slot, parse_slots
+from .scan import Problem, Slot, _gc_paused, parse_slot, parse_slots
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,19 @@ class TreeNode:
     @property
     def id(self) -> str:
         return self.entry["id"]
+
+
+@dataclass(frozen=True, slots=True)
+class DigestNode:
+    """One entry of :meth:`SessionIndex.digest_tree`: the caller's digest of the entry instead of the entry."""
+
+    id: str
+    digest: Any
+    children: tuple["DigestNode", ...]
+    label: str | None = None
+
+
+_Node = TypeVar("_Node", TreeNode, DigestNode)
 
 
 class SessionIndex:
@@ -228,10 +242,15 @@ class SessionIndex:
 
     def path(self, from_id: str | None) -> list[dict]:
         """Entries from the root down to ``from_id`` (root first); ``[]`` for ``None`` or an unknown id."""
+        return [self.entry_of(self.by_id[i]) for i in self.path_ids(from_id)]
+
+    def path_ids(self, from_id: str | None) -> list[str]:
+        """The ids of :meth:`path`, root first, with the same problem reported; no entry is parsed."""
         ids, problem = self.walk_ids(from_id)
         if problem is not None:
             self._report(problem)
-        return [self.entry_of(self.by_id[i]) for i in reversed(ids)]
+        ids.reverse()
+        return ids
 
     def _report(self, problem: Problem) -> None:
         """Record a problem found while querying, once however often the query runs."""
@@ -254,6 +273,42 @@ class SessionIndex:
 
         Entries that no root reaches (a parent cycle) are reported and shown as extra roots.
         """
+        with _gc_paused():  # as in parse_slots: an object per entry and none in a cycle, nothing to collect
+            return self._build_tree(self._entry_node)
+
+    def digest_tree(self, digest: Callable[[dict], Any], *, every_line: bool = False) -> list[DigestNode]:
+        """:meth:`tree` with ``digest(entry)`` in place of each entry, for reading a big file in one pass.
+
+        The entries are parsed in file order, handed to ``digest`` and dropped: an entry parsed here is not
+        kept in its slot, so the tree costs the digests rather than every entry of the file parsed. With
+        ``every_line``, ``digest`` also sees the shadowed duplicates (its result for them is dropped), that is
+        exactly the entries :meth:`iter_entries` lists, so that a caller can tally the file in the same pass.
+        """
+        digests = {}
+
+        def node(slot: Slot, children: tuple, label: tuple | None) -> DigestNode:
+            return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
+
+        # The collections a pass this size triggers would cost a third of it, and find nothing: as in parse_slots.
+        with _gc_paused():
+            for slot in self.slots:  # file order: a later duplicate overwrites the earlier, as in by_id
+                if every_line or self.by_id.get(slot.id) is slot:
+                    digests[slot.id] = digest(self._peek(slot))
+            return self._build_tree(node)
+
+    def _peek(self, slot: Slot) -> dict:
+        return slot.entry if slot.entry is not None else parse_slot(self._data, slot, keep=False)
+
+    def _entry_node(self, slot: Slot, children: tuple, label: tuple | None) -> TreeNode:
+        return TreeNode(
+            entry=self.entry_of(slot),
+            children=children,
+            label=label[0] if label else None,
+            label_timestamp=label[1] if label else None,
+        )
+
+    def _build_tree(self, make: Callable[[Slot, tuple, tuple | None], _Node]) -> list[_Node]:
+        """The tree's nodes, each made by ``make(slot, children, (label, label timestamp) or None)``."""
         kids: dict[str, list[Slot]] = {}
         roots: list[Slot] = []
         for slot in self.slots:
@@ -265,14 +320,14 @@ class SessionIndex:
             else:
                 kids.setdefault(parent, []).append(slot)
         reached: set[str] = set()
-        nodes = [self._node(root, kids, reached) for root in roots]
+        nodes = [self._node(root, kids, reached, make) for root in roots]
         for slot in self.slots:
             if slot.id not in reached and self.by_id.get(slot.id) is slot:
                 self._report(Problem("cycle", f"entry {slot.id} is on a parent cycle", slot.line, slot.id))
-                nodes.append(self._node(slot, kids, reached))
+                nodes.append(self._node(slot, kids, reached, make))
         return nodes
 
-    def _node(self, root: Slot, kids: dict[str, list[Slot]], reached: set[str]) -> TreeNode:
+    def _node(self, root: Slot, kids: dict[str, list[Slot]], reached: set[str], make: Callable) -> _Node:
         # Iterative post-order build: deep linear sessions would overflow Python's recursion limit.
         order: list[Slot] = []
         stack = [root]
@@ -282,19 +337,13 @@ class SessionIndex:
                 continue
             reached.add(slot.id)
             order.append(slot)
-            stack.extend(kids.get(slot.id, []))
-        built: dict[str, TreeNode] = {}
+            stack.extend(kids.get(slot.id, ()))
+        built: dict[str, Any] = {}
         for slot in reversed(order):
-            children = sorted(
-                (c for c in kids.get(slot.id, []) if c.id in built), key=lambda c: _sort_ms(c.timestamp)
-            )
-            label = self.labels.get(slot.id)
-            built[slot.id] = TreeNode(
-                entry=self.entry_of(slot),
-                children=tuple(built[c.id] for c in children),
-                label=label[0] if label else None,
-                label_timestamp=label[1] if label else None,
-            )
+            children = [c for c in kids.get(slot.id, ()) if c.id in built]
+            if len(children) > 1:  # most entries have one child: no timestamp to read, nothing to sort
+                children.sort(key=lambda c: _sort_ms(c.timestamp))
+            built[slot.id] = make(slot, tuple(built[c.id] for c in children), self.labels.get(slot.id))
         return built[root.id]
 
 

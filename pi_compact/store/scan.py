@@ -247,8 +247,11 @@ def _ends_object(data: bytes, begin: int, end: int) -> bool:
     return end > begin and data[end - 1] == 0x7D
 
 
-def parse_slot(data: bytes, slot: Slot) -> dict:
-    """The entry of a lazily indexed slot, parsed now; a line that turns out broken raises."""
+def parse_slot(data: bytes, slot: Slot, *, keep: bool = True) -> dict:
+    """The entry of a lazily indexed slot, parsed now; a line that turns out broken raises.
+
+    It is kept in the slot, unless ``keep`` is false: one pass over a big file must not keep every entry.
+    """
     try:
         value = parse_line(memoryview(data)[slot.start : slot.end])
     except ValueError:
@@ -257,7 +260,8 @@ def parse_slot(data: bytes, slot: Slot) -> dict:
         raise CorruptEntryError(
             f"line {slot.line} (entry {slot.id}) is not valid JSON; run `pi-compact session doctor`"
         )
-    slot.entry = value
+    if keep:
+        slot.entry = value
     return value
 
 

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import orjson
@@ -14,8 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pi_compact import Session
-from pi_compact.cli import main
+from pi_compact.cli import main, session_cmds
 from pi_compact.cli.app import app
+from pi_compact.store import scan as scan_module
 
 PROJECT = Path(__file__).resolve().parents[2]
 PI_FIXTURES = sorted((PROJECT.parent / "shared" / "fixtures" / "pi").glob("*.jsonl"))
@@ -296,6 +298,80 @@ def test_show_on_a_deep_chain_stays_flat(tmp_path):
     out = invoke("session", "show", str(path)).output
     tree_lines = [line for line in out.splitlines() if line.startswith("• ")]
     assert len(tree_lines) == 5_000
+
+
+def _every_kind(path: Path) -> Path:
+    """Every entry type and message role the tree draws, wide and joined characters, a shadowed duplicate."""
+
+    def entry(kind: str, entry_id: str, parent: str | None, second: int, **fields) -> dict:
+        when = f"2025-01-01T00:00:{second:02d}.000Z"
+        return {"type": kind, "id": entry_id, "parentId": parent, "timestamp": when, **fields}
+
+    def message(entry_id: str, parent: str, second: int, **fields) -> dict:
+        return entry("message", entry_id, parent, second, message={"timestamp": second, **fields})
+
+    call = {"type": "toolCall", "id": "c1", "name": "edit", "arguments": {"path": "a.py", "old": "x", "new": "y"}}
+    thinking = {"type": "thinking", "thinking": "hm"}
+    failed = [{"type": "text", "text": "no\tway\x1b[2J"}]
+    return write_session(
+        path,
+        [
+            entry("model_change", "e0000001", None, 1, provider="anthropic", modelId="claude"),
+            entry("thinking_level_change", "e0000002", "e0000001", 2, thinkingLevel="high"),
+            message("e0000003", "e0000002", 3, role="user", content="日本語 😀 👩\u200d💻 → " + "wide " * 30),
+            message("e0000004", "e0000003", 4, role="assistant", content=[thinking, call]),
+            message("e0000005", "e0000004", 5, role="toolResult", toolName="edit", isError=True, content=failed),
+            message("e0000006", "e0000005", 6, role="bashExecution", command="ls", exitCode=2, output="x"),
+            message("e0000007", "e0000006", 7, role="custom", customType="x", content="shadowed, its role's only one"),
+            message("e0000007", "e0000006", 8, role="user", content="the duplicate that wins"),
+            entry("compaction", "e0000008", "e0000007", 9, summary="s " * 50, firstKeptEntryId="e0000006"),
+            entry("branch_summary", "e0000009", "e0000003", 10, fromId="e0000003", summary="the abandoned branch"),
+            entry("custom", "e0000010", "e0000008", 11, customType="ext", data={}),
+            entry("custom_message", "e0000011", "e0000010", 12, customType="note", content="a note", display=True),
+            entry("session_info", "e0000012", "e0000011", 13, name="named"),
+            entry("label", "e0000013", "e0000012", 14, targetId="e0000004", label="mark ✓"),
+        ],
+    )
+
+
+@pytest.mark.parametrize("command", [["show"], ["tree"], ["show", "--json"], ["tree", "--json"]], ids=" ".join)
+@pytest.mark.parametrize("colour", [False, True], ids=["plain", "colour"])
+def test_show_and_tree_print_the_same_for_a_file_read_lazily(tmp_path, monkeypatch, command, colour):
+    env = {"FORCE_COLOR": "1", "TERM": "xterm-256color", "COLUMNS": "90"} if colour else {"COLUMNS": "70"}
+    for path in (DEMO, _every_kind(tmp_path / "every.jsonl")):
+        eager = invoke("session", *command, str(path), env=env)
+        monkeypatch.setattr(scan_module, "EAGER_PARSE_BYTES", 0)
+        lazy = invoke("session", *command, str(path), env=env)
+        monkeypatch.undo()
+        assert lazy.stdout_bytes == eager.stdout_bytes and lazy.stderr_bytes == eager.stderr_bytes
+
+
+def test_show_counts_every_line_as_entries_lists_them(tmp_path):
+    path = _every_kind(tmp_path / "every.jsonl")
+    counts = orjson.loads(invoke("session", "show", str(path), "--json").stdout)["counts"]
+    entries = Session.open(path).entries()
+    assert counts["entries"] == len(entries) == 14
+    assert list(counts["types"].items()) == list(Counter(str(e["type"]) for e in entries).items())
+    roles = [("user", 2), ("assistant", 1), ("toolResult", 1), ("bashExecution", 1), ("custom", 1)]
+    assert list(counts["roles"].items()) == roles, "the shadowed duplicate is counted, in file order"
+    out = invoke("session", "show", str(path)).output
+    assert "14 entries: 6 message, 1 model_change" in out
+    assert "messages: 2 user, 1 assistant, 1 toolResult, 1 bashExecution, 1 custom\n" in out
+
+
+@pytest.mark.parametrize("command", [["show"], ["tree"], ["show", "--json"], ["tree", "--json"]], ids=" ".join)
+def test_show_and_tree_keep_no_entry_parsed(tmp_path, monkeypatch, command):
+    monkeypatch.setattr(scan_module, "EAGER_PARSE_BYTES", 0)
+    opened: list[Session] = []
+
+    def open_and_keep(path: Path) -> Session:
+        opened.append(Session.open(path))
+        return opened[-1]
+
+    monkeypatch.setattr(session_cmds, "_open", open_and_keep)
+    invoke("session", *command, str(_every_kind(tmp_path / "every.jsonl")))
+    parsed = {slot.type for slot in opened[0].index.slots if slot.entry is not None}
+    assert parsed <= {"label", "session_info", "branch_summary"}, "read at open, or for the branch summary legend"
 
 
 def test_info_json(tmp_path):

@@ -1,0 +1,83 @@
+"""The tree drawing's shortcuts give exactly what the straightforward code gives.
+
+``one_line`` flattens only a prefix when that is enough, ``visible`` translates only text that needs it, and
+``_fit`` cuts text whose characters are all one column wide without rich's grapheme machinery. Each is
+checked against the plain version it replaced, on text made to hit the edges: whitespace runs across the
+prefix's end, control characters, wide, zero-width and joining characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len, set_cell_size
+
+from pi_compact.cli import render
+
+SETTINGS = settings(max_examples=300, deadline=None)
+
+_AWKWARD = [
+    *[" ", "  ", "\n", "\t", "\r\n", "\x0b", "\x1c", "\x85", "\xa0", "\u2028", "\u3000"],  # whitespace
+    *["\x1b", "\x07", "\x7f", "\x9b", "\u202e", "\u2066", "\ud800"],  # controls, shown as signs
+    *["a", "word", "é", "→", "•", "✓", "—", "Ü"],  # one column
+    *["日本", "😀", "\u0301", "\u200d", "\ufe0f", "👍\ufe0f", "❤\ufe0f", "👩\u200d💻"],  # wide, zero-width, joining
+]
+texts = st.lists(st.sampled_from(_AWKWARD) | st.text(max_size=5), max_size=120).map("".join)
+
+
+def reference_one_line(text: str, limit: int | None = None) -> str:
+    if limit is not None:
+        text = text[: 8 * limit + 256]
+    flat = re.sub(r"\s+", " ", text.translate(render._CONTROLS)).strip()
+    if limit is not None and len(flat) > limit:
+        return flat[: max(limit - 1, 0)] + "…"
+    return flat
+
+
+def reference_fit(text: str, cells: int) -> str:
+    if cells <= 0:
+        return ""
+    if text.isascii():
+        return text if len(text) <= cells else text[: cells - 1] + "…"
+    return set_cell_size(text, cells - 1).rstrip() + "…" if cell_len(text) > cells else text
+
+
+@SETTINGS
+@given(texts)
+def test_visible_is_the_translation(text):
+    assert render.visible(text) == text.translate(render._CONTROLS)
+
+
+@SETTINGS
+@given(texts, st.none() | st.integers(min_value=0, max_value=60))
+def test_one_line_is_the_plain_flattening(text, limit):
+    assert render.one_line(text, limit) == reference_one_line(text, limit)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["x", "  ", "\n\n", " \t ", "y z"]), max_size=400).map("".join), st.integers(0, 60))
+def test_one_line_looks_further_when_whitespace_collapses(text, limit):
+    assert render.one_line(text, limit) == reference_one_line(text, limit)
+
+
+@SETTINGS
+@given(st.integers(0, 3_000), st.integers(0, 200), st.sampled_from(["late", "x" * 300, "a b " * 100]))
+def test_one_line_finds_text_after_a_run_of_whitespace(spaces, limit, text):
+    padded = " \n" * spaces + text
+    assert render.one_line(padded, limit) == reference_one_line(padded, limit)
+
+
+def test_one_line_of_long_previews():
+    cases = [(" " * 100 + "late", "late"), (" " * 5_000 + "late", ""), ("a  " * 1_000, "a " * 79 + "a…")]
+    for text, expected in cases:
+        assert render.one_line(text, 160) == reference_one_line(text, 160) == expected
+
+
+@SETTINGS
+@given(texts, st.integers(min_value=-2, max_value=50))
+def test_fit_cuts_as_rich_does(text, cells):
+    flat = render.one_line(text, render.PREVIEW_CHARS)  # what _fit is given in a tree
+    assert render._fit(flat, cells) == reference_fit(flat, cells)
+    assert render._fit(text, cells) == reference_fit(text, cells)
