@@ -8,6 +8,7 @@ any list of messages, however malformed, yields a :class:`Facts`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -426,11 +427,19 @@ def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:
 def extract_facts(messages: Any) -> Facts:
     """The facts of a list of pi agent messages (any roles; anything that is not a message dict is skipped)."""
     collector = _Collector()
+    for message in message_dicts(messages):
+        collector.add(message)
+    return collector.facts()
+
+
+def message_dicts(messages: Any) -> Iterator[dict]:
+    """The dicts among ``messages``; a string, a dict or anything not iterable holds none (input is untrusted)."""
+    if isinstance(messages, (str, bytes, dict)):
+        return
     try:
-        iterator = iter(messages) if not isinstance(messages, (str, bytes, dict)) else iter(())
+        iterator = iter(messages)
     except TypeError:
-        iterator = iter(())
+        return
     for message in iterator:
         if isinstance(message, dict):
-            collector.add(message)
-    return collector.facts()
+            yield message

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, content_text, exit_status, failure_line, output_body,
-                    shell_command, tool_path)
+from .facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, content_text, exit_status, failure_line, message_dicts,
+                    output_body, shell_command, tool_path)
 
 USER_HEAD, USER_TAIL = 3000, 1000
 """A user message longer than their sum keeps this many characters of its head and its tail."""
@@ -265,11 +265,6 @@ def condense(messages: Iterable[Any], *, text_head: int = 800, text_tail: int = 
     Anything that is not a message dict is skipped. Deterministic.
     """
     condenser = _Condenser(max(0, text_head), max(0, text_tail), max(8, arg_limit))
-    try:
-        iterator = iter(messages) if not isinstance(messages, (str, bytes, dict)) else iter(())
-    except TypeError:
-        iterator = iter(())
-    for message in iterator:
-        if isinstance(message, dict):
-            condenser.add(message)
+    for message in message_dicts(messages):
+        condenser.add(message)
     return "\n".join(condenser.lines)
