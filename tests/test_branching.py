@@ -28,7 +28,7 @@ from pi_compact.compaction.settings import CompactionSettings
 from pi_compact.context import context_from_path
 from pi_compact.llm.anthropic import AnthropicSummarizer
 from pi_compact.llm.openai import OpenAISummarizer
-from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer, fake_llm_server
+from pi_compact.testing import FakeReply, ScriptedSummarizer
 
 GOOD_ANSWER = (
     "## Goal\nTry approach X.\n\n## Constraints & Preferences\n- never use regex\n\n## Progress\n### Done\n"
@@ -387,12 +387,6 @@ def test_a_failing_fallback_leaves_the_session_untouched(on_disk, monkeypatch) -
     with pytest.raises(SummarizerError, match="offline broke"):
         checkout(s, ids["a1"], summarizer=ScriptedSummarizer([SummarizerError("down")]))
     assert path.read_bytes() == before and s.leaf_id == ids["a3"]
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])

@@ -4,7 +4,6 @@ context survives the trip through the real SDKs (sent to the fake server) and ba
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from pi_compact.convert import (
     to_openai_chat,
     to_openai_responses,
 )
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 from tests.conformance.jsoncmp import first_difference
 from tests.conformance.pi_ref import pi_context
 
@@ -423,12 +422,6 @@ def test_items_without_a_pi_message_are_refused(item: dict) -> None:
 
 
 # -- round trips through the real SDKs and the real pi -------------------------------------------------------------
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def _seeded(path: Path) -> Session:

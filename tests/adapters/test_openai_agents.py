@@ -6,7 +6,6 @@ byte; the runner's ``run_compaction`` compacts.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ from pi_compact.adapters.openai_agents import ITEM_TYPE, PiSession
 from pi_compact.compaction import CompactionSettings, estimate_context_tokens
 from pi_compact.compaction.serialize import COMPACTION_SUMMARY_PREFIX
 from pi_compact.convert import MISSING_RESULT_TEXT
-from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer
 from tests.conformance.jsoncmp import first_difference
 from tests.conformance.pi_ref import pi_context
 
@@ -35,12 +34,6 @@ SMALL = CompactionSettings(reserve_tokens=500, keep_recent_tokens=300)
 def add(a: int, b: int) -> int:
     """Add two integers."""
     return a + b
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def _agent(server: FakeLLMServer) -> Agent:

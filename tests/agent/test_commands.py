@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from pi_compact.compaction import CompactionSettings
 from pi_compact.compaction.compactor import compaction_lock_path
 from pi_compact.store.locks import try_exclusive
 from pi_compact.store.paths import AGENT_DIR_ENV
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 
 KEY = "sk-ant-test-0123456789"
 
@@ -42,12 +41,6 @@ class ScriptedUI:
 @pytest.fixture(autouse=True)
 def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(AGENT_DIR_ENV, str(tmp_path / "agent"))
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def chat(server: FakeLLMServer, tmp_path: Path, answers=None) -> tuple[Commands, ScriptedUI]:

@@ -12,7 +12,6 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from pi_compact.agent.loop import OVERFLOW_FAILED, SKIPPED_TEXT, deferred_interr
 from pi_compact.compaction import CompactionSettings
 from pi_compact.convert import MISSING_RESULT_TEXT
 from pi_compact.store.paths import AGENT_DIR_ENV
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 
 ANTHROPIC_KEY = "sk-ant-test-0123456789"
 OVERFLOW = "prompt is too long: 250000 tokens > 200000 maximum"
@@ -35,12 +34,6 @@ def _env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(AGENT_DIR_ENV, str(tmp_path / "agent"))
     for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(var, raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 @pytest.fixture

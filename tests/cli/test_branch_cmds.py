@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -21,7 +20,7 @@ import pytest
 from pi_compact import Session
 from pi_compact.context import context_from_path
 from pi_compact.store.paths import AGENT_DIR_ENV
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeReply
 from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_contexts
 
@@ -150,12 +149,6 @@ def test_a_bad_entry_is_one_line_and_exit_2(session_file, home, ref, message) ->
 def test_an_unknown_summarizer_is_a_usage_error(session_file, home) -> None:
     done = run("checkout", str(session_file), "start", "--summarizer", "psychic", home=home)
     assert done.returncode == 2 and "unknown summarizer 'psychic'" in done.stderr
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])

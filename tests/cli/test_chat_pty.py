@@ -14,14 +14,13 @@ import json
 import re
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
 import pytest
 
 from pi_compact import Session
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_context
 
@@ -33,12 +32,6 @@ OVERFLOW = "prompt is too long: 250000 tokens > 200000 maximum"
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][A-Z0-9]|\r")
 SUMMARY = ("## Goal\nKeep app.py greeting right\n\n## Constraints & Preferences\n(none)\n\n## Progress\n"
            "### Done\n- [x] talked\n\n## Key Decisions\n(none)\n\n## Next Steps\n1. go on\n\n## Critical Context\n(none)")
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ the fake server: what was sent, and each fallback to the offline summary."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,7 +15,7 @@ from pi_compact.compaction.tokens import text_tokens
 from pi_compact.errors import SummarizerError
 from pi_compact.llm.anthropic import AnthropicSummarizer
 from pi_compact.llm.openai import OpenAISummarizer
-from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer
 
 from .builders import assistant, call, new_session, summary_text, tool_result, user
 
@@ -30,12 +29,6 @@ FIXED_BUDGET = CompactionSettings(keep_recent_tokens=1000, summary_min_tokens=77
 def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(var, raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def wordy_session(path, turns: int = 4, *, secret: str = ""):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -16,7 +15,7 @@ from pi_compact.compaction.summarizer import Summarizer, SummaryRequest
 from pi_compact.errors import SummarizerError, UsageError
 from pi_compact.llm import is_context_overflow, make_summarizer
 from pi_compact.llm.anthropic import AnthropicSummarizer
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 
 KEY = "sk-ant-test-9f8e7d6c5b4a"
 FAST_RETRY = {"retry-after-ms": "1"}
@@ -27,12 +26,6 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """The developer's own credentials must neither leak into nor change these tests."""
     for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_PROFILE"):
         monkeypatch.delenv(var, raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def _summarizer(server: FakeLLMServer, **options: object) -> AnthropicSummarizer:

@@ -10,7 +10,6 @@ import json
 import subprocess
 import sys
 import types
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,7 +17,7 @@ from pi_compact.compaction.summarizer import Summarizer, SummaryRequest
 from pi_compact.errors import SummarizerError
 from pi_compact.llm import is_context_overflow, make_summarizer
 from pi_compact.llm.openai import LOCAL_API_KEY, OpenAISummarizer
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 
 KEY = "sk-proj-test-0a1b2c3d4e5f"
 FAST_RETRY = {"retry-after-ms": "1"}
@@ -30,12 +29,6 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """The developer's own credentials must neither leak into nor change these tests."""
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID", "OPENAI_PROJECT_ID", "OPENAI_ADMIN_KEY"):
         monkeypatch.delenv(var, raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def _summarizer(server: FakeLLMServer, **options: object) -> OpenAISummarizer:

@@ -21,7 +21,7 @@ from pi_compact.compaction.redact import REDACTED, redact_secrets
 from pi_compact.store.listing import find_most_recent, list_all_sessions, list_sessions
 from pi_compact.store.paths import check_session_id
 from pi_compact.store.repair import write_repaired
-from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
+from pi_compact.testing import FakeLLMServer, FakeReply
 
 from .clirun import assert_clean_outcome, clean_env, run_cli, sha256
 from .sessions import add_turns, assistant, new_conversation, tool_call, tool_result, user
@@ -195,12 +195,6 @@ def test_files_written_later_are_owner_only_too(tmp_path: Path, open_umask: None
 
 
 # -- keys ------------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    with fake_llm_server() as fake:
-        yield fake
 
 
 def _echoing_failures(key: str) -> list[FakeReply]:
