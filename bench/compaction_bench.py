@@ -17,9 +17,10 @@ from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.prune import condense
 from pi_compact.compaction.summarizer import SummaryRequest
 from pi_compact.compaction.tokens import estimate_tokens, text_tokens
+from sessions_fixtures import PI_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]
-FIXTURES = PROJECT.parent / "shared" / "fixtures" / "pi"
+FIXTURES = PI_DIR
 
 
 def _stages(path: list[dict], settings: CompactionSettings) -> dict:

@@ -17,9 +17,10 @@ from pathlib import Path
 
 from pi_compact.replay import CATEGORIES, ReplayReport, Retention, Score, replay
 from pi_compact.session import Session
+from sessions_fixtures import HERE, PI_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]
-FIXTURE_DIRS = (PROJECT / "sessions_fixtures", PROJECT.parent / "shared" / "fixtures" / "pi")
+FIXTURE_DIRS = (HERE, PI_DIR)
 WINDOWS = (32_000, 128_000)
 TARGETS = {"files": 0.95, "errors": 0.90, "constraints": 0.90}
 GENERATED_MESSAGES = 1_000

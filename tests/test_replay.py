@@ -29,10 +29,11 @@ from pi_compact.replay import (
 )
 from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_contexts
+from sessions_fixtures import LARGE_SESSION
 
 PROJECT = Path(__file__).resolve().parents[1]
 REALISTIC = PROJECT / "sessions_fixtures" / "realistic.jsonl"
-SHARED_V1 = PROJECT.parent / "shared" / "fixtures" / "pi" / "large-session.v1.jsonl"
+SHARED_V1 = LARGE_SESSION
 
 _clock = iter(range(1_767_600_000_000, 1_867_600_000_000, 1000))
 

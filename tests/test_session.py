@@ -27,8 +27,9 @@ from pi_compact import (
     list_sessions,
 )
 from pi_compact.store.jsonl import dumps_line
+from sessions_fixtures import PI_DIR
 
-PI_FIXTURES = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "pi"
+PI_FIXTURES = PI_DIR
 HEADER = {"type": "session", "version": 3, "id": "sess-1", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/p"}
 USER = {"role": "user", "content": "hello", "timestamp": 1}
 

@@ -18,9 +18,10 @@ from pi_compact import Session
 from pi_compact.cli import main, session_cmds
 from pi_compact.cli.app import app
 from pi_compact.store import scan as scan_module
+from sessions_fixtures import PI_SESSIONS
 
 PROJECT = Path(__file__).resolve().parents[2]
-PI_FIXTURES = sorted((PROJECT.parent / "shared" / "fixtures" / "pi").glob("*.jsonl"))
+PI_FIXTURES = list(PI_SESSIONS)
 DEMO = PROJECT / "sessions_fixtures" / "demo.jsonl"
 HOSTILE = "hi \x1b[31mred\x1b[0m [bold]loud[/bold] \x9b2J \x07bell"
 

@@ -11,10 +11,11 @@ from hypothesis import given, settings, strategies as st
 
 from pi_compact import Session
 from pi_compact.compaction import CutPoint, find_cut_point, find_turn_start, valid_cut_points
+from sessions_fixtures import PI_DIR
 
 from .builders import Chain, assistant, bash_run, call, tool_result, usage, user
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"
+FIXTURES = PI_DIR
 
 
 def role_at(chain: Chain, index: int) -> str | None:

@@ -10,10 +10,11 @@ from pathlib import Path
 from pi_compact import Session
 from pi_compact.compaction import CompactionSettings, compact, estimate_tokens, prepare_compaction
 from pi_compact.compaction.prepare import FileLists
+from sessions_fixtures import PI_DIR
 
 from .builders import assistant, call, new_session, tool_result, tool_turn, usage, user
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"
+FIXTURES = PI_DIR
 SMALL = CompactionSettings(keep_recent_tokens=1000)
 OUTPUT = "line of output\n" * 400  # 1,500 tokens
 

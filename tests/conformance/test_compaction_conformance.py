@@ -16,10 +16,11 @@ from pi_compact import Session
 from pi_compact.compaction import CompactionSettings, compact, convert_to_llm
 from pi_compact.errors import SummarizerError
 from pi_compact.testing import ScriptedSummarizer
+from sessions_fixtures import PI_DIR
 
 from .pi_ref import pi_contexts
 
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"
+FIXTURES = PI_DIR
 KEEP = CompactionSettings(keep_recent_tokens=1000, reserve_tokens=1000)
 OUTPUT = "output line\n" * 600
 

@@ -2,7 +2,7 @@
 
 Five sources of session files, each compared on ``buildSessionContext`` (messages, thinking level, model):
 
-1. pi's own v1 session files from ``shared/fixtures/pi`` (read in place, never written): the default leaf,
+1. pi's own v1 session files from ``sessions_fixtures/pi`` (read in place, never written): the default leaf,
    the migrated entries (ids normalised by position, since v1 migration draws random ids), and many explicit
    leaves on a v3 copy that our migration wrote to a temporary directory.
 2. Trees that pi's ``SessionManager`` writes from hypothesis-generated scripts, at the default leaf, at pi's
@@ -34,14 +34,14 @@ from hypothesis import strategies as st
 
 from pi_compact import Session, build_session_context
 from pi_compact.store.jsonl import dumps_line
+from sessions_fixtures import PI_DIR, PI_SESSIONS
 
 from .jsoncmp import first_difference, normalise
 from .pi_ref import PROJECT, pi_contexts, pi_writes
 from .scripts import replay, scripts, v1_files
 
-# The project is checked out beside `shared/`, whatever the project folder is called.
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"
-FIXTURE_FILES = sorted(FIXTURES.glob("*.jsonl"))
+FIXTURES = PI_DIR
+FIXTURE_FILES = list(PI_SESSIONS)
 
 # The leaf left out: pi's default, the last entry in file order.
 DEFAULT: Any = type("Default", (), {"__repr__": lambda self: "<default leaf>"})()

@@ -7,13 +7,11 @@ from pathlib import Path
 
 import orjson
 import pytest
+from sessions_fixtures import BEFORE_COMPACTION, LARGE_SESSION, PI_DIR
 
 from .pi_ref import pi_context, pi_contexts, pi_write
 
-# The project is checked out beside `shared/`, whatever the project folder is called.
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "pi"
-BEFORE_COMPACTION = FIXTURES / "before-compaction.v1.jsonl"
-LARGE_SESSION = FIXTURES / "large-session.v1.jsonl"
+FIXTURES = PI_DIR
 
 USAGE = {
     "input": 10,

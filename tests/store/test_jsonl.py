@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from pi_compact.store import jsonl
 from pi_compact.store.jsonl import dumps, dumps_line, iso_to_ms, js_number, js_trim, new_entry_id, new_session_id
+from sessions_fixtures import PI_DIR
 
-PI_FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pi"
+PI_FIXTURES = PI_DIR
 
 USER_ENTRY = {
     "type": "message",

@@ -15,8 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pi_compact.store.migrate import header_version, migrate
+from sessions_fixtures import PI_DIR
 
-PI_FIXTURES = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "pi"
+PI_FIXTURES = PI_DIR
 ID = re.compile(r"[0-9a-f]{8}")
 
 
