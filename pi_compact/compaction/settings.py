@@ -3,12 +3,18 @@
 ``~/.pi/agent/settings.json`` (the agent directory honours ``PI_CODING_AGENT_DIR``) is read first, then
 ``<cwd>/.pi/settings.json``; the project wins key by key. pi's keys are ``enabled``, ``reserveTokens`` and
 ``keepRecentTokens``; ours live in the same block (pi ignores unknown keys).
+
+A project folder is not trusted: anybody's repository can carry a ``.pi/settings.json``. The keys that
+choose where the conversation and the API key go (``summarizer``, ``model``, ``baseUrl``) or that turn
+redaction off (``redactSecrets``) are read from the user's own file only (and from flags and the
+environment, which the callers apply); in a project file they are ignored, with a warning.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +35,11 @@ _KEYS = {
     "baseUrl": "base_url",
     "redactSecrets": "redact_secrets",
 }
+
+USER_ONLY_KEYS = frozenset({"summarizer", "model", "baseUrl", "redactSecrets"})
+"""Keys a project's settings file may not set: where data and keys are sent, and whether secrets are redacted."""
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -77,16 +88,24 @@ def should_compact(context_tokens: int, window: int, settings: CompactionSetting
 def load_settings(cwd: str | Path | None = None, *, home: Path | None = None) -> CompactionSettings:
     """Settings from the global then the project file; missing files are fine, broken ones are errors."""
     merged: dict[str, Any] = {}
-    for path in _settings_files(cwd, home):
-        merged.update(_compaction_block(path))
+    user_file = (home or agent_dir()) / "settings.json"
+    if user_file.is_file():
+        merged.update(_compaction_block(user_file))
+    project_file = Path(cwd) / ".pi" / "settings.json" if cwd is not None else None
+    if project_file is not None and project_file.is_file():
+        merged.update(_trusted_part(_compaction_block(project_file), project_file))
     return settings_from_mapping(merged)
 
 
-def _settings_files(cwd: str | Path | None, home: Path | None) -> list[Path]:
-    files = [(home or agent_dir()) / "settings.json"]
-    if cwd is not None:
-        files.append(Path(cwd) / ".pi" / "settings.json")
-    return [f for f in files if f.is_file()]
+def _trusted_part(block: dict[str, Any], path: Path) -> dict[str, Any]:
+    """A project's block without the keys only the user may set; one warning names those left out."""
+    ignored = sorted(key for key in block if key in USER_ONLY_KEYS)
+    if ignored:
+        names = ", ".join(f"compaction.{key}" for key in ignored)
+        # ascii(): the path is the project's, and may hold terminal controls
+        _log.warning("warning: %s ignored in %s: a project may not choose where data goes or turn redaction off; "
+                     "set it in your own settings, a flag or the environment", names, ascii(str(path)))
+    return {key: value for key, value in block.items() if key not in USER_ONLY_KEYS}
 
 
 def _compaction_block(path: Path) -> dict[str, Any]:
