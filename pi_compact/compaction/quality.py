@@ -1,0 +1,709 @@
+"""A quality score for compaction summaries that can fail: is the state the summary reports the true state?
+
+Retention (``pi_compact.replay``) asks whether strings survived; this module asks whether what the summary
+*says* is right, per compaction, against the region it replaced:
+
+* **precision** — of the items listed under Done, In Progress, Next Steps and Constraints, the share the region
+  supports (an item is supported when most of its salient tokens — paths, identifiers, backticked spans —
+  and of its content words occur in the region);
+* **staleness** — the items listed as in progress or next that the region shows finished: by the hand labels
+  when there are some (:class:`RegionLabels`), else by a heuristic (the last message that mentions the item
+  reports it done, or is a ``git commit``);
+* **error accuracy** — of the errors the summary mentions, the share given the right status (open vs
+  resolved), where an open error the summary leaves out counts as a wrong one;
+* **length** — the summary's characters and tokens against the region's.
+
+It reads only the region and the summary text (it shares no code with the summarizers it grades), so a
+summarizer cannot pass by agreeing with itself. The headings it understands are pi's (``## Progress`` /
+``### Done`` / ``### In Progress`` / ``## Next Steps`` / ``## Constraints & Preferences``) and the free-form ones
+LLMs write (``Completed Work``, ``Current Task``, ``User Preferences``, …).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .tokens import estimate_tokens, text_tokens
+
+SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
+"""The sections whose items precision counts."""
+OPEN_SECTIONS = ("in_progress", "next")
+"""The sections whose items may be stale."""
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_BOLD_HEADING = re.compile(r"^\*\*([^*]{2,80})\*\*:?\s*$")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)$")
+_TABLE_SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
+_BLOCK_OPEN = re.compile(r"^<([a-z][a-z-]*)>\s*$")
+_CHECKED = re.compile(r"^\[[xX✓]\]\s*|✅|✔")
+_UNCHECKED = re.compile(r"^\[\s?\]\s*")
+
+_SECTION_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("in_progress", re.compile(r"in[ -]progress|current (?:task|work|state|step)|ongoing|under way|wip\b")),
+    ("done", re.compile(r"\bdone\b|complete[ds]?\b|finished|accomplished")),
+    ("next", re.compile(r"\bnext\b|to ?do\b|remaining|upcoming|pending")),
+    ("blocked", re.compile(r"blocked|blocker|open (?:errors?|issues?|problems?)|\berrors?\b|\bissues\b|failures")),
+    ("constraints", re.compile(r"constraint|preference|requirement|\brules?\b|guideline")),
+)
+
+_TOKEN = re.compile(r"[#@$]?[\w][\w./\\:@#$+-]*", re.UNICODE)
+_WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+_STOPWORDS = frozenset(
+    """about above after again against also because been before being below between both cannot could does doing
+    down during each even every from further have having here into itself just more most much must need needs
+    none only other over same should some such than that their them then there these they this those through
+    under until upon very were what when where which while will with would your yours make made use used using
+    uses want wants like still already instead keep kept it's don't isn't user users agent file files
+    """.split()
+) | frozenset(
+    # a summary's own vocabulary for state, not content the region has to contain
+    """modified modify created create edited wrote written read reads resolve resolved failure failures failed
+    continue continued latest request requests activity last earlier mentioned update updated added fixed done
+    complete completed finish finished exit code blocked next step steps work working progress ongoing current
+    task tasks result results command commands tool call calls assistant goal none note""".split()
+)
+_COMPLETION = re.compile(
+    r"\b(?:done|complete[ds]?|completed|finished|fixed|committed|implemented|created|added|updated|resolved|"
+    r"passes|passing|works now|now works)\b|✅|✓",
+    re.IGNORECASE,
+)
+_ERROR_MENTION = re.compile(
+    r"\berror\b|\berrors\b|\bfail(?:ed|ure|ures|s|ing)?\b|exception|traceback|\bTS\d{4}\b|exit(?:ed)? (?:with )?"
+    r"code [1-9]|not found|no such file|\baborted\b|\bcannot\b|\bcan't\b|\bbroken\b|\bcrash",
+    re.IGNORECASE,
+)
+_RESOLVED_MENTION = re.compile(
+    r"\b(?:fixed|resolved|solved|passes|passing|now works|works now|worked around|no longer|was fixed|"
+    r"irrelevant|aborted by the user|reverted)\b",
+    re.IGNORECASE,
+)
+_FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
+_ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b", re.IGNORECASE)
+_GIT_COMMIT = re.compile(r"\bgit\b[^|;&]*\bcommit\b")
+
+_STEM = 5
+"""Words are compared by their first five letters (modify / modified / modifies)."""
+SUPPORT_SALIENT = 0.5
+"""Share of an item's salient tokens (paths, identifiers, backticked spans) the region must contain."""
+SUPPORT_WORDS = 0.6
+"""Share of an item's content words the region must contain."""
+
+
+# -- the summary's items ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SummaryItem:
+    """One thing a summary asserts: a bullet, a numbered step, a table row or a sentence under a heading."""
+
+    section: str
+    """``done``, ``in_progress``, ``next``, ``blocked``, ``constraints`` or ``other``."""
+    text: str
+
+
+def summary_items(summary: str) -> tuple[SummaryItem, ...]:
+    """The items of a markdown summary, each under the section its headings put it in.
+
+    A sub-heading without a section word of its own (``### WP14: Create main-new.ts``) inherits its parent's
+    section and is itself an item; a checked box or a ✅ makes an item done wherever it stands; code fences and
+    the ``<tag>…</tag>`` blocks pi-compact adds (original request, file lists) are not items.
+    """
+    items: list[SummaryItem] = []
+    stack: list[tuple[int, str]] = []  # (heading level, section)
+    block: str | None = None
+    fenced = False
+    for raw in summary.splitlines():
+        line = raw.strip()
+        if line.startswith("```") or line.startswith("~~~"):
+            fenced = not fenced
+            continue
+        if fenced or not line:
+            continue
+        if block is not None:
+            block = None if line == f"</{block}>" else block
+            continue
+        opened = _BLOCK_OPEN.match(line)
+        if opened:
+            block = opened.group(1)
+            continue
+        heading = _heading(line)
+        if heading is not None:
+            level, title = heading
+            while stack and stack[-1][0] >= level:
+                stack.pop()
+            parent = stack[-1][1] if stack else "other"
+            own = section_of(title)
+            stack.append((level, own if own != "other" else parent))
+            if own == "other" and parent in SCORED_SECTIONS + ("blocked",):
+                items.append(_item(parent, title))
+            continue
+        section = stack[-1][1] if stack else "other"
+        text = _item_text(line)
+        if text:
+            items.append(_item(section, text))
+    return tuple(items)
+
+
+def _heading(line: str) -> tuple[int, str] | None:
+    match = _HEADING.match(line)
+    if match:
+        return len(match.group(1)), match.group(2)
+    match = _BOLD_HEADING.match(line)
+    return (7, match.group(1)) if match else None  # a bold line heads what follows it, below any # heading
+
+
+def section_of(title: str) -> str:
+    """The section a heading names, or ``other``."""
+    lowered = title.lower()
+    for name, pattern in _SECTION_WORDS:
+        if pattern.search(lowered):
+            return name
+    return "other"
+
+
+def _item_text(line: str) -> str:
+    bullet = _BULLET.match(line)
+    if bullet:
+        return bullet.group(1).strip()
+    if line.startswith("|"):
+        if _TABLE_SEPARATOR.match(line):
+            return ""
+        return " ".join(cell.strip() for cell in line.strip("|").split("|") if cell.strip())
+    return line
+
+
+def _item(section: str, text: str) -> SummaryItem:
+    if _CHECKED.search(text):
+        section = "done"
+    text = _UNCHECKED.sub("", _CHECKED.sub("", text)).strip()
+    return SummaryItem(section, text)
+
+
+# -- what the region says ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Said:
+    """One thing said or done in the region, as plain text."""
+
+    role: str
+    """``user``, ``assistant`` (its text), ``command`` (a shell command run) or ``result`` (any tool output)."""
+    text: str
+    failed: bool = False
+    target: str = ""
+    """For a command: the command; for a result: the command or path of the call it answers."""
+
+
+def region_messages(region: Iterable[Any]) -> list[dict]:
+    """The message dicts of ``region``, which may hold session entries or messages (summaries left out)."""
+    messages = []
+    for item in region:
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") == "message":
+            item = item.get("message")
+        if isinstance(item, dict) and item.get("role") not in (None, "compactionSummary", "branchSummary"):
+            messages.append(item)
+    return messages
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
+    return ""
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _said(messages: list[dict]) -> list[_Said]:
+    said: list[_Said] = []
+    targets: dict[str, str] = {}
+    for message in messages:
+        role = message.get("role")
+        if role in ("user", "custom"):
+            said.append(_Said("user", _text(message.get("content"))))
+        elif role == "assistant" and isinstance(message.get("content"), list):
+            for block in message["content"]:
+                said.extend(_assistant_block(block, targets))
+        elif role == "toolResult":
+            text = _text(message.get("content"))
+            failed = bool(message.get("isError")) or bool(_FAILED_EXIT.search(text[-400:]))
+            said.append(_Said("result", text, failed, targets.get(str(message.get("toolCallId")), "")))
+        elif role == "bashExecution":
+            command = str(message.get("command") or "")
+            output = str(message.get("output") or "")
+            code = message.get("exitCode")
+            failed = (isinstance(code, int) and code != 0) or bool(message.get("cancelled"))
+            said.append(_Said("command", command, target=command))
+            said.append(_Said("result", output, failed, command))
+    return said
+
+
+def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
+    if not isinstance(block, dict):
+        return
+    if block.get("type") == "text" and isinstance(block.get("text"), str):
+        yield _Said("assistant", block["text"])
+    elif block.get("type") == "toolCall":
+        arguments = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
+        command = arguments.get("command") if isinstance(arguments.get("command"), str) else None
+        target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath")
+                                  and isinstance(v, str)), "")
+        targets[str(block.get("id"))] = f"{block.get('name')}:{target}"
+        if command is not None:
+            yield _Said("command", command, target=command)
+        else:
+            yield _Said("call", " ".join(_strings(arguments)), target=target)
+
+
+class _Region:
+    """The region's text, lower-cased, with its words (and 6-letter stems) for fast support checks."""
+
+    def __init__(self, messages: list[dict]) -> None:
+        self.said = _said(messages)
+        self.text = "\n".join(s.text for s in self.said)
+        self.lowered = self.text.lower()
+        words = set(_WORD.findall(self.lowered))
+        self.stems = {w[:_STEM] for w in words}
+        self.tokens = sum(estimate_tokens(m) for m in messages)
+
+    def has_word(self, word: str) -> bool:
+        return word[:_STEM] in self.stems
+
+    def has_token(self, token: str) -> bool:
+        token = token.replace("…", " ").replace("...", " ").strip()
+        if any(candidate in self.lowered for candidate in _path_forms(token)):
+            return True
+        if " " in token:  # a backticked command or phrase, perhaps cut short: most of its parts will do
+            parts = [p for p in token.split() if len(p) >= 3]
+            return bool(parts) and sum(p.lower() in self.lowered for p in parts) >= SUPPORT_SALIENT * len(parts)
+        parts = [p for p in re.split(r"[-–]", token) if len(p) >= 2]  # a range such as WP16-WP20
+        return len(parts) > 1 and all(p.lower() in self.lowered for p in parts)
+
+
+def _path_forms(token: str) -> list[str]:
+    """A path and its shorter tails (``/abs/repo/src/a.ts`` → ``repo/src/a.ts`` … ``a.ts``): one file, three
+    spellings, found by any."""
+    token = token.lower().strip("/\\")
+    parts = re.split(r"[/\\]", token)
+    forms = [token] + ["/".join(parts[i:]) for i in range(1, len(parts))]
+    return [f for f in forms if len(f) >= 3] or [token]
+
+
+# -- salient tokens -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Signature:
+    salient: tuple[str, ...]
+    words: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.salient or self.words)
+
+
+def signature(text: str) -> _Signature:
+    """The salient tokens (backticked spans, paths, identifiers) and content words of an item."""
+    salient: list[str] = []
+    for span in re.findall(r"`([^`]{2,120})`", text):
+        salient.append(span.strip().rstrip("()"))
+    plain = re.sub(r"`[^`]*`", " ", text)
+    for token in _TOKEN.findall(plain):
+        token = token.rstrip(".,:;-+()")
+        if len(token) >= 3 and _is_salient(token):
+            salient.append(token)
+    words = [w for w in _WORD.findall(plain.lower()) if w not in _STOPWORDS]
+    return _Signature(tuple(dict.fromkeys(salient)), tuple(dict.fromkeys(words)))
+
+
+def _is_salient(token: str) -> bool:
+    """Paths, dotted names, snake/camel case, hex colours, names with digits: what a summary cannot paraphrase."""
+    if token.isdigit():
+        return False
+    return bool(
+        re.search(r"[/\\]", token)
+        or re.search(r"\w\.\w", token)
+        or "_" in token.strip("_")
+        or re.search(r"[a-z][A-Z]", token)
+        or re.search(r"[A-Za-z]\d|\d[A-Za-z]", token)
+        or token.startswith("#")
+    )
+
+
+def _supported(sig: _Signature, region: _Region) -> bool:
+    if sig.salient:
+        found = sum(region.has_token(t) for t in sig.salient)
+        if found < SUPPORT_SALIENT * len(sig.salient):
+            return False
+    if sig.words:
+        # words around salient tokens are connective ("create … pointing to …"): half of them is enough
+        wanted = SUPPORT_SALIENT if sig.salient else SUPPORT_WORDS
+        found = sum(region.has_word(w) for w in sig.words)
+        if found < wanted * len(sig.words):
+            return False
+    return True
+
+
+# -- labels -----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LabelItem:
+    """One hand-labelled piece of state: what it is, the phrases that identify it, and (errors) its status."""
+
+    text: str
+    keys: tuple[str, ...]
+    status: str | None = None
+    """``open`` or ``resolved`` for an error; ``None`` otherwise."""
+
+    def hits(self, text: str) -> int:
+        """How many of the keys occur in ``text`` (case-insensitive, not inside a longer word)."""
+        return sum(bool(_key_pattern(key).search(text)) for key in self.keys)
+
+
+def _key_pattern(key: str) -> re.Pattern[str]:
+    before = r"(?<![\w])" if re.match(r"\w", key) else ""
+    after = r"(?![\w])" if re.search(r"\w$", key) else ""
+    return re.compile(before + re.escape(key) + after, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class RegionLabels:
+    """The hand-labelled state of a region (see ``sessions_fixtures/labels/README.md``)."""
+
+    done: tuple[LabelItem, ...] = ()
+    in_progress: tuple[LabelItem, ...] = ()
+    next: tuple[LabelItem, ...] = ()
+    errors: tuple[LabelItem, ...] = ()
+    constraints: tuple[LabelItem, ...] = ()
+    goal: str = ""
+    first_kept_index: int | None = None
+    """Where the region ends on the session's active path (the first entry kept)."""
+    first_kept_text: str = ""
+    source: dict = field(default_factory=dict, compare=False)
+    """The JSON object the labels were read from."""
+
+    @classmethod
+    def from_json(cls, data: dict) -> "RegionLabels":
+        def items(name: str) -> tuple[LabelItem, ...]:
+            return tuple(LabelItem(str(i["text"]), tuple(i.get("keys") or ()), i.get("status"))
+                         for i in data.get(name) or ())
+
+        region = data.get("region") or {}
+        goal = data.get("goal")
+        return cls(
+            done=items("done"), in_progress=items("in_progress"), next=items("next"), errors=items("errors"),
+            constraints=items("constraints"), goal=goal.get("text", "") if isinstance(goal, dict) else str(goal or ""),
+            first_kept_index=region.get("firstKeptIndex"), first_kept_text=region.get("firstKeptText", ""),
+            source=data,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> "RegionLabels":
+        return cls.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+    def region_of(self, path: Sequence[dict]) -> list[dict]:
+        """The entries of ``path`` (a session's active path) the labels describe; checks the cut is where the
+        labels say it is."""
+        end = self.first_kept_index
+        if end is None or end > len(path):
+            raise ValueError(f"labels cut at entry {end}, the path has {len(path)}")
+        message = path[end].get("message") if end < len(path) else None
+        text = _text(message.get("content")) if isinstance(message, dict) else ""
+        if self.first_kept_text and not text.startswith(self.first_kept_text):
+            raise ValueError(f"entry {end} does not start with {self.first_kept_text!r}: {text[:60]!r}")
+        return list(path[:end])
+
+    def status_of(self, text: str) -> str | None:
+        """``done``, ``open`` or ``None``: the state of the labelled item ``text`` best matches (a tie goes to
+        the open one), or ``None`` when it matches none."""
+        best, state = 0, None
+        for items, name in ((self.in_progress + self.next, "open"), (self.done, "done")):
+            for item in items:
+                hits = item.hits(text)
+                if hits > best:
+                    best, state = hits, name
+        return state
+
+    def error_of(self, text: str) -> LabelItem | None:
+        scored = [(item.hits(text), item) for item in self.errors]
+        best = max(scored, key=lambda pair: pair[0], default=(0, None))
+        return best[1] if best[0] > 0 else None
+
+
+# -- the score --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Quality:
+    """What one summary got right about its region (or several, added up)."""
+
+    items: int = 0
+    """Items under Done / In Progress / Next Steps / Constraints that say something checkable."""
+    supported: int = 0
+    unsupported: tuple[str, ...] = ()
+    open_items: int = 0
+    """Items under In Progress / Next Steps that say something checkable."""
+    stale: tuple[str, ...] = ()
+    """Open items the region shows finished."""
+    open_labels: int = 0
+    """Labelled in-progress and next items (with labels only)."""
+    open_named: int = 0
+    """Those the summary names under In Progress or Next Steps (the real next step is named, or lost)."""
+    errors: int = 0
+    """Errors judged: those the summary mentions, plus open errors it leaves out."""
+    errors_right: int = 0
+    error_mistakes: tuple[str, ...] = ()
+    summary_chars: int = 0
+    region_chars: int = 0
+    summary_tokens: int = 0
+    region_tokens: int = 0
+    labelled: int = 0
+    """How many of the scored summaries were judged against hand labels (the rest by heuristics)."""
+    count: int = 1
+    """How many summaries these figures add up."""
+
+    @property
+    def precision(self) -> float | None:
+        return self.supported / self.items if self.items else None
+
+    @property
+    def staleness(self) -> float | None:
+        """Share of the open items that are in fact finished (0 is right)."""
+        return len(self.stale) / self.open_items if self.open_items else None
+
+    @property
+    def open_recall(self) -> float | None:
+        """Share of the labelled in-progress and next items the summary names as open."""
+        return self.open_named / self.open_labels if self.open_labels else None
+
+    @property
+    def error_accuracy(self) -> float | None:
+        return self.errors_right / self.errors if self.errors else None
+
+    @property
+    def char_ratio(self) -> float | None:
+        return self.summary_chars / self.region_chars if self.region_chars else None
+
+    @property
+    def token_ratio(self) -> float | None:
+        return self.summary_tokens / self.region_tokens if self.region_tokens else None
+
+    def __add__(self, other: "Quality") -> "Quality":
+        return Quality(
+            self.items + other.items, self.supported + other.supported, self.unsupported + other.unsupported,
+            self.open_items + other.open_items, self.stale + other.stale, self.open_labels + other.open_labels,
+            self.open_named + other.open_named, self.errors + other.errors,
+            self.errors_right + other.errors_right, self.error_mistakes + other.error_mistakes,
+            self.summary_chars + other.summary_chars, self.region_chars + other.region_chars,
+            self.summary_tokens + other.summary_tokens, self.region_tokens + other.region_tokens,
+            self.labelled + other.labelled, self.count + other.count,
+        )
+
+    def to_json(self) -> dict:
+        return {
+            "precision": self.precision, "items": self.items, "supported": self.supported,
+            "unsupported": list(self.unsupported),
+            "staleness": self.staleness, "openItems": self.open_items, "stale": list(self.stale),
+            "openRecall": self.open_recall, "openLabels": self.open_labels, "openNamed": self.open_named,
+            "errorAccuracy": self.error_accuracy, "errors": self.errors, "errorsRight": self.errors_right,
+            "errorMistakes": list(self.error_mistakes),
+            "summaryChars": self.summary_chars, "regionChars": self.region_chars, "charRatio": self.char_ratio,
+            "summaryTokens": self.summary_tokens, "regionTokens": self.region_tokens, "tokenRatio": self.token_ratio,
+            "labelled": self.labelled, "summaries": self.count,
+        }
+
+
+NO_QUALITY = Quality(count=0)
+"""The sum of no scores (the start of a sum)."""
+
+
+def score_quality(region: Iterable[Any], summary: str, labels: RegionLabels | None = None) -> Quality:
+    """Score ``summary`` against ``region`` (entries or messages), by ``labels`` when given; see the module."""
+    messages = region_messages(region)
+    area = _Region(messages)
+    items = summary_items(summary)
+    checked = [(item, signature(item.text)) for item in items if item.section in SCORED_SECTIONS]
+    checked = [(item, sig) for item, sig in checked if sig]
+    unsupported = tuple(item.text for item, sig in checked if not _supported(sig, area))
+    open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
+    stale = tuple(item.text for item, sig in open_items if _is_stale(item, sig, area, labels))
+    judged, mistakes = _judge_errors(items, area, labels)
+    wanted = (labels.in_progress + labels.next) if labels is not None else ()
+    named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
+    return Quality(
+        items=len(checked), supported=len(checked) - len(unsupported), unsupported=unsupported,
+        open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
+        error_mistakes=mistakes, summary_chars=len(summary), region_chars=len(area.text),
+        summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
+    )
+
+
+# -- summaries at given cuts ----------------------------------------------------------------------------------------
+
+
+def summaries_at(path: Sequence[dict], cuts: Sequence[int], *, summarizer: Any = None, settings: Any = None,
+                 cwd: str | None = None) -> list[str]:
+    """The summaries pi-compact's pipeline stores when it compacts ``path`` (a session's active path) exactly at
+    each of ``cuts`` in turn (indexes of first kept entries, each a user message), each one updating the last.
+
+    The path is copied into an in-memory session up to each cut (its own compactions left out) and compacted
+    with no window (so nothing is truncated) and the smallest kept tail, so the cut is the one given. With the
+    default ``summarizer`` (offline) this is the default summary of those regions, ready to be scored.
+    """
+    from ..session import Session
+    from .compactor import compact
+    from .settings import CompactionSettings
+
+    settings = (settings or CompactionSettings()).replace(keep_recent_tokens=1)
+    session = Session.in_memory(cwd)
+    summaries: list[str] = []
+    copied = 0
+    for cut in cuts:
+        for entry in path[copied:cut + 1]:
+            if entry.get("type") in ("compaction", "session"):
+                continue
+            fields = {k: v for k, v in entry.items() if k not in ("type", "id", "parentId", "timestamp")}
+            session.append(entry["type"], fields, entry_id=entry.get("id") if entry.get("id") not in session else None)
+        copied = cut + 1
+        result = compact(session, settings=settings, summarizer=summarizer)
+        kept = result.entry.get("firstKeptEntryId") if result.entry is not None else None
+        # the kept region may start at settings entries (model, thinking level) just before the cut
+        start = next((i for i in range(cut, -1, -1) if path[i].get("id") == kept), None)
+        if start is None or any(e.get("type") == "message" for e in path[start:cut]):
+            raise ValueError(f"the compaction kept from {kept!r}, not from entry {cut} ({path[cut].get('id')!r})")
+        summaries.append(result.summary)
+    return summaries
+
+
+# -- staleness --------------------------------------------------------------------------------------------------------
+
+
+def _is_stale(item: SummaryItem, sig: _Signature, region: _Region, labels: RegionLabels | None) -> bool:
+    if labels is not None:  # the labels are the truth: an item they do not know is not judged stale
+        return labels.status_of(item.text) == "done"
+    return _finished_in_region(sig, region)
+
+
+def _mentions(sig: _Signature, text: str) -> bool:
+    lowered = text.lower()
+    if sig.salient:
+        found = sum(any(f in lowered for f in _path_forms(t)) for t in sig.salient)
+        return found >= max(1, SUPPORT_SALIENT * len(sig.salient))
+    words = set(w[:_STEM] for w in _WORD.findall(lowered))
+    return len(sig.words) >= 2 and sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
+
+
+def _finished_in_region(sig: _Signature, region: _Region) -> bool:
+    """The heuristic: the last user/assistant text or command that mentions the item reports it finished (an
+    assistant text with a completion word, or a ``git commit``)."""
+    for said in reversed(region.said):
+        if said.role not in ("user", "assistant", "command") or not _mentions(sig, said.text):
+            continue
+        if said.role == "command":
+            return bool(_GIT_COMMIT.search(said.text))
+        return said.role == "assistant" and bool(_COMPLETION.search(said.text))
+    return False
+
+
+# -- errors -----------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Failure:
+    target: str
+    text: str
+    resolved: bool
+
+
+def _failures(region: _Region) -> list[_Failure]:
+    """Failed tool results, each resolved when it was aborted by the user or a later call of the same command
+    (or on the same path) succeeded."""
+    found = []
+    results = [s for s in region.said if s.role == "result"]
+    for index, said in enumerate(results):
+        if not said.failed:
+            continue
+        later_success = any(not r.failed and r.target == said.target for r in results[index + 1:] if said.target)
+        aborted = bool(_ABORTED.search(said.text[:200]))
+        found.append(_Failure(said.target, said.text, later_success or aborted or not said.text.strip()))
+    return found
+
+
+def _judge_errors(items: Sequence[SummaryItem], region: _Region, labels: RegionLabels | None) -> tuple[int, tuple[str, ...]]:
+    """How many errors were judged, and the mistakes: an error given the wrong status, or an open one left out."""
+    failures = _failures(region)
+    judged, mistakes = 0, []
+    mentioned_labels: set[int] = set()
+    mentioned_failures: set[int] = set()
+    for item in items:
+        if not _ERROR_MENTION.search(item.text):
+            continue
+        said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
+        truth = _true_status(item.text, failures, labels, mentioned_labels, mentioned_failures)
+        if truth is None:
+            continue
+        judged += 1
+        if said_open != (truth == "open"):
+            mistakes.append(f"{'open' if said_open else 'resolved'} but {truth}: {item.text}")
+    for missed in _open_errors_left_out(failures, labels, mentioned_labels, mentioned_failures):
+        judged += 1
+        mistakes.append(f"open but not mentioned: {missed}")
+    return judged, tuple(mistakes)
+
+
+def _true_status(text: str, failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],
+                 seen_failures: set[int]) -> str | None:
+    if labels is not None:
+        label = labels.error_of(text)
+        if label is not None:
+            seen_labels.add(labels.errors.index(label))
+            return "open" if label.status == "open" else "resolved"
+    sig = signature(text)
+    for index, failure in enumerate(failures):
+        if sig.salient and any(any(f in (failure.target + "\n" + failure.text[:600]).lower() for f in _path_forms(t))
+                               for t in sig.salient):
+            seen_failures.add(index)
+            return "resolved" if failure.resolved else "open"
+    return None
+
+
+def _open_errors_left_out(failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],
+                          seen_failures: set[int]) -> list[str]:
+    if labels is not None:
+        return [e.text for i, e in enumerate(labels.errors) if e.status == "open" and i not in seen_labels]
+    return [f"{f.target}: {f.text.strip().splitlines()[0][:120] if f.text.strip() else ''}"
+            for i, f in enumerate(failures) if not f.resolved and i not in seen_failures]
+
+
+__all__ = [
+    "NO_QUALITY",
+    "OPEN_SECTIONS",
+    "SCORED_SECTIONS",
+    "LabelItem",
+    "Quality",
+    "RegionLabels",
+    "SummaryItem",
+    "region_messages",
+    "score_quality",
+    "section_of",
+    "signature",
+    "summaries_at",
+    "summary_items",
+]
