@@ -139,8 +139,8 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
             parent = stack[-1][1] if stack else "other"
             own = section_of(title)
             stack.append((level, own if own != "other" else parent))
-            if own == "other" and parent in SCORED_SECTIONS + ("blocked",):
-                items.append(_item(parent, title))
+            if own in ("other", parent) and parent in SCORED_SECTIONS + ("blocked",):
+                items.append(_item(parent, title))  # "### WP14: Create main-new.ts (NEXT)" under Next Steps
             continue
         section = stack[-1][1] if stack else "other"
         text = _item_text(line)
@@ -605,7 +605,7 @@ def _mentions(sig: _Signature, text: str) -> bool:
     lowered = text.lower()
     if sig.salient:
         found = sum(any(f in lowered for f in _path_forms(t)) for t in sig.salient)
-        return found >= max(1, SUPPORT_SALIENT * len(sig.salient))
+        return found * 2 > len(sig.salient)  # most of them: one shared name does not make it the same work
     words = set(w[:_STEM] for w in _WORD.findall(lowered))
     return len(sig.words) >= 2 and sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
 

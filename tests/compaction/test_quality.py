@@ -1,0 +1,280 @@
+"""The summary quality score: it must pass Claude's real summaries against the hand labels, and fail summaries
+that report finished work as open, invent work, or give errors the wrong status."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pi_compact import Session
+from pi_compact.compaction.quality import (
+    Quality,
+    RegionLabels,
+    score_quality,
+    section_of,
+    summaries_at,
+    summary_items,
+)
+from sessions_fixtures import BEFORE_COMPACTION, HERE, LARGE_SESSION
+from tests.compaction.messages import assistant, bash_fail, call, result, user
+
+LABELS = HERE / "labels"
+
+
+@cache
+def before_path() -> tuple[dict, ...]:
+    with Session.open(BEFORE_COMPACTION) as session:
+        return tuple(session.branch())
+
+
+@cache
+def labels(name: str) -> RegionLabels:
+    return RegionLabels.load(LABELS / f"{name}.json")
+
+
+def claude_summary(number: int) -> str:
+    """The summary Claude wrote for pi's ``number``-th real compaction of before-compaction."""
+    return [e for e in before_path() if e.get("type") == "compaction"][number - 1]["summary"]
+
+
+def region(number: int) -> list[dict]:
+    return labels(f"before-compaction.{number}").region_of(list(before_path()))
+
+
+# -- the hand labels --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["before-compaction.1", "before-compaction.2", "large-session.first-half"])
+def test_every_label_file_is_complete_and_cuts_where_it_says(name):
+    data = json.loads((LABELS / f"{name}.json").read_text())
+    assert {"session", "region", "goal", "done", "in_progress", "next", "errors", "constraints"} <= data.keys()
+    for section in ("done", "in_progress", "next", "errors", "constraints"):
+        for item in data[section]:
+            assert item["text"] and item["keys"], (section, item)
+    assert all(item["status"] in ("open", "resolved") for item in data["errors"])
+    source = BEFORE_COMPACTION if name.startswith("before") else LARGE_SESSION
+    with Session.open(source) as session:
+        path = session.branch()
+    cut = labels(name).region_of(path)
+    assert len(cut) == data["region"]["firstKeptIndex"]
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_the_labelled_regions_end_where_pis_real_compactions_cut(number):
+    path = list(before_path())
+    compaction = [e for e in path if e.get("type") == "compaction"][number - 1]
+    kept_at = next(i for i, e in enumerate(path) if e.get("id") == compaction["firstKeptEntryId"])
+    assert labels(f"before-compaction.{number}").first_kept_index == kept_at
+
+
+def test_a_region_whose_cut_text_does_not_match_is_refused():
+    moved = RegionLabels(first_kept_index=291, first_kept_text="i reviwed what we have")
+    with pytest.raises(ValueError, match="does not start with"):
+        moved.region_of(list(before_path()))
+
+
+# -- Claude's real summaries score well --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_claudes_real_summaries_score_well_against_the_labels(number):
+    quality = score_quality(region(number), claude_summary(number), labels(f"before-compaction.{number}"))
+    assert quality.items >= 15
+    assert quality.precision >= 0.9, quality.unsupported
+    assert quality.stale == (), quality.stale
+    assert quality.open_recall >= 0.75
+    assert quality.error_mistakes == ()
+    assert quality.char_ratio < 0.02 and quality.token_ratio < 0.02
+
+
+def test_claudes_first_summary_names_the_real_next_step():
+    items = summary_items(claude_summary(1))
+    assert any(item.section == "next" and "WP14" in item.text for item in items)
+    assert not any(item.section in ("in_progress", "next") and "WP13" in item.text for item in items)
+
+
+# -- it can fail ------------------------------------------------------------------------------------------------------
+
+FINISHED_AS_OPEN = "\n\n## Progress\n### In Progress\n- [ ] WP14: create `main-new.ts` and `cli-new.ts`\n"
+
+
+def test_a_finished_item_listed_in_progress_is_stale_by_the_labels():
+    summary = claude_summary(2) + FINISHED_AS_OPEN
+    quality = score_quality(region(2), summary, labels("before-compaction.2"))
+    assert quality.stale == ("WP14: create `main-new.ts` and `cli-new.ts`",)
+    assert quality.staleness > 0
+
+
+def test_the_same_item_is_not_stale_where_it_really_was_next():
+    summary = claude_summary(1) + FINISHED_AS_OPEN
+    assert score_quality(region(1), summary, labels("before-compaction.1")).stale == ()
+
+
+def test_a_finished_item_listed_as_next_is_stale_by_the_heuristic_too():
+    messages = [
+        user("Add a --verbose flag to cli.py"),
+        assistant(call("c1", "edit", path="src/cli.py", oldText="a", newText="b")),
+        result("c1", "edit", "Successfully replaced text in src/cli.py."),
+        assistant(call("c2", "bash", command='git commit -am "Add --verbose flag to src/cli.py"')),
+        result("c2", "bash", "[main 1a2b3c4] Add --verbose flag"),
+        assistant("Done! The `--verbose` flag is added to `src/cli.py` and committed."),
+    ]
+    stale = "## Next Steps\n1. Add the `--verbose` flag to `src/cli.py`\n"
+    fresh = "## Next Steps\n1. Document the `--verbose` flag in `README.md`\n"
+    assert score_quality(messages, stale).stale == ("Add the `--verbose` flag to `src/cli.py`",)
+    assert score_quality(messages, fresh).stale == ()
+
+
+INVENTED = ("\n\n## Progress\n### Done\n- [x] Migrated `src/billing/stripe_gateway.py` to the `PaymentIntent` API\n"
+            "- [x] Added Redis caching to `services/cache/redis_pool.go`\n\n## Next Steps\n"
+            "1. Deploy `helm/charts/payments` to the staging Kubernetes cluster\n")
+
+
+@pytest.mark.parametrize("number", [1, 2])
+def test_invented_items_lose_precision(number):
+    name = f"before-compaction.{number}"
+    honest = score_quality(region(number), claude_summary(number), labels(name))
+    padded = score_quality(region(number), claude_summary(number) + INVENTED, labels(name))
+    assert padded.precision < honest.precision
+    assert len(padded.unsupported) - len(honest.unsupported) == 3
+    assert any("stripe_gateway" in text for text in padded.unsupported)
+
+
+def test_a_summary_of_nothing_but_inventions_scores_zero():
+    quality = score_quality(region(1), INVENTED)
+    assert quality.precision == 0.0
+
+
+@pytest.mark.parametrize("text, section, right", [
+    ("## Progress\n### Blocked\n- TS2339: Property 'tokensAfter' does not exist on type 'CompactionEntry'", "blocked", False),
+    ("## Critical Context\n- Error: error TS2305: no exported member 'QueueMode'", "other", False),
+    ("## Progress\n### Done\n- [x] Fixed TS2339 (`tokensAfter` is not on CompactionEntry)", "done", True),
+    ("## Critical Context\n- The TS2305 error on `QueueMode` was fixed with an inline type", "other", True),
+])
+def test_errors_are_judged_open_or_resolved_against_the_labels(text, section, right):
+    quality = score_quality(region(1), text, labels("before-compaction.1"))
+    assert summary_items(text)[0].section == section
+    assert quality.errors == 1
+    assert (quality.error_accuracy == 1.0) is right
+
+
+FAILING = [
+    user("Run the tests"),
+    assistant(call("c1", "bash", command="pytest -q tests/test_parser.py")),
+    result("c1", "bash", bash_fail("E   ValueError: bad header\n1 failed", 1), error=True),
+    assistant(call("c2", "edit", path="src/parser.py", oldText="a", newText="b")),
+    result("c2", "edit", "Successfully replaced text in src/parser.py."),
+]
+
+
+def test_an_error_fixed_later_in_the_region_is_resolved_by_the_heuristic():
+    fixed = FAILING + [assistant(call("c3", "bash", command="pytest -q tests/test_parser.py")),
+                       result("c3", "bash", "12 passed in 0.3s")]
+    open_summary = "## Progress\n### Blocked\n- `pytest -q tests/test_parser.py` failed: ValueError: bad header\n"
+    assert score_quality(fixed, open_summary).error_accuracy == 0.0
+    assert score_quality(FAILING, open_summary).error_accuracy == 1.0
+
+
+def test_an_open_error_the_summary_leaves_out_counts_as_a_mistake():
+    quality = score_quality(FAILING, "## Progress\n### Done\n- [x] Edited `src/parser.py`\n")
+    assert quality.errors == 1 and quality.error_accuracy == 0.0
+    assert quality.error_mistakes[0].startswith("open but not mentioned")
+
+
+def test_an_aborted_command_is_not_an_open_error():
+    messages = [user("sleep 5 seconds via bash"), assistant(call("c1", "bash", command="sleep 5")),
+                result("c1", "bash", "Command aborted", error=True)]
+    assert score_quality(messages, "## Next Steps\n1. (none)").error_mistakes == ()
+    blocked = score_quality(messages, "## Progress\n### Blocked\n- `sleep 5` failed: Command aborted")
+    assert blocked.error_accuracy == 0.0
+
+
+# -- parsing -----------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("title, section", [
+    ("Done", "done"), ("Completed Work Packages (WP1-WP13)", "done"), ("In Progress", "in_progress"),
+    ("Current Task: File Reorganization", "in_progress"), ("Next Steps (WP14-WP20)", "next"),
+    ("Blocked", "blocked"), ("Constraints & Preferences", "constraints"), ("User Preferences", "constraints"),
+    ("Goal", "other"), ("Key Decisions", "other"), ("Progress", "other"), ("Critical Context", "other"),
+])
+def test_section_of_heading(title, section):
+    assert section_of(title) == section
+
+
+def test_summary_items_of_pi_structure_tables_fences_and_blocks():
+    summary = """<original-request>
+- not an item
+</original-request>
+
+## Goal
+Fix it.
+
+## Progress
+### Done
+- [x] read `a.py`
+
+| WP | What | Status |
+|----|------|--------|
+| WP1 | bash-executor.ts | ✅ |
+
+### In Progress
+- [ ] write `b.py`
+- [x] finished inside in progress
+
+## Next Steps
+### WP14: Create main-new.ts (NEXT)
+- Copy `main.ts`
+```ts
+- not an item either
+```
+1. then commit
+"""
+    items = [(i.section, i.text) for i in summary_items(summary)]
+    assert ("done", "read `a.py`") in items
+    assert ("done", "WP1 bash-executor.ts") in items
+    assert ("in_progress", "write `b.py`") in items
+    assert ("done", "finished inside in progress") in items
+    assert ("next", "WP14: Create main-new.ts (NEXT)") in items
+    assert ("next", "Copy `main.ts`") in items and ("next", "then commit") in items
+    assert not any("not an item" in text for _, text in items)
+
+
+def test_length_is_measured_against_the_region():
+    messages = [user("x" * 4_000), assistant("y" * 4_000)]
+    quality = score_quality(messages, "z" * 800)
+    assert quality.summary_chars == 800 and quality.region_chars == 8_001
+    assert 0.09 < quality.token_ratio < 0.11
+
+
+def test_scores_add_up():
+    one = score_quality(FAILING, "## Next Steps\n1. Fix `src/parser.py`")
+    total = one + one
+    assert total.count == 2 and total.open_items == 2 * one.open_items and total.precision == one.precision
+    assert Quality(count=0) + one == one
+
+
+# -- the pipeline's own summaries at the real cuts -----------------------------------------------------------------
+
+
+def test_summaries_at_cuts_where_pi_cut():
+    path = list(before_path())
+    cuts = [labels(f"before-compaction.{n}").first_kept_index for n in (1, 2)]
+    summaries = summaries_at(path, cuts)
+    assert len(summaries) == 2 and all(summaries)
+    for number, summary in enumerate(summaries, start=1):
+        quality = score_quality(region(number), summary, labels(f"before-compaction.{number}"))
+        assert quality.items > 0 and quality.precision is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=400), st.lists(st.text(max_size=80), max_size=6))
+def test_any_summary_scores_within_bounds(summary, texts):
+    messages = [user(text) for text in texts]
+    quality = score_quality(messages, summary)
+    for value in (quality.precision, quality.staleness, quality.error_accuracy):
+        assert value is None or 0.0 <= value <= 1.0
