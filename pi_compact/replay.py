@@ -6,7 +6,10 @@ loops included), runs the same :class:`~pi_compact.compaction.compactor.AutoComp
 agent runs. It records the size of every request, every compaction, and a *retention score*: of the facts in
 the part of the context a compaction removed (files, commands, errors, the user's constraints and
 identifiers, as :func:`~pi_compact.compaction.facts.extract_facts` finds them), the share still present,
-verbatim, in the context that replaced it.
+verbatim, in the context that replaced it. Retention cannot see a summary that keeps every string and gets the
+state wrong, so each compaction also gets a :class:`~pi_compact.compaction.quality.Quality` score: of the whole
+region compacted so far (every message any compaction has replaced, up to this cut) against the summary
+stored — precision, staleness, open-vs-resolved errors and length.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import orjson
 
 from .compaction.compactor import AutoCompactor, CompactionEvent, CompactionResult
 from .compaction.facts import Facts, content_text, extract_facts
+from .compaction.quality import NO_QUALITY, Quality, RegionIndex, score_quality
 from .compaction.settings import CompactionSettings
 from .compaction.summarizer import Summarizer
 from .context import NOTHING, entry_to_message
@@ -210,6 +214,8 @@ class ReplayCompaction:
     summarizer_output_tokens: int
     fallback_reason: str | None
     retention: Retention
+    quality: Quality = NO_QUALITY
+    """The stored summary against every message compacted so far (see the module docstring)."""
 
     def to_json(self) -> dict:
         return {
@@ -227,6 +233,7 @@ class ReplayCompaction:
             "summarizerOutputTokens": self.summarizer_output_tokens,
             "fallbackReason": self.fallback_reason,
             "retention": self.retention.to_json(),
+            "quality": self.quality.to_json(),
         }
 
 
@@ -282,6 +289,11 @@ class ReplayReport:
         """Found and total facts summed over every compaction."""
         return sum((c.retention for c in self.compactions), Retention())
 
+    @property
+    def quality(self) -> Quality:
+        """Every compaction's quality figures added up (a share over all their items)."""
+        return sum((c.quality for c in self.compactions), NO_QUALITY)
+
     def to_json(self) -> dict:
         return {
             "source": self.source,
@@ -303,6 +315,7 @@ class ReplayReport:
             "failures": list(self.failures),
             "disabledReason": self.disabled_reason,
             "retention": self.retention.to_json(),
+            "quality": self.quality.to_json(),
             "curve": [[p.message_index, p.tokens, p.compacted] for p in self.requests],
             "cpuSeconds": round(self.cpu_s, 4),
             "wallSeconds": round(self.wall_s, 4),
@@ -402,6 +415,9 @@ class _Run:
         self.requests: list[RequestPoint] = []
         self.compactions: list[ReplayCompaction] = []
         self.failures: list[str] = []
+        self.compacted = RegionIndex()
+        """Every message a compaction has replaced so far, in order (summaries left out): the region the latest
+        summary has to describe."""
 
     def _event(self, event: CompactionEvent) -> None:
         if event.type in ("compaction_failed", "compaction_skipped"):
@@ -446,6 +462,8 @@ class _Run:
         self.requests.append(RequestPoint(self.messages, self.tokens, result is not None))
 
     def _compaction(self, result: CompactionResult, before: list, tokens_before: int) -> ReplayCompaction:
+        removed = removed_messages(before, self.context)
+        self.compacted.extend(removed)
         return ReplayCompaction(
             message_index=self.messages,
             entry_id=result.entry["id"] if result.entry is not None else "",
@@ -460,7 +478,8 @@ class _Run:
             summarizer_input_tokens=result.summarizer_input_tokens,
             summarizer_output_tokens=result.summarizer_output_tokens,
             fallback_reason=result.fallback_reason,
-            retention=score_retention(removed_messages(before, self.context), self.context),
+            retention=score_retention(removed, self.context),
+            quality=score_quality(self.compacted, result.summary),
         )
 
 
@@ -472,6 +491,7 @@ __all__ = [
     "CATEGORIES",
     "ReplayCompaction",
     "ReplayReport",
+    "Quality",
     "RequestPoint",
     "Retention",
     "Score",

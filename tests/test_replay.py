@@ -335,3 +335,33 @@ def test_the_realistic_fixture_is_what_its_generator_writes(tmp_path: Path) -> N
     facts = extract_facts(Session.open(REALISTIC).build_context().messages)
     assert "不要修改 README.md，文档由另一位同事维护。" in facts.constraints
     assert any("Traceback" in e or "ValueError" in e for e in facts.errors)
+
+
+# -- quality ----------------------------------------------------------------------------------------------------------
+
+WRONG_STATE = ("## Goal\nShip the verbose flag.\n\n## Constraints & Preferences\n(none)\n\n## Progress\n### Done\n"
+               "- [x] Migrated `billing/stripe_gateway.py` to the `PaymentIntent` API\n\n### In Progress\n"
+               "- [ ] Add the `--verbose` flag to `src/cli.py`\n\n### Blocked\n(none)\n\n## Key Decisions\n(none)\n\n"
+               "## Next Steps\n1. Document `--verbose` in `docs/cli.md`\n\n## Critical Context\n(none)")
+
+
+def test_each_compaction_is_scored_for_quality_against_everything_compacted_so_far(tmp_path: Path) -> None:
+    from pi_compact.testing import ScriptedSummarizer
+
+    turns = [user("Add the `--verbose` flag to `src/cli.py`. " + prose(3000, 1)),
+             assistant("Done! The `--verbose` flag is added to `src/cli.py` and committed.")]
+    for number in range(2, 9):
+        turns += [user(f"Step {number}: document `--verbose` in `docs/cli.md`. " + prose(3000, number)),
+                  assistant(f"Working on step {number}.")]
+    source = write_session(tmp_path / "quality.jsonl", turns)
+    summarizer = ScriptedSummarizer([WRONG_STATE] * 10)
+    report = replay(source, window=10_000, summarizer=summarizer,
+                    settings=CompactionSettings(reserve_tokens=2000, keep_recent_tokens=1000))
+
+    assert len(report.compactions) >= 2 and all(c.strategy == "summarize" for c in report.compactions)
+    first, second = report.compactions[0].quality, report.compactions[1].quality
+    assert first.stale == ("Add the `--verbose` flag to `src/cli.py`",)  # the region says it is done
+    assert any("stripe_gateway" in item for item in first.unsupported) and first.precision < 1
+    assert second.region_chars > first.region_chars  # the region of a later compaction includes the earlier one
+    assert report.quality.count == len(report.compactions)
+    assert report.to_json()["quality"]["stale"] and report.to_json()["compactions"][0]["quality"]["precision"] < 1

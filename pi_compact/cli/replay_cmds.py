@@ -1,7 +1,8 @@
 """``pi-compact replay``: what a window, thresholds and a summarizer would have done to a recorded session.
 
 Runs :func:`pi_compact.replay.replay` and prints its report: a table of the compactions, the peak context,
-the requests over the window, what the summarizer cost, how much of each kind of fact survived, and the
+the requests over the window, what the summarizer cost, how much of each kind of fact survived, whether the
+summaries state it right (precision, staleness, open/resolved errors, length against the region), and the
 context size over the conversation as a sparkline scaled to the window, with the threshold drawn across
 it. ``--json`` prints the whole report as one object; ``--plot PNG`` draws the curve with matplotlib (the
 ``plot`` extra). Every token figure is an estimate: recorded usage describes the original context.
@@ -125,6 +126,8 @@ def print_report(report, plot: Path | None) -> None:
     console.print()
     console.print(retention_table(report.retention))
     console.print()
+    console.print(quality_table(report))
+    console.print()
     console.print(Text("Context size per request", style="bold"))
     for line in sparkline(report, width=max(20, console.width - 10)):
         console.print(line)
@@ -192,6 +195,33 @@ def retention_table(retention):
     overall = retention.overall
     table.add_row("overall", f"{overall.found:,}", f"{overall.total:,}", _percent(overall), style="bold")
     return table
+
+
+def quality_table(report):
+    """Per compaction and overall: is the state the summary reports the true state of what it replaced?"""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="Summary quality", title_justify="left",
+                  box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
+    table.caption = "each summary against everything compacted up to it · precision: Done/In Progress/Next/" \
+                    "Constraints items the region supports · stale: open " \
+                    "items the region shows finished · errors: given the right open/resolved status · " \
+                    "length: summary / region, characters"
+    table.caption_justify = "left"
+    for name in ("#", "precision", "stale", "errors", "length"):
+        table.add_column(name, justify="right", no_wrap=True)
+    rows = [(str(n), c.quality) for n, c in enumerate(report.compactions, start=1)]
+    for label, quality in rows + [("all", report.quality)]:
+        table.add_row(label, _ratio(quality.supported, quality.items), _ratio(len(quality.stale), quality.open_items),
+                      _ratio(quality.errors_right, quality.errors),
+                      "–" if quality.char_ratio is None else f"{quality.char_ratio:.1%}",
+                      style="bold" if label == "all" else None)
+    return table
+
+
+def _ratio(part: int, whole: int) -> str:
+    return "–" if not whole else f"{part}/{whole} {part / whole:.0%}"
 
 
 def _percent(score) -> str:

@@ -25,6 +25,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -231,9 +232,9 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def _said(messages: list[dict]) -> list[_Said]:
+def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
+    """What ``messages`` say; ``targets`` maps tool-call ids to what they worked on (kept across calls)."""
     said: list[_Said] = []
-    targets: dict[str, str] = {}
     for message in messages:
         role = message.get("role")
         if role in ("user", "custom"):
@@ -272,16 +273,43 @@ def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
             yield _Said("call", " ".join(_strings(arguments)), target=target)
 
 
-class _Region:
-    """The region's text, lower-cased, with its words (and 6-letter stems) for fast support checks."""
+class RegionIndex:
+    """A region's text, lower-cased, with its word stems, for fast support checks; it can grow, so a replay
+    scoring every compaction of a long session indexes each message once, not once per compaction."""
 
-    def __init__(self, messages: list[dict]) -> None:
-        self.said = _said(messages)
-        self.text = "\n".join(s.text for s in self.said)
-        self.lowered = self.text.lower()
-        words = set(_WORD.findall(self.lowered))
-        self.stems = {w[:_STEM] for w in words}
-        self.tokens = sum(estimate_tokens(m) for m in messages)
+    def __init__(self, region: Iterable[Any] = ()) -> None:
+        self.said: list[_Said] = []
+        self._targets: dict[str, str] = {}
+        self._texts: list[str] = []
+        self._joined: tuple[str, str] | None = None
+        self.stems: set[str] = set()
+        self.tokens = 0
+        self.extend(region)
+
+    def extend(self, region: Iterable[Any]) -> None:
+        """Add the messages (or entries) of ``region`` at its end."""
+        messages = region_messages(region)
+        said = _said(messages, self._targets)
+        self.said.extend(said)
+        for item in said:
+            self._texts.append(item.text)
+            self.stems.update(w[:_STEM] for w in _WORD.findall(item.text.lower()))
+        self.tokens += sum(estimate_tokens(m) for m in messages)
+        self._joined = None
+
+    def _join(self) -> tuple[str, str]:
+        if self._joined is None:
+            text = "\n".join(self._texts)
+            self._joined = (text, text.lower())
+        return self._joined
+
+    @property
+    def text(self) -> str:
+        return self._join()[0]
+
+    @property
+    def lowered(self) -> str:
+        return self._join()[1]
 
     def has_word(self, word: str) -> bool:
         return word[:_STEM] in self.stems
@@ -318,6 +346,7 @@ class _Signature:
         return bool(self.salient or self.words)
 
 
+@lru_cache(maxsize=4096)
 def signature(text: str) -> _Signature:
     """The salient tokens (backticked spans, paths, identifiers) and content words of an item."""
     salient: list[str] = []
@@ -332,21 +361,17 @@ def signature(text: str) -> _Signature:
     return _Signature(tuple(dict.fromkeys(salient)), tuple(dict.fromkeys(words)))
 
 
+_SALIENT = re.compile(r"[/\\]|\w\.\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]")
+
+
 def _is_salient(token: str) -> bool:
     """Paths, dotted names, snake/camel case, hex colours, names with digits: what a summary cannot paraphrase."""
     if token.isdigit():
         return False
-    return bool(
-        re.search(r"[/\\]", token)
-        or re.search(r"\w\.\w", token)
-        or "_" in token.strip("_")
-        or re.search(r"[a-z][A-Z]", token)
-        or re.search(r"[A-Za-z]\d|\d[A-Za-z]", token)
-        or token.startswith("#")
-    )
+    return bool(_SALIENT.search(token) or "_" in token.strip("_") or token.startswith("#"))
 
 
-def _supported(sig: _Signature, region: _Region) -> bool:
+def _supported(sig: _Signature, region: RegionIndex) -> bool:
     if sig.salient:
         found = sum(region.has_token(t) for t in sig.salient)
         if found < SUPPORT_SALIENT * len(sig.salient):
@@ -534,10 +559,10 @@ NO_QUALITY = Quality(count=0)
 """The sum of no scores (the start of a sum)."""
 
 
-def score_quality(region: Iterable[Any], summary: str, labels: RegionLabels | None = None) -> Quality:
-    """Score ``summary`` against ``region`` (entries or messages), by ``labels`` when given; see the module."""
-    messages = region_messages(region)
-    area = _Region(messages)
+def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: RegionLabels | None = None) -> Quality:
+    """Score ``summary`` against ``region`` (entries or messages, or a :class:`RegionIndex` of them), by
+    ``labels`` when given; see the module docstring."""
+    area = region if isinstance(region, RegionIndex) else RegionIndex(region)
     items = summary_items(summary)
     checked = [(item, signature(item.text)) for item in items if item.section in SCORED_SECTIONS]
     checked = [(item, sig) for item, sig in checked if sig]
@@ -595,7 +620,7 @@ def summaries_at(path: Sequence[dict], cuts: Sequence[int], *, summarizer: Any =
 # -- staleness --------------------------------------------------------------------------------------------------------
 
 
-def _is_stale(item: SummaryItem, sig: _Signature, region: _Region, labels: RegionLabels | None) -> bool:
+def _is_stale(item: SummaryItem, sig: _Signature, region: RegionIndex, labels: RegionLabels | None) -> bool:
     if labels is not None:  # the labels are the truth: an item they do not know is not judged stale
         return labels.status_of(item.text) == "done"
     return _finished_in_region(sig, region)
@@ -610,7 +635,7 @@ def _mentions(sig: _Signature, text: str) -> bool:
     return len(sig.words) >= 2 and sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
 
 
-def _finished_in_region(sig: _Signature, region: _Region) -> bool:
+def _finished_in_region(sig: _Signature, region: RegionIndex) -> bool:
     """The heuristic: the last user/assistant text or command that mentions the item reports it finished (an
     assistant text with a completion word, or a ``git commit``)."""
     for said in reversed(region.said):
@@ -632,7 +657,7 @@ class _Failure:
     resolved: bool
 
 
-def _failures(region: _Region) -> list[_Failure]:
+def _failures(region: RegionIndex) -> list[_Failure]:
     """Failed tool results, each resolved when it was aborted by the user or a later call of the same command
     (or on the same path) succeeded."""
     found = []
@@ -646,7 +671,7 @@ def _failures(region: _Region) -> list[_Failure]:
     return found
 
 
-def _judge_errors(items: Sequence[SummaryItem], region: _Region, labels: RegionLabels | None) -> tuple[int, tuple[str, ...]]:
+def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: RegionLabels | None) -> tuple[int, tuple[str, ...]]:
     """How many errors were judged, and the mistakes: an error given the wrong status, or an open one left out."""
     failures = _failures(region)
     judged, mistakes = 0, []
@@ -694,6 +719,7 @@ def _open_errors_left_out(failures: list[_Failure], labels: RegionLabels | None,
 
 __all__ = [
     "NO_QUALITY",
+    "RegionIndex",
     "OPEN_SECTIONS",
     "SCORED_SECTIONS",
     "LabelItem",

@@ -45,6 +45,8 @@ def test_the_report_shows_compactions_peak_retention_and_the_curve(home: Path) -
     assert "peak  " in out and "of the window)" in out
     for label in ("files read", "files modified", "commands", "errors", "user constraints", "identifiers", "overall"):
         assert label in out
+    assert "Summary quality" in out
+    assert all(column in out for column in ("precision", "stale", "length")) and "\n all " in out
     assert "┈" in out and any(block in out for block in "▁▂▃▄▅▆▇█")
     assert REALISTIC.read_bytes() == before
 
@@ -58,6 +60,10 @@ def test_json_is_one_object_with_everything(home: Path) -> None:
     assert len(report["curve"]) == report["requests"] and report["peakTokens"] == max(p[1] for p in report["curve"])
     assert set(report["retention"]) >= {"read_files", "errors", "constraints", "files", "overall"}
     assert report["output"] is None and report["plot"] is None
+    quality = report["quality"]
+    assert {"precision", "staleness", "errorAccuracy", "charRatio", "tokenRatio", "stale", "unsupported"} <= set(quality)
+    assert quality["summaries"] == len(report["compactions"])
+    assert all(0 <= c["quality"]["precision"] <= 1 for c in report["compactions"] if c["quality"]["items"])
 
 
 def test_out_writes_a_new_session_and_leaves_the_input_alone(home: Path, tmp_path: Path) -> None:
