@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.run
 	$(BIN)/python -m bench.compaction_bench
 	$(BIN)/python -m bench.replay_bench
+	$(BIN)/python -m bench.quality_bench
 
 # The long fuzzing run (thousands of examples per property); `make test` runs the same properties briefly.
 fuzz: $(STAMP)

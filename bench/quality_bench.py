@@ -1,0 +1,129 @@
+"""The summary quality benchmark: is the state a compaction summary reports the true state?
+
+``python -m bench.quality_bench`` prints two tables and writes both to ``bench/out/quality.json``:
+
+1. **Hand-labelled regions** (``sessions_fixtures/labels``): pi's two real compaction cuts in
+   ``before-compaction`` and the first half of ``large-session``, each summarized by pi-compact's default
+   (offline) pipeline at exactly that cut, the second ``before-compaction`` summary updating the first as pi's
+   did; Claude's own summaries of the same cuts beside them. Precision, staleness, the labelled open items the
+   summary names (the real next step), error status accuracy, and length (characters, and against Claude's).
+2. **Every bundled session and pi fixture replayed** at 8k, 32k and 128k (branches.jsonl, 363 tokens, never compacts) with the offline summarizer: per session
+   and window, retention (as ``bench.replay_bench``) next to the heuristic quality figures pooled over its
+   compactions.
+
+Precision and staleness are shares of summary items; "-" means there was nothing to judge.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from pi_compact import Session
+from pi_compact.compaction.quality import Quality, RegionLabels, score_quality, summaries_at
+from pi_compact.replay import replay
+from sessions_fixtures import BEFORE_COMPACTION, HERE, LARGE_SESSION, PI_DIR
+
+PROJECT = Path(__file__).resolve().parents[1]
+OUT = PROJECT / "bench" / "out" / "quality.json"
+LABELS = HERE / "labels"
+WINDOWS = (8_000, 32_000, 128_000)
+LABELLED = (
+    ("before-compaction #1", BEFORE_COMPACTION, ("before-compaction.1",)),
+    ("before-compaction #2", BEFORE_COMPACTION, ("before-compaction.1", "before-compaction.2")),
+    ("large-session 1st half", LARGE_SESSION, ("large-session.first-half",)),
+)
+"""Each row: its name, its session, and the label files of the cuts made in turn (the last one is scored)."""
+
+
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def _count(part: int, whole: int) -> str:
+    return "-" if not whole else f"{part}/{whole}"
+
+
+def labelled_rows() -> list[dict]:
+    rows = []
+    for name, source, label_names in LABELLED:
+        with Session.open(source) as session:
+            path = session.branch()
+        labels = [RegionLabels.load(LABELS / f"{label}.json") for label in label_names]
+        region = labels[-1].region_of(path)
+        offline = summaries_at(path, [lab.first_kept_index for lab in labels])[-1]
+        claude = _claude_summary(path, len(labels)) if source == BEFORE_COMPACTION else None
+        for writer, summary in (("claude", claude), ("offline", offline)):
+            if summary is not None:
+                quality = score_quality(region, summary, labels[-1])
+                rows.append({"region": name, "summary": writer, **_figures(quality),
+                             "claudeChars": len(claude) if claude else None})
+    return rows
+
+
+def _claude_summary(path: list[dict], number: int) -> str:
+    return [e for e in path if e.get("type") == "compaction"][number - 1]["summary"]
+
+
+def _figures(quality: Quality) -> dict:
+    return {"quality": quality.to_json(), "chars": quality.summary_chars, "tokens": quality.summary_tokens}
+
+
+def print_labelled(rows: list[dict]) -> None:
+    print("Hand-labelled regions: the default (offline) summary and Claude's at pi's own cuts")
+    print(f"{'region':24} {'summary':8} {'precision':>10} {'stale':>7} {'next named':>10} {'errors ok':>10} "
+          f"{'chars':>7} {'vs claude':>9} {'of region':>9}")
+    for row in rows:
+        q = row["quality"]
+        versus = f"{row['chars'] / row['claudeChars']:.1f}x" if row["claudeChars"] else "-"
+        print(f"{row['region']:24} {row['summary']:8} {_share(q['precision']):>10} "
+              f"{_count(len(q['stale']), q['openItems']):>7} {_count(q['openNamed'], q['openLabels']):>10} "
+              f"{_count(q['errorsRight'], q['errors']):>10} {row['chars']:>7,} {versus:>9} "
+              f"{_share(q['charRatio']) if q['charRatio'] is None else format(q['charRatio'], '.1%'):>9}")
+
+
+def replay_rows() -> list[dict]:
+    rows = []
+    for path in [p for folder in (HERE, PI_DIR) for p in sorted(folder.glob("*.jsonl"))]:
+        for window in WINDOWS:
+            report = replay(path, window=window)
+            rows.append({"session": path.name, "window": window, "compactions": len(report.compactions),
+                         "retention": report.retention.overall.fraction, "quality": report.quality.to_json()})
+    return rows
+
+
+def print_replays(rows: list[dict]) -> None:
+    print("\nEvery session replayed with the offline summarizer (quality by heuristics, pooled over compactions)")
+    print(f"{'session':28} {'win':>5} {'cmp':>4} {'retention':>9} {'precision':>9} {'stale':>9} {'errors ok':>10} "
+          f"{'length':>7}")
+    for row in rows:
+        q = row["quality"]
+        ratio = "-" if q["charRatio"] is None else f"{q['charRatio']:.1%}"
+        print(f"{row['session'][:28]:28} {row['window'] // 1000:>4}k {row['compactions']:>4} "
+              f"{_share(row['retention']):>9} {_share(q['precision']):>9} "
+              f"{_count(len(q['stale']), q['openItems']):>9} {_count(q['errorsRight'], q['errors']):>10} {ratio:>7}")
+
+
+def _commit() -> str | None:
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=PROJECT, capture_output=True, text=True)
+    return done.stdout.strip() or None
+
+
+def main(argv: list[str] | None = None) -> bool:
+    del argv
+    labelled = labelled_rows()
+    print_labelled(labelled)
+    replays = replay_rows()
+    print_replays(replays)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_bytes(orjson.dumps({"commit": _commit(), "labelled": labelled, "replays": replays},
+                                 option=orjson.OPT_INDENT_2))
+    print(f"\nwritten to {OUT.relative_to(PROJECT)}")
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)
