@@ -67,8 +67,8 @@ def common_ancestor(session: Session, a: str | None, b: str | None) -> str | Non
     """
     _require(session, a)
     _require(session, b)
-    on_a = set(session.index.walk_ids(a)[0])
-    return next((entry_id for entry_id in session.index.walk_ids(b)[0] if entry_id in on_a), None)
+    on_a = set(session.ancestor_ids(a))
+    return next((entry_id for entry_id in session.ancestor_ids(b) if entry_id in on_a), None)
 
 
 def collect_abandoned(session: Session, old_leaf: str | None, target: str | None) -> list[dict]:
@@ -80,7 +80,7 @@ def collect_abandoned(session: Session, old_leaf: str | None, target: str | None
         _require(session, target)
         return []
     ancestor = common_ancestor(session, old_leaf, target)
-    ids, _ = session.index.walk_ids(old_leaf)
+    ids = session.ancestor_ids(old_leaf)
     below = ids[: ids.index(ancestor)] if ancestor is not None else ids
     return [session.entry(entry_id) for entry_id in reversed(below)]
 

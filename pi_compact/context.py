@@ -10,9 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .accessors import entry_role
 from .store.jsonl import iso_to_ms, js_truthy
+
+if TYPE_CHECKING:
+    from .store.index import SessionIndex
+    from .store.scan import Slot
 
 _MISSING: Any = object()
 """A key pi would leave ``undefined`` (and so out of the JSON)."""
@@ -66,6 +71,91 @@ def _get(by_id: dict, key: Any) -> dict | None:
     return by_id.get(key) if isinstance(key, Hashable) else None
 
 
+def context_from_index(index: SessionIndex, leaf_id: str | None) -> SessionContext:
+    """The context for ``leaf_id`` in an indexed file; an unknown (or empty) id falls back to the last entry,
+    as in pi, and ``None`` is the empty context."""
+    if leaf_id is None:
+        return SessionContext()
+    if not leaf_id or leaf_id not in index:
+        leaf_id = index.last_id()
+    return context_from_path(_context_path(index, leaf_id))
+
+
+def _context_path(index: SessionIndex, leaf_id: str | None) -> list[dict]:
+    """The entries of the path to ``leaf_id`` that building its context reads, parsed; in path order.
+
+    After a compaction only its kept region and what follows are emitted, and earlier entries matter only
+    for the last thinking level and model they set. So the walk from the leaf stops at the kept region's
+    start; the thinking level comes from an index kept while appending, and the model from the nearest
+    setter above: a long session's context never walks or parses its whole history.
+    """
+    if not index.chains_trusted:
+        return index.path(leaf_id)
+    region, kept_from = _walk_to_kept_region(index, leaf_id)
+    # Only entries that add a message or set the model or thinking level are read, plus the kept region's
+    # first entry whatever its type (it marks where emitting starts); labels, custom entries, names stay unparsed.
+    first = region[-1] if region else None
+    tail = index.parse_batch([slot for slot in reversed(region) if slot.type in _CONTEXT_TYPES or slot is first])
+    if kept_from is None:
+        return tail
+    return _last_setters(index, kept_from, tail) + tail
+
+
+def _walk_to_kept_region(index: SessionIndex, leaf_id: str | None) -> tuple[list[Slot], Slot | None]:
+    """Slots from the leaf up to the latest compaction's kept region (leaf first), and the slot above it.
+
+    Without a compaction on the path the whole path is returned and the slot above is ``None``. A kept
+    id that is not above the compaction keeps nothing (pi emits only the summary and what follows), so
+    the region then ends at the compaction, however far up the walk had to go to find that out.
+    """
+    region: list[Slot] = []
+    kept_id: object = None
+    compaction: Slot | None = None
+    after_compaction = 0
+    for slot in index.walk(leaf_id):
+        region.append(slot)
+        if compaction is not None and slot.id == kept_id:
+            return region, index.parent_slot(slot)
+        if compaction is None and slot.type == "compaction":
+            compaction, kept_id = slot, index.entry_of(slot).get("firstKeptEntryId")
+            if kept_id is None or kept_id == slot.id:
+                return region, index.parent_slot(slot)
+            after_compaction = len(region)
+    if compaction is None:
+        return region, None
+    return region[:after_compaction], index.parent_slot(compaction)
+
+
+def _last_setters(index: SessionIndex, above: Slot, tail: list[dict]) -> list[dict]:
+    """The last thinking-level change and model setter at or above ``above``, unless ``tail`` overrides them."""
+    found: list[dict] = []
+    if not any(e.get("type") == "thinking_level_change" for e in tail):
+        thinking = index.nearest_thinking_change(above)
+        if thinking is not None:
+            found.append(index.entry_of(thinking))
+    if not any(_sets_model(e) for e in tail):
+        model = _nearest_model_setter(index, above)
+        if model is not None:
+            found.append(model)
+    return found
+
+
+def _nearest_model_setter(index: SessionIndex, slot: Slot) -> dict | None:
+    for above in index.walk(slot.id):
+        if above.type in ("model_change", "message") and _sets_model(entry := index.entry_of(above)):
+            return entry
+    return None
+
+
+_CONTEXT_TYPES = ("message", "custom_message", "branch_summary", "compaction", "model_change", "thinking_level_change")
+"""The entry types context building reads (a tuple, not a frozenset: a hand-written ``type`` can be a list)."""
+
+
+def _sets_model(entry: dict) -> bool:
+    kind = entry.get("type")
+    return kind == "model_change" or (kind == "message" and entry_role(entry) == "assistant")
+
+
 def context_from_path(path: list[dict]) -> SessionContext:
     """The context for a root-first path of entries."""
     thinking: Any = "off"
@@ -77,7 +167,7 @@ def context_from_path(path: list[dict]) -> SessionContext:
             thinking = entry.get("thinkingLevel", _MISSING)
         elif kind == "model_change":
             model = _drop_missing({"provider": entry.get("provider", _MISSING), "modelId": entry.get("modelId", _MISSING)})
-        elif kind == "message" and _role(entry) == "assistant":
+        elif kind == "message" and entry_role(entry) == "assistant":
             message = entry["message"]
             model = _drop_missing({"provider": message.get("provider", _MISSING), "modelId": message.get("model", _MISSING)})
         elif kind == "compaction":
@@ -161,11 +251,6 @@ def _entry_ms(entry: dict) -> int | None:
     """``new Date(entry.timestamp).getTime()``: an explicit ``null`` is 0 there, a missing key ``NaN``."""
     value = entry.get("timestamp", _MISSING)
     return 0 if value is None else iso_to_ms(None if value is _MISSING else value)
-
-
-def _role(entry: dict) -> Any:
-    message = entry.get("message")
-    return message.get("role") if isinstance(message, dict) else None
 
 
 def _drop_missing(obj: dict) -> dict:

@@ -28,6 +28,7 @@ from typing import Any
 
 import orjson
 
+from .accessors import content_text
 from .compaction.serialize import convert_to_llm
 from .context import SessionContext
 from .store.jsonl import now_ms
@@ -97,10 +98,6 @@ def repair_tool_pairs(llm_messages: list[dict]) -> list[dict]:
 def prepare_messages(context: SessionContext | list[dict]) -> list[dict]:
     """pi's ``convertToLlm`` followed by :func:`repair_tool_pairs`."""
     return repair_tool_pairs(convert_to_llm(_messages_of(context)))
-
-
-def _text_of(blocks: list[dict]) -> str:
-    return "\n".join(b.get("text", "") for b in blocks if b.get("type") == "text")
 
 
 def _json_args(arguments: Any) -> str:
@@ -248,7 +245,7 @@ def from_anthropic_response(response: Any, *, provider: str = "anthropic") -> di
 
 def _openai_user_content(blocks: list[dict]) -> str | list[dict]:
     if all(b.get("type") == "text" for b in blocks):
-        return _text_of(blocks)
+        return content_text(blocks, "\n")
     parts = []
     for block in blocks:
         if block.get("type") == "text":
@@ -262,11 +259,11 @@ def _openai_chat_message(message: dict) -> dict:
     role = message.get("role")
     if role == "toolResult":
         blocks = _blocks(message.get("content"))
-        text = _text_of(blocks) or ("(see attached image)" if _images(blocks) else "")
+        text = content_text(blocks, "\n") or ("(see attached image)" if _images(blocks) else "")
         return {"role": "tool", "tool_call_id": _split_call_id(message.get("toolCallId"))[0], "content": text}
     if role == "assistant":
         blocks = [b for b in _assistant_blocks(message, (OPENAI_CHAT_API,)) if b.get("type") != "thinking"]
-        out: dict[str, Any] = {"role": "assistant", "content": _text_of(blocks) or None}
+        out: dict[str, Any] = {"role": "assistant", "content": content_text(blocks, "\n") or None}
         calls = [
             {"id": _split_call_id(c.get("id"))[0], "type": "function",
              "function": {"name": c.get("name"), "arguments": _json_args(c.get("arguments"))}}
@@ -354,7 +351,7 @@ def _responses_user(blocks: list[dict], content: Any) -> list[dict]:
 
 def _responses_tool_output(message: dict) -> dict:
     blocks = _blocks(message.get("content"))
-    text, images = _text_of(blocks), _images(blocks)
+    text, images = content_text(blocks, "\n"), _images(blocks)
     output: str | list[dict] = text
     if images:
         output = [{"type": "input_text", "text": text}] if text else []

@@ -36,6 +36,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra ins
         "pi_compact.adapters.langchain needs the langchain-core package: pip install 'pi-compact[langchain]'"
     ) from exc
 
+from ..accessors import content_text
 from ..session import Session
 from ..store.jsonl import now_ms
 from ._common import model_view, move_to, open_session
@@ -95,7 +96,7 @@ def to_langchain_messages(messages: list[dict]) -> list[BaseMessage]:
 
 def _to_langchain(original: dict | None, sent: dict) -> BaseMessage:
     if original is not None and (original.get("role") == "compactionSummary" or _is_system(original)):
-        return SystemMessage(content=_text(sent["content"]))
+        return SystemMessage(content=content_text(sent["content"], "\n"))
     if sent["role"] == "assistant":
         return _ai_message(sent)
     if sent["role"] == "toolResult":
@@ -139,12 +140,6 @@ def _lc_content(content: Any) -> Any:
         return content
     parts = [p for p in map(_lc_block, [b for b in content or [] if isinstance(b, dict)]) if p is not None]
     return parts[0]["text"] if len(parts) == 1 and parts[0]["type"] == "text" else parts
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
 
 
 # -- LangChain → pi -------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ except ImportError as exc:  # pragma: no cover - exercised without the extra ins
         "pi_compact.adapters.pydantic_ai needs the pydantic-ai-slim package: pip install 'pi-compact[pydantic-ai]'"
     ) from exc
 
+from ..accessors import content_text
 from ..compaction import AutoCompactor, CompactionResult, CompactionSettings, Summarizer
 from ..session import Session
 from ._common import context_sources, model_view
@@ -159,15 +160,15 @@ def from_pi_messages(messages: list[dict]) -> list[ModelMessage]:
 def _part(original: dict | None, sent: dict) -> Any:
     stamp = _datetime(sent.get("timestamp"))
     if original is not None and original.get("role") == "custom" and original.get("customType") == SYSTEM_PROMPT_TYPE:
-        return SystemPromptPart(_text(sent.get("content")), timestamp=stamp)
+        return SystemPromptPart(content_text(sent.get("content"), "\n"), timestamp=stamp)
     if sent["role"] == "toolResult":
         outcome = "failed" if sent.get("isError") else "success"
-        return ToolReturnPart(sent.get("toolName") or "", _text(sent.get("content")), str(sent.get("toolCallId")),
+        return ToolReturnPart(sent.get("toolName") or "", content_text(sent.get("content"), "\n"), str(sent.get("toolCallId")),
                               timestamp=stamp, outcome=outcome)
     content = sent.get("content")
     if not isinstance(content, str):
         blocks = [b for b in content or [] if isinstance(b, dict) and b.get("type") in ("text", "image")]
-        content = _text(blocks) if all(b["type"] == "text" for b in blocks) else [_user_content(b) for b in blocks]
+        content = content_text(blocks, "\n") if all(b["type"] == "text" for b in blocks) else [_user_content(b) for b in blocks]
     return UserPromptPart(content, timestamp=stamp)
 
 
@@ -195,12 +196,6 @@ def _response(message: dict) -> ModelResponse:
                          timestamp=_datetime(message.get("timestamp")), provider_name=message.get("provider") or None,
                          provider_response_id=message.get("responseId"),
                          finish_reason=_FINISH.get(message.get("stopReason", ""), "stop"))
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
 
 
 def _datetime(ms: Any) -> datetime:

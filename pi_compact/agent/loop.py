@@ -183,10 +183,7 @@ class Agent:
 
     def compactions(self) -> int:
         """Compaction entries in the session file (every branch); read from the index, nothing parsed."""
-        return self._count("compaction")
-
-    def _count(self, entry_type: str) -> int:
-        return sum(1 for slot in self.session.index.slots if slot.type == entry_type)
+        return self.session.count_type("compaction")
 
     def request(self) -> ModelRequest:
         """The request the next model call would send (after any compaction), as the provider gets it."""
@@ -219,7 +216,7 @@ class Agent:
 
     def compact(self, instructions: str | None = None) -> CompactionResult:
         """The manual ``/compact``: compact the current branch now (pi refuses with fewer than 2 messages)."""
-        if self._count("message") < 2:
+        if self.session.count_type("message") < 2:
             raise CompactionError("Nothing to compact (no messages yet)")
         self.begin()
         self._refresh_system()

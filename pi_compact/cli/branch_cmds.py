@@ -101,7 +101,7 @@ def branch_diff(session: Session, a: str | None, b: str | None) -> dict:
         "relation": _relation(a, b, ancestor, sides),
         "commonAncestor": ancestor,
         "commonAncestorType": _kind(base) if base is not None else None,
-        "sharedEntries": len(session.index.walk_ids(ancestor)[0]) if ancestor is not None else 0,
+        "sharedEntries": len(session.ancestor_ids(ancestor)) if ancestor is not None else 0,
         "sides": {name: _side(entries) for name, entries in sides.items()},
     }
 
@@ -179,10 +179,7 @@ def branch_summary_notes(session: Session) -> list[dict]:
     from ..branching import collect_abandoned
 
     notes = []
-    for slot in session.index.slots:
-        if slot.type != "branch_summary":
-            continue
-        entry = session.index.entry_of(slot)
+    for entry in session.iter_entries("branch_summary"):
         at, from_id = entry.get("parentId"), entry.get("fromId")
         pi_style = from_id == at or (from_id == ROOT and at is None)
         known = isinstance(from_id, str) and from_id in session and not pi_style

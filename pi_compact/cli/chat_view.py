@@ -162,7 +162,7 @@ class ChatView:
     def _show_tree(self, reply: Reply) -> None:
         session = reply.data
         on_path = frozenset(str(e.get("id")) for e in session.branch())
-        roots = session.index.digest_tree(render.entry_look())
+        roots = session.digest_tree(render.entry_look())
         render.print_tree(self.console, roots, render.TreeStyle(session.leaf_id, on_path))
 
     def _show_help(self, reply: Reply) -> None:

@@ -47,7 +47,7 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
             from . import render
 
             roots = _digest_tree(session, render.entry_look(_entry_tokens(render.token_estimator())), counts)
-        on_path = frozenset(session.index.path_ids(session.leaf_id))
+        on_path = frozenset(session.path_ids())
         _warn(session)
         if as_json:
             _write_json(_show_json(session, counts.as_json(), roots))
@@ -74,7 +74,7 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
             from . import render
 
             roots = _digest_tree(session, render.entry_look())
-        on_path = frozenset(session.index.path_ids(session.leaf_id))
+        on_path = frozenset(session.path_ids())
         _warn(session)
         if as_json:
             _write_json(tree_json(roots, node_fields))
@@ -267,14 +267,14 @@ def _digest_tree(session: Session, digest: Callable[[dict], Any], counts: _Count
     This is how show and tree read a big file: once, each entry parsed for its digest and count, none kept.
     """
     if counts is None:
-        return session.index.digest_tree(digest)
+        return session.digest_tree(digest)
 
     def digest_and_count(entry: dict) -> Any:
         counts.add(entry)
         return digest(entry)
 
     # Counted as Session.entries() lists them: shadowed duplicates too.
-    return session.index.digest_tree(digest_and_count, every_line=True)
+    return session.digest_tree(digest_and_count, every_line=True)
 
 
 class _Counts:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..accessors import entry_role
 from ..context import branch_summary_message, custom_message
 from .tokens import estimate_tokens, text_tokens
 
@@ -30,12 +31,6 @@ class CutPoint:
     is_split_turn: bool
 
 
-def _role(entry: dict) -> object:
-    message = entry.get("message")
-    role = message.get("role") if isinstance(message, dict) else None
-    return role if isinstance(role, str) else None  # a role that is an array or object is no role (nor hashable)
-
-
 def entry_tokens(entry: dict) -> int:
     """Estimated tokens an entry adds to the context."""
     kind = entry.get("type")
@@ -50,7 +45,7 @@ def entry_tokens(entry: dict) -> int:
 
 def is_cut_point(entry: dict) -> bool:
     kind = entry.get("type")
-    return kind in ("branch_summary", "custom_message") or (kind == "message" and _role(entry) in _CUT_ROLES)
+    return kind in ("branch_summary", "custom_message") or (kind == "message" and entry_role(entry) in _CUT_ROLES)
 
 
 def valid_cut_points(path: list[dict], start: int, end: int) -> list[int]:
@@ -63,7 +58,7 @@ def find_turn_start(path: list[dict], index: int, start: int) -> int:
         entry = path[i]
         if entry.get("type") in ("branch_summary", "custom_message"):
             return i
-        if entry.get("type") == "message" and _role(entry) in _TURN_ROLES:
+        if entry.get("type") == "message" and entry_role(entry) in _TURN_ROLES:
             return i
     return -1
 
@@ -84,7 +79,7 @@ def find_cut_point(path: list[dict], start: int, end: int, keep_recent_tokens: i
     while cut > start and path[cut - 1].get("type") not in ("message", "compaction"):
         cut -= 1
     opener = _first_message_index(path, cut, end)
-    if opener is None or _role(path[opener]) == "user" or path[opener].get("type") != "message":
+    if opener is None or entry_role(path[opener]) == "user" or path[opener].get("type") != "message":
         return CutPoint(cut, -1, False)
     turn_start = find_turn_start(path, opener, start)
     if turn_start in (-1, opener):

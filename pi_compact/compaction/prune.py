@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, content_text, exit_status, failure_line, message_dicts,
+from ..accessors import content_text
+from .facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, exit_status, failure_line, message_dicts,
                     output_body, shell_command, tool_path)
 
 USER_HEAD, USER_TAIL = 3000, 1000
@@ -124,7 +125,7 @@ class _Condenser:
     def _assistant(self, message: dict) -> None:
         content = message.get("content") if isinstance(message.get("content"), list) else []
         blocks = [b for b in content if isinstance(b, dict)]
-        text = "\n".join(b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str))
+        text = content_text(blocks, "\n")
         if text.strip():
             self.lines.append(f"[Assistant]: {clip(text.strip(), self.head, self.tail)}")
         for block in blocks:

@@ -11,6 +11,8 @@ from typing import Any
 
 import orjson
 
+from ..accessors import content_text
+
 COMPACTION_SUMMARY_PREFIX = (
     "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
 )
@@ -70,14 +72,6 @@ def truncate_text(text: str, limit: int) -> str:
     return f"{text[:limit]}\n\n[... {len(text) - limit} more characters truncated]"
 
 
-def _blocks_text(content: Any, joiner: str = "") -> str:
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return joiner.join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
-
-
 def _tool_call_text(block: dict) -> str:
     args = block.get("arguments")
     pairs = args.items() if isinstance(args, dict) else ()
@@ -106,13 +100,13 @@ def serialize_conversation(llm_messages: list[dict], *, tool_result_chars: int =
     for message in llm_messages:
         role = message.get("role")
         if role == "user":
-            text = _blocks_text(message.get("content"))
+            text = content_text(message.get("content"))
             if text:
                 parts.append("[User]: " + text)
         elif role == "assistant":
             parts.extend(_assistant_parts(message.get("content")))
         elif role == "toolResult":
-            text = _blocks_text(message.get("content"))
+            text = content_text(message.get("content"))
             if text:
                 parts.append("[Tool result]: " + truncate_text(text, tool_result_chars))
     return "\n\n".join(parts)

@@ -147,98 +147,33 @@ class SessionIndex:
                 self._children.setdefault(slot.parent_id, []).append(slot)
         return [self.entry_of(slot) for slot in self._children.get(parent_id, [])]
 
-    def walk_ids(self, from_id: str | None) -> tuple[list[str], Problem | None]:
-        """Ids from ``from_id`` up to its root, leaf first; stops at a cycle or a missing parent."""
-        ids: list[str] = []
+    def walk(self, from_id: str | None) -> Iterator[Slot]:
+        """Slots from ``from_id`` up to its root, leaf first; a parent cycle ends the walk and is reported."""
         seen: set[str] = set()
-        slot = self.by_id.get(from_id) if from_id is not None else None
-        while slot is not None:
-            if slot.id in seen:
-                return ids, Problem("cycle", f"parent cycle through {slot.id}; path cut there", slot.line, slot.id)
-            seen.add(slot.id)
-            ids.append(slot.id)
-            parent = slot.parent_id
-            if not parent:  # pi stops at any falsy parentId, "" included
-                break
-            slot = self.by_id.get(parent)
-        return ids, None
-
-    def context_path(self, from_id: str | None) -> list[dict]:
-        """The entries of ``path(from_id)`` that building its context reads, parsed; in path order.
-
-        After a compaction only its kept region and what follows are emitted, and earlier entries matter only
-        for the last thinking level and model they set. So the walk from the leaf stops at the kept region's
-        start; the thinking level comes from an index kept while appending, and the model from the nearest
-        setter above — a long session's context never walks or parses its whole history.
-        """
-        if not self._trusted_chains:
-            return self.path(from_id)
-        region, kept_from = self._walk_to_kept_region(from_id)
-        # Only entries that add a message or set the model or thinking level are read, plus the kept region's
-        # first entry whatever its type (it marks where emitting starts); labels, custom entries, names stay
-        # unparsed. parse_slots parses them in one batch with the garbage collector paused.
-        first = region[-1] if region else None
-        needed = [slot for slot in reversed(region) if slot.type in _CONTEXT_TYPES or slot is first]
-        tail = parse_slots(self._data, needed)
-        if kept_from is None:
-            return tail
-        return self._last_setters(kept_from, tail) + tail
-
-    def _walk_to_kept_region(self, from_id: str | None) -> tuple[list[Slot], Slot | None]:
-        """Slots from the leaf up to the latest compaction's kept region (leaf first), and the slot above it.
-
-        Without a compaction on the path the whole path is returned and the slot above is ``None``. A kept
-        id that is not above the compaction keeps nothing (pi emits only the summary and what follows), so
-        the region then ends at the compaction, however far up the walk had to go to find that out.
-        """
-        region: list[Slot] = []
-        seen: set[str] = set()
-        kept_id: object = None
-        compaction: Slot | None = None
         slot = self.by_id.get(from_id) if from_id is not None else None
         while slot is not None:
             if slot.id in seen:
                 self._report(Problem("cycle", f"parent cycle through {slot.id}; path cut there", slot.line, slot.id))
-                break
+                return
             seen.add(slot.id)
-            region.append(slot)
-            if compaction is not None and slot.id == kept_id:
-                return region, self._parent_slot(slot)
-            if compaction is None and slot.type == "compaction":
-                compaction, kept_id = slot, self.entry_of(slot).get("firstKeptEntryId")
-                if kept_id is None or kept_id == slot.id:
-                    return region, self._parent_slot(slot)
-                after_compaction = len(region)
-            parent = slot.parent_id
-            slot = self.by_id.get(parent) if parent else None
-        if compaction is None:
-            return region, None
-        return region[:after_compaction], self._parent_slot(compaction)
+            yield slot
+            slot = self.parent_slot(slot)
 
-    def _parent_slot(self, slot: Slot) -> Slot | None:
-        return self.by_id.get(slot.parent_id) if slot.parent_id else None
+    def parent_slot(self, slot: Slot) -> Slot | None:
+        return self.by_id.get(slot.parent_id) if slot.parent_id else None  # pi stops at any falsy parentId
 
-    def _last_setters(self, above: Slot | None, tail: list[dict]) -> list[dict]:
-        """The last thinking-level change and model setter at or above ``above``, unless ``tail`` overrides them."""
-        found: list[dict] = []
-        if above is not None and not any(e.get("type") == "thinking_level_change" for e in tail):
-            thinking = self._thinking_at.get(above.id)
-            if thinking is not None:
-                found.append(self.entry_of(thinking))
-        if not any(_sets_model(e) for e in tail):
-            model = self._nearest_model_setter(above)
-            if model is not None:
-                found.append(model)
-        return found
+    def parse_batch(self, slots: list[Slot]) -> list[dict]:
+        """The entries of ``slots``, parsed in one batch with the garbage collector paused."""
+        return parse_slots(self._data, slots)
 
-    def _nearest_model_setter(self, slot: Slot | None) -> dict | None:
-        seen: set[str] = set()
-        while slot is not None and slot.id not in seen:
-            seen.add(slot.id)
-            if slot.type in ("model_change", "message") and _sets_model(entry := self.entry_of(slot)):
-                return entry
-            slot = self._parent_slot(slot)
-        return None
+    @property
+    def chains_trusted(self) -> bool:
+        """Whether :meth:`nearest_thinking_change` can be trusted (no duplicate id, no child before its parent)."""
+        return self._trusted_chains
+
+    def nearest_thinking_change(self, slot: Slot) -> Slot | None:
+        """The nearest ``thinking_level_change`` at or above ``slot``, from an index kept while appending."""
+        return self._thinking_at.get(slot.id)
 
     def path(self, from_id: str | None) -> list[dict]:
         """Entries from the root down to ``from_id`` (root first); ``[]`` for ``None`` or an unknown id."""
@@ -246,9 +181,7 @@ class SessionIndex:
 
     def path_ids(self, from_id: str | None) -> list[str]:
         """The ids of :meth:`path`, root first, with the same problem reported; no entry is parsed."""
-        ids, problem = self.walk_ids(from_id)
-        if problem is not None:
-            self._report(problem)
+        ids = [slot.id for slot in self.walk(from_id)]
         ids.reverse()
         return ids
 
@@ -345,17 +278,6 @@ class SessionIndex:
                 children.sort(key=lambda c: _sort_ms(c.timestamp))
             built[slot.id] = make(slot, tuple(built[c.id] for c in children), self.labels.get(slot.id))
         return built[root.id]
-
-
-_CONTEXT_TYPES = ("message", "custom_message", "branch_summary", "compaction", "model_change", "thinking_level_change")
-"""The entry types context building reads (a tuple, not a frozenset: a hand-written ``type`` can be a list)."""
-
-
-def _sets_model(entry: dict) -> bool:
-    if entry.get("type") == "model_change":
-        return True
-    message = entry.get("message") if entry.get("type") == "message" else None
-    return isinstance(message, dict) and message.get("role") == "assistant"
 
 
 def _sort_ms(timestamp: object) -> float:

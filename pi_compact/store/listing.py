@@ -7,13 +7,17 @@ session is skipped rather than failing the whole listing.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..accessors import content_text
 from ..errors import CorruptEntryError, PiCompactError
 from .jsonl import iso_to_ms
+from .index import SessionIndex
 from .paths import sessions_root
+from .session_file import SessionFile, absolute_path
 from .scan import parse_line
 
 _BOM = b"\xef\xbb\xbf"
@@ -86,37 +90,33 @@ def _stays_in(path: Path, folder: Path) -> bool:
 
 def session_info(path: Path) -> SessionInfo | None:
     """Summarize one file, or ``None`` when it is not a readable session."""
-    from ..session import Session
-
     try:
-        session = Session.open(path)
+        file = SessionFile.open(absolute_path(path))
     except PiCompactError:
         return None
     try:
-        return _info_from(session, path)
+        return _info_from(file, path)
     except PiCompactError:
         return None
     finally:
-        session.close()
+        file.close()
 
 
-def _info_from(session, path: Path) -> SessionInfo:
+def _info_from(file: SessionFile, path: Path) -> SessionInfo:
     """pi's ``buildSessionInfo``: counts over every branch; times from user and assistant messages."""
     count, first, newest = 0, None, None
-    for entry in _readable_entries(session):
-        if entry.get("type") != "message":
-            continue
+    for entry in _readable_messages(file.index):
         count += 1
         message = entry.get("message")
         if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
             continue
         role = message["role"]
         if role == "user" and first is None:
-            first = _text_of(message["content"]) or None
+            first = content_text(message["content"], " ") or None
         if role in ("user", "assistant"):
             ms = _activity_ms(message, entry)
             newest = ms if newest is None or (ms is not None and ms > newest) else newest
-    header = session.header
+    header = file.header
     header_ms = iso_to_ms(header["timestamp"]) if isinstance(header.get("timestamp"), str) else None
     header_ms = header_ms if _representable(header_ms) else None
     if newest is not None and newest > 0:
@@ -128,8 +128,8 @@ def _info_from(session, path: Path) -> SessionInfo:
     return SessionInfo(
         path=path,
         id=header["id"],
-        cwd=session.cwd,
-        name=session.name,
+        cwd=header["cwd"] if isinstance(header.get("cwd"), str) else "",
+        name=file.index.name(),
         parent_session=header.get("parentSession"),
         created=str(header.get("timestamp", "")),
         modified_ms=int(modified),
@@ -138,11 +138,13 @@ def _info_from(session, path: Path) -> SessionInfo:
     )
 
 
-def _readable_entries(session):
-    """Every entry; a line that turns out unreadable is skipped, as pi's loader skips it."""
-    for slot in session.index.slots:
+def _readable_messages(index: SessionIndex) -> Iterator[dict]:
+    """Every ``message`` entry; a line that turns out unreadable is skipped, as pi's loader skips it."""
+    for slot in index.slots:
+        if slot.type != "message":
+            continue
         try:
-            yield session.index.entry_of(slot)
+            yield index.entry_of(slot)
         except CorruptEntryError:
             continue
 
@@ -161,15 +163,6 @@ _FIRST_MS, _LAST_MS = -62135596800000, 253402300799999
 
 def _representable(ms: float | None) -> bool:
     return ms is not None and _FIRST_MS <= ms <= _LAST_MS
-
-
-def _text_of(content) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text")
-        return " ".join(text if isinstance(text, str) else "" for text in texts)
-    return ""
 
 
 def list_sessions(directory: Path) -> list[SessionInfo]:

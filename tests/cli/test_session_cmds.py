@@ -371,7 +371,7 @@ def test_show_and_tree_keep_no_entry_parsed(tmp_path, monkeypatch, command):
 
     monkeypatch.setattr(session_cmds, "_open", open_and_keep)
     invoke("session", *command, str(_every_kind(tmp_path / "every.jsonl")))
-    parsed = {slot.type for slot in opened[0].index.slots if slot.entry is not None}
+    parsed = {slot.type for slot in opened[0]._index.slots if slot.entry is not None}
     assert parsed <= {"label", "session_info", "branch_summary"}, "read at open, or for the branch summary legend"
 
 

@@ -125,7 +125,7 @@ class _Snapshot:
 
 def _snapshot(path: Path) -> _Snapshot:
     with Session.open(path) as session:
-        ids = [slot.id for slot in session.index.slots]
+        ids = [slot.id for slot in session._index.slots]
     return _snapshot_of(path.read_bytes(), ids)
 
 
@@ -144,9 +144,9 @@ def _check_after_kill(path: Path, before: _Snapshot, reported: list[str], stats:
     assert len(data) >= before.stable_end and _window_digest(data, before.stable_end) == before.digest
     with Session.open(path) as session:
         problems = session.problems
-        slots = session.index.slots
+        slots = session._index.slots
         ids = [slot.id for slot in slots]
-        assert all(slot.parent_id is None or slot.parent_id in session.index for slot in slots)
+        assert all(slot.parent_id is None or slot.parent_id in session for slot in slots)
     assert all(p.kind == "torn_tail" and p.line > slots[-1].line for p in problems), problems
     assert ids[: len(before.ids)] == before.ids
     new = ids[len(before.ids) :]
@@ -167,5 +167,5 @@ def _append_after_torn_tail(path: Path, ids: list[str]) -> None:
         added = session.append_message({"role": "user", "content": "after the crash", "timestamp": 1})
     with Session.open(path) as reopened:
         assert reopened.problems == []
-        assert [slot.id for slot in reopened.index.slots] == [*ids, added["id"]]
+        assert [slot.id for slot in reopened._index.slots] == [*ids, added["id"]]
         assert reopened.leaf_id == added["id"]

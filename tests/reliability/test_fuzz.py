@@ -82,7 +82,7 @@ def _walk(session: Session) -> None:
     ours(session.build_context)
     entries = ours(session.entries) or []
     ours(lambda: session.name)
-    ids = [slot.id for slot in session.index.slots][:: max(1, len(session.index.slots) // 8)]
+    ids = [slot.id for slot in session._index.slots][:: max(1, len(session._index.slots) // 8)]
     for entry_id in ids:
         ours(lambda: session.branch(entry_id))
         ours(lambda: session.build_context(entry_id))
@@ -197,7 +197,7 @@ ops = st.lists(st.one_of(
 def build_valid(plan: list[tuple]) -> bytes:
     session = Session.in_memory("/fuzz")
     for op in plan:
-        ids = [slot.id for slot in session.index.slots]
+        ids = [slot.id for slot in session._index.slots]
         kind = op[0]
         if kind == "user":
             session.append_message({"role": "user", "content": op[1], "timestamp": 1})

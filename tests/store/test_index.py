@@ -53,7 +53,7 @@ def open_lazily(tmp_path: Path, entries: list[dict]) -> Session:
 
 
 def parsed_ids(session: Session) -> set[str]:
-    return {slot.id for slot in session.index.slots if slot.entry is not None}
+    return {slot.id for slot in session._index.slots if slot.entry is not None}
 
 
 HISTORY = [

@@ -61,7 +61,7 @@ def open_session(tmp_path: Path, entries: list[dict]) -> Session:
 
 
 def parsed_ids(session: Session) -> set[str]:
-    return {slot.id for slot in session.index.slots if slot.entry is not None}
+    return {slot.id for slot in session._index.slots if slot.entry is not None}
 
 
 def shape(nodes, value) -> list:
@@ -74,7 +74,7 @@ def message_text(entry: dict) -> object:
 
 
 def test_digest_tree_has_the_shape_labels_and_order_of_tree(tmp_path, mode):
-    digested = open_session(tmp_path, ENTRIES).index.digest_tree(message_text)
+    digested = open_session(tmp_path, ENTRIES).digest_tree(message_text)
     full = open_session(tmp_path, ENTRIES).tree()
     assert shape(digested, lambda n: n.digest) == shape(full, lambda n: message_text(n.entry))
     root = digested[0]
@@ -86,7 +86,7 @@ def test_digest_tree_has_the_shape_labels_and_order_of_tree(tmp_path, mode):
 def test_digest_tree_reports_a_cycle_as_tree_does(tmp_path, mode):
     digested = open_session(tmp_path, ENTRIES)
     full = open_session(tmp_path, ENTRIES)
-    digested.index.digest_tree(message_text)
+    digested.digest_tree(message_text)
     full.tree()
     assert [p for p in digested.problems if p.kind == "cycle"] == [p for p in full.problems if p.kind == "cycle"]
     assert any(p.kind == "cycle" for p in digested.problems)
@@ -98,7 +98,7 @@ def test_digest_tree_parses_nothing_it_keeps(tmp_path, monkeypatch):
     parsed_at_open = parsed_ids(session)
     assert parsed_at_open == {"lab00009", "lab00010", "lab00011"}, "labels are read at open"
     seen = []
-    session.index.digest_tree(seen.append)
+    session.digest_tree(seen.append)
     assert len(seen) == len(session) - 1, "every entry but the shadowed duplicate, parsed"
     assert parsed_ids(session) == parsed_at_open
     session.tree()
@@ -108,8 +108,8 @@ def test_digest_tree_parses_nothing_it_keeps(tmp_path, monkeypatch):
 def test_every_line_shows_the_digest_what_iter_entries_lists(tmp_path, mode):
     session = open_session(tmp_path, ENTRIES)
     seen: list[dict] = []
-    session.index.digest_tree(seen.append, every_line=True)
-    assert seen == list(open_session(tmp_path, ENTRIES).index.iter_entries())
+    session.digest_tree(seen.append, every_line=True)
+    assert seen == list(open_session(tmp_path, ENTRIES).iter_entries())
     assert [e["id"] for e in seen].count("dupe0005") == 2
 
 
@@ -121,14 +121,14 @@ def test_a_broken_line_read_lazily_raises_as_in_tree(tmp_path, monkeypatch):
     with pytest.raises(CorruptEntryError, match="line 3"):
         Session.open(path).tree()
     with pytest.raises(CorruptEntryError, match="line 3"):
-        Session.open(path).index.digest_tree(message_text)
+        Session.open(path).digest_tree(message_text)
 
 
 def test_path_ids_are_the_ids_of_path_and_parse_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(scan_module, "EAGER_PARSE_BYTES", 0)
     session = open_session(tmp_path, ENTRIES)
     before = parsed_ids(session)
-    ids = session.index.path_ids("deep0004")
+    ids = session.path_ids("deep0004")
     assert parsed_ids(session) == before
-    assert ids == [e["id"] for e in session.index.path("deep0004")] == ["root0001", "earl0003", "deep0004"]
-    assert session.index.path_ids(None) == [] and session.index.path_ids("nope") == []
+    assert ids == [e["id"] for e in session.branch("deep0004")] == ["root0001", "earl0003", "deep0004"]
+    assert session.path_ids(None) == [] and session.path_ids("nope") == []

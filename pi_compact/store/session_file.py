@@ -1,0 +1,198 @@
+"""The file side of a session: its header, the index of its lines, and the appends that extend it.
+
+A :class:`SessionFile` knows where it stands in the file (how far it has scanned, whether the last line is
+torn or lacks its newline) so that an append under the lock first indexes what other processes wrote,
+then adds exactly one line. A v1/v2 file is migrated in memory on open and written whole in the current
+format (atomically, with a backup) at the first append. With no path the session lives in memory only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from ..errors import ConcurrentModificationError, SessionFileError
+from ..types import CURRENT_SESSION_VERSION
+from .index import SessionIndex
+from .jsonl import dumps_line, new_entry_id
+from .migrate import header_version, migrate
+from .scan import ScanResult, Slot, scan, scan_entries
+from .writer import FileWriter
+
+
+class SessionFile:
+    """A header plus an index of entries, backed by the file at ``path`` (or by nothing: ``path is None``)."""
+
+    def __init__(self, header: dict, path: Path | None = None, *, durable: bool = True) -> None:
+        self.header = header
+        self.path = path
+        self.index = SessionIndex()
+        self.original_version = header_version(header)
+        self._writer = FileWriter(path, durable=durable) if path is not None else None
+        self._on_disk = False
+        self._pending_rewrite = False
+        self._scanned_to = 0
+        self._size_seen = 0
+        self._torn_from: int | None = None
+        self._needs_newline = False
+        self._next_line = 2
+
+    @classmethod
+    def open(cls, path: Path, *, durable: bool = True) -> "SessionFile":
+        """Read and index an existing file; nothing is written."""
+        data = read_session_bytes(path)
+        result = scan(data)
+        opened = cls(result.header, path, durable=durable)
+        opened._load(data, result)
+        return opened
+
+    def _load(self, data: bytes, result: ScanResult) -> None:
+        self.index = SessionIndex(data)
+        if self.original_version < CURRENT_SESSION_VERSION:
+            self._load_migrated(result)
+        else:
+            for slot in result.slots:
+                self.index.add(slot)
+        self.index.problems[:0] = result.problems
+        self._on_disk = True
+        self._size_seen = len(data)
+        self._scanned_to = len(data) if result.tail_is_entry else result.complete_end
+        self._torn_from = result.complete_end if result.torn_tail else None
+        self._needs_newline = _lacks_final_newline(data, result)
+        self._next_line = (result.slots[-1].line + 1) if result.slots else 2
+
+    def _load_migrated(self, result: ScanResult) -> None:
+        lines = [self.header] + [self.index.entry_of(slot) for slot in result.slots]
+        migrate(lines)
+        self._pending_rewrite = True
+        for line_no, entry in enumerate(lines[1:], start=2):
+            self.index.add(Slot(line_no, -1, -1, entry))
+
+    # -- appending -----------------------------------------------------------------------------------------
+
+    def append_entry(self, entry: dict) -> None:
+        """Write ``entry`` as the file's next line and index it; its id is drawn again if another process
+        took it meanwhile (checked once the lock is held and their lines are indexed)."""
+        start = end = -1
+        if self._writer is not None:
+            start, line = self._write_line(lambda: self._entry_line(entry))
+            end = start + len(line) - 1
+        self.index.add(Slot(self._next_line, start, end, entry))
+        self._next_line += 1
+
+    def adopt(self, entries: list[dict]) -> None:
+        """Fill a new, empty file with ready-made entries, written in one go."""
+        if self._writer is not None and entries:
+            payload = b"".join(dumps_line(e) for e in entries)
+            self._write_line(lambda: payload)
+        for entry in entries:
+            self.index.add(Slot(self._next_line, -1, -1, entry))
+            self._next_line += 1
+
+    def _entry_line(self, entry: dict) -> bytes:
+        if entry["id"] in self.index:
+            entry["id"] = new_entry_id(self.index.by_id)
+        return dumps_line(entry)
+
+    def _write_line(self, render: Callable[[], bytes]) -> tuple[int, bytes]:
+        """Append ``render()`` under the file's lock; return the offset it starts at, and the line.
+
+        ``render`` runs once the lock is held and other processes' appends are indexed.
+        """
+        assert self._writer is not None
+        with self._writer.locked() as size:
+            if self._pending_rewrite:
+                line = render()
+                return self._rewrite_with(line), line
+            if not self._on_disk:
+                line = render()
+                return self._write_new_file(size, line), line
+            self._catch_up(size)
+            line = render()
+            prefix = b""
+            if self._torn_from is not None:
+                self._writer.truncate(self._torn_from)
+                size, self._torn_from = self._torn_from, None
+            elif self._needs_newline:
+                prefix = b"\n"
+            self._writer.write(prefix + line)
+            self._needs_newline = False
+            start = size + len(prefix)
+            self._size_seen = self._scanned_to = start + len(line)
+            return start, line
+
+    def _write_new_file(self, size: int, line: bytes) -> int:
+        if size:
+            raise SessionFileError(f"{self.path} appeared while this session was being created")
+        header = dumps_line(self.header)
+        self._writer.write(header + line)  # type: ignore[union-attr]
+        self._on_disk = True
+        self._size_seen = self._scanned_to = len(header) + len(line)
+        return len(header)
+
+    def _rewrite_with(self, line: bytes) -> int:
+        """First append to a migrated file: write it whole in the current format, with ``line`` at the end."""
+        body = b"".join(dumps_line(e) for e in [self.header, *self.index.iter_entries()])
+        self._writer.replace_contents(body + line, f".v{self.original_version}.bak")  # type: ignore[union-attr]
+        self._writer.reopen()  # type: ignore[union-attr]
+        self._pending_rewrite = False
+        self._size_seen = self._scanned_to = len(body) + len(line)
+        self._torn_from, self._needs_newline = None, False
+        return len(body)
+
+    # -- other writers -------------------------------------------------------------------------------------
+
+    def refresh(self) -> list[dict]:
+        """Index what other processes appended since we last looked; return those entries."""
+        if self._writer is None or not self._on_disk or self._pending_rewrite:
+            return []
+        before = len(self.index.slots)
+        with self._writer.locked() as size:
+            self._catch_up(size)
+        return [self.index.entry_of(slot) for slot in self.index.slots[before:]]
+
+    def _catch_up(self, size: int) -> None:
+        if size == self._size_seen:
+            return
+        if size < self._scanned_to:
+            raise ConcurrentModificationError(f"{self.path} shrank while open; open it again")
+        fresh = self._writer.read_range(self._scanned_to, size)  # type: ignore[union-attr]
+        result = scan_entries(fresh, 0, eager=True, first_line=self._next_line, base=self._scanned_to)
+        for slot in result.slots:
+            self.index.add(slot)
+            self._next_line = slot.line + 1
+        self.index.problems.extend(result.problems)
+        self._size_seen = size
+        self._scanned_to = size if result.tail_is_entry else result.complete_end
+        self._torn_from = result.complete_end if result.torn_tail else None
+        self._needs_newline = _lacks_final_newline(fresh, result)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+
+def _lacks_final_newline(data: bytes, result: ScanResult) -> bool:
+    """The next line needs a newline before it: the file ends in a line without one that is not cut away.
+
+    That line may be an entry, a header with nothing after it, or blanks; a torn tail is cut instead.
+    """
+    return bool(data) and not data.endswith(b"\n") and not result.torn_tail
+
+
+def read_session_bytes(path: Path) -> bytes:
+    if path.is_dir():
+        raise SessionFileError(f"{path} is a directory, not a session file")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise SessionFileError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def absolute_path(path: str | os.PathLike) -> Path:
+    """An absolute path with ``..`` and ``.`` resolved lexically, as node's ``path.resolve`` (links kept)."""
+    return Path(os.path.abspath(path))
