@@ -4,7 +4,10 @@
 replacement), ``bash`` (timeout; long output cut to its tail, the whole kept in a file), ``ls`` and ``grep``.
 :meth:`Toolbox.run` turns one ``toolCall`` block into one ``toolResult`` message: a failing tool is a result
 with ``isError: true`` the model can read and act on, never an exception. Paths are relative to the working
-directory; absolute paths and ``~`` work too, as in pi.
+directory; absolute paths and ``~`` work too, as in pi, unless the toolbox is *confined*: then every path
+must lie inside the working directory once symlinks and ``..`` are resolved (``bash`` only starts there: a
+shell command cannot be confined this way). With ``confirm_bash`` set, each ``bash`` call is asked for first
+and a refusal becomes the result the model reads.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..store.jsonl import now_ms
+from .fileio import FileRefused, confined, read_regular, replace_file
 from .shell import MAX_BYTES, run_bash, truncate_head
 
 GREP_LINE_CHARS = 500
@@ -28,6 +32,7 @@ GREP_SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".hg
 _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
                 ".webp": "image/webp"}
 CANCELLED_TEXT = "Cancelled by the user."
+REFUSED_TEXT = "The user declined to run this command. Ask them or try another way."
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,10 @@ class Toolbox:
     bash_timeout: float | None = 600.0
     """Default timeout of a ``bash`` call when the model gives none (``None``: no limit)."""
     specs: tuple[ToolSpec, ...] = SPECS
+    confine: bool = False
+    """Refuse paths outside ``cwd`` (after resolving symlinks and ``..``)."""
+    confirm_bash: Callable[[str], bool] | None = None
+    """Asked before each ``bash`` command; ``False`` refuses it."""
     _runners: dict[str, Callable[[dict], ToolOutcome]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -123,6 +132,10 @@ class Toolbox:
             outcome = ToolOutcome(str(exc), is_error=True)
         except KeyboardInterrupt:
             outcome = ToolOutcome(CANCELLED_TEXT, is_error=True, cancelled=True)
+        except FileRefused as exc:
+            outcome = ToolOutcome(str(exc), is_error=True)
+        except MemoryError:
+            outcome = ToolOutcome("Out of memory: the result was too large. Read smaller parts.", is_error=True)
         except (OSError, ValueError, re.error) as exc:
             outcome = ToolOutcome(f"{type(exc).__name__}: {exc}", is_error=True)
         return tool_result(call, outcome), outcome.cancelled
@@ -131,7 +144,8 @@ class Toolbox:
         if not isinstance(raw, str) or not raw:
             raise ToolFailure("Missing required argument 'path'")
         path = Path(os.path.expanduser(raw.removeprefix("@")))
-        return path if path.is_absolute() else Path(self.cwd) / path
+        path = path if path.is_absolute() else Path(self.cwd) / path
+        return confined(path, self.cwd) if self.confine else path
 
     # -- read / write / edit ------------------------------------------------------------------------------
 
@@ -139,9 +153,9 @@ class Toolbox:
         path = self.resolve(args.get("path"))
         if path.suffix.lower() in _IMAGE_TYPES:
             mime = _IMAGE_TYPES[path.suffix.lower()]
-            image = {"type": "image", "data": base64.b64encode(path.read_bytes()).decode(), "mimeType": mime}
+            image = {"type": "image", "data": base64.b64encode(read_regular(path)).decode(), "mimeType": mime}
             return ToolOutcome(f"Read image file [{mime}]", images=(image,))
-        text = path.read_bytes().decode("utf-8", "replace")
+        text = read_regular(path).decode("utf-8", "replace")
         lines = text.split("\n")
         start = max(_int(args, "offset", 1), 1) - 1
         if start >= len(lines) and start > 0:
@@ -169,7 +183,7 @@ class Toolbox:
         if not isinstance(content, str):
             raise ToolFailure("Missing required argument 'content'")
         path.parent.mkdir(parents=True, exist_ok=True)
-        _replace_file(path, content.encode())
+        replace_file(path, content.encode())
         return ToolOutcome(f"Successfully wrote {len(content.encode())} bytes to {args['path']}")
 
     def _edit(self, args: dict) -> ToolOutcome:
@@ -181,7 +195,7 @@ class Toolbox:
             raise ToolFailure("Missing required argument 'newText'")
         if not path.is_file():
             raise ToolFailure(f"File not found: {args['path']}")
-        raw = path.read_bytes().decode("utf-8")
+        raw = read_regular(path).decode("utf-8")
         crlf = "\r\n" in raw
         text = raw.replace("\r\n", "\n") if crlf else raw
         old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
@@ -195,7 +209,7 @@ class Toolbox:
         updated = text.replace(old, new, 1)
         if updated == text:
             raise ToolFailure(f"No changes made to {args['path']}: the replacement is identical to the old text.")
-        _replace_file(path, (updated.replace("\n", "\r\n") if crlf else updated).encode())
+        replace_file(path, (updated.replace("\n", "\r\n") if crlf else updated).encode())
         first_line = text[: text.index(old)].count("\n") + 1
         details = {"diff": _diff(text, updated, str(args["path"])), "firstChangedLine": first_line}
         return ToolOutcome(f"Successfully replaced text in {args['path']}.", details)
@@ -208,6 +222,8 @@ class Toolbox:
             raise ToolFailure("Missing required argument 'command'")
         timeout = args.get("timeout")
         limit = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else self.bash_timeout
+        if self.confirm_bash is not None and not self.confirm_bash(command):
+            return ToolOutcome(REFUSED_TEXT, is_error=True)
         run = run_bash(command, self.cwd, timeout=limit)
         text = run.output or "(no output)"
         details: dict | None = None
@@ -250,7 +266,7 @@ class Toolbox:
         limit = _int(args, "limit", 100) or 100
         context = max(_int(args, "context", 0), 0)
         lines, matches = [], 0
-        for file in _files(root, args.get("glob")):
+        for file in _files(root, args.get("glob"), self.cwd if self.confine else None):
             for is_match, line in _grep_file(file, regex, context, _shown_path(file, root)):
                 matches += is_match
                 lines.append(line)
@@ -293,25 +309,13 @@ def _int(args: dict, key: str, default: int) -> int:
         raise ToolFailure(f"Argument '{key}' must be an integer") from None
 
 
-def _replace_file(path: Path, data: bytes) -> None:
-    """Write through a temporary file and rename, so an interrupted write never leaves half a file."""
-    temp = path.with_name(f".{path.name}.pi-tmp-{os.getpid()}")
-    try:
-        temp.write_bytes(data)
-        if path.exists():
-            os.chmod(temp, path.stat().st_mode & 0o7777)
-        os.replace(temp, path)
-    finally:
-        if temp.exists():
-            temp.unlink()
-
-
 def _diff(before: str, after: str, name: str) -> str:
     lines = difflib.unified_diff(before.splitlines(), after.splitlines(), f"a/{name}", f"b/{name}", lineterm="", n=2)
     return "\n".join(lines)
 
 
-def _files(root: Path, glob: Any) -> Iterator[Path]:
+def _files(root: Path, glob: Any, confine_to: str | None) -> Iterator[Path]:
+    """The files under ``root`` to search; with ``confine_to``, a symlink leading outside it is skipped."""
     if root.is_file():
         yield root
         return
@@ -319,8 +323,14 @@ def _files(root: Path, glob: Any) -> Iterator[Path]:
         dirs[:] = sorted(d for d in dirs if d not in GREP_SKIP_DIRS)
         for name in sorted(files):
             path = Path(directory) / name
-            if not isinstance(glob, str) or not glob or _glob_match(path.relative_to(root).as_posix(), glob):
-                yield path
+            if isinstance(glob, str) and glob and not _glob_match(path.relative_to(root).as_posix(), glob):
+                continue
+            if confine_to is not None:
+                try:
+                    confined(path, confine_to)
+                except FileRefused:
+                    continue
+            yield path
 
 
 def _glob_match(relative: str, glob: str) -> bool:
@@ -336,8 +346,8 @@ def _shown_path(file: Path, root: Path) -> str:
 def _grep_file(file: Path, regex: re.Pattern, context: int, shown: str) -> Iterator[tuple[bool, str]]:
     """``(is_match, line)`` for the matching lines and their context lines, in file order."""
     try:
-        data = file.read_bytes()
-    except OSError:
+        data = read_regular(file)
+    except (OSError, FileRefused):  # a FIFO, a device or a huge file in the tree is skipped, not waited on
         return
     if b"\x00" in data[:8192]:
         return
@@ -353,4 +363,4 @@ def _grep_file(file: Path, regex: re.Pattern, context: int, shown: str) -> Itera
             yield False, f"{shown}-{index + 1}- {text}"
 
 
-__all__ = ["CANCELLED_TEXT", "SPECS", "ToolFailure", "ToolOutcome", "ToolSpec", "Toolbox", "tool_result"]
+__all__ = ["CANCELLED_TEXT", "REFUSED_TEXT", "SPECS", "ToolFailure", "ToolOutcome", "ToolSpec", "Toolbox", "tool_result"]

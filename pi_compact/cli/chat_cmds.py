@@ -42,13 +42,16 @@ def chat_command(
     cwd: Annotated[Optional[Path], typer.Option(help="Working directory of the agent and its tools.")] = None,
     summarizer: Annotated[Optional[str], typer.Option(help="Compaction summaries: model (the chat's, default), offline, anthropic or openai.")] = None,
     thinking: Annotated[Optional[str], typer.Option(help="Thinking level: off, minimal, low, medium, high, xhigh.")] = None,
+    confine: Annotated[bool, typer.Option("--confine", help="The model's read/write/edit/ls/grep may only touch paths inside the working directory (bash is not confined).")] = False,
+    confirm_bash: Annotated[bool, typer.Option("--confirm-bash", help="Ask y/N before each bash command the model runs.")] = False,
 ) -> None:
     """Chat with a coding agent (read, write, edit, bash, ls, grep) in a pi session that compacts itself.
 
     Lines starting with / are commands (/help lists them), !cmd runs a shell command the model sees, !!cmd
-    one it does not. Ctrl-C cancels what is running, Ctrl-D or /exit leaves.
+    one it does not. Ctrl-C cancels what is running, Ctrl-D or /exit leaves. As in pi, the model's tools run
+    unconfined and unconfirmed unless --confine and --confirm-bash say otherwise.
     """
-    from ..agent import Agent
+    from ..agent import Agent, Toolbox
     from ..compaction import load_settings
 
     workdir = _workdir(cwd)
@@ -57,11 +60,12 @@ def chat_command(
     chosen = _provider_choice(provider, model, session)
     llm = _make_provider(*chosen, base_url)
     agent = Agent(session, llm, cwd=workdir, window=window, settings=settings, thinking_level=thinking,
-                  summarizer=_summarizer(summarizer, settings, *chosen, base_url))
+                  summarizer=_summarizer(summarizer, settings, *chosen, base_url),
+                  toolbox=Toolbox(workdir, confine=confine))
     if agent.current_window() <= settings.reserve_tokens:
         raise UsageError(f"the window ({agent.current_window():,}) must be larger than the reserve "
                          f"({settings.reserve_tokens:,}); set --window or compaction.reserveTokens")
-    _Repl(agent, base_url, resumed=len(session) > 0).run()
+    _Repl(agent, base_url, resumed=len(session) > 0, confirm_bash=confirm_bash).run()
 
 
 def _workdir(cwd: Path | None) -> str:
@@ -146,7 +150,7 @@ class _Repl:
 
     _BAR_AFTER = ("compact", "tree", "checkout", "fork", "model")
 
-    def __init__(self, agent, base_url: str | None, *, resumed: bool) -> None:
+    def __init__(self, agent, base_url: str | None, *, resumed: bool, confirm_bash: bool = False) -> None:
         from ..agent import Commands
         from .chat_view import ChatView
         from .render import stdout_console
@@ -155,6 +159,8 @@ class _Repl:
         self.resumed = resumed
         self.view = ChatView(stdout_console(), ask=self._ask)
         self.agent.on_event = self.view.on_event
+        if confirm_bash:
+            self.agent.toolbox.confirm_bash = self.view.confirm_bash
         initial = agent.provider.name
 
         def provider_factory(name: str, model: str):
@@ -238,6 +244,9 @@ class _Repl:
                        f"{agent.current_window():,} tokens · thinking {agent.thinking_level}", "bold")
         state = "resumed" if self.resumed else "new"
         self.view.line(f"session {session.id} ({state}) · /help for commands · Ctrl-C cancels · Ctrl-D leaves", "dim")
+        guards = [text for on, text in ((agent.toolbox.confine, f"tools confined to {agent.cwd} (bash is not)"),
+                                        (agent.toolbox.confirm_bash is not None, "bash asks first")) if on]
+        self.view.line(" · ".join(guards) if guards else "tools run unconfined, bash without asking (as in pi)", "dim")
         size = agent.context_size()
         for rules in agent.rules:
             self.view.line(f"rules: {rules.path}", "dim")

@@ -159,6 +159,16 @@ class ChatView:
             self.console.print()
             return None
 
+    def confirm_bash(self, command: str) -> bool:
+        """``--confirm-bash``: ask y/N before the model's command runs (the call line is already on screen)."""
+        self._stop_spin()
+        self._end_stream()
+        answer = self.ask(f"  Run `{one_line(command, 200)}`? [y/N] ")
+        allowed = (answer or "").strip().lower() in ("y", "yes")
+        if allowed:
+            self._spin("Running…")
+        return allowed
+
     def _show_tree(self, reply: Reply) -> None:
         session = reply.data
         on_path = frozenset(str(e.get("id")) for e in session.branch())
