@@ -3,7 +3,9 @@
 Every model request, the first of a turn and each one inside a tool loop, is preceded by the same pre-flight:
 the system prompt is rebuilt with the project's rules read fresh from disk, the context is built from the
 session, and when it is over the compaction threshold it is compacted first. A request the provider still
-rejects as too long is compacted and retried once. Everything the turn produces is appended to the session
+rejects as too long is compacted and retried once. Near the threshold the summary is prepared in the
+background (:mod:`.speculative`), so crossing it costs no wait; every compaction leaves the context under
+80% of the threshold, so the next request does not compact again. Everything the turn produces is appended to the session
 as it happens (the user message before the request, each assistant message, each tool result), so an
 interrupted turn loses nothing that was already written: Ctrl-C (``KeyboardInterrupt``) ends the turn,
 storing the partial reply as ``aborted`` and a cancelled tool's output as its (error) result. Appends
@@ -30,6 +32,7 @@ from ..store.jsonl import now_ms
 from .prompt import RulesFile, system_prompt
 from .providers import DEFAULT_MAX_TOKENS, THINKING_LEVELS, ModelRequest, Provider, context_window
 from .shell import bash_execution_message, held_interrupts, run_bash
+from .speculative import Speculator, settled_window
 from .tools import Toolbox, ToolOutcome, tool_result
 
 DEFAULT_THINKING = "off"
@@ -77,6 +80,8 @@ class ContextSize:
     threshold: int
     measured: bool
     """Part of the figure is the provider's own count (the last reply's usage)."""
+    speculation: str = ""
+    """``summarizing`` or ``ready`` while a compaction is prepared in the background, else empty."""
 
     @property
     def fraction(self) -> float:
@@ -84,11 +89,42 @@ class ContextSize:
 
 
 class PreFlight(AutoCompactor):
-    """:class:`AutoCompactor` that also reports the size it judged, for the token bar."""
+    """:class:`AutoCompactor` that reports the size it judged (for the token bar), commits a summary prepared
+    in the background when it can, and compacts to under 80% of the threshold."""
+
+    speculator: Speculator | None = None
 
     def size(self, session: Session) -> ContextSize:
         found = self.request_tokens(session)
-        return ContextSize(found.tokens, self.window, self.settings.threshold(self.window), found.measured)
+        state = self.speculator.state(session) if self.speculator is not None else ""
+        return ContextSize(found.tokens, self.window, self.settings.threshold(self.window), found.measured, state)
+
+    def settled_window(self) -> int:
+        return settled_window(self.window, self.settings)
+
+    def emit(self, event: CompactionEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def ensure_fits(self, session: Session, *, reason: str = "threshold") -> CompactionResult | None:
+        if not self.needs_compaction(session):
+            return None
+        result = self.speculator.commit(session, reason) if self.speculator is not None else None
+        if result is None:
+            try:
+                result = compact(session, window=self.settled_window(), settings=self.settings,
+                                 summarizer=self.summarizer, reason=reason, fixed_tokens=self.fixed_tokens,
+                                 on_event=self.on_event)
+            except CompactionInProgressError:
+                return None
+            except CompactionError as exc:
+                self._failed(str(exc))
+                return None
+        if result.tokens_after > self.settings.threshold(self.window):
+            self._failed(f"context still {result.tokens_after:,} tokens after compaction")
+        else:
+            self._failures = 0
+        return result
 
 
 @contextmanager
@@ -121,6 +157,8 @@ class Agent:
     """Agent directory for the global rules file (default: pi's, honouring ``PI_CODING_AGENT_DIR``)."""
     rules: list[RulesFile] = field(default_factory=list)
     """The rules files the last system prompt included."""
+    speculate: bool = False
+    """Prepare compaction summaries in the background near the threshold (``pi-compact chat`` does)."""
     _begun: bool = field(default=False, init=False, repr=False)
     _told_disabled: str | None = field(default=None, init=False, repr=False)
 
@@ -132,6 +170,8 @@ class Agent:
         self._check_level(self.thinking_level)
         self.preflight = PreFlight(self.current_window(), self.settings, self.summarizer,
                                    on_event=self._compaction_event)
+        if self.speculate:
+            self.preflight.speculator = Speculator(self.preflight)
 
     # -- state ---------------------------------------------------------------------------------------------
 
@@ -220,7 +260,7 @@ class Agent:
             raise CompactionError("Nothing to compact (no messages yet)")
         self.begin()
         self._refresh_system()
-        return compact(self.session, window=self.current_window(), settings=self.settings,
+        return compact(self.session, window=self.preflight.settled_window(), settings=self.settings,
                        summarizer=self.summarizer, instructions=instructions or None, reason="manual",
                        fixed_tokens=self.preflight.fixed_tokens, on_event=self._compaction_event)
 
@@ -228,6 +268,11 @@ class Agent:
 
     def run(self) -> TurnResult:
         """Request, run tools, request again, … until the model stops, fails, or the user cancels."""
+        result = self._turn()
+        self.speculate_now()  # the user reads and types meanwhile: time the background summary can use
+        return result
+
+    def _turn(self) -> TurnResult:
         requests, overflow_retried = 0, False
         try:
             while True:
@@ -267,7 +312,13 @@ class Agent:
         if reason and reason != self._told_disabled:
             self._told_disabled = reason
             self._notice(reason, "warning")
+        self.speculate_now()
         return True
+
+    def speculate_now(self) -> None:
+        """Start the background summary if the context is near the threshold (a no-op unless ``speculate``)."""
+        if self.preflight.speculator is not None:
+            self.preflight.speculator.consider(self.session)
 
     def _stream(self) -> dict:
         request = self.request()
@@ -287,8 +338,8 @@ class Agent:
         """pi's overflow case: compact (whatever the threshold says) so the retried request fits."""
         self._notice("The provider says the context is too long: compacting, then retrying once.", "warning")
         try:
-            compact(self.session, window=self.current_window(), settings=self.settings, summarizer=self.summarizer,
-                    reason="overflow", fixed_tokens=self.preflight.fixed_tokens, on_event=self._compaction_event)
+            compact(self.session, window=self.preflight.settled_window(), settings=self.settings,
+                    summarizer=self.summarizer, reason="overflow", fixed_tokens=self.preflight.fixed_tokens, on_event=self._compaction_event)
         except (CompactionError, CompactionInProgressError) as exc:
             self._notice(f"Context overflow recovery failed: {exc}", "error")
             return False

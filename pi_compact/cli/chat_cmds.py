@@ -61,7 +61,7 @@ def chat_command(
     llm = _make_provider(*chosen, base_url)
     agent = Agent(session, llm, cwd=workdir, window=window, settings=settings, thinking_level=thinking,
                   summarizer=_summarizer(summarizer, settings, *chosen, base_url),
-                  toolbox=Toolbox(workdir, confine=confine))
+                  toolbox=Toolbox(workdir, confine=confine), speculate=True)
     if agent.current_window() <= settings.reserve_tokens:
         raise UsageError(f"the window ({agent.current_window():,}) must be larger than the reserve "
                          f"({settings.reserve_tokens:,}); set --window or compaction.reserveTokens")

@@ -20,6 +20,7 @@ BAR_CELLS = 30
 RESULT_LINES = 8
 DIFF_LINES = 24
 _LEVEL_STYLES = {"info": "cyan", "warning": "yellow", "error": "bold red"}
+_SPECULATION_WORDS = {"summarizing": "summarizing…", "ready": "summary ready"}
 _ROLE_STYLES = {"user": "bold cyan", "assistant": "bold green", "toolResult": "blue"}
 
 
@@ -49,6 +50,8 @@ def token_bar(size: ContextSize, compactions: int, cells: int = BAR_CELLS) -> Te
     approx = "" if size.measured else " est."
     plural = "" if compactions == 1 else "s"
     bar.append(f"{approx} · compact at {size.threshold:,} · {compactions} compaction{plural}", style="dim")
+    if size.speculation:
+        bar.append(" · " + _SPECULATION_WORDS.get(size.speculation, size.speculation), style="cyan")
     return bar
 
 
@@ -127,8 +130,9 @@ class ChatView:
         elif found.type == "compaction_done" and found.result is not None:
             self._stop_spin()
             r = found.result
+            ahead = " · summary prepared in the background" if r.details.get("speculative") else ""
             self.line(f"▣ Compacted ({found.reason}): {r.tokens_before:,} → {r.tokens_after:,} tokens · "
-                      f"{r.strategy} · {r.duration_s:.1f}s", "bold yellow")
+                      f"{r.strategy} · {r.duration_s:.1f}s{ahead}", "bold yellow")
         elif found.type in ("compaction_failed", "compaction_skipped"):
             self._stop_spin()
             if found.reason == "manual":

@@ -212,7 +212,7 @@ def test_a_tool_result_over_the_threshold_is_compacted_before_the_next_request(s
     session = Session.create(str(project))
     history(session, 3, 700)
     settings = CompactionSettings(reserve_tokens=1500, keep_recent_tokens=2500)
-    window = 9000
+    window = 11000
     server.push(FakeReply(tool_calls=[{"id": "r1", "name": "read", "arguments": {"path": "big.txt"}}]),
                 FakeReply(text="It is a list of tokens."))
     agent, events = make_agent(server, project, session=session, window=window, settings=settings)
