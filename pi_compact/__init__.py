@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .branching import BranchPreparation, CheckoutResult, checkout, collect_abandoned, common_ancestor, prepare_branch
     from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
     from .context import SessionContext, build_session_context
+    from .recall import RecallHit, RecallResult, recall
     from .replay import ReplayReport, replay
     from .session import ROOT, Session
     from .store.index import TreeNode
@@ -55,6 +56,8 @@ __all__ = [
     "NotASessionError",
     "PiCompactError",
     "Problem",
+    "RecallHit",
+    "RecallResult",
     "ReplayReport",
     "Session",
     "SessionContext",
@@ -76,6 +79,7 @@ __all__ = [
     "list_sessions",
     "migrate",
     "prepare_branch",
+    "recall",
     "replay",
     "sessions_root",
 ]
@@ -108,6 +112,9 @@ _LAZY = {
     "CompactionSettings": ".compaction",
     "compact": ".compaction",
     "ensure_fits": ".compaction",
+    "RecallHit": ".recall",
+    "RecallResult": ".recall",
+    "recall": ".recall",
     "ReplayReport": ".replay",
     "replay": ".replay",
 }

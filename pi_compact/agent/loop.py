@@ -127,6 +127,17 @@ class PreFlight(AutoCompactor):
         return result
 
 
+RECALL_NOTE = ("(The full conversation before this summary is still stored: use the recall tool to look up exact "
+               "details the summary left out, such as error messages, command output or file contents.)")
+"""Added to the compaction summary in each request (not in the file: pi reads the same context from it)."""
+
+
+def _with_recall_note(message: dict) -> dict:
+    if message.get("role") != "compactionSummary" or not isinstance(message.get("summary"), str):
+        return message
+    return {**message, "summary": f"{message['summary']}\n\n{RECALL_NOTE}"}
+
+
 @contextmanager
 def deferred_interrupt() -> Iterator[None]:
     """Hold Ctrl-C back until the block is done (a session line is written whole), then raise it."""
@@ -159,11 +170,15 @@ class Agent:
     """The rules files the last system prompt included."""
     speculate: bool = False
     """Prepare compaction summaries in the background near the threshold (``pi-compact chat`` does)."""
+    recall: bool = False
+    """Offer the ``recall`` tool, and say so in the compaction summary the model is sent."""
     _begun: bool = field(default=False, init=False, repr=False)
     _told_disabled: str | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.toolbox = self.toolbox or Toolbox(self.cwd)
+        if self.recall:
+            self.toolbox.enable_recall(lambda: self.session)
         stored = self.session.build_context().thinking_level
         if self.thinking_level is None:
             self.thinking_level = stored if stored in THINKING_LEVELS else DEFAULT_THINKING
@@ -229,6 +244,8 @@ class Agent:
         """The request the next model call would send (after any compaction), as the provider gets it."""
         system = self._refresh_system()
         messages = self.session.build_context().messages
+        if self.recall:
+            messages = [_with_recall_note(m) for m in messages]
         return ModelRequest(system, messages, self.toolbox.specs, self.thinking_level, self.max_tokens)
 
     def _refresh_system(self) -> str:
@@ -252,6 +269,7 @@ class Agent:
         self.begin()
         message = bash_execution_message(run_bash(command, self.cwd), exclude_from_context=exclude_from_context)
         self._append(message)
+        self.speculate_now()
         return message
 
     def compact(self, instructions: str | None = None) -> CompactionResult:

@@ -101,6 +101,16 @@ SPECS: tuple[ToolSpec, ...] = (
 )
 
 
+RECALL_SPEC = ToolSpec(
+    "recall", "Search the parts of this conversation that were compacted into a summary (with branches=true, also "
+    "abandoned branches): exact error messages, command output, file contents, earlier requests. Query by text "
+    "(case-insensitive: the phrase, else all its words), a file path, or an entry id. Returns short excerpts with "
+    "their entry ids, newest first; query an entry id to see more of that entry.",
+    _schema({"query": {**_STR, "description": "Text, file path or entry id to look for"},
+             "limit": {**_INT, "description": "Maximum matches (default 10)"},
+             "branches": {**_BOOL, "description": "Also search abandoned branches"}}, ["query"]))
+
+
 @dataclass
 class Toolbox:
     """The tools bound to a working directory."""
@@ -113,11 +123,22 @@ class Toolbox:
     """Refuse paths outside ``cwd`` (after resolving symlinks and ``..``)."""
     confirm_bash: Callable[[str], bool] | None = None
     """Asked before each ``bash`` command; ``False`` refuses it."""
+    recall_session: Callable[[], Any] | None = None
+    """The session ``recall`` searches (a callable: the agent's session may be replaced); ``None``: no tool."""
     _runners: dict[str, Callable[[dict], ToolOutcome]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._runners = {"read": self._read, "write": self._write, "edit": self._edit, "bash": self._bash,
                          "ls": self._ls, "grep": self._grep}
+        if self.recall_session is not None:
+            self.enable_recall(self.recall_session)
+
+    def enable_recall(self, session: Callable[[], Any]) -> None:
+        """Offer the ``recall`` tool over ``session()``."""
+        self.recall_session = session
+        self._runners["recall"] = self._recall
+        if RECALL_SPEC not in self.specs:
+            self.specs = (*self.specs, RECALL_SPEC)
 
     def run(self, call: dict) -> tuple[dict, bool]:
         """Run one ``toolCall`` block; return its ``toolResult`` message and whether the user cancelled it."""
@@ -239,6 +260,19 @@ class Toolbox:
         if run.exit_code:
             return ToolOutcome(text + f"\n\nCommand exited with code {run.exit_code}", details, is_error=True)
         return ToolOutcome(text, details)
+
+    # -- recall ------------------------------------------------------------------------------------------------
+
+    def _recall(self, args: dict) -> ToolOutcome:
+        from ..recall import format_hits, recall
+
+        query = args.get("query")
+        if not isinstance(query, str) or not query.strip():
+            raise ToolFailure("Missing required argument 'query'")
+        found = recall(self.recall_session(), query, limit=_int(args, "limit", 10) or 10,
+                       include_abandoned=bool(args.get("branches")))
+        details = {"matches": found.total_matches, "entryIds": [hit.entry_id for hit in found.hits]}
+        return ToolOutcome(format_hits(found), details)
 
     # -- ls / grep ---------------------------------------------------------------------------------------
 
@@ -363,4 +397,4 @@ def _grep_file(file: Path, regex: re.Pattern, context: int, shown: str) -> Itera
             yield False, f"{shown}-{index + 1}- {text}"
 
 
-__all__ = ["CANCELLED_TEXT", "REFUSED_TEXT", "SPECS", "ToolFailure", "ToolOutcome", "ToolSpec", "Toolbox", "tool_result"]
+__all__ = ["CANCELLED_TEXT", "RECALL_SPEC", "REFUSED_TEXT", "SPECS", "ToolFailure", "ToolOutcome", "ToolSpec", "Toolbox", "tool_result"]

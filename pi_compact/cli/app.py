@@ -26,6 +26,7 @@ SESSION_COMMAND_MODULES: tuple[str, ...] = (
     "pi_compact.cli.branch_cmds",
     "pi_compact.cli.compact_cmds",
     "pi_compact.cli.doctor_cmds",
+    "pi_compact.cli.search_cmds",
 )
 """Modules that register ``pi-compact session …`` commands on :data:`session_app`, imported when it is used."""
 

@@ -45,7 +45,7 @@ def chat_command(
     confine: Annotated[bool, typer.Option("--confine", help="The model's read/write/edit/ls/grep may only touch paths inside the working directory (bash is not confined).")] = False,
     confirm_bash: Annotated[bool, typer.Option("--confirm-bash", help="Ask y/N before each bash command the model runs.")] = False,
 ) -> None:
-    """Chat with a coding agent (read, write, edit, bash, ls, grep) in a pi session that compacts itself.
+    """Chat with a coding agent (read, write, edit, bash, ls, grep, recall) in a pi session that compacts itself.
 
     Lines starting with / are commands (/help lists them), !cmd runs a shell command the model sees, !!cmd
     one it does not. Ctrl-C cancels what is running, Ctrl-D or /exit leaves. As in pi, the model's tools run
@@ -61,7 +61,7 @@ def chat_command(
     llm = _make_provider(*chosen, base_url)
     agent = Agent(session, llm, cwd=workdir, window=window, settings=settings, thinking_level=thinking,
                   summarizer=_summarizer(summarizer, settings, *chosen, base_url),
-                  toolbox=Toolbox(workdir, confine=confine), speculate=True)
+                  toolbox=Toolbox(workdir, confine=confine), speculate=True, recall=True)
     if agent.current_window() <= settings.reserve_tokens:
         raise UsageError(f"the window ({agent.current_window():,}) must be larger than the reserve "
                          f"({settings.reserve_tokens:,}); set --window or compaction.reserveTokens")

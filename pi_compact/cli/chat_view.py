@@ -209,6 +209,9 @@ class ChatView:
         self.console.print(Text(f"{len(view.messages)} messages · {size.tokens:,} of {size.window:,} tokens "
                                 f"({size.fraction:.0%}, {'measured + estimated' if size.measured else 'estimated'}) · "
                                 f"model {view.model} · thinking {view.thinking_level}", style="bold"), soft_wrap=True)
+        if size.speculation:
+            self.line(f"next compaction: {_SPECULATION_WORDS.get(size.speculation, size.speculation)} "
+                      "(prepared in the background)", "cyan")
         self.line(f"system prompt {view.system_tokens:,} tokens + tool schemas "
                   f"{view.fixed_tokens - view.system_tokens:,} tokens", "dim")
         for rules in view.rules:

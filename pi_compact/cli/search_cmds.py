@@ -1,0 +1,70 @@
+"""``pi-compact session search FILE QUERY``: find what compaction took out of the context (issue 15.3).
+
+The same search the chat's ``recall`` tool runs (:func:`pi_compact.recall`): the entries behind the current
+branch's compactions, and with ``--all-branches`` the abandoned branches too, by text, file path or entry id.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import UsageError
+from .app import session_app
+
+FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)]
+
+
+@session_app.command("search")
+def search_command(
+    file: FileArg,
+    query: Annotated[str, typer.Argument(metavar="QUERY", help="Text, a file path, or an entry id (prefix).",
+                                         show_default=False)],
+    limit: Annotated[int, typer.Option(help="Show at most this many matches (1-50).")] = 10,
+    all_branches: Annotated[bool, typer.Option("--all-branches", help="Search abandoned branches too.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Search the entries compaction took out of the context (they stay in the file), newest first."""
+    from ..recall import recall
+    from .session_cmds import _open, _warn, _write_json
+
+    if not query.strip():
+        raise UsageError("QUERY is empty")
+    if not 1 <= limit <= 50:
+        raise UsageError(f"--limit {limit}: use a number from 1 to 50")
+    with _open(file) as session:
+        found = recall(session, query, limit=limit, include_abandoned=all_branches)
+        _warn(session)
+    if as_json:
+        _write_json({
+            "query": found.query,
+            "byId": found.by_id,
+            "totalMatches": found.total_matches,
+            "entriesSearched": found.entries_searched,
+            "hits": [{"id": h.entry_id, "kind": h.kind, "timestamp": h.timestamp, "abandoned": h.abandoned,
+                      "excerpt": h.excerpt} for h in found.hits],
+        })
+        return
+    _print_human(found)
+
+
+def _print_human(found) -> None:
+    from rich.text import Text
+
+    from .render import stdout_console, visible
+
+    console = stdout_console()
+    scope = "compacted and abandoned entries" if any(h.abandoned for h in found.hits) else "entries searched"
+    console.print(Text(f"{found.total_matches} match(es) in {found.entries_searched} {scope}", style="bold"))
+    for hit in found.hits:
+        where = " · abandoned branch" if hit.abandoned else ""
+        console.print(Text(f"{hit.entry_id} ", style="bold") + Text(f"{hit.kind}{where} {hit.timestamp or ''}",
+                                                                       style="dim"), soft_wrap=True)
+        console.print(Text("  " + visible(hit.excerpt).replace("\n", "\n  ")), soft_wrap=True)
+    if found.total_matches > len(found.hits):
+        console.print(Text(f"… {found.total_matches - len(found.hits)} more (use --limit)", style="dim"))
+
+
+__all__ = ["search_command"]
