@@ -7,8 +7,6 @@
     'hello'
 """
 
-import sys
-from types import ModuleType as _ModuleType  # not `import types`: the submodule pi_compact.types would rebind it
 from typing import TYPE_CHECKING
 
 from .errors import (
@@ -30,8 +28,8 @@ if TYPE_CHECKING:
     from .branching import BranchPreparation, CheckoutResult, checkout, collect_abandoned, common_ancestor, prepare_branch
     from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
     from .context import SessionContext, build_session_context
-    from .recall import RecallHit, RecallResult, recall
-    from .replay import ReplayReport, replay
+    from .recaller import RecallHit, RecallResult, recall
+    from .replayer import ReplayReport, replay
     from .session import ROOT, Session
     from .store.index import TreeNode
     from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
@@ -112,11 +110,11 @@ _LAZY = {
     "CompactionSettings": ".compaction",
     "compact": ".compaction",
     "ensure_fits": ".compaction",
-    "RecallHit": ".recall",
-    "RecallResult": ".recall",
-    "recall": ".recall",
-    "ReplayReport": ".replay",
-    "replay": ".replay",
+    "RecallHit": ".recaller",
+    "RecallResult": ".recaller",
+    "recall": ".recaller",
+    "ReplayReport": ".replayer",
+    "replay": ".replayer",
 }
 
 
@@ -132,14 +130,3 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
-
-
-class _Package(_ModuleType):
-    def __setattr__(self, name: str, value: object) -> None:
-        # Importing the submodule pi_compact.replay binds it here as ``replay``, over the exported function.
-        if isinstance(value, _ModuleType) and _LAZY.get(name) == f".{name}":
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -42,13 +43,22 @@ def test_importing_the_package_imports_only_the_errors() -> None:
     assert done.stdout.strip() == "['pi_compact', 'pi_compact.errors']"
 
 
-def test_replay_is_the_function_even_after_its_submodule_is_imported() -> None:
+def test_no_exported_name_is_also_a_submodule() -> None:
+    # Importing a submodule binds it on the package under its name: one named like an export would replace it.
+    package = Path(pi_compact.__file__).parent
+    submodules = {p.stem for p in package.glob("*.py")} | {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    assert set(pi_compact.__all__) & submodules == set()
+
+
+def test_replay_is_the_function_after_every_submodule_is_imported() -> None:
     code = (
-        "import pi_compact, pi_compact.replay, types; from pi_compact import replay; "
-        "print(isinstance(replay, types.FunctionType), pi_compact.replay is replay)"
+        "import pkgutil, importlib, types, pi_compact; "
+        "[importlib.import_module(m.name) for m in pkgutil.iter_modules(pi_compact.__path__, 'pi_compact.')"
+        " if m.name != 'pi_compact.__main__']; "
+        "print(isinstance(pi_compact.replay, types.FunctionType))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["True", "True"]
+    assert done.stdout.split() == ["True"]
 
 
 def test_public_names_are_exported() -> None:

@@ -264,7 +264,7 @@ class Toolbox:
     # -- recall ------------------------------------------------------------------------------------------------
 
     def _recall(self, args: dict) -> ToolOutcome:
-        from ..recall import format_hits, recall
+        from ..recaller import format_hits, recall
 
         query = args.get("query")
         if not isinstance(query, str) or not query.strip():

@@ -1,6 +1,6 @@
 """``pi-compact replay``: what a window, thresholds and a summarizer would have done to a recorded session.
 
-Runs :func:`pi_compact.replay.replay` and prints its report: a table of the compactions, the peak context,
+Runs :func:`pi_compact.replayer.replay` and prints its report: a table of the compactions, the peak context,
 the requests over the window, what the summarizer cost, how much of each kind of fact survived, whether the
 summaries state it right (precision, staleness, open/resolved errors, length against the region), and the
 context size over the conversation as a sparkline scaled to the window, with the threshold drawn across
@@ -71,7 +71,7 @@ def replay_command(
 
 def _settings(window, reserve, keep_recent, summarizer, model, base_url):
     from ..compaction.settings import load_settings
-    from ..replay import settings_for_window
+    from ..replayer import settings_for_window
 
     if window <= 0:
         raise UsageError(f"--window must be a positive number of tokens, got {window}")
@@ -87,7 +87,7 @@ def _settings(window, reserve, keep_recent, summarizer, model, base_url):
 
 
 def _run(file, window, settings, summarizer, out, *, quiet: bool):
-    from ..replay import replay
+    from ..replayer import replay
 
     if quiet or summarizer.name == "offline":
         return replay(file, window=window, settings=settings, summarizer=summarizer, out_path=out)

@@ -27,7 +27,7 @@ def search_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Search the entries compaction took out of the context (they stay in the file), newest first."""
-    from ..recall import recall
+    from ..recaller import recall
     from .session_cmds import _open, _warn, _write_json
 
     if not query.strip():

@@ -1,6 +1,6 @@
 """A quality score for compaction summaries that can fail: is the state the summary reports the true state?
 
-Retention (``pi_compact.replay``) asks whether strings survived; this module asks whether what the summary
+Retention (``pi_compact.replayer``) asks whether strings survived; this module asks whether what the summary
 *says* is right, per compaction, against the region it replaced:
 
 * **precision** — of the items listed under Done, In Progress, Next Steps and Constraints, the share the region

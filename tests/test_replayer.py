@@ -16,7 +16,7 @@ from pi_compact.compaction.facts import extract_facts
 from pi_compact.compaction.settings import CompactionSettings
 from pi_compact.compaction.tokens import estimate_context_tokens
 from pi_compact.errors import UsageError
-from pi_compact.replay import (
+from pi_compact.replayer import (
     CATEGORIES,
     Retention,
     Score,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from pi_compact import RecallHit, RecallResult, Session, recall
 from pi_compact.compaction import CompactionSettings, compact
-from pi_compact.recall import EXCERPT_CHARS, format_hits
+from pi_compact.recaller import EXCERPT_CHARS, format_hits
 from pi_compact.testing import ScriptedSummarizer
 
 ERROR = "Error: ENOENT: no such file or directory, open '/srv/app/config.yml'"
