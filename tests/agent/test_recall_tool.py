@@ -13,7 +13,7 @@ from pi_compact.agent import Agent, make_provider
 from pi_compact.agent.loop import RECALL_NOTE
 from pi_compact.store.paths import AGENT_DIR_ENV
 from pi_compact.testing import FakeLLMServer, FakeReply
-from tests.test_recall import ERROR, compacted, worked_session
+from tests.test_recaller import ERROR, compacted, worked_session
 
 
 @pytest.fixture(autouse=True)

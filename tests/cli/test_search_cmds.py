@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_recall import ERROR, compacted, worked_session
+from tests.test_recaller import ERROR, compacted, worked_session
 
 PROJECT = Path(__file__).resolve().parents[2]
 
