@@ -21,6 +21,7 @@ from .errors import (
     PiCompactError,
     SessionFileError,
     SummarizerError,
+    SummarizerOverflowError,
     UsageError,
 )
 
@@ -62,6 +63,7 @@ __all__ = [
     "SessionFileError",
     "SessionInfo",
     "SummarizerError",
+    "SummarizerOverflowError",
     "TreeNode",
     "UsageError",
     "agent_dir",

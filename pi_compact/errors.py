@@ -15,6 +15,7 @@ which turns each into one line on stderr and exit code 2) can catch them all in 
     ├── CompactionError             compaction could not run (nothing to compact, already compacted, ...)
     │   └── CompactionInProgressError  another compaction of the same session is running
     └── SummarizerError             a summarizer (LLM provider or offline) failed
+        └── SummarizerOverflowError  its model refused a request larger than its context window
 """
 
 from __future__ import annotations
@@ -66,3 +67,7 @@ class CompactionInProgressError(CompactionError):
 
 class SummarizerError(PiCompactError):
     """A summarizer failed: provider error, timeout, empty or malformed answer."""
+
+
+class SummarizerOverflowError(SummarizerError):
+    """The summarizer's model refused a request as larger than its context window (the caller may retry smaller)."""

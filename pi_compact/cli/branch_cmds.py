@@ -38,6 +38,7 @@ def checkout_command(
     summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Go to another entry, summarizing the branch left behind.
@@ -49,7 +50,8 @@ def checkout_command(
     from ..branching import checkout
     from ..compaction.settings import load_settings
 
-    settings = load_settings(os.getcwd()).replace(summarizer=summarizer, model=model, base_url=base_url)
+    settings = load_settings(os.getcwd()).replace(summarizer=summarizer, model=model, base_url=base_url,
+                                                  summarizer_window=summarizer_window)
     if settings.summarizer not in SUMMARIZERS:
         raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
     with Session.open(file) as session:
@@ -144,10 +146,10 @@ def _kind(entry: dict) -> str:
 
 
 def _make_summarizer(settings):
-    from ..llm import make_summarizer
+    from ..llm import summarizer_for
 
     try:
-        return make_summarizer(settings.summarizer, model=settings.model, base_url=settings.base_url)
+        return summarizer_for(settings)
     except ImportError as exc:
         raise UsageError(str(exc)) from None
 

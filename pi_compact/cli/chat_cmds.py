@@ -44,6 +44,7 @@ def chat_command(
     thinking: Annotated[Optional[str], typer.Option(help="Thinking level: off, minimal, low, medium, high, xhigh.")] = None,
     confine: Annotated[bool, typer.Option("--confine", help="The model's read/write/edit/ls/grep may only touch paths inside the working directory (bash is not confined).")] = False,
     confirm_bash: Annotated[bool, typer.Option("--confirm-bash", help="Ask y/N before each bash command the model runs.")] = False,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: --window for the chat's model, else the model's).")] = None,
 ) -> None:
     """Chat with a coding agent (read, write, edit, bash, ls, grep, recall) in a pi session that compacts itself.
 
@@ -56,11 +57,11 @@ def chat_command(
 
     workdir = _workdir(cwd)
     session = _open_session(workdir, continue_, resume, session_file)
-    settings = load_settings(workdir)
+    settings = load_settings(workdir).replace(summarizer_window=summarizer_window)
     chosen = _provider_choice(provider, model, session)
     llm = _make_provider(*chosen, base_url)
     agent = Agent(session, llm, cwd=workdir, window=window, settings=settings, thinking_level=thinking,
-                  summarizer=_summarizer(summarizer, settings, *chosen, base_url),
+                  summarizer=_summarizer(summarizer, settings, *chosen, base_url, window),
                   toolbox=Toolbox(workdir, confine=confine), speculate=True, recall=True)
     if agent.current_window() <= settings.reserve_tokens:
         raise UsageError(f"the window ({agent.current_window():,}) must be larger than the reserve "
@@ -130,19 +131,22 @@ def _make_provider(name: str, model: str, base_url: str | None):
     return make_provider(name, model, base_url=base_url)
 
 
-def _summarizer(choice: str | None, settings, provider: str, model: str, base_url: str | None):
-    """Who writes compaction and branch summaries: by default the chat's own model, as in pi."""
-    from ..llm import make_summarizer
+def _summarizer(choice: str | None, settings, provider: str, model: str, base_url: str | None,
+                window: int | None = None):
+    """Who writes compaction and branch summaries: by default the chat's own model, as in pi (with the chat's
+    window unless a summarizer window is set)."""
+    from ..llm import make_summarizer, summarizer_for
 
     if choice is not None and choice not in SUMMARIZER_CHOICES:
         raise UsageError(f"--summarizer {choice!r}: use one of {', '.join(SUMMARIZER_CHOICES)}")
     if choice is None and settings.summarizer != "offline":
         choice = settings.summarizer
     if choice in (None, "model"):
-        return make_summarizer(provider, model=model, base_url=base_url)
+        own_window = settings.summarizer_window or window or None
+        return make_summarizer(provider, model=model, base_url=base_url, context_window=own_window)
     if choice == "offline":
         return make_summarizer("offline")
-    return make_summarizer(choice, model=settings.model, base_url=settings.base_url)
+    return summarizer_for(settings, choice)
 
 
 class _Repl:

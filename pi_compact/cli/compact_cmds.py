@@ -26,6 +26,7 @@ def compact_command(
     summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
     window: Annotated[Optional[int], typer.Option(help="Context window in tokens: the result must fit it.")] = None,
     keep_recent: Annotated[Optional[int], typer.Option(help="Tokens of recent conversation kept verbatim.")] = None,
     reserve: Annotated[Optional[int], typer.Option(help="Tokens reserved for the answer.")] = None,
@@ -37,7 +38,8 @@ def compact_command(
     from ..errors import UsageError
 
     settings = load_settings(os.getcwd()).replace(
-        keep_recent_tokens=keep_recent, reserve_tokens=reserve, summarizer=summarizer, model=model, base_url=base_url
+        keep_recent_tokens=keep_recent, reserve_tokens=reserve, summarizer=summarizer, model=model, base_url=base_url,
+        summarizer_window=summarizer_window,
     )
     if settings.summarizer not in SUMMARIZERS:
         raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
@@ -50,9 +52,9 @@ def compact_command(
 
 
 def _make_summarizer(settings):
-    from ..llm import make_summarizer
+    from ..llm import summarizer_for
 
-    return make_summarizer(settings.summarizer, model=settings.model, base_url=settings.base_url)
+    return summarizer_for(settings)
 
 
 def _run(session, summarizer, settings, window, instructions, dry_run, as_json):

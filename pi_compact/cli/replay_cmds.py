@@ -44,6 +44,7 @@ def replay_command(
     summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", metavar="NEW.jsonl", help="Write the replayed session here (must not exist).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", help="Also draw the context size to a PNG (needs matplotlib).")] = None,
@@ -53,12 +54,12 @@ def replay_command(
     The input file is only read. Reserve and keep-recent default to pi's settings (from its settings files),
     scaled down when the window is too small for them.
     """
-    settings = _settings(window, reserve, keep_recent, summarizer, model, base_url)
+    settings = _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window)
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'pi-compact[plot]'")
-    from ..llm import make_summarizer
+    from ..llm import summarizer_for
 
-    chosen = make_summarizer(settings.summarizer, model=settings.model, base_url=settings.base_url)
+    chosen = summarizer_for(settings)
     report = _run(file, window, settings, chosen, out, quiet=as_json)
     if plot is not None:
         draw_plot(report, plot)
@@ -69,7 +70,7 @@ def replay_command(
         print_report(report, plot)
 
 
-def _settings(window, reserve, keep_recent, summarizer, model, base_url):
+def _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window=None):
     from ..compaction.settings import load_settings
     from ..replayer import settings_for_window
 
@@ -77,7 +78,8 @@ def _settings(window, reserve, keep_recent, summarizer, model, base_url):
         raise UsageError(f"--window must be a positive number of tokens, got {window}")
     # pi's settings scaled to the window, then the flags as given
     settings = settings_for_window(window, load_settings(os.getcwd())).replace(
-        reserve_tokens=reserve, keep_recent_tokens=keep_recent, summarizer=summarizer, model=model, base_url=base_url
+        reserve_tokens=reserve, keep_recent_tokens=keep_recent, summarizer=summarizer, model=model, base_url=base_url,
+        summarizer_window=summarizer_window,
     )
     if settings.summarizer not in SUMMARIZERS:
         raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")

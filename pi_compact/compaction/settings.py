@@ -33,6 +33,7 @@ _KEYS = {
     "summarizer": "summarizer",
     "model": "model",
     "baseUrl": "base_url",
+    "summarizerWindow": "summarizer_window",
     "redactSecrets": "redact_secrets",
 }
 
@@ -62,6 +63,9 @@ class CompactionSettings:
     """``offline`` (default, no network), ``anthropic`` or ``openai``."""
     model: str | None = None
     base_url: str | None = None
+    summarizer_window: int = 0
+    """The summarizer model's own context window, in tokens; its input is folded in chunks that fit. ``0``: the
+    model's known window (set it for a local server with a small context)."""
     redact_secrets: bool = True
     """Redact API keys, private keys and passwords before text goes to a remote summarizer."""
 

@@ -1,7 +1,11 @@
 """The LLM stage: pi's prompts, with the summarizer's own input bounded by folding in chunks.
 
 A region larger than the summarizer's window is summarized chunk by chunk, each chunk updating the summary
-of the ones before, so compaction works exactly when the session is already over the limit. An answer
+of the ones before, so compaction works exactly when the session is already over the limit. Every request —
+system prompt, instructions, carried summary, transcript and the answer's ``max_tokens`` — is planned to fit
+:data:`REQUEST_SHARE` of the summarizer's own window (a local server with an 8k context gets 8k requests);
+when the server still says the prompt is too long (its tokenizer counts more than our estimate, or its window
+is smaller than configured), the window planned for shrinks and the chunk is sent again, smaller. An answer
 without the required sections is repaired (missing headings added) or, when it has none of them, rejected.
 A split turn whose prefix gets no usable answer keeps the LLM's history summary and an offline prefix summary.
 """
@@ -10,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SummarizerError
+from ..errors import SummarizerError, SummarizerOverflowError
 from .offline import OfflineSummarizer
 from .prepare import CompactionPreparation
 from .prompts import (REQUIRED_SECTIONS, SYSTEM_PROMPT, TURN_PREFIX_PROMPT, UPDATE_PROMPT, compaction_prompt,
@@ -25,6 +29,12 @@ PROMPT_OVERHEAD_TOKENS = text_tokens(SYSTEM_PROMPT) + max(map(text_tokens, (UPDA
 """The system prompt, the longest instructions block and the tags around the conversation."""
 MIN_CHUNK_TOKENS = 256
 """A summarizer window that leaves less transcript than this per request is too small to fold with."""
+REQUEST_SHARE = 0.9
+"""Share of the summarizer's window a request is planned to fill: token figures are estimates (characters / 4)
+and a real tokenizer may count more."""
+OVERFLOW_SHRINK = 2 / 3
+"""After the server refuses a request as too long, the window planned for shrinks by this factor."""
+MAX_OVERFLOW_RETRIES = 4
 MIN_SUMMARY_CHARS = 40
 SPLIT_TURN_SEPARATOR = "\n\n---\n\n**Turn Context (split turn):**\n\n"
 
@@ -78,21 +88,29 @@ class _Folder:
     def __init__(self, summarizer: Summarizer, settings: CompactionSettings) -> None:
         self.summarizer = summarizer
         self.settings = settings
+        self.window = int(summarizer.context_window * REQUEST_SHARE)
+        """The tokens each request is planned to fit (shrinks when the server refuses one as too long)."""
+        self.retries = 0
         self.input_tokens = 0
         self.output_tokens = 0
 
     def fold(self, messages, running: str | None, budget: int, instructions: str | None, kind: str = "compaction"):
         """Summarize ``messages`` chunk by chunk, each chunk updating the summary of the ones before."""
-        budget = max(1, min(budget, self.summarizer.context_window // 4))
         # Redacted before anything is cut (a cut secret no longer looks like one); the prompt is redacted again
         # as a whole, since a previous summary written offline quotes the session verbatim.
         redact = self.settings.redact_secrets
         pending = [_map_strings(m, redact_secrets) for m in messages] if redact else list(messages)
         while pending:
-            chunk, pending = self._take(pending, self._room(budget, running, instructions))
+            answer = max(1, min(budget, self.window // 4))
+            chunk, rest = self._take(pending, self._room(answer, running, instructions))
             prompt = self._prompt(chunk, running, instructions, kind)
-            request = SummaryRequest(SYSTEM_PROMPT, prompt, budget, kind, tuple(chunk), running, instructions)
-            result = self.summarizer.summarize(request)
+            request = SummaryRequest(SYSTEM_PROMPT, prompt, answer, kind, tuple(chunk), running, instructions)
+            try:
+                result = self.summarizer.summarize(request)
+            except SummarizerOverflowError as exc:
+                self._shrink(exc)
+                continue  # the same messages again, in smaller chunks
+            pending = rest
             self.input_tokens += result.input_tokens or text_tokens(prompt)
             self.output_tokens += result.output_tokens or text_tokens(result.text)
             running = checked_summary(result.text, kind)
@@ -106,14 +124,21 @@ class _Folder:
             prompt = compaction_prompt(conversation, running, instructions)
         return redact_secrets(prompt) if self.settings.redact_secrets else prompt
 
+    def _shrink(self, exc: SummarizerOverflowError) -> None:
+        """Plan for a smaller window after the server refused a request as too long, or give up."""
+        self.retries += 1
+        if self.retries > MAX_OVERFLOW_RETRIES:
+            raise exc
+        self.window = int(self.window * OVERFLOW_SHRINK)
+
     def _room(self, budget: int, running: str | None, instructions: str | None) -> int:
         """Tokens of transcript one request may carry: the window minus the answer, the carried summary and
         the prompt around them."""
-        window = self.summarizer.context_window
+        window = self.window
         room = window - budget - text_tokens(running or "") - text_tokens(instructions or "") - PROMPT_OVERHEAD_TOKENS
         if room < MIN_CHUNK_TOKENS:
             raise SummarizerError(
-                f"the summarizer's window ({window:,} tokens) cannot hold a {budget:,}-token answer, "
+                f"the summarizer's window ({self.summarizer.context_window:,} tokens) cannot hold a {budget:,}-token answer, "
                 f"the summary carried so far and any conversation"
             )
         return room

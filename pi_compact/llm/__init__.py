@@ -10,18 +10,35 @@ from __future__ import annotations
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from pi_compact.errors import SummarizerError, UsageError
+from pi_compact.errors import SummarizerError, SummarizerOverflowError, UsageError
 from pi_compact.llm.overflow import is_context_overflow
 
 if TYPE_CHECKING:
+    from pi_compact.compaction.settings import CompactionSettings
     from pi_compact.compaction.summarizer import Summarizer
 
-__all__ = ["PROVIDERS", "is_context_overflow", "make_summarizer"]
+__all__ = ["PROVIDERS", "is_context_overflow", "make_summarizer", "model_window", "summarizer_for"]
 
 PROVIDERS: tuple[str, ...] = ("anthropic", "offline", "openai")
 """Names accepted by :func:`make_summarizer`."""
 
 _MAX_MESSAGE_CHARS = 500
+
+_MODEL_WINDOWS = (("claude", 200_000), ("gpt-4.1", 1_047_576), ("gpt-5", 400_000), ("gpt-4o", 128_000),
+                  ("gpt-4-turbo", 128_000), ("gpt-4", 8_192), ("gpt-3.5-turbo", 16_385), ("o1", 200_000),
+                  ("o3", 200_000), ("o4", 200_000))
+"""Known context windows by model-id prefix, most specific first."""
+_PROVIDER_WINDOWS = {"anthropic": 200_000, "openai": 128_000}
+"""A model not listed gets its provider's usual window: a local server with less needs ``summarizer_window``."""
+
+
+def model_window(provider: str, model: str | None) -> int:
+    """The context window of ``model`` as far as known, else the provider's usual one."""
+    name = (model or "").lower()
+    for prefix, window in _MODEL_WINDOWS:
+        if name.startswith(prefix):
+            return window
+    return _PROVIDER_WINDOWS.get(provider, 128_000)
 
 
 def make_summarizer(
@@ -31,17 +48,23 @@ def make_summarizer(
     base_url: str | None = None,
     api_key: str | None = None,
     timeout: float | None = None,
+    context_window: int | None = None,
 ) -> Summarizer:
     """Build the summarizer for ``provider``; options left as ``None`` keep that provider's defaults.
 
-    ``offline`` needs no model, key or network, so the other options are ignored for it.
+    ``context_window`` is the summarizer model's own window (default: :func:`model_window`): each request,
+    answer included, is kept within it, the input folded in chunks. ``offline`` needs no model, key or network,
+    so the other options are ignored for it.
     """
+    if context_window is not None and context_window <= 0:
+        raise UsageError(f"the summarizer window must be a positive number of tokens, got {context_window}")
     name = provider.strip().lower()
     if name == "offline":
         from pi_compact.compaction.offline import OfflineSummarizer
 
         return OfflineSummarizer()
-    options = {k: v for k, v in {"api_key": api_key, "base_url": base_url, "timeout": timeout}.items() if v is not None}
+    options = {k: v for k, v in {"api_key": api_key, "base_url": base_url, "timeout": timeout,
+                                 "context_window": context_window}.items() if v is not None}
     if model is not None:
         options["model"] = model
     if name == "anthropic":
@@ -53,6 +76,15 @@ def make_summarizer(
 
         return OpenAISummarizer(**options)
     raise UsageError(f"unknown summarizer provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+
+
+def summarizer_for(settings: CompactionSettings, provider: str | None = None, **options: Any) -> Summarizer:
+    """The summarizer ``settings`` name (or ``provider``), with their model, base URL and summarizer window."""
+    window = settings.summarizer_window
+    if window < 0:
+        raise UsageError(f"compaction.summarizerWindow must be a positive number of tokens, got {window}")
+    options = {"model": settings.model, "base_url": settings.base_url, "context_window": window or None, **options}
+    return make_summarizer(provider or settings.summarizer, **options)
 
 
 # -- shared by the provider modules -----------------------------------------------------------------------
@@ -106,7 +138,8 @@ def sdk_error(sdk: ModuleType, provider: str, exc: BaseException, *, timeout: fl
         detail = f"malformed {provider} response: {exc}"
     else:
         detail = f"{provider} request failed: {type(exc).__name__}: {exc}"
-    return SummarizerError(one_line(detail, secret=secret))
+    overflow = isinstance(exc, sdk.APIStatusError) and is_context_overflow(detail)
+    return (SummarizerOverflowError if overflow else SummarizerError)(one_line(detail, secret=secret))
 
 
 def _api_message(body: object) -> str | None:

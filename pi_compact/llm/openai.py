@@ -12,7 +12,7 @@ from typing import Any
 
 from pi_compact.compaction.summarizer import SummaryRequest, SummaryResult
 from pi_compact.errors import SummarizerError
-from pi_compact.llm import http_client, import_sdk, sdk_error
+from pi_compact.llm import http_client, import_sdk, model_window, sdk_error
 
 DEFAULT_MODEL = "gpt-4o-mini"
 LOCAL_API_KEY = "sk-local"
@@ -35,10 +35,11 @@ class OpenAISummarizer:
         base_url: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 2,
-        context_window: int = 128_000,
+        context_window: int | None = None,
     ) -> None:
         self.model = model
-        self.context_window = context_window
+        self.context_window = context_window or model_window(self.name, model)
+        """The model's own window: the compaction stage keeps every request (answer included) within it."""
         self.timeout = timeout
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         key = api_key or os.environ.get("OPENAI_API_KEY") or (LOCAL_API_KEY if self.base_url else "")
