@@ -128,10 +128,13 @@ def test_the_default_window_comes_from_the_model(provider: str, model: str | Non
 
 
 def test_the_window_is_a_setting(tmp_path: Path) -> None:
+    # where data goes is the user's to choose; how big the summarizer's requests are, a project may say too
+    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / "settings.json").write_text(json.dumps(
+        {"compaction": {"summarizer": "openai", "baseUrl": "http://127.0.0.1:9/v1", "summarizerWindow": 32000}}))
     (tmp_path / ".pi").mkdir()
-    (tmp_path / ".pi" / "settings.json").write_text(json.dumps(
-        {"compaction": {"summarizer": "openai", "baseUrl": "http://127.0.0.1:9/v1", "summarizerWindow": 8192}}))
-    settings = load_settings(tmp_path, home=tmp_path / "no-home")
+    (tmp_path / ".pi" / "settings.json").write_text(json.dumps({"compaction": {"summarizerWindow": 8192}}))
+    settings = load_settings(tmp_path, home=tmp_path / "home")
     assert settings.summarizer_window == 8192
     assert summarizer_for(settings).context_window == 8192
     assert summarizer_for(settings.replace(summarizer_window=0)).context_window == 128_000  # 0: the model's
