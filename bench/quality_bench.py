@@ -9,7 +9,7 @@
    summary names (the real next step), error status accuracy, and length (characters, and against Claude's).
 2. **Every bundled session and pi fixture replayed** at 8k, 32k and 128k (branches.jsonl, 363 tokens, never compacts) with the offline summarizer: per session
    and window, retention (as ``bench.replay_bench``) next to the heuristic quality figures pooled over its
-   compactions.
+   compactions (each compaction's figures are in the JSON).
 
 Precision and staleness are shares of summary items; "-" means there was nothing to judge.
 """
@@ -90,8 +90,13 @@ def replay_rows() -> list[dict]:
     for path in [p for folder in (HERE, PI_DIR) for p in sorted(folder.glob("*.jsonl"))]:
         for window in WINDOWS:
             report = replay(path, window=window)
+            per_compaction = [{"messageIndex": c.message_index, "precision": c.quality.precision,
+                               "staleness": c.quality.staleness, "errorAccuracy": c.quality.error_accuracy,
+                               "charRatio": c.quality.char_ratio, "tokenRatio": c.quality.token_ratio,
+                               "retention": c.retention.overall.fraction} for c in report.compactions]
             rows.append({"session": path.name, "window": window, "compactions": len(report.compactions),
-                         "retention": report.retention.overall.fraction, "quality": report.quality.to_json()})
+                         "retention": report.retention.overall.fraction, "quality": report.quality.to_json(),
+                         "perCompaction": per_compaction})
     return rows
 
 
