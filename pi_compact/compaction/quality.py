@@ -665,10 +665,21 @@ def _failures(region: RegionIndex) -> list[_Failure]:
     for index, said in enumerate(results):
         if not said.failed:
             continue
-        later_success = any(not r.failed and r.target == said.target for r in results[index + 1:] if said.target)
+        head = _command_head(said.target)
+        later_success = any(not r.failed and _command_head(r.target) == head for r in results[index + 1:] if head)
         aborted = bool(_ABORTED.search(said.text[:200]))
-        found.append(_Failure(said.target, said.text, later_success or aborted or not said.text.strip()))
+        found.append(_Failure(said.target, said.text,
+                              later_success or aborted or _INSPECTION.match(head) is not None or not said.text.strip()))
     return found
+
+
+_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b")
+"""A look that found nothing (grep's exit 1, no such file) is not an error left open."""
+
+
+def _command_head(target: str) -> str:
+    """A command without what only shapes its output (``2>&1 | tail -5``): the same check run again."""
+    return re.sub(r"\s+", " ", target.split("|", 1)[0].replace("2>&1", "")).strip()
 
 
 def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: RegionLabels | None) -> tuple[int, tuple[str, ...]]:

@@ -278,3 +278,16 @@ def test_any_summary_scores_within_bounds(summary, texts):
     quality = score_quality(messages, summary)
     for value in (quality.precision, quality.staleness, quality.error_accuracy):
         assert value is None or 0.0 <= value <= 1.0
+
+
+def test_a_search_that_found_nothing_and_a_rerun_with_a_pipe_are_not_open_errors():
+    messages = [
+        user("check it"),
+        assistant(call("c1", "bash", command='grep -n "borderColor" src/editor.ts')),
+        result("c1", "bash", bash_fail("", 1), error=True),
+        assistant(call("c2", "bash", command="cd pkg && npm run check")),
+        result("c2", "bash", bash_fail("error TS2739: missing selectedPrefix", 2), error=True),
+        assistant(call("c3", "bash", command="cd pkg && npm run check 2>&1 | tail -5")),
+        result("c3", "bash", "Checked 36 files. No fixes applied."),
+    ]
+    assert score_quality(messages, "## Next Steps\n1. (none)").error_mistakes == ()
