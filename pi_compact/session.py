@@ -199,21 +199,32 @@ class Session:
         return self._index.label(entry_id)
 
     def resolve(self, ref: str) -> str | None:
-        """An entry named by id, unique id prefix or label; ``root`` names the position before the first."""
+        """An entry named by id, unique id prefix or label; ``root`` names the position before the first.
+
+        A reference that could name two different things (a label that is also another entry's id or id
+        prefix, an entry whose id is ``root``) raises :class:`AmbiguousEntryError` rather than picking one.
+        An exact id is never read as a prefix of a longer id.
+        """
+        readings: dict[str, str | None] = {}
         if ref in self._index:
-            return ref
+            readings[f"the entry {ref}"] = ref
         if ref == ROOT:
-            return None
+            readings["the position before the first entry"] = None
         labelled = [target for target, (label, _) in self._index.labels.items() if label == ref]
-        if len(labelled) == 1:
-            return labelled[0]
-        matches = [slot.id for slot in self._index.slots if slot.id.startswith(ref)] if ref else []
-        unique = list(dict.fromkeys(matches))
-        if len(unique) == 1:
-            return unique[0]
-        if len(unique) > 1 or len(labelled) > 1:
-            shown = ", ".join((unique or labelled)[:5])
-            raise AmbiguousEntryError(f"{ref!r} matches several entries ({shown}); give more characters")
+        if len(labelled) > 1:
+            raise AmbiguousEntryError(f"{ref!r} is the label of several entries ({', '.join(labelled[:5])})")
+        if labelled:
+            readings[f"the label of {labelled[0]}"] = labelled[0]
+        if ref and ref not in self._index:
+            prefixed = list(dict.fromkeys(slot.id for slot in self._index.slots if slot.id.startswith(ref)))
+            if len(prefixed) > 1 and not readings:
+                raise AmbiguousEntryError(f"{ref!r} matches several entries ({', '.join(prefixed[:5])}); give more characters")
+            if prefixed:
+                readings[f"a prefix of {', '.join(prefixed[:5])}"] = prefixed[0] if len(prefixed) == 1 else ""
+        if len(set(readings.values())) > 1:
+            raise AmbiguousEntryError(f"{ref!r} is ambiguous: {' or '.join(readings)}; name the entry by its full id")
+        if readings:
+            return next(iter(readings.values()))
         raise EntryNotFoundError(f"no entry {ref!r} (not an id, an id prefix or a label)")
 
     def build_context(self, leaf_id: str | None | _Leaf = LEAF):

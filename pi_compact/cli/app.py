@@ -35,6 +35,10 @@ class Interrupted(Exception):
     """Ctrl-C during a command; :func:`pi_compact.cli.main` reports it like any other failure."""
 
 
+class BrokenPipe(Exception):
+    """stdout's reader went away; :func:`pi_compact.cli.main` stops quietly (click would exit 1)."""
+
+
 class _RootGroup(TyperGroup):
     """The root group; its ``session`` group is built on first use.
 
@@ -70,6 +74,8 @@ class _RootGroup(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted() from None
+        except BrokenPipeError:
+            raise BrokenPipe() from None
 
 
 app = typer.Typer(
@@ -85,6 +91,27 @@ app = typer.Typer(
 
 SESSION_HELP = "Inspect and edit one session file (or list a folder of them)."
 session_app = typer.Typer(name="session", help=SESSION_HELP, no_args_is_help=True, rich_markup_mode=None)
+
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"pi-compact {version('pi-compact')}")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            typer.echo("pi-compact (version unknown: not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    show_version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
+                                      callback=_print_version),
+) -> None:
+    """Store, inspect and compact LLM-agent conversations kept as pi session trees (JSONL)."""
+
 
 for _module in COMMAND_MODULES:
     importlib.import_module(_module)

@@ -12,16 +12,16 @@ import os
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
-import orjson
 import typer
 
 from ..errors import UsageError
 from ..session import ROOT, Session
 from .app import session_app
+from .output import write_json
+from .params import FileArg
 
 SUMMARIZERS = ("offline", "anthropic", "openai")
 
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
@@ -61,7 +61,7 @@ def checkout_command(
             result = checkout(session, target, summarize=not no_summary, instructions=instructions,
                               summarizer=chosen, settings=settings, persist_position=True)
     if as_json:
-        _write_json(_checkout_json(result))
+        write_json(_checkout_json(result))
     else:
         _print_checkout(result)
 
@@ -82,7 +82,7 @@ def diff_command(
         a, b = session.resolve(entry_a), session.resolve(entry_b)
         data = branch_diff(session, a, b)
     if as_json:
-        _write_json(data)
+        write_json(data)
     else:
         _print_diff(data)
 
@@ -246,14 +246,14 @@ def _print_checkout(result) -> None:
     from rich.panel import Panel
     from rich.text import Text
 
-    from .render import stdout_console, visible
+    from .render import stdout_console, visible, visible_line
 
     console = stdout_console()
     target = result.target or "root (before the first entry)"
     if not result.changed:
-        console.print(Text(visible(f"Already at {target}: nothing written."), style="bold"))
+        console.print(Text(visible_line(f"Already at {target}: nothing written."), style="bold"))
         return
-    console.print(Text(visible(f"Checked out {target}"), style="bold green"))
+    console.print(Text(visible_line(f"Checked out {target}"), style="bold green"))
     meet = f"branches meet at {result.common_ancestor}" if result.common_ancestor else "no common entry"
     lines = [
         f"left       {result.old_leaf or 'root'} ({meet})",
@@ -268,10 +268,10 @@ def _print_checkout(result) -> None:
     else:
         why = "nothing to summarize" if result.abandoned_messages == 0 else "not summarized (--no-summary)"
         lines.append(f"summary    none: {why}")
-    console.print(Text(visible("\n".join(lines))))
+    console.print(Text("\n".join(visible_line(line) for line in lines)))
     if result.summary is not None:
         console.print(Panel(Text(visible(result.summary)), title="branch summary", border_style="magenta"))
-    console.print(Text(visible(f"now at     {result.new_leaf} ({_position(result)})"), style="bold"))
+    console.print(Text(visible_line(f"now at     {result.new_leaf} ({_position(result)})"), style="bold"))
 
 
 def _position(result) -> str:
@@ -330,10 +330,3 @@ def _diff_rows(sides: dict) -> list[tuple[str, list[str]]]:
         ("read", cells(lambda s: files(s["readFiles"]))),
         ("modified", cells(lambda s: files(s["modifiedFiles"]))),
     ]
-
-
-def _write_json(value: Any) -> None:
-    import sys
-
-    sys.stdout.buffer.write(orjson.dumps(value) + b"\n")
-    sys.stdout.flush()

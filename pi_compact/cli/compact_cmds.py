@@ -1,54 +1,80 @@
 """``pi-compact session compact``: compact a session file now, with the pipeline a running agent uses.
 
 Prints the tokens before and after (saying which figures are measured and which estimated), the strategy
-that won, and the summary; ``--json`` prints the same as one object. A spinner shows while an LLM works.
+that won, and the start of the summary (``--full-summary`` prints all of it); ``--json`` prints the same as
+one object. A spinner shows while an LLM works. When there is nothing to compact, it says so with the
+figures and exits 0: the session is already as small as the settings allow.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Annotated, Optional
 
-import orjson
 import typer
 
 from ..session import Session
 from .app import session_app
+from .params import FileArg
 
 SUMMARIZERS = ("offline", "anthropic", "openai")
+SUMMARY_PREVIEW_LINES = 12
+"""Lines of the summary shown without ``--full-summary``."""
+_NOTHING_TO_DO = ("Nothing to compact", "Already compacted")
+"""How the library's refusals begin: nothing failed, there is just nothing left to compact."""
 
 
 @session_app.command("compact")
 def compact_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)],
+    file: FileArg,
     instructions: Annotated[Optional[str], typer.Option("--instructions", "-i", help="Extra focus for the summary.")] = None,
     summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
     summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
-    window: Annotated[Optional[int], typer.Option(help="Context window in tokens: the result must fit it.")] = None,
-    keep_recent: Annotated[Optional[int], typer.Option(help="Tokens of recent conversation kept verbatim.")] = None,
-    reserve: Annotated[Optional[int], typer.Option(help="Tokens reserved for the answer.")] = None,
+    window: Annotated[Optional[int], typer.Option(min=1, help="Context window in tokens: the result must fit it "
+                                                  "(the reserve and keep-recent defaults scale down to it, as in replay).")] = None,
+    keep_recent: Annotated[Optional[int], typer.Option(min=0, help="Tokens of recent conversation kept verbatim.")] = None,
+    reserve: Annotated[Optional[int], typer.Option(min=0, help="Tokens reserved for the answer.")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Compute and show, write nothing.")] = False,
+    full_summary: Annotated[bool, typer.Option("--full-summary", help="Print the whole summary, not its first lines.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Compact the current branch of a session file (appends one compaction entry)."""
-    from ..compaction import compact, load_settings
-    from ..errors import UsageError
+    from ..errors import CompactionError, CompactionInProgressError
 
-    settings = load_settings(os.getcwd()).replace(
+    settings = _settings(window, keep_recent, reserve, summarizer, model, base_url, summarizer_window)
+    with Session.open(file) as session:
+        chosen = _make_summarizer(settings)
+        try:
+            result = _run(session, chosen, settings, window, instructions, dry_run, as_json)
+        except CompactionError as exc:
+            if isinstance(exc, CompactionInProgressError) or not str(exc).startswith(_NOTHING_TO_DO):
+                raise
+            _report_nothing(session, settings, window, str(exc), as_json)
+            return
+    _report(result, window, dry_run, as_json, full_summary)
+
+
+def _settings(window, keep_recent, reserve, summarizer, model, base_url, summarizer_window):
+    """pi's settings; with --window, scaled to it as ``replay`` scales them; then the flags as given."""
+    from ..compaction import load_settings
+    from ..errors import UsageError
+    from ..replay import settings_for_window
+
+    settings = load_settings(os.getcwd())
+    if window is not None:
+        settings = settings_for_window(window, settings)
+    settings = settings.replace(
         keep_recent_tokens=keep_recent, reserve_tokens=reserve, summarizer=summarizer, model=model, base_url=base_url,
         summarizer_window=summarizer_window,
     )
     if settings.summarizer not in SUMMARIZERS:
         raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
     if window is not None and window <= settings.reserve_tokens:
-        raise UsageError(f"--window {window} must be larger than the reserve ({settings.reserve_tokens})")
-    with Session.open(file) as session:
-        chosen = _make_summarizer(settings)
-        result = _run(session, chosen, settings, window, instructions, dry_run, as_json)
-    _report(result, window, dry_run, as_json)
+        raise UsageError(f"--window {window:,} must be larger than the reserve ({settings.reserve_tokens:,}); "
+                         f"pass a smaller --reserve")
+    return settings
 
 
 def _make_summarizer(settings):
@@ -70,9 +96,38 @@ def _run(session, summarizer, settings, window, instructions, dry_run, as_json):
                        instructions=instructions, dry_run=dry_run)
 
 
-def _report(result, window, dry_run, as_json) -> None:
+# -- reports -------------------------------------------------------------------------------------------------
+
+
+def _report_nothing(session, settings, window, reason: str, as_json: bool) -> None:
+    from ..compaction.tokens import estimate_context_tokens
+
+    size = estimate_context_tokens(session.build_context().messages)
     if as_json:
-        payload = {
+        from .output import write_json
+
+        write_json({"compacted": False, "reason": reason, "tokens": size.tokens, "tokensMeasured": size.measured,
+                    "window": window, "reserveTokens": settings.reserve_tokens,
+                    "keepRecentTokens": settings.keep_recent_tokens})
+        return
+    from rich.text import Text
+
+    from .render import one_line, stdout_console
+
+    console = stdout_console()
+    console.print(Text(one_line(reason), style="bold yellow"))
+    fits = f" of a {window:,}-token window (reserve {settings.reserve_tokens:,})" if window else ""
+    console.print(Text(f"context    {size.describe()}{fits}\n"
+                       f"keep       {settings.keep_recent_tokens:,} recent tokens verbatim (--keep-recent)\n"
+                       "Nothing was written."))
+
+
+def _report(result, window, dry_run, as_json, full_summary) -> None:
+    if as_json:
+        from .output import write_json
+
+        write_json({
+            "compacted": True,
             "dryRun": dry_run,
             "entryId": result.entry["id"] if result.entry else None,
             "strategy": result.strategy,
@@ -91,17 +146,16 @@ def _report(result, window, dry_run, as_json) -> None:
             "durationSeconds": round(result.duration_s, 4),
             "summary": result.summary,
             "details": result.details,
-        }
-        typer.echo(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
+        })
         return
-    _print_human(result, window, dry_run)
+    _print_human(result, window, dry_run, full_summary)
 
 
-def _print_human(result, window, dry_run) -> None:
+def _print_human(result, window, dry_run, full_summary) -> None:
     from rich.panel import Panel
     from rich.text import Text
 
-    from .render import stdout_console, visible
+    from .render import stdout_console, visible, visible_line
 
     console = stdout_console()
     before = f"{result.tokens_before:,} ({'measured' if result.tokens_before_measured else 'estimated'})"
@@ -117,6 +171,17 @@ def _print_human(result, window, dry_run) -> None:
     if result.summarizer_input_tokens:
         lines.append(f"summarizer {result.summarizer}: {result.summarizer_input_tokens:,} in, "
                      f"{result.summarizer_output_tokens:,} out")
-    console.print(Text(title, style="bold green" if not dry_run else "bold yellow"))
-    console.print(Text("\n".join(lines)))
-    console.print(Panel(Text(visible(result.summary)), title="summary", border_style="cyan"))
+    console.print(Text(visible_line(title), style="bold green" if not dry_run else "bold yellow"))
+    console.print(Text("\n".join(visible_line(line) for line in lines)))
+    shown, hidden = _summary_shown(result.summary, full_summary)
+    console.print(Panel(Text(visible(shown)), title="summary", border_style="cyan"))
+    if hidden:
+        console.print(Text(f"… {hidden} more lines of summary (--full-summary prints them)", style="dim"))
+
+
+def _summary_shown(summary: str, full: bool) -> tuple[str, int]:
+    """The summary, or its first :data:`SUMMARY_PREVIEW_LINES` lines and how many lines are left out."""
+    lines = summary.splitlines()
+    if full or len(lines) <= SUMMARY_PREVIEW_LINES:
+        return summary, 0
+    return "\n".join(lines[:SUMMARY_PREVIEW_LINES]), len(lines) - SUMMARY_PREVIEW_LINES

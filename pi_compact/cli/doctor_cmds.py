@@ -15,13 +15,14 @@ import typer
 
 from ..errors import UsageError
 from .app import session_app
+from .params import FileArg
 
 EXIT_PROBLEMS = 1
 
 
 @session_app.command("doctor")
 def doctor_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)],
+    file: FileArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     repair: Annotated[bool, typer.Option("--repair", help="Also write a repaired copy (needs -o).")] = False,
     output: Annotated[
@@ -52,7 +53,7 @@ def doctor_command(
 
 
 def _print_json(file: Path, diagnosis, repaired, output: Path | None) -> None:
-    from .session_cmds import _write_json
+    from .output import write_json
 
     report = {
         "file": str(file),
@@ -69,7 +70,7 @@ def _print_json(file: Path, diagnosis, repaired, output: Path | None) -> None:
             "actions": list(repaired.actions),
         },
     }
-    _write_json(report)
+    write_json(report)
 
 
 def _print_human(file: Path, diagnosis, repaired, output: Path | None) -> None:

@@ -8,6 +8,7 @@ The commands in :mod:`pi_compact.cli.session_cmds` decide what to show; this mod
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import re
@@ -31,6 +32,8 @@ MAX_INDENT_LEVELS = 24
 MAX_WARNINGS = 20
 TOOL_RESULT_LINES = 12
 TOOL_RESULT_CHARS = 1200
+WRAP_LIMIT = 20_000
+"""Characters of a message body above which ``session context`` leaves wrapping to the terminal."""
 
 _STYLES = {
     "user": "bold cyan",
@@ -80,6 +83,11 @@ def visible(text: str) -> str:
     return text.translate(_CONTROLS) if _ANY_CONTROL.search(text) else text
 
 
+def visible_line(text: str) -> str:
+    """``text`` made visible and kept on one line: a newline shows as ``␊`` (a value must not fake rows)."""
+    return visible(text).replace("\n", "\u240a")
+
+
 def one_line(text: str, limit: int | None = None) -> str:
     """``text`` made visible, its whitespace runs collapsed to one space, cut to ``limit`` characters."""
     if limit is None:
@@ -98,12 +106,19 @@ def _flat(text: str) -> str:
     return " ".join(visible(text).split())  # whitespace runs collapsed to one space, none at either end
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich would exit 1 on its own; the CLI's entry point decides how a closed pipe ends the command.
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
 def stdout_console() -> Console:
-    return Console(highlight=False, markup=False, emoji=False)
+    return _Console(highlight=False, markup=False, emoji=False)
 
 
 def stderr_console() -> Console:
-    return Console(stderr=True, highlight=False, markup=False, emoji=False)
+    return _Console(stderr=True, highlight=False, markup=False, emoji=False)
 
 
 def warn(problems: Iterable[object], *, console: Console | None = None) -> None:
@@ -432,7 +447,7 @@ def key_values(console: Console, rows: list[tuple[str, object]]) -> None:
     """Aligned ``key  value`` lines; values are untrusted and shown as plain text."""
     width = max((len(key) for key, _ in rows), default=0) + 2
     for key, value in rows:
-        console.print(Text(key.ljust(width), style="bold") + Text(visible(str(value))), soft_wrap=True)
+        console.print(Text(key.ljust(width), style="bold") + Text(visible_line(str(value))), soft_wrap=True)
 
 
 def print_counts(console: Console, total: int, types: dict[str, int], roles: dict[str, int]) -> None:
@@ -463,23 +478,32 @@ def print_listing(console: Console, rows: list[dict], *, show_cwd: bool) -> None
 
 
 def print_context(console: Console, context: dict) -> None:
+    """The context for people: a rule per message (a panel per summary), bodies word-wrapped.
+
+    A body longer than :data:`WRAP_LIMIT` characters is written as it is, for the terminal to wrap: rich's
+    word wrapping of a message of megabytes took seconds per megabyte and more on one long line (an 8 MB
+    message took 23 s); a plain write is linear in the size.
+    """
     model = context.get("model")
     model_text = f"{model.get('provider')}/{model.get('modelId')}" if isinstance(model, dict) else "none"
     messages = context.get("messages") or []
     summary = f"{len(messages)} messages · model {model_text} · thinking {context.get('thinkingLevel')}"
     console.print(Text(one_line(summary), style="bold"))
     for message in messages:
-        console.print(_message_renderable(message))
+        for renderable in _message_renderables(message):
+            if isinstance(renderable, Text) and len(renderable) > WRAP_LIMIT:
+                console.file.write(renderable.plain + "\n")  # already made visible; only its colours are lost
+            else:
+                console.print(renderable)
 
 
-def _message_renderable(message: object):
+def _message_renderables(message: object) -> list:
     if not isinstance(message, dict):
-        return Group(Rule(Text("(no message)", style="dim"), align="left"))
+        return [Rule(Text("(no message)", style="dim"), align="left")]
     role = str(message.get("role"))
     if role in ("compactionSummary", "branchSummary"):
         return _summary_panel(message, role)
-    body = _message_body(message, role)
-    return Group(Rule(_role_title(message, role), align="left", style="dim"), body)
+    return [Rule(_role_title(message, role), align="left", style="dim"), _message_body(message, role)]
 
 
 def _role_title(message: dict, role: str) -> Text:
@@ -529,12 +553,16 @@ def _assistant_body(message: dict) -> Text:
     return body
 
 
-def _summary_panel(message: dict, role: str) -> Panel:
+def _summary_panel(message: dict, role: str) -> list:
     if role == "compactionSummary":
         title, colour = f"compaction summary · {message.get('tokensBefore')} tokens before", "yellow"
     else:
         title, colour = f"branch summary · from {message.get('fromId')}", "magenta"
-    return Panel(Text(visible(str(message.get("summary", "")))), title=Text(one_line(title), style=f"bold {colour}"), border_style=colour)
+    heading = Text(one_line(title), style=f"bold {colour}")
+    body = Text(visible(str(message.get("summary", ""))))
+    if len(body) > WRAP_LIMIT:  # a panel wraps its content: a huge summary goes under a rule instead
+        return [Rule(heading, align="left", style=colour), body]
+    return [Panel(body, title=heading, border_style=colour)]
 
 
 def _shorten(text: str) -> str:

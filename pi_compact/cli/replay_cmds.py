@@ -15,11 +15,11 @@ import os
 from pathlib import Path
 from typing import Annotated, Optional
 
-import orjson
 import typer
 
 from ..errors import UsageError
 from .app import app
+from .params import regular_file
 
 DEFAULT_WINDOW = 128_000
 SUMMARIZERS = ("offline", "anthropic", "openai")
@@ -37,10 +37,10 @@ _CATEGORY_NAMES = {
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A recorded session file (.jsonl, v1–v3).", show_default=False)],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A recorded session file (.jsonl, v1–v3).", show_default=False, callback=regular_file)],
     window: Annotated[int, typer.Option(help="Context window of the model, in tokens.")] = DEFAULT_WINDOW,
-    reserve: Annotated[Optional[int], typer.Option(help="Tokens reserved for the answer (default: pi's, scaled to the window).")] = None,
-    keep_recent: Annotated[Optional[int], typer.Option(help="Tokens of recent conversation kept verbatim.")] = None,
+    reserve: Annotated[Optional[int], typer.Option(min=0, help="Tokens reserved for the answer (default: pi's, scaled to the window).")] = None,
+    keep_recent: Annotated[Optional[int], typer.Option(min=0, help="Tokens of recent conversation kept verbatim.")] = None,
     summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
@@ -57,6 +57,8 @@ def replay_command(
     settings = _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window)
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'pi-compact[plot]'")
+    if plot is not None:
+        _refuse_existing(plot)
     from ..llm import summarizer_for
 
     chosen = summarizer_for(settings)
@@ -65,7 +67,9 @@ def replay_command(
         draw_plot(report, plot)
     if as_json:
         payload = {**report.to_json(), "plot": str(plot) if plot is not None else None}
-        typer.echo(orjson.dumps(payload, option=orjson.OPT_INDENT_2).decode())
+        from .output import write_json
+
+        write_json(payload)
     else:
         print_report(report, plot)
 
@@ -295,8 +299,29 @@ def sparkline(report, width: int = 80):
 # -- the PNG plot -------------------------------------------------------------------------------------------------
 
 
+def plot_curve(report) -> tuple[list[int], list[int]]:
+    """The context size per request, with the size each compaction started from just before its drop.
+
+    A compaction runs before a request and shrinks what it sends, so at that message the curve first reaches
+    the context that would have been sent (where the "before compaction" marker sits), then falls.
+    """
+    before = {c.message_index: c.tokens_before for c in report.compactions}
+    xs: list[int] = []
+    ys: list[int] = []
+    for point in report.requests:
+        if point.compacted and point.message_index in before:
+            xs.append(point.message_index)
+            ys.append(before[point.message_index])
+        xs.append(point.message_index)
+        ys.append(point.tokens)
+    return xs, ys
+
+
 def draw_plot(report, path: Path) -> None:
-    """The context size per request, with each compaction's drop, the threshold and the window."""
+    """The context size per request, with each compaction's drop, the threshold and the window.
+
+    ``path`` is created, never overwritten or followed when it is a link (as ``--out``).
+    """
     try:
         import matplotlib
     except ImportError:
@@ -305,26 +330,45 @@ def draw_plot(report, path: Path) -> None:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import StrMethodFormatter
 
-    figure, axes = plt.subplots(figsize=(10, 4), dpi=100)
-    axes.plot([p.message_index for p in report.requests], [p.tokens for p in report.requests], color="tab:blue",
-              linewidth=1.2, label="context sent")
-    if report.compactions:
-        xs = [c.message_index for c in report.compactions]
-        axes.vlines(xs, [c.tokens_after for c in report.compactions], [c.tokens_before for c in report.compactions],
-                    color="tab:gray", linewidth=0.8, linestyle=":")
-        axes.scatter(xs, [c.tokens_before for c in report.compactions], marker="v", s=14, color="tab:gray", zorder=3,
-                     label="before compaction")
-    axes.axhline(report.window, color="tab:red", linestyle="--", linewidth=1, label=f"window {report.window:,}")
-    axes.axhline(report.threshold, color="tab:orange", linestyle=":", linewidth=1,
-                 label=f"threshold {report.threshold:,}")
-    axes.set_xlabel("message")
-    axes.set_ylabel("tokens (estimated)")
-    highest = max([report.window, report.peak_tokens, *(c.tokens_before for c in report.compactions)])
-    axes.set_ylim(0, highest * 1.08)
-    axes.set_title(f"{Path(report.source).name}: {len(report.compactions)} compaction(s), summarizer {report.summarizer}")
-    axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=4, fontsize="small", frameon=False)
+    with plt.rc_context({"font.size": 12}):
+        figure, axes = plt.subplots(figsize=(14, 6.5), dpi=150)
+        xs, ys = plot_curve(report)
+        axes.plot(xs, ys, color="tab:blue", linewidth=1.6, label="context sent")
+        if report.compactions:
+            axes.scatter([c.message_index for c in report.compactions], [c.tokens_before for c in report.compactions],
+                         marker="v", s=48, color="tab:purple", zorder=3, label="before compaction")
+        axes.axhline(report.window, color="tab:red", linestyle="--", linewidth=1.2, label=f"window {report.window:,}")
+        axes.axhline(report.threshold, color="tab:orange", linestyle=":", linewidth=1.4,
+                     label=f"threshold {report.threshold:,}")
+        axes.set_xlabel("message")
+        axes.set_ylabel("tokens (estimated)")
+        highest = max([report.window, report.peak_tokens, *(c.tokens_before for c in report.compactions)])
+        axes.set_ylim(0, highest * 1.08)
+        axes.grid(True, axis="y", alpha=0.3)
+        axes.set_title(f"{Path(report.source).name}: {len(report.compactions)} compaction(s), "
+                       f"summarizer {report.summarizer}")
+        axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=4, frameon=False)
+        try:
+            _save_new(figure, path)
+        finally:
+            plt.close(figure)
+
+
+def _refuse_existing(path: Path) -> None:
+    if path.exists() or path.is_symlink():
+        raise UsageError(f"{path} already exists; choose a new file")
+
+
+def _save_new(figure, path: Path) -> None:
+    """Write the PNG to a new file: exclusive creation fails on anything already there, links included."""
     try:
-        figure.savefig(path, format="png", bbox_inches="tight")
-    finally:
-        plt.close(figure)
+        handle = open(path, "xb")
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; choose a new file") from None
+    try:
+        with handle:
+            figure.savefig(handle, format="png", bbox_inches="tight")
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise

@@ -8,23 +8,19 @@ inside the commands (through :mod:`pi_compact.cli.render`) to keep ``--help`` fa
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NamedTuple
 
-import orjson
 import typer
 
 from ..errors import NotASessionError, UsageError
 from ..session import Session
 from .app import session_app
-
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)]
+from .output import json_bytes, write_json
+from .params import FileArg
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a drawing.")]
 EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a unique id prefix or a label.", show_default=False)]
 
@@ -50,7 +46,7 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
         on_path = frozenset(session.path_ids())
         _warn(session)
         if as_json:
-            _write_json(_show_json(session, counts.as_json(), roots))
+            write_json(_show_json(session, counts.as_json(), roots))
             return
         console = render.stdout_console()
         render.key_values(console, _header_rows(session))
@@ -77,7 +73,7 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
         on_path = frozenset(session.path_ids())
         _warn(session)
         if as_json:
-            _write_json(tree_json(roots, node_fields))
+            write_json(tree_json(roots, node_fields))
             return
         from .branch_cmds import print_branch_summaries
 
@@ -103,7 +99,7 @@ def context(
         built = session.build_context(session.resolve(leaf)) if leaf is not None else session.build_context()
         _warn(session)
         if as_json:
-            _write_json(built.to_json())
+            write_json(built.to_json())
             return
         from . import render
 
@@ -133,7 +129,7 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
         }
         _warn(session)
     if as_json:
-        _write_json(data)
+        write_json(data)
         return
     from . import render
 
@@ -165,7 +161,7 @@ def list_(
     found = list_all_sessions() if all_projects else list_sessions(folder)
     rows = [_listing_row(item) for item in found]
     if as_json:
-        _write_json(rows)
+        write_json(rows)
         return
     from . import render
 
@@ -343,7 +339,7 @@ def _show_json(session: Session, counts: dict, roots: list) -> bytes:
         "counts": counts,
         "problems": [_problem_json(p) for p in session.problems],
     }
-    return dumps(head)[:-1] + b',"tree":' + tree_json(roots, fields) + b"}"
+    return json_bytes(head)[:-1] + b',"tree":' + tree_json(roots, fields) + b"}"
 
 
 def _estimator() -> Callable[[dict], int]:
@@ -410,7 +406,7 @@ def tree_json(roots: list, fields: Callable[[Any], dict]) -> bytes:
         if not first[-1]:
             out += b","
         first[-1] = False
-        out += dumps(fields(node))[:-1] + b',"children":['
+        out += json_bytes(fields(node))[:-1] + b',"children":['
         stack.append(iter(node.children))
         first.append(True)
     return bytes(out)
@@ -432,40 +428,3 @@ def _listing_row(item) -> dict:
 
 def _problem_json(problem) -> dict:
     return {"line": problem.line, "kind": problem.kind, "message": problem.message, "entryId": problem.entry_id}
-
-
-_DEEP_RECURSION = 20_000
-"""Enough for any value the reader accepts (orjson parses at most 1024 levels deep), far below the C stack's
-limit."""
-
-
-def dumps(value: Any) -> bytes:
-    """Compact JSON as pi writes it; the standard library takes over where orjson refuses (deep nesting)."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:
-        pass
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _DEEP_RECURSION))
-    try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-    finally:
-        sys.setrecursionlimit(limit)
-    # A lone surrogate (JSON allows "\ud800") cannot be UTF-8: escaped, as JSON.stringify writes it.
-    return _LONE_SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text).encode()
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-_C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
-
-
-def _write_json(value: Any) -> None:
-    data = value if isinstance(value, bytes) else dumps(value)
-    if sys.stdout.isatty():
-        # Raw C1 controls (U+0080-U+009F, such as the one-character CSI) can drive some terminals; the JSON
-        # escape means the same string to any reader.
-        data = _C1_IN_UTF8.sub(lambda m: b"\\u%04x" % m[1][0], data)
-    sys.stdout.buffer.write(data + b"\n")
-    sys.stdout.flush()

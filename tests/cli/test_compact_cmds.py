@@ -170,7 +170,9 @@ def test_anthropic_failure_falls_back_offline(tmp_path) -> None:
     [
         pytest.param(["--summarizer", "gpt"], "unknown summarizer 'gpt': use one of offline, anthropic, openai",
                      id="unknown-summarizer"),
-        pytest.param(["--window", "1000"], "--window 1000 must be larger than the reserve (16384)", id="tiny-window"),
+        pytest.param(["--window", "1000", "--reserve", "2000"],
+                         "--window 1,000 must be larger than the reserve (2,000); pass a smaller --reserve",
+                         id="window-below-reserve"),
         pytest.param(["--summarizer", "anthropic"], "ANTHROPIC_API_KEY is not set", id="no-key"),
     ],
 )
@@ -183,10 +185,32 @@ def test_usage_errors_are_one_line_with_exit_code_2(tmp_path, extra, message) ->
     assert sha256(path) == digest
 
 
-def test_compacting_twice_and_missing_files(tmp_path) -> None:
+def test_compacting_twice_says_so_with_the_figures_and_exits_0(tmp_path) -> None:
     path = session_file(tmp_path / "s.jsonl")
     invoke_json(str(path), "--keep-recent", "1000")
+    digest = sha256(path)
     again = run(str(path), "--keep-recent", "1000")
-    assert again.returncode == 2 and again.stderr.decode() == "pi-compact: error: Already compacted\n"
+    out = again.stdout.decode()
+    assert again.returncode == 0 and again.stderr == b"", again.stderr
+    assert out.startswith("Already compacted\n") and "tokens (estimated)" in out and "Nothing was written." in out
+    as_json = orjson.loads(run(str(path), "--keep-recent", "1000", "--json").stdout)
+    assert as_json["compacted"] is False and as_json["reason"] == "Already compacted"
+    assert as_json["tokens"] > 0 and as_json["keepRecentTokens"] == 1000
+    assert sha256(path) == digest
+
+
+@pytest.mark.parametrize("turns", [0, 1], ids=["no-messages", "fits-keep-recent"])
+def test_nothing_to_compact_prints_the_figures_and_exits_0(tmp_path, turns) -> None:
+    path = session_file(tmp_path / "s.jsonl", turns=turns) if turns else tmp_path / "s.jsonl"
+    if not turns:
+        Session.create_at(path, cwd=str(tmp_path), durable=False).append_session_info("empty")
+    digest = sha256(path)
+    done = run(str(path))
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    assert done.stdout.decode().startswith("Nothing to compact") and b"keep       20,000 recent tokens" in done.stdout
+    assert sha256(path) == digest
+
+
+def test_missing_files(tmp_path) -> None:
     missing = run(str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "no such file" in missing.stderr.decode()
