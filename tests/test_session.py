@@ -452,8 +452,14 @@ def test_resolve(tree_file, ref, expected):
         ((label("22222222", "cccccccc", "bbbbbbbb", "checkpoint"),), "checkpoint", AmbiguousEntryError),
         ((), "zzz", EntryNotFoundError),
         ((), "", EntryNotFoundError),
+        ((label("22222222", "cccccccc", "aaaaaaaa", "ccc"),), "ccc", AmbiguousEntryError),
+        ((label("22222222", "cccccccc", "aaaaaaaa", "bbbbbbbb"),), "bbbbbbbb", AmbiguousEntryError),
+        ((msg(ROOT, "cccccccc"),), ROOT, AmbiguousEntryError),
+        ((msg("abcd0001", "cccccccc"), msg("abcd0002", "abcd0001"), label("22222222", "abcd0002", "cccccccc", "abcd")),
+         "abcd", AmbiguousEntryError),
     ],
-    ids=["ambiguous-prefix", "ambiguous-label", "unknown", "empty"],
+    ids=["ambiguous-prefix", "ambiguous-label", "unknown", "empty", "label-shadows-a-unique-prefix",
+         "label-shadows-an-id", "an-entry-named-root-shadows-the-keyword", "label-and-an-ambiguous-prefix"],
 )
 def test_resolve_refuses(tree_file, extra, ref, error):
     with open(tree_file, "ab") as handle:
@@ -461,6 +467,22 @@ def test_resolve_refuses(tree_file, extra, ref, error):
     with Session.open(tree_file) as session:
         with pytest.raises(error):
             session.resolve(ref)
+
+
+@pytest.mark.parametrize(
+    ("extra", "ref", "expected"),
+    [
+        ((label("22222222", "cccccccc", "aaaaaaaa", "aaa"),), "aaa", "aaaaaaaa"),
+        ((label("22222222", "cccccccc", "aaaaaaaa", "aaaaaaaa"),), "aaaaaaaa", "aaaaaaaa"),
+        ((msg("bbbb", "cccccccc"),), "bbbb", "bbbb"),
+    ],
+    ids=["label-on-the-entry-it-prefixes", "label-equal-to-its-own-id", "an-exact-id-is-not-a-prefix"],
+)
+def test_resolve_when_every_reading_names_the_same_entry(tree_file, extra, ref, expected):
+    with open(tree_file, "ab") as handle:
+        handle.write(b"".join(dumps_line(e) for e in extra))
+    with Session.open(tree_file) as session:
+        assert session.resolve(ref) == expected
 
 
 # -- fork ----------------------------------------------------------------------------------------------------

@@ -28,5 +28,13 @@ def write_json(value: Any) -> None:
         # escape means the same string to any reader. Only a terminal gets it: pipes get pi's exact bytes.
         data = _C1_IN_UTF8.sub(lambda found: b"\\u%04x" % found[1][0], data)
     sys.stdout.flush()  # anything printed before stays before
-    sys.stdout.buffer.write(bytes(data) + b"\n")
+    _write_all(sys.stdout.buffer, bytes(data) + b"\n")
     sys.stdout.flush()
+
+
+def _write_all(out, data: bytes) -> None:
+    """Every byte, or an error: unbuffered (``PYTHONUNBUFFERED``), stdout's ``write`` may write only part."""
+    view = memoryview(data)
+    while view:
+        written = out.write(view)
+        view = view[len(view) if written is None else written :]

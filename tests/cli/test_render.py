@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len, set_cell_size
@@ -81,3 +82,60 @@ def test_fit_cuts_as_rich_does(text, cells):
     flat = render.one_line(text, render.PREVIEW_CHARS)  # what _fit is given in a tree
     assert render._fit(flat, cells) == reference_fit(flat, cells)
     assert render._fit(text, cells) == reference_fit(text, cells)
+
+
+# -- the context view: linear in the size of a message -----------------------------------------------------------
+
+
+class _MeasuringConsole(render.Console):
+    """A console that records the longest text it was asked to lay out (rich's wrapping is superlinear)."""
+
+    longest = 0
+
+    def print(self, *objects, **kwargs):  # type: ignore[override]
+        for item in objects:
+            for text in _texts_in(item):
+                self.longest = max(self.longest, len(text))
+        super().print(*objects, **kwargs)
+
+
+def _texts_in(item) -> list:
+    if isinstance(item, render.Text):
+        return [item]
+    inner = getattr(item, "renderable", None) or getattr(item, "renderables", None)
+    if isinstance(inner, list):
+        return [text for part in inner for text in _texts_in(part)]
+    return _texts_in(inner) if inner is not None else []
+
+
+def _context(*messages: dict) -> dict:
+    return {"messages": list(messages), "thinkingLevel": "off", "model": None}
+
+
+def _print(context: dict) -> tuple[str, int]:
+    import io
+
+    out = io.StringIO()
+    console = _MeasuringConsole(file=out, width=80, highlight=False, markup=False, emoji=False, color_system=None)
+    render.print_context(console, context)
+    return out.getvalue(), console.longest
+
+
+@pytest.mark.parametrize("role", ["user", "assistant", "compactionSummary"])
+def test_a_huge_message_is_written_without_rich_laying_it_out(role):
+    body = "x" * 300 + "\n" + ("words and more words \x1b " * 20 + "\n") * 5_000  # 2.5 MB, a 300-character line
+    if role == "user":
+        message = {"role": "user", "content": body}
+    elif role == "assistant":
+        message = {"role": "assistant", "content": [{"type": "text", "text": body}], "stopReason": "stop"}
+    else:
+        message = {"role": "compactionSummary", "summary": body, "tokensBefore": 1}
+    out, longest = _print(_context(message))
+    assert longest <= render.WRAP_LIMIT  # rich never lays out the body: the cost stays linear in its size
+    assert "x" * 300 + "\n" in out  # the long line is left whole, for the terminal to wrap
+    assert out.count("words and more words ␛") == 20 * 5_000 and "\x1b" not in out
+
+
+def test_an_ordinary_message_is_still_word_wrapped():
+    out, _ = _print(_context({"role": "user", "content": "word " * 100}))
+    assert all(len(line) <= 80 for line in out.splitlines()) and out.count("word") == 100

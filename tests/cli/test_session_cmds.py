@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,20 @@ def _branched(tmp: Path) -> Path:
     return branched(tmp / "s.jsonl")
 
 
+def _label_shadows_a_prefix(tmp: Path) -> Path:
+    """The branched file, with entry abc00001 labelled ``c000``: also the unique prefix of c0000004."""
+    path = _branched(tmp)
+    label = {"type": "label", "id": "f0000006", "parentId": "d0000005", "timestamp": "2025-01-01T00:00:06.000Z",
+             "targetId": "abc00001", "label": "c000"}
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(label) + b"\n")
+    return path
+
+
+def _entry_named_root(tmp: Path) -> Path:
+    return write_session(tmp / "root.jsonl", [user("root", None, "an entry whose id is the keyword", 1)])
+
+
 def write_bytes(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
@@ -134,6 +149,9 @@ ERROR_CASES = [
     ("fork-ambiguous-prefix", _branched, ["fork", "{f}", "abc"]),
     ("fork-root", _branched, ["fork", "{f}", "root"]),
     ("fork-output-exists", _branched, ["fork", "{f}", "abc00001", "-o", "{f}"]),
+    ("context-label-shadows-a-prefix", _label_shadows_a_prefix, ["context", "{f}", "--leaf", "c000"]),
+    ("label-label-shadows-a-prefix", _label_shadows_a_prefix, ["label", "{f}", "c000", "x"]),
+    ("fork-entry-named-root", _entry_named_root, ["fork", "{f}", "root"]),
     ("list-a-file", _branched, ["list", "{f}"]),
     ("list-dir-and-all", lambda t: t, ["list", "{f}", "--all"]),
 ]
@@ -422,6 +440,96 @@ def test_session_text_is_shown_escaped(tmp_path, command, colour):
         assert "\x1b" not in out
     if command in ("show", "tree"):
         assert "[red]lbl␛[2J" in out
+
+
+@pytest.mark.parametrize("command", ["show", "info"])
+def test_a_newline_in_the_header_cannot_fake_rows(tmp_path, command):
+    path = write_session(tmp_path / "s.jsonl", [user("e0000001", None, "hi", 1)],
+                         {**header(), "cwd": "/p\nname      faked\nleaf      faked"})
+    out = invoke("session", command, str(path), env={"NO_COLOR": "1", "COLUMNS": "200"}).output
+    rows = out.splitlines()
+    assert not [row for row in rows if "faked" in row and not row.startswith("cwd")], out
+    assert "/p␊name      faked␊leaf      faked" in out
+
+
+# -- JSON: one writer, pi's numbers, no raw C1 controls on a terminal -------------------------------------------
+
+
+def test_json_numbers_are_written_as_javascript_writes_them(tmp_path):
+    usage = {"input": 1.0, "output": 2.5, "cacheRead": 1e-6, "cacheWrite": 1e21, "totalTokens": 3,
+             "cost": {"input": 0.1 + 0.2, "output": 5e-7, "cacheRead": -0.0, "cacheWrite": 1e-5, "total": 100.0}}
+    reply = {"role": "assistant", "content": [{"type": "text", "text": "ok"}], "usage": usage,
+             "stopReason": "stop", "timestamp": 1735689600000}
+    entry = {"type": "message", "id": "e0000002", "parentId": "e0000001",
+             "timestamp": "2025-01-01T00:00:02.000Z", "message": reply}
+    path = write_session(tmp_path / "s.jsonl", [user("e0000001", None, "hi", 1), entry])
+    out = invoke("session", "context", str(path), "--json").stdout_bytes
+    assert (b'"usage":{"input":1,"output":2.5,"cacheRead":0.000001,"cacheWrite":1e+21,"totalTokens":3,'
+            b'"cost":{"input":0.30000000000000004,"output":5e-7,"cacheRead":0,"cacheWrite":0.00001,"total":100}}') in out
+
+
+def test_every_json_output_goes_through_the_one_writer():
+    cli = PROJECT / "pi_compact" / "cli"
+    writers = {path.name for path in cli.glob("*.py") if re.search(r"orjson\.dumps|json\.dumps\(.*\)\s*$|\.buffer\.write",
+                                                                    path.read_text(), flags=re.M)}
+    assert writers <= {"output.py", "render.py"}, writers  # render.py: one-line previews, not JSON output
+
+
+def _on_a_terminal(*args: str) -> bytes:
+    """stdout of ``pi-compact ARGS`` when it is a terminal (a pseudo-terminal here)."""
+    import pty
+
+    leader, follower = pty.openpty()
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "OPENAI_"))}
+    with subprocess.Popen([sys.executable, "-m", "pi_compact", *args], stdout=follower, stderr=subprocess.PIPE,
+                          env=environ) as child:
+        os.close(follower)
+        out = bytearray()
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            out += chunk
+        assert child.wait(timeout=120) == 0, child.stderr.read()
+    os.close(leader)
+    return bytes(out)
+
+
+def _c1_session(tmp_path: Path) -> Path:
+    """Two branches whose entries hold a one-byte CSI (U+009B) in text and in the path a tool read."""
+    call = {"type": "toolCall", "id": "t1", "name": "read", "arguments": {"path": "src/\x9b2J.py"}}
+    entries = [
+        user("e0000001", None, "start \x9b2J " + "words " * 400, 1),
+        {"type": "message", "id": "e0000002", "parentId": "e0000001", "timestamp": "2025-01-01T00:00:02.000Z",
+         "message": {"role": "assistant", "content": [call], "stopReason": "toolUse", "timestamp": 1}},
+        {"type": "message", "id": "e0000003", "parentId": "e0000002", "timestamp": "2025-01-01T00:00:03.000Z",
+         "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "read", "isError": False,
+                     "content": [{"type": "text", "text": "\x9b2J " * 2000}], "timestamp": 1}},
+        user("e0000005", "e0000001", "other branch \x9b2J", 5),
+        user("e0000004", "e0000003", "more \x9b2J " + "words " * 400, 4),
+    ]
+    return write_session(tmp_path / "c1.jsonl", entries)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["session", "diff", "{f}", "e0000004", "e0000005", "--json"],
+        ["session", "checkout", "{f}", "e0000005", "--json"],
+        ["session", "compact", "{f}", "--keep-recent", "10", "--json"],
+        ["session", "context", "{f}", "--json"],
+        ["session", "show", "{f}", "--json"],
+    ],
+    ids=lambda a: a[1],
+)
+def test_json_on_a_terminal_escapes_c1_controls(tmp_path, args):
+    path = _c1_session(tmp_path)
+    out = _on_a_terminal(*(a.format(f=path) for a in args))
+    assert "\x9b".encode() not in out
+    assert b"\\u009b" in out or args[1] == "show"  # the tree holds ids and types, no text
 
 
 # -- editing ---------------------------------------------------------------------------------------------------
