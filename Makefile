@@ -18,13 +18,22 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 	$(COMPILE)
 
-# The main job on bundled data: replay a realistic session through a small window (several compactions),
-# then compact a copy of it by hand; the bundled files themselves are never written.
+# The main job on bundled data, short: compact a copy of a recorded session to fit a small window and show
+# the tokens before and after and the start of the summary. `make demo FULL=1` prints the whole summary and
+# replays the session through the same window (several compactions). The bundled files are never written.
+FULL ?=
 demo: $(STAMP)
 	$(COMPILE)
 	rm -rf .demo && mkdir -p .demo && cp sessions_fixtures/realistic.jsonl .demo/session.jsonl
+	@echo
+	@echo "A recorded coding session (sessions_fixtures/realistic.jsonl), compacted to fit a 16,000-token window:"
+	@$(BIN)/pi-compact session compact .demo/session.jsonl --window 16000 $(if $(FULL),--full-summary,)
+ifneq ($(FULL),)
 	$(BIN)/pi-compact replay sessions_fixtures/realistic.jsonl --window 16000 --out .demo/replayed.jsonl
-	$(BIN)/pi-compact session compact .demo/session.jsonl --window 16000 --reserve 4000 --keep-recent 3000
+else
+	@echo "More: make demo FULL=1 (the whole summary, and a replay through the same window);"
+	@echo "      $(BIN)/pi-compact session show .demo/session.jsonl (the tree, with the new compaction entry)"
+endif
 
 test: $(STAMP)
 	$(COMPILE)
@@ -36,6 +45,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.compaction_bench
 	$(BIN)/python -m bench.replay_bench
 	$(BIN)/python -m bench.quality_bench
+	$(BIN)/python -m bench.cli_bench
 
 # The long fuzzing run (thousands of examples per property); `make test` runs the same properties briefly.
 fuzz: $(STAMP)
