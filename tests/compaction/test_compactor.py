@@ -66,7 +66,7 @@ def test_one_compaction_entry_is_appended_and_earlier_bytes_stay(tmp_path) -> No
                                 "messagesSummarized": result.messages_summarized, "messagesDropped": 0}
     assert events.types == ["compaction_start", "compaction_progress", "compaction_done"]
     assert events[0].reason == "manual" and events[0].tokens_before == result.tokens_before
-    assert events[-1].result is result and result.duration_s >= 0
+    assert events[-1].result is result
     assert result.tokens_after >= context_tokens(Session.open(session.path))
 
 
