@@ -10,6 +10,7 @@ import re
 import sys
 from typing import Any
 
+from ..errors import PiCompactError
 from ..store.jsonl import dumps
 
 _C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
@@ -17,7 +18,10 @@ _C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
 
 def json_bytes(value: Any) -> bytes:
     """``JSON.stringify(value)`` as UTF-8, the bytes a session line would hold."""
-    return dumps(value)
+    try:
+        return dumps(value)
+    except ValueError as exc:  # nested beyond what the writer follows: deeper than any line the reader accepts
+        raise PiCompactError(f"cannot print this as JSON: {exc}") from None
 
 
 def write_json(value: Any) -> None:

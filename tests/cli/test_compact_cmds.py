@@ -5,6 +5,7 @@ instructions and model, and one-line errors with exit code 2."""
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 import subprocess
 import sys
@@ -214,3 +215,24 @@ def test_nothing_to_compact_prints_the_figures_and_exits_0(tmp_path, turns) -> N
 def test_missing_files(tmp_path) -> None:
     missing = run(str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "no such file" in missing.stderr.decode()
+
+
+def test_a_window_scales_the_reserve_and_the_kept_tail_as_replay_does(tmp_path) -> None:
+    """pi's 16,384-token reserve would not leave room in an 8,000-token window: it scales to a quarter."""
+    path = session_file(tmp_path / "s.jsonl", turns=6)
+    done = run(str(path), "--window", "8000", "--dry-run", "--json")
+    assert done.returncode == 0, done.stderr.decode()
+    report = orjson.loads(done.stdout)
+    assert report["window"] == 8000 and report["tokensAfter"] <= 8000 - 8000 // 4
+
+
+def test_the_summary_is_shortened_unless_asked_for_in_full(tmp_path) -> None:
+    path = session_file(tmp_path / "s.jsonl")
+    short = run(str(path), "--keep-recent", "1000", "--dry-run").stdout.decode()
+    full = run(str(path), "--keep-recent", "1000", "--dry-run", "--full-summary").stdout.decode()
+    hidden = int(re.search(r"… (\d+) more lines of summary \(--full-summary prints them\)", short).group(1))
+    summary = orjson.loads(run(str(path), "--keep-recent", "1000", "--dry-run", "--json").stdout)["summary"]
+    lines = [line for line in summary.splitlines() if line.strip()]
+    assert hidden == len(summary.splitlines()) - 12 > 0 and "more lines of summary" not in full
+    assert lines[0][:40] in short and lines[0][:40] in full
+    assert lines[-1][:40] not in short and lines[-1][:40] in full
