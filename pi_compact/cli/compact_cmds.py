@@ -60,7 +60,7 @@ def _settings(window, keep_recent, reserve, summarizer, model, base_url, summari
     """pi's settings; with --window, scaled to it as ``replay`` scales them; then the flags as given."""
     from ..compaction import load_settings
     from ..errors import UsageError
-    from ..replay import settings_for_window
+    from ..replayer import settings_for_window
 
     settings = load_settings(os.getcwd())
     if window is not None:

@@ -6,15 +6,13 @@ branch's compactions, and with ``--all-branches`` the abandoned branches too, by
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ..errors import UsageError
 from .app import session_app
-
-FileArg = Annotated[Path, typer.Argument(metavar="FILE", help="A session file (.jsonl).", show_default=False)]
+from .params import FileArg
 
 
 @session_app.command("search")
@@ -28,7 +26,8 @@ def search_command(
 ) -> None:
     """Search the entries compaction took out of the context (they stay in the file), newest first."""
     from ..recaller import recall
-    from .session_cmds import _open, _warn, _write_json
+    from .output import write_json
+    from .session_cmds import _open, _warn
 
     if not query.strip():
         raise UsageError("QUERY is empty")
@@ -38,7 +37,7 @@ def search_command(
         found = recall(session, query, limit=limit, include_abandoned=all_branches)
         _warn(session)
     if as_json:
-        _write_json({
+        write_json({
             "query": found.query,
             "byId": found.by_id,
             "totalMatches": found.total_matches,
@@ -53,15 +52,15 @@ def search_command(
 def _print_human(found) -> None:
     from rich.text import Text
 
-    from .render import stdout_console, visible
+    from .render import stdout_console, visible, visible_line
 
     console = stdout_console()
     scope = "compacted and abandoned entries" if any(h.abandoned for h in found.hits) else "entries searched"
     console.print(Text(f"{found.total_matches} match(es) in {found.entries_searched} {scope}", style="bold"))
     for hit in found.hits:
         where = " · abandoned branch" if hit.abandoned else ""
-        console.print(Text(f"{hit.entry_id} ", style="bold") + Text(f"{hit.kind}{where} {hit.timestamp or ''}",
-                                                                       style="dim"), soft_wrap=True)
+        console.print(Text(visible_line(f"{hit.entry_id} "), style="bold")
+                      + Text(visible_line(f"{hit.kind}{where} {hit.timestamp or ''}"), style="dim"), soft_wrap=True)
         console.print(Text("  " + visible(hit.excerpt).replace("\n", "\n  ")), soft_wrap=True)
     if found.total_matches > len(found.hits):
         console.print(Text(f"… {found.total_matches - len(found.hits)} more (use --limit)", style="dim"))
