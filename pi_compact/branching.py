@@ -53,7 +53,7 @@ SUMMARY_ROOM_SHARE = 0.9
 MIN_BUDGET = 1024
 """Smallest preparation budget, whatever the summarizer's window and the reserve say."""
 _SUMMARY_TYPES = ("compaction", "branch_summary")
-_FILE_LISTS = re.compile(r"\s*<(read-files|modified-files)>.*?</\1>", re.S)
+_FILE_LIST_OPEN = re.compile(r"(?<!\s)\s*+<(read-files|modified-files)>")
 
 
 # -- where branches meet -------------------------------------------------------------------------------------
@@ -233,7 +233,20 @@ def _stored_text(body: str, files: FileLists) -> str:
 
 def _without_file_lists(body: str) -> str:
     """A body without file-list blocks of its own (the lists are recomputed for the whole branch)."""
-    return _FILE_LISTS.sub("", body).strip()
+    parts: list[str] = []
+    done = 0
+    unclosed: set[str] = set()  # no closing tag after one opening: none after a later one either (stays linear)
+    for opening in _FILE_LIST_OPEN.finditer(body):
+        tag = opening.group(1)
+        if opening.start() < done or tag in unclosed:
+            continue
+        close = body.find(f"</{tag}>", opening.end())
+        if close < 0:
+            unclosed.add(tag)
+            continue
+        parts.append(body[done : opening.start()])
+        done = close + len(tag) + 3
+    return ("".join(parts) + body[done:]).strip()
 
 
 # -- checking out --------------------------------------------------------------------------------------------

@@ -26,7 +26,9 @@ OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"request_too_large",
         r"input is too long for requested model",
         r"exceeds the context window",
-        r"input token count.*exceeds the maximum",
+        # pi's "input token count.*exceeds the maximum", tried from each line's first "input token count"
+        # only (the same lines match): from every occurrence, a long line took quadratic time
+        r"(?m)^(?:(?!input token count).)*+input token count.*exceeds the maximum",
         r"maximum prompt length is \d+",
         r"reduce the length of the messages",
         r"maximum context length is \d+ tokens",

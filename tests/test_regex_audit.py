@@ -1,0 +1,130 @@
+"""Every regular expression in the package finishes on long adversarial text (issue 13.2).
+
+Session files, tool output and provider errors are untrusted: a pattern that backtracks catastrophically on
+them hangs ``session compact``, ``diff`` or ``chat`` (where Ctrl-C cannot stop it). The patterns are found,
+not listed: every compiled pattern a module holds (also inside tuples and dicts), and every literal pattern
+passed to a ``re`` function in the source. Each runs, in a child process, over 200,000 characters of each
+input built from its own pieces (``tests/regex_attacks.py``): linear patterns need seconds, quadratic ones
+minutes to hours, so a generous timeout tells them apart without any timing assertion. A pattern used only with
+``match``/``fullmatch`` is tried at one position, as the code uses it.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pickle
+import pkgutil
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import pi_compact
+
+ATTACKS = Path(__file__).with_name("regex_attacks.py")
+TIMEOUT_S = 120
+"""Generous: the slowest linear pattern takes about 6 s over all its inputs, a quadratic one minutes or more."""
+
+NOT_AUDITED = {
+    "pi_compact.store.jsonl:_TOKEN": "runs on json.dumps output only, whose strings are always terminated",
+}
+"""Patterns that never see untrusted text, and why."""
+AUDITED_BY_THEIR_OWNER = ("pi_compact.compaction.facts:", "pi_compact.compaction.offline:")
+"""The fact extractor's and offline summarizer's patterns: fixed and audited with their own tests."""
+
+_ANCHORED = {"match", "fullmatch"}
+_RE_FUNCTIONS = {"compile", "search", "match", "fullmatch", "sub", "subn", "findall", "finditer", "split"}
+
+
+def _modules():
+    for info in pkgutil.walk_packages(pi_compact.__path__, "pi_compact."):
+        yield importlib.import_module(info.name)
+
+
+def _held_patterns(value, depth: int = 0):
+    """Compiled patterns in a module global: the value itself, or inside a tuple, list or dict of them."""
+    if isinstance(value, re.Pattern):
+        yield value
+    elif depth < 2 and isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _held_patterns(item, depth + 1)
+    elif depth < 2 and isinstance(value, dict):
+        for item in value.values():
+            yield from _held_patterns(item, depth + 1)
+
+
+def _methods_used(tree: ast.AST) -> dict[str, set[str]]:
+    """For each module-level name, the attributes the source reads from it (``_PREFIX.match`` → match)."""
+    used: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            used.setdefault(node.value.id, set()).add(node.attr)
+    return used
+
+
+def _literal_calls(tree: ast.AST, module):
+    """``re.sub(r"…", …)`` and friends with a literal pattern, inside functions too."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "re"
+                and node.func.attr in _RE_FUNCTIONS and node.args and isinstance(node.args[0], ast.Constant)):
+            continue
+        flags = 0
+        flag_node = node.args[1] if node.func.attr in ("compile",) and len(node.args) > 1 else None
+        flag_node = flag_node or next((k.value for k in node.keywords if k.arg == "flags"), None)
+        if flag_node is not None:
+            flags = eval(compile(ast.Expression(flag_node), module.__file__, "eval"), vars(module))  # noqa: S307
+        yield node.lineno, re.compile(node.args[0].value, flags), node.func.attr in _ANCHORED
+
+
+def discovered() -> dict[str, tuple[re.Pattern, bool]]:
+    """``module:name`` (or ``module:line``) → (pattern, used anchored only)."""
+    found: dict[str, tuple[re.Pattern, bool]] = {}
+    seen: set[tuple] = set()  # a pattern imported into another module is audited once
+    for module in _modules():
+        tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+        used = _methods_used(tree)
+        for name, value in vars(module).items():
+            for index, pattern in enumerate(_held_patterns(value)):
+                if (pattern.pattern, pattern.flags) in seen:
+                    continue
+                seen.add((pattern.pattern, pattern.flags))
+                anchored = isinstance(value, re.Pattern) and bool(used.get(name)) and used[name] <= _ANCHORED
+                key = f"{module.__name__}:{name}" + (f"[{index}]" if not isinstance(value, re.Pattern) else "")
+                found[key] = (pattern, anchored)
+        for line, pattern, anchored in _literal_calls(tree, module):
+            if (pattern.pattern, pattern.flags) not in seen:
+                seen.add((pattern.pattern, pattern.flags))
+                found[f"{module.__name__}:{line}"] = (pattern, anchored)
+    return dict(sorted(found.items()))
+
+
+PATTERNS = discovered()
+
+
+def test_the_audit_finds_the_patterns_it_must() -> None:
+    names = set(PATTERNS)
+    for expected in ("pi_compact.compaction.redact:_ASSIGNMENT", "pi_compact.store.scan:_PREFIX",
+                     "pi_compact.llm.overflow:OVERFLOW_PATTERNS[0]", "pi_compact.store.doctor:_SALVAGE[0]",
+                     "pi_compact.compaction.facts:_IDENTIFIER"):
+        assert expected in names
+    assert any(key.startswith("pi_compact.store.paths:") and key.split(":")[1].isdigit() for key in names)
+    assert set(NOT_AUDITED) <= names
+    assert PATTERNS["pi_compact.store.scan:_PREFIX"][1] is True  # used with .match only
+
+
+@pytest.mark.parametrize("key", [key for key in PATTERNS
+                                 if key not in NOT_AUDITED and not key.startswith(AUDITED_BY_THEIR_OWNER)])
+def test_every_pattern_finishes_on_adversarial_text(key: str) -> None:
+    pattern, anchored = PATTERNS[key]
+    mode = "anchored" if anchored else "everywhere"
+    try:
+        done = subprocess.run([sys.executable, str(ATTACKS), mode], input=pickle.dumps([pattern]),
+                              capture_output=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{key} ({pattern.pattern!r}) did not finish in {TIMEOUT_S} s: it backtracks")
+    assert done.returncode == 0, done.stderr.decode()
+    assert int(done.stdout) > 0
