@@ -1,0 +1,114 @@
+"""Fits the per-class weights of ``pi_compact.compaction.tokens`` on the calibration half of this corpus.
+
+The real token counts come from anthropic-tokenizer. For each calibration file (and, with less say, each
+~600-character piece of it cut at line ends) the estimate/real ratio is a linear function of the weights:
+class counts . weights / real tokens. Gradient descent on log-weights (so they stay positive) minimises
+
+- for the classes the estimate is judged on (``JUDGED``): (log ratio - log TARGET)^2, plus a steep penalty
+  below FLOOR, since undercounting is the costly error;
+- for the other classes (code in Java/Go/C#, Markdown, other scripts): only that penalty below FLOOR, so
+  they may come out high (a linear per-character model cannot tell PascalCase identifiers from base64);
+- a small pull of every weight toward a prior (what a lone character of that class costs), which keeps the
+  weights of classes the corpus barely has (tabs, Greek, emoji) sensible.
+
+The ``*.holdout.txt`` files are never fitted; the ratios on both halves are printed with the weights.
+
+    python -m bench.token_corpus.fit          # prints WEIGHTS to paste into tokens.py
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from anthropic_tokenizer import count_tokens
+
+from pi_compact.compaction.tokens import UNITS_PER_TOKEN, WEIGHTS, byte_classes
+
+HERE = Path(__file__).resolve().parent
+PIECE_CHARS = 600
+PIECE_SAY = 0.3
+JUDGED = {"english", "javascript", "python", "chinese", "japanese", "korean", "json", "logs", "cyrillic",
+          "base64", "hex", "mixed"}
+TARGET = 1.04
+FLOOR = 0.98
+STEEP = 50.0
+PRIOR_PULL = 0.003
+STEPS = 20_000
+RATE = 0.05
+PRIORS = {
+    "lower": 0.2, "upper": 0.8, "digit": 0.6, "space": 0.1, "tab": 0.5, "newline": 0.8, "quote": 0.7,
+    "bracket": 0.7, "stop": 0.5, "joiner": 0.5, "rule": 0.3, "symbol": 0.7, "control": 1.0,
+    "latin": 0.8, "greek": 1.1, "cyrillic": 0.5, "rtl": 1.0, "indic": 1.1, "u1000": 1.0, "symbols": 0.9,
+    "kana": 1.0, "han": 0.9, "hangul": 1.2, "fullwidth": 1.0, "astral": 2.0,
+}
+NAMES = list(WEIGHTS)
+CLASS_OF_BYTE = [None if name is None else NAMES.index(name) for name in byte_classes()]
+
+
+def class_counts(text: str) -> np.ndarray:
+    indices = [CLASS_OF_BYTE[byte] for byte in text.encode("utf-8")]
+    return np.bincount([i for i in indices if i is not None], minlength=len(NAMES)).astype(float)
+
+
+def pieces(text: str) -> list[str]:
+    out, current = [], ""
+    for line in text.splitlines(keepends=True):
+        current += line
+        if len(current) >= PIECE_CHARS:
+            out.append(current)
+            current = ""
+    if current.strip():
+        out.append(current)
+    return out
+
+
+def corpus(split: str) -> dict[str, str]:
+    return {path.name.split(".")[0]: path.read_text("utf-8") for path in sorted(HERE.glob(f"*.{split}.txt"))}
+
+
+def _rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counts per real token, how much each row weighs, and whether its class is judged."""
+    rows, say, judged = [], [], []
+    for name, text in corpus("calib").items():
+        parts = pieces(text)
+        for part, share in [(text, 1.0)] + [(part, PIECE_SAY / len(parts)) for part in parts]:
+            rows.append(class_counts(part) / count_tokens(part))
+            say.append(share)
+            judged.append(name in JUDGED)
+    return np.array(rows), np.array(say), np.array(judged)
+
+
+def fit() -> dict[str, float]:
+    rows, say, judged = _rows()
+    log_prior = np.log([PRIORS[name] for name in NAMES])
+    theta = log_prior.copy()
+    for _ in range(STEPS):
+        weights = np.exp(theta)
+        estimate = rows @ weights
+        log_ratio = np.log(estimate)
+        below = np.minimum(log_ratio - np.log(FLOOR), 0)
+        # d loss / d log ratio, per row
+        slope = say * (2 * judged * (log_ratio - np.log(TARGET)) + 2 * STEEP * below)
+        # d log ratio / d theta_g = count_g * w_g / estimate
+        gradient = (slope / estimate) @ (rows * weights) + 2 * PRIOR_PULL * (theta - log_prior)
+        theta -= RATE * gradient
+    return {name: round(float(w) * UNITS_PER_TOKEN) / UNITS_PER_TOKEN for name, w in zip(NAMES, np.exp(theta))}
+
+
+def ratio(text: str, weights: dict[str, float]) -> float:
+    return float(class_counts(text) @ np.array([weights[name] for name in NAMES])) / count_tokens(text)
+
+
+def main() -> None:
+    weights = fit()
+    print("WEIGHTS = {")
+    print("    " + ", ".join(f'"{name}": {value:g}' for name, value in weights.items()))
+    print("}")
+    calib, holdout = corpus("calib"), corpus("holdout")
+    for name in calib:
+        print(f"{name:14} calib {ratio(calib[name], weights):.2f}  holdout {ratio(holdout[name], weights):.2f}")
+
+
+if __name__ == "__main__":
+    main()
