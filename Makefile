@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.quality_bench
 	$(BIN)/python -m bench.cli_bench
 	$(BIN)/python -m bench.redact_bench
+	$(BIN)/python -m bench.tokens_bench
 
 # The long fuzzing run (thousands of examples per property); `make test` runs the same properties briefly.
 fuzz: $(STAMP)

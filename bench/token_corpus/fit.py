@@ -18,18 +18,15 @@ The ``*.holdout.txt`` files are never fitted; the ratios on both halves are prin
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 from anthropic_tokenizer import count_tokens
 
 from pi_compact.compaction.tokens import UNITS_PER_TOKEN, WEIGHTS, byte_classes
 
-HERE = Path(__file__).resolve().parent
+from . import JUDGED, corpus
+
 PIECE_CHARS = 600
 PIECE_SAY = 0.3
-JUDGED = {"english", "javascript", "python", "chinese", "japanese", "korean", "json", "logs", "cyrillic",
-          "base64", "hex", "mixed"}
 TARGET = 1.04
 FLOOR = 0.98
 STEEP = 50.0
@@ -61,10 +58,6 @@ def pieces(text: str) -> list[str]:
     if current.strip():
         out.append(current)
     return out
-
-
-def corpus(split: str) -> dict[str, str]:
-    return {path.name.split(".")[0]: path.read_text("utf-8") for path in sorted(HERE.glob(f"*.{split}.txt"))}
 
 
 def _rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,56 +1,144 @@
-"""Token figures: pi's chars/4 per role, CJK counted per character, images counted everywhere, and the
-usage-aware context size (measured + estimated) that ignores usage from before a compaction."""
+"""Token figures: the per-class estimate against a real Claude tokenizer (anthropic-tokenizer, a dev
+dependency, as the oracle) on every class of the corpus, its arithmetic (additive, chunked sums exact), what
+each role counts, and the usage-aware context size (measured + estimated) that ignores usage from before a
+compaction."""
 
 from __future__ import annotations
 
+import anthropic_tokenizer
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from bench.token_corpus import EXTRA, JUDGED, corpus
 from pi_compact.compaction import (ContextTokens, calculate_context_tokens, estimate_context_tokens,
                                    estimate_tokens)
-from pi_compact.compaction.tokens import IMAGE_TOKENS, text_tokens
+from pi_compact.compaction.tokens import (IMAGE_TOKENS, UNITS_PER_TOKEN, WEIGHTS, byte_classes, text_tokens,
+                                          text_units)
 
 from .builders import assistant, bash_run, call, image, text, tool_result, usage, user
 
+HALVES = {split: corpus(split) for split in ("calib", "holdout")}
+CLASSES = [(name, split) for split in HALVES for name in HALVES[split]]
+BYTE_CLASS = byte_classes()
+
+
+def ratio(value: str) -> float:
+    return text_tokens(value) / anthropic_tokenizer.count_tokens(value)
+
+
+def reference_units(value: str) -> int:
+    """The weight summed one byte at a time in Python: what translate + adler32 must equal."""
+    classes = (BYTE_CLASS[byte] for byte in value.encode("utf-8", "surrogatepass"))
+    return sum(round(WEIGHTS[name] * UNITS_PER_TOKEN) for name in classes if name is not None)
+
+
+def tokens_of(*values: str, images: int = 0) -> int:
+    """What one message holding these strings (and images) is estimated at: weights summed, rounded up once."""
+    return -(-sum(map(text_units, values)) // UNITS_PER_TOKEN) + images * IMAGE_TOKENS
+
+
+# -- against the real tokenizer -------------------------------------------------------------------------------
+
+
+def test_the_corpus_has_every_class_in_both_halves() -> None:
+    assert set(HALVES["calib"]) == set(HALVES["holdout"]) == set(JUDGED) | set(EXTRA)
+
+
+@pytest.mark.parametrize("name, split", [c for c in CLASSES if c[0] in JUDGED], ids="-".join)
+def test_estimate_is_within_090_to_120_of_the_real_count(name, split) -> None:
+    assert 0.90 <= ratio(HALVES[split][name]) <= 1.20
+
+
+@pytest.mark.parametrize("name, split", [c for c in CLASSES if c[0] in EXTRA], ids="-".join)
+def test_other_classes_are_never_undercounted(name, split) -> None:
+    # PascalCase identifiers cost what base64 costs per uppercase letter, so Java/Go/C# come out high
+    assert ratio(HALVES[split][name]) >= 0.90
+
+
+@pytest.mark.parametrize("split", HALVES)
+def test_a_session_of_every_class_at_once_is_within_bounds(split) -> None:
+    whole = "\n".join(HALVES[split][name] for name in JUDGED)
+    assert 0.95 <= ratio(whole) <= 1.15
+
+
+# -- arithmetic -----------------------------------------------------------------------------------------------
+
+TEXTS = st.text(st.characters(codec="utf-8"), max_size=300) | st.text(
+    st.sampled_from("aZ9 \n{}\":,-=é中あ한я😀"), max_size=300)
+
+
+@given(TEXTS)
+def test_units_are_the_per_byte_weights_summed(value) -> None:
+    assert text_units(value) == reference_units(value)
+
+
+@given(st.sampled_from("a9Z{中😀"), st.integers(1, 40_000))
+def test_long_texts_are_summed_in_chunks_without_wrapping(char, count) -> None:
+    value = char * count
+    assert text_units(value) == reference_units(value) == count * text_units(char)
+
+
+@given(TEXTS, TEXTS)
+def test_estimates_add_up_under_concatenation(left, right) -> None:
+    assert text_units(left + right) == text_units(left) + text_units(right)
+    assert text_tokens(left) <= text_tokens(left + right) <= text_tokens(left) + text_tokens(right)
+    assert text_tokens(left + right) >= text_tokens(left) + text_tokens(right) - 1
+
+
+@given(TEXTS)
+def test_estimates_are_non_negative_and_zero_only_for_empty(value) -> None:
+    assert text_tokens(value) >= 0
+    assert (text_tokens(value) == 0) == (text_units(value) == 0)
+
+
+def test_empty_is_zero_and_a_lone_surrogate_is_counted() -> None:
+    assert text_tokens("") == 0 and estimate_tokens(user("")) == 0
+    assert text_tokens("\ud800") >= 1  # a lone surrogate (from a broken decode) is counted, never an error
+
+
+def test_every_byte_value_has_a_class_and_every_class_a_weight() -> None:
+    assert len(BYTE_CLASS) == 256
+    assert {name for name in BYTE_CLASS if name is not None} == set(WEIGHTS)
+    assert all(BYTE_CLASS[byte] is None for byte in range(0x80, 0xC0))  # continuation bytes weigh nothing
+
+
+# -- what each role counts ------------------------------------------------------------------------------------
+
 ROLE_CASES = [
-    pytest.param(user("x" * 10), 3, id="user-string"),
-    pytest.param(user([text("abcd"), text("efgh")]), 2, id="user-blocks"),
-    pytest.param(user([text("abcd"), image()]), 1 + IMAGE_TOKENS, id="user-image-counted"),
-    pytest.param(assistant("abcd", {"type": "thinking", "thinking": "efgh"}), 2, id="assistant-text-thinking"),
-    # name (4) + compact JSON {"path":"a.py"} (15) = 19 chars → 5
-    pytest.param(assistant(call("c1", "read", path="a.py")), 5, id="assistant-tool-call"),
-    pytest.param(tool_result("c1", "read", "y" * 9), 3, id="tool-result"),
-    pytest.param(tool_result("c1", "read", [text("abcd"), image(), image()]), 1 + 2 * IMAGE_TOKENS,
-                 id="tool-result-images"),
-    pytest.param({"role": "custom", "customType": "x", "content": "abcdefgh", "display": True}, 2, id="custom"),
-    pytest.param(bash_run("ls", "abcdef"), 2, id="bash-command-and-output"),
-    pytest.param({"role": "branchSummary", "summary": "a" * 40, "fromId": "root"}, 10, id="branch-summary"),
-    pytest.param({"role": "compactionSummary", "summary": "a" * 41, "tokensBefore": 1}, 11, id="compaction-summary"),
-    pytest.param({"role": "system", "content": "a" * 400}, 0, id="unknown-role"),
-    pytest.param("not a message", 0, id="not-a-dict"),
-    pytest.param({"role": "user", "content": [{"type": "text", "text": 5}, "junk", None]}, 0, id="junk-blocks"),
+    pytest.param(user("plain question"), ("plain question",), 0, id="user-string"),
+    pytest.param(user([text("first"), text("second")]), ("first", "second"), 0, id="user-blocks"),
+    pytest.param(user([text("look"), image()]), ("look",), 1, id="user-image-counted"),
+    pytest.param(assistant("answer", {"type": "thinking", "thinking": "hmm"}), ("answer", "hmm"), 0,
+                 id="assistant-text-thinking"),
+    pytest.param(assistant(call("c1", "read", path="a.py")), ("read", '{"path":"a.py"}'), 0,
+                 id="assistant-tool-call-compact-json"),
+    pytest.param(tool_result("c1", "read", "file body"), ("file body",), 0, id="tool-result"),
+    pytest.param(tool_result("c1", "read", [text("two"), image(), image()]), ("two",), 2, id="tool-result-images"),
+    pytest.param({"role": "custom", "customType": "x", "content": "note", "display": True}, ("note",), 0,
+                 id="custom"),
+    pytest.param(bash_run("ls -la", "total 0"), ("ls -la", "total 0"), 0, id="bash-command-and-output"),
+    pytest.param({"role": "branchSummary", "summary": "went left", "fromId": "root"}, ("went left",), 0,
+                 id="branch-summary"),
+    pytest.param({"role": "compactionSummary", "summary": "so far", "tokensBefore": 1}, ("so far",), 0,
+                 id="compaction-summary"),
+    pytest.param({"role": "system", "content": "a" * 400}, (), 0, id="unknown-role"),
+    pytest.param("not a message", (), 0, id="not-a-dict"),
+    pytest.param({"role": "user", "content": [{"type": "text", "text": 5}, "junk", None]}, (), 0, id="junk-blocks"),
 ]
 
 
-@pytest.mark.parametrize("message, tokens", ROLE_CASES)
-def test_estimate_tokens_per_role(message, tokens) -> None:
-    assert estimate_tokens(message) == tokens
+@pytest.mark.parametrize("message, counted, images", ROLE_CASES)
+def test_estimate_tokens_counts_what_each_role_sends(message, counted, images) -> None:
+    assert estimate_tokens(message) == tokens_of(*counted, images=images)
 
 
-@pytest.mark.parametrize(
-    "value, tokens",
-    [
-        pytest.param("", 0, id="empty"),
-        pytest.param("abcde", 2, id="ascii-rounds-up"),
-        pytest.param("编译器错误", 5, id="chinese-one-per-char"),
-        pytest.param("こんにちは", 5, id="japanese"),
-        pytest.param("안녕하세요", 5, id="korean"),
-        pytest.param("abcd编译", 3, id="mixed"),
-        pytest.param("café naïve", 3, id="accents-are-not-cjk"),
-    ],
-)
-def test_cjk_counts_one_token_per_character(value, tokens) -> None:
-    assert text_tokens(value) == tokens
-    assert estimate_tokens(user(value)) == tokens
+def test_a_message_rounds_up_once_not_per_block() -> None:
+    blocks = [text("a")] * 8  # 8 lowercase letters: 7/32 token each, 56/32 together
+    assert estimate_tokens(user(blocks)) == 2 < 8 * text_tokens("a")
+
+
+# -- context size ---------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -68,9 +156,10 @@ def test_calculate_context_tokens(parts, expected) -> None:
 
 def test_context_without_usage_is_estimated() -> None:
     messages = [user("a" * 40), assistant("b" * 40, usage={"input": 0, "output": 0, "totalTokens": 0})]
+    expected = tokens_of("a" * 40) + tokens_of("b" * 40)
     tokens = estimate_context_tokens(messages)
-    assert tokens == ContextTokens(20, 0, 20, None)
-    assert not tokens.measured and tokens.describe() == "20 tokens (estimated)"
+    assert tokens == ContextTokens(expected, 0, expected, None)
+    assert not tokens.measured and tokens.describe() == f"{expected} tokens (estimated)"
 
 
 def test_context_uses_the_last_usable_usage_plus_what_follows() -> None:
@@ -83,17 +172,19 @@ def test_context_uses_the_last_usable_usage_plus_what_follows() -> None:
         assistant("aborted", usage=usage(900), stop="aborted"),
         assistant("error", usage=usage(900), stop="error"),
     ]
+    trailing = tokens_of("a" * 40) + tokens_of("aborted") + tokens_of("error")
     tokens = estimate_context_tokens(messages)
     assert tokens.last_usage_index == 3
     assert tokens.usage_tokens == 300
-    assert tokens.trailing_tokens == 10 + 2 + 2  # "a"*40, "aborted", "error"
-    assert tokens.tokens == 314
-    assert tokens.describe() == "314 tokens (measured 300 + estimated 14)"
+    assert tokens.trailing_tokens == trailing
+    assert tokens.tokens == 300 + trailing
+    assert tokens.describe() == f"{300 + trailing} tokens (measured 300 + estimated {trailing})"
 
 
 def test_trust_usage_false_estimates_everything() -> None:
     messages = [user("a" * 40), assistant("b" * 40, usage=usage(100_000))]
-    assert estimate_context_tokens(messages, trust_usage=False) == ContextTokens(20, 0, 20, None)
+    expected = tokens_of("a" * 40) + tokens_of("b" * 40)
+    assert estimate_context_tokens(messages, trust_usage=False) == ContextTokens(expected, 0, expected, None)
 
 
 def test_usage_older_than_a_leading_compaction_summary_is_ignored() -> None:
@@ -110,4 +201,4 @@ def test_usage_newer_than_the_compaction_counts() -> None:
     summary = {"role": "compactionSummary", "summary": "s" * 40, "tokensBefore": 150_000, "timestamp": 1}
     fresh = assistant("after the compaction", usage=usage(3000))
     tokens = estimate_context_tokens([summary, user("x"), fresh, user("y" * 8)])
-    assert tokens.measured and tokens.tokens == 3000 + 2
+    assert tokens.measured and tokens.tokens == 3000 + tokens_of("y" * 8)
