@@ -145,11 +145,18 @@ GENERATED = {
 }
 
 
-def main() -> None:
+def generated() -> dict[str, str]:
+    """File name -> text of every generated file."""
+    files = {}
     for seed, (name, makers) in enumerate(GENERATED.items()):
         for split, maker in zip(("calib", "holdout"), makers):
-            text = maker(random.Random(f"{name}-{split}-{seed}"))
-            (HERE / f"{name}.{split}.txt").write_text(text, encoding="utf-8")
+            files[f"{name}.{split}.txt"] = maker(random.Random(f"{name}-{split}-{seed}"))
+    return files
+
+
+def main() -> None:
+    for file_name, text in generated().items():
+        (HERE / file_name).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

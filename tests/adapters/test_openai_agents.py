@@ -96,7 +96,8 @@ def test_run_compaction_compacts_after_a_turn(server: FakeLLMServer, tmp_path: P
     agent = _agent(server)
     compacted = []
     for n in range(4):
-        _run(agent, f"question {n}: " + "tell me more about numbers " * 80, session)
+        # ~560 estimated tokens a question: the third one crosses the 1,500-token threshold
+        _run(agent, f"question {n}: " + "tell me more about numbers " * 104, session)
         compacted.append(session.last_compaction is not None)
     assert compacted[:2] == [False, False] and compacted[2] and len(summarizer.calls) == compacted.count(True)
     assert [e["type"] for e in Session.open(path).entries()].count("compaction") == compacted.count(True)

@@ -46,7 +46,7 @@ SETTINGS = CompactionSettings(reserve_tokens=1000, keep_recent_tokens=400)
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
-def long_history(turns: int = 16) -> list[ModelMessage]:
+def long_history(turns: int = 20) -> list[ModelMessage]:
     """An earlier conversation with a tool call in every turn, well over the window."""
     history: list[ModelMessage] = [ModelRequest(parts=[SystemPromptPart("You talk about weather.", timestamp=T0)])]
     for n in range(turns):
