@@ -210,7 +210,9 @@ class Planner:
             return summary
         frame = text_tokens(self._compose("", first_kept, note, files))
         if frame < room:
-            return self._compose(shorten_to(body, room - frame), first_kept, note, files)
+            # the body joins the frame with a blank line, which costs tokens of its own
+            body_room = room - frame - text_tokens("\n\n")
+            return self._compose(shorten_to(body, body_room), first_kept, note, files)
         bare = compose("", first_request=None, current_request=self._current_request(first_kept),
                        dropped_note=note, read_files=(), modified_files=())
         return shorten_to(bare, room)

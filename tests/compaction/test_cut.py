@@ -125,7 +125,7 @@ def test_preceding_change_entries_are_pulled_into_the_kept_region() -> None:
     chain.message(assistant("x" * 8000))
     chain.add("model_change", provider="openai", modelId="gpt")
     chain.add("thinking_level_change", thinkingLevel="high")
-    chain.message(user("second " + "y" * 4000))  # index 4
+    chain.message(user("second " + "y" * 4800))  # index 4, alone over the 1,000-token budget
     chain.message(assistant("answer"))
     assert find_cut_point(chain.entries, 0, len(chain), 1000) == CutPoint(2, -1, False)
 
@@ -135,7 +135,7 @@ def test_the_pull_back_stops_at_the_start_and_at_a_compaction() -> None:
     chain.message(user("first"))
     chain.add("compaction", summary="s", firstKeptEntryId="e0", tokensBefore=1)
     chain.add("label", targetId="e0", label="here")
-    chain.message(user("second " + "y" * 4000))  # index 3
+    chain.message(user("second " + "y" * 4800))  # index 3, alone over the 1,000-token budget
     chain.message(assistant("answer"))
     assert find_cut_point(chain.entries, 0, len(chain), 1000).first_kept_index == 2
     assert find_cut_point(chain.entries, 3, len(chain), 1000).first_kept_index == 3
@@ -161,7 +161,7 @@ def test_custom_messages_count_towards_the_kept_budget() -> None:
     chain = Chain()
     chain.message(user("first"))
     chain.message(assistant("ok"))
-    chain.add("custom_message", customType="ext", content="c" * 20_000, display=True)  # 5000 tokens
+    chain.add("custom_message", customType="ext", content="c" * 20_000, display=True)  # 4,375 tokens
     chain.message(user("second"))
     chain.message(assistant("ok"))
     assert find_cut_point(chain.entries, 0, len(chain), 1000) == CutPoint(2, -1, False)
@@ -184,7 +184,7 @@ def test_a_label_before_the_kept_user_message_is_no_split_turn() -> None:
     chain.message(assistant("x" * 8000))
     chain.add("label", targetId="e1", label="checkpoint")
     chain.add("session_info", name="my session")
-    chain.message(user("Turn 2 " + "y" * 4000))  # index 4
+    chain.message(user("Turn 2 " + "y" * 4800))  # index 4, alone over the 1,000-token budget
     chain.message(assistant("answer"))
     assert find_cut_point(chain.entries, 0, len(chain), 1000) == CutPoint(2, -1, False)
 

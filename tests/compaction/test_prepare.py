@@ -10,6 +10,7 @@ from pathlib import Path
 from pi_compact import Session
 from pi_compact.compaction import CompactionSettings, compact, estimate_tokens, prepare_compaction
 from pi_compact.compaction.prepare import FileLists
+from pi_compact.compaction.tokens import text_tokens
 from sessions_fixtures import PI_DIR
 
 from .builders import assistant, call, new_session, tool_result, tool_turn, usage, user
@@ -52,7 +53,7 @@ def test_tokens_before_trusts_the_reported_usage(tmp_path) -> None:
     session.append_message(assistant("measured", usage=usage(50_000)))
     session.append_message(user("a" * 400))
     prep = prepare_compaction(session.branch(), SMALL)
-    assert prep.tokens_before == 50_000 + 100 and prep.tokens_before_measured
+    assert prep.tokens_before == 50_000 + text_tokens("a" * 400) and prep.tokens_before_measured
 
 
 def test_small_session_keeps_everything(tmp_path) -> None:
