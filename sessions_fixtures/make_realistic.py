@@ -16,13 +16,16 @@ is the same byte for byte on every run. Run: ``python sessions_fixtures/make_rea
 from __future__ import annotations
 
 import hashlib
+import math
 import random
+import re
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+import orjson
+
 import pi_compact.session as session_module
-from pi_compact.compaction.tokens import estimate_context_tokens, estimate_tokens
 from pi_compact.session import Session
 
 OUT = Path(__file__).with_name("realistic.jsonl")
@@ -31,6 +34,42 @@ SEED = 20260105
 START_MS = 1_767_600_000_000  # 2026-01-05T08:00:00Z
 SYSTEM_PROMPT_TOKENS = 2900
 PROVIDER, MODEL, API = "anthropic", "claude-sonnet-4-5", "anthropic-messages"
+
+# -- the provider's token counts -----------------------------------------------------------------------------
+# The usage the simulated provider reports: the library's estimate as it was when this file was made (pi's
+# chars / 4, CJK one token per character), frozen here so that the fixture stays the same byte for byte when
+# the library's estimator changes (as sessions_fixtures/generate.py counts len // 4 itself).
+
+_CJK_RUN = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
+                      r"\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\U00020000-\U0002fa1f]+")
+
+
+def provider_tokens(message: dict) -> int:
+    texts: list = []
+    images = 0
+    role = message.get("role")
+    blocks = message.get("content")
+    if role in ("user", "custom", "toolResult") and isinstance(blocks, str):
+        texts.append(blocks)
+    elif role in ("user", "custom", "toolResult", "assistant") and isinstance(blocks, list):
+        for block in blocks:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "text":
+                texts.append(block.get("text"))
+            elif kind == "image" and role != "assistant":
+                images += 1
+            elif kind == "thinking" and role == "assistant":
+                texts.append(block.get("thinking"))
+            elif kind == "toolCall" and role == "assistant":
+                texts += [block.get("name"), orjson.dumps(block.get("arguments")).decode()]
+    elif role == "bashExecution":
+        texts += [message.get("command"), message.get("output")]
+    elif role in ("branchSummary", "compactionSummary"):
+        texts.append(message.get("summary"))
+    texts = [text for text in texts if isinstance(text, str)]
+    cjk = sum(len(run) for text in texts if not text.isascii() for run in _CJK_RUN.findall(text))
+    return math.ceil((sum(map(len, texts)) - cjk) / 4) + cjk + images * 1200
+
 
 # -- the fictional project ------------------------------------------------------------------------------------
 
@@ -466,8 +505,8 @@ class Writer:
         return self.append("message", {"message": {**message, "timestamp": self.clock.ms}})
 
     def _usage(self, content: list) -> dict:
-        context = estimate_context_tokens(self.session.build_context().messages, trust_usage=False).tokens
-        output = estimate_tokens({"role": "assistant", "content": content})
+        context = sum(map(provider_tokens, self.session.build_context().messages))
+        output = provider_tokens({"role": "assistant", "content": content})
         cached = max(0, context - 2000)
         fresh = context + SYSTEM_PROMPT_TOKENS - cached
         cost = {"input": fresh * 3e-6, "output": output * 15e-6, "cacheRead": cached * 0.3e-6, "cacheWrite": 0}

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pi_compact import Session
 from pi_compact.compaction.facts import extract_facts
 from pi_compact.compaction.settings import CompactionSettings
-from pi_compact.compaction.tokens import estimate_context_tokens
+from pi_compact.compaction.tokens import UNITS_PER_TOKEN, estimate_context_tokens, text_units
 from pi_compact.errors import UsageError
 from pi_compact.replayer import (
     CATEGORIES,
@@ -63,9 +63,12 @@ def result(call_id: str, name: str, text: str, *, error: bool = False) -> dict:
 
 
 def prose(tokens: int, seed: int = 0) -> str:
-    """About ``tokens`` estimated tokens of distinct ASCII text (4 characters a token)."""
-    words = [f"w{seed}x{i:05d}" for i in range(tokens * 4 // 9 + 1)]
-    return " ".join(words)[: tokens * 4]
+    """``tokens`` estimated tokens (to within one word) of distinct ASCII text."""
+    words, units = [], 0
+    while units < tokens * UNITS_PER_TOKEN:
+        words.append(f"w{seed}x{len(words):05d}")
+        units += text_units(words[-1] + " ")
+    return " ".join(words)
 
 
 def write_session(path: Path, messages: list[dict]) -> Path:
