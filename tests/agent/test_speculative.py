@@ -53,8 +53,8 @@ def near_threshold_session(tmp_path: Path, tokens: int = 17_000) -> Session:
     session = Session.create_at(tmp_path / "s.jsonl", str(tmp_path))
     per_turn = 1_000
     for turn in range(tokens // per_turn // 2):
-        session.append_message({"role": "user", "content": f"question {turn}: " + "word " * 790, "timestamp": turn})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "answer " * 570}],
+        session.append_message({"role": "user", "content": f"question {turn}: " + "word " * 1000, "timestamp": turn})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "answer " * 700}],
                                 "stopReason": "stop", "timestamp": turn})
     return session
 
