@@ -122,7 +122,7 @@ def shell_command(name: Any, arguments: Any) -> str | None:
 
 _ERROR = re.compile(
     r"Traceback \(most recent call last\)"
-    r"|\b[A-Za-z_][\w.]*(?:Error|Exception)(?::|$)"
+    r"|(?<![\w.])[A-Za-z_][\w.]{0,200}(?:Error|Exception)(?::|$)"
     r"|\b(?:error|Error)(?:\[\w+\])?:|\berror (?:TS|CS)\d+"
     r"|\bERROR\b|\bFAILED\b|^FAIL\b|\bfatal:|\bfatal error\b|\bpanic:|\bpanicked at\b|\bException\b"
     r"|\bSegmentation fault\b|\bcommand not found\b|No such file or directory"
@@ -225,17 +225,22 @@ _CONSTRAINT = re.compile(
 )
 _EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
                "|hpp|rs|go|java|kt|rb|php|cs|swift|scala|sql|html|css|scss|vue|svelte|lock|log|csv|xml|env|mk")
+_PATH_CHARS = r"[A-Za-z0-9_.@+-]"
+# Every pattern here runs on untrusted text, so each is linear: a match may only start where a run of its
+# characters starts (the lookbehinds), and quantifiers that could hand characters back to each other are
+# possessive (``*+``, ``++``) or bounded. ``(?:[A-Z][A-Za-z0-9]*)+`` once took forever on ``AbCCCC…C_``.
 _IDENTIFIER = re.compile(
     r"`(?P<tick>[^`\n]{1,200})`"
-    r"|(?P<url>https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+)"
-    r"|(?P<path>(?:(?:~|\.{1,2})?/|[A-Za-z0-9_.@+-]+/)(?:[A-Za-z0-9_.@+-]+/)*[A-Za-z0-9_.@+-]*[A-Za-z0-9_@+-]"
-    rf"|\b[A-Za-z0-9_-]+\.(?:{_EXTENSIONS})\b)"
-    r"|(?P<issue>(?<![\w&/])#\d+\b)"
-    r"|(?P<number>\bv?\d+(?:\.\d+){1,3}(?:-[A-Za-z0-9.]+)?\b"
-    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?|days?|px"
-    r"|tokens?|chars?|characters|lines?|bytes?|x)\b)|\b\d{3,}\b)"
-    r"|(?P<code>\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b"
-    r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z_]\w*\(\))",
+    r"|(?P<url>(?<![A-Za-z0-9])https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]{1,2000})"
+    rf"|(?P<path>(?<![A-Za-z0-9_.@+~/-])(?:(?:~|\.{{1,2}})?/|{_PATH_CHARS}{{1,300}}/)(?:{_PATH_CHARS}{{1,300}}/)"
+    rf"{{0,50}}{_PATH_CHARS}{{0,300}}[A-Za-z0-9_@+-]"
+    rf"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{{1,300}}\.(?:{_EXTENSIONS})\b)"
+    r"|(?P<issue>(?<![\w&/])#\d{1,12}\b)"
+    r"|(?P<number>(?<![\w.])v?\d{1,30}(?:\.\d{1,30}){1,3}(?:-[A-Za-z0-9.]{1,50})?\b"
+    r"|(?<![\w,.])\d[\d,]{0,30}(?:\.\d{1,30})?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?"
+    r"|days?|px|tokens?|chars?|characters|lines?|bytes?|x)\b)|\b\d{3,}+\b)"
+    r"|(?P<code>\b[A-Z][a-z0-9]++[A-Z][A-Za-z0-9]*+\b|\b[a-z][a-z0-9]*+[A-Z][A-Za-z0-9]*+\b"
+    r"|\b[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)++\b|\b[A-Za-z_]\w*+\(\))",
     re.A,
 )
 

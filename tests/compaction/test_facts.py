@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -261,3 +263,34 @@ def test_exit_codes_are_read_from_shell_output_only() -> None:
     facts = extract_facts([assistant(call("r", "read", path="ci.log")),
                            result("r", "read", "step 3\nCommand exited with code 1")])
     assert facts.failures == () and facts.errors == ()
+
+
+# -- hostile text ---------------------------------------------------------------------------------------------
+
+_HOSTILE_SCRIPT = r"""
+import base64, random
+from pi_compact.compaction import facts
+from pi_compact.compaction.offline import OfflineSummarizer
+from pi_compact.compaction.summarizer import SummaryRequest
+
+blob = base64.urlsafe_b64encode(random.Random(7).randbytes(3072)).decode()
+hostile = [
+    "Ab" + "C" * 44 + "_", "Ab" + "C" * 5000 + "_", blob, "x" + blob.upper() + "_", "a." * 20000 + "Error",
+    "1," * 20000, "http://" * 3000, "a/" * 20000 + " ", "a_" * 20000, "a" * 100000 + "_", "## " + "# " * 20000 + "x",
+    "`a" * 20000, "aB" * 20000 + "_", "x" * 50000 + "()_", ".." * 20000, "- " * 20000 + "x",
+]
+for text in hostile:
+    facts.identifiers(text), facts.error_lines(text), facts.constraint_sentences(text)
+    messages = ({"role": "user", "content": text},
+                {"role": "assistant", "content": [{"type": "text", "text": text}]},
+                {"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": text}], "isError": True})
+    OfflineSummarizer().summarize(SummaryRequest("", "", 1000, "compaction", messages, text, text))
+print("finished")
+"""
+
+
+def test_hostile_text_is_read_in_linear_time() -> None:
+    """Each input here made a pattern backtrack for minutes or forever; a generous timeout only catches that."""
+    done = subprocess.run([sys.executable, "-c", _HOSTILE_SCRIPT], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "finished"
