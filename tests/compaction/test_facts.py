@@ -200,11 +200,24 @@ def test_constraints_are_user_sentences_with_rules_in_english_and_chinese() -> N
              "不要修改配置文件。先看看。必须保留注释；这个特别好。别动它\n务必用中文回答。禁止删除数据，一定要备份。"),
         assistant("You must not worry, I will never do that."),
         user("Make sure the build passes. Do not add dependencies. It should not print. Only edit src/."),
+        user("i would only want e2e tests for AgentSession, anything else is shitty. (don't read the full file!)"),
     ])
     assert facts.constraints == (
         "You must not touch tests/.", "Never use print!", "Always run pytest before committing", "不要修改配置文件。",
         "必须保留注释；", "别动它", "务必用中文回答。", "禁止删除数据，一定要备份。", "Make sure the build passes.",
-        "Do not add dependencies.", "It should not print.", "Only edit src/.")
+        "Do not add dependencies.", "Only edit src/.",
+        "i would only want e2e tests for AgentSession, anything else is shitty.", "(don't read the full file!)")
+
+
+@pytest.mark.parametrize("sentence", [
+    "propose where each of these files should go.", "what color are the codeblocks using? should be 8ABeB7",
+    "Use a dict instead, you must not loop.", "i don't understand, does it capture the theme variable",
+    "I don't tink the component invalidate works correctly.", "it never worked on Windows.",
+    "The sed command didn't work because of the multiline format.", "we always had this bug.",
+    "why do you go 100 lines at a time you idiot ...",
+], ids=lambda s: s[:30])
+def test_sentences_that_state_no_rule_are_not_constraints(sentence: str) -> None:
+    assert extract_facts([user(sentence)]).constraints == ()
 
 
 def test_identifiers_the_user_gave() -> None:
