@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-from .facts import Facts, extract_facts
+from .facts import Facts, constraint_sentences, extract_facts
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from .settings import CompactionSettings
 from .state import (ASKED, DONE, INTERRUPTED, RegionState, clip_words, is_substantive, one_line, region_state,
@@ -307,7 +307,7 @@ class OfflineSummarizer:
 
     def _full(self, state: RegionState, facts: Facts, previous: str, messages: tuple, branch: bool,
               instructions: str, budget: int) -> str:
-        old = parse(previous) if previous.strip() else Sections()
+        old = _absorb_transcripts(parse(previous)) if previous.strip() else Sections()
         for summary in _embedded_summaries(messages):
             embedded = parse(summary)
             for goal in embedded.items["goal"][:1]:
@@ -338,6 +338,19 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
+
+
+def _absorb_transcripts(sections: Sections) -> Sections:
+    """A pruned summary's condensed transcript is not pasted on: its user lines give rules and earlier requests."""
+    for heading in [h for h in sections.extra if h.lower().endswith("condensed transcript")]:
+        lines = sections.extra.pop(heading)
+        requests = [line[len("[User]: ") :] for line in lines if line.startswith("[User]: ")]
+        for request in requests:
+            for rule in constraint_sentences(request):
+                sections.add("constraints", clip_words(rule, 300))
+        for request in [r for r in requests if is_substantive(r)][-_EARLIER:]:
+            sections.add("critical", f"{_EARLIER_LABEL} {clip_words(request, 120)}")
+    return sections
 
 
 _NOTHING_NEW = RegionState("", "", (), "", "", "", (), (), (), (), ())

@@ -467,3 +467,12 @@ def test_a_replay_at_a_small_window_keeps_every_offline_summary_within_its_budge
     assert len(compactions) == len(report.compactions) >= 10 and len(offline) >= 8
     for entry in offline:
         assert text_tokens(strip_generated(entry["summary"])) <= CompactionSettings().offline_summary_max_tokens
+
+
+def test_a_pruned_previous_summary_gives_its_rules_and_requests_not_its_transcript() -> None:
+    previous = ("## Condensed transcript\n[User]: Fix the cache. Never touch the lockfile.\n"
+                "[Assistant]: I looked at cache.py and it is long.\n[Tool result]: [read] cache.py → 300 lines")
+    text = summarize(SESSION, previous_summary=previous)
+    assert "Never touch the lockfile." in items(text, "## Constraints & Preferences")
+    assert "- Earlier request: Fix the cache. Never touch the lockfile." in text
+    assert "Condensed transcript" not in text and "I looked at cache.py" not in text
