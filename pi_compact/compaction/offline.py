@@ -93,9 +93,9 @@ def _add_done(new: Sections, state: RegionState) -> None:
     for turn in state.turns:
         for commit in turn.commits:
             new.add("done", f"Committed: {commit}")
-    for turn in finished[-4:]:
+    for turn in finished[-6:]:
         if not turn.commits:
-            answer = clip_words(turn.final_answer, 160) if turn.final_answer else "done"
+            answer = clip_words(turn.final_answer, 140) if turn.final_answer else "done"
             new.add("done", f"Finished “{clip_words(turn.request, 120)}” → {answer}")
     for path, action in state.modified:
         new.add("done", f"{_FILE_LABEL}`{path}` (last: {action})")

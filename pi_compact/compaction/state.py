@@ -27,10 +27,16 @@ DONE, ASKED, INTERRUPTED, OPEN = "done", "asked", "interrupted", "open"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _SLASH_COMMAND = re.compile(r"^/[\w:.-]*(?:\s|$)")
 _DONE = re.compile(
-    r"^\W{0,4}(?:done|fixed|finished|complete[d]?|all (?:done|set|good)|committed|implemented|works?)\b"
+    r"^\W{0,4}(?:(?:perfect|great|excellent|good|ok|okay|alright|yes)[!.,]?\s+)?(?:done|fixed|finished|complete[d]?"
+    r"|all (?:done|set|good)|committed|implemented|changed|updated|added|restored|made|created|removed|converted"
+    r"|ported|replaced|renamed|moved)\b"
+    r"|(?:^|[.!]\s+)(?:done|fixed)[.!]"
+    r"|\b(?:I've|I have|we've|we have) (?:now )?(?:ported|fixed|updated|added|changed|implemented|created|removed"
+    r"|replaced|converted|restored|made|finished|completed|committed)\b"
     r"|\b(?:is|are|has been|have been|now) (?:done|fixed|complete|completed|committed|working|passing|in place)\b"
-    r"|\ball (?:\w+ )?(?:tests|checks) pass|✅",
-    re.I,
+    r"|\b(?:everything|it) (?:is working|works|passes|builds successfully)\b|\ball (?:\w+ )?(?:tests|checks) pass"
+    r"|^#+ *summary\b|✅",
+    re.I | re.M,
 )
 _NEXT = re.compile(
     r"\b(?:next (?:is|up|step|steps|would be|I'll|I will|we)|next,|next:|shall I|should I|want me to|would you like"
@@ -249,10 +255,10 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
 
 def _status(turn: _TurnDraft, failed_last: bool) -> str:
     answer = turn.answer.strip()
+    if answer and _DONE.search(answer[:400]):
+        return DONE  # even when the user stopped what came after the answer
     if turn.interrupted:
         return INTERRUPTED
-    if answer and _DONE.search(answer[:300]):
-        return DONE
     if turn.commits and not failed_last:
         return DONE
     if answer.endswith(("?", "？")):

@@ -476,3 +476,24 @@ def test_a_pruned_previous_summary_gives_its_rules_and_requests_not_its_transcri
     assert "Never touch the lockfile." in items(text, "## Constraints & Preferences")
     assert "- Earlier request: Fix the cache. Never touch the lockfile." in text
     assert "Condensed transcript" not in text and "I looked at cache.py" not in text
+
+
+@pytest.mark.parametrize(("answer", "reply", "decisions"), [
+    ("The sed command didn't work because of the multiline format. I decided to use the edit tool.", "ok",
+     ["I decided to use the edit tool."]),
+    ("I decided to put the files under lib/ for now.", "no, that's horrible. use core/ and utils/", ["(none)"]),
+    ("Let me update WP14 to create main-new.ts instead of modifying main.ts:", "fine", ["(none)"]),
+], ids=["because-is-no-decision", "rejected-proposal", "narration"])
+def test_key_decisions_are_choices_the_user_did_not_turn_down(answer: str, reply: str, decisions: list) -> None:
+    text = summarize([user("Restructure the source tree."), assistant(answer), user(reply)])
+    assert items(text, "## Key Decisions") == decisions
+
+
+def test_the_budget_keys_are_read_from_pi_settings() -> None:
+    from pi_compact.compaction.settings import settings_from_mapping
+
+    read = settings_from_mapping({"offlineSummaryTokens": 800, "offlineSummaryRatio": 0.05,
+                                  "offlineSummaryMaxTokens": 2000})
+    assert (read.length_budget(1000), read.length_budget(30_000), read.length_budget(10**6)) == (800, 1500, 2000)
+    assert (CompactionSettings().length_budget(0), CompactionSettings().length_budget(20_000),
+            CompactionSettings().length_budget(10**6)) == (1500, 2000, 4000)
