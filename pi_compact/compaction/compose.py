@@ -45,7 +45,7 @@ def compose(
     modified_files: tuple[str, ...],
 ) -> str:
     parts = []
-    if first_request:
+    if first_request and " ".join(first_request.split()) not in " ".join(body.split()):  # never twice
         parts.append(f"<original-request>\n{bounded(first_request)}\n</original-request>")
     if body.strip():
         parts.append(body.strip())

@@ -18,8 +18,8 @@ from typing import Any, Callable
 from .facts import Facts, constraint_sentences, extract_facts
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from .settings import CompactionSettings
-from .state import (ASKED, DONE, INTERRUPTED, RegionState, clip_words, is_substantive, one_line, region_state,
-                    sentences)
+from .state import (ASKED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
+                    region_state, sentences)
 from .summarizer import SummaryRequest, SummaryResult
 from .tokens import estimate_tokens, text_tokens
 
@@ -27,14 +27,14 @@ REQUEST_QUOTE = 700
 """The last user request is quoted up to this many characters (head and tail kept)."""
 ANSWER_QUOTE = 1000
 """The agent's last answer is quoted up to this many characters (head and tail kept)."""
-_LIMITS = {"constraints": 10, "done": 14, "blocked": 6, "decisions": 6, "next": 6, "critical": 14}
+_LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 6, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 5
-_FILES = 16
+_FILES = 12
 _BRANCH_INTRO = "A conversation branch that was explored and then left."
 _REQUEST_LABEL, _ANSWER_LABEL = "Last user request (verbatim):", "Agent's last answer (verbatim):"
 _RESOLVED_LABEL, _EARLIER_LABEL, _FILE_LABEL = "Resolved along the way:", "Earlier request:", "Changed "
-_COLLAPSED = re.compile(r"^(\d+) earlier finished items?")
+_COLLAPSED = re.compile(r"^Earlier finished \((\d+)\): (.*)$", re.S)
 _FOCUS_PREFIX = re.compile(r"^focus(?:\s+on)?\s*:?\s*", re.I)
 _WORD = re.compile(r"[A-Za-z0-9_./-]{3,}|[\u4e00-\u9fff]{2,}")
 _FOCUS_STOPWORDS = frozenset({"focus", "the", "and", "about", "with", "for", "please", "keep", "only", "more",
@@ -157,11 +157,12 @@ def _still_open(old: Sections, state: RegionState) -> list[str]:
 
 def _merge_done(old: list[str], new: list[str]) -> list[str]:
     """Finished items, newest last; a file's latest action replaces its older one; the oldest collapse into a count."""
-    collapsed, items = 0, []
+    collapsed, listing, items = 0, [], []
     for item in old + new:
         count = _COLLAPSED.match(item)
         if count:
             collapsed += int(count.group(1))
+            listing.append(count.group(2).lstrip("…").strip())
             continue
         if item.startswith(_FILE_LABEL):
             path = item.split("`")[1] if item.count("`") >= 2 else item
@@ -170,10 +171,19 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
     files = [i for i in items if i.startswith(_FILE_LABEL)][-_FILES:]
     others = [i for i in items if not i.startswith(_FILE_LABEL)]
     keep = _LIMITS["done"]
-    collapsed += max(0, len(others) - keep)
-    others = others[-keep:]
-    head = [f"{collapsed} earlier finished items (not kept here)"] if collapsed else []
-    return head + others + files
+    dropped = others[:-keep] if len(others) > keep else []
+    collapsed += len(dropped)
+    listing += [_short_done(item) for item in dropped]
+    text = "; ".join(part for part in listing if part)
+    text = text if len(text) <= 300 else "…" + text[-299:].split(" ", 1)[-1]
+    head = [f"Earlier finished ({collapsed}): {text}"] if collapsed else []
+    return head + others[-keep:] + files
+
+
+def _short_done(item: str) -> str:
+    """A finished item in a few words, for the line that lists the oldest ones."""
+    finished = re.match(r"^Finished “(.*?)” →", item, re.S)
+    return clip_words(finished.group(1) if finished else item.removeprefix("Committed: "), 50)
 
 
 def _merge_critical(old: list[str], new: list[str]) -> list[str]:
@@ -273,7 +283,8 @@ class OfflineSummarizer:
     """pi's structured summary from the transcript alone: no network, no key, same input → same text.
 
     ``settings`` give the length budget (:meth:`CompactionSettings.length_budget`); a request's ``max_tokens``
-    bounds it further. ``request.metadata["cwd"]``, when given, is the directory paths are named relative to.
+    bounds it further. ``request.metadata["cwd"]``, when given, is the directory paths are named relative to;
+    ``request.metadata["first_request"]``, the session's first request: the goal when no earlier summary states one.
     """
 
     name = "offline"
@@ -295,7 +306,8 @@ class OfflineSummarizer:
         if request.kind == "turn_prefix":
             text = self._turn_prefix(state, facts, budget)
         else:
-            text = self._full(state, facts, previous, messages, request.kind == "branch", instructions, budget)
+            first = metadata.get("first_request") if isinstance(metadata.get("first_request"), str) else ""
+            text = self._full(state, facts, previous, messages, request.kind == "branch", instructions, budget, first)
         return SummaryResult(text, input_tokens=input_tokens, output_tokens=text_tokens(text), model="offline")
 
     def _budget(self, request: SummaryRequest, replaced_tokens: int) -> int:
@@ -306,7 +318,7 @@ class OfflineSummarizer:
         return budget
 
     def _full(self, state: RegionState, facts: Facts, previous: str, messages: tuple, branch: bool,
-              instructions: str, budget: int) -> str:
+              instructions: str, budget: int, first_request: str = "") -> str:
         old = _absorb_transcripts(parse(previous)) if previous.strip() else Sections()
         for summary in _embedded_summaries(messages):
             embedded = parse(summary)
@@ -315,6 +327,8 @@ class OfflineSummarizer:
             embedded.items["goal"] = []
             old = _merge(old, embedded, _NOTHING_NEW)
         sections = _merge(old, _from_region(state, facts), state)
+        if not old.items["goal"] and is_substantive(first_request):  # the session's, not this part's
+            sections.items["goal"] = [goal_sentence(first_request)]
         if not sections.items["goal"]:
             first = next((t.request for t in state.turns if t.request.strip()), "")
             sections.items["goal"] = [clip_words(first, 300) if first else "(no user request in this part)"]

@@ -139,7 +139,7 @@ class Planner:
             messages=self.prep.summarized_messages,
             previous_summary=self.previous,
             instructions=self.instructions,
-            metadata={"cwd": self.cwd},
+            metadata={"cwd": self.cwd, "first_request": self.first_request or ""},
         )
         result = OfflineSummarizer(self.settings).summarize(request)
         return Stage(result.text, "offline", result.input_tokens, result.output_tokens)

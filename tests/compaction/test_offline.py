@@ -465,8 +465,13 @@ def test_a_replay_at_a_small_window_keeps_every_offline_summary_within_its_budge
     compactions = [e for e in Session.open(out).entries() if e.get("type") == "compaction"]
     offline = [e for e in compactions if e["details"]["strategy"] == "offline"]
     assert len(compactions) == len(report.compactions) >= 10 and len(offline) >= 8
+    goal = ("read packages/coding-agent/docs/theme.md in full, then theme.ts, and then oauth-selector or any of the "
+            "other selectors.")
     for entry in offline:
         assert text_tokens(strip_generated(entry["summary"])) <= CompactionSettings().offline_summary_max_tokens
+        # the session's goal, from its first real request (not "/mode", not the region's first message), once
+        assert items(entry["summary"], "## Goal")[0].startswith(goal)
+        assert entry["summary"].count(goal) == 1 and "<original-request>" not in entry["summary"]
 
 
 def test_a_pruned_previous_summary_gives_its_rules_and_requests_not_its_transcript() -> None:
