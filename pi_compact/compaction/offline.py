@@ -25,7 +25,7 @@ from .tokens import estimate_tokens, text_tokens
 
 REQUEST_QUOTE = 700
 """The last user request is quoted up to this many characters (head and tail kept)."""
-ANSWER_QUOTE = 1000
+ANSWER_QUOTE = 800
 """The agent's last answer is quoted up to this many characters (head and tail kept)."""
 _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 6, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
@@ -174,8 +174,10 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
     dropped = others[:-keep] if len(others) > keep else []
     collapsed += len(dropped)
     listing += [_short_done(item) for item in dropped]
-    text = "; ".join(part for part in listing if part)
-    text = text if len(text) <= 300 else "…" + text[-299:].split(" ", 1)[-1]
+    listing = [part for part in listing if part]
+    while len("; ".join(listing)) > 300 and len(listing) > 1:
+        listing = listing[1:]  # the oldest names go first
+    text = clip_words("; ".join(listing), 300)
     head = [f"Earlier finished ({collapsed}): {text}"] if collapsed else []
     return head + others[-keep:] + files
 
@@ -284,7 +286,8 @@ class OfflineSummarizer:
 
     ``settings`` give the length budget (:meth:`CompactionSettings.length_budget`); a request's ``max_tokens``
     bounds it further. ``request.metadata["cwd"]``, when given, is the directory paths are named relative to;
-    ``request.metadata["first_request"]``, the session's first request: the goal when no earlier summary states one.
+    ``request.metadata["first_request"]``, the session's first request: the goal, stated the same way in every
+    compaction however many follow (an earlier summary's goal is used when it is not given).
     """
 
     name = "offline"
@@ -327,7 +330,7 @@ class OfflineSummarizer:
             embedded.items["goal"] = []
             old = _merge(old, embedded, _NOTHING_NEW)
         sections = _merge(old, _from_region(state, facts), state)
-        if not old.items["goal"] and is_substantive(first_request):  # the session's, not this part's
+        if is_substantive(first_request):  # the session's goal, not this part's first message
             sections.items["goal"] = [goal_sentence(first_request)]
         if not sections.items["goal"]:
             first = next((t.request for t in state.turns if t.request.strip()), "")

@@ -139,17 +139,16 @@ def is_substantive(text: str) -> bool:
 
 
 def goal_sentence(request: str, limit: int = 400) -> str:
-    """The request's opening sentence, plus its first sentence that states an intent, within ``limit``."""
+    """The request's opening sentence and the (at most two) next sentences that state an intent, within ``limit``."""
     found = sentences(request)
     if not found:
         return ""
     chosen = [found[0]]
     intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let's|can you|"
-                        r"could you|help me|the goal|goal is)\b", re.I)
-    for sentence in found[1:6]:
-        if intent.search(sentence):
+                        r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
+    for sentence in found[1:8]:
+        if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
-            break
     return clip_words(" ".join(chosen), limit)
 
 
@@ -340,7 +339,10 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
 def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     """What ``messages`` (the region being summarized; ``facts`` are theirs) prove about the work."""
     listed = list(message_dicts(messages))
-    names = PathNames(cwd or infer_cwd(listed), [*facts.modified_files, *facts.read_files])
+    known = [*facts.modified_files, *facts.read_files]
+    if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
+        cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
+    names = PathNames(cwd, known)
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []

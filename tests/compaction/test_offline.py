@@ -414,7 +414,9 @@ def test_no_resolved_error_is_listed_open(real: dict, name: str) -> None:
 
 @pytest.mark.parametrize(("name", "goal"), [
     ("compaction1", "alright, read @packages/coding-agent/src/main.ts @packages/coding-agent/src/tui/tui-renderer.ts "
-                    "in full. I want you to do a deep analysis, then provide me with a plan on how to untangle this."),
+                    "in full. I want you to do a deep analysis, then provide me with a plan on how to untangle this. "
+                    "i'm especially interested in code sharing between the different run modes (print/json, rpc, "
+                    "interactive)."),
     ("compaction2", "Refactor `coding-agent` to eliminate code duplication between three run modes (interactive, "
                     "print/json, rpc) by creating a shared `AgentSession` abstraction."),  # Claude's, kept
     ("large-half", "read packages/coding-agent/docs/theme.md in full, then theme.ts, and then oauth-selector or any of "
@@ -502,3 +504,18 @@ def test_the_budget_keys_are_read_from_pi_settings() -> None:
     assert (read.length_budget(1000), read.length_budget(30_000), read.length_budget(10**6)) == (800, 1500, 2000)
     assert (CompactionSettings().length_budget(0), CompactionSettings().length_budget(20_000),
             CompactionSettings().length_budget(10**6)) == (1500, 2000, 4000)
+
+
+@pytest.mark.parametrize(("first", "copied"), [
+    ("Port the billing service to Rust, keeping the API stable.", False),  # the goal quotes it whole
+    ("a ", True), ("\n", True),  # too short to tell a quote from a chance match
+    ("Port the billing service to Rust,\nkeeping the API stable.", True),  # the goal has it on one line
+])
+def test_the_original_request_is_copied_above_the_body_only_when_the_body_lacks_it(first: str, copied: bool) -> None:
+    from pi_compact.compaction.compose import compose
+
+    body = summarize([user(first), assistant("On it.")])
+    stored = compose(body, first_request=first, current_request=None, dropped_note=None, read_files=(),
+                     modified_files=())
+    assert ("<original-request>" in stored) is copied
+    assert first in stored
