@@ -17,7 +17,7 @@ from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.settings import CompactionSettings
 from pi_compact.compaction.summarizer import Summarizer, SummaryRequest
 from pi_compact.compaction.tokens import estimate_tokens, text_tokens
-from pi_compact.replay import replay
+from pi_compact.replayer import replay
 
 from .messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
                        user, user_bash)
