@@ -107,7 +107,7 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
     progress = lambda stage: _emit(on_event, CompactionEvent("compaction_progress", reason, stage=stage))
     try:
         plan = Planner(prep, settings, window=window, summarizer=summarizer, instructions=instructions,
-                       fixed_tokens=fixed_tokens, progress=progress).plan()
+                       fixed_tokens=fixed_tokens, progress=progress, cwd=session.cwd).plan()
         result = None
         if plan.messages_summarized or plan.messages_dropped or _over_threshold(prep, window, settings, fixed_tokens):
             result = _write(session, prep, plan, summarizer, time.monotonic() - started, dry_run)

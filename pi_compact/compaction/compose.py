@@ -45,7 +45,8 @@ def compose(
     modified_files: tuple[str, ...],
 ) -> str:
     parts = []
-    if first_request:
+    quoted = bool(first_request) and f"## Goal\n{first_request}\n" in body + "\n"
+    if first_request and not quoted:  # a goal that is the whole request (offline summaries) needs no copy
         parts.append(f"<original-request>\n{bounded(first_request)}\n</original-request>")
     if body.strip():
         parts.append(body.strip())

@@ -57,6 +57,25 @@ class Failure:
 
 
 @dataclass(frozen=True)
+class Attempt:
+    """One tool action and how it ended, in the order the results came: what tells a fixed error from an open one."""
+
+    index: int
+    """Position of the result among the messages (after skipping anything that is not a message dict)."""
+    tool: str
+    """Tool name (``user bash`` for the user's ``!cmd``)."""
+    target: str
+    """The command or the path the tool worked on (``""`` when unknown)."""
+    failed: bool
+    error: str = ""
+    """The line that best says why it failed (``""`` when it did not)."""
+    lookup: bool = False
+    """A shell command that only inspects files (``grep``, ``cat``, ``ls``, …)."""
+    aborted: bool = False
+    """Cancelled by the user rather than failed."""
+
+
+@dataclass(frozen=True)
 class Facts:
     """Everything :func:`extract_facts` found; every tuple in order of first appearance, without repeats."""
 
@@ -78,6 +97,8 @@ class Facts:
     user_requests: tuple[str, ...] = ()
     failures: tuple[Failure, ...] = ()
     """Actions whose latest attempt failed, in order of first appearance."""
+    attempts: tuple[Attempt, ...] = ()
+    """Every tool result and user ``!cmd``, in order."""
 
 
 # -- message text ---------------------------------------------------------------------------------------------
@@ -122,7 +143,7 @@ def shell_command(name: Any, arguments: Any) -> str | None:
 
 _ERROR = re.compile(
     r"Traceback \(most recent call last\)"
-    r"|\b[A-Za-z_][\w.]*(?:Error|Exception)(?::|$)"
+    r"|(?<![\w.])[A-Za-z_][\w.]{0,200}(?:Error|Exception)(?::|$)"
     r"|\b(?:error|Error)(?:\[\w+\])?:|\berror (?:TS|CS)\d+"
     r"|\bERROR\b|\bFAILED\b|^FAIL\b|\bfatal:|\bfatal error\b|\bpanic:|\bpanicked at\b|\bException\b"
     r"|\bSegmentation fault\b|\bcommand not found\b|No such file or directory"
@@ -216,43 +237,70 @@ def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | Non
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])")
 _LIST_MARKER = re.compile(r"^(?:[-*•>]|\d+[.)])\s+")
-_CONSTRAINT = re.compile(
-    r"\b(?:must|mustn'?t|never|always|don'?t|do not|dont|should|shouldn'?t|only|make sure|ensure|avoid"
-    r"|prefer|required?|forbidden|not allowed|no more than|at most|instead of|please use|please keep)\b"
-    r"|不要|不能|必须|务必|禁止|一定|切勿|请勿|不许|不得|不可|只能|只用|只需|确保|记得|永远|始终|总是"
+# A rule addressed to the agent. "must"-like words state one whoever the subject is; "don't"-like words only as an
+# imperative (not after "I", "it", "you", "will", …: "I don't understand", "it never worked" state facts).
+_RULE = re.compile(
+    r"\b(?:must|mustn'?t|make sure|no more than|at most|not allowed|forbidden|only (?:want|use|need|touch|change|edit))\b"
+    r"|^(?:please\s+)?only\b|不要|不能|必须|务必|禁止|切勿|请勿|不许|不得|不可|只能|只用|确保|记得|永远|始终|总是"
     r"|(?<![特区分类级个识告差性判鉴辨派离道久])别(?![人的处名])",
     re.I | re.A,
 )
+_IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never|always|avoid|ensure)\b", re.I | re.A)
+_NOT_A_RULE = re.compile(r"\b(?:instead|should|shouldn'?t)\b", re.I | re.A)
+_SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "which", "who", "you", "there", "what",
+                       "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
+                       "did", "may", "might", "to", "almost", "just", "also", "i'd", "we'd", "you'd", "i've", "and",
+                       "or", "if", "when", "but", "so", "because", "still", "people", "users", "agents", "one"})
 _EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
                "|hpp|rs|go|java|kt|rb|php|cs|swift|scala|sql|html|css|scss|vue|svelte|lock|log|csv|xml|env|mk")
+_PATH_CHARS = r"[A-Za-z0-9_.@+-]"
+# Every pattern here runs on untrusted text, so each is linear: a match may only start where a run of its
+# characters starts (the lookbehinds), and quantifiers that could hand characters back to each other are
+# possessive (``*+``, ``++``) or bounded. ``(?:[A-Z][A-Za-z0-9]*)+`` once took forever on ``AbCCCC…C_``.
 _IDENTIFIER = re.compile(
     r"`(?P<tick>[^`\n]{1,200})`"
-    r"|(?P<url>https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+)"
-    r"|(?P<path>(?:(?:~|\.{1,2})?/|[A-Za-z0-9_.@+-]+/)(?:[A-Za-z0-9_.@+-]+/)*[A-Za-z0-9_.@+-]*[A-Za-z0-9_@+-]"
-    rf"|\b[A-Za-z0-9_-]+\.(?:{_EXTENSIONS})\b)"
-    r"|(?P<issue>(?<![\w&/])#\d+\b)"
-    r"|(?P<number>\bv?\d+(?:\.\d+){1,3}(?:-[A-Za-z0-9.]+)?\b"
-    r"|\b\d[\d,]*(?:\.\d+)?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?|days?|px"
-    r"|tokens?|chars?|characters|lines?|bytes?|x)\b)|\b\d{3,}\b)"
-    r"|(?P<code>\b[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+\b|\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b"
-    r"|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Za-z_]\w*\(\))",
+    r"|(?P<url>(?<![A-Za-z0-9])https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]{1,2000})"
+    rf"|(?P<path>(?<![A-Za-z0-9_.@+~/-])(?:(?:~|\.{{1,2}})?/|{_PATH_CHARS}{{1,300}}/)(?:{_PATH_CHARS}{{1,300}}/)"
+    rf"{{0,50}}{_PATH_CHARS}{{0,300}}[A-Za-z0-9_@+-]"
+    rf"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{{1,300}}\.(?:{_EXTENSIONS})\b)"
+    r"|(?P<issue>(?<![\w&/])#\d{1,12}\b)"
+    r"|(?P<number>(?<![\w.])v?\d{1,30}(?:\.\d{1,30}){1,3}(?:-[A-Za-z0-9.]{1,50})?\b"
+    r"|(?<![\w,.])\d[\d,]{0,30}(?:\.\d{1,30})?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?"
+    r"|days?|px|tokens?|chars?|characters|lines?|bytes?|x)\b)|\b\d{3,}+\b)"
+    r"|(?P<code>\b[A-Z][a-z0-9]++[A-Z][A-Za-z0-9]*+\b|\b[a-z][a-z0-9]*+[A-Z][A-Za-z0-9]*+\b"
+    r"|\b[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)++\b|\b[A-Za-z_]\w*+\(\))",
     re.A,
 )
 
 
 def constraint_sentences(text: str) -> list[str]:
-    """Sentences of ``text`` (outside code fences) that state a rule, trimmed, in order."""
+    """Sentences of ``text`` (outside code fences) that state a rule for the agent, trimmed, in order: must, never,
+    always, don't, do not, 必须, 不要 and the like; never a question, nor a sentence with "instead" or "should"
+    (those propose, they do not rule)."""
     found: list[str] = []
     for line in _FENCE.sub("\n", text).splitlines():
         for sentence in _SENTENCE_END.split(line):
             sentence = _LIST_MARKER.sub("", sentence.strip()).strip()
-            if sentence and not sentence.endswith(("?", "？")) and _CONSTRAINT.search(sentence):
+            if sentence and not sentence.endswith(("?", "？")) and is_rule(sentence):
                 if len(sentence) > CONSTRAINT_LIMIT:
                     sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
                 found.append(sentence)
                 if len(found) >= _CONSTRAINTS_PER_MESSAGE:
                     return found
     return found
+
+
+def is_rule(sentence: str) -> bool:
+    """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`)."""
+    if _NOT_A_RULE.search(sentence):
+        return False
+    if _RULE.search(sentence):
+        return True
+    for match in _IMPERATIVE.finditer(sentence):
+        before = sentence[: match.start()].rstrip().rsplit(None, 1)
+        if not before or before[-1].lower().strip("(\"'*_") not in _SUBJECTS:
+            return True
+    return False
 
 
 def identifiers(text: str) -> list[str]:
@@ -314,6 +362,9 @@ class _Collector:
         self.runs: list[list[Any]] = []  # [command, exit_code, tool, failed], in call order
         self.calls: dict[str, _Call] = {}
         self.outcomes: dict[tuple[str, str], tuple[bool, str]] = {}
+        self.attempts: list[Attempt] = []
+        self.index = 0
+        self.directories: set[str] = set()
 
     def add(self, message: dict) -> None:
         role = message.get("role")
@@ -373,11 +424,13 @@ class _Collector:
         if call.command_index is None:
             self._outcome(name, tool_path(call.arguments), text, failed, scan=False)
             return
+        aborted = failed and last_line(output_body(text)) in _ABORTED  # pi appends it to what ran so far
         run = self.runs[call.command_index]
         body = output_body(text)
         failed = failed and not _found_nothing(code, body, call.inspects_only)
         run[1:] = [code, "bash", failed]
-        self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True)
+        self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True,
+                      lookup=call.inspects_only, aborted=aborted)
 
     def _user_bash(self, message: dict) -> None:
         command = message.get("command") if isinstance(message.get("command"), str) else ""
@@ -388,20 +441,26 @@ class _Collector:
         inspects_only = self._shell_paths(command)
         failed = failed and not _found_nothing(code, output.strip(), inspects_only)
         self.runs.append([command, code, "user", failed])
-        self._outcome("user bash", command, output, failed, scan=failed or not inspects_only, shell=True)
+        self._outcome("user bash", command, output, failed, scan=failed or not inspects_only, shell=True,
+                      lookup=inspects_only, aborted=bool(message.get("cancelled")))
 
     def _shell_paths(self, command: str) -> bool:
         """Record the paths ``command`` reads and changes; True when it only inspects files."""
         effects = shell_effects(command)
         self.read.add(*effects.reads)
         self.modified.add(*effects.writes)
+        if {"mkdir", "rmdir"} & set(effects.programs) or ("rm" in effects.programs and _RECURSIVE.search(command)):
+            self.directories.update(path for path in effects.writes if "." not in path.rsplit("/", 1)[-1])
         return effects.inspects_only
 
-    def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False) -> None:
+    def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False,
+                 lookup: bool = False, aborted: bool = False) -> None:
         lines = error_lines(text) if scan else []
         if failed and not lines and failure_line(text, shell):
             lines = [failure_line(text, shell)]
         self.errors.add(*lines)
+        error = main_error(lines) if lines and failed else ""
+        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance
         self.outcomes[(tool, target)] = (failed, main_error(lines) if lines else "")
 
@@ -410,13 +469,32 @@ class _Collector:
         commands.add(*(Command(c, code, tool, failed) for c, code, tool, failed in self.runs if c))
         failures = tuple(Failure(tool, target, error) for (tool, target), (failed, error) in self.outcomes.items()
                          if failed)
+        modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path))
         return Facts(
-            read_files=self.read.tuple(), modified_files=self.modified.tuple(), commands=commands.tuple(),
+            read_files=self.read.tuple(), modified_files=modified, commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
-            failures=failures,
+            failures=failures, attempts=tuple(self.attempts),
         )
+
+    def _directory_or_scratch(self, path: str) -> bool:
+        """A directory (made or removed as one, written with a trailing ``/``, or holding another known file) or a
+        temporary file is not a file the work modified."""
+        if path in self.directories or path.endswith("/") or is_scratch(path):
+            return True
+        inside = path.rstrip("/") + "/"
+        return any(other.startswith(inside) for other in (*self.modified.tuple(), *self.read.tuple()))
+
+
+_ABORTED = frozenset({"Command aborted", "Command cancelled", "Aborted", "Cancelled"})
+_RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
+_SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")
+
+
+def is_scratch(path: str) -> bool:
+    """A path in a temporary directory: scratch space, not part of the work."""
+    return path.startswith(_SCRATCH) or path in ("/tmp", "/var/tmp")
 
 
 def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:
@@ -427,7 +505,8 @@ def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:
 def extract_facts(messages: Any) -> Facts:
     """The facts of a list of pi agent messages (any roles; anything that is not a message dict is skipped)."""
     collector = _Collector()
-    for message in message_dicts(messages):
+    for index, message in enumerate(message_dicts(messages)):
+        collector.index = index
         collector.add(message)
     return collector.facts()
 

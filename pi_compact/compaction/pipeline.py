@@ -25,6 +25,7 @@ from .offline import OfflineSummarizer
 from .prepare import CompactionPreparation, FileLists, collect_files, message_for_summary
 from .prune import condense
 from .settings import CompactionSettings
+from .state import is_slash_command
 from .summarize import llm_summary
 from .summarizer import Summarizer, SummaryRequest
 from .tokens import estimate_tokens, text_tokens
@@ -75,6 +76,7 @@ class Planner:
         instructions: str | None,
         fixed_tokens: int = 0,
         progress: Callable[[str], None] | None = None,
+        cwd: str = "",
     ) -> None:
         self.prep = prep
         self.settings = settings
@@ -91,6 +93,7 @@ class Planner:
             self.budget = max(64, min(self.budget, self.target // 3))
         self.first_request = _first_user_text(self.path)
         self.previous = strip_generated(prep.previous_summary)
+        self.cwd = cwd
 
     # -- the stages -------------------------------------------------------------------------------------------
 
@@ -136,8 +139,9 @@ class Planner:
             messages=self.prep.summarized_messages,
             previous_summary=self.previous,
             instructions=self.instructions,
+            metadata={"cwd": self.cwd, "first_request": self.first_request or ""},
         )
-        result = OfflineSummarizer().summarize(request)
+        result = OfflineSummarizer(self.settings).summarize(request)
         return Stage(result.text, "offline", result.input_tokens, result.output_tokens)
 
     # -- fitting --------------------------------------------------------------------------------------------
@@ -257,7 +261,7 @@ def _first_user_text(path: list[dict]) -> str | None:
         message = entry.get("message") if entry.get("type") == "message" else None
         if isinstance(message, dict) and message.get("role") == "user":
             text = _text(message.get("content"))
-            if text:
+            if text and not is_slash_command(text):  # "/mode" is no request
                 return text
     return None
 

@@ -29,6 +29,9 @@ _KEYS = {
     "summaryRatio": "summary_ratio",
     "summaryMinTokens": "summary_min_tokens",
     "summaryMaxTokens": "summary_max_tokens",
+    "offlineSummaryTokens": "offline_summary_tokens",
+    "offlineSummaryRatio": "offline_summary_ratio",
+    "offlineSummaryMaxTokens": "offline_summary_max_tokens",
     "toolResultChars": "tool_result_chars",
     "summarizer": "summarizer",
     "model": "model",
@@ -57,6 +60,11 @@ class CompactionSettings:
     summary_min_tokens: int = 1024
     summary_max_tokens: int = 13107
     """... within these bounds (pi's maximum: 80% of the default reserve)."""
+    offline_summary_tokens: int = 1500
+    offline_summary_ratio: float = 0.1
+    offline_summary_max_tokens: int = 4000
+    """The offline summary's length budget: this many tokens or this share of what it replaces, whichever is
+    larger, at most the maximum (see :meth:`length_budget`)."""
     tool_result_chars: int = 2000
     """Tool results longer than this are truncated in the summarizer's input (pi's figure)."""
     summarizer: str = "offline"
@@ -76,6 +84,11 @@ class CompactionSettings:
     def summary_budget(self, summarized_tokens: int) -> int:
         wanted = int(summarized_tokens * self.summary_ratio)
         return max(self.summary_min_tokens, min(wanted, self.summary_max_tokens))
+
+    def length_budget(self, replaced_tokens: int) -> int:
+        """Tokens the offline summary may take when it replaces ``replaced_tokens`` (region and previous summary)."""
+        wanted = max(self.offline_summary_tokens, int(replaced_tokens * self.offline_summary_ratio))
+        return max(1, min(wanted, self.offline_summary_max_tokens))
 
     def replace(self, **changes: Any) -> "CompactionSettings":
         return dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -198,11 +200,24 @@ def test_constraints_are_user_sentences_with_rules_in_english_and_chinese() -> N
              "不要修改配置文件。先看看。必须保留注释；这个特别好。别动它\n务必用中文回答。禁止删除数据，一定要备份。"),
         assistant("You must not worry, I will never do that."),
         user("Make sure the build passes. Do not add dependencies. It should not print. Only edit src/."),
+        user("i would only want e2e tests for AgentSession, anything else is shitty. (don't read the full file!)"),
     ])
     assert facts.constraints == (
         "You must not touch tests/.", "Never use print!", "Always run pytest before committing", "不要修改配置文件。",
         "必须保留注释；", "别动它", "务必用中文回答。", "禁止删除数据，一定要备份。", "Make sure the build passes.",
-        "Do not add dependencies.", "It should not print.", "Only edit src/.")
+        "Do not add dependencies.", "Only edit src/.",
+        "i would only want e2e tests for AgentSession, anything else is shitty.", "(don't read the full file!)")
+
+
+@pytest.mark.parametrize("sentence", [
+    "propose where each of these files should go.", "what color are the codeblocks using? should be 8ABeB7",
+    "Use a dict instead, you must not loop.", "i don't understand, does it capture the theme variable",
+    "I don't tink the component invalidate works correctly.", "it never worked on Windows.",
+    "The sed command didn't work because of the multiline format.", "we always had this bug.",
+    "why do you go 100 lines at a time you idiot ...",
+], ids=lambda s: s[:30])
+def test_sentences_that_state_no_rule_are_not_constraints(sentence: str) -> None:
+    assert extract_facts([user(sentence)]).constraints == ()
 
 
 def test_identifiers_the_user_gave() -> None:
@@ -261,3 +276,34 @@ def test_exit_codes_are_read_from_shell_output_only() -> None:
     facts = extract_facts([assistant(call("r", "read", path="ci.log")),
                            result("r", "read", "step 3\nCommand exited with code 1")])
     assert facts.failures == () and facts.errors == ()
+
+
+# -- hostile text ---------------------------------------------------------------------------------------------
+
+_HOSTILE_SCRIPT = r"""
+import base64, random
+from pi_compact.compaction import facts
+from pi_compact.compaction.offline import OfflineSummarizer
+from pi_compact.compaction.summarizer import SummaryRequest
+
+blob = base64.urlsafe_b64encode(random.Random(7).randbytes(3072)).decode()
+hostile = [
+    "Ab" + "C" * 44 + "_", "Ab" + "C" * 5000 + "_", blob, "x" + blob.upper() + "_", "a." * 20000 + "Error",
+    "1," * 20000, "http://" * 3000, "a/" * 20000 + " ", "a_" * 20000, "a" * 100000 + "_", "## " + "# " * 20000 + "x",
+    "`a" * 20000, "aB" * 20000 + "_", "x" * 50000 + "()_", ".." * 20000, "- " * 20000 + "x",
+]
+for text in hostile:
+    facts.identifiers(text), facts.error_lines(text), facts.constraint_sentences(text)
+    messages = ({"role": "user", "content": text},
+                {"role": "assistant", "content": [{"type": "text", "text": text}]},
+                {"role": "toolResult", "toolName": "bash", "content": [{"type": "text", "text": text}], "isError": True})
+    OfflineSummarizer().summarize(SummaryRequest("", "", 1000, "compaction", messages, text, text))
+print("finished")
+"""
+
+
+def test_hostile_text_is_read_in_linear_time() -> None:
+    """Each input here made a pattern backtrack for minutes or forever; a generous timeout only catches that."""
+    done = subprocess.run([sys.executable, "-c", _HOSTILE_SCRIPT], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "finished"

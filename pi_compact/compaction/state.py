@@ -1,0 +1,389 @@
+"""Where the work stands at the end of a stretch of conversation, judged only as far as the transcript proves it.
+
+The offline summarizer must tell the next agent what is done, what is under way, what comes next and what is
+still broken, without a model to judge. This module reads the turns (a user request and the agent's work up to
+the next one) and decides only what the transcript shows: a turn whose last answer says "Done" or whose work was
+committed is finished; a turn whose last answer asks a question waits for the user; a failed command that later
+ran successfully, or whose turn ended finished, is resolved. What it cannot judge (what the user wants now, what
+the agent meant to do next) the summarizer quotes instead, from :attr:`RegionState.latest_request` and
+:attr:`RegionState.last_answer`.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, content_text, is_scratch, message_dicts, shell_command,
+                    tool_path)
+from .shell import shell_effects
+
+DONE, ASKED, INTERRUPTED, OPEN = "done", "asked", "interrupted", "open"
+"""A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither."""
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+_SLASH_COMMAND = re.compile(r"^/[\w:.-]*(?:\s|$)")
+_DONE = re.compile(
+    r"^\W{0,4}(?:(?:perfect|great|excellent|good|ok|okay|alright|yes)[!.,]?\s+)?(?:done|fixed|finished|complete[d]?"
+    r"|all (?:done|set|good)|committed|implemented|changed|updated|added|restored|made|created|removed|converted"
+    r"|ported|replaced|renamed|moved)\b"
+    r"|(?:^|[.!]\s+)(?:done|fixed)[.!]"
+    r"|\b(?:I've|I have|we've|we have) (?:now )?(?:ported|fixed|updated|added|changed|implemented|created|removed"
+    r"|replaced|converted|restored|made|finished|completed|committed)\b"
+    r"|\b(?:is|are|has been|have been|now) (?:done|fixed|complete|completed|committed|working|passing|in place)\b"
+    r"|\b(?:everything|it) (?:is working|works|passes|builds successfully)\b|\ball (?:\w+ )?(?:tests|checks) pass"
+    r"|^#+ *summary\b|✅",
+    re.I | re.M,
+)
+_NEXT = re.compile(
+    r"\b(?:next (?:is|up|step|steps|would be|I'll|I will|we)|next,|next:|shall I|should I|want me to|would you like"
+    r"|do you want|remaining|still (?:need|to do)|left to do|then we|after that)\b",
+    re.I,
+)
+_DECISION = re.compile(
+    r"\b(?:decided|decide to|decision|chose|choose to|opted|going with|go with|settled on|agreed|I agree"
+    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
+    re.I,
+)
+_NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
+_REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
+                        r"|actually\b|you fucked|wtf)", re.I)
+_COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
+_CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
+_CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
+_TAIL_PIPE = re.compile(r"\s*(?:2>&1|\|\s*(?:head|tail|grep|less|wc|sort|cat)\b[^|]*)+\s*$")
+_TOKEN = re.compile(r"\S+")
+_ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
+            "touch": "touched", "git": "changed by git"}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A user request and what the agent did about it, up to the next request."""
+
+    request: str
+    final_answer: str
+    """The agent's last text in the turn (``""`` when it wrote none)."""
+    status: str
+    commits: tuple[str, ...]
+    """Messages of the commits that succeeded in the turn."""
+    decisions: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RegionState:
+    """What a stretch of conversation proves about the state of the work."""
+
+    goal: str
+    """The first real request (not a slash command, not "continue"), cut to a sentence or two."""
+    goal_request: str
+    turns: tuple[Turn, ...]
+    latest_request: str
+    """The last real request, verbatim (``""`` when the region has none)."""
+    latest_status: str
+    last_answer: str
+    """The agent's last text in the region, verbatim."""
+    next_steps: tuple[str, ...]
+    """Sentences of the last answer that say what comes next."""
+    open_errors: tuple[str, ...]
+    resolved_errors: tuple[str, ...]
+    modified: tuple[tuple[str, str], ...]
+    """``(path, last action)``, paths relative to the working directory, in order of first change."""
+    decisions: tuple[str, ...]
+    succeeded: tuple[str, ...] = ()
+    """Labels of the actions that succeeded (as error lines name them: a command in backticks, ``edit `path```)."""
+
+    def settles(self, error_line: str) -> bool:
+        """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
+        whose error was resolved here."""
+        label = error_line.split(" failed", 1)[0].strip()
+        if label in self.succeeded or label in self.resolved_errors:
+            return True
+        command = label.strip("`").split()[:3]
+        return label.startswith("`") and any(
+            done.startswith("`") and done.strip("`").split()[:3] == command for done in self.succeeded)
+
+
+# -- text helpers ---------------------------------------------------------------------------------------------
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def clip_words(text: str, limit: int) -> str:
+    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut)."""
+    text = one_line(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+
+
+def is_slash_command(text: str) -> bool:
+    """``/mode``, ``/compact focus on x``; not ``/Users/me/file.png what is this?``."""
+    stripped = text.strip()
+    return bool(_SLASH_COMMAND.match(stripped)) and "/" not in stripped.split(None, 1)[0][1:]
+
+
+def is_substantive(text: str) -> bool:
+    """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep")."""
+    return not is_slash_command(text) and len(text.split()) >= 3
+
+
+def goal_sentence(request: str, limit: int = 400) -> str:
+    """The request's opening sentence and the (at most two) next sentences that state an intent, within ``limit``."""
+    found = sentences(request)
+    if not found:
+        return ""
+    chosen = [found[0]]
+    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let's|can you|"
+                        r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
+    for sentence in found[1:8]:
+        if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
+            chosen.append(sentence)
+    return clip_words(" ".join(chosen), limit)
+
+
+# -- paths ----------------------------------------------------------------------------------------------------
+
+
+def infer_cwd(messages: list[dict]) -> str:
+    """The directory the agent's commands most often ``cd`` into: the session's cwd when it is not given."""
+    seen: Counter[str] = Counter()
+    for message in messages:
+        for block in message.get("content") if isinstance(message.get("content"), list) else ():
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                command = shell_command(block.get("name"), block.get("arguments"))
+                seen.update(match.group(1).rstrip("/") for match in _CD.finditer(command[:2000] if command else ""))
+    return seen.most_common(1)[0][0] if seen else ""
+
+
+class PathNames:
+    """One spelling per file: relative to the working directory, ``./`` and ``@`` dropped, and a bare tail
+    (``src/main.ts``) read as the one known longer path it ends (``packages/app/src/main.ts``)."""
+
+    def __init__(self, cwd: str, known: list[str]) -> None:
+        self.cwd = cwd.rstrip("/")
+        self.full = sorted({self.plain(path) for path in known}, key=len, reverse=True)
+
+    def plain(self, path: str) -> str:
+        path = path.strip().lstrip("@")
+        if self.cwd and (path == self.cwd or path.startswith(self.cwd + "/")):
+            path = path[len(self.cwd) + 1 :] or "."
+        path = posixpath.normpath(path) if path else path
+        return path[2:] if path.startswith("./") else path
+
+    def name(self, path: str) -> str:
+        plain = self.plain(path)
+        if plain.startswith(("/", "~")):
+            return plain
+        longer = [full for full in self.full if full.endswith("/" + plain)]
+        if longer and all(longer[0].endswith("/" + other) for other in longer[1:]):
+            return longer[0]  # the longest, which every other candidate ends
+        return plain
+
+
+# -- turns ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _TurnDraft:
+    request: str
+    index: int
+    answer: str = ""
+    interrupted: bool = False
+    commits: list[str] | None = None
+    decisions: list[str] | None = None
+
+
+def _commit_message(command: str) -> str:
+    match = _COMMIT.search(command[:4000])
+    if not match:
+        return "a commit" if re.search(r"\bgit\s+commit\b", command) else ""
+    return clip_words((match.group(1) or match.group(2) or "").replace('\\"', '"'), 160)
+
+
+def _decisions_in(text: str) -> list[str]:
+    found = []
+    for sentence in sentences(text[:20_000]):
+        sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
+        if (20 <= len(sentence) <= 400 and _DECISION.search(sentence) and not _NARRATION.match(sentence)
+                and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
+            found.append(clip_words(sentence, 240))
+    return found
+
+
+def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDraft]:
+    turns: list[_TurnDraft] = []
+    commits: dict[str, str] = {}  # tool call id -> commit message, until its result comes
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        if role == "user":
+            text = content_text(message.get("content"))
+            if text.strip() and not is_slash_command(text):
+                turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
+            continue
+        if not turns:
+            turns.append(_TurnDraft("", -1, commits=[], decisions=[]))
+        turn = turns[-1]
+        if role == "assistant":
+            text = content_text(message.get("content")).strip()
+            if text:
+                turn.answer, turn.interrupted = text, False
+                turn.decisions += _decisions_in(text)
+            if message.get("stopReason") in ("aborted", "error"):
+                turn.interrupted = True
+            for block in message.get("content") if isinstance(message.get("content"), list) else ():
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    command = shell_command(block.get("name"), block.get("arguments")) or ""
+                    if _commit_message(command) and isinstance(block.get("id"), str):
+                        commits[block["id"]] = _commit_message(command)
+        elif role == "toolResult" and isinstance(message.get("toolCallId"), str) and message["toolCallId"] in commits:
+            succeeded = next((not a.failed for a in attempts if a.index == index), False)
+            turn.commits += [commits.pop(message["toolCallId"])] if succeeded else []
+    return turns
+
+
+def _status(turn: _TurnDraft, failed_last: bool) -> str:
+    answer = turn.answer.strip()
+    if answer and _DONE.search(answer[:400]):
+        return DONE  # even when the user stopped what came after the answer
+    if turn.interrupted:
+        return INTERRUPTED
+    if turn.commits and not failed_last:
+        return DONE
+    if answer.endswith(("?", "？")):
+        return ASKED
+    return OPEN
+
+
+# -- errors ---------------------------------------------------------------------------------------------------
+
+
+def command_key(command: str) -> str:
+    """A command without its ``cd dir &&`` prefix and its ``| head``-like tail: runs of the same check compare equal."""
+    command = one_line(command)
+    while _CD_PREFIX.match(command):
+        command = _CD_PREFIX.sub("", command, count=1)
+    return _TAIL_PIPE.sub("", command).strip()
+
+
+def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
+    if failure.tool in ("bash", "user bash") and later.tool in ("bash", "user bash"):
+        first, second = command_key(failure.target), command_key(later.target)
+        return first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
+    changes = EDIT_TOOLS | WRITE_TOOLS
+    if failure.tool.lower() in changes and later.tool.lower() in changes:
+        return names.name(failure.target) == names.name(later.target)
+    return failure.tool == later.tool and failure.target == later.target
+
+
+def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
+    """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
+    open_errors: dict[str, str] = {}
+    resolved: dict[str, None] = {}
+    for position, attempt in enumerate(attempts):
+        if not attempt.failed or attempt.aborted:
+            continue
+        label = _action_label(attempt, names)
+        later = attempts[position + 1 :]
+        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later)
+        if fixed or attempt.lookup or turn_done(attempt.index):
+            open_errors.pop(label, None)
+            resolved[label] = None
+        else:
+            resolved.pop(label, None)
+            open_errors[label] = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
+    return list(open_errors.values()), list(resolved)
+
+
+def _action_label(attempt: Attempt, names: PathNames) -> str:
+    if attempt.tool in ("bash", "user bash"):
+        return f"`{clip_words(command_key(attempt.target), 120)}`"
+    target = names.name(attempt.target) if attempt.target else ""
+    return f"{attempt.tool} `{target}`" if target else attempt.tool
+
+
+# -- files ----------------------------------------------------------------------------------------------------
+
+
+def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> list[tuple[str, str]]:
+    """Each modified file (as ``facts`` lists them) with the last thing done to it."""
+    wanted = {names.name(path) for path in facts.modified_files if not is_scratch(path)}
+    actions: dict[str, str] = {}
+    for attempt in attempts:
+        tool = attempt.tool.lower()
+        if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
+            verb = "written" if tool in WRITE_TOOLS else "edited"
+            actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
+        elif tool in ("bash", "user bash") and not attempt.failed:
+            effects = shell_effects(attempt.target)
+            verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
+            for path in effects.writes:
+                actions[names.name(path)] = verb
+    return [(path, actions.get(path, "changed")) for path in dict.fromkeys(
+        names.name(path) for path in facts.modified_files) if path in wanted]
+
+
+# -- the whole region -----------------------------------------------------------------------------------------
+
+
+def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
+    """What ``messages`` (the region being summarized; ``facts`` are theirs) prove about the work."""
+    listed = list(message_dicts(messages))
+    known = [*facts.modified_files, *facts.read_files]
+    if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
+        cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
+    names = PathNames(cwd, known)
+    drafts = _turns(listed, facts.attempts)
+    ends = [turn.index for turn in drafts[1:]] + [len(listed)]
+    statuses = []
+    for turn, end in zip(drafts, ends):
+        inside = [a for a in facts.attempts if turn.index < a.index < end]
+        statuses.append(_status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted))
+    for number, turn in enumerate(drafts[:-1]):
+        if _REJECTION.match(drafts[number + 1].request.strip()):
+            turn.decisions = []  # the user turned the proposal down
+
+    def turn_done(index: int) -> bool:
+        return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
+
+    open_errors, resolved = _errors(facts.attempts, turn_done, names)
+    turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()))
+                  for d, s in zip(drafts, statuses))
+    real = [turn for turn in turns if turn.request.strip()]
+    last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
+    goal_request = next((t.request for t in real if is_substantive(t.request)), "")
+    return RegionState(
+        goal=goal_sentence(goal_request), goal_request=goal_request, turns=turns, latest_request=real[-1].request.strip() if real else "",
+        latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
+        next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
+        open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
+        modified=tuple(_modified(facts.attempts, facts, names)),
+        decisions=tuple(dict.fromkeys(d for turn in turns for d in turn.decisions)),
+        succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
+    )
+
+
+def _next_steps(answer: str) -> list[str]:
+    """What the last answer says comes next: its sentences that announce a step, or the list under "Next steps:"."""
+    lines = answer.splitlines()
+    for number, line in enumerate(lines):
+        if re.match(r"^\W*(?:next steps?|remaining|todo|still to do)\b.*:\W*$", line.strip(), re.I):
+            items = []
+            for item in lines[number + 1 :]:
+                marker = re.match(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)", item)
+                if not marker:
+                    break
+                items.append(clip_words(marker.group(1), 240))
+            if items:
+                return items[:6]
+    return [clip_words(s, 300) for s in sentences(answer) if _NEXT.search(s)][-3:]
