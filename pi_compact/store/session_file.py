@@ -18,7 +18,7 @@ from .index import SessionIndex
 from .jsonl import dumps_line, new_entry_id
 from .migrate import header_version, migrate
 from .scan import ScanResult, Slot, scan, scan_entries
-from .writer import FileWriter
+from .writer import FileWriter, write_new_file
 
 
 class SessionFile:
@@ -85,7 +85,13 @@ class SessionFile:
         """Fill a new, empty file with ready-made entries, written in one go."""
         if self._writer is not None and entries:
             payload = b"".join(dumps_line(e) for e in entries)
-            self._write_line(lambda: payload)
+            if self._on_disk:
+                self._write_line(lambda: payload)
+            else:  # a new file (a fork): whole or not at all, never a partial or empty file
+                header = dumps_line(self.header)
+                write_new_file(self.path, header + payload)  # type: ignore[arg-type]
+                self._on_disk = True
+                self._size_seen = self._scanned_to = len(header) + len(payload)
         for entry in entries:
             self.index.add(Slot(self._next_line, -1, -1, entry))
             self._next_line += 1
