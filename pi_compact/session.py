@@ -243,10 +243,13 @@ class Session:
         *,
         parent_id: str | None | _Leaf = LEAF,
         entry_id: str | None = None,
+        on_locked: Callable[[dict, list[dict]], None] | None = None,
     ) -> dict:
         """Append one entry of any type as a child of the leaf (or ``parent_id``); it becomes the leaf.
 
         ``entry_id`` presets the new id (it must be unused), for entries that refer to themselves.
+        ``on_locked(entry, appended)`` runs once the file's lock is held, with what other processes appended
+        meanwhile, and may still change the entry (a compaction following messages appended while it ran).
         """
         parent = self._leaf_id if parent_id is LEAF else parent_id
         if parent is not None and parent not in self._index:
@@ -255,7 +258,7 @@ class Session:
             raise UsageError(f"entry id {entry_id} is already used")
         new_id = entry_id or new_entry_id(self._index.by_id)
         entry = _make_entry(entry_type, fields or {}, new_id, parent, now_iso())
-        self._file.append_entry(entry)
+        self._file.append_entry(entry, on_locked)
         self._leaf_id = entry["id"]
         return entry
 

@@ -15,6 +15,7 @@ from typing import Callable
 from ..errors import CompactionError, CompactionInProgressError
 from ..session import Session
 from ..store.locks import try_exclusive
+from .cut import entry_tokens
 from .pipeline import Plan, Planner
 from .prepare import prepare_compaction
 from .settings import CompactionSettings, should_compact
@@ -156,7 +157,10 @@ def _write(session: Session, prep, plan: Plan, summarizer, duration: float, dry_
         details["fallbackReason"] = plan.fallback_reason
     entry = None
     if not dry_run:
-        entry = session.append_compaction(plan.summary, first_kept, prep.tokens_before, details, False, entry_id=entry_id)
+        fields = {"summary": plan.summary, "firstKeptEntryId": first_kept, "tokensBefore": prep.tokens_before,
+                  "details": details, "fromHook": False}
+        entry = session.append("compaction", fields, entry_id=entry_id, on_locked=_follow_concurrent_appends)
+        first_kept = entry["firstKeptEntryId"]
     return CompactionResult(
         entry=entry,
         strategy=plan.strategy,
@@ -164,7 +168,7 @@ def _write(session: Session, prep, plan: Plan, summarizer, duration: float, dry_
         first_kept_entry_id=first_kept,
         tokens_before=prep.tokens_before,
         tokens_before_measured=prep.tokens_before_measured,
-        tokens_after=plan.tokens_after,
+        tokens_after=details["tokensAfter"],
         messages_summarized=plan.messages_summarized,
         messages_dropped=plan.messages_dropped,
         duration_s=duration,
@@ -174,6 +178,26 @@ def _write(session: Session, prep, plan: Plan, summarizer, duration: float, dry_
         fallback_reason=plan.fallback_reason,
         details=details,
     )
+
+
+def _follow_concurrent_appends(entry: dict, appended: list[dict]) -> None:
+    """Under the file's lock, just before the compaction is written: another process (pi, a second chat)
+    may have appended below the leaf it was planned from while the summarizer ran. The compaction then goes
+    after the newest of those entries, which stay in the kept region: nothing acknowledged leaves the context.
+    """
+    chain, followed = {entry["parentId"]}, []
+    for other in appended:
+        if other.get("parentId") in chain and other.get("id") not in chain:
+            chain.add(other["id"])
+            followed.append(other)
+    if not followed:
+        return
+    entry["parentId"] = followed[-1]["id"]
+    if entry["firstKeptEntryId"] == entry["id"]:  # nothing was to be kept: keep what arrived meanwhile
+        entry["firstKeptEntryId"] = followed[0]["id"]
+    details = entry["details"]
+    details["tokensAfter"] += sum(entry_tokens(other) for other in followed)
+    details["appendedMeanwhile"] = len(followed)
 
 
 def _record_failure(session: Session, reason: str, exc: Exception, dry_run: bool) -> None:

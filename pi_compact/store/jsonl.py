@@ -16,6 +16,7 @@ import re
 import sys
 import time
 import uuid
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -29,26 +30,41 @@ _LEAVES = (str, int, type(None))
 def dumps(obj: Any) -> bytes:
     """``JSON.stringify(obj)`` as UTF-8 bytes (integers are written exactly, as Python holds them).
 
-    Anything the reader accepts can be written back (orjson parses up to 1,024 levels, more than Python's
-    default recursion limit walks); ``ValueError`` only for a value nested deeper than ``_DEEPEST`` levels.
+    Values up to ``DEEPEST`` levels are written, and read back by :func:`loads_deep`; ``ValueError`` for a
+    value nested deeper.
     """
     try:
         return _dumps(obj)
     except RecursionError:
         pass
+    with recursion_room(DEEPEST):  # the rare deep value only: the limit is process-wide
+        try:
+            return _dumps(obj)
+        except RecursionError:
+            raise ValueError(f"value nested too deeply to write as JSON (more than {DEEPEST:,} levels)") from None
+
+
+DEEPEST = 4_000
+"""Levels a value may have and still be written, and read back: orjson parses at most 1,024, node more; the
+reader falls back to ``json`` for the lines between (well within the C stack)."""
+
+
+@contextmanager
+def recursion_room(levels: int):
+    """Python's recursion limit raised, while held, to fit ``levels`` more levels (one each) on the stack."""
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, _DEEPEST))  # the rare deep value only: the limit is process-wide
+    sys.setrecursionlimit(max(limit, _stack_depth() + levels + 20))
     try:
-        return _dumps(obj)
-    except RecursionError:
-        raise ValueError("value nested too deeply to write as JSON") from None
+        yield
     finally:
         sys.setrecursionlimit(limit)
 
 
-_DEEPEST = 4_000
-"""Levels a value may have and still be written: well beyond what the reader accepts (orjson parses at most
-1,024), well within the C stack."""
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
 
 
 def _dumps(obj: Any) -> bytes:
@@ -147,6 +163,16 @@ def js_number(value: float) -> str:
 def loads(raw: bytes | bytearray | memoryview | str) -> Any:
     """Parse one JSON value; raises ``orjson.JSONDecodeError`` (a ``ValueError``)."""
     return orjson.loads(raw)
+
+
+def loads_deep(text: str, **options: Any) -> Any:
+    """``json.loads`` with room for every depth :func:`dumps` writes (orjson stops at 1,024 levels); values
+    deeper than the room raise ``ValueError``."""
+    with recursion_room(2 * DEEPEST):  # twice the writer's room: whatever it wrote fits, from any caller
+        try:
+            return json.loads(text, **options)
+        except RecursionError:
+            raise ValueError(f"nested too deeply to parse (more than {DEEPEST:,} levels)") from None
 
 
 _JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"

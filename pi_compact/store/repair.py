@@ -17,7 +17,7 @@ from ..errors import SessionFileError, UsageError
 from .doctor import Diagnosis, Doctor, Entry
 from .doctor_fields import MISSING
 from .jsonl import dumps_line
-from .writer import FILE_MODE
+from .writer import write_new_file
 
 _LEFT_OUT = {"torn_tail", "invalid_json", "not_object", "extra_header", "corrupt_header"}
 _WHITESPACE = b" \t\r\n\x0b\x0c"
@@ -83,7 +83,7 @@ def write_repaired(source: str | os.PathLike, output: str | os.PathLike) -> tupl
     if output.exists() or output.is_symlink():
         raise UsageError(f"{output} already exists; choose a new file")
     diagnosis, repaired = repair(read_session_bytes(source))
-    _write_new(output, repaired.data)
+    write_new_file(output, repaired.data)  # whole or not at all: a crash mid-write leaves no OUT
     return diagnosis, repaired
 
 
@@ -96,23 +96,3 @@ def read_session_bytes(path: Path) -> bytes:
         raise SessionFileError(f"{path}: no such file") from None
     except OSError as exc:
         raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
-
-
-def _write_new(path: Path, data: bytes) -> None:
-    """Create ``path`` (failing if it exists, even when it appears meanwhile), owner-only, fsynced."""
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; choose a new file") from None
-    except OSError as exc:
-        raise SessionFileError(f"cannot create {path}: {exc.strerror}") from None
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    except OSError as exc:
-        os.unlink(path)
-        raise SessionFileError(f"cannot write {path}: {exc.strerror}") from None
-    finally:
-        os.close(fd)

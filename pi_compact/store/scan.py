@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CorruptEntryError, NotASessionError
-from .jsonl import loads
+from .jsonl import loads, loads_deep
 
 EAGER_PARSE_BYTES = 8 * 1024 * 1024
 """Files up to this size are parsed in full at open: exact validation costs nothing noticeable there."""
@@ -97,16 +97,14 @@ class ScanResult:
 def parse_line(raw: bytes | memoryview) -> Any:
     """Parse one line as pi would, or raise ``ValueError``: invalid UTF-8 becomes U+FFFD as in node.
 
-    A value nested deeper than Python's parser can follow (node's goes further) counts as unparsable too.
+    Lines deeper than orjson parses (1,024 levels) are read as deep as the writer writes
+    (:data:`~pi_compact.store.jsonl.DEEPEST`); deeper ones count as unparsable.
     """
     try:
         return loads(raw)
     except ValueError:
         text = bytes(raw).decode("utf-8", errors="replace")
-        try:
-            return json.loads(text, parse_constant=_reject_constant)
-        except RecursionError:
-            raise ValueError("nested too deeply to parse") from None
+        return loads_deep(text, parse_constant=_reject_constant)
 
 
 def _reject_constant(name: str) -> Any:

@@ -18,7 +18,7 @@ from .index import SessionIndex
 from .jsonl import dumps_line, new_entry_id
 from .migrate import header_version, migrate
 from .scan import ScanResult, Slot, scan, scan_entries
-from .writer import FileWriter
+from .writer import FileWriter, write_new_file
 
 
 class SessionFile:
@@ -71,13 +71,19 @@ class SessionFile:
 
     # -- appending -----------------------------------------------------------------------------------------
 
-    def append_entry(self, entry: dict) -> None:
+    def append_entry(self, entry: dict, on_locked: Callable[[dict, list[dict]], None] | None = None) -> None:
         """Write ``entry`` as the file's next line and index it; its id is drawn again if another process
-        took it meanwhile (checked once the lock is held and their lines are indexed)."""
+        took it meanwhile (checked once the lock is held and their lines are indexed).
+
+        ``on_locked(entry, appended)`` runs then too, with the entries other processes appended since this
+        file was last read, and may still change ``entry`` (re-parent it, say) before it is written.
+        """
         start = end = -1
         if self._writer is not None:
-            start, line = self._write_line(lambda: self._entry_line(entry))
+            start, line = self._write_line(lambda fresh: self._entry_line(entry, fresh, on_locked))
             end = start + len(line) - 1
+        elif on_locked is not None:
+            on_locked(entry, [])
         self.index.add(Slot(self._next_line, start, end, entry))
         self._next_line += 1
 
@@ -85,31 +91,40 @@ class SessionFile:
         """Fill a new, empty file with ready-made entries, written in one go."""
         if self._writer is not None and entries:
             payload = b"".join(dumps_line(e) for e in entries)
-            self._write_line(lambda: payload)
+            if self._on_disk:
+                self._write_line(lambda fresh: payload)
+            else:  # a new file (a fork): whole or not at all, never a partial or empty file
+                header = dumps_line(self.header)
+                write_new_file(self.path, header + payload)  # type: ignore[arg-type]
+                self._on_disk = True
+                self._size_seen = self._scanned_to = len(header) + len(payload)
         for entry in entries:
             self.index.add(Slot(self._next_line, -1, -1, entry))
             self._next_line += 1
 
-    def _entry_line(self, entry: dict) -> bytes:
+    def _entry_line(self, entry: dict, fresh: list[Slot], on_locked) -> bytes:
+        if on_locked is not None:
+            on_locked(entry, [self.index.entry_of(slot) for slot in fresh])
         if entry["id"] in self.index:
             entry["id"] = new_entry_id(self.index.by_id)
         return dumps_line(entry)
 
-    def _write_line(self, render: Callable[[], bytes]) -> tuple[int, bytes]:
-        """Append ``render()`` under the file's lock; return the offset it starts at, and the line.
+    def _write_line(self, render: Callable[[list[Slot]], bytes]) -> tuple[int, bytes]:
+        """Append ``render(fresh)`` under the file's lock; return the offset it starts at, and the line.
 
-        ``render`` runs once the lock is held and other processes' appends are indexed.
+        ``render`` runs once the lock is held and other processes' appends are indexed (``fresh``: their slots).
         """
         assert self._writer is not None
         with self._writer.locked() as size:
             if self._pending_rewrite:
-                line = render()
+                line = render([])
                 return self._rewrite_with(line), line
             if not self._on_disk:
-                line = render()
+                line = render([])
                 return self._write_new_file(size, line), line
+            before = len(self.index.slots)
             self._catch_up(size)
-            line = render()
+            line = render(self.index.slots[before:])
             prefix = b""
             if self._torn_from is not None:
                 self._writer.truncate(self._torn_from)

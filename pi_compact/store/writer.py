@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import ConcurrentModificationError, LockTimeoutError, SessionFileError
+from ..errors import ConcurrentModificationError, LockTimeoutError, SessionFileError, UsageError
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -116,13 +116,32 @@ class FileWriter:
         os.ftruncate(self._open(), size)
 
     def write(self, payload: bytes) -> None:
-        """Write ``payload`` at the end in one call (O_APPEND), then fsync when durable."""
+        """Write ``payload`` at the end in one call (O_APPEND), then fsync when durable.
+
+        Call while holding :meth:`locked`. A write that fails part way (a full disk, a file size limit) is cut
+        off at once, so no torn line is left for the next append or for another reader to find.
+        """
         fd = self._open()
-        _write_all(fd, payload)
-        if self.durable:
-            os.fsync(fd)
-            while self._unsynced_dirs:  # a new file survives a crash only once its directory entry does
-                _fsync_dir(self._unsynced_dirs.pop())
+        size = os.fstat(fd).st_size
+        try:
+            _write_all(fd, payload)
+            if self.durable:
+                os.fsync(fd)
+                while self._unsynced_dirs:  # a new file survives a crash only once its directory entry does
+                    _fsync_dir(self._unsynced_dirs.pop())
+        except OSError as exc:
+            self._undo(fd, size)
+            raise SessionFileError(f"cannot write {self.path}: {exc.strerror}; nothing was written") from None
+
+    def _undo(self, fd: int, size: int) -> None:
+        """Cut what a failed write left; a file it was creating is removed rather than left empty."""
+        try:
+            os.ftruncate(fd, size)
+            if size == 0 and self._unsynced_dirs:
+                os.unlink(self.path)
+                self.close()
+        except OSError:
+            pass  # the error being reported is the write's
 
     def replace_contents(self, payload: bytes, backup_suffix: str) -> Path:
         """Atomically replace the file with ``payload``, keeping the old file as ``<name><backup_suffix>``.
@@ -153,6 +172,41 @@ class FileWriter:
     def reopen(self) -> None:
         self.close()
         self._open()
+
+
+def write_new_file(path: Path, data: bytes) -> None:
+    """Create ``path`` holding ``data``, whole or not at all: written to a temporary file beside it, fsynced,
+    then linked into place. A crash or a full disk leaves no partial ``path``; an existing one is never
+    replaced (``UsageError``), even one that appears meanwhile."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        ensure_private_dir(path.parent)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
+    except OSError as exc:
+        raise SessionFileError(f"cannot create {path}: {exc.strerror}") from None
+    try:
+        try:
+            _write_all(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        _link_new(temp, path)
+    except OSError as exc:
+        raise SessionFileError(f"cannot write {path}: {exc.strerror}") from None
+    finally:
+        temp.unlink(missing_ok=True)
+    _fsync_dir(path.parent)
+
+
+def _link_new(temp: Path, path: Path) -> None:
+    try:
+        os.link(temp, path)  # fails if path exists: never replaces a file
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; choose a new file") from None
+    except OSError:  # a file system without hard links
+        if path.exists() or path.is_symlink():
+            raise UsageError(f"{path} already exists; choose a new file") from None
+        os.rename(temp, path)
 
 
 def _free_name(path: Path) -> Path:
