@@ -54,7 +54,9 @@ _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wr
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 _CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
-_TAIL_PIPE = re.compile(r"\s*(?:2>&1|\|\s*(?:head|tail|grep|less|wc|sort|cat)\b[^|]*)+\s*$")
+_OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
+"""A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
+one pattern over the whole tail backtracks on hostile text)."""
 _TOKEN = re.compile(r"\S+")
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
@@ -273,7 +275,15 @@ def command_key(command: str) -> str:
     command = one_line(command)
     while _CD_PREFIX.match(command):
         command = _CD_PREFIX.sub("", command, count=1)
-    return _TAIL_PIPE.sub("", command).strip()
+    return _without_output_filters(command)
+
+
+def _without_output_filters(command: str) -> str:
+    stages = command.split("|")
+    while len(stages) > 1 and _OUTPUT_FILTER.match(stages[-1]):
+        stages.pop()
+    kept = "|".join(stages).rstrip()
+    return kept.removesuffix("2>&1").strip()
 
 
 def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
