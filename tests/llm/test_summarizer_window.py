@@ -68,7 +68,9 @@ def local(server: FakeLLMServer, **options) -> object:
 def test_every_request_to_a_small_local_server_fits_its_window(server: FakeLLMServer, tmp_path: Path, window: int) -> None:
     server.default_text = SUMMARY
     session = long_session(tmp_path / "s.jsonl")
-    result = compact(session, settings=CompactionSettings(keep_recent_tokens=2_000),
+    # The kept tail holds the whole last turn (about 4,500 estimated tokens): no split turn, whose prefix request
+    # would want other sections than the fake answer has; this test is about the chunks' sizes.
+    result = compact(session, settings=CompactionSettings(keep_recent_tokens=6_000),
                      summarizer=local(server, context_window=window))
 
     bodies = chat_requests(server)
@@ -89,7 +91,7 @@ def test_without_a_window_an_unknown_local_model_gets_the_providers_usual_window
     session = long_session(tmp_path / "s.jsonl")
     summarizer = local(server)
     assert summarizer.context_window == 128_000
-    compact(session, settings=CompactionSettings(keep_recent_tokens=2_000), summarizer=summarizer)
+    compact(session, settings=CompactionSettings(keep_recent_tokens=6_000), summarizer=summarizer)
     [body] = chat_requests(server)
     assert request_tokens(body) > 40_000  # what a local 8k server would refuse: hence --summarizer-window
 
@@ -99,7 +101,7 @@ def test_a_server_that_refuses_a_request_as_too_long_gets_smaller_chunks(server:
     server.push(refusal, refusal)
     server.default_text = SUMMARY
     session = long_session(tmp_path / "s.jsonl")
-    result = compact(session, settings=CompactionSettings(keep_recent_tokens=2_000),
+    result = compact(session, settings=CompactionSettings(keep_recent_tokens=6_000),
                      summarizer=local(server, context_window=32_000))
 
     sizes = [request_tokens(body) for body in chat_requests(server)]
@@ -112,7 +114,7 @@ def test_a_server_that_always_refuses_falls_back_offline_after_a_few_tries(serve
                                                                            tmp_path: Path) -> None:
     server.push(*[FakeReply(status=400, text="prompt is too long: 9000 tokens > 8192 maximum")] * 10)
     session = long_session(tmp_path / "s.jsonl", turns=8)
-    result = compact(session, settings=CompactionSettings(keep_recent_tokens=2_000),
+    result = compact(session, settings=CompactionSettings(keep_recent_tokens=6_000),
                      summarizer=local(server, context_window=32_000))
     assert result.strategy == "offline" and "prompt is too long" in result.fallback_reason
     assert len(chat_requests(server)) == 5  # the first try and four smaller ones
