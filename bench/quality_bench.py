@@ -51,10 +51,10 @@ def labelled_rows() -> list[dict]:
     rows = []
     for name, source, label_names in LABELLED:
         with Session.open(source) as session:
-            path = session.branch()
+            path, cwd = session.branch(), session.cwd
         labels = [RegionLabels.load(LABELS / f"{label}.json") for label in label_names]
         region = labels[-1].region_of(path)
-        offline = summaries_at(path, [lab.first_kept_index for lab in labels])[-1]
+        offline = summaries_at(path, [lab.first_kept_index for lab in labels], cwd=cwd)[-1]
         claude = _claude_summary(path, len(labels)) if source == BEFORE_COMPACTION else None
         for writer, summary in (("claude", claude), ("offline", offline)):
             if summary is not None:

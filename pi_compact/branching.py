@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from .compaction.prepare import FileLists, collect_files
 from .compaction.prompts import SYSTEM_PROMPT, branch_prompt
 from .compaction.redact import redact_secrets
+from .compaction.paths import listed_files
 from .compaction.serialize import convert_to_llm, format_file_operations, serialize_conversation
 from .compaction.settings import CompactionSettings
 from .compaction.summarize import checked_summary
@@ -227,7 +228,7 @@ def _llm_summary(prep, summarizer: Summarizer, settings: CompactionSettings, ins
 
 def _stored_text(body: str, files: FileLists) -> str:
     return BRANCH_SUMMARY_PREAMBLE + _without_file_lists(body) + format_file_operations(
-        list(files.read_files), list(files.modified_files)
+        *listed_files(files.read_files, files.modified_files, "")
     )
 
 

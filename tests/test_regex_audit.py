@@ -32,7 +32,7 @@ NOT_AUDITED = {
     "pi_compact.store.jsonl:_TOKEN": "runs on json.dumps output only, whose strings are always terminated",
 }
 """Patterns that never see untrusted text, and why."""
-AUDITED_BY_THEIR_OWNER = ("pi_compact.compaction.facts:", "pi_compact.compaction.offline:")
+AUDITED_BY_THEIR_OWNER: tuple[str, ...] = ()
 """The fact extractor's and offline summarizer's patterns: fixed and audited with their own tests."""
 
 _ANCHORED = {"match", "fullmatch"}

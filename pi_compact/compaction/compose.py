@@ -3,7 +3,8 @@
 Every summary, whatever produced it, carries the user's first request verbatim at the top (so the original
 goal never decays through repeated compactions), the latest request verbatim when it is no longer in the
 kept messages (so the agent resumes the current task), a note of anything dropped to fit the window, and
-pi's ``<read-files>``/``<modified-files>`` lists at the end. These blocks are stripped from a previous
+pi's ``<read-files>``/``<modified-files>`` lists at the end (one spelling per file, relative to the session's
+``cwd``: :mod:`.paths`). These blocks are stripped from a previous
 summary before it is updated, so they never pile up.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from .paths import listed_files
 from .serialize import format_file_operations
 from .tokens import text_tokens
 
@@ -43,6 +45,7 @@ def compose(
     dropped_note: str | None,
     read_files: tuple[str, ...],
     modified_files: tuple[str, ...],
+    cwd: str = "",
 ) -> str:
     parts = []
     quoted = bool(first_request) and f"## Goal\n{first_request}\n" in body + "\n"
@@ -54,7 +57,7 @@ def compose(
         parts.append(f"<current-request>\n{bounded(current_request)}\n</current-request>")
     if dropped_note:
         parts.append(f"<dropped-to-fit>\n{dropped_note}\n</dropped-to-fit>")
-    return "\n\n".join(parts) + format_file_operations(list(read_files), list(modified_files))
+    return "\n\n".join(parts) + format_file_operations(*listed_files(read_files, modified_files, cwd))
 
 
 def shorten_to(text: str, max_tokens: int) -> str:

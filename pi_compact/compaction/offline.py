@@ -30,10 +30,16 @@ ANSWER_QUOTE = 800
 _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 6, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 5
-_FILES = 12
+_PLAN_ITEMS = 8
+_PLAN_LABEL = "Still unchecked in the plan "
+_FILES = 24
 _BRANCH_INTRO = "A conversation branch that was explored and then left."
 _REQUEST_LABEL, _ANSWER_LABEL = "Last user request (verbatim):", "Agent's last answer (verbatim):"
-_RESOLVED_LABEL, _EARLIER_LABEL, _FILE_LABEL = "Resolved along the way:", "Earlier request:", "Changed "
+_RESOLVED_LABEL, _EARLIER_LABEL, _FILES_LABEL = "Resolved along the way:", "Earlier request:", "Files changed (by last action):"
+_FILE_ITEM = re.compile(r"^Changed `([^`\n]+)` \(last: ([^\n]*)\)$")
+"""A changed file as summaries before this layout listed it, one item each (still read when merging)."""
+_ACTION_LINE = re.compile(r"^\s*([^:`\n]{1,40}):\s(.*)$")
+_QUOTED = re.compile(r"`([^`\n]+)`")
 _COLLAPSED = re.compile(r"^Earlier finished \((\d+)\): (.*)$", re.S)
 _FOCUS_PREFIX = re.compile(r"^focus(?:\s+on)?\s*:?\s*", re.I)
 _WORD = re.compile(r"[A-Za-z0-9_./-]{3,}|[\u4e00-\u9fff]{2,}")
@@ -97,8 +103,40 @@ def _add_done(new: Sections, state: RegionState) -> None:
         if not turn.commits:
             answer = clip_words(turn.final_answer, 140) if turn.final_answer else "done"
             new.add("done", f"Finished “{clip_words(turn.request, 120)}” → {answer}")
-    for path, action in state.modified:
-        new.add("done", f"{_FILE_LABEL}`{path}` (last: {action})")
+    if state.modified:
+        new.add("done", _files_item(dict(state.modified)))
+
+
+def _file_actions(items: list[str]) -> dict[str, str]:
+    """The changed files the items list, each with its last action, the last changed last."""
+    actions: dict[str, str] = {}
+
+    def note(path: str, action: str) -> None:
+        actions.pop(path, None)
+        actions[path] = action
+
+    for item in items:
+        single = _FILE_ITEM.match(item)
+        if single:
+            note(single.group(1), single.group(2))
+        elif item.startswith(_FILES_LABEL):
+            for line in item.splitlines()[1:]:
+                group = _ACTION_LINE.match(line)
+                for path in _QUOTED.findall(group.group(2)) if group else ():
+                    note(path, group.group(1).strip())
+    return actions
+
+
+def _files_item(actions: dict[str, str]) -> str:
+    """One Done item: the files grouped by their last action (the <modified-files> list repeats the bare names)."""
+    groups: dict[str, list[str]] = {}
+    for path, action in list(actions.items())[-_FILES:]:
+        groups.setdefault(action, []).append(f"`{path}`")
+    return "\n".join([_FILES_LABEL, *(f"  {action}: {', '.join(paths)}" for action, paths in groups.items())])
+
+
+def _is_files(item: str) -> bool:
+    return item.startswith(_FILES_LABEL) or bool(_FILE_ITEM.match(item))
 
 
 def _add_in_progress(new: Sections, state: RegionState) -> None:
@@ -118,12 +156,20 @@ def _add_in_progress(new: Sections, state: RegionState) -> None:
 def _add_next(new: Sections, state: RegionState) -> None:
     for step in state.next_steps:
         new.add("next", f"Open question to the user: {step}" if step.endswith("?") else step)
+    if state.plan and state.plan.open:
+        new.add("next", _plan_line(state.plan.path, state.plan.open))
     for error in state.open_errors[:3]:
         new.add("next", f"Fix: {error if len(error) <= 200 else error[:199] + '…'}")
     if state.latest_request and state.latest_status not in (DONE, ASKED):
         new.add("next", "Finish the last user request (quoted under Critical Context).")
     if not new.items["next"] and state.latest_request:
         new.add("next", "The last request is done: wait for the user's next request.")
+
+
+def _plan_line(path: str, open_items: tuple[str, ...]) -> str:
+    shown = [clip_words(item, 90) for item in open_items[:_PLAN_ITEMS]]
+    more = f"; and {len(open_items) - len(shown)} more" if len(open_items) > len(shown) else ""
+    return f"{_PLAN_LABEL}`{path}`: {'; '.join(shown)}{more}"
 
 
 # -- merging --------------------------------------------------------------------------------------------------
@@ -157,19 +203,15 @@ def _still_open(old: Sections, state: RegionState) -> list[str]:
 
 def _merge_done(old: list[str], new: list[str]) -> list[str]:
     """Finished items, newest last; a file's latest action replaces its older one; the oldest collapse into a count."""
-    collapsed, listing, items = 0, [], []
+    collapsed, listing, others = 0, [], []
     for item in old + new:
         count = _COLLAPSED.match(item)
         if count:
             collapsed += int(count.group(1))
             listing.append(count.group(2).lstrip("…").strip())
-            continue
-        if item.startswith(_FILE_LABEL):
-            path = item.split("`")[1] if item.count("`") >= 2 else item
-            items = [i for i in items if not (i.startswith(_FILE_LABEL) and path in i.split("`")[1:2])]
-        items.append(item)
-    files = [i for i in items if i.startswith(_FILE_LABEL)][-_FILES:]
-    others = [i for i in items if not i.startswith(_FILE_LABEL)]
+        elif not _is_files(item):
+            others.append(item)
+    actions = _file_actions([item for item in old + new if _is_files(item)])
     keep = _LIMITS["done"]
     dropped = others[:-keep] if len(others) > keep else []
     collapsed += len(dropped)
@@ -179,7 +221,7 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
         listing = listing[1:]  # the oldest names go first
     text = clip_words("; ".join(listing), 300)
     head = [f"Earlier finished ({collapsed}): {text}"] if collapsed else []
-    return head + others[-keep:] + files
+    return head + others[-keep:] + ([_files_item(actions)] if actions else [])
 
 
 def _short_done(item: str) -> str:
@@ -236,6 +278,15 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], bool]]:
             return False
         return step
 
+    def drop_oldest_file() -> bool:
+        for n, item in enumerate(items["done"]):
+            actions = _file_actions([item]) if item.startswith(_FILES_LABEL) else {}
+            if len(actions) > 3:
+                del actions[next(iter(actions))]
+                items["done"][n] = _files_item(actions)
+                return True
+        return False
+
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
         *extra,
@@ -244,8 +295,8 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], bool]]:
         drop_first(items["critical"], where=lambda i: not i.startswith((_REQUEST_LABEL, _ANSWER_LABEL))),
         drop_first(items["decisions"], keep=2),
         shorten(_ANSWER_LABEL, 700),
-        drop_first(items["done"], keep=4, where=lambda i: not i.startswith(_FILE_LABEL)),
-        drop_first(items["done"], keep=3, where=lambda i: i.startswith(_FILE_LABEL)),
+        drop_first(items["done"], keep=4, where=lambda i: not _is_files(i)),
+        drop_oldest_file,
         shorten(_REQUEST_LABEL, 400),
         drop_first(items["blocked"], keep=2),
         drop_first(items["decisions"]),

@@ -169,6 +169,7 @@ class Planner:
             dropped_note=dropped_note,
             read_files=files.read_files,
             modified_files=files.modified_files,
+            cwd=self.cwd,
         )
 
     def _current_request(self, first_kept: int | None) -> str | None:

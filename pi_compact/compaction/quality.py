@@ -170,7 +170,9 @@ def section_of(title: str) -> str:
 def _item_text(line: str) -> str:
     bullet = _BULLET.match(line)
     if bullet:
-        return bullet.group(1).strip()
+        text = bullet.group(1).strip()
+        # "Files changed (by last action):" introduces the lines under it (scored themselves); it claims nothing
+        return "" if text.endswith(":") and "`" not in text else text
     if line.startswith("|"):
         if _TABLE_SEPARATOR.match(line):
             return ""

@@ -11,14 +11,14 @@ the agent meant to do next) the summarizer quotes instead, from :attr:`RegionSta
 
 from __future__ import annotations
 
-import posixpath
 import re
-from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, content_text, is_scratch, message_dicts, shell_command,
                     tool_path)
+from .paths import PathNames, infer_cwd
+from .plans import PlanItems, open_plan_items
 from .shell import shell_effects
 
 DONE, ASKED, INTERRUPTED, OPEN = "done", "asked", "interrupted", "open"
@@ -52,7 +52,6 @@ _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i wi
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
-_CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 _CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
 _OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
 """A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
@@ -97,6 +96,8 @@ class RegionState:
     decisions: tuple[str, ...]
     succeeded: tuple[str, ...] = ()
     """Labels of the actions that succeeded (as error lines name them: a command in backticks, ``edit `path```)."""
+    plan: PlanItems | None = None
+    """The checklist file the agent changed last, with what is still unchecked (path relative to the cwd)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -152,45 +153,6 @@ def goal_sentence(request: str, limit: int = 400) -> str:
         if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
     return clip_words(" ".join(chosen), limit)
-
-
-# -- paths ----------------------------------------------------------------------------------------------------
-
-
-def infer_cwd(messages: list[dict]) -> str:
-    """The directory the agent's commands most often ``cd`` into: the session's cwd when it is not given."""
-    seen: Counter[str] = Counter()
-    for message in messages:
-        for block in message.get("content") if isinstance(message.get("content"), list) else ():
-            if isinstance(block, dict) and block.get("type") == "toolCall":
-                command = shell_command(block.get("name"), block.get("arguments"))
-                seen.update(match.group(1).rstrip("/") for match in _CD.finditer(command[:2000] if command else ""))
-    return seen.most_common(1)[0][0] if seen else ""
-
-
-class PathNames:
-    """One spelling per file: relative to the working directory, ``./`` and ``@`` dropped, and a bare tail
-    (``src/main.ts``) read as the one known longer path it ends (``packages/app/src/main.ts``)."""
-
-    def __init__(self, cwd: str, known: list[str]) -> None:
-        self.cwd = cwd.rstrip("/")
-        self.full = sorted({self.plain(path) for path in known}, key=len, reverse=True)
-
-    def plain(self, path: str) -> str:
-        path = path.strip().lstrip("@")
-        if self.cwd and (path == self.cwd or path.startswith(self.cwd + "/")):
-            path = path[len(self.cwd) + 1 :] or "."
-        path = posixpath.normpath(path) if path else path
-        return path[2:] if path.startswith("./") else path
-
-    def name(self, path: str) -> str:
-        plain = self.plain(path)
-        if plain.startswith(("/", "~")):
-            return plain
-        longer = [full for full in self.full if full.endswith("/" + plain)]
-        if longer and all(longer[0].endswith("/" + other) for other in longer[1:]):
-            return longer[0]  # the longest, which every other candidate ends
-        return plain
 
 
 # -- turns ----------------------------------------------------------------------------------------------------
@@ -372,6 +334,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
     goal_request = next((t.request for t in real if is_substantive(t.request)), "")
+    plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
         goal=goal_sentence(goal_request), goal_request=goal_request, turns=turns, latest_request=real[-1].request.strip() if real else "",
         latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
@@ -380,6 +343,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(dict.fromkeys(d for turn in turns for d in turn.decisions)),
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
+        plan=replace(plan, path=names.name(plan.path)) if plan else None,
     )
 
 

@@ -47,6 +47,19 @@ def items(text: str, heading: str) -> list[str]:
             if not line.startswith(" ")]
 
 
+def changed_files(text: str) -> dict[str, str]:
+    """The files the Done section says were changed, each with its last action."""
+    found: dict[str, str] = {}
+    lines = section(text, "### Done") if "### Done" in text else text.splitlines()
+    start = next((n for n, line in enumerate(lines) if "Files changed (by last action):" in line), None)
+    for line in lines[start + 1 :] if start is not None else ():
+        if not line.startswith("  "):
+            break
+        action, paths = line.strip().split(": ", 1)
+        found.update((path, action) for path in re.findall(r"`([^`]+)`", paths))
+    return found
+
+
 # -- what one region proves -----------------------------------------------------------------------------------
 
 
@@ -79,7 +92,8 @@ def test_constraints_are_the_users_rules() -> None:
 
 def test_progress_names_changed_files_with_their_last_action_and_only_the_open_error() -> None:
     text = summarize(SESSION)
-    assert items(text, "### Done") == ["Changed `src/parser.py` (last: edited)", "Changed `docs/parser.md` (last: written)"]
+    assert items(text, "### Done") == ["Files changed (by last action):"]
+    assert changed_files(text) == {"src/parser.py": "edited", "docs/parser.md": "written"}
     assert items(text, "### In Progress") == [
         "“Please finish the changelog entry and fix the lint error; don't touch package.json.” — under way"]
     # pytest failed, then passed after the fix: resolved, one line at most; lint still fails: open
@@ -153,7 +167,7 @@ def test_paths_are_named_once_relative_to_the_working_directory() -> None:
         assistant(call("3", "write", path="./src/new/x.py")), result("3", "write", "ok"),
         assistant(call("4", "write", path="/tmp/scratch.txt")), result("4", "write", "ok"),
     ], metadata={"cwd": "/work/app"})
-    assert items(text, "### Done") == ["Changed `src/mod.py` (last: edited (sed))", "Changed `src/new/x.py` (last: written)"]
+    assert changed_files(text) == {"src/mod.py": "edited (sed)", "src/new/x.py": "written"}
 
 
 @pytest.mark.parametrize("cwd", [{"cwd": "/work/app"}, {}], ids=["given", "inferred from cd"])
@@ -164,7 +178,7 @@ def test_a_bare_file_name_is_the_one_longer_path_it_ends(cwd: dict) -> None:
         assistant(call("2", "edit", path="/work/app/pkg/src/parse.py")), result("2", "edit", "ok"),
         assistant(call("3", "bash", command="sed -i 's/x/y/' parse.py")), result("3", "bash", ""),
     ], metadata=cwd)
-    assert items(text, "### Done") == ["Changed `pkg/src/parse.py` (last: edited (sed))"]
+    assert changed_files(text) == {"pkg/src/parse.py": "edited (sed)"}
 
 
 def test_slash_commands_and_nudges_do_not_make_the_goal() -> None:
@@ -194,7 +208,8 @@ def test_turn_prefix_uses_pi_turn_headings() -> None:
     text = summarize(SESSION[:9], kind="turn_prefix")
     assert [line for line in text.splitlines() if line.startswith("## ")] == [
         "## Original Request", "## Early Progress", "## Context for Suffix"]
-    assert "- Changed `src/parser.py` (last: edited)" in section(text, "## Early Progress")
+    assert "- Files changed (by last action):" in section(text, "## Early Progress")
+    assert "  edited: `src/parser.py`" in section(text, "## Early Progress")
     assert "- Constraint: Never add new dependencies." in section(text, "## Context for Suffix")
 
 
@@ -228,7 +243,7 @@ def test_merging_updates_section_by_section_through_three_compactions() -> None:
     for n in (1, 2, 3):
         for rule in (f"You must keep module_{n} importable.", f"不要删除 case_{n}。"):
             assert rule in items(third, "## Constraints & Preferences")
-        assert f"Changed `src/mod_{n}.py` (last: edited)" in items(third, "### Done")
+        assert changed_files(third)[f"src/mod_{n}.py"] == "edited"
         assert f"`pytest tests/test_{n}.py` failed: E   AssertionError: case {n} broken" in items(third, "### Blocked")
     assert items(third, "### In Progress") == ["“Continue with step 3, the failing case.” — under way"]
     assert "- Earlier request: Continue with step 2, the failing case." in third  # the old ask, now history
@@ -437,7 +452,7 @@ def test_constraints_are_rules_and_there_is_no_noise(real: dict, name: str) -> N
 
 @pytest.mark.parametrize("name", ["compaction1", "compaction2-chained", "large-half"])
 def test_changed_files_are_files_named_once_relative_to_the_cwd(real: dict, name: str) -> None:
-    changed = [item.split("`")[1] for item in items(real[name], "### Done") if item.startswith("Changed ")]
+    changed = list(changed_files(real[name]))
     assert changed and len(changed) == len(set(changed))
     for path in changed:
         assert not path.startswith(("/", "@")) and "." in path.rsplit("/", 1)[-1], path  # no directories, no /tmp
@@ -519,3 +534,30 @@ def test_the_original_request_is_copied_above_the_body_only_when_the_body_lacks_
                      modified_files=())
     assert ("<original-request>" in stored) is copied
     assert first in stored
+
+
+def test_the_plan_the_agent_keeps_names_what_is_still_unchecked(real: dict) -> None:
+    steps = items(real["compaction1"], "## Next Steps")
+    plan = next(step for step in steps if step.startswith("Still unchecked in the plan "))
+    assert plan.startswith("Still unchecked in the plan `packages/coding-agent/docs/refactor.md`: WP14: ")
+    assert "WP15: Create InteractiveMode using AgentSession" in plan and "WP20" in plan
+    assert not re.search(r"WP(?:[1-9]|1[0-3]):", plan)  # ticked off, or committed
+    chained = next(s for s in items(real["compaction2-chained"], "## Next Steps") if s.startswith("Still unchecked"))
+    assert "WP15" not in chained and "WP19: Extract setup logic from main.ts" in chained  # WP15 was committed
+
+
+def test_files_listed_one_per_item_by_an_earlier_summary_merge_into_the_grouped_list() -> None:
+    previous = ("## Progress\n### Done\n- [x] Changed `src/old.py` (last: edited)\n"
+                "- [x] Changed `src/mod_1.py` (last: written)\n")
+    text = summarize(_region(1), previous_summary=previous)
+    assert changed_files(text) == {"src/old.py": "edited", "src/mod_1.py": "edited"}  # the newest action wins
+    assert "Changed `src/old.py`" not in text
+
+
+def test_the_stored_summary_lists_files_relative_to_the_cwd_once() -> None:
+    from pi_compact.compaction.compose import compose
+
+    stored = compose("## Goal\nx", first_request=None, current_request=None, dropped_note=None,
+                     read_files=("/work/app/src/a.py", "src/b.py", "/work/app/src/b.py", "/work/app/src/"),
+                     modified_files=("/work/app/src/a.py", "/tmp/x"), cwd="/work/app")
+    assert stored.endswith("<read-files>\nsrc/b.py\n</read-files>\n\n<modified-files>\nsrc/a.py\n</modified-files>")

@@ -1,0 +1,83 @@
+"""One spelling per file: paths named relative to the session's working directory, for the summary's reader.
+
+An agent names the same file as an absolute path, relative to the project, relative to a package it ``cd``-ed
+into, or as ``@file`` in a prompt; a summary that lists all four spellings wastes the next agent's context and
+hides what was touched. :class:`PathNames` maps them to one name, and :func:`listed_files` gives pi's
+``<read-files>``/``<modified-files>`` lists in that spelling, without directories or temporary files. The
+entry's ``details`` keep the paths as the tools saw them (pi reads those); only the text changes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from typing import Iterable
+
+from .facts import is_scratch, shell_command
+
+_CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
+
+
+def infer_cwd(messages: list[dict]) -> str:
+    """The directory the agent's commands most often ``cd`` into: the session's cwd when it is not given."""
+    seen: Counter[str] = Counter()
+    for message in messages:
+        for block in message.get("content") if isinstance(message.get("content"), list) else ():
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                command = shell_command(block.get("name"), block.get("arguments"))
+                seen.update(match.group(1).rstrip("/") for match in _CD.finditer(command[:2000] if command else ""))
+    return seen.most_common(1)[0][0] if seen else ""
+
+
+class PathNames:
+    """One spelling per file: relative to the working directory, ``./`` and ``@`` dropped, and a bare tail
+    (``src/main.ts``) read as the one known longer path it ends (``packages/app/src/main.ts``)."""
+
+    def __init__(self, cwd: str, known: Iterable[str]) -> None:
+        self.cwd = cwd.rstrip("/")
+        self.full = sorted({self.plain(path) for path in known}, key=len, reverse=True)
+
+    def plain(self, path: str) -> str:
+        path = path.strip().lstrip("@")
+        if self.cwd and (path == self.cwd or path.startswith(self.cwd + "/")):
+            path = path[len(self.cwd) + 1 :] or "."
+        path = posixpath.normpath(path) if path else path
+        return path[2:] if path.startswith("./") else path
+
+    def name(self, path: str) -> str:
+        plain = self.plain(path)
+        if plain.startswith(("/", "~")):
+            return plain
+        longer = [full for full in self.full if full.endswith("/" + plain)]
+        if longer and all(longer[0].endswith("/" + other) for other in longer[1:]):
+            return longer[0]  # the longest, which every other candidate ends
+        return plain
+
+    def is_directory(self, path: str, named: Iterable[str]) -> bool:
+        """Written with a trailing ``/``, the working directory or one above it, or holding another named file."""
+        if path.rstrip().endswith("/"):
+            return True
+        plain = self.plain(path)
+        if plain in (".", "..", "/", "~") or (self.cwd and plain.startswith("/") and
+                                              (self.cwd + "/").startswith(plain.rstrip("/") + "/")):
+            return True
+        inside = plain.rstrip("/") + "/"
+        return any(other.startswith(inside) for other in named)
+
+
+def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str) -> tuple[list[str], list[str]]:
+    """pi's two file lists as a reader wants them: one spelling per file, sorted, no directories or temporary
+    files, and a file that was changed listed only as changed."""
+    read, modified = list(read), list(modified)
+    names = PathNames(cwd, read + modified)
+    spelled = {path: names.name(path) for path in read + modified}
+    every = set(spelled.values())
+    kept = {path: name for path, name in spelled.items()
+            if not is_scratch(path) and not is_scratch(name) and not names.is_directory(path, every)}
+    changed = sorted({kept[path] for path in modified if path in kept})
+    looked_at = sorted({kept[path] for path in read if path in kept} - set(changed))
+    return looked_at, changed
+
+
+__all__ = ["PathNames", "infer_cwd", "listed_files"]

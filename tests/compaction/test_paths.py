@@ -1,0 +1,41 @@
+"""listed_files and PathNames: one spelling per file, relative to the session's working directory."""
+
+from __future__ import annotations
+
+import pytest
+
+from pi_compact.compaction.paths import PathNames, listed_files
+
+
+@pytest.mark.parametrize(("path", "name"), [
+    ("/work/app/src/a.py", "src/a.py"),
+    ("./src/a.py", "src/a.py"),
+    ("@src/a.py", "src/a.py"),
+    ("a.py", "src/a.py"),  # a bare tail: the one longer known path it ends
+    ("/elsewhere/b.py", "/elsewhere/b.py"),
+])
+def test_one_spelling_per_file(path: str, name: str) -> None:
+    assert PathNames("/work/app", ["/work/app/src/a.py", "/elsewhere/b.py"]).name(path) == name
+
+
+def test_an_ambiguous_tail_stays_as_written() -> None:
+    assert PathNames("", ["pkg/a/main.ts", "pkg/b/main.ts"]).name("main.ts") == "main.ts"
+
+
+def test_the_lists_are_relative_sorted_and_without_duplicates() -> None:
+    read, modified = listed_files(
+        ["/work/app/src/b.py", "src/b.py", "/work/app/src/a.py", "README.md"],
+        ["/work/app/src/a.py", "a.py"], "/work/app")
+    assert read == ["README.md", "src/b.py"]
+    assert modified == ["src/a.py"]  # read, then changed: listed as changed only
+
+
+@pytest.mark.parametrize("directory", ["/work", "/work/app", "src/", "src", ".", "/tmp/x.txt", "/tmp"])
+def test_directories_and_temporary_files_are_not_listed(directory: str) -> None:
+    read, modified = listed_files([directory, "src/a.py"], [directory], "/work/app")
+    assert (read, modified) == (["src/a.py"], [])
+
+
+def test_without_a_cwd_the_paths_are_kept_but_still_merged() -> None:
+    assert listed_files(["/abs/pkg/main.ts", "pkg/main.ts"], [], "") == (["/abs/pkg/main.ts"], [])
+    assert listed_files(["pkg/src/main.ts", "src/main.ts"], [], "") == (["pkg/src/main.ts"], [])
