@@ -24,7 +24,7 @@ _SECTIONS = """## Goal
 - [x] [Completed work: files changed, commands run and their outcome]
 
 ### In Progress
-- [ ] [Work under way]
+- [ ] [Work started and not finished at the end of the conversation]
 
 ### Blocked
 - [Problems not yet solved, with the exact error messages, if any]
@@ -34,6 +34,32 @@ _SECTIONS = """## Goal
 
 ## Next Steps
 1. [What should happen next, in order]
+"""
+
+_UPDATE_SECTIONS = """## Goal
+[Keep the previous goal; widen it only if the user widened the task]
+
+## Constraints & Preferences
+- [Keep the previous ones and add every new rule the user stated, or "(none)"]
+
+## Progress
+### Done
+- [x] [The previous done items, plus what the new messages finished]
+
+### In Progress
+- [ ] [Only work still unfinished at the end of the new messages]
+
+### Blocked
+- [Problems still unsolved; remove those the new messages resolved]
+
+## Key Decisions
+- **[Decision]**: [Brief rationale] (keep the previous ones, add new ones)
+
+## Next Steps
+1. [What comes next, given where the work stands now]
+
+## Critical Context
+- [Keep what is still needed, add new exact values and errors, or "(none)"]
 """
 
 _CRITICAL = """
@@ -57,7 +83,7 @@ UPDATE_PROMPT = (
     "- Update Next Steps to reflect the current state\n"
     "- Keep exact file paths, function names and error messages\n"
     "- Drop only what is clearly no longer relevant\n\n"
-    "Use this EXACT format:\n\n" + _SECTIONS + _CRITICAL + _CLOSING
+    "Use this EXACT format:\n\n" + _UPDATE_SECTIONS + _CLOSING
 )
 
 TURN_PREFIX_PROMPT = (

@@ -93,6 +93,19 @@ def test_first_update_and_focus_prompts() -> None:
     assert SYSTEM_PROMPT.endswith("ONLY output the structured summary.")
 
 
+def _hint(prompt: str, heading: str) -> str:
+    return prompt.split(f"\n{heading}\n", 1)[1].split("\n\n", 1)[0]
+
+
+@pytest.mark.parametrize(("heading", "words"), [
+    ("## Goal", "Keep the previous goal"), ("### Done", "previous done items"),
+    ("### In Progress", "still unfinished"), ("### Blocked", "remove those the new messages resolved"),
+    ("## Key Decisions", "keep the previous ones"), ("## Critical Context", "Keep what is still needed"),
+])
+def test_the_update_prompt_says_per_section_how_to_merge(heading: str, words: str) -> None:
+    assert words in _hint(UPDATE_PROMPT, heading) and words not in _hint(INITIAL_PROMPT, heading)
+
+
 # -- folding and split turns (scripted) -----------------------------------------------------------------------------
 
 
