@@ -17,8 +17,9 @@ from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, content_text, message_di
 
 _CONTENT_KEYS = ("content", "file_text", "contents")
 _EDIT_KEYS = (("oldText", "newText"), ("old_string", "new_string"), ("old_str", "new_str"))
-_BOX = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[( |x|X)\]\s+(.*\S)")
-_HEADING = re.compile(r"^#{1,6}\s+(.*\S)")
+_BOX = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[( |x|X)\][ \t]+(\S.*)")
+_HEADING = re.compile(r"^#{1,6}[ \t]+(\S.*)")
+"""Both end in ``(\\S.*)`` after the spaces, not ``(.*\\S)``: a line of spaces must not be tried at every split."""
 _LABEL = re.compile(r"^([A-Za-z][\w.-]{0,15}\d[\w.+-]{0,15})\s*[:.)-]")
 """A section's short name (``WP15:``, ``Step-3.``, ``Phase2)``): what a commit message would mention."""
 MAX_TEXT = 200_000
@@ -58,11 +59,11 @@ def _open_items(text: str, done_text: str) -> tuple[tuple[str, ...], int] | None
         title = _HEADING.match(line)
         if title:
             level = len(line) - len(line.lstrip("#"))
-            titles = [t for t in titles if t[0] < level] + [(level, title.group(1).strip("*_ "))]
+            titles = [t for t in titles if t[0] < level] + [(level, title.group(1).strip("*_ \t"))]
             continue
         box = _BOX.match(line)
         if box:
-            counts = sections.setdefault(_section_name(titles) or box.group(2), [0, 0])
+            counts = sections.setdefault(_section_name(titles) or box.group(2).rstrip(), [0, 0])
             counts[0] += box.group(1) != " "
             counts[1] += 1
     if not sections:
