@@ -10,14 +10,7 @@ from typing import Annotated
 import typer
 
 from ..errors import UsageError
-
-_KINDS = {
-    stat.S_IFIFO: "a named pipe",
-    stat.S_IFCHR: "a character device",
-    stat.S_IFBLK: "a block device",
-    stat.S_IFSOCK: "a socket",
-}
-
+from ..store.session_file import file_kind
 
 def regular_file(path: Path | None) -> Path | None:
     """``path`` unless it names something other than a file or folder (a FIFO, ``/dev/zero``, a socket).
@@ -33,8 +26,7 @@ def regular_file(path: Path | None) -> Path | None:
         return path
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return path
-    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
-    raise UsageError(f"{path} is {kind}, not a session file")
+    raise UsageError(f"{path} is {file_kind(mode)}, not a session file")
 
 
 FileArg = Annotated[

@@ -9,6 +9,7 @@ format (atomically, with a backup) at the first append. With no path the session
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -196,16 +197,44 @@ def _lacks_final_newline(data: bytes, result: ScanResult) -> bool:
     return bool(data) and not data.endswith(b"\n") and not result.torn_tail
 
 
+_KINDS = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, for an error message (``a named pipe``)."""
+    return "a directory" if stat.S_ISDIR(mode) else _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+
+
+def _refuse_unless_regular(path: Path, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        raise SessionFileError(f"{path} is {file_kind(mode)}, not a session file")
+
+
 def read_session_bytes(path: Path) -> bytes:
-    if path.is_dir():
-        raise SessionFileError(f"{path} is a directory, not a session file")
+    """The whole file; anything but a regular file is refused before a byte is read (a named pipe would block
+    for ever, ``/dev/zero`` never end). Opening does not block on a pipe with no writer."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        _refuse_unless_regular(path, os.stat(path).st_mode)  # a socket cannot even be opened to be asked
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise SessionFileError(f"{path}: no such file") from None
     except OSError as exc:
         raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        _refuse_unless_regular(path, os.fstat(fd).st_mode)  # what was opened, should the name have changed
+    except SessionFileError:
+        os.close(fd)
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
 
 
 def absolute_path(path: str | os.PathLike) -> Path:

@@ -107,6 +107,8 @@ NOT_FILES = [
     ("compact-dev-zero", lambda t: Path("/dev/zero"), ["session", "compact"], "a character device"),
     ("doctor-fifo", _fifo, ["session", "doctor"], "a named pipe"),
     ("replay-fifo", _fifo, ["replay"], "a named pipe"),
+    ("chat-session-fifo", _fifo, ["chat", "--session", "{f}"], "a named pipe"),  # refused by the library itself
+    ("chat-session-dev-zero", lambda t: Path("/dev/zero"), ["chat", "--session", "{f}"], "a character device"),
 ]
 
 
