@@ -31,6 +31,8 @@ _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 6, "next": 
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 5
 _PLAN_ITEMS = 8
+_CUT_MARK = 40
+"""Room for the "[… N characters cut …]" line :func:`bounded` puts in a cut text."""
 _PLAN_LABEL = "Still unchecked in the plan "
 _FILES = 24
 _BRANCH_INTRO = "A conversation branch that was explored and then left."
@@ -255,37 +257,41 @@ def _focus_words(instructions: str) -> list[str]:
     return [w for w in (w.lower() for w in _WORD.findall(instructions)) if w not in _FOCUS_STOPWORDS]
 
 
-def _shrink_steps(sections: Sections) -> list[Callable[[], bool]]:
-    """Ways to make the summary shorter, least harmful first; each returns False when it has nothing left to cut."""
+def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
+    """Ways to make the summary shorter, least harmful first; each returns about how many tokens it cut (0 when it
+    has nothing left to cut)."""
     items = sections.items
 
     def drop_first(target: list[str], keep: int = 0, where: Callable[[str], bool] = lambda item: True):
-        def step() -> bool:
-            found = [n for n, item in enumerate(target) if where(item)]
-            if len(found) <= keep:
-                return False
-            del target[found[0]]
-            return True
+        def step() -> int:
+            first = next((n for n, item in enumerate(target) if where(item)), None)
+            if first is None or (keep and sum(map(where, target)) <= keep):
+                return 0
+            return text_tokens(target.pop(first)) + 1
         return step
 
     def shorten(label: str, limit: int):
-        def step() -> bool:
+        def step() -> int:
             for n, item in enumerate(items["critical"]):
-                if item.startswith(label) and len(item) > limit + 200:
-                    text = "\n".join(line.strip()[2:] for line in item.splitlines()[1:])
+                if not item.startswith(label):
+                    continue
+                text = "\n".join(line.strip()[2:] for line in item.splitlines()[1:])
+                # measured without the "  > " of each line: a quote of many short lines stays longer than its
+                # limit once quoted, and re-quoting it would never end
+                if len(text) > limit + _CUT_MARK:
                     items["critical"][n] = quote(label, text, limit)
-                    return True
-            return False
+                    return max(1, text_tokens(item) - text_tokens(items["critical"][n]))
+            return 0
         return step
 
-    def drop_oldest_file() -> bool:
+    def drop_oldest_file() -> int:
         for n, item in enumerate(items["done"]):
             actions = _file_actions([item]) if item.startswith(_FILES_LABEL) else {}
             if len(actions) > 3:
                 del actions[next(iter(actions))]
                 items["done"][n] = _files_item(actions)
-                return True
-        return False
+                return max(1, text_tokens(item) - text_tokens(items["done"][n]))
+        return 0
 
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
@@ -308,16 +314,26 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], bool]]:
 
 
 def _fit(sections: Sections, budget: int, draw: Callable[[], str]) -> str:
-    """Render within ``budget`` tokens (0: no limit), cutting in the order of :func:`_shrink_steps`."""
+    """Render within ``budget`` tokens (0: no limit), cutting in the order of :func:`_shrink_steps`.
+
+    The text is drawn again only when the running estimate says it may fit, not after every cut: a previous
+    summary with thousands of lines would otherwise be rendered thousands of times (quadratic)."""
     text = draw()
     if budget <= 0:
         return text
+    excess, drawn = text_tokens(text) - budget, True
     for step in _shrink_steps(sections):
-        while text_tokens(text) > budget and step():
-            text = draw()
-        if text_tokens(text) <= budget:
+        while excess > 0:
+            cut = step()
+            if not cut:
+                break
+            excess, drawn = excess - cut, False
+            if excess <= 0:
+                text, drawn = draw(), True
+                excess = text_tokens(text) - budget
+        if excess <= 0:
             break
-    return text
+    return text if drawn else draw()
 
 
 def _focus_first(sections: Sections, focus: list[str]) -> None:

@@ -2,7 +2,8 @@
 
 Stages run in order and each runs only when the one before did not produce a summary that fits:
 
-1. ``prune`` — a condensed transcript (no LLM), accepted when it is no bigger than a summary would be;
+1. ``prune`` — a condensed transcript (no LLM), accepted for a first compaction while it is within the length
+   budget of the deterministic summary (a short region is better quoted than judged);
 2. ``summarize`` — the configured LLM, fed in chunks no bigger than its own window;
 3. ``offline`` — the deterministic summarizer, also the fallback whenever the LLM fails;
 4. ``truncate`` — the kept region shrinks, message by message, until the context fits.
@@ -103,19 +104,29 @@ class Planner:
                 f"the fixed part ({self.fixed_tokens:,} tokens) leaves no room in this window; "
                 "use a larger window or a smaller system prompt"
             )
-        if not self.instructions:  # a condensed transcript cannot follow "focus on …": a summary must
+        if self._may_prune():
             pruned = self._prune()
-            if text_tokens(pruned.body) <= self.budget and self._fits(pruned.body, self.prep.cut.first_kept_index):
+            if text_tokens(pruned.body) <= self._prune_budget() and \
+                    self._fits(pruned.body, self.prep.cut.first_kept_index):
                 return self._finish(pruned, self.prep.cut.first_kept_index)
         stage, fallback = self._summarize()
         return self._finish(stage, self.prep.cut.first_kept_index, fallback)
 
+    def _may_prune(self) -> bool:
+        """A condensed transcript serves only a first compaction without instructions: it cannot follow "focus on
+        …", and pasted under an earlier summary it would grow with every compaction instead of merging."""
+        return not self.instructions and not self.previous
+
+    def _prune_budget(self) -> int:
+        """A transcript is no state summary: it may stand in for one only while it is short (the length budget of
+        the deterministic summary), where quoting the region beats judging it."""
+        region_tokens = sum(map(estimate_tokens, self.prep.summarized_messages))
+        return min(self.budget, self.settings.length_budget(region_tokens))
+
     def _prune(self) -> Stage:
         self.progress("prune")
-        parts = [self.previous] if self.previous else []
-        if self.prep.summarized_messages:
-            parts.append("## Condensed transcript\n" + condense(list(self.prep.summarized_messages)))
-        return Stage("\n\n".join(parts) or "(nothing before this point)", "prune")
+        body = condense(list(self.prep.summarized_messages)) if self.prep.summarized_messages else ""
+        return Stage("## Condensed transcript\n" + body if body else "(nothing before this point)", "prune")
 
     def _summarize(self) -> tuple[Stage, str | None]:
         if self.summarizer.name != "offline" and self.prep.summarized_messages:

@@ -561,3 +561,29 @@ def test_the_stored_summary_lists_files_relative_to_the_cwd_once() -> None:
                      read_files=("/work/app/src/a.py", "src/b.py", "/work/app/src/b.py", "/work/app/src/"),
                      modified_files=("/work/app/src/a.py", "/tmp/x"), cwd="/work/app")
     assert stored.endswith("<read-files>\nsrc/b.py\n</read-files>\n\n<modified-files>\nsrc/a.py\n</modified-files>")
+
+
+def _finishes(work, guard_s: float = 120.0):
+    """``work()``'s result; a hang guard (the regression looped for ever), not a speed figure."""
+    import threading
+
+    done: list = []
+    worker = threading.Thread(target=lambda: done.append(work()), daemon=True)
+    worker.start()
+    worker.join(guard_s)
+    assert done, "did not finish"
+    return done[0]
+
+
+def test_a_quote_of_many_short_lines_is_cut_once_and_the_summary_ends() -> None:
+    """Regression: each line of a quote gains "  > ", so a cut answer of many short lines stayed over its limit and
+    was cut again and again, for ever (the replay property test hung on it)."""
+    answer = "\n".join("ok" for _ in range(3000))
+    text = _finishes(lambda: summarize([user("Fix the parser, please."), assistant(answer)], max_tokens=300))
+    assert "characters cut" in "\n".join(section(text, "## Critical Context"))
+
+
+def test_a_previous_summary_of_thousands_of_lines_is_cut_to_the_budget() -> None:
+    previous = "## Goal\nShip it.\n\n## Notes\n" + "\n".join(f"- note {n}: value_{n}" for n in range(20_000))
+    text = _finishes(lambda: summarize(SESSION, previous_summary=previous, max_tokens=1500))
+    assert text_tokens(text) <= 1500 and items(text, "## Goal") == ["Ship it."]
