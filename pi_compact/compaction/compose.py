@@ -17,6 +17,7 @@ from .serialize import format_file_operations
 from .tokens import text_tokens
 
 REQUEST_CHARS = 2000
+_QUOTE_MARK = re.compile(r"(?m)^[ \t]{0,8}>[ \t]?")
 _GENERATED = re.compile(
     r"<(original-request|current-request|read-files|modified-files|dropped-to-fit)>.*?</\1>\s*", re.S
 )
@@ -53,11 +54,20 @@ def compose(
         parts.append(f"<original-request>\n{bounded(first_request)}\n</original-request>")
     if body.strip():
         parts.append(body.strip())
-    if current_request and current_request != first_request:
+    if current_request and current_request != first_request and not _quotes(body, current_request):
         parts.append(f"<current-request>\n{bounded(current_request)}\n</current-request>")
     if dropped_note:
         parts.append(f"<dropped-to-fit>\n{dropped_note}\n</dropped-to-fit>")
     return "\n\n".join(parts) + format_file_operations(*listed_files(read_files, modified_files, cwd))
+
+
+def _quotes(body: str, request: str) -> bool:
+    """True when ``body`` already holds ``request`` whole, perhaps as a ``> `` block quote (the offline summary
+    quotes the last request verbatim): a second copy would only take room."""
+    if len(request.strip()) < 20:  # too short to tell a quote from a chance match
+        return False
+    quoted = " ".join(_QUOTE_MARK.sub("", line) for line in body.splitlines() if _QUOTE_MARK.match(line))
+    return " ".join(request.split()) in " ".join(quoted.split())
 
 
 def shorten_to(text: str, max_tokens: int) -> str:

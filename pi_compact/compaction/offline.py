@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from .settings import CompactionSettings
@@ -36,6 +37,7 @@ _CUT_MARK = 40
 _PLAN_LABEL = "Still unchecked in the plan "
 _FILES = 24
 _BRANCH_INTRO = "A conversation branch that was explored and then left."
+_LEFT_LABEL = "Tried on a branch that was left (its changes are not on this path):"
 _REQUEST_LABEL, _ANSWER_LABEL = "Last user request (verbatim):", "Agent's last answer (verbatim):"
 _RESOLVED_LABEL, _EARLIER_LABEL, _FILES_LABEL = "Resolved along the way:", "Earlier request:", "Files changed (by last action):"
 _FILE_ITEM = re.compile(r"^Changed `([^`\n]+)` \(last: ([^\n]*)\)$")
@@ -163,7 +165,8 @@ def _add_next(new: Sections, state: RegionState) -> None:
     for error in state.open_errors[:3]:
         new.add("next", f"Fix: {error if len(error) <= 200 else error[:199] + '…'}")
     if state.latest_request and state.latest_status not in (DONE, ASKED):
-        new.add("next", "Finish the last user request (quoted under Critical Context).")
+        new.add("next", f"Finish the last request: “{clip_words(state.latest_request, 100)}” (quoted in full under "
+                        "Critical Context).")
     if not new.items["next"] and state.latest_request:
         new.add("next", "The last request is done: wait for the user's next request.")
 
@@ -390,12 +393,10 @@ class OfflineSummarizer:
     def _full(self, state: RegionState, facts: Facts, previous: str, messages: tuple, branch: bool,
               instructions: str, budget: int, first_request: str = "") -> str:
         old = _absorb_transcripts(parse(previous)) if previous.strip() else Sections()
-        for summary in _embedded_summaries(messages):
-            embedded = parse(summary)
-            for goal in embedded.items["goal"][:1]:
-                embedded.add("critical", f"Goal of an earlier branch: {clip_words(goal, 200)}")
-            embedded.items["goal"] = []
-            old = _merge(old, embedded, _NOTHING_NEW)
+        for role, summary in _embedded_summaries(messages):
+            embedded = parse(strip_generated(summary) or "")
+            old = _merge(old, _left_branch(embedded) if role == "branchSummary" else _without_goal(embedded),
+                         _NOTHING_NEW)
         sections = _merge(old, _from_region(state, facts), state)
         if is_substantive(first_request):  # the session's goal, not this part's first message
             sections.items["goal"] = [goal_sentence(first_request)]
@@ -441,10 +442,30 @@ _NOTHING_NEW = RegionState("", "", (), "", "", "", (), (), (), (), ())
 """The state of an empty region: merging an embedded summary with it changes nothing of the region's."""
 
 
-def _embedded_summaries(messages: tuple[Any, ...]) -> list[str]:
-    """Branch and compaction summaries inside the region: earlier summaries whose items must survive too."""
-    return [m["summary"] for m in messages if isinstance(m, dict) and m.get("role") in
+def _embedded_summaries(messages: tuple[Any, ...]) -> list[tuple[str, str]]:
+    """``(role, text)`` of the branch and compaction summaries inside the region: earlier summaries whose items
+    must survive too."""
+    return [(m["role"], m["summary"]) for m in messages if isinstance(m, dict) and m.get("role") in
             ("branchSummary", "compactionSummary") and isinstance(m.get("summary"), str) and m["summary"].strip()]
+
+
+def _without_goal(embedded: Sections) -> Sections:
+    embedded.items["goal"] = []
+    return embedded
+
+
+def _left_branch(embedded: Sections) -> Sections:
+    """What a branch the user left tells this path: its rules and decisions, and one line saying what was tried
+    there. Its Done, In Progress and Next Steps are not this path's: the work was left behind with the branch."""
+    goals = [goal for goal in embedded.items["goal"] if goal != _BRANCH_INTRO]
+    done = [_short_done(item) for item in embedded.items["done"] if not _is_files(item)]
+    tried = clip_words(goals[0], 200) if goals else "(no goal stated)"
+    line = f"{_LEFT_LABEL} {tried}" + (f" — done there: {clip_words('; '.join(done), 200)}" if done else "")
+    left = Sections()
+    left.items["constraints"] = embedded.items["constraints"]
+    left.items["decisions"] = [f"{decision} (on the left branch)" for decision in embedded.items["decisions"]]
+    left.add("critical", line)
+    return left
 
 
 __all__ = ["OfflineSummarizer", "bounded", "one_line", "quote"]

@@ -668,7 +668,7 @@ def _failures(region: RegionIndex) -> list[_Failure]:
         if not said.failed:
             continue
         head = _command_head(said.target)
-        later_success = any(not r.failed and _command_head(r.target) == head for r in results[index + 1:] if head)
+        later_success = bool(head) and any(not r.failed and head in _chain_heads(r.target) for r in results[index + 1:])
         aborted = bool(_ABORTED.search(said.text[:200]))
         found.append(_Failure(said.target, said.text,
                               later_success or aborted or _INSPECTION.match(head) is not None or not said.text.strip()))
@@ -677,6 +677,14 @@ def _failures(region: RegionIndex) -> list[_Failure]:
 
 _INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b")
 """A look that found nothing (grep's exit 1, no such file) is not an error left open."""
+
+
+def _chain_heads(target: str) -> set[str]:
+    """The heads of a command and of every command in its ``&&`` chain (``ruff check . && pytest`` succeeding
+    means ``ruff check .`` did)."""
+    prefix, _, command = target.partition(":") if target.startswith("bash:") else ("", "", target)
+    parts = command.split("&&") if "&&" in command else [command]
+    return {_command_head(target)} | {_command_head(f"{prefix}:{part.strip()}" if prefix else part) for part in parts}
 
 
 def _command_head(target: str) -> str:

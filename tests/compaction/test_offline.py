@@ -101,7 +101,8 @@ def test_progress_names_changed_files_with_their_last_action_and_only_the_open_e
     assert "ValueError" not in text and "- Resolved along the way: `pytest -q tests/test_parser.py`" in text
     assert items(text, "## Next Steps") == [
         "Fix: `npm run lint` failed: error: Unexpected console statement (no-console)",
-        "Finish the last user request (quoted under Critical Context)."]
+        "Finish the last request: “Please finish the changelog entry and fix the lint error; don't touch package.json.” "
+        "(quoted in full under Critical Context)."]
 
 
 def test_the_last_request_and_answer_are_quoted_verbatim() -> None:
@@ -285,7 +286,22 @@ def test_summaries_inside_the_region_are_merged_too() -> None:
               "summary": "## Goal\nTry a cache.\n\n## Constraints & Preferences\n- Only use the stdlib\n"}
     text = summarize([branch, *SESSION])
     assert "Only use the stdlib" in items(text, "## Constraints & Preferences")
-    assert "- Goal of an earlier branch: Try a cache." in text
+    assert "- Tried on a branch that was left (its changes are not on this path): Try a cache." in text
+
+
+def test_a_left_branch_lends_its_rules_and_decisions_not_its_progress() -> None:
+    """Regression: a pandas experiment the user abandoned on a branch was listed as Done on the main path."""
+    branch = {"role": "branchSummary", "fromId": "x", "summary": (
+        "## Goal\nTry pandas for the report.\n\n## Progress\n### Done\n- [x] `pip install pandas`\n"
+        "- [x] Rewrote src/report.py with a pandas groupby\n### In Progress\n- [ ] Benchmark it\n\n"
+        "## Key Decisions\n- **Abandoned**: import time 45 ms → 612 ms\n\n## Next Steps\n1. Drop numpy too\n\n"
+        "<modified-files>\nsrc/report.py\n</modified-files>")}
+    text = summarize([user("Make the report use Decimal."), branch, assistant("Back on the Decimal version.")])
+    assert "pandas" not in "\n".join(section(text, "### Done") + section(text, "### In Progress")
+                                      + section(text, "## Next Steps"))
+    assert items(text, "## Key Decisions") == ["**Abandoned**: import time 45 ms → 612 ms (on the left branch)"]
+    assert "- Tried on a branch that was left (its changes are not on this path): Try pandas for the report. — " \
+           "done there: `pip install pandas`; Rewrote src/report.py with a pandas groupby" in text
 
 
 def test_a_pruned_previous_summary_is_not_pasted_whole() -> None:
@@ -587,3 +603,16 @@ def test_a_previous_summary_of_thousands_of_lines_is_cut_to_the_budget() -> None
     previous = "## Goal\nShip it.\n\n## Notes\n" + "\n".join(f"- note {n}: value_{n}" for n in range(20_000))
     text = _finishes(lambda: summarize(SESSION, previous_summary=previous, max_tokens=1500))
     assert text_tokens(text) <= 1500 and items(text, "## Goal") == ["Ship it."]
+
+
+@pytest.mark.parametrize(("last", "copied"), [
+    ("Now port the exporter to the new API,\nand keep the old flags working.", False),  # quoted line by line
+    ("ok go", True),  # too short to tell
+])
+def test_the_current_request_is_not_copied_again_when_the_body_quotes_it(last: str, copied: bool) -> None:
+    from pi_compact.compaction.compose import compose
+
+    body = summarize([user("Port the billing service to Rust."), assistant("Done."), user(last)])
+    stored = compose(body, first_request=None, current_request=last, dropped_note=None, read_files=(),
+                     modified_files=())
+    assert ("<current-request>" in stored) is copied
