@@ -246,6 +246,9 @@ _RULE = re.compile(
     re.I | re.A,
 )
 _IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never|always|avoid|ensure)\b", re.I | re.A)
+_KEEP_RULE = re.compile(r"^(?:please\s{1,5})?(?:keep|leave)\b(?:[^.,;\n]|\.(?=\S)){0,120}?\b(?:unchanged|stable|intact|as it is|as is"
+                        r"|backwards? compatible|alone|untouched|the same)\b", re.I | re.A)
+"""``Keep the public API `parse_file(path)` unchanged.``: a rule without must/never (not "keep going")."""
 _NOT_A_RULE = re.compile(r"\b(?:instead|should|shouldn'?t)\b", re.I | re.A)
 _SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "which", "who", "you", "there", "what",
                        "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
@@ -294,7 +297,7 @@ def is_rule(sentence: str) -> bool:
     """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`)."""
     if _NOT_A_RULE.search(sentence):
         return False
-    if _RULE.search(sentence):
+    if _RULE.search(sentence) or _KEEP_RULE.match(sentence):
         return True
     for match in _IMPERATIVE.finditer(sentence):
         before = sentence[: match.start()].rstrip().rsplit(None, 1)

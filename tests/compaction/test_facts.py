@@ -214,10 +214,18 @@ def test_constraints_are_user_sentences_with_rules_in_english_and_chinese() -> N
     "Use a dict instead, you must not loop.", "i don't understand, does it capture the theme variable",
     "I don't tink the component invalidate works correctly.", "it never worked on Windows.",
     "The sed command didn't work because of the multiline format.", "we always had this bug.",
-    "why do you go 100 lines at a time you idiot ...",
+    "why do you go 100 lines at a time you idiot ...", "Keep going.", "keep it up, the tests look the same as before",
 ], ids=lambda s: s[:30])
 def test_sentences_that_state_no_rule_are_not_constraints(sentence: str) -> None:
     assert extract_facts([user(sentence)]).constraints == ()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Keep the public API `parse_file(path)` unchanged.", "Please keep the CLI flags backwards compatible.",
+    "Leave the vendored code alone.", "Keep README.md untouched.",
+], ids=lambda s: s[:30])
+def test_keep_and_leave_rules_are_constraints(sentence: str) -> None:
+    assert extract_facts([user(sentence)]).constraints == (sentence,)
 
 
 def test_identifiers_the_user_gave() -> None:
