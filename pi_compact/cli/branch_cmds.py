@@ -20,8 +20,6 @@ from .app import session_app
 from .output import write_json
 from .params import FileArg
 
-SUMMARIZERS = ("offline", "anthropic", "openai")
-
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
@@ -49,11 +47,11 @@ def checkout_command(
     """
     from ..branching import checkout
     from ..compaction.settings import load_settings
+    from ..llm import check_summarizer
 
     settings = load_settings(os.getcwd()).replace(summarizer=summarizer, model=model, base_url=base_url,
                                                   summarizer_window=summarizer_window)
-    if settings.summarizer not in SUMMARIZERS:
-        raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
+    check_summarizer(settings.summarizer)
     with Session.open(file) as session:
         target = session.resolve(entry)
         chosen = _make_summarizer(settings) if not no_summary else None
