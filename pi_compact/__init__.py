@@ -26,12 +26,23 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
-    from .branching import BranchPreparation, CheckoutResult, checkout, collect_abandoned, common_ancestor, prepare_branch
+    from .branch_diff import BranchDiff, BranchSide, diff_branches
+    from .branching import (
+        BranchPreparation,
+        BranchSummaryNote,
+        CheckoutResult,
+        branch_summary_notes,
+        checkout,
+        collect_abandoned,
+        common_ancestor,
+        prepare_branch,
+    )
     from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
     from .context import SessionContext, build_session_context
     from .recaller import RecallHit, RecallResult, recall
     from .replayer import ReplayReport, replay
     from .session import ROOT, Session
+    from .session_json import session_info_json, session_show_json, session_tree_json
     from .store.index import TreeNode
     from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
     from .store.migrate import migrate
@@ -42,7 +53,10 @@ __all__ = [
     "ROOT",
     "AmbiguousEntryError",
     "AutoCompactor",
+    "BranchDiff",
     "BranchPreparation",
+    "BranchSide",
+    "BranchSummaryNote",
     "CheckoutResult",
     "CompactionError",
     "CompactionInProgressError",
@@ -67,12 +81,14 @@ __all__ = [
     "TreeNode",
     "UsageError",
     "agent_dir",
+    "branch_summary_notes",
     "build_session_context",
     "checkout",
     "collect_abandoned",
     "common_ancestor",
     "compact",
     "default_session_dir",
+    "diff_branches",
     "ensure_fits",
     "find_most_recent",
     "list_all_sessions",
@@ -81,6 +97,9 @@ __all__ = [
     "prepare_branch",
     "recall",
     "replay",
+    "session_info_json",
+    "session_show_json",
+    "session_tree_json",
     "sessions_root",
 ]
 
@@ -89,6 +108,9 @@ __all__ = [
 _LAZY = {
     "ROOT": ".session",
     "Session": ".session",
+    "session_info_json": ".session_json",
+    "session_show_json": ".session_json",
+    "session_tree_json": ".session_json",
     "SessionContext": ".context",
     "build_session_context": ".context",
     "TreeNode": ".store.index",
@@ -101,7 +123,12 @@ _LAZY = {
     "default_session_dir": ".store.paths",
     "sessions_root": ".store.paths",
     "Problem": ".store.scan",
+    "BranchDiff": ".branch_diff",
+    "BranchSide": ".branch_diff",
+    "diff_branches": ".branch_diff",
     "BranchPreparation": ".branching",
+    "BranchSummaryNote": ".branching",
+    "branch_summary_notes": ".branching",
     "CheckoutResult": ".branching",
     "checkout": ".branching",
     "collect_abandoned": ".branching",

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .compaction.prepare import FileLists, collect_files
 from .compaction.prompts import SYSTEM_PROMPT, branch_prompt
@@ -89,6 +90,48 @@ def collect_abandoned(session: Session, old_leaf: str | None, target: str | None
 def _require(session: Session, entry_id: str | None) -> None:
     if entry_id is not None and entry_id not in session:
         raise EntryNotFoundError(f"Entry {entry_id} not found")
+
+
+# -- the branch summaries a file holds -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BranchSummaryNote:
+    """One ``branch_summary`` entry: where it hangs, and the abandoned path it summarises when the file says."""
+
+    id: Any
+    at: str
+    """The entry it hangs at (its parent), or :data:`~pi_compact.session.ROOT`."""
+    from_id: Any
+    """Its ``fromId`` as written: the abandoned leaf (ours), or the attach point again (pi 0.73.1)."""
+    pi_style: bool
+    """``fromId`` names where it hangs, as pi 0.73.1 writes it: the branch left is not recorded."""
+    abandoned_entries: int | None
+    """Entries of the abandoned path it summarises; ``None`` when the file does not say (pi's style, or a
+    ``fromId`` that is not in this file)."""
+    abandoned_from: Any
+    """The first entry of that path (``None`` when not known)."""
+
+    def to_json(self) -> dict[str, Any]:
+        summarises = None if self.abandoned_entries is None else {"entries": self.abandoned_entries,
+                                                                  "from": self.abandoned_from}
+        return {"id": self.id, "at": self.at, "fromId": self.from_id, "summarises": summarises,
+                "piStyle": self.pi_style}
+
+
+def branch_summary_notes(session: Session) -> list[BranchSummaryNote]:
+    """Every branch summary of the file, in file order, with the abandoned path it summarises."""
+    notes = []
+    for entry in session.iter_entries("branch_summary"):
+        at, from_id = entry.get("parentId"), entry.get("fromId")
+        pi_style = from_id == at or (from_id == ROOT and at is None)
+        known = isinstance(from_id, str) and from_id in session and not pi_style
+        path = collect_abandoned(session, from_id, at) if known and (at is None or at in session) else []
+        notes.append(BranchSummaryNote(
+            id=entry.get("id"), at=at if at is not None else ROOT, from_id=from_id, pi_style=pi_style,
+            abandoned_entries=len(path) if path else None, abandoned_from=path[0].get("id") if path else None,
+        ))
+    return notes
 
 
 # -- preparing an abandoned branch ---------------------------------------------------------------------------
@@ -285,6 +328,30 @@ class CheckoutResult:
     @property
     def changed(self) -> bool:
         return self.strategy != "noop"
+
+    def to_json(self) -> dict:
+        """As ``session checkout --json`` prints it (``targetId`` is ``root`` for the position before the first entry)."""
+        return {
+            "changed": self.changed,
+            "oldLeafId": self.old_leaf,
+            "targetId": self.target if self.target is not None else ROOT,
+            "newLeafId": self.new_leaf,
+            "commonAncestorId": self.common_ancestor,
+            "abandoned": {
+                "entries": self.abandoned_entries,
+                "messages": self.abandoned_messages,
+                "tokens": self.abandoned_tokens,
+            },
+            "summaryEntryId": self.summary_entry["id"] if self.summary_entry else None,
+            "positionEntryId": self.position_entry["id"] if self.position_entry else None,
+            "strategy": self.strategy,
+            "summarizer": self.summarizer,
+            "fallbackReason": self.fallback_reason,
+            "messagesSummarized": self.messages_summarized,
+            "readFiles": list(self.files.read_files),
+            "modifiedFiles": list(self.files.modified_files),
+            "summary": self.summary,
+        }
 
 
 def checkout(

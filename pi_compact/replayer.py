@@ -134,6 +134,8 @@ def context_text(messages: Sequence[Any]) -> str:
 
 
 def _texts(messages: Sequence[Any]) -> Iterator[str]:
+    # More than content_text: an assistant's thinking and tool calls are read by the model too, and the
+    # facts a replay looks for (paths, commands) are often only in a tool call's arguments.
     for message in messages:
         if not isinstance(message, dict):
             continue

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 
 import pytest
 
@@ -14,3 +16,27 @@ def server() -> Iterator[FakeLLMServer]:
     """A local HTTP server speaking the Anthropic and OpenAI APIs, with scripted replies (the real SDKs talk to it)."""
     with fake_llm_server() as fake:
         yield fake
+
+
+@pytest.fixture
+def deadline() -> Callable[[float, str], AbstractContextManager[None]]:
+    """``with deadline(seconds, what):`` fails the test when the block is still running after ``seconds``.
+
+    A guard against hangs, so that a regression fails one test instead of stalling the run: nothing is
+    measured or compared, and a block that ends in time is not otherwise affected (main thread only: SIGALRM).
+    """
+
+    @contextmanager
+    def guard(seconds: float, what: str) -> Iterator[None]:
+        def expire(signum: int, frame: object) -> None:
+            pytest.fail(f"{what}: still running after {seconds:g} s", pytrace=False)
+
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return guard

@@ -14,10 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pi_compact
-from pi_compact import AmbiguousEntryError, EntryNotFoundError, Session, SummarizerError
+from pi_compact import ROOT, AmbiguousEntryError, EntryNotFoundError, Session, SummarizerError
 from pi_compact.branching import (
     BRANCH_SUMMARY_PREAMBLE,
     CHECKOUT_TYPE,
+    branch_summary_notes,
     checkout,
     collect_abandoned,
     common_ancestor,
@@ -244,6 +245,20 @@ def test_checking_out_an_ancestor_hangs_the_summary_there(on_disk) -> None:
     assert [m["role"] for m in messages] == ["user", "assistant", "branchSummary"]
     assert messages[-1]["fromId"] == ids["a3"]
     assert Session.open(path).leaf_id == entry["id"]
+
+
+def test_a_checkout_result_as_json_is_what_session_checkout_prints(on_disk) -> None:
+    s, ids, _ = on_disk
+    result = checkout(s, "root")
+    data = result.to_json()
+    assert list(data) == ["changed", "oldLeafId", "targetId", "newLeafId", "commonAncestorId", "abandoned",
+                          "summaryEntryId", "positionEntryId", "strategy", "summarizer", "fallbackReason",
+                          "messagesSummarized", "readFiles", "modifiedFiles", "summary"]
+    assert (data["targetId"], data["oldLeafId"], data["newLeafId"]) == (ROOT, ids["a3"], result.summary_entry["id"])
+    assert data["abandoned"] == {"entries": 6, "messages": 6, "tokens": result.abandoned_tokens}
+    assert (data["readFiles"], data["modifiedFiles"]) == ([], ["src/p.py"])
+    assert data["summary"] == result.summary and data["positionEntryId"] is None
+    assert checkout(s, ids["a1"], summarize=False, persist_position=True).to_json()["summaryEntryId"] is None
 
 
 def test_checking_out_root_makes_the_summary_a_new_root(on_disk) -> None:
@@ -474,7 +489,33 @@ def test_after_a_checkout_the_context_is_the_targets_plus_the_summary(data) -> N
         assert messages == expected and not abandoned
 
 
+# -- the branch summaries a file holds -----------------------------------------------------------------------
+
+
+def test_branch_summary_notes_say_where_each_summary_hangs_and_what_it_summarises(on_disk) -> None:
+    s, ids, _ = on_disk
+    ours = checkout(s, ids["a1"]).summary_entry
+    pi_style = s.append_branch_summary(ids["u1"], "pi wrote this")
+    elsewhere = s.append("branch_summary", {"fromId": "not-in-this-file", "summary": "s", "fromHook": False},
+                         parent_id=None)
+    notes = branch_summary_notes(s)
+    assert [n.id for n in notes] == [ours["id"], pi_style["id"], elsewhere["id"]]
+    mine, pis, lost = notes
+    assert (mine.at, mine.from_id, mine.pi_style) == (ids["a1"], ids["a3"], False)
+    assert (mine.abandoned_entries, mine.abandoned_from) == (4, ids["u2"])
+    assert (pis.at, pis.from_id, pis.pi_style, pis.abandoned_entries) == (ids["u1"], ids["u1"], True, None)
+    assert (lost.at, lost.pi_style, lost.abandoned_entries, lost.abandoned_from) == (ROOT, False, None, None)
+    assert mine.to_json() == {"id": ours["id"], "at": ids["a1"], "fromId": ids["a3"],
+                              "summarises": {"entries": 4, "from": ids["u2"]}, "piStyle": False}
+    assert lost.to_json()["summarises"] is None
+
+
+def test_a_file_without_branch_summaries_has_no_notes(on_disk) -> None:
+    assert branch_summary_notes(on_disk[0]) == []
+
+
 def test_the_api_is_exported() -> None:
-    for name in ("checkout", "CheckoutResult", "common_ancestor", "collect_abandoned", "prepare_branch"):
+    for name in ("checkout", "CheckoutResult", "common_ancestor", "collect_abandoned", "prepare_branch",
+                 "branch_summary_notes", "BranchSummaryNote"):
         assert name in pi_compact.__all__ and hasattr(pi_compact, name)
     assert pi_compact.__all__ == sorted(pi_compact.__all__, key=lambda n: (not n.isupper(), n[:1].islower(), n))

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..accessors import content_text, entry_role
 from ..compaction.compactor import compaction_lock_path
 from ..convert import prepare_messages
 from ..errors import PiCompactError, UsageError
@@ -285,19 +286,11 @@ def _landing(session: Session, target: str | None) -> tuple[str | None, str | No
     entry = session.get(target)
     if entry is None:
         return target, None
-    message = entry.get("message") if entry.get("type") == "message" else None
-    if isinstance(message, dict) and message.get("role") == "user":
-        return entry.get("parentId"), _text(message.get("content"))
+    if entry_role(entry) == "user":
+        return entry.get("parentId"), content_text(entry["message"].get("content"))
     if entry.get("type") == "custom_message":
-        return entry.get("parentId"), _text(entry.get("content"))
+        return entry.get("parentId"), content_text(entry.get("content"))
     return target, None
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    blocks = content if isinstance(content, list) else []
-    return "".join(b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text")
 
 
 @contextmanager

@@ -9,18 +9,15 @@ from there. ``diff`` only reads. Both take entries as ids, unique id prefixes, l
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
 from ..errors import UsageError
-from ..session import ROOT, Session
+from ..session import Session
 from .app import session_app
 from .output import write_json
 from .params import FileArg
-
-SUMMARIZERS = ("offline", "anthropic", "openai")
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
@@ -49,11 +46,11 @@ def checkout_command(
     """
     from ..branching import checkout
     from ..compaction.settings import load_settings
+    from ..llm import check_summarizer
 
     settings = load_settings(os.getcwd()).replace(summarizer=summarizer, model=model, base_url=base_url,
                                                   summarizer_window=summarizer_window)
-    if settings.summarizer not in SUMMARIZERS:
-        raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
+    check_summarizer(settings.summarizer)
     with Session.open(file) as session:
         target = session.resolve(entry)
         chosen = _make_summarizer(settings) if not no_summary else None
@@ -61,7 +58,7 @@ def checkout_command(
             result = checkout(session, target, summarize=not no_summary, instructions=instructions,
                               summarizer=chosen, settings=settings, persist_position=True)
     if as_json:
-        write_json(_checkout_json(result))
+        write_json(result.to_json())
     else:
         _print_checkout(result)
 
@@ -78,71 +75,18 @@ def diff_command(
     The deepest entry both paths share, then for each side (the entries after it up to ENTRY_A or ENTRY_B):
     entries, messages by role, estimated tokens, and the files read and modified.
     """
+    from ..branch_diff import diff_branches
+
     with Session.open(file) as session:
         a, b = session.resolve(entry_a), session.resolve(entry_b)
-        data = branch_diff(session, a, b)
+        data = diff_branches(session, a, b).to_json()
     if as_json:
         write_json(data)
     else:
         _print_diff(data)
 
 
-# -- computing -----------------------------------------------------------------------------------------------
-
-
-def branch_diff(session: Session, a: str | None, b: str | None) -> dict:
-    """Where the paths to ``a`` and ``b`` meet, and what lies on each side after that point."""
-    from ..branching import collect_abandoned, common_ancestor
-
-    ancestor = common_ancestor(session, a, b)
-    sides = {"a": collect_abandoned(session, a, b), "b": collect_abandoned(session, b, a)}
-    base = session.get(ancestor)
-    return {
-        "a": a if a is not None else ROOT,
-        "b": b if b is not None else ROOT,
-        "relation": _relation(a, b, ancestor, sides),
-        "commonAncestor": ancestor,
-        "commonAncestorType": _kind(base) if base is not None else None,
-        "sharedEntries": len(session.ancestor_ids(ancestor)) if ancestor is not None else 0,
-        "sides": {name: _side(entries) for name, entries in sides.items()},
-    }
-
-
-def _relation(a: str | None, b: str | None, ancestor: str | None, sides: dict[str, list]) -> str:
-    if a == b:
-        return "same"
-    if not sides["a"]:
-        return "a-before-b"
-    if not sides["b"]:
-        return "b-before-a"
-    return "diverged" if ancestor is not None else "separate-roots"
-
-
-def _side(entries: list[dict]) -> dict:
-    from ..branching import branch_message, prepare_branch
-
-    prep = prepare_branch(entries)
-    roles: dict[str, int] = {}
-    for entry in entries:
-        if branch_message(entry) is not None:
-            roles[_kind(entry)] = roles.get(_kind(entry), 0) + 1
-    return {
-        "entries": len(entries),
-        "firstEntryId": entries[0].get("id") if entries else None,
-        "lastEntryId": entries[-1].get("id") if entries else None,
-        "messages": prep.total_messages,
-        "byKind": roles,
-        "tokens": prep.total_tokens,
-        "readFiles": list(prep.files.read_files),
-        "modifiedFiles": list(prep.files.modified_files),
-    }
-
-
-def _kind(entry: dict) -> str:
-    message = entry.get("message")
-    if entry.get("type") == "message" and isinstance(message, dict):
-        return str(message.get("role"))
-    return str(entry.get("type"))
+# -- helpers -----------------------------------------------------------------------------------------------
 
 
 def _make_summarizer(settings):
@@ -173,29 +117,14 @@ class _spinner:
             self.status.__exit__(*exc)
 
 
-def branch_summary_notes(session: Session) -> list[dict]:
-    """Every branch summary in file order: where it hangs, and the abandoned path it summarises.
-
-    ``summarises`` is ``None`` when the entry does not say: pi 0.73.1 writes the attach point as ``fromId``.
-    """
-    from ..branching import collect_abandoned
-
-    notes = []
-    for entry in session.iter_entries("branch_summary"):
-        at, from_id = entry.get("parentId"), entry.get("fromId")
-        pi_style = from_id == at or (from_id == ROOT and at is None)
-        known = isinstance(from_id, str) and from_id in session and not pi_style
-        path = collect_abandoned(session, from_id, at) if known and (at is None or at in session) else []
-        notes.append({"id": entry.get("id"), "at": at if at is not None else ROOT, "fromId": from_id,
-                      "summarises": {"entries": len(path), "from": path[0].get("id")} if path else None,
-                      "piStyle": pi_style})
-    return notes
+# -- printing ------------------------------------------------------------------------------------------------
 
 
 def print_branch_summaries(console, session: Session) -> None:
     """The ``⎇`` legend under ``session tree``: one line per branch summary (nothing when there is none)."""
     from rich.text import Text
 
+    from ..branching import branch_summary_notes
     from .render import one_line
 
     notes = branch_summary_notes(session)
@@ -203,43 +132,15 @@ def print_branch_summaries(console, session: Session) -> None:
         return
     console.print(Text("\nbranch summaries", style="bold magenta"))
     for note in notes:
-        line = f"⎇ {note['id']} hangs at {note['at']}: "
-        if note["piStyle"]:
+        line = f"⎇ {note.id} hangs at {note.at}: "
+        if note.pi_style:
             line += "written by pi (its fromId names where it hangs, not the branch left)"
-        elif note["summarises"] is None:
-            line += f"summary of an abandoned branch ending at {note['fromId']} (not in this file)"
+        elif note.abandoned_entries is None:
+            line += f"summary of an abandoned branch ending at {note.from_id} (not in this file)"
         else:
-            span = note["summarises"]
-            line += (f"summary of abandoned branch ending at {note['fromId']} "
-                     f"({span['entries']} entries, from {span['from']})")
+            line += (f"summary of abandoned branch ending at {note.from_id} "
+                     f"({note.abandoned_entries} entries, from {note.abandoned_from})")
         console.print(Text(one_line(line)), soft_wrap=True)
-
-
-# -- printing ------------------------------------------------------------------------------------------------
-
-
-def _checkout_json(result) -> dict:
-    return {
-        "changed": result.changed,
-        "oldLeafId": result.old_leaf,
-        "targetId": result.target if result.target is not None else ROOT,
-        "newLeafId": result.new_leaf,
-        "commonAncestorId": result.common_ancestor,
-        "abandoned": {
-            "entries": result.abandoned_entries,
-            "messages": result.abandoned_messages,
-            "tokens": result.abandoned_tokens,
-        },
-        "summaryEntryId": result.summary_entry["id"] if result.summary_entry else None,
-        "positionEntryId": result.position_entry["id"] if result.position_entry else None,
-        "strategy": result.strategy,
-        "summarizer": result.summarizer,
-        "fallbackReason": result.fallback_reason,
-        "messagesSummarized": result.messages_summarized,
-        "readFiles": list(result.files.read_files),
-        "modifiedFiles": list(result.files.modified_files),
-        "summary": result.summary,
-    }
 
 
 def _print_checkout(result) -> None:

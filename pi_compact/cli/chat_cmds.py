@@ -25,7 +25,8 @@ from .app import app
 if TYPE_CHECKING:
     from ..session import Session
 
-SUMMARIZER_CHOICES = ("model", "offline", "anthropic", "openai")
+CHAT_SUMMARIZER = "model"
+"""The ``--summarizer`` choice, besides the library's summarizers, that has the chat's own model write summaries."""
 PROMPT = "> "
 CONTINUATION = "… "
 
@@ -135,13 +136,13 @@ def _summarizer(choice: str | None, settings, provider: str, model: str, base_ur
                 window: int | None = None):
     """Who writes compaction and branch summaries: by default the chat's own model, as in pi (with the chat's
     window unless a summarizer window is set)."""
-    from ..llm import make_summarizer, summarizer_for
+    from ..llm import check_summarizer, make_summarizer, summarizer_for
 
-    if choice is not None and choice not in SUMMARIZER_CHOICES:
-        raise UsageError(f"--summarizer {choice!r}: use one of {', '.join(SUMMARIZER_CHOICES)}")
+    if choice is not None:
+        check_summarizer(choice, also=(CHAT_SUMMARIZER,))
     if choice is None and settings.summarizer != "offline":
         choice = settings.summarizer
-    if choice in (None, "model"):
+    if choice in (None, CHAT_SUMMARIZER):
         own_window = settings.summarizer_window or window or None
         return make_summarizer(provider, model=model, base_url=base_url, context_window=own_window)
     if choice == "offline":

@@ -17,7 +17,6 @@ from ..session import Session
 from .app import session_app
 from .params import FileArg
 
-SUMMARIZERS = ("offline", "anthropic", "openai")
 SUMMARY_PREVIEW_LINES = 12
 """Lines of the summary shown without ``--full-summary``."""
 _NOTHING_TO_DO = ("Nothing to compact", "Already compacted")
@@ -60,6 +59,7 @@ def _settings(window, keep_recent, reserve, summarizer, model, base_url, summari
     """pi's settings; with --window, scaled to it as ``replay`` scales them; then the flags as given."""
     from ..compaction import load_settings
     from ..errors import UsageError
+    from ..llm import check_summarizer
     from ..replayer import settings_for_window
 
     settings = load_settings(os.getcwd())
@@ -69,8 +69,7 @@ def _settings(window, keep_recent, reserve, summarizer, model, base_url, summari
         keep_recent_tokens=keep_recent, reserve_tokens=reserve, summarizer=summarizer, model=model, base_url=base_url,
         summarizer_window=summarizer_window,
     )
-    if settings.summarizer not in SUMMARIZERS:
-        raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
+    check_summarizer(settings.summarizer)
     if window is not None and window <= settings.reserve_tokens:
         raise UsageError(f"--window {window:,} must be larger than the reserve ({settings.reserve_tokens:,}); "
                          f"pass a smaller --reserve")

@@ -10,22 +10,13 @@ import re
 import sys
 from typing import Any
 
-from ..errors import PiCompactError
-from ..store.jsonl import dumps
+from ..session_json import json_bytes
 
 _C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
 
 
-def json_bytes(value: Any) -> bytes:
-    """``JSON.stringify(value)`` as UTF-8, the bytes a session line would hold."""
-    try:
-        return dumps(value)
-    except ValueError as exc:  # nested beyond what the writer follows: deeper than any line the reader accepts
-        raise PiCompactError(f"cannot print this as JSON: {exc}") from None
-
-
 def write_json(value: Any) -> None:
-    """Print ``value`` (or JSON bytes already made by :func:`json_bytes`) and a newline on stdout."""
+    """Print ``value`` (or JSON bytes already made by :func:`~pi_compact.session_json.json_bytes`) and a newline."""
     data = value if isinstance(value, (bytes, bytearray)) else json_bytes(value)
     if sys.stdout.isatty():
         # Raw C1 controls (U+0080-U+009F, such as the one-character CSI) can drive some terminals; the JSON

@@ -25,6 +25,8 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
+from ..accessors import content_text
+
 PREVIEW_CHARS = 160
 """Longest one-line preview of an entry before the terminal width crops it further."""
 MAX_INDENT_LEVELS = 24
@@ -137,20 +139,18 @@ def warn(problems: Iterable[object], *, console: Console | None = None) -> None:
 
 
 def text_of(content: object, *, images: bool = True) -> str:
-    """The text of a message's ``content`` (a string or blocks); images as ``[image]``."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    parts = []
-    for block in content:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            parts.append(block["text"])
-        elif block.get("type") == "image" and images:
-            parts.append(f"[image {block.get('mimeType', '')}]".replace(" ]", "]"))
-    return " ".join(parts)
+    """The text of a message's ``content`` (a string or blocks), blocks joined by spaces; images as
+    ``[image image/png]`` where they stand, since a person reading the view should see a picture was there
+    (the library's :func:`~pi_compact.accessors.content_text` is what a model reads: text only)."""
+    if images and isinstance(content, list):
+        content = [_image_as_text(block) for block in content]
+    return content_text(content, " ")
+
+
+def _image_as_text(block: object) -> object:
+    if isinstance(block, dict) and block.get("type") == "image":
+        return {"type": "text", "text": f"[image {block.get('mimeType', '')}]".replace(" ]", "]")}
+    return block
 
 
 def entry_kind(entry: dict) -> str:

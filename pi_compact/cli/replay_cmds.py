@@ -22,7 +22,6 @@ from .app import app
 from .params import regular_file
 
 DEFAULT_WINDOW = 128_000
-SUMMARIZERS = ("offline", "anthropic", "openai")
 BLOCKS = "▁▂▃▄▅▆▇█"
 SPARK_ROWS = 4
 _CATEGORY_NAMES = {
@@ -76,6 +75,7 @@ def replay_command(
 
 def _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window=None):
     from ..compaction.settings import load_settings
+    from ..llm import check_summarizer
     from ..replayer import settings_for_window
 
     if window <= 0:
@@ -85,8 +85,7 @@ def _settings(window, reserve, keep_recent, summarizer, model, base_url, summari
         reserve_tokens=reserve, keep_recent_tokens=keep_recent, summarizer=summarizer, model=model, base_url=base_url,
         summarizer_window=summarizer_window,
     )
-    if settings.summarizer not in SUMMARIZERS:
-        raise UsageError(f"unknown summarizer {settings.summarizer!r}: use one of {', '.join(SUMMARIZERS)}")
+    check_summarizer(settings.summarizer)
     if window <= settings.reserve_tokens:
         raise UsageError(f"--window {window:,} must be larger than the reserve ({settings.reserve_tokens:,})")
     return settings

@@ -9,18 +9,18 @@ inside the commands (through :mod:`pi_compact.cli.render`) to keep ``--help`` fa
 from __future__ import annotations
 
 import os
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated
 
 import typer
 
 from ..errors import NotASessionError, UsageError
 from ..session import Session
+from ..session_json import counted_tree, entry_tokens, session_info_json, session_show_json, session_tree_json
 from .app import session_app
-from .output import json_bytes, write_json
+from .output import write_json
 from .params import FileArg
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a drawing.")]
 EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a unique id prefix or a label.", show_default=False)]
 
@@ -36,18 +36,16 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
     and an estimated token count per message.
     """
     with _open(file) as session:
-        counts = _Counts()
         if as_json:
-            roots = _digest_tree(session, _json_digest(_entry_tokens(_estimator())), counts)
-        else:
-            from . import render
+            data = session_show_json(session)
+            _warn(session)
+            write_json(data)
+            return
+        from . import render
 
-            roots = _digest_tree(session, render.entry_look(_entry_tokens(render.token_estimator())), counts)
+        roots, counts = counted_tree(session, render.entry_look(entry_tokens(render.token_estimator())))
         on_path = frozenset(session.path_ids())
         _warn(session)
-        if as_json:
-            write_json(_show_json(session, counts.as_json(), roots))
-            return
         console = render.stdout_console()
         render.key_values(console, _header_rows(session))
         render.print_counts(console, counts.entries, counts.types, counts.roles)
@@ -65,15 +63,15 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     """
     with _open(file) as session:
         if as_json:
-            roots = _digest_tree(session, _json_digest())
+            data = session_tree_json(session)
         else:
             from . import render
 
-            roots = _digest_tree(session, render.entry_look())
-        on_path = frozenset(session.path_ids())
+            roots = session.digest_tree(render.entry_look())
+        on_path = frozenset(session.path_ids())  # walking it reports a parent cycle on the path, for the warnings
         _warn(session)
         if as_json:
-            write_json(tree_json(roots, node_fields))
+            write_json(data)
             return
         from .branch_cmds import print_branch_summaries
 
@@ -112,21 +110,8 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
 
     Id, path, cwd, name, dates, message and entry counts, the leaf, labels, size, version, problems.
     """
-    from ..store.listing import session_info
-
     with _open(file) as session:
-        summary = session_info(session.path)
-        if summary is None:
-            raise UsageError(f"{session.path} could not be summarized")
-        data = {
-            **_listing_row(summary),
-            "entryCount": len(session),
-            "leafId": session.leaf_id,
-            "labelCount": len(session.labels),
-            "fileSize": os.path.getsize(session.path),
-            "version": session.version,
-            "problems": [_problem_json(p) for p in session.problems],
-        }
+        data = session_info_json(session)
         _warn(session)
     if as_json:
         write_json(data)
@@ -159,7 +144,7 @@ def list_(
         raise UsageError(f"{directory} is not a directory")
     folder = directory if directory is not None else default_session_dir(os.getcwd())
     found = list_all_sessions() if all_projects else list_sessions(folder)
-    rows = [_listing_row(item) for item in found]
+    rows = [item.to_json() for item in found]
     if as_json:
         write_json(rows)
         return
@@ -257,41 +242,6 @@ def _warn(session: Session) -> None:
         render.warn(session.problems)
 
 
-def _digest_tree(session: Session, digest: Callable[[dict], Any], counts: _Counts | None = None) -> list:
-    """The session's tree with ``digest(entry)`` in place of each entry, and the file counted into ``counts``.
-
-    This is how show and tree read a big file: once, each entry parsed for its digest and count, none kept.
-    """
-    if counts is None:
-        return session.digest_tree(digest)
-
-    def digest_and_count(entry: dict) -> Any:
-        counts.add(entry)
-        return digest(entry)
-
-    # Counted as Session.entries() lists them: shadowed duplicates too.
-    return session.digest_tree(digest_and_count, every_line=True)
-
-
-class _Counts:
-    """Entries by type and messages by role, in the order first met."""
-
-    def __init__(self) -> None:
-        self.entries = 0
-        self.types: Counter[str] = Counter()
-        self.roles: Counter[str] = Counter()
-
-    def add(self, entry: dict) -> None:
-        self.entries += 1
-        self.types[str(entry.get("type"))] += 1
-        message = entry.get("message")
-        if entry.get("type") == "message":
-            self.roles[str(message.get("role")) if isinstance(message, dict) else "none"] += 1
-
-    def as_json(self) -> dict[str, Any]:
-        return {"entries": self.entries, "types": dict(self.types), "roles": dict(self.roles)}
-
-
 def _header_rows(session: Session) -> list[tuple[str, object]]:
     header = session.header
     version = str(header.get("version", session.version))
@@ -309,122 +259,3 @@ def _header_rows(session: Session) -> list[tuple[str, object]]:
         rows.append(("parent", parent))
     rows += [("name", session.name or "(none)"), ("leaf", session.leaf_id or "(before the first entry)")]
     return rows
-
-
-def _entry_tokens(estimate: Callable[[dict], int]) -> Callable[[dict], int | None]:
-    def tokens(entry: dict) -> int | None:
-        message = entry.get("message")
-        if entry.get("type") != "message" or not isinstance(message, dict):
-            return None
-        try:
-            return int(estimate(message))
-        except (TypeError, ValueError, AttributeError):
-            return None  # a malformed message: no estimate rather than no drawing
-
-    return tokens
-
-
-def _show_json(session: Session, counts: dict, roots: list) -> bytes:
-    def fields(node) -> dict:
-        found = node_fields(node)
-        if node.digest.tokens is not None:
-            found["tokens"] = node.digest.tokens
-        return found
-
-    head = {
-        "header": session.header,
-        "fileVersion": session.version,
-        "name": session.name,
-        "leafId": session.leaf_id,
-        "counts": counts,
-        "problems": [_problem_json(p) for p in session.problems],
-    }
-    return json_bytes(head)[:-1] + b',"tree":' + tree_json(roots, fields) + b"}"
-
-
-def _estimator() -> Callable[[dict], int]:
-    from .render import token_estimator
-
-    return token_estimator()
-
-
-class _JsonDigest(NamedTuple):
-    """What a node of ``tree --json`` or ``show --json`` says of its entry (values as the entry has them)."""
-
-    id: Any
-    parent_id: Any
-    type: Any
-    role: Any
-    """The message's role; :data:`_NO_ROLE` when the entry is not a message with one."""
-    timestamp: Any
-    tokens: int | None
-
-
-_NO_ROLE: Any = object()
-
-
-def _json_digest(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], _JsonDigest]:
-    def digest(entry: dict) -> _JsonDigest:
-        message = entry.get("message")
-        is_message = entry.get("type") == "message" and isinstance(message, dict)
-        return _JsonDigest(
-            entry.get("id"),
-            entry.get("parentId"),
-            entry.get("type"),
-            message["role"] if is_message and "role" in message else _NO_ROLE,
-            entry.get("timestamp"),
-            tokens(entry) if tokens else None,
-        )
-
-    return digest
-
-
-def node_fields(node) -> dict:
-    """The fields of one node of ``tree --json``, in order; ``children`` is added by :func:`tree_json`."""
-    digest: _JsonDigest = node.digest
-    fields = {"id": digest.id, "parentId": digest.parent_id, "type": digest.type}
-    if digest.role is not _NO_ROLE:
-        fields["role"] = digest.role
-    if node.label is not None:
-        fields["label"] = node.label
-    fields["timestamp"] = digest.timestamp
-    return fields
-
-
-def tree_json(roots: list, fields: Callable[[Any], dict]) -> bytes:
-    """Nested ``[{…, "children": [...]}]`` built with an explicit stack: no depth limit, no recursion."""
-    out = bytearray(b"[")
-    stack = [iter(roots)]
-    first = [True]
-    while stack:
-        node = next(stack[-1], None)
-        if node is None:
-            stack.pop()
-            first.pop()
-            out += b"]}" if stack else b"]"
-            continue
-        if not first[-1]:
-            out += b","
-        first[-1] = False
-        out += json_bytes(fields(node))[:-1] + b',"children":['
-        stack.append(iter(node.children))
-        first.append(True)
-    return bytes(out)
-
-
-def _listing_row(item) -> dict:
-    return {
-        "path": str(item.path),
-        "id": item.id,
-        "cwd": item.cwd,
-        "name": item.name,
-        "parentSession": item.parent_session,
-        "created": item.created,
-        "modified": item.modified.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
-        "messageCount": item.message_count,
-        "firstMessage": item.first_message,
-    }
-
-
-def _problem_json(problem) -> dict:
-    return {"line": problem.line, "kind": problem.kind, "message": problem.message, "entryId": problem.entry_id}

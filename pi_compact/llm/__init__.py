@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     from pi_compact.compaction.settings import CompactionSettings
     from pi_compact.compaction.summarizer import Summarizer
 
-__all__ = ["PROVIDERS", "is_context_overflow", "make_summarizer", "model_window", "summarizer_for"]
+__all__ = ["SUMMARIZERS", "check_summarizer", "is_context_overflow", "make_summarizer", "model_window", "summarizer_for"]
 
-PROVIDERS: tuple[str, ...] = ("anthropic", "offline", "openai")
-"""Names accepted by :func:`make_summarizer`."""
+SUMMARIZERS: tuple[str, ...] = ("offline", "anthropic", "openai")
+"""The summarizers :func:`make_summarizer` builds, the default first: the one list every option is checked against."""
 
 _MAX_MESSAGE_CHARS = 500
 
@@ -30,6 +30,15 @@ _MODEL_WINDOWS = (("claude", 200_000), ("gpt-4.1", 1_047_576), ("gpt-5", 400_000
 """Known context windows by model-id prefix, most specific first."""
 _PROVIDER_WINDOWS = {"anthropic": 200_000, "openai": 128_000}
 """A model not listed gets its provider's usual window: a local server with less needs ``summarizer_window``."""
+
+
+def check_summarizer(name: str, *, also: tuple[str, ...] = ()) -> str:
+    """``name`` when it is one of :data:`SUMMARIZERS` (or of ``also``, a caller's own extra choices), else a
+    :class:`~pi_compact.errors.UsageError` that lists them all."""
+    choices = (*also, *SUMMARIZERS)
+    if name not in choices:
+        raise UsageError(f"unknown summarizer {name!r}: use one of {', '.join(choices)}")
+    return name
 
 
 def model_window(provider: str, model: str | None) -> int:
@@ -58,7 +67,7 @@ def make_summarizer(
     """
     if context_window is not None and context_window <= 0:
         raise UsageError(f"the summarizer window must be a positive number of tokens, got {context_window}")
-    name = provider.strip().lower()
+    name = check_summarizer(provider.strip().lower())
     if name == "offline":
         from pi_compact.compaction.offline import OfflineSummarizer
 
@@ -71,11 +80,9 @@ def make_summarizer(
         from pi_compact.llm.anthropic import AnthropicSummarizer
 
         return AnthropicSummarizer(**options)
-    if name == "openai":
-        from pi_compact.llm.openai import OpenAISummarizer
+    from pi_compact.llm.openai import OpenAISummarizer
 
-        return OpenAISummarizer(**options)
-    raise UsageError(f"unknown summarizer provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+    return OpenAISummarizer(**options)
 
 
 def summarizer_for(settings: CompactionSettings, provider: str | None = None, **options: Any) -> Summarizer:

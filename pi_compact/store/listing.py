@@ -42,6 +42,20 @@ class SessionInfo:
     def modified(self) -> datetime:
         return datetime.fromtimestamp(self.modified_ms / 1000, tz=timezone.utc)
 
+    def to_json(self) -> dict:
+        """One row of ``session list --json`` (``modified`` as an ISO time in UTC, to the millisecond)."""
+        return {
+            "path": str(self.path),
+            "id": self.id,
+            "cwd": self.cwd,
+            "name": self.name,
+            "parentSession": self.parent_session,
+            "created": self.created,
+            "modified": self.modified.isoformat(timespec="milliseconds").replace("+00:00", "Z"),
+            "messageCount": self.message_count,
+            "firstMessage": self.first_message,
+        }
+
 
 def _header_of(path: Path) -> dict | None:
     """The header, read as :func:`Session.open` finds it (a BOM and garbage lines before it are skipped)."""

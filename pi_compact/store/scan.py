@@ -46,6 +46,10 @@ class Problem:
         where = f"line {self.line}: " if self.line is not None else ""
         return where + self.message
 
+    def to_json(self) -> dict:
+        """As ``--json`` prints it: ``{line, kind, message, entryId}``."""
+        return {"line": self.line, "kind": self.kind, "message": self.message, "entryId": self.entry_id}
+
 
 class Slot:
     """One entry line: where it is, what open needs to know, and the parsed entry once somebody asked."""

@@ -111,6 +111,24 @@ def test_model_switch_is_a_model_change_and_the_next_request_uses_it(server, tmp
     assert "usage: /model PROVIDER/MODEL" in ui.texts()[-1]
 
 
+@pytest.mark.parametrize(
+    ("content", "given_back"),
+    [
+        ("plain text", "plain text"),
+        ([{"type": "text", "text": "look at "}, {"type": "image", "data": "AA==", "mimeType": "image/png"},
+          {"type": "text", "text": "this"}], "look at this"),
+        ([{"type": "text", "text": 42}, {"type": "text"}, "stray", {"type": "text", "text": "kept"}], "kept"),
+        ({"not": "a list"}, ""),
+    ],
+    ids=["string", "text-and-image-blocks", "malformed-blocks", "not-a-list"],
+)
+def test_checkout_of_a_prompt_gives_back_the_text_of_its_content(server, tmp_path, content, given_back) -> None:
+    commands, _ = chat(server, tmp_path)
+    two_turns(commands, server)
+    prompt = commands.agent.session.append_message({"role": "user", "content": content, "timestamp": 0})
+    assert commands.run(f"/checkout {prompt['id']}").editor_text == given_back
+
+
 def test_checkout_of_a_prompt_lands_before_it_and_gives_it_back(server, tmp_path) -> None:
     commands, ui = chat(server, tmp_path)
     messages = two_turns(commands, server)

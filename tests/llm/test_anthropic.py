@@ -177,7 +177,7 @@ def test_make_summarizer_builds_anthropic_with_options(server: FakeLLMServer) ->
 
 
 def test_make_summarizer_rejects_unknown_provider() -> None:
-    with pytest.raises(UsageError, match="unknown summarizer provider 'gemini'"):
+    with pytest.raises(UsageError, match="unknown summarizer 'gemini'"):
         make_summarizer("gemini")
 
 

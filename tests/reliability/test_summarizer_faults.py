@@ -2,8 +2,10 @@
 timeouts, connection resets, 429s with ``retry-after``, 500s, malformed JSON, empty and blank answers.
 
 Every case must end in the documented fallback: the offline summary, with ``details.fallbackReason`` saying
-what failed, within a bounded time; and until that one complete compaction entry is appended, the session
-file keeps its exact bytes (watched from another thread while the request hangs).
+what failed, after exactly the attempts the retry setting allows (a hang fails the test at a generous
+deadline rather than stalling the run; how long each case takes is printed by ``python -m
+bench.summarizer_faults_bench``); and until that one complete compaction entry is appended, the session file
+keeps its exact bytes (watched from another thread while the request hangs).
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
 from .sessions import new_conversation
 
 KEY = "sk-ant-api03-reliability-0123456789abcdef"
-BOUND_SECONDS = 10.0
+HANG_SECONDS = 60
+"""A compaction still running after this long has hung (each case ends within a few seconds)."""
 TIMEOUT = 0.5
 SETTINGS = CompactionSettings(keep_recent_tokens=300, summary_min_tokens=100, summary_max_tokens=200)
 """A summary budget the condensed transcript does not fit, so compaction asks the LLM."""
@@ -47,8 +50,6 @@ CASES = {
     "whitespace-summary": ([FakeReply(text="  \n\t \n ")], 0, "empty summary"),
     "too-short-summary": ([FakeReply(text="ok")], 0, "short summary"),
 }
-
-
 @pytest.fixture(autouse=True)
 def _no_real_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
     for var in ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "OPENAI_API_KEY",
@@ -111,27 +112,28 @@ def _is_original_plus_one_line(original: bytes, data: bytes) -> bool:
     return data.startswith(original) and added.endswith(b"\n") and added.count(b"\n") == 1
 
 
-def _compact_with(provider: str, server: FakeLLMServer, path: Path, replies: list[FakeReply], retries: int):
+def _compact_with(provider: str, server: FakeLLMServer, path: Path, replies: list[FakeReply], retries: int,
+                  deadline):
+    """The compaction's result, the requests the server received for it, and the file's bytes before."""
     server.push(*replies)
-    with Session.open(path) as session, FileWatch(path) as watch:
-        started = time.monotonic()
+    asked_before = len(server.requests)
+    with Session.open(path) as session, FileWatch(path) as watch, deadline(HANG_SECONDS, "a failing summarizer"):
         result = compact(session, settings=SETTINGS, summarizer=summarizer(provider, server, retries))
-        elapsed = time.monotonic() - started
     while server.pending:  # a reply the SDK never came back for (it gave up first) must not leak into the next case
         server._next_reply()
     assert watch.looks > 0 and not watch.states_outside(path.read_bytes()), "earlier bytes changed"
-    return result, elapsed, watch.original
+    return result, server.requests[asked_before:], watch.original
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_failing_summarizer_falls_back_to_the_offline_summary(
-    provider: str, case: str, server: FakeLLMServer, tmp_path: Path
+    provider: str, case: str, server: FakeLLMServer, tmp_path: Path, deadline
 ) -> None:
     replies, retries, reason = CASES[case]
     path = new_conversation(tmp_path / "s.jsonl", turns=12)
-    result, elapsed, original = _compact_with(provider, server, path, replies, retries)
-    assert elapsed < BOUND_SECONDS, f"{case}: {elapsed:.1f}s"
+    result, asked, original = _compact_with(provider, server, path, replies, retries, deadline)
+    assert len(asked) == 1 + retries and all(request.body == asked[0].body for request in asked), case
     assert result.fallback_reason and result.fallback_reason.startswith(f"{provider}: ")
     assert reason in result.fallback_reason, result.fallback_reason
     assert KEY not in result.fallback_reason
@@ -147,21 +149,40 @@ def test_a_failing_summarizer_falls_back_to_the_offline_summary(
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_the_llm_summary_is_used_when_the_server_recovers(provider: str, server: FakeLLMServer, tmp_path: Path) -> None:
-    """The control case: a 429 with ``retry-after: 0.3`` is retried by the SDK after 0.3 s, then answered."""
+def test_the_llm_summary_is_used_when_the_server_recovers(
+    provider: str, server: FakeLLMServer, tmp_path: Path, deadline
+) -> None:
+    """The control case: a 429 with ``retry-after: 0.3`` is retried by the SDK, then answered."""
     path = new_conversation(tmp_path / "s.jsonl", turns=12)
     replies = [FakeReply(status=429, headers={"retry-after": "0.3"}), FakeReply(text=GOOD)]
-    result, elapsed, _ = _compact_with(provider, server, path, replies, 1)
+    result, asked, _ = _compact_with(provider, server, path, replies, 1, deadline)
     assert result.fallback_reason is None and result.strategy == "summarize"
     assert "Fix the parser." in result.summary
-    assert 0.3 <= elapsed < BOUND_SECONDS
+    assert len(asked) >= 2 and asked[1].body == asked[0].body  # the refused request, sent again and answered
 
 
 @pytest.mark.parametrize("provider", ["anthropic", "openai"])
-def test_a_long_retry_after_is_cut_to_the_request_timeout(provider: str, server: FakeLLMServer, tmp_path: Path) -> None:
-    """``anthropic`` would sleep an hour here, ``openai`` two minutes: the wait is cut to the timeout (0.5 s)."""
+def test_a_long_retry_after_is_cut_to_the_request_timeout(
+    provider: str, server: FakeLLMServer, tmp_path: Path, deadline
+) -> None:
+    """``anthropic`` would sleep an hour here, ``openai`` two minutes: the wait is cut to the timeout (0.5 s),
+    so the retry is answered long before the hang deadline."""
     path = new_conversation(tmp_path / "s.jsonl", turns=12)
     replies = [FakeReply(status=429, headers={"retry-after": "3600"}), FakeReply(text=GOOD)]
-    result, elapsed, _ = _compact_with(provider, server, path, replies, 1)
+    result, asked, _ = _compact_with(provider, server, path, replies, 1, deadline)
     assert result.fallback_reason is None and result.strategy == "summarize"
-    assert TIMEOUT <= elapsed < BOUND_SECONDS
+    assert len(asked) >= 2 and asked[1].body == asked[0].body
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+@pytest.mark.parametrize(("header", "sent", "seen"), [("retry-after", "3600", "0.5"), ("retry-after-ms", "3600000", "500"),
+                                                     ("retry-after", "0.3", "0.3"), ("retry-after", "soon", "0.5")])
+def test_the_sdk_sees_a_retry_after_no_longer_than_the_timeout(provider: str, server: FakeLLMServer, header: str,
+                                                                 sent: str, seen: str) -> None:
+    """What the SDK's retry logic reads: the response header after the summarizer's HTTP client had it."""
+    from pi_compact.llm import http_client, import_sdk
+
+    server.push(FakeReply(status=429, headers={header: sent}))
+    with http_client(import_sdk(provider), TIMEOUT) as client:
+        response = client.post(server.url + "/v1/messages", json={"model": "m"})
+    assert (response.status_code, response.headers[header]) == (429, seen)

@@ -1,0 +1,212 @@
+"""A session as JSON documents: what ``pi-compact session show|tree|info --json`` print, for any program.
+
+The tree documents come back as bytes, not dicts: a session may be a chain of 100,000 entries, nested deeper
+than any JSON library (or Python's recursion) follows, so they are written with an explicit stack. Every
+value goes through the store's writer (:func:`pi_compact.store.jsonl.dumps`, ``JSON.stringify``'s bytes:
+``1`` and ``0.000001``, never ``1.0`` or ``1e-06``). Values taken from entries are kept as the entries have
+them, even when a hand edit made them the wrong type.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .errors import PiCompactError, UsageError
+from .store.jsonl import dumps
+
+if TYPE_CHECKING:
+    from .session import Session
+    from .store.index import DigestNode
+
+__all__ = [
+    "EntryCounts",
+    "counted_tree",
+    "entry_tokens",
+    "json_bytes",
+    "session_info_json",
+    "session_show_json",
+    "session_tree_json",
+]
+
+
+def json_bytes(value: Any) -> bytes:
+    """``JSON.stringify(value)`` as UTF-8, the bytes a session line would hold."""
+    try:
+        return dumps(value)
+    except ValueError as exc:  # nested beyond what the writer follows: deeper than any line the reader accepts
+        raise PiCompactError(f"cannot print this as JSON: {exc}") from None
+
+
+# -- the documents ---------------------------------------------------------------------------------------------
+
+
+def session_show_json(session: Session) -> bytes:
+    """``session show --json``: header, file version, name, leaf, counts, problems, and the tree with an
+    estimated token count on each message node; the file is read once, no entry kept."""
+    from .compaction.tokens import estimate_tokens
+
+    roots, counts = counted_tree(session, _json_digest(entry_tokens(estimate_tokens)))
+    session.path_ids()  # a parent cycle on the leaf's path is reported as it is walked: listed like the others
+    head = {
+        "header": session.header,
+        "fileVersion": session.version,
+        "name": session.name,
+        "leafId": session.leaf_id,
+        "counts": counts.to_json(),
+        "problems": [problem.to_json() for problem in session.problems],
+    }
+    return json_bytes(head)[:-1] + b',"tree":' + _nested(roots, _fields_with_tokens) + b"}"
+
+
+def session_tree_json(session: Session) -> bytes:
+    """``session tree --json``: the entry tree as nested ``{id, parentId, type, role?, label?, timestamp,
+    children}`` nodes, children oldest first."""
+    return _nested(session.digest_tree(_json_digest()), _fields)
+
+
+def session_info_json(session: Session) -> dict[str, Any]:
+    """``session info --json``: its row of a session listing, then entries, leaf, labels, size, version, problems."""
+    from .store.listing import session_info
+
+    summary = session_info(session.path) if session.path is not None else None
+    if summary is None:
+        raise UsageError(f"{session.path} could not be summarized")
+    return {
+        **summary.to_json(),
+        "entryCount": len(session),
+        "leafId": session.leaf_id,
+        "labelCount": len(session.labels),
+        "fileSize": os.path.getsize(session.path),
+        "version": session.version,
+        "problems": [problem.to_json() for problem in session.problems],
+    }
+
+
+# -- reading the tree once -------------------------------------------------------------------------------------
+
+
+class EntryCounts:
+    """Entries by type and messages by role, in the order first met (filled while the tree is read)."""
+
+    def __init__(self) -> None:
+        self.entries = 0
+        self.types: Counter[str] = Counter()
+        self.roles: Counter[str] = Counter()
+
+    def add(self, entry: dict) -> None:
+        self.entries += 1
+        self.types[str(entry.get("type"))] += 1
+        message = entry.get("message")
+        if entry.get("type") == "message":
+            self.roles[str(message.get("role")) if isinstance(message, dict) else "none"] += 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entries": self.entries, "types": dict(self.types), "roles": dict(self.roles)}
+
+
+def counted_tree(session: Session, digest: Callable[[dict], Any]) -> tuple[list[DigestNode], EntryCounts]:
+    """The session's tree with ``digest(entry)`` in place of each entry, and every line of the file counted.
+
+    This is how a big file is shown: read once, each entry parsed for its digest and its count, none kept.
+    Counted as :meth:`Session.entries` lists them: shadowed duplicates too.
+    """
+    counts = EntryCounts()
+
+    def digest_and_count(entry: dict) -> Any:
+        counts.add(entry)
+        return digest(entry)
+
+    return session.digest_tree(digest_and_count, every_line=True), counts
+
+
+def entry_tokens(estimate: Callable[[dict], int]) -> Callable[[dict], int | None]:
+    """``estimate`` of a message entry's message; ``None`` for other entries and for a message it cannot read."""
+
+    def tokens(entry: dict) -> int | None:
+        message = entry.get("message")
+        if entry.get("type") != "message" or not isinstance(message, dict):
+            return None
+        try:
+            return int(estimate(message))
+        except (TypeError, ValueError, AttributeError):
+            return None  # a malformed message: no estimate rather than no drawing
+
+    return tokens
+
+
+# -- tree nodes ------------------------------------------------------------------------------------------------
+
+
+class _JsonDigest(NamedTuple):
+    """What a node of the tree documents says of its entry (values as the entry has them)."""
+
+    id: Any
+    parent_id: Any
+    type: Any
+    role: Any
+    """The message's role; :data:`_NO_ROLE` when the entry is not a message with one."""
+    timestamp: Any
+    tokens: int | None
+
+
+_NO_ROLE: Any = object()
+"""Not a role: a ``role`` that is JSON ``null`` is printed as such, a missing one is left out."""
+
+
+def _json_digest(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], _JsonDigest]:
+    def digest(entry: dict) -> _JsonDigest:
+        message = entry.get("message")
+        is_message = entry.get("type") == "message" and isinstance(message, dict)
+        return _JsonDigest(
+            entry.get("id"),
+            entry.get("parentId"),
+            entry.get("type"),
+            message["role"] if is_message and "role" in message else _NO_ROLE,
+            entry.get("timestamp"),
+            tokens(entry) if tokens else None,
+        )
+
+    return digest
+
+
+def _fields(node: DigestNode) -> dict:
+    """The fields of one tree node, in order; ``children`` is added by :func:`_nested`."""
+    digest: _JsonDigest = node.digest
+    fields = {"id": digest.id, "parentId": digest.parent_id, "type": digest.type}
+    if digest.role is not _NO_ROLE:
+        fields["role"] = digest.role
+    if node.label is not None:
+        fields["label"] = node.label
+    fields["timestamp"] = digest.timestamp
+    return fields
+
+
+def _fields_with_tokens(node: DigestNode) -> dict:
+    fields = _fields(node)
+    if node.digest.tokens is not None:
+        fields["tokens"] = node.digest.tokens
+    return fields
+
+
+def _nested(roots: list[DigestNode], fields: Callable[[DigestNode], dict]) -> bytes:
+    """Nested ``[{…, "children": [...]}]`` built with an explicit stack: no depth limit, no recursion."""
+    out = bytearray(b"[")
+    stack = [iter(roots)]
+    first = [True]
+    while stack:
+        node = next(stack[-1], None)
+        if node is None:
+            stack.pop()
+            first.pop()
+            out += b"]}" if stack else b"]"
+            continue
+        if not first[-1]:
+            out += b","
+        first[-1] = False
+        out += json_bytes(fields(node))[:-1] + b',"children":['
+        stack.append(iter(node.children))
+        first.append(True)
+    return bytes(out)

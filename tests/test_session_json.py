@@ -1,0 +1,175 @@
+"""A session as JSON documents (``pi_compact.session_json``): the tree, show and info documents, read back.
+
+Files are written by hand so that every odd shape is there on purpose: a role that is ``null``, a missing
+role, a label, a float that pi prints as an integer, a shadowed duplicate id, a line that is not JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import orjson
+import pytest
+
+import pi_compact
+from pi_compact import Session, UsageError, session_info_json, session_show_json, session_tree_json
+from pi_compact.compaction.tokens import estimate_tokens
+from pi_compact.errors import PiCompactError
+from pi_compact.session_json import EntryCounts, counted_tree, entry_tokens, json_bytes
+
+HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/p",
+          "ratio": 1.0, "tiny": 1e-6}
+
+
+def entry(kind: str, entry_id: str, parent: str | None, **fields) -> dict:
+    return {"type": kind, "id": entry_id, "parentId": parent, "timestamp": f"2025-01-01T00:00:0{len(entry_id)}.000Z",
+            **fields}
+
+
+ENTRIES = [
+    entry("message", "u1", None, message={"role": "user", "content": "hello there", "timestamp": 1}),
+    entry("message", "a1", "u1", message={"role": "assistant", "content": [{"type": "text", "text": "hi"}],
+                                          "timestamp": 2}),
+    entry("message", "n1", "u1", message={"role": None, "content": "odd", "timestamp": 3}),
+    entry("message", "m1", "a1", message={"content": "no role", "timestamp": 4}),
+    entry("thinking_level_change", "t1", "m1", thinkingLevel="high"),
+    entry("label", "l1", "t1", targetId="a1", label="answered"),
+]
+
+
+def write(path: Path, entries: list[dict], extra: bytes = b"") -> Path:
+    path.write_bytes(b"".join(orjson.dumps(item) + b"\n" for item in [HEADER, *entries]) + extra)
+    return path
+
+
+@pytest.fixture
+def session(tmp_path: Path):
+    with Session.open(write(tmp_path / "s.jsonl", ENTRIES)) as opened:
+        yield opened
+
+
+def _nodes(roots: list) -> dict[str, dict]:
+    found, stack = {}, list(roots)
+    while stack:
+        node = stack.pop()
+        found[node["id"]] = node
+        stack.extend(node["children"])
+    return found
+
+
+# -- session_tree_json ---------------------------------------------------------------------------------------
+
+
+def test_tree_nodes_keep_values_as_the_entries_have_them(session) -> None:
+    roots = orjson.loads(session_tree_json(session))
+    nodes = _nodes(roots)
+    assert [root["id"] for root in roots] == ["u1"]
+    assert list(nodes["a1"]) == ["id", "parentId", "type", "role", "label", "timestamp", "children"]
+    assert nodes["a1"]["label"] == "answered" and nodes["a1"]["role"] == "assistant"
+    assert "role" in nodes["n1"] and nodes["n1"]["role"] is None  # a null role is printed as null
+    assert "role" not in nodes["m1"] and "role" not in nodes["t1"]  # a missing one is left out
+    assert [child["id"] for child in nodes["u1"]["children"]] == ["a1", "n1"]  # oldest first
+    assert "tokens" not in nodes["u1"]
+
+
+def test_a_tree_deeper_than_any_json_library_follows_is_written_without_recursion() -> None:
+    depth = 5_000
+    s = Session.in_memory("/p")
+    for n in range(depth):
+        s.append_message({"role": "user", "content": f"m{n}", "timestamp": n})
+    out = session_tree_json(s)
+    assert out.count(b'"children":[') == depth and out.endswith(b"[]" + b"}]" * depth)
+    assert json.loads(out[1 : out.index(b',"children"')] + b"}")["parentId"] is None
+
+
+def test_an_empty_session_is_an_empty_tree() -> None:
+    assert session_tree_json(Session.in_memory("/p")) == b"[]"
+
+
+# -- session_show_json ---------------------------------------------------------------------------------------
+
+
+def test_show_has_the_header_as_pi_prints_it_counts_and_tokens(session) -> None:
+    out = session_show_json(session)
+    assert out.startswith(b'{"header":{"type":"session","version":3,"id":"s1",') and b'"ratio":1,"tiny":0.000001}' in out
+    data = orjson.loads(out)
+    assert list(data) == ["header", "fileVersion", "name", "leafId", "counts", "problems", "tree"]
+    assert (data["fileVersion"], data["name"], data["leafId"], data["problems"]) == (3, None, "l1", [])
+    assert data["counts"] == {"entries": 6, "types": {"message": 4, "thinking_level_change": 1, "label": 1},
+                              "roles": {"user": 1, "assistant": 1, "None": 2}}
+    nodes = _nodes(data["tree"])
+    assert nodes["u1"]["tokens"] == estimate_tokens(ENTRIES[0]["message"])
+    assert "tokens" not in nodes["t1"]
+
+
+def test_show_lists_every_problem_of_a_damaged_file(tmp_path: Path) -> None:
+    path = write(tmp_path / "bad.jsonl", [*ENTRIES, ENTRIES[0]], extra=b"{not json\n")
+    with Session.open(path) as damaged:
+        data = orjson.loads(session_show_json(damaged))
+        expected = [problem.to_json() for problem in damaged.problems]
+    assert {p["kind"] for p in data["problems"]} >= {"invalid_json"} and data["problems"] == expected
+    assert all(list(p) == ["line", "kind", "message", "entryId"] for p in data["problems"])
+    assert data["counts"]["entries"] == 7  # the shadowed duplicate is counted, as Session.entries() lists it
+
+
+# -- session_info_json ---------------------------------------------------------------------------------------
+
+
+def test_info_is_the_listing_row_and_the_figures_of_the_file(session) -> None:
+    data = session_info_json(session)
+    assert list(data)[:9] == ["path", "id", "cwd", "name", "parentSession", "created", "modified", "messageCount",
+                              "firstMessage"]
+    assert (data["id"], data["cwd"], data["firstMessage"]) == ("s1", "/p", "hello there")
+    assert data["modified"].endswith("Z")
+    assert (data["entryCount"], data["leafId"], data["labelCount"]) == (6, "l1", 1)
+    assert (data["fileSize"], data["version"], data["problems"]) == (session.path.stat().st_size, 3, [])
+
+
+def test_info_of_a_session_without_a_file_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="could not be summarized"):
+        session_info_json(Session.in_memory("/p"))
+
+
+# -- the parts -----------------------------------------------------------------------------------------------
+
+
+def test_counted_tree_digests_and_counts_every_line_once(session) -> None:
+    seen: list[str] = []
+    roots, counts = counted_tree(session, lambda e: seen.append(e["id"]) or e["id"])
+    assert sorted(seen) == sorted(e["id"] for e in ENTRIES) and roots[0].digest == "u1"
+    assert isinstance(counts, EntryCounts) and counts.entries == len(ENTRIES)
+
+
+@pytest.mark.parametrize(
+    ("an_entry", "expected"),
+    [
+        ({"type": "message", "message": {"role": "user", "content": "abcd" * 10}}, 10),
+        ({"type": "message", "message": "not a dict"}, None),
+        ({"type": "label", "message": {"role": "user", "content": "x"}}, None),
+    ],
+    ids=["message", "malformed-message", "not-a-message"],
+)
+def test_entry_tokens(an_entry: dict, expected: int | None) -> None:
+    assert entry_tokens(lambda message: len(message["content"]) // 4)(an_entry) == expected
+
+
+def test_an_estimate_that_cannot_read_the_message_gives_no_figure() -> None:
+    def broken(message: dict) -> int:
+        raise TypeError("content of the wrong type")
+
+    assert entry_tokens(broken)({"type": "message", "message": {"role": "user"}}) is None
+
+
+def test_json_bytes_prints_as_pi_does_and_refuses_what_it_cannot_write() -> None:
+    assert json_bytes({"a": 1.0, "b": 1e-6, "c": "é"}) == '{"a":1,"b":0.000001,"c":"é"}'.encode()
+    deep: list = []
+    for _ in range(10_000):
+        deep = [deep]
+    with pytest.raises(PiCompactError, match="cannot print this as JSON"):
+        json_bytes(deep)
+
+
+def test_the_documents_are_exported() -> None:
+    for name in ("session_show_json", "session_tree_json", "session_info_json"):
+        assert name in pi_compact.__all__
