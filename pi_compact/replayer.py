@@ -24,7 +24,8 @@ from typing import Any
 import orjson
 
 from .compaction.compactor import AutoCompactor, CompactionEvent, CompactionResult
-from .compaction.facts import Facts, content_text, extract_facts
+from .accessors import content_text
+from .compaction.facts import Facts, extract_facts
 from .compaction.quality import NO_QUALITY, Quality, RegionIndex, score_quality
 from .compaction.settings import CompactionSettings
 from .compaction.summarizer import Summarizer

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..accessors import content_text
 from .shell import shell_effects
 
 ERROR_LINE_LIMIT = 300
@@ -102,16 +103,6 @@ class Facts:
 
 
 # -- message text ---------------------------------------------------------------------------------------------
-
-
-def content_text(content: Any) -> str:
-    """A message's text: the string itself, or its text blocks joined with ``""`` (as pi joins them)."""
-    if isinstance(content, str):
-        return content
-    if not isinstance(content, list):
-        return ""
-    return "".join(b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
-                   and isinstance(b.get("text"), str))
 
 
 def tool_path(arguments: Any) -> str:

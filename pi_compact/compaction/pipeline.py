@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from ..accessors import content_text
 from ..errors import CompactionError, PiCompactError, SummarizerError
 from .compose import compose, shorten_to, strip_generated
 from .cut import entry_tokens, valid_cut_points
@@ -260,12 +261,7 @@ def _dropped_note(messages: tuple[dict, ...]) -> str:
 
 
 def _text(content: object) -> str | None:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        texts = [b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"]
-        return "\n".join(t for t in texts if t) or None
-    return None
+    return content_text(content, "\n") or None
 
 
 def _first_user_text(path: list[dict]) -> str | None:

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, content_text, message_dicts, tool_path
+from ..accessors import content_text
+from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, message_dicts, tool_path
 
 _CONTENT_KEYS = ("content", "file_text", "contents")
 _EDIT_KEYS = (("oldText", "newText"), ("old_string", "new_string"), ("old_str", "new_str"))

@@ -80,6 +80,7 @@ def _tool_call_text(block: dict) -> str:
 
 
 def _assistant_parts(content: Any) -> list[str]:
+    # not accessors.content_text: pi's serializer writes "[Assistant]: " for text blocks even when they are empty
     blocks = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
     thinking = [b.get("thinking", "") for b in blocks if b.get("type") == "thinking"]
     texts = [b.get("text", "") for b in blocks if b.get("type") == "text"]

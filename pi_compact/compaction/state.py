@@ -15,7 +15,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, content_text, is_scratch, message_dicts, shell_command,
+from ..accessors import content_text
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, is_scratch, message_dicts, shell_command,
                     tool_path)
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
@@ -166,6 +167,19 @@ class _TurnDraft:
     interrupted: bool = False
     commits: list[str] | None = None
     decisions: list[str] | None = None
+    committed_at: int = -1
+    """Where the last commit's result came."""
+    called_at: int = -1
+    """Where the last tool call was made."""
+    answered_at: int = -1
+    """Where the agent last wrote text."""
+
+    def went_on_after_commit(self) -> bool:
+        """The agent kept working after its last commit and had not stopped to report (a release goes on to tag and
+        publish): a call after its last words, or last words that announce more (``Let me check …:``)."""
+        if self.called_at < self.committed_at:
+            return False
+        return self.called_at > self.answered_at or self.answer.rstrip().endswith(":")
 
 
 def _commit_message(command: str) -> str:
@@ -201,18 +215,20 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
         if role == "assistant":
             text = content_text(message.get("content")).strip()
             if text:
-                turn.answer, turn.interrupted = text, False
+                turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.decisions += _decisions_in(text)
             if message.get("stopReason") in ("aborted", "error"):
                 turn.interrupted = True
             for block in message.get("content") if isinstance(message.get("content"), list) else ():
                 if isinstance(block, dict) and block.get("type") == "toolCall":
+                    turn.called_at = index
                     command = shell_command(block.get("name"), block.get("arguments")) or ""
                     if _commit_message(command) and isinstance(block.get("id"), str):
                         commits[block["id"]] = _commit_message(command)
         elif role == "toolResult" and isinstance(message.get("toolCallId"), str) and message["toolCallId"] in commits:
             succeeded = next((not a.failed for a in attempts if a.index == index), False)
             turn.commits += [commits.pop(message["toolCallId"])] if succeeded else []
+            turn.committed_at = index if succeeded else turn.committed_at
     return turns
 
 
@@ -222,7 +238,7 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
         return DONE  # even when the user stopped what came after the answer
     if turn.interrupted:
         return INTERRUPTED
-    if turn.commits and not failed_last:
+    if turn.commits and not failed_last and not turn.went_on_after_commit():
         return DONE
     if answer.endswith(("?", "？")):
         return ASKED
@@ -248,10 +264,18 @@ def _without_output_filters(command: str) -> str:
     return kept.removesuffix("2>&1").strip()
 
 
+def _chain(command: str) -> list[str]:
+    """A command and, when it is an ``&&`` chain, each of its parts (all of them ran when the chain succeeded)."""
+    parts = [command_key(part) for part in command.split("&&")] if "&&" in command else []
+    return [command, *(part for part in parts if part)]
+
+
 def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
     if failure.tool in ("bash", "user bash") and later.tool in ("bash", "user bash"):
-        first, second = command_key(failure.target), command_key(later.target)
-        return first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
+        first = command_key(failure.target)
+        # a later chain that ran the same command and succeeded (``git add . && git commit -m …``) ran it too
+        return any(first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
+                   for second in _chain(command_key(later.target)))
     changes = EDIT_TOOLS | WRITE_TOOLS
     if failure.tool.lower() in changes and later.tool.lower() in changes:
         return names.name(failure.target) == names.name(later.target)

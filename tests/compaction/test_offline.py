@@ -616,3 +616,24 @@ def test_the_current_request_is_not_copied_again_when_the_body_quotes_it(last: s
     stored = compose(body, first_request=None, current_request=last, dropped_note=None, read_files=(),
                      modified_files=())
     assert ("<current-request>" in stored) is copied
+
+
+def test_work_after_a_commit_keeps_the_turn_open_and_a_chain_that_succeeds_resolves_its_parts() -> None:
+    """Regression (pi's release turn): the hook made `git commit` fail, `git add . && git commit` then succeeded,
+    and the agent went on to publish, which failed; the turn was called done because it held a commit."""
+    text = summarize([
+        user("yeah, do it all"),
+        assistant(call("1", "bash", command='git commit -m "Release v0.8.0"')),
+        result("1", "bash", bash_fail("error TS2345: Argument of type 'toolText'", 1), error=True),
+        assistant(call("2", "bash", command='git add . && git commit -m "Release v0.8.0"')),
+        result("2", "bash", "[main 45ffe0a] Release v0.8.0"),
+        assistant("Now publish to npm:", call("3", "bash", command="npm run publish")),
+        result("3", "bash", bash_fail("error TS2305: Module has no exported member 'EditorTheme'.", 1), error=True),
+        assistant("The exports are there! Let me check if there's a node_modules cache issue:",
+                  call("4", "bash", command="npm install")),
+    ])
+    assert items(text, "### In Progress") == ["“yeah, do it all” — under way"]
+    assert items(text, "### Blocked") == [
+        "`npm run publish` failed: error TS2305: Module has no exported member 'EditorTheme'."]
+    assert "Committed: Release v0.8.0" in items(text, "### Done")
+    assert "TS2345" not in text
