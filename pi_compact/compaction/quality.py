@@ -668,7 +668,9 @@ def _failures(region: RegionIndex) -> list[_Failure]:
         if not said.failed:
             continue
         head = _command_head(said.target)
-        later_success = bool(head) and any(not r.failed and head in _chain_heads(r.target) for r in results[index + 1:])
+        later = results[index + 1 :]
+        later_success = bool(head) and any(not r.failed and head in _chain_heads(r.target) for r in later)
+        later_success = later_success or _fixed_by_a_later_edit(said.text, later)
         aborted = bool(_ABORTED.search(said.text[:200]))
         found.append(_Failure(said.target, said.text,
                               later_success or aborted or _INSPECTION.match(head) is not None or not said.text.strip()))
@@ -677,6 +679,21 @@ def _failures(region: RegionIndex) -> list[_Failure]:
 
 _INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b")
 """A look that found nothing (grep's exit 1, no such file) is not an error left open."""
+
+
+_CHANGING_TOOLS = ("edit:", "write:", "multiedit:", "multi_edit:", "str_replace:", "edit_file:", "write_file:")
+
+
+def _fixed_by_a_later_edit(error_text: str, later: list[_Said]) -> bool:
+    """A file the error output names (``chat-simple.ts(28,2): error TS2739``) was changed afterwards: the agent
+    acted on the error, which the region treats as settled unless it fails again (that failure is its own)."""
+    head = error_text[:2000]
+    for result in later:
+        if not result.failed and result.target.startswith(_CHANGING_TOOLS):
+            name = result.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
+            if len(name) >= 4 and "." in name and name in head:
+                return True
+    return False
 
 
 def _chain_heads(target: str) -> set[str]:

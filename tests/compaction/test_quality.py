@@ -179,6 +179,19 @@ def test_an_error_fixed_later_in_the_region_is_resolved_by_the_heuristic():
     assert score_quality(FAILING, open_summary).error_accuracy == 1.0
 
 
+@pytest.mark.parametrize("then", [
+    [assistant(call("c3", "bash", command="cd src && pytest -q tests/test_parser.py && git commit -am fix")),
+     result("c3", "bash", "12 passed")],  # the same command, inside a chain that succeeded
+    [assistant(call("c3", "edit", path="tests/test_parser.py")), result("c3", "edit", "Successfully replaced.")],
+], ids=["rerun-in-a-chain", "the-named-file-edited"])
+def test_an_error_acted_on_later_is_resolved_by_the_heuristic(then):
+    failing = [user("fix it"), assistant(call("c1", "bash", command="pytest -q tests/test_parser.py")),
+               result("c1", "bash", bash_fail("tests/test_parser.py:12: ValueError: bad header", 1), error=True)]
+    quality = score_quality(failing + then, "## Progress\n### Done\n- [x] fixed the parser\n")
+    assert quality.error_mistakes == ()
+    assert score_quality(failing, "## Progress\n### Done\n- [x] fixed the parser\n").error_mistakes != ()
+
+
 def test_an_open_error_the_summary_leaves_out_counts_as_a_mistake():
     quality = score_quality(FAILING, "## Progress\n### Done\n- [x] Edited `src/parser.py`\n")
     assert quality.errors == 1 and quality.error_accuracy == 0.0
