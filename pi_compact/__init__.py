@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from .recaller import RecallHit, RecallResult, recall
     from .replayer import ReplayReport, replay
     from .session import ROOT, Session
-    from .session_json import session_info_json, session_show_json, session_tree_json
+    from .session_json import compaction_refusal_json, session_info_json, session_show_json, session_tree_json
     from .store.index import TreeNode
     from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
     from .store.migrate import migrate
@@ -87,6 +87,7 @@ __all__ = [
     "collect_abandoned",
     "common_ancestor",
     "compact",
+    "compaction_refusal_json",
     "default_session_dir",
     "diff_branches",
     "ensure_fits",
@@ -108,6 +109,7 @@ __all__ = [
 _LAZY = {
     "ROOT": ".session",
     "Session": ".session",
+    "compaction_refusal_json": ".session_json",
     "session_info_json": ".session_json",
     "session_show_json": ".session_json",
     "session_tree_json": ".session_json",

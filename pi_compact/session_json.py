@@ -1,4 +1,5 @@
-"""A session as JSON documents: what ``pi-compact session show|tree|info --json`` print, for any program.
+"""A session as JSON documents: what ``pi-compact session show|tree|info --json`` print, for any program, and
+what ``session compact --json`` prints when there is nothing to compact.
 
 The tree documents come back as bytes, not dicts: a session may be a chain of 100,000 entries, nested deeper
 than any JSON library (or Python's recursion) follows, so they are written with an explicit stack. Every
@@ -18,11 +19,13 @@ from .errors import PiCompactError, UsageError
 from .store.jsonl import dumps
 
 if TYPE_CHECKING:
+    from .compaction.settings import CompactionSettings
     from .session import Session
     from .store.index import DigestNode
 
 __all__ = [
     "EntryCounts",
+    "compaction_refusal_json",
     "counted_tree",
     "entry_tokens",
     "json_bytes",
@@ -83,6 +86,19 @@ def session_info_json(session: Session) -> dict[str, Any]:
         "version": session.version,
         "problems": [problem.to_json() for problem in session.problems],
     }
+
+
+def compaction_refusal_json(session: Session, reason: str, settings: CompactionSettings | None = None,
+                            window: int | None = None) -> dict[str, Any]:
+    """``session compact --json`` when the library refused with ``reason`` (like "Already compacted"): the
+    context's size now, the window it had to fit (if any) and the settings that left nothing to compact."""
+    from .compaction.settings import CompactionSettings
+    from .compaction.tokens import estimate_context_tokens
+
+    settings = settings or CompactionSettings()
+    size = estimate_context_tokens(session.build_context().messages)
+    return {"compacted": False, "reason": reason, "tokens": size.tokens, "tokensMeasured": size.measured,
+            "window": window, "reserveTokens": settings.reserve_tokens, "keepRecentTokens": settings.keep_recent_tokens}
 
 
 # -- reading the tree once -------------------------------------------------------------------------------------

@@ -13,7 +13,17 @@ import orjson
 import pytest
 
 import pi_compact
-from pi_compact import Session, UsageError, session_info_json, session_show_json, session_tree_json
+from pi_compact import (
+    CompactionError,
+    CompactionSettings,
+    Session,
+    UsageError,
+    compact,
+    compaction_refusal_json,
+    session_info_json,
+    session_show_json,
+    session_tree_json,
+)
 from pi_compact.compaction.tokens import estimate_tokens
 from pi_compact.errors import PiCompactError
 from pi_compact.session_json import EntryCounts, counted_tree, entry_tokens, json_bytes
@@ -131,6 +141,41 @@ def test_info_of_a_session_without_a_file_is_a_usage_error() -> None:
         session_info_json(Session.in_memory("/p"))
 
 
+# -- compaction_refusal_json ---------------------------------------------------------------------------------
+
+USAGE = {"input": 1000, "output": 200, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 1200}
+QUESTION = {"role": "user", "content": "abcd" * 10, "timestamp": 1}
+ANSWER = {"role": "assistant", "content": [{"type": "text", "text": "ok"}], "usage": USAGE, "stopReason": "stop",
+          "timestamp": 2}
+
+
+@pytest.mark.parametrize(
+    ("messages", "tokens", "measured"),
+    [([QUESTION], estimate_tokens(QUESTION), False), ([QUESTION, ANSWER], 1200, True),
+     ([QUESTION, ANSWER, QUESTION], 1200 + estimate_tokens(QUESTION), True)],
+    ids=["estimated", "measured", "measured-then-estimated"],
+)
+@pytest.mark.parametrize("window", [None, 50_000])
+def test_a_refused_compaction_reports_the_context_and_the_settings(messages, tokens, measured, window) -> None:
+    session = Session.in_memory("/p")
+    for message in messages:
+        session.append_message(message)
+    settings = CompactionSettings(keep_recent_tokens=2_000, reserve_tokens=3_000)
+    with pytest.raises(CompactionError) as refused:
+        compact(session, settings=settings, window=window)
+    assert compaction_refusal_json(session, str(refused.value), settings, window) == {
+        "compacted": False, "reason": str(refused.value), "tokens": tokens, "tokensMeasured": measured,
+        "window": window, "reserveTokens": 3_000, "keepRecentTokens": 2_000}
+
+
+def test_a_refusal_without_settings_reports_the_defaults() -> None:
+    document = compaction_refusal_json(Session.in_memory("/p"), "Nothing to compact (no messages yet)")
+    defaults = CompactionSettings()
+    assert (document["tokens"], document["tokensMeasured"], document["window"]) == (0, False, None)
+    assert (document["reserveTokens"], document["keepRecentTokens"]) == (defaults.reserve_tokens,
+                                                                         defaults.keep_recent_tokens)
+
+
 # -- the parts -----------------------------------------------------------------------------------------------
 
 
@@ -171,5 +216,5 @@ def test_json_bytes_prints_as_pi_does_and_refuses_what_it_cannot_write() -> None
 
 
 def test_the_documents_are_exported() -> None:
-    for name in ("session_show_json", "session_tree_json", "session_info_json"):
+    for name in ("session_show_json", "session_tree_json", "session_info_json", "compaction_refusal_json"):
         assert name in pi_compact.__all__

@@ -99,20 +99,18 @@ def _run(session, summarizer, settings, window, instructions, dry_run, as_json):
 
 
 def _report_nothing(session, settings, window, reason: str, as_json: bool) -> None:
-    from ..compaction.tokens import estimate_context_tokens
-
-    size = estimate_context_tokens(session.build_context().messages)
     if as_json:
+        from ..session_json import compaction_refusal_json
         from .output import write_json
 
-        write_json({"compacted": False, "reason": reason, "tokens": size.tokens, "tokensMeasured": size.measured,
-                    "window": window, "reserveTokens": settings.reserve_tokens,
-                    "keepRecentTokens": settings.keep_recent_tokens})
+        write_json(compaction_refusal_json(session, reason, settings, window))
         return
     from rich.text import Text
 
+    from ..compaction.tokens import estimate_context_tokens
     from .render import one_line, stdout_console
 
+    size = estimate_context_tokens(session.build_context().messages)
     console = stdout_console()
     console.print(Text(one_line(reason), style="bold yellow"))
     fits = f" of a {window:,}-token window (reserve {settings.reserve_tokens:,})" if window else ""
@@ -125,27 +123,7 @@ def _report(result, window, dry_run, as_json, full_summary) -> None:
     if as_json:
         from .output import write_json
 
-        write_json({
-            "compacted": True,
-            "dryRun": dry_run,
-            "entryId": result.entry["id"] if result.entry else None,
-            "strategy": result.strategy,
-            "tokensBefore": result.tokens_before,
-            "tokensBeforeMeasured": result.tokens_before_measured,
-            "tokensAfter": result.tokens_after,
-            "tokensAfterMeasured": False,
-            "window": window,
-            "messagesSummarized": result.messages_summarized,
-            "messagesDropped": result.messages_dropped,
-            "firstKeptEntryId": result.first_kept_entry_id,
-            "summarizer": result.summarizer,
-            "summarizerInputTokens": result.summarizer_input_tokens,
-            "summarizerOutputTokens": result.summarizer_output_tokens,
-            "fallbackReason": result.fallback_reason,
-            "durationSeconds": round(result.duration_s, 4),
-            "summary": result.summary,
-            "details": result.details,
-        })
+        write_json(result.to_json(window))
         return
     _print_human(result, window, dry_run, full_summary)
 

@@ -7,7 +7,6 @@ be written. Everything taken from the file is escaped before it reaches the term
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -19,7 +18,6 @@ from .app import session_app
 from .params import FileArg
 
 EXIT_PROBLEMS = 1
-_LEFT_OUT_ACTION = re.compile(r"line \d+: left out\b")
 
 
 @session_app.command("doctor")
@@ -55,33 +53,10 @@ def doctor_command(
 
 
 def _print_json(file: Path, diagnosis, repaired, output: Path | None) -> None:
+    from ..store.repair import doctor_json
     from .output import write_json
 
-    report = {
-        "file": str(file),
-        "clean": diagnosis.clean,
-        "version": diagnosis.version,
-        "entries": diagnosis.entries,
-        "errors": len(diagnosis.errors),
-        "warnings": len(diagnosis.warnings),
-        "problems": [finding.to_json() for finding in diagnosis.findings],
-        "repair": None if repaired is None else {
-            "output": str(output),
-            "entries": repaired.entries,
-            "leftOut": repaired.left_out,
-            "linesLeftOut": _lines_left_out(repaired),
-            "actions": list(repaired.actions),
-        },
-    }
-    write_json(report)
-
-
-def _lines_left_out(repaired) -> int:
-    """Lines of FILE the copy leaves out: bad lines and unusable entries, as its actions list them.
-
-    ``Repaired.left_out`` counts only entries, so a torn tail or an unparsable line would read as 0 left out.
-    """
-    return sum(1 for action in repaired.actions if _LEFT_OUT_ACTION.match(action))
+    write_json(doctor_json(file, diagnosis, repaired, output))
 
 
 def _print_human(file: Path, diagnosis, repaired, output: Path | None) -> None:
@@ -97,7 +72,7 @@ def _print_human(file: Path, diagnosis, repaired, output: Path | None) -> None:
         for finding in diagnosis.findings:
             out.write(f"  {one_line(str(finding), 300)}\n")
     if repaired is not None:
-        left_out = _lines_left_out(repaired)
+        left_out = repaired.lines_left_out
         sizes = f"{repaired.entries} entries, {left_out} line{'s' if left_out != 1 else ''} of FILE left out"
         out.write(f"repaired copy: {one_line(str(output))} ({sizes})\n")
         for action in repaired.actions:

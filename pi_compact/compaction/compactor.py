@@ -46,6 +46,30 @@ class CompactionResult:
     fallback_reason: str | None
     details: dict
 
+    def to_json(self, window: int | None = None) -> dict:
+        """What ``pi-compact session compact --json`` prints: ``window`` is the one the result had to fit, if any."""
+        return {
+            "compacted": True,
+            "dryRun": self.entry is None,
+            "entryId": self.entry["id"] if self.entry else None,
+            "strategy": self.strategy,
+            "tokensBefore": self.tokens_before,
+            "tokensBeforeMeasured": self.tokens_before_measured,
+            "tokensAfter": self.tokens_after,
+            "tokensAfterMeasured": False,
+            "window": window,
+            "messagesSummarized": self.messages_summarized,
+            "messagesDropped": self.messages_dropped,
+            "firstKeptEntryId": self.first_kept_entry_id,
+            "summarizer": self.summarizer,
+            "summarizerInputTokens": self.summarizer_input_tokens,
+            "summarizerOutputTokens": self.summarizer_output_tokens,
+            "fallbackReason": self.fallback_reason,
+            "durationSeconds": round(self.duration_s, 4),
+            "summary": self.summary,
+            "details": self.details,
+        }
+
 
 @dataclass(frozen=True)
 class CompactionEvent:

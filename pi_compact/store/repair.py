@@ -33,12 +33,20 @@ class Repaired:
     """Entries in the copy."""
     left_out: int
     """Entry lines of the original that the copy leaves out (bad lines not counted)."""
+    lines_left_out: int
+    """Lines of the original the copy leaves out: bad lines and unusable entries, one action each."""
+
+    def to_json(self, output: str | os.PathLike) -> dict:
+        """The ``repair`` part of ``session doctor --json --repair -o OUTPUT``."""
+        return {"output": str(output), "entries": self.entries, "leftOut": self.left_out,
+                "linesLeftOut": self.lines_left_out, "actions": list(self.actions)}
 
 
 def repair(data: bytes) -> tuple[Diagnosis, Repaired]:
     """The diagnosis of ``data`` and the repaired copy that goes with it."""
     doctor = Doctor(data).run()
     actions = [f"line {f.line}: left out ({f.kind})" for f in doctor.findings if f.kind in _LEFT_OUT and f.line]
+    bad_lines = len(actions)
     lines = [_header_line(doctor, actions)]
     kept = 0
     for entry in doctor.entries:
@@ -48,8 +56,25 @@ def repair(data: bytes) -> tuple[Diagnosis, Repaired]:
         lines.append(_entry_line(entry))
         kept += 1
     actions += doctor.actions
-    repaired = Repaired(b"".join(lines), tuple(actions), kept, len(doctor.entries) - kept)
+    left_out = len(doctor.entries) - kept
+    repaired = Repaired(b"".join(lines), tuple(actions), kept, left_out, bad_lines + left_out)
     return doctor.diagnosis(), repaired
+
+
+def doctor_json(path: str | os.PathLike, diagnosis: Diagnosis, repaired: Repaired | None = None,
+                output: str | os.PathLike | None = None) -> dict:
+    """What ``session doctor --json`` prints for the file at ``path``: its diagnosis, and with ``repaired``
+    the copy written to ``output`` (``"repair": null`` without one)."""
+    return {
+        "file": str(path),
+        "clean": diagnosis.clean,
+        "version": diagnosis.version,
+        "entries": diagnosis.entries,
+        "errors": len(diagnosis.errors),
+        "warnings": len(diagnosis.warnings),
+        "problems": [finding.to_json() for finding in diagnosis.findings],
+        "repair": None if repaired is None else repaired.to_json(output),
+    }
 
 
 def _header_line(doctor: Doctor, actions: list[str]) -> bytes:

@@ -89,6 +89,34 @@ def test_dry_run_writes_nothing(tmp_path) -> None:
     assert session.path.read_bytes() == before and len(Session.open(session.path)) == len(session)
 
 
+JSON_FIELDS = ["compacted", "dryRun", "entryId", "strategy", "tokensBefore", "tokensBeforeMeasured", "tokensAfter",
+               "tokensAfterMeasured", "window", "messagesSummarized", "messagesDropped", "firstKeptEntryId",
+               "summarizer", "summarizerInputTokens", "summarizerOutputTokens", "fallbackReason", "durationSeconds",
+               "summary", "details"]
+
+
+@pytest.mark.parametrize(("dry_run", "window"), [(False, None), (True, None), (False, 200_000), (True, 200_000)])
+def test_the_result_as_json(tmp_path, dry_run, window) -> None:
+    session = wordy(tmp_path / "s.jsonl")
+    result = compact(session, settings=KEEP_1000, summarizer=ScriptedSummarizer([summary_text()]), window=window,
+                     dry_run=dry_run)
+    document = result.to_json(window)
+    assert list(document) == JSON_FIELDS
+    assert document["compacted"] is True and document["dryRun"] is dry_run and document["window"] == window
+    assert document["entryId"] == (None if dry_run else session.leaf_id)
+    assert (document["strategy"], document["summarizer"], document["fallbackReason"]) == ("summarize", "scripted", None)
+    assert document["tokensBefore"] == result.tokens_before and document["tokensAfter"] == result.tokens_after
+    assert document["tokensBeforeMeasured"] is result.tokens_before_measured and document["tokensAfterMeasured"] is False
+    assert (document["messagesSummarized"], document["messagesDropped"]) == (result.messages_summarized, 0)
+    assert document["summarizerInputTokens"] == result.summarizer_input_tokens > 0
+    assert document["summarizerOutputTokens"] == result.summarizer_output_tokens > 0
+    assert document["firstKeptEntryId"] == result.first_kept_entry_id
+    assert document["durationSeconds"] == round(result.duration_s, 4)
+    assert (document["summary"], document["details"]) == (result.summary, result.details)
+    if not dry_run:
+        assert document["details"] == result.entry["details"] and document["summary"] == result.entry["summary"]
+
+
 def test_already_compacted_and_nothing_to_compact_write_nothing(tmp_path) -> None:
     session = session_file(tmp_path / "s.jsonl")
     compact(session, settings=KEEP_1000)
