@@ -13,6 +13,7 @@ which turns each into one line on stderr and exit code 2) can catch them all in 
     │   └── ConcurrentModificationError  the file was replaced or shrunk under us
     ├── LockTimeoutError            another process held the session's lock for too long
     ├── CompactionError             compaction could not run (nothing to compact, already compacted, ...)
+    │   ├── NothingToCompactError   a refusal, not a failure: already compacted, or everything fits as it is
     │   └── CompactionInProgressError  another compaction of the same session is running
     └── SummarizerError             a summarizer (LLM provider or offline) failed
         └── SummarizerOverflowError  its model refused a request larger than its context window
@@ -59,6 +60,11 @@ class LockTimeoutError(PiCompactError):
 
 class CompactionError(PiCompactError):
     """Compaction could not run (nothing to compact, already compacted, fixed part too large, ...)."""
+
+
+class NothingToCompactError(CompactionError):
+    """Nothing to do: the leaf is a compaction already, there are no messages, or the whole conversation fits in
+    ``keepRecentTokens`` (and the window). A refusal, not a failure: nothing is recorded in the file."""
 
 
 class CompactionInProgressError(CompactionError):

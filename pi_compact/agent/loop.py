@@ -25,7 +25,7 @@ import orjson
 
 from ..compaction import AutoCompactor, CompactionEvent, CompactionResult, CompactionSettings, Summarizer, compact
 from ..compaction.tokens import text_tokens
-from ..errors import CompactionError, CompactionInProgressError, UsageError
+from ..errors import CompactionError, CompactionInProgressError, NothingToCompactError, UsageError
 from ..llm.overflow import is_context_overflow
 from ..session import Session
 from ..store.jsonl import now_ms
@@ -275,7 +275,7 @@ class Agent:
     def compact(self, instructions: str | None = None) -> CompactionResult:
         """The manual ``/compact``: compact the current branch now (pi refuses with fewer than 2 messages)."""
         if self.session.count_type("message") < 2:
-            raise CompactionError("Nothing to compact (no messages yet)")
+            raise NothingToCompactError("Nothing to compact (no messages yet)")
         self.begin()
         self._refresh_system()
         return compact(self.session, window=self.preflight.settled_window(), settings=self.settings,

@@ -19,8 +19,6 @@ from .params import FileArg
 
 SUMMARY_PREVIEW_LINES = 12
 """Lines of the summary shown without ``--full-summary``."""
-_NOTHING_TO_DO = ("Nothing to compact", "Already compacted")
-"""How the library's refusals begin: nothing failed, there is just nothing left to compact."""
 
 
 @session_app.command("compact")
@@ -40,16 +38,14 @@ def compact_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Compact the current branch of a session file (appends one compaction entry)."""
-    from ..errors import CompactionError, CompactionInProgressError
+    from ..errors import NothingToCompactError
 
     settings = _settings(window, keep_recent, reserve, summarizer, model, base_url, summarizer_window)
     with Session.open(file) as session:
         chosen = _make_summarizer(settings)
         try:
             result = _run(session, chosen, settings, window, instructions, dry_run, as_json)
-        except CompactionError as exc:
-            if isinstance(exc, CompactionInProgressError) or not str(exc).startswith(_NOTHING_TO_DO):
-                raise
+        except NothingToCompactError as exc:  # a refusal, not a failure: the figures, and exit 0
             _report_nothing(session, settings, window, str(exc), as_json)
             return
     _report(result, window, dry_run, as_json, full_summary)

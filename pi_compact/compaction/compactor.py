@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import CompactionError, CompactionInProgressError
+from ..errors import CompactionError, CompactionInProgressError, NothingToCompactError
 from ..session import Session
 from ..store.locks import try_exclusive
 from .cut import entry_tokens
@@ -126,7 +126,7 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
     _adopt_concurrent_compaction(session, on_event, reason)
     prep = prepare_compaction(session.branch(), settings)
     if prep is None:
-        raise CompactionError("Already compacted" if session.leaf_id else "Nothing to compact (no messages yet)")
+        raise NothingToCompactError("Already compacted" if session.leaf_id else "Nothing to compact (no messages yet)")
     _emit(on_event, CompactionEvent("compaction_start", reason, tokens_before=prep.tokens_before))
     started = time.monotonic()
     progress = lambda stage: _emit(on_event, CompactionEvent("compaction_progress", reason, stage=stage))
@@ -146,7 +146,7 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
         if window is not None:
             message += " and the context fits the window"
         _emit(on_event, CompactionEvent("compaction_skipped", reason, tokens_before=prep.tokens_before, error=message))
-        raise CompactionError(message)
+        raise NothingToCompactError(message)
     _emit(on_event, CompactionEvent("compaction_done", reason, tokens_before=prep.tokens_before, result=result))
     return result
 

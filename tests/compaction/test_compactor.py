@@ -17,7 +17,8 @@ from pi_compact import Session
 from pi_compact.compaction import AutoCompactor, CompactionSettings, compact, ensure_fits
 from pi_compact.compaction.compactor import FAILURE_TYPE
 from pi_compact.compaction.pipeline import Planner
-from pi_compact.errors import CompactionError, CompactionInProgressError, CorruptEntryError, SummarizerError
+from pi_compact.errors import (CompactionError, CompactionInProgressError, CorruptEntryError, NothingToCompactError,
+                               SummarizerError)
 from pi_compact.testing import ScriptedSummarizer
 
 from .builders import assistant, call, context_tokens, new_session, summary_text, tool_result, tool_turn, user, wordy
@@ -121,12 +122,12 @@ def test_already_compacted_and_nothing_to_compact_write_nothing(tmp_path) -> Non
     session = session_file(tmp_path / "s.jsonl")
     compact(session, settings=KEEP_1000)
     before = session.path.read_bytes()
-    with pytest.raises(CompactionError, match="Already compacted"):
+    with pytest.raises(NothingToCompactError, match="Already compacted"):  # a refusal the CLI reports with exit 0
         compact(session, settings=KEEP_1000)
     small = new_session(tmp_path / "small.jsonl", [user("hi")])
     small_before = small.path.read_bytes()
     events = Recorder()
-    with pytest.raises(CompactionError, match="Nothing to compact"):
+    with pytest.raises(NothingToCompactError, match="Nothing to compact"):
         compact(small, on_event=events)
     assert events.types[0] == "compaction_start" and events.types[-1] == "compaction_skipped"
     assert session.path.read_bytes() == before and small.path.read_bytes() == small_before
