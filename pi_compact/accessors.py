@@ -35,3 +35,19 @@ def entry_role(entry: Any) -> str | None:
     if not isinstance(entry, dict) or entry.get("type") != "message":
         return None
     return message_role(entry.get("message"))
+
+
+def json_strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (a tool call's arguments, say), in document order. Walked with a stack, not
+    recursion: a session file may nest values deeper than Python's recursion limit."""
+    found: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.append(item)
+        elif isinstance(item, dict):
+            stack.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            stack.extend(reversed(item))
+    return found

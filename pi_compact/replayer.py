@@ -23,8 +23,8 @@ from typing import Any
 
 import orjson
 
+from .accessors import content_text, json_strings
 from .compaction.compactor import AutoCompactor, CompactionEvent, CompactionResult
-from .accessors import content_text
 from .compaction.facts import Facts, extract_facts
 from .compaction.quality import NO_QUALITY, Quality, RegionIndex, score_quality
 from .compaction.settings import CompactionSettings
@@ -163,18 +163,7 @@ def _block_texts(block: Any) -> Iterator[str]:
         yield _str(block.get("thinking"))
     elif kind == "toolCall":
         yield _str(block.get("name"))
-        yield from _strings(block.get("arguments"))
-
-
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
+        yield from json_strings(block.get("arguments"))
 
 
 def _str(value: Any) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_compact.accessors import content_text, entry_role, message_role
+from pi_compact.accessors import content_text, entry_role, json_strings, message_role
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,18 @@ def test_message_role_is_a_string_or_nothing() -> None:
     assert message_role({"role": "toolResult"}) == "toolResult"
     assert message_role({"role": {"nested": 1}}) is None
     assert message_role([]) is None
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    ({"path": "a.py", "edits": [{"oldText": "x", "newText": "y"}], "n": 3, "ok": True}, ["a.py", "x", "y"]),
+    ("s", ["s"]), (None, []), ([1, ["a", {"b": "c"}]], ["a", "c"]),
+])
+def test_json_strings_in_document_order(value, expected) -> None:
+    assert json_strings(value) == expected
+
+
+def test_json_strings_of_a_value_nested_past_the_recursion_limit() -> None:
+    deep: object = "bottom"
+    for _ in range(5000):
+        deep = [deep]
+    assert json_strings({"arguments": deep}) == ["bottom"]

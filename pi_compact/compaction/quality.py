@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..accessors import json_strings
 from .tokens import estimate_tokens, text_tokens
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
@@ -223,17 +224,6 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
 def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
     """What ``messages`` say; ``targets`` maps tool-call ids to what they worked on (kept across calls)."""
     said: list[_Said] = []
@@ -272,7 +262,7 @@ def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
         if command is not None:
             yield _Said("command", command, target=command)
         else:
-            yield _Said("call", " ".join(_strings(arguments)), target=target)
+            yield _Said("call", " ".join(json_strings(arguments)), target=target)
 
 
 class RegionIndex:
