@@ -23,8 +23,8 @@ from pathlib import Path
 import orjson
 
 from pi_compact import Session
-from pi_compact.compaction.quality import Quality, RegionLabels, score_quality, summaries_at
-from pi_compact.replayer import replay
+from pi_compact.evaluation.quality import Quality, RegionLabels, score_quality, summaries_at
+from pi_compact.evaluation.replayer import replay
 from sessions_fixtures import BEFORE_COMPACTION, HERE, LARGE_SESSION, PI_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]

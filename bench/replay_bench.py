@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pi_compact.replayer import CATEGORIES, ReplayReport, Retention, Score, replay
+from pi_compact.evaluation.replayer import CATEGORIES, ReplayReport, Retention, Score, replay
 from pi_compact.session import Session
 from sessions_fixtures import HERE, PI_DIR
 

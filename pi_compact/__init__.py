@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
     from .context import SessionContext, build_session_context
     from .recaller import RecallHit, RecallResult, recall
-    from .replayer import ReplayReport, replay
+    from .evaluation.replayer import ReplayReport, replay
     from .session import ROOT, Session
     from .session_json import compaction_refusal_json, session_info_json, session_show_json, session_tree_json
     from .store.index import TreeNode
@@ -146,8 +146,8 @@ _LAZY = {
     "RecallHit": ".recaller",
     "RecallResult": ".recaller",
     "recall": ".recaller",
-    "ReplayReport": ".replayer",
-    "replay": ".replayer",
+    "ReplayReport": ".evaluation.replayer",
+    "replay": ".evaluation.replayer",
 }
 
 

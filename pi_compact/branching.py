@@ -32,7 +32,7 @@ from typing import Any
 from .compaction.prepare import FileLists, collect_files
 from .compaction.prompts import SYSTEM_PROMPT, branch_prompt
 from .compaction.redact import redact_secrets
-from .compaction.paths import listed_files
+from .compaction.offline.paths import listed_files
 from .compaction.serialize import convert_to_llm, format_file_operations, serialize_conversation
 from .compaction.settings import CompactionSettings
 from .compaction.summarize import checked_summary

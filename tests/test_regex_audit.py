@@ -107,7 +107,7 @@ def test_the_audit_finds_the_patterns_it_must() -> None:
     names = set(PATTERNS)
     for expected in ("pi_compact.compaction.redact:_ASSIGNMENT", "pi_compact.store.scan:_PREFIX",
                      "pi_compact.llm.overflow:OVERFLOW_PATTERNS[0]", "pi_compact.store.doctor:_SALVAGE[0]",
-                     "pi_compact.compaction.facts:_IDENTIFIER"):
+                     "pi_compact.compaction.offline.facts:_IDENTIFIER"):
         assert expected in names
     assert any(key.startswith("pi_compact.store.paths:") and key.split(":")[1].isdigit() for key in names)
     assert set(NOT_AUDITED) <= names

@@ -56,7 +56,7 @@ def _settings(window, keep_recent, reserve, summarizer, model, base_url, summari
     from ..compaction import load_settings
     from ..errors import UsageError
     from ..llm import check_summarizer
-    from ..replayer import settings_for_window
+    from ..evaluation.replayer import settings_for_window
 
     settings = load_settings(os.getcwd())
     if window is not None:

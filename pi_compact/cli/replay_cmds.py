@@ -76,7 +76,7 @@ def replay_command(
 def _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window=None):
     from ..compaction.settings import load_settings
     from ..llm import check_summarizer
-    from ..replayer import settings_for_window
+    from ..evaluation.replayer import settings_for_window
 
     if window <= 0:
         raise UsageError(f"--window must be a positive number of tokens, got {window}")
@@ -92,7 +92,7 @@ def _settings(window, reserve, keep_recent, summarizer, model, base_url, summari
 
 
 def _run(file, window, settings, summarizer, out, *, quiet: bool):
-    from ..replayer import replay
+    from ..evaluation.replayer import replay
 
     if quiet or summarizer.name == "offline":
         return replay(file, window=window, settings=settings, summarizer=summarizer, out_path=out)

@@ -9,7 +9,6 @@ from .compactor import AutoCompactor, CompactionEvent, CompactionResult, compact
 from .cut import CutPoint, find_cut_point, find_turn_start, valid_cut_points
 from .prepare import CompactionPreparation, FileLists, prepare_compaction
 from .prompts import SYSTEM_PROMPT
-from .quality import Quality, RegionLabels, score_quality
 from .serialize import convert_to_llm, serialize_conversation
 from .settings import CompactionSettings, load_settings, settings_from_mapping, should_compact
 from .summarizer import Summarizer, SummaryRequest, SummaryResult
@@ -25,8 +24,6 @@ __all__ = [
     "ContextTokens",
     "CutPoint",
     "FileLists",
-    "Quality",
-    "RegionLabels",
     "Summarizer",
     "SummaryRequest",
     "SummaryResult",
@@ -40,7 +37,6 @@ __all__ = [
     "find_turn_start",
     "load_settings",
     "prepare_compaction",
-    "score_quality",
     "serialize_conversation",
     "settings_from_mapping",
     "should_compact",

@@ -20,14 +20,14 @@ from typing import Callable
 
 from ..accessors import content_text
 from ..errors import CompactionError, PiCompactError, SummarizerError
-from .compose import compose, shorten_to, strip_generated
+from .offline.compose import compose, shorten_to, strip_generated
 from .cut import entry_tokens, valid_cut_points
-from .facts import extract_facts
+from .offline.facts import extract_facts
 from .offline import OfflineSummarizer
 from .prepare import CompactionPreparation, FileLists, collect_files, message_for_summary
 from .prune import condense
 from .settings import CompactionSettings
-from .state import is_slash_command
+from .offline.state import is_slash_command
 from .summarize import llm_summary
 from .summarizer import Summarizer, SummaryRequest
 from .tokens import estimate_tokens, text_tokens

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..context import branch_summary_message, context_from_path, custom_message
 from .cut import CutPoint, find_cut_point
-from .facts import extract_facts
+from .offline.facts import extract_facts
 from .settings import CompactionSettings
 from .tokens import estimate_context_tokens
 

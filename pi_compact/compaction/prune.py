@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..accessors import content_text
-from .facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, exit_status, failure_line, message_dicts,
+from .offline.facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, exit_status, failure_line, message_dicts,
                     output_body, shell_command, tool_path)
 
 USER_HEAD, USER_TAIL = 3000, 1000

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_compact.replayer import replay
+from pi_compact.evaluation.replayer import replay
 from sessions_fixtures import REALISTIC
 
 WINDOW = "16000"
@@ -60,7 +60,7 @@ def test_the_plot_never_replaces_or_follows_what_is_there(tmp_path, kind):
 def test_each_before_compaction_marker_sits_on_the_curve():
     from pi_compact.cli.replay_cmds import plot_curve
     from pi_compact.compaction import CompactionSettings
-    from pi_compact.replayer import settings_for_window
+    from pi_compact.evaluation.replayer import settings_for_window
 
     report = replay(REALISTIC, window=int(WINDOW), settings=settings_for_window(int(WINDOW), CompactionSettings()))
     assert len(report.compactions) >= 2

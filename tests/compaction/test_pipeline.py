@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pi_compact import Session
 from pi_compact.compaction import CompactionSettings, compact, prepare_compaction
-from pi_compact.compaction.compose import REQUEST_CHARS, bounded
+from pi_compact.compaction.offline.compose import REQUEST_CHARS, bounded
 from pi_compact.compaction.cut import entry_tokens
 from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.pipeline import SUMMARY_WRAPPER_TOKENS, Planner

@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pi_compact import Session
-from pi_compact.compaction.facts import extract_facts
+from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.settings import CompactionSettings
 from pi_compact.compaction.tokens import UNITS_PER_TOKEN, estimate_context_tokens, text_units
 from pi_compact.errors import UsageError
-from pi_compact.replayer import (
+from pi_compact.evaluation.replayer import (
     CATEGORIES,
     Retention,
     Score,
@@ -31,7 +31,7 @@ from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_contexts
 from sessions_fixtures import LARGE_SESSION
 
-PROJECT = Path(__file__).resolve().parents[1]
+PROJECT = Path(__file__).resolve().parents[2]
 REALISTIC = PROJECT / "sessions_fixtures" / "realistic.jsonl"
 SHARED_V1 = LARGE_SESSION
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..accessors import content_text
+from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, is_scratch, message_dicts, shell_command,
                     tool_path)
 from .paths import PathNames, infer_cwd

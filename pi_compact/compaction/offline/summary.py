@@ -18,11 +18,11 @@ from typing import Any, Callable
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
-from .settings import CompactionSettings
+from ..settings import CompactionSettings
 from .state import (ASKED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
                     region_state, sentences)
-from .summarizer import SummaryRequest, SummaryResult
-from .tokens import estimate_tokens, text_tokens
+from ..summarizer import SummaryRequest, SummaryResult
+from ..tokens import estimate_tokens, text_tokens
 
 REQUEST_QUOTE = 700
 """The last user request is quoted up to this many characters (head and tail kept)."""

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..accessors import content_text
+from ...accessors import content_text
 from .shell import shell_effects
 
 ERROR_LINE_LIMIT = 300

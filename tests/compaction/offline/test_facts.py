@@ -8,10 +8,10 @@ import sys
 import pytest
 from hypothesis import given, settings
 
-from pi_compact.compaction.facts import Command, Facts, Failure, extract_facts
-from pi_compact.compaction.shell import shell_effects
+from pi_compact.compaction.offline.facts import Command, Facts, Failure, extract_facts
+from pi_compact.compaction.offline.shell import shell_effects
 
-from .messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
+from ..messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
                        user, user_bash)
 
 
@@ -290,7 +290,7 @@ def test_exit_codes_are_read_from_shell_output_only() -> None:
 
 _HOSTILE_SCRIPT = r"""
 import base64, random
-from pi_compact.compaction import facts
+from pi_compact.compaction.offline import facts
 from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.summarizer import SummaryRequest
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from .paths import listed_files
-from .serialize import format_file_operations
-from .tokens import text_tokens
+from ..serialize import format_file_operations
+from ..tokens import text_tokens
 
 REQUEST_CHARS = 2000
 _QUOTE_MARK = re.compile(r"(?m)^[ \t]{0,8}>[ \t]?")

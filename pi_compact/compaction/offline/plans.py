@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..accessors import content_text
+from ...accessors import content_text
 from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, message_dicts, tool_path
 
 _CONTENT_KEYS = ("content", "file_text", "contents")

@@ -12,16 +12,16 @@ from hypothesis import strategies as st
 from sessions_fixtures import LARGE_SESSION
 
 from pi_compact import Session
-from pi_compact.compaction.compose import strip_generated
+from pi_compact.compaction.offline.compose import strip_generated
 from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.settings import CompactionSettings
 from pi_compact.compaction.summarizer import Summarizer, SummaryRequest
 from pi_compact.compaction.tokens import estimate_tokens, text_tokens
-from pi_compact.replayer import replay
+from pi_compact.evaluation.replayer import replay
 
-from .messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
+from ..messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
                        user, user_bash)
-from .pi_regions import pi_regions
+from ..pi_regions import pi_regions
 
 HEADINGS = ["## Goal", "## Constraints & Preferences", "## Progress", "### Done", "### In Progress", "### Blocked",
             "## Key Decisions", "## Next Steps", "## Critical Context"]
@@ -544,7 +544,7 @@ def test_the_budget_keys_are_read_from_pi_settings() -> None:
     ("Port the billing service to Rust,\nkeeping the API stable.", True),  # the goal has it on one line
 ])
 def test_the_original_request_is_copied_above_the_body_only_when_the_body_lacks_it(first: str, copied: bool) -> None:
-    from pi_compact.compaction.compose import compose
+    from pi_compact.compaction.offline.compose import compose
 
     body = summarize([user(first), assistant("On it.")])
     stored = compose(body, first_request=first, current_request=None, dropped_note=None, read_files=(),
@@ -572,7 +572,7 @@ def test_files_listed_one_per_item_by_an_earlier_summary_merge_into_the_grouped_
 
 
 def test_the_stored_summary_lists_files_relative_to_the_cwd_once() -> None:
-    from pi_compact.compaction.compose import compose
+    from pi_compact.compaction.offline.compose import compose
 
     stored = compose("## Goal\nx", first_request=None, current_request=None, dropped_note=None,
                      read_files=("/work/app/src/a.py", "src/b.py", "/work/app/src/b.py", "/work/app/src/"),
@@ -611,7 +611,7 @@ def test_a_previous_summary_of_thousands_of_lines_is_cut_to_the_budget() -> None
     ("ok go", True),  # too short to tell
 ])
 def test_the_current_request_is_not_copied_again_when_the_body_quotes_it(last: str, copied: bool) -> None:
-    from pi_compact.compaction.compose import compose
+    from pi_compact.compaction.offline.compose import compose
 
     body = summarize([user("Port the billing service to Rust."), assistant("Done."), user(last)])
     stored = compose(body, first_request=None, current_request=last, dropped_note=None, read_files=(),

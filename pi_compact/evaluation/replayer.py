@@ -5,9 +5,9 @@ a new file: the source is only read) and, before every model request (before eac
 loops included), runs the same :class:`~pi_compact.compaction.compactor.AutoCompactor` pre-flight a live
 agent runs. It records the size of every request, every compaction, and a *retention score*: of the facts in
 the part of the context a compaction removed (files, commands, errors, the user's constraints and
-identifiers, as :func:`~pi_compact.compaction.facts.extract_facts` finds them), the share still present,
+identifiers, as :func:`~pi_compact.compaction.offline.facts.extract_facts` finds them), the share still present,
 verbatim, in the context that replaced it. Retention cannot see a summary that keeps every string and gets the
-state wrong, so each compaction also gets a :class:`~pi_compact.compaction.quality.Quality` score: of the whole
+state wrong, so each compaction also gets a :class:`~pi_compact.evaluation.quality.Quality` score: of the whole
 region compacted so far (every message any compaction has replaced, up to this cut) against the summary
 stored — precision, staleness, open-vs-resolved errors and length.
 """
@@ -23,16 +23,16 @@ from typing import Any
 
 import orjson
 
-from .accessors import content_text, json_strings
-from .compaction.compactor import AutoCompactor, CompactionEvent, CompactionResult
-from .compaction.facts import Facts, extract_facts
-from .compaction.quality import NO_QUALITY, Quality, RegionIndex, score_quality
-from .compaction.settings import CompactionSettings
-from .compaction.summarizer import Summarizer
-from .context import NOTHING, entry_to_message
-from .compaction.tokens import ContextTokens, estimate_context_tokens, estimate_tokens, text_tokens
-from .errors import UsageError
-from .session import Session
+from ..accessors import content_text, json_strings
+from ..compaction.compactor import AutoCompactor, CompactionEvent, CompactionResult
+from ..compaction.offline.facts import Facts, extract_facts
+from .quality import NO_QUALITY, Quality, RegionIndex, score_quality
+from ..compaction.settings import CompactionSettings
+from ..compaction.summarizer import Summarizer
+from ..context import NOTHING, entry_to_message
+from ..compaction.tokens import ContextTokens, estimate_context_tokens, estimate_tokens, text_tokens
+from ..errors import UsageError
+from ..session import Session
 
 CATEGORIES: tuple[str, ...] = ("read_files", "modified_files", "commands", "errors", "constraints", "identifiers")
 """The kinds of fact the retention score counts, in the order reports show them."""
@@ -362,7 +362,7 @@ def replay(
     if window <= settings.reserve_tokens:
         raise UsageError(f"window {window:,} must be larger than the reserve ({settings.reserve_tokens:,})")
     if summarizer is None:
-        from .llm import make_summarizer
+        from ..llm import make_summarizer
 
         summarizer = make_summarizer("offline")
     cpu, wall = time.process_time(), time.monotonic()

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.plans import MAX_TEXT, open_plan_items
+from pi_compact.compaction.offline.plans import MAX_TEXT, open_plan_items
 
-from .messages import assistant, call, junk_messages, result, user
-from .pi_regions import pi_regions
+from ..messages import assistant, call, junk_messages, result, user
+from ..pi_regions import pi_regions
 
 PLAN = """# Plan
 

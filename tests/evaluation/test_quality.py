@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pi_compact import Session
-from pi_compact.compaction.quality import (
+from pi_compact.evaluation.quality import (
     Quality,
     RegionLabels,
     score_quality,

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..accessors import json_strings
-from .tokens import estimate_tokens, text_tokens
+from ..compaction.tokens import estimate_tokens, text_tokens
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
@@ -585,8 +585,8 @@ def summaries_at(path: Sequence[dict], cuts: Sequence[int], *, summarizer: Any =
     default ``summarizer`` (offline) this is the default summary of those regions, ready to be scored.
     """
     from ..session import Session
-    from .compactor import compact
-    from .settings import CompactionSettings
+    from ..compaction.compactor import compact
+    from ..compaction.settings import CompactionSettings
 
     settings = (settings or CompactionSettings()).replace(keep_recent_tokens=1)
     session = Session.in_memory(cwd)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_compact.compaction.paths import PathNames, listed_files
+from pi_compact.compaction.offline.paths import PathNames, listed_files
 
 
 @pytest.mark.parametrize(("path", "name"), [
