@@ -68,7 +68,7 @@ def parse(raw: bytes) -> dict:
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"request is not JSON: {exc}") from None
     if not isinstance(request, dict):
-        raise ProtocolError(f"request must be a JSON object, got {type(request).__name__}")
+        raise ProtocolError(f"request must be a JSON object, got {_json_type(type(request))}")
     version = request.get("protocol")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ProtocolError("request has no integer 'protocol' field", "protocol")
