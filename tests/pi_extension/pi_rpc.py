@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ..conformance.pi_ref import ensure_pi
+from tests.conformance.pi_ref import ensure_pi
 
 MODEL = "fake-coder"
 API_KEY = "fake-key-not-a-secret-7f3a"

@@ -17,7 +17,7 @@ from pi_compact.pi_extension.handlers import RECALL_MAX_CHARS
 from pi_compact.testing import FakeLLMServer, FakeReply
 from tests.test_recaller import ERROR, compacted, worked_session
 
-from .conftest import compact_request, openai_model, write_settings
+from tests.pi_extension.conftest import compact_request, openai_model, write_settings
 
 LLM_SUMMARY = ("## Goal\nStart the app (FAKE-LLM-SUMMARY).\n\n## Constraints & Preferences\n- (none)\n\n"
                "## Progress\n### Done\n- [x] tried node server.js\n\n## Key Decisions\n- (none)\n\n"

@@ -1,0 +1,204 @@
+"""The extension in the real pinned pi (``pi --mode rpc``), with a fake OpenAI-compatible model of a small window.
+
+One pi session is prompted until pi auto-compacts (pi-compact's summary, by pi's own model, is what pi writes),
+then a scripted model calls ``recall`` and gets the exact error the summary dropped, then a tree navigation
+writes pi-compact's branch summary; the file opens with the same context in pi and here. A second pi session
+has a broken, outdated, slow and then missing pi-compact: pi's own compaction runs each time, with one notice.
+pi starts slowly, so each session is run once (module fixtures) and the tests read what it left.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import orjson
+import pytest
+
+from pi_compact import Session
+from pi_compact.pi_extension import extension_path
+from pi_compact.testing import FakeReply, fake_llm_server
+from tests.conformance.pi_ref import pi_context
+
+from tests.pi_extension.pi_rpc import PiRpc, agent_dir, entries
+
+LLM_SUMMARY = ("## Goal\nMap the parser's folders (FAKE-LLM-SUMMARY).\n\n## Constraints & Preferences\n- (none)\n\n"
+               "## Progress\n### Done\n- [x] listed folders\n\n## Key Decisions\n- (none)\n\n"
+               "## Next Steps\n1. continue with the parser\n\n## Critical Context\n- (none)")
+MISSING_DIR = "no-such-dir-q7"
+LS_ERROR = f"ls: cannot access '{MISSING_DIR}': No such file or directory"
+SETTINGS = {"compaction": {"reserveTokens": 8_000, "keepRecentTokens": 1_500}}
+WINDOW = 32_000
+TREE_COMMAND = Path(__file__).with_name("tree_command.js")
+
+
+def words(topic: str, n: int) -> str:
+    return " ".join(f"{topic}-{i}" for i in range(n))
+
+
+@dataclass
+class Run:
+    file: Path
+    events: list[dict]
+    notices: list[str]
+    requests: list = field(default_factory=list)
+
+
+@pytest.fixture(scope="module")
+def with_extension(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    """Compaction (automatic), recall, then a tree navigation, in one pi session with the extension."""
+    root = tmp_path_factory.mktemp("pi-ext")
+    (root / "work").mkdir()
+    with fake_llm_server(default_text=LLM_SUMMARY) as server:
+        agent = agent_dir(root, server.url, context_window=WINDOW, settings=SETTINGS)
+        with PiRpc(agent=agent, cwd=root / "work", extensions=[extension_path(), TREE_COMMAND]) as pi:
+            server.push(FakeReply(tool_calls=[{"name": "bash", "arguments": {"command": f"ls {MISSING_DIR}"}}],
+                                  usage=(3_000, 20)),
+                        FakeReply(text="That folder does not exist.", usage=(3_500, 20)))
+            pi.prompt("List the parser's folder, please. " + words("intro", 300))
+            mark = len(pi.events)
+            for n, usage in enumerate((9_000, 15_000, 26_000)):  # the last one passes 32,000 - 8,000
+                server.push(FakeReply(text=f"Step {n} done. " + words(f"reply{n}", 150), usage=(usage, 50)))
+                pi.prompt(f"Step {n}: " + words(f"step{n}", 500))
+            pi.wait(lambda e: e.get("type") == "compaction_end", 60, "compaction_end", since=mark)
+            server.push(FakeReply(tool_calls=[{"name": "recall", "arguments": {"query": MISSING_DIR}}],
+                                  usage=(6_000, 20)),
+                        FakeReply(text="ls said the folder was missing.", usage=(6_500, 20)))
+            pi.prompt("What exactly did ls say about the folder at the start?")
+            file = pi.session_file()
+            first_answer = next(e for e in entries(file) if e.get("message", {}).get("role") == "assistant")
+            mark = len(pi.events)
+            assert pi.call({"type": "prompt", "message": f"/tree-to {first_answer['id']}"})["success"]
+            pi.wait(lambda e: "tree-to done" in str(e.get("message")), 60, "the tree navigation", since=mark)
+            return Run(file, list(pi.events), pi.notices(), list(server.requests))
+
+
+def only(items: list[dict], what: str) -> dict:
+    assert len(items) == 1, f"{what}: {items}"
+    return items[0]
+
+
+def test_pi_writes_pi_compacts_summary_by_pis_own_model(with_extension: Run) -> None:
+    compaction = only([e for e in entries(with_extension.file) if e["type"] == "compaction"], "compactions")
+    assert compaction["fromHook"] is True  # pi's mark for a compaction an extension made
+    details = compaction["details"]
+    assert details["strategy"] == "summarize" and details["summarizer"] == "openai"
+    assert details["generator"].startswith("pi-compact ")
+    assert "FAKE-LLM-SUMMARY" in compaction["summary"]
+    assert LS_ERROR not in compaction["summary"]  # dropped by the summary: recall's job below
+    summarizer_calls = [r for r in with_extension.requests if r.body["messages"][0]["content"].startswith(
+        "You are a context summarization assistant")]
+    assert len(summarizer_calls) >= 1
+    assert summarizer_calls[0].headers["authorization"] == "Bearer fake-key-not-a-secret-7f3a"
+    assert "pi-compact: compacted (summarize, by openai)" in with_extension.notices
+    print("\ncompaction entry written by pi through the extension:\n" + json.dumps(compaction))
+
+
+def test_the_file_opens_with_the_same_context_in_pi_and_here(with_extension: Run) -> None:
+    ours = orjson.loads(orjson.dumps(Session.open(with_extension.file).build_context().to_json()))
+    assert pi_context(with_extension.file) == ours
+    assert ours["messages"][-1]["role"] == "branchSummary"  # the navigation ended on the branch summary
+
+
+def test_the_model_recalls_the_exact_error_the_summary_dropped(with_extension: Run) -> None:
+    results = [e["message"] for e in entries(with_extension.file)
+               if e.get("message", {}).get("role") == "toolResult" and e["message"]["toolName"] == "recall"]
+    result = only(results, "recall results")
+    assert result["isError"] is False
+    assert LS_ERROR in result["content"][0]["text"]
+    # and the model was sent it on its next request
+    assert any(LS_ERROR in json.dumps(r.body) for r in with_extension.requests[-3:])
+
+
+def test_a_tree_navigation_writes_pi_compacts_branch_summary(with_extension: Run) -> None:
+    summary = only([e for e in entries(with_extension.file) if e["type"] == "branch_summary"], "branch summaries")
+    assert summary["fromHook"] is True
+    assert summary["details"]["generator"].startswith("pi-compact ")
+    assert summary["details"]["strategy"] == "summarize"
+    assert summary["summary"].startswith("The user explored a different conversation branch")
+    assert "FAKE-LLM-SUMMARY" in summary["summary"]
+
+
+# -- pi-compact failing: pi's own compaction --------------------------------------------------------------
+
+
+STUB = """#!/bin/sh
+mode=$(cat "{mode}")
+case "$mode" in
+  fail) echo "Traceback (most recent call last): boom" >&2; exit 3 ;;
+  old) exec "{real}" no-such-command serve ;;
+  protocol) echo '{{"protocol": 0, "ok": false, "code": "protocol", "error": "protocol 1 is not spoken here"}}'; exit 2 ;;
+  slow) exec sleep 97.31 ;;
+esac
+"""
+FAILURES = [  # (stub mode, what the one notice line says)
+    ("fail", "failed (exit 3): Traceback (most recent call last): boom"),
+    ("old", "is too old for this extension (no 'extension serve'): upgrade it"),
+    ("protocol", "speaks protocol 0, this extension 1"),
+    ("slow", "took longer than 2 s"),
+    ("missing", "not found on PATH"),
+]
+
+
+@pytest.fixture(scope="module")
+def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
+    root = tmp_path_factory.mktemp("pi-ext-fail")
+    (root / "work").mkdir()
+    stub, mode = root / "bin" / "pi-compact-stub", root / "mode"
+    stub.parent.mkdir()
+    stub.write_text(STUB.format(mode=mode, real=Path(sys.executable).parent / "pi-compact"))
+    stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
+    env = {"PI_COMPACT_COMMAND": str(stub), "PI_COMPACT_TIMEOUT_MS": "2000"}
+    with fake_llm_server(default_text=LLM_SUMMARY) as server:
+        agent = agent_dir(root, server.url, context_window=WINDOW, settings=SETTINGS)
+        with PiRpc(agent=agent, cwd=root / "work", extensions=[extension_path()], env=env) as pi:
+            for n, (failure, _) in enumerate(FAILURES):
+                server.push(FakeReply(text=f"Noted {n}. " + words(f"note{n}", 200), usage=(5_000 + n * 100, 30)))
+                pi.prompt(f"Part {n}: " + words(f"part{n}", 700))
+                mode.write_text(failure)
+                if failure == "missing":
+                    stub.unlink()
+                response = pi.call({"type": "compact"}, timeout=60)
+                assert response["success"], response
+            return Run(pi.session_file(), list(pi.events), pi.notices())
+
+
+def test_pis_own_compaction_runs_each_time_pi_compact_fails(with_failing_pi_compact: Run) -> None:
+    compactions = [e for e in entries(with_failing_pi_compact.file) if e["type"] == "compaction"]
+    assert len(compactions) == len(FAILURES)
+    for compaction in compactions:
+        assert compaction["fromHook"] is False  # pi's own
+        assert set(compaction["details"]) == {"readFiles", "modifiedFiles"}
+        assert "FAKE-LLM-SUMMARY" in compaction["summary"]
+
+
+def test_each_failure_is_one_notice_line(with_failing_pi_compact: Run) -> None:
+    notices = with_failing_pi_compact.notices
+    assert len(notices) == len(FAILURES)
+    for notice, (_, says) in zip(notices, FAILURES):
+        assert notice.startswith("pi-compact: ") and says in notice and "\n" not in notice
+        assert notice.endswith("; pi's own compaction runs instead")
+
+
+def test_the_session_is_intact_after_the_failures(with_failing_pi_compact: Run) -> None:
+    session = Session.open(with_failing_pi_compact.file)
+    assert session.problems == []
+    ours = orjson.loads(orjson.dumps(session.build_context().to_json()))
+    assert pi_context(with_failing_pi_compact.file) == ours
+
+
+def test_no_pi_compact_process_outlives_the_timeout(with_failing_pi_compact: Run) -> None:
+    # the slow stub was `exec sleep 97.31`: the extension's SIGKILL ended it
+    mine = [p for p in Path("/proc").iterdir() if p.name.isdigit()]
+    leftovers = []
+    for proc in mine:
+        try:
+            if (proc / "cmdline").read_bytes() == b"sleep\x0097.31\x00" and proc.stat().st_uid == os.getuid():
+                leftovers.append(proc.name)
+        except OSError:
+            continue
+    assert leftovers == []
