@@ -21,6 +21,20 @@ const TIMEOUT_MS = Number(process.env.PI_COMPACT_TIMEOUT_MS) > 0 ? Number(proces
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 const NOTICE = "pi-compact";
 
+// Children still running when pi exits (quit, SIGTERM) are killed, not left to finish a summary nobody reads.
+// One set and one listener per process, however often pi reloads the extension.
+const CHILDREN = (globalThis[Symbol.for("pi-compact.children")] ??= new Set());
+if (!globalThis[Symbol.for("pi-compact.exit-hook")]) {
+	globalThis[Symbol.for("pi-compact.exit-hook")] = true;
+	process.on("exit", () => {
+		for (const child of CHILDREN) {
+			try {
+				child.kill("SIGKILL");
+			} catch {}
+		}
+	});
+}
+
 /** Run one request; resolves to {ok: true, response} or {ok: false, why} and never rejects. */
 function request(payload, { signal, timeoutMs = TIMEOUT_MS } = {}) {
 	return new Promise((resolve) => {
@@ -30,6 +44,7 @@ function request(payload, { signal, timeoutMs = TIMEOUT_MS } = {}) {
 			if (settled) return;
 			settled = true;
 			clearTimeout(timer);
+			if (child) CHILDREN.delete(child);
 			signal?.removeEventListener?.("abort", onAbort);
 			resolve(result);
 		};
@@ -40,6 +55,7 @@ function request(payload, { signal, timeoutMs = TIMEOUT_MS } = {}) {
 			finish({ ok: false, why: `cannot start ${COMMAND}: ${error.message}` });
 			return;
 		}
+		CHILDREN.add(child);
 		const kill = () => {
 			try {
 				child.kill("SIGKILL");

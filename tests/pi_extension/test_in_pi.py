@@ -13,6 +13,7 @@ import json
 import os
 import stat
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,6 +47,8 @@ class Run:
     events: list[dict]
     notices: list[str]
     requests: list = field(default_factory=list)
+    sleeping_before_exit: list[str] = field(default_factory=list)
+    sleeping_after_exit: list[str] = field(default_factory=list)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +142,7 @@ FAILURES = [  # (stub mode, what the one notice line says)
     ("fail", "failed (exit 3): Traceback (most recent call last): boom"),
     ("old", "is too old for this extension (no 'extension serve'): upgrade it"),
     ("protocol", "speaks protocol 0, this extension 1"),
-    ("slow", "took longer than 2 s"),
+    ("slow", "took longer than 8 s"),
     ("missing", "not found on PATH"),
 ]
 
@@ -152,7 +155,7 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
     stub.parent.mkdir()
     stub.write_text(STUB.format(mode=mode, real=Path(sys.executable).parent / "pi-compact"))
     stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
-    env = {"PI_COMPACT_COMMAND": str(stub), "PI_COMPACT_TIMEOUT_MS": "2000"}
+    env = {"PI_COMPACT_COMMAND": str(stub), "PI_COMPACT_TIMEOUT_MS": "8000"}
     with fake_llm_server(default_text=LLM_SUMMARY) as server:
         agent = agent_dir(root, server.url, context_window=WINDOW, settings=SETTINGS)
         with PiRpc(agent=agent, cwd=root / "work", extensions=[extension_path()], env=env) as pi:
@@ -164,7 +167,41 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
                     stub.unlink()
                 response = pi.call({"type": "compact"}, timeout=60)
                 assert response["success"], response
-            return Run(pi.session_file(), list(pi.events), pi.notices())
+            run = Run(pi.session_file(), list(pi.events), pi.notices())
+            # pi quits (SIGTERM) while pi-compact is still summarizing: the child goes with it
+            stub.write_text(STUB.format(mode=mode, real=""))
+            stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
+            mode.write_text("slow")
+            pi.prompt("One more part. " + words("last", 700))
+            pi.send({"type": "compact"})
+            run.sleeping_before_exit = wait_for_sleepers(10)
+            pi.process.terminate()
+            pi.process.wait(timeout=10)
+            run.sleeping_after_exit = wait_for_sleepers(0)
+            return run
+
+
+def sleepers() -> list[str]:
+    """Our processes running the slow stub's ``sleep 97.31``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes() == b"sleep\x0097.31\x00" \
+                    and proc.stat().st_uid == os.getuid():
+                found.append(proc.name)
+        except OSError:
+            continue
+    return found
+
+
+def wait_for_sleepers(seconds: float) -> list[str]:
+    """The sleepers, waiting up to ``seconds`` for one to appear (0: look once, after a moment for a kill to land)."""
+    end = time.monotonic() + seconds
+    while True:
+        found = sleepers()
+        if found or time.monotonic() >= end:
+            return found if seconds else (time.sleep(0.5), sleepers())[1]
+        time.sleep(0.1)
 
 
 def test_pis_own_compaction_runs_each_time_pi_compact_fails(with_failing_pi_compact: Run) -> None:
@@ -191,14 +228,7 @@ def test_the_session_is_intact_after_the_failures(with_failing_pi_compact: Run) 
     assert pi_context(with_failing_pi_compact.file) == ours
 
 
-def test_no_pi_compact_process_outlives_the_timeout(with_failing_pi_compact: Run) -> None:
-    # the slow stub was `exec sleep 97.31`: the extension's SIGKILL ended it
-    mine = [p for p in Path("/proc").iterdir() if p.name.isdigit()]
-    leftovers = []
-    for proc in mine:
-        try:
-            if (proc / "cmdline").read_bytes() == b"sleep\x0097.31\x00" and proc.stat().st_uid == os.getuid():
-                leftovers.append(proc.name)
-        except OSError:
-            continue
-    assert leftovers == []
+def test_a_slow_pi_compact_is_killed_at_the_timeout_and_when_pi_quits(with_failing_pi_compact: Run) -> None:
+    # the slow stub is `exec sleep 97.31`: its process is the extension's child itself
+    assert with_failing_pi_compact.sleeping_before_exit != []  # it was running when pi got SIGTERM
+    assert with_failing_pi_compact.sleeping_after_exit == []  # and was killed with pi (and the earlier one at the timeout)
