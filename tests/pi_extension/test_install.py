@@ -1,7 +1,7 @@
 """``pi-compact extension install|uninstall|path``: the shipped file, copied where pi finds extensions, and gone again.
 
 The last test starts the real pi without ``-e``: after ``install`` it offers the model our ``recall`` tool (pi
-found the extension by itself), after ``uninstall`` it does not.
+found the extension by itself); with ``PI_COMPACT_EXTENSION=off`` or after ``uninstall`` it does not.
 """
 
 from __future__ import annotations
@@ -80,13 +80,13 @@ def test_pi_finds_the_installed_extension_and_loses_it_on_uninstall(tmp_path: Pa
     with fake_llm_server() as server:
         agent = agent_dir(tmp_path / "pi", server.url, context_window=32_000)
         (tmp_path / "work").mkdir()
-        for command in ("install", "uninstall"):
+        for command, env in (("install", {}), ("install", {"PI_COMPACT_EXTENSION": "off"}), ("uninstall", {})):
             done = subprocess.run([str(PI_COMPACT), "extension", command], capture_output=True, text=True,
                                   env={"PI_CODING_AGENT_DIR": str(agent), "PATH": ""}, timeout=60)
             assert done.returncode == 0, done.stderr
-            with PiRpc(agent=agent, cwd=tmp_path / "work", extensions=[]) as pi:
+            with PiRpc(agent=agent, cwd=tmp_path / "work", extensions=[], env=env) as pi:
                 server.push(FakeReply(text="Hello."))
                 pi.prompt("Hello?")
             tools = server.requests[-1].body.get("tools") or []
             offered.append("recall" in [tool["function"]["name"] for tool in tools])
-    assert offered == [True, False]
+    assert offered == [True, False, False]  # installed; installed but turned off; uninstalled
