@@ -50,7 +50,7 @@ def compact(request: dict) -> dict:
     settings = _settings(request, pi_prep)
     prep = _preparation(path, pi_prep)
     model = pi_model(request)
-    choice = choose(model, settings, timeout=_summarizer_timeout(request))
+    choice = choose(model, settings, deadline=_deadline(request))
     window = count(request, "contextWindow") or (model.context_window if model else None)
     plan = Planner(prep, settings, window=window, summarizer=choice.summarizer,
                    instructions=field(request, "customInstructions", str) or None,
@@ -125,11 +125,12 @@ def _with_pi_file_ops(files: FileLists, file_ops: dict) -> FileLists:
     return FileLists.build(read, modified)
 
 
-def _summarizer_timeout(request: dict) -> float | None:
-    """A third of the caller's deadline per summarizer request: a chunked summary makes several, and the
-    offline fallback must still finish before the extension gives up on us."""
+def _deadline(request: dict) -> float | None:
+    """Seconds the caller waits for the answer (the extension's timeout), if it says."""
     deadline = field(request, "deadlineSeconds", (int, float))
-    return max(1.0, deadline / 3) if deadline else None
+    if deadline is not None and deadline <= 0:
+        raise ProtocolError(f"request.deadlineSeconds must be positive, got {deadline!r}")
+    return deadline or None
 
 
 # -- branch_summary ---------------------------------------------------------------------------------------
@@ -142,7 +143,7 @@ def branch_summary(request: dict) -> dict:
     pi_prep = field(request, "preparation", dict, required=True)
     entries = objects(pi_prep, "entriesToSummarize", where="preparation")
     settings = load_settings(field(request, "cwd", str) or None)
-    choice = choose(pi_model(request), settings, timeout=_summarizer_timeout(request))
+    choice = choose(pi_model(request), settings, deadline=_deadline(request))
     budget = max(choice.summarizer.context_window - settings.reserve_tokens, MIN_BUDGET)
     prep = prepare_branch(entries, budget, tool_result_chars=settings.tool_result_chars)
     if not prep.messages:

@@ -14,11 +14,12 @@ those keys out of it.
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 
 from ..compaction.settings import CompactionSettings
-from ..compaction.summarizer import Summarizer
-from ..errors import PiCompactError
+from ..compaction.summarizer import Summarizer, SummaryRequest, SummaryResult
+from ..errors import PiCompactError, SummarizerError
 from ..store.paths import agent_dir
 from .protocol import ProtocolError, count, field
 
@@ -26,6 +27,10 @@ DIALECTS = {"anthropic-messages": "anthropic", "openai-completions": "openai", "
 """pi's ``model.api`` values pi-compact can call, and the summarizer that speaks each."""
 SUMMARIZER_TIMEOUT = 60.0
 """Seconds one summarizer request may take when the request names no deadline."""
+NEW_CALLS_SHARE = 0.4
+"""No summarizer request starts after this share of the caller's deadline has passed ..."""
+CALL_SHARE = 0.125
+"""... and each may take this share (the SDK retries twice): the offline fallback then still finishes in time."""
 
 
 @dataclass(frozen=True)
@@ -78,11 +83,38 @@ def user_chooses_summarizer() -> bool:
     return isinstance(block, dict) and block.get("summarizer") is not None
 
 
-def choose(model: PiModel | None, settings: CompactionSettings, *, timeout: float | None = None) -> Choice:
+class Deadline:
+    """A summarizer that starts no request once its share of the caller's deadline is spent.
+
+    The extension kills pi-compact at its deadline; a chunked summary makes several requests, so without this
+    a slow model would be killed mid-way and pi would fall back to its own compaction, where the offline
+    summary was still possible. Raising :class:`SummarizerError` makes the pipeline write that one.
+    """
+
+    def __init__(self, inner: Summarizer, seconds: float) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.context_window = inner.context_window
+        self.seconds = seconds
+        self._stop_at = time.monotonic() + seconds * NEW_CALLS_SHARE
+
+    def summarize(self, request: SummaryRequest) -> SummaryResult:
+        if time.monotonic() >= self._stop_at:
+            raise SummarizerError(f"out of time: {self.seconds:g} s deadline")
+        return self.inner.summarize(request)
+
+
+def choose(model: PiModel | None, settings: CompactionSettings, *, deadline: float | None = None) -> Choice:
     """The summarizer for this request; the offline one (with the reason) when no model can be called."""
+    choice = _choose(model, settings, deadline * CALL_SHARE if deadline else SUMMARIZER_TIMEOUT)
+    if deadline and choice.summarizer.name != "offline":
+        return Choice(Deadline(choice.summarizer, deadline), choice.reason)
+    return choice
+
+
+def _choose(model: PiModel | None, settings: CompactionSettings, timeout: float) -> Choice:
     from ..llm import make_summarizer, summarizer_for
 
-    timeout = timeout or SUMMARIZER_TIMEOUT
     try:
         if user_chooses_summarizer():
             return Choice(summarizer_for(settings, timeout=timeout))
@@ -110,4 +142,4 @@ def _offline(reason: str) -> Choice:
     return Choice(OfflineSummarizer(), reason)
 
 
-__all__ = ["DIALECTS", "Choice", "PiModel", "choose", "pi_model", "user_chooses_summarizer"]
+__all__ = ["DIALECTS", "Choice", "Deadline", "PiModel", "choose", "pi_model", "user_chooses_summarizer"]

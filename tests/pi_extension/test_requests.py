@@ -11,10 +11,13 @@ import pytest
 
 from pi_compact import Session
 from pi_compact.branching import BRANCH_SUMMARY_PREAMBLE
+from pi_compact.compaction import CompactionSettings, SummaryRequest
 from pi_compact.compaction.prompts import SYSTEM_PROMPT
+from pi_compact.errors import SummarizerError
 from pi_compact.pi_extension import serve_bytes
 from pi_compact.pi_extension.handlers import RECALL_MAX_CHARS
-from pi_compact.testing import FakeLLMServer, FakeReply
+from pi_compact.pi_extension.models import Deadline, choose, pi_model
+from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer
 from tests.test_recaller import ERROR, compacted, worked_session
 
 from tests.pi_extension.conftest import compact_request, openai_model, write_settings
@@ -223,3 +226,74 @@ def test_recall_output_is_bounded(tmp_path: Path) -> None:
     assert len(response["text"]) <= RECALL_MAX_CHARS and len(response["hits"]) == 50
     assert response["totalMatches"] > 50
     assert path.read_bytes() == before
+
+
+# -- deadlines, iterative and split-turn compactions --------------------------------------------------------
+
+
+def test_a_slow_model_gives_the_offline_summary_within_the_deadline(server: FakeLLMServer) -> None:
+    server.push(*[FakeReply(text=LLM_SUMMARY, delay=5)] * 3)  # the SDK retries twice
+    request = compact_request(session_with_secret(), model=openai_model(server.url), deadlineSeconds=4)
+    compaction = serve(request)["compaction"]
+    assert compaction["details"]["strategy"] == "offline"
+    assert "openai request timed out after 0.5s" in compaction["details"]["fallbackReason"]
+
+
+def test_no_summarizer_request_starts_after_the_deadline_share() -> None:
+    summarizer = Deadline(ScriptedSummarizer([LLM_SUMMARY] * 3, name="openai"), 0.0)
+    with pytest.raises(SummarizerError, match="out of time: 0 s deadline"):
+        summarizer.summarize(SummaryRequest("", "", 100))
+    assert summarizer.inner.calls == []
+    assert Deadline(ScriptedSummarizer([LLM_SUMMARY]), 60).summarize(SummaryRequest("", "", 100)).text == LLM_SUMMARY
+
+
+def test_each_request_gets_a_share_of_the_deadline(server: FakeLLMServer) -> None:
+    model = pi_model({"model": openai_model(server.url)})
+    choice = choose(model, CompactionSettings(), deadline=80)
+    assert isinstance(choice.summarizer, Deadline) and choice.summarizer.inner.timeout == 10
+
+
+def test_a_second_compaction_updates_the_previous_summary(server: FakeLLMServer) -> None:
+    session = session_with_secret()
+    first = serve(compact_request(session))["compaction"]
+    session.append_compaction(first["summary"], first["firstKeptEntryId"], first["tokensBefore"], first["details"])
+    for n in range(4):
+        session.append_message({"role": "user", "content": f"Later {n}. " + "later " * 300, "timestamp": 40 + n})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "fine " * 200}],
+                                "stopReason": "stop", "timestamp": 40 + n})
+    server.push(FakeReply(text=LLM_SUMMARY))
+    request = compact_request(session, model=openai_model(server.url))
+    assert request["preparation"]["previousSummary"] == first["summary"]
+    compaction = serve(request)["compaction"]
+    assert compaction["details"]["strategy"] == "summarize"
+    prompt = server.requests[0].body["messages"][1]["content"]
+    assert "<previous-summary>" in prompt and "Later 0." in prompt
+
+
+def test_a_split_turn_summarizes_the_turns_prefix_too(server: FakeLLMServer) -> None:
+    session = Session.in_memory("/srv/app")
+    session.append_message({"role": "user", "content": "Refactor the parser. " + "why " * 300, "timestamp": 1})
+    for n in range(8):  # one long turn of tool calls
+        session.append_message({"role": "assistant", "stopReason": "toolUse", "timestamp": 2 + n, "content": [
+            {"type": "toolCall", "id": f"c{n}", "name": "read", "arguments": {"path": f"src/part{n}.py"}}]})
+        session.append_message({"role": "toolResult", "toolCallId": f"c{n}", "toolName": "read", "isError": False,
+                                "content": [{"type": "text", "text": f"def part{n}():\n" + "    pass\n" * 300}],
+                                "timestamp": 2 + n})
+    request = compact_request(session, keep_recent=2_000)
+    assert request["preparation"]["isSplitTurn"] and request["preparation"]["turnPrefixMessages"]
+    prefix_turns = "Turn Context (split turn)"
+    server.push(FakeReply(text="## Original Request\nRefactor.\n\n## Early Progress\n- read\n\n"
+                                 "## Context for Suffix\n- parts"))
+    # instructions: a condensed transcript (no LLM) cannot follow them, so the model is asked
+    compaction = serve({**request, "model": openai_model(server.url), "customInstructions": "Name the parts"})["compaction"]
+    assert compaction["firstKeptEntryId"] == request["preparation"]["firstKeptEntryId"]
+    assert "src/part0.py" in compaction["details"]["readFiles"]
+    assert prefix_turns in compaction["summary"] and "## Early Progress" in compaction["summary"]
+    [sent] = server.requests  # nothing before the turn: only its prefix is summarized
+    assert "src/part0.py" in sent.body["messages"][1]["content"]
+
+
+def test_a_system_prompt_that_leaves_no_room_is_a_failed_request() -> None:
+    request = compact_request(worked_session(), contextWindow=4_000, fixedTokens=3_500)
+    response, status = serve_bytes(json.dumps(request).encode())
+    assert status == 2 and response["code"] == "failed" and "leaves no room" in response["error"]
