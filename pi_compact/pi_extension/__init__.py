@@ -15,7 +15,8 @@ Every request is a JSON object with ``"protocol": 1`` and a ``"type"``; every re
 ``code`` one of ``bad_request`` (malformed JSON, a missing field or one of the wrong type),
 ``unknown_type``, ``protocol`` (a version this pi-compact does not speak; ``error`` says which side to
 upgrade) or ``failed`` (the request was well formed but could not be answered); the exit status is then 2,
-otherwise 0. Fields named below are required unless marked optional.
+otherwise 0. Fields named below are required unless marked optional (:mod:`pi_compact.pi_extension.wire` has
+them as ``TypedDict``s).
 
 ``version``
     → ``{"version": "0.1.0", "protocols": [min, max], "requests": [...]}``.

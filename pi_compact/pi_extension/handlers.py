@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import time
 from importlib.metadata import PackageNotFoundError, version as package_version
+from typing import TYPE_CHECKING
 
 from ..compaction.cut import CutPoint, find_turn_start
 from ..compaction.prepare import CompactionPreparation, FileLists, collect_files, region_start
 from ..compaction.settings import CompactionSettings, load_settings
 from ..errors import CompactionError
 from .models import choose, pi_model
-from .protocol import PROTOCOL_VERSION, MIN_PROTOCOL, REQUEST_TYPES, ProtocolError, count, field, objects, strings
+from .protocol import MIN_PROTOCOL, PROTOCOL_VERSION, REQUEST_TYPES, ProtocolError, count, field, objects, strings
+from .wire import BranchSummaryJSON, CompactionJSON
+
+if TYPE_CHECKING:
+    from ..compaction.pipeline import Plan
+    from .models import Choice
 
 RECALL_MAX_CHARS = 16_000
 """The recall tool's answer is cut to this many characters (the model asks again, narrower, for more)."""
@@ -58,8 +64,14 @@ def compact(request: dict) -> dict:
                    cwd=field(request, "cwd", str) or "").plan()
     if plan.first_kept_index is None:
         raise CompactionError("even the newest message does not fit the window after compaction")
+    compaction: CompactionJSON = {"summary": plan.summary, "firstKeptEntryId": path[plan.first_kept_index]["id"],
+                                  "tokensBefore": prep.tokens_before, "details": _details(plan, choice, pi_prep)}
+    return {"compaction": compaction, "durationSeconds": round(time.monotonic() - started, 3)}
+
+
+def _details(plan: Plan, choice: Choice, pi_prep: dict) -> dict:
+    """As ``pi-compact session compact`` writes them, plus who wrote them and why the model was not used."""
     files = _with_pi_file_ops(plan.files, field(pi_prep, "fileOps", dict, where="preparation") or {})
-    fallback = plan.fallback_reason or (choice.reason if plan.body_strategy == "offline" else None)
     details = {
         **files.details(),
         "strategy": plan.strategy,
@@ -69,11 +81,10 @@ def compact(request: dict) -> dict:
         "messagesDropped": plan.messages_dropped,
         "generator": f"pi-compact {pi_compact_version()}",
     }
+    fallback = plan.fallback_reason or (choice.reason if plan.body_strategy == "offline" else None)
     if fallback:
         details["fallbackReason"] = fallback
-    compaction = {"summary": plan.summary, "firstKeptEntryId": path[plan.first_kept_index]["id"],
-                  "tokensBefore": prep.tokens_before, "details": details}
-    return {"compaction": compaction, "durationSeconds": round(time.monotonic() - started, 3)}
+    return details
 
 
 def _settings(request: dict, pi_prep: dict) -> CompactionSettings:
@@ -161,7 +172,8 @@ def branch_summary(request: dict) -> dict:
     fallback = made.fallback_reason or (choice.reason if made.strategy == "offline" else None)
     if fallback:
         details["fallbackReason"] = fallback
-    return {"summary": {"summary": made.text, "details": details}}
+    summary: BranchSummaryJSON = {"summary": made.text, "details": details}
+    return {"summary": summary}
 
 
 # -- recall -----------------------------------------------------------------------------------------------
