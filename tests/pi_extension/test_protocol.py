@@ -118,9 +118,10 @@ _field_names = st.sampled_from(["branchEntries", "preparation", "model", "query"
                                 "firstKeptEntryId", "entriesToSummarize", "leafId", "branches"])
 
 
+# the autouse agent_folder fixture (one per test, not per example) is only there to keep the user's settings out
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(REQUEST_TYPES), fields=st.dictionaries(_field_names, _json, max_size=6))
-def test_any_request_of_a_known_type_gets_a_json_answer(kind: str, fields: dict, tmp_path: Path) -> None:
+def test_any_request_of_a_known_type_gets_a_json_answer(kind: str, fields: dict) -> None:
     fields.pop("cwd", None)  # a random cwd could name a real project's settings
     response, status = serve({"protocol": 1, "type": kind, **fields})
     json.dumps(response)  # what the command prints
