@@ -10,6 +10,7 @@ appends the entries itself.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from importlib.metadata import PackageNotFoundError, version as package_version
 from typing import TYPE_CHECKING
@@ -123,8 +124,34 @@ def _preparation(path: list[dict], pi_prep: dict) -> CompactionPreparation:
         previous_summary=field(pi_prep, "previousSummary", str, where=where) or previous,
         tokens_before=tokens_before,
         tokens_before_measured=False,
-        files=collect_files(path, history + prefix),
+        files=_with_our_earlier_files(collect_files(path, history + prefix), path),
     )
+
+
+def _with_our_earlier_files(files: FileLists, entries: list[dict]) -> FileLists:
+    """Add the file lists of the summaries this extension wrote before.
+
+    pi marks every entry an extension returns ``fromHook`` and, like pi-compact, does not carry the file lists
+    of such entries forward (an unknown hook's ``details`` may mean anything). Ours mean what pi's do: without
+    this, each compaction through the extension would forget the files of the ones before it.
+    """
+    read, modified = set(files.read_files), set(files.modified_files)
+    compactions = [e for e in entries if e.get("type") == "compaction"]
+    seeds = compactions[-1:] + [e for e in entries if e.get("type") == "branch_summary"]  # pi's own choice of seeds
+    for entry in filter(_written_by_us, seeds):
+        read.update(_paths(entry["details"].get("readFiles")))
+        modified.update(_paths(entry["details"].get("modifiedFiles")))
+    return FileLists.build(read, modified)
+
+
+def _paths(value: object) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _written_by_us(entry: dict) -> bool:
+    details = entry.get("details")
+    return bool(entry.get("fromHook")) and isinstance(details, dict) and \
+        str(details.get("generator", "")).startswith("pi-compact")
 
 
 def _with_pi_file_ops(files: FileLists, file_ops: dict) -> FileLists:
@@ -157,6 +184,7 @@ def branch_summary(request: dict) -> dict:
     choice = choose(pi_model(request), settings, deadline=_deadline(request))
     budget = max(choice.summarizer.context_window - settings.reserve_tokens, MIN_BUDGET)
     prep = prepare_branch(entries, budget, tool_result_chars=settings.tool_result_chars)
+    prep = dataclasses.replace(prep, files=_with_our_earlier_files(prep.files, entries))
     if not prep.messages:
         return {"summary": None}
     instructions = field(pi_prep, "customInstructions", str) or field(request, "customInstructions", str) or None

@@ -297,3 +297,21 @@ def test_a_system_prompt_that_leaves_no_room_is_a_failed_request() -> None:
     request = compact_request(worked_session(), contextWindow=4_000, fixedTokens=3_500)
     response, status = serve_bytes(json.dumps(request).encode())
     assert status == 2 and response["code"] == "failed" and "leaves no room" in response["error"]
+
+
+@pytest.mark.parametrize(("generator", "carried"), [("pi-compact 0.1.0", True), ("another-extension 2.0", False)])
+def test_the_file_lists_of_our_earlier_summaries_carry_over(generator: str, carried: bool) -> None:
+    # pi marks what an extension returns fromHook and carries no file lists from such entries: ours it may trust
+    session = worked_session()
+    first = serve(compact_request(session))["compaction"]
+    details = {**first["details"], "generator": generator, "readFiles": ["docs/earlier.md"],
+               "modifiedFiles": ["src/earlier.py"]}
+    session.append_compaction(first["summary"], first["firstKeptEntryId"], first["tokensBefore"], details, True)
+    for n in range(4):
+        session.append_message({"role": "user", "content": f"Later {n}. " + "later " * 300, "timestamp": 40 + n})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "fine " * 200}],
+                                "stopReason": "stop", "timestamp": 40 + n})
+    compaction = serve(compact_request(session))["compaction"]
+    assert ("docs/earlier.md" in compaction["details"]["readFiles"]) is carried
+    assert ("src/earlier.py" in compaction["details"]["modifiedFiles"]) is carried
+    assert ("src/earlier.py" in compaction["summary"]) is carried
