@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import stat
 import sys
 import time
@@ -135,7 +136,7 @@ case "$mode" in
   fail) echo "Traceback (most recent call last): boom" >&2; exit 3 ;;
   old) exec "{real}" no-such-command serve ;;
   protocol) echo '{{"protocol": 0, "ok": false, "code": "protocol", "error": "protocol 1 is not spoken here"}}'; exit 2 ;;
-  slow) exec sleep 97.31 ;;
+  slow) exec sleep {sleep} ;;
 esac
 """
 FAILURES = [  # (stub mode, what the one notice line says)
@@ -153,7 +154,8 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
     (root / "work").mkdir()
     stub, mode = root / "bin" / "pi-compact-stub", root / "mode"
     stub.parent.mkdir()
-    stub.write_text(STUB.format(mode=mode, real=Path(sys.executable).parent / "pi-compact"))
+    sleep = f"97.{random.randrange(10**6):06d}"  # a duration no other process here sleeps: how we find ours
+    stub.write_text(STUB.format(mode=mode, real=Path(sys.executable).parent / "pi-compact", sleep=sleep))
     stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
     env = {"PI_COMPACT_COMMAND": str(stub), "PI_COMPACT_TIMEOUT_MS": "8000"}
     with fake_llm_server(default_text=LLM_SUMMARY) as server:
@@ -169,24 +171,25 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
                 assert response["success"], response
             run = Run(pi.session_file(), list(pi.events), pi.notices())
             # pi quits (SIGTERM) while pi-compact is still summarizing: the child goes with it
-            stub.write_text(STUB.format(mode=mode, real=""))
+            stub.write_text(STUB.format(mode=mode, real="", sleep=sleep))
             stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
             mode.write_text("slow")
             pi.prompt("One more part. " + words("last", 700))
             pi.send({"type": "compact"})
-            run.sleeping_before_exit = wait_for_sleepers(10)
+            run.sleeping_before_exit = wait_for_sleepers(sleep, 10)
             pi.process.terminate()
             pi.process.wait(timeout=10)
-            run.sleeping_after_exit = wait_for_sleepers(0)
+            time.sleep(0.5)  # a moment for the kill to land (a killed process leaves no command line)
+            run.sleeping_after_exit = sleepers(sleep)
             return run
 
 
-def sleepers() -> list[str]:
-    """Our processes running the slow stub's ``sleep 97.31``."""
+def sleepers(seconds: str) -> list[str]:
+    """Our processes running the slow stub's ``sleep SECONDS``."""
     found = []
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and (proc / "cmdline").read_bytes() == b"sleep\x0097.31\x00" \
+            if proc.name.isdigit() and (proc / "cmdline").read_bytes() == f"sleep\0{seconds}\0".encode() \
                     and proc.stat().st_uid == os.getuid():
                 found.append(proc.name)
         except OSError:
@@ -194,14 +197,12 @@ def sleepers() -> list[str]:
     return found
 
 
-def wait_for_sleepers(seconds: float) -> list[str]:
-    """The sleepers, waiting up to ``seconds`` for one to appear (0: look once, after a moment for a kill to land)."""
+def wait_for_sleepers(sleep: str, seconds: float) -> list[str]:
+    """The sleepers, waiting up to ``seconds`` for one to appear."""
     end = time.monotonic() + seconds
-    while True:
-        found = sleepers()
-        if found or time.monotonic() >= end:
-            return found if seconds else (time.sleep(0.5), sleepers())[1]
+    while not (found := sleepers(sleep)) and time.monotonic() < end:
         time.sleep(0.1)
+    return found
 
 
 def test_pis_own_compaction_runs_each_time_pi_compact_fails(with_failing_pi_compact: Run) -> None:
@@ -229,6 +230,6 @@ def test_the_session_is_intact_after_the_failures(with_failing_pi_compact: Run) 
 
 
 def test_a_slow_pi_compact_is_killed_at_the_timeout_and_when_pi_quits(with_failing_pi_compact: Run) -> None:
-    # the slow stub is `exec sleep 97.31`: its process is the extension's child itself
+    # the slow stub is `exec sleep 97.…`: its process is the extension's child itself
     assert with_failing_pi_compact.sleeping_before_exit != []  # it was running when pi got SIGTERM
     assert with_failing_pi_compact.sleeping_after_exit == []  # and was killed with pi (and the earlier one at the timeout)
