@@ -100,7 +100,7 @@ function answer(stdout, stderr, code, sig) {
 	try {
 		response = JSON.parse(stdout);
 	} catch {
-		const line = firstLine(stderr);
+		const line = lastLine(stderr);
 		if (/No such command|no such option|Usage:/i.test(stderr)) {
 			return { ok: false, why: `${COMMAND} is too old for this extension (no 'extension serve'): upgrade it` };
 		}
@@ -112,11 +112,12 @@ function answer(stdout, stderr, code, sig) {
 	if (response.protocol < PROTOCOL || response.code === "protocol") {
 		return { ok: false, why: `${COMMAND} speaks protocol ${response.protocol}, this extension ${PROTOCOL}: ${response.error ?? "upgrade pi-compact"}` };
 	}
-	if (!response.ok) return { ok: false, why: `${COMMAND}: ${response.error}` };
+	if (!response.ok) return { ok: false, why: String(response.error) };
 	return { ok: true, response };
 }
 
-function firstLine(text) {
+/** The last line of an error output: Python's traceback, click and our CLI all end with the one that matters. */
+function lastLine(text) {
 	return (text || "").trim().split("\n").filter(Boolean).pop()?.slice(0, 300) ?? "";
 }
 
