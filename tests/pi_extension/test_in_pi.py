@@ -26,7 +26,7 @@ from pi_compact.pi_extension import extension_path
 from pi_compact.testing import FakeReply, fake_llm_server
 from tests.conformance.pi_ref import pi_context
 
-from tests.pi_extension.pi_rpc import PiRpc, agent_dir, entries
+from tests.pi_extension.pi_rpc import API_KEY, PiRpc, agent_dir, entries
 
 LLM_SUMMARY = ("## Goal\nMap the parser's folders (FAKE-LLM-SUMMARY).\n\n## Constraints & Preferences\n- (none)\n\n"
                "## Progress\n### Done\n- [x] listed folders\n\n## Key Decisions\n- (none)\n\n"
@@ -50,6 +50,9 @@ class Run:
     requests: list = field(default_factory=list)
     sleeping_before_exit: list[str] = field(default_factory=list)
     sleeping_after_exit: list[str] = field(default_factory=list)
+    args: str = ""
+    """What the stub was started with (the failing run's first request)."""
+    stdin: dict = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
@@ -133,7 +136,7 @@ def test_a_tree_navigation_writes_pi_compacts_branch_summary(with_extension: Run
 STUB = """#!/bin/sh
 mode=$(cat "{mode}")
 case "$mode" in
-  fail) echo "Traceback (most recent call last): boom" >&2; exit 3 ;;
+  fail) printf '%s\n' "$@" > "{args}"; cat > "{stdin}"; echo "Traceback (most recent call last): boom" >&2; exit 3 ;;
   old) exec "{real}" no-such-command serve ;;
   protocol) echo '{{"protocol": 0, "ok": false, "code": "protocol", "error": "protocol 1 is not spoken here"}}'; exit 2 ;;
   slow) exec sleep {sleep} ;;
@@ -155,7 +158,8 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
     stub, mode = root / "bin" / "pi-compact-stub", root / "mode"
     stub.parent.mkdir()
     sleep = f"97.{random.randrange(10**6):06d}"  # a duration no other process here sleeps: how we find ours
-    stub.write_text(STUB.format(mode=mode, real=Path(sys.executable).parent / "pi-compact", sleep=sleep))
+    stub.write_text(STUB.format(mode=mode, real=Path(sys.executable).parent / "pi-compact", sleep=sleep,
+                                args=root / "args.txt", stdin=root / "stdin.json"))
     stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
     env = {"PI_COMPACT_COMMAND": str(stub), "PI_COMPACT_TIMEOUT_MS": "8000"}
     with fake_llm_server(default_text=LLM_SUMMARY) as server:
@@ -170,8 +174,9 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
                 response = pi.call({"type": "compact"}, timeout=60)
                 assert response["success"], response
             run = Run(pi.session_file(), list(pi.events), pi.notices())
+            run.args, run.stdin = (root / "args.txt").read_text(), json.loads((root / "stdin.json").read_text())
             # pi quits (SIGTERM) while pi-compact is still summarizing: the child goes with it
-            stub.write_text(STUB.format(mode=mode, real="", sleep=sleep))
+            stub.write_text(STUB.format(mode=mode, real="", sleep=sleep, args="/dev/null", stdin="/dev/null"))
             stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
             mode.write_text("slow")
             pi.prompt("One more part. " + words("last", 700))
@@ -203,6 +208,14 @@ def wait_for_sleepers(sleep: str, seconds: float) -> list[str]:
     while not (found := sleepers(sleep)) and time.monotonic() < end:
         time.sleep(0.1)
     return found
+
+
+def test_the_key_travels_on_stdin_never_on_the_command_line(with_failing_pi_compact: Run) -> None:
+    assert with_failing_pi_compact.args.split() == ["extension", "serve"]
+    request = with_failing_pi_compact.stdin
+    assert request["type"] == "compact" and request["protocol"] == 1
+    assert request["model"]["apiKey"] == API_KEY and request["model"]["contextWindow"] == WINDOW
+    assert request["preparation"]["firstKeptEntryId"] in [e["id"] for e in request["branchEntries"]]
 
 
 def test_pis_own_compaction_runs_each_time_pi_compact_fails(with_failing_pi_compact: Run) -> None:
