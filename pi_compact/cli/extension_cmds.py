@@ -47,6 +47,22 @@ def install_command(project: ProjectOption = False) -> None:
     typer.echo(f"installed {target}")
     typer.echo("pi loads it at its next start (or on /reload); 'pi-compact extension uninstall"
                f"{' --project' if project else ''}' removes it")
+    _check_path()
+
+
+def _check_path() -> None:
+    """The extension runs ``pi-compact`` from PATH: say so when that does not find this one (a virtualenv)."""
+    import os
+    import shutil
+
+    if os.environ.get("PI_COMPACT_COMMAND"):
+        return
+    here = Path(sys.argv[0]).resolve() if Path(sys.argv[0]).name == "pi-compact" else None
+    found = shutil.which("pi-compact")
+    if found is None or (here is not None and Path(found).resolve() != here):
+        where = f" ({here})" if here else ""
+        typer.echo(f"note: 'pi-compact' on PATH is {found or 'missing'}, not this one{where}: put this one on pi's "
+                   "PATH, or set PI_COMPACT_COMMAND to its path where pi starts", err=True)
 
 
 @extension_app.command("uninstall")

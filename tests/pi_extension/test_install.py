@@ -90,3 +90,14 @@ def test_pi_finds_the_installed_extension_and_loses_it_on_uninstall(tmp_path: Pa
             tools = server.requests[-1].body.get("tools") or []
             offered.append("recall" in [tool["function"]["name"] for tool in tools])
     assert offered == [True, False, False]  # installed; installed but turned off; uninstalled
+
+
+def test_install_says_when_pis_path_would_not_find_this_pi_compact(agent_folder: Path) -> None:
+    done = subprocess.run([str(PI_COMPACT), "extension", "install"], capture_output=True, text=True, timeout=60,
+                          env={"PI_CODING_AGENT_DIR": str(agent_folder), "PATH": "/nonexistent"})
+    assert done.returncode == 0 and "installed" in done.stdout
+    assert done.stderr == (f"note: 'pi-compact' on PATH is missing, not this one ({PI_COMPACT.resolve()}): put this "
+                           "one on pi's PATH, or set PI_COMPACT_COMMAND to its path where pi starts\n")
+    found = subprocess.run([str(PI_COMPACT), "extension", "install"], capture_output=True, text=True, timeout=60,
+                           env={"PI_CODING_AGENT_DIR": str(agent_folder), "PATH": str(PI_COMPACT.parent)})
+    assert found.returncode == 0 and found.stderr == ""
