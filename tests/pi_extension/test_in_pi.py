@@ -1,8 +1,8 @@
 """The extension in the real pinned pi (``pi --mode rpc``), with a fake OpenAI-compatible model of a small window.
 
 One pi session is prompted until pi auto-compacts (pi-compact's summary, by pi's own model, is what pi writes),
-then a scripted model calls ``recall`` and gets the exact error the summary dropped, then a tree navigation
-writes pi-compact's branch summary; the file opens with the same context in pi and here. A second pi session
+then a scripted model calls ``recall`` and gets the exact error the summary dropped, a second compaction updates
+the first one's summary and keeps its file list, then a tree navigation writes pi-compact's branch summary; the file opens with the same context in pi and here. A second pi session
 has a broken, outdated, slow and then missing pi-compact: pi's own compaction runs each time, with one notice.
 pi starts slowly, so each session is run once (module fixtures) and the tests read what it left.
 """
@@ -53,35 +53,46 @@ class Run:
     args: str = ""
     """What the stub was started with (the failing run's first request)."""
     stdin: dict = field(default_factory=dict)
+    after_recall: list = field(default_factory=list)
+    """The model's requests up to the answer after the recall tool's result."""
 
 
 @pytest.fixture(scope="module")
 def with_extension(tmp_path_factory: pytest.TempPathFactory) -> Run:
-    """Compaction (automatic), recall, then a tree navigation, in one pi session with the extension."""
+    """Compaction (automatic), recall, a second compaction, then a tree navigation, in one pi session."""
     root = tmp_path_factory.mktemp("pi-ext")
     (root / "work").mkdir()
+    (root / "work" / "notes.txt").write_text("parser notes\n" * 50)
     with fake_llm_server(default_text=LLM_SUMMARY) as server:
         agent = agent_dir(root, server.url, context_window=WINDOW, settings=SETTINGS)
         with PiRpc(agent=agent, cwd=root / "work", extensions=[extension_path(), TREE_COMMAND]) as pi:
-            server.push(FakeReply(tool_calls=[{"name": "bash", "arguments": {"command": f"ls {MISSING_DIR}"}}],
+            server.push(FakeReply(tool_calls=[{"name": "read", "arguments": {"path": "notes.txt"}}], usage=(2_500, 20)),
+                        FakeReply(tool_calls=[{"name": "bash", "arguments": {"command": f"ls {MISSING_DIR}"}}],
                                   usage=(3_000, 20)),
                         FakeReply(text="That folder does not exist.", usage=(3_500, 20)))
-            pi.prompt("List the parser's folder, please. " + words("intro", 300))
-            mark = len(pi.events)
-            for n, usage in enumerate((9_000, 15_000, 26_000)):  # the last one passes 32,000 - 8,000
-                server.push(FakeReply(text=f"Step {n} done. " + words(f"reply{n}", 150), usage=(usage, 50)))
-                pi.prompt(f"Step {n}: " + words(f"step{n}", 500))
-            pi.wait(lambda e: e.get("type") == "compaction_end", 60, "compaction_end", since=mark)
+            pi.prompt("Read the notes, then list the parser's folder, please. " + words("intro", 300))
+            compact_after(pi, server, (9_000, 15_000, 26_000))  # the last one passes 32,000 - 8,000
             server.push(FakeReply(tool_calls=[{"name": "recall", "arguments": {"query": MISSING_DIR}}],
                                   usage=(6_000, 20)),
                         FakeReply(text="ls said the folder was missing.", usage=(6_500, 20)))
             pi.prompt("What exactly did ls say about the folder at the start?")
+            after_recall = list(server.requests)
+            compact_after(pi, server, (12_000, 27_000))  # a second compaction, over the first one's summary
             file = pi.session_file()
             first_answer = next(e for e in entries(file) if e.get("message", {}).get("role") == "assistant")
             mark = len(pi.events)
             assert pi.call({"type": "prompt", "message": f"/tree-to {first_answer['id']}"})["success"]
             pi.wait(lambda e: "tree-to done" in str(e.get("message")), 60, "the tree navigation", since=mark)
-            return Run(file, list(pi.events), pi.notices(), list(server.requests))
+            return Run(file, list(pi.events), pi.notices(), list(server.requests), after_recall=after_recall)
+
+
+def compact_after(pi: PiRpc, server, usages: tuple[int, ...]) -> None:
+    """Prompt once per usage figure (what the fake model reports) and wait for the compaction the last one causes."""
+    mark = len(pi.events)
+    for n, usage in enumerate(usages):
+        server.push(FakeReply(text=f"Step {n} done. " + words(f"reply{n}", 150), usage=(usage, 50)))
+        pi.prompt(f"Step {n} at {usage}: " + words(f"step{n}", 500))
+    pi.wait(lambda e: e.get("type") == "compaction_end", 60, "compaction_end", since=mark)
 
 
 def only(items: list[dict], what: str) -> dict:
@@ -90,19 +101,29 @@ def only(items: list[dict], what: str) -> dict:
 
 
 def test_pi_writes_pi_compacts_summary_by_pis_own_model(with_extension: Run) -> None:
-    compaction = only([e for e in entries(with_extension.file) if e["type"] == "compaction"], "compactions")
+    compaction = [e for e in entries(with_extension.file) if e["type"] == "compaction"][0]
     assert compaction["fromHook"] is True  # pi's mark for a compaction an extension made
     details = compaction["details"]
     assert details["strategy"] == "summarize" and details["summarizer"] == "openai"
-    assert details["generator"].startswith("pi-compact ")
+    assert details["generator"].startswith("pi-compact ") and details["readFiles"] == ["notes.txt"]
     assert "FAKE-LLM-SUMMARY" in compaction["summary"]
     assert LS_ERROR not in compaction["summary"]  # dropped by the summary: recall's job below
     summarizer_calls = [r for r in with_extension.requests if r.body["messages"][0]["content"].startswith(
         "You are a context summarization assistant")]
-    assert len(summarizer_calls) >= 1
+    assert len(summarizer_calls) >= 2
     assert summarizer_calls[0].headers["authorization"] == "Bearer fake-key-not-a-secret-7f3a"
-    assert "pi-compact: compacted (summarize, by openai)" in with_extension.notices
+    assert with_extension.notices.count("pi-compact: compacted (summarize, by openai)") == 2
     print("\ncompaction entry written by pi through the extension:\n" + json.dumps(compaction))
+
+
+def test_a_second_compaction_updates_the_first_summary_and_keeps_its_files(with_extension: Run) -> None:
+    first, second = [e for e in entries(with_extension.file) if e["type"] == "compaction"]
+    assert second["fromHook"] is True and second["details"]["strategy"] == "summarize"
+    # pi carries no file list of an extension's compaction forward (fromHook); ours are carried
+    assert "notes.txt" in second["details"]["readFiles"] and "notes.txt" in second["summary"]
+    updating = [r for r in with_extension.requests if r not in with_extension.after_recall
+                and "<previous-summary>" in str(r.body["messages"][-1]["content"])]
+    assert len(updating) >= 1 and "FAKE-LLM-SUMMARY" in updating[0].body["messages"][-1]["content"]
 
 
 def test_the_file_opens_with_the_same_context_in_pi_and_here(with_extension: Run) -> None:
@@ -118,7 +139,7 @@ def test_the_model_recalls_the_exact_error_the_summary_dropped(with_extension: R
     assert result["isError"] is False
     assert LS_ERROR in result["content"][0]["text"]
     # and the model was sent it on its next request
-    assert any(LS_ERROR in json.dumps(r.body) for r in with_extension.requests[-3:])
+    assert LS_ERROR in json.dumps(with_extension.after_recall[-1].body)
 
 
 def test_a_tree_navigation_writes_pi_compacts_branch_summary(with_extension: Run) -> None:
