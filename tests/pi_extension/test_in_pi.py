@@ -1,9 +1,10 @@
 """The extension in the real pinned pi (``pi --mode rpc``), with a fake OpenAI-compatible model of a small window.
 
 One pi session is prompted until pi auto-compacts (pi-compact's summary, by pi's own model, is what pi writes),
-then a scripted model calls ``recall`` and gets the exact error the summary dropped, a second compaction updates
-the first one's summary and keeps its file list, then a tree navigation writes pi-compact's branch summary; the file opens with the same context in pi and here. A second pi session
-has a broken, outdated, slow and then missing pi-compact: pi's own compaction runs each time, with one notice.
+then a scripted model calls ``recall`` and gets the exact error the summary dropped, a second compaction
+updates the first one's summary and keeps its file list, then a tree navigation writes pi-compact's branch
+summary; the file opens with the same context in pi and here. A second pi session has a broken, outdated,
+wrong-protocol, slow and then missing pi-compact: pi's own compaction runs each time, with one notice.
 pi starts slowly, so each session is run once (module fixtures) and the tests read what it left.
 """
 
