@@ -114,7 +114,8 @@ def test_pi_writes_pi_compacts_summary_by_pis_own_model(with_extension: Run) -> 
     assert len(summarizer_calls) >= 2
     assert summarizer_calls[0].headers["authorization"] == "Bearer fake-key-not-a-secret-7f3a"
     assert with_extension.notices.count("pi-compact: compacted (summarize, by openai)") == 2
-    print("\ncompaction entry written by pi through the extension:\n" + json.dumps(compaction))
+    line = next(line for line in with_extension.file.read_text().splitlines() if compaction["id"] in line[:40])
+    print("\ncompaction entry written by pi through the extension (-s shows it):\n" + line)
 
 
 def test_a_second_compaction_updates_the_first_summary_and_keeps_its_files(with_extension: Run) -> None:
@@ -193,7 +194,7 @@ def with_failing_pi_compact(tmp_path_factory: pytest.TempPathFactory) -> Run:
                 mode.write_text(failure)
                 if failure == "missing":
                     stub.unlink()
-                response = pi.call({"type": "compact"}, timeout=60)
+                response = pi.call({"type": "compact", "customInstructions": f"Keep part {n}"}, timeout=60)
                 assert response["success"], response
             run = Run(pi.session_file(), list(pi.events), pi.notices())
             run.args, run.stdin = (root / "args.txt").read_text(), json.loads((root / "stdin.json").read_text())
@@ -237,6 +238,7 @@ def test_the_key_travels_on_stdin_never_on_the_command_line(with_failing_pi_comp
     request = with_failing_pi_compact.stdin
     assert request["type"] == "compact" and request["protocol"] == 1
     assert request["model"]["apiKey"] == API_KEY and request["model"]["contextWindow"] == WINDOW
+    assert request["customInstructions"] == "Keep part 0"  # /compact's instructions
     assert request["preparation"]["firstKeptEntryId"] in [e["id"] for e in request["branchEntries"]]
 
 
