@@ -243,7 +243,8 @@ class Doctor:
         self.version = header_version(self.header) if "version" in self.header else 1
         if header_version(self.header) >= CURRENT_SESSION_VERSION:
             return
-        migrate([self.header, *(entry.value for entry in self.entries)])
+        # The header's line is not kept; it only numbers the header, which gets no id.
+        migrate([self.header, *(entry.value for entry in self.entries)], [0, *(entry.line for entry in self.entries)])
         self.header_changed = True
         for entry in self.entries:
             entry.changed = True

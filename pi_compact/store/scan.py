@@ -96,6 +96,8 @@ class ScanResult:
     """The bytes after the last newline hold a valid entry (written without its newline)."""
     torn_tail: bool = False
     """The bytes after the last newline are not a valid line: a crash mid-append."""
+    header_line: int = 1
+    """The line the header is on (blank or unparsable lines may come first)."""
 
 
 def parse_line(raw: bytes | memoryview) -> Any:
@@ -122,7 +124,7 @@ def scan(data: bytes, *, eager: bool | None = None, first_line: int = 1, base: i
     start = len(_BOM) if data.startswith(_BOM) else 0
     header, pos, line, problems = _find_header(data, start)
     result = scan_entries(data, pos, eager=eager, first_line=line, base=base)
-    result.header = header
+    result.header, result.header_line = header, line - 1
     result.problems[:0] = problems
     return result
 
