@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..errors import ConcurrentModificationError, SessionFileError
 from ..types import CURRENT_SESSION_VERSION
+from . import depth
 from .index import SessionIndex
 from .jsonl import dumps_line, new_entry_id
 from .migrate import header_version, migrate
@@ -79,8 +80,10 @@ class SessionFile:
         took it meanwhile (checked once the lock is held and their lines are indexed).
 
         ``on_locked(entry, appended)`` runs then too, with the entries other processes appended since this
-        file was last read, and may still change ``entry`` (re-parent it, say) before it is written.
+        file was last read, and may still change ``entry`` (re-parent it, say) before it is written. An entry
+        nested deeper than :data:`~pi_compact.store.depth.MAX_DEPTH` raises ``NestingTooDeepError``.
         """
+        depth.check(entry)  # what the store writes, every reader can take: refused before anything is locked
         start = end = -1
         if self._writer is not None:
             start, line = self._write_line(lambda fresh: self._entry_line(entry, fresh, on_locked))
