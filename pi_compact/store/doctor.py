@@ -9,7 +9,7 @@ Problem kinds. Errors (the file, or what pi and we build from it, is damaged):
 ``empty``, ``missing_header``, ``corrupt_header``, ``torn_tail``, ``invalid_json``, ``invalid_utf8``,
 ``not_object``, ``extra_header``, ``missing_id``, ``bad_type``, ``duplicate_id``, ``bad_parent``,
 ``self_parent``, ``dangling_parent``, ``cycle``, ``bad_timestamp``, ``bad_field``, ``first_kept_missing``,
-``first_kept_not_ancestor``. Warnings (readable, but not what pi writes): ``bom``, ``crlf``,
+``first_kept_not_ancestor``, and, for a file on disk, ``only_in_backup`` (:mod:`pi_compact.store.backups`). Warnings (readable, but not what pi writes): ``bom``, ``crlf``,
 ``no_final_newline``, ``bad_version``, ``unknown_version``, ``unknown_type``, ``unknown_role``,
 ``label_target_missing``, ``too_deep`` (nested deeper than :data:`~pi_compact.store.depth.MAX_DEPTH`: read
 with a placeholder below that level; a repaired copy keeps the line as it is).

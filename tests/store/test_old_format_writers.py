@@ -169,3 +169,44 @@ def test_any_interleaving_of_writers_keeps_every_acknowledged_entry(tmp_path_fac
     found = contents(path)
     assert found[: len(texts)] == texts
     assert sorted(found[len(texts):]) == sorted(acknowledged)
+
+
+# -- doctor: an entry an older migration left only in a backup ----------------------------------------------
+
+V1_HEADER = b'{"type":"session","id":"s","timestamp":"2025-03-01T10:00:00.000Z","cwd":"/p"}\n'
+V3_HEADER = b'{"type":"session","id":"s","timestamp":"2025-03-01T10:00:00.000Z","cwd":"/p","version":3}\n'
+
+
+def message_line(text: str, entry_id: str | None = None, parent: str | None = None) -> bytes:
+    ids = f'"id":"{entry_id}","parentId":{orjson.dumps(parent).decode()},' if entry_id else ""
+    return (f'{{"type":"message",{ids}"timestamp":"2025-03-01T10:00:01.000Z",'
+            f'"message":{{"role":"user","content":"{text}","timestamp":1}}}}\n').encode()
+
+
+def test_doctor_names_an_entry_that_survives_only_in_a_migration_backup(tmp_path: Path) -> None:
+    """What an older pi-compact did with two writers: B migrated and appended (its file went to .v1.bak.1 when
+    A migrated again from its memory, with other random ids); B's entry is only in that backup."""
+    path = tmp_path / "s.jsonl"
+    (tmp_path / "s.jsonl.v1.bak").write_bytes(V1_HEADER + message_line("original"))
+    (tmp_path / "s.jsonl.v1.bak.1").write_bytes(V3_HEADER + message_line("original", "11111111")
+                                                + message_line("from b", "22222222", "11111111"))
+    path.write_bytes(V3_HEADER + message_line("original", "aaaaaaaa") + message_line("from a", "bbbbbbbb", "aaaaaaaa"))
+    run = run_cli("session", "doctor", "--json", str(path))
+    assert_clean_outcome(run, 1)
+    [problem] = orjson.loads(run.stdout)["problems"]
+    assert (problem["kind"], problem["severity"], problem["entryId"]) == ("only_in_backup", "error", "22222222")
+    assert "line 3 of s.jsonl.v1.bak.1" in problem["message"]
+    human = run_cli("session", "doctor", str(path))
+    assert_clean_outcome(human, 1)
+    assert b"only_in_backup" in human.stdout
+
+
+def test_backups_left_by_migrations_under_the_lock_hold_nothing_the_file_lost(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    old_file(path, 1, 3)
+    writers = [Session.open(path) for _ in range(3)]
+    for n, writer in enumerate(writers):
+        say(writer, f"writer {n}")
+    (tmp_path / "old.jsonl.v1.bak.1").write_bytes((tmp_path / "old.jsonl.v1.bak").read_bytes())  # a second one
+    run = run_cli("session", "doctor", str(path))
+    assert_clean_outcome(run, 0)
