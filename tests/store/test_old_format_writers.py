@@ -8,6 +8,7 @@ under the lock from the file as it is then, and a v1 entry's id derives from its
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import orjson
@@ -17,6 +18,8 @@ from hypothesis import strategies as st
 
 from pi_compact import ConcurrentModificationError, Session
 from pi_compact.store.repair import repair
+from sessions_fixtures import PI_DIR
+from tests.conformance.pi_ref import pi_contexts
 from tests.reliability.clirun import assert_clean_outcome, run_cli
 from tests.reliability.test_old_format_writers import old_file
 
@@ -210,3 +213,22 @@ def test_backups_left_by_migrations_under_the_lock_hold_nothing_the_file_lost(tm
     (tmp_path / "old.jsonl.v1.bak.1").write_bytes((tmp_path / "old.jsonl.v1.bak").read_bytes())  # a second one
     run = run_cli("session", "doctor", str(path))
     assert_clean_outcome(run, 0)
+
+
+@pytest.mark.parametrize("fixture", ["large-session.v1.jsonl", "before-compaction.v1.jsonl"])
+def test_pi_reads_a_v1_file_two_writers_migrated_as_we_do(tmp_path: Path, fixture: str) -> None:
+    """pi's own v1 fixtures, migrated by the first of two writers' appends: pi (the pinned real one) builds
+    the same context as we do, at the file's leaf and at an id a read-only run showed before the migration."""
+    path = tmp_path / fixture
+    shutil.copyfile(PI_DIR / fixture, path)
+    with Session.open(path) as before:
+        middle = before.entries()[len(before) // 2]["id"]
+    first, second = Session.open(path), Session.open(path)
+    say(second, "from the second writer")
+    say(first, "from the first writer")
+    with Session.open(path) as session:
+        ours = [session.build_context().to_json(), session.build_context(middle).to_json()]
+    theirs = pi_contexts([{"file": path}, {"file": path, "leaf": middle}])
+    assert [answer["ok"] for answer in theirs] == [True, True]
+    assert [answer["context"] for answer in theirs] == ours
+    assert ours[0]["messages"][-1]["content"] == "from the first writer"
