@@ -186,12 +186,13 @@ class SessionFile:
         known = set(self.index.by_id)
         data = self._writer.read_range(0, size)  # type: ignore[union-attr]
         result = scan(data)
-        if header_version(result.header) >= CURRENT_SESSION_VERSION and not known <= _ids(result.slots):
-            raise ConcurrentModificationError(
-                f"{self.path} was migrated by another program while open (its entries got new ids); open it again"
-            )
         self.header = result.header
         self._load(data, result)
+        if not known <= self.index.by_id.keys():  # this object is stale now: the caller must open the file again
+            raise ConcurrentModificationError(
+                f"{self.path} was migrated or rewritten by another program while open (its entries got new ids); "
+                "open it again"
+            )
         return [slot for slot in self.index.slots if slot.id not in known]
 
     def _catch_up(self, size: int) -> None:
@@ -213,10 +214,6 @@ class SessionFile:
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
-
-
-def _ids(slots: list[Slot]) -> set:
-    return {slot.id for slot in slots}
 
 
 def _lacks_final_newline(data: bytes, result: ScanResult) -> bool:

@@ -93,7 +93,7 @@ def test_a_file_migrated_meanwhile_with_other_ids_is_refused_and_left_alone(tmp_
     temp = tmp_path / "pi.tmp"
     temp.write_bytes(migrated)
     os.replace(temp, path)
-    with pytest.raises(ConcurrentModificationError, match="migrated by another program"):
+    with pytest.raises(ConcurrentModificationError, match="migrated or rewritten by another program"):
         say(session, "lost?")
     assert path.read_bytes() == migrated
 
@@ -232,3 +232,16 @@ def test_pi_reads_a_v1_file_two_writers_migrated_as_we_do(tmp_path: Path, fixtur
     assert [answer["ok"] for answer in theirs] == [True, True]
     assert [answer["context"] for answer in theirs] == ours
     assert ours[0]["messages"][-1]["content"] == "from the first writer"
+
+
+def test_an_unmigrated_file_rewritten_meanwhile_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    old_file(path, 1, 3)
+    session = Session.open(path)
+    edited = path.read_bytes().replace(b"original 2", b"edited by hand")  # still v1: its last line's id changes
+    temp = tmp_path / "edit.tmp"
+    temp.write_bytes(edited)
+    os.replace(temp, path)
+    with pytest.raises(ConcurrentModificationError, match="open it again"):
+        say(session, "would hang from a line that is gone")
+    assert path.read_bytes() == edited
