@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from pi_compact import LeafMovedError, Session
-from pi_compact.compaction import CompactionSettings, compact
+from pi_compact.compaction import AutoCompactor, CompactionSettings, compact
 from pi_compact.compaction.summarizer import SummaryRequest, SummaryResult
 from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer
 
 from .clirun import assert_clean_outcome, run_forked
-from .sessions import new_conversation
+from .sessions import USAGE, assistant, new_conversation
 
 SUMMARY = "## Goal\nFix the parser.\n\n## Progress\n### Done\n- [x] read the modules\n\n## Next Steps\n1. test"
 SETTINGS = CompactionSettings(keep_recent_tokens=300, summary_min_tokens=100, summary_max_tokens=200)
@@ -229,3 +229,17 @@ def _left_behind(path: Path, acknowledged: list[str]) -> set[str]:
         ancestors = set(session.path_ids(compaction))
     before = set(order[: order.index(compaction)])
     return {i for i in acknowledged if i in before and i not in ancestors}
+
+
+def test_an_agent_s_auto_compaction_skips_when_the_leaf_moved_and_stays_enabled(tmp_path: Path) -> None:
+    path = new_conversation(tmp_path / "s.jsonl", turns=12)
+    with Session.open(path) as session:
+        target = session.branch()[5]["id"]
+        session.append_message(assistant("Done.") | {"usage": {**USAGE, "input": 30_000, "totalTokens": 30_005}})
+        auto = AutoCompactor(window=20_000, settings=CompactionSettings(keep_recent_tokens=300, reserve_tokens=1_000),
+                             summarizer=_OtherBranchDuringSummary(path, target))
+        size = path.stat().st_size
+        assert auto.ensure_fits(session) is None  # skipped, as when another process is compacting
+        assert auto.disabled_reason is None
+        assert Session.open(path).branch()[-1]["id"] == auto.summarizer.appended
+        assert path.stat().st_size > size and b'"type":"compaction"' not in path.read_bytes()
