@@ -31,6 +31,7 @@ import orjson
 from .accessors import content_text
 from .compaction.serialize import convert_to_llm
 from .context import SessionContext
+from .store import depth
 from .store.jsonl import now_ms
 
 MISSING_RESULT_TEXT = "[No result: the tool call was interrupted, or its result was compacted away]"
@@ -101,6 +102,9 @@ def prepare_messages(context: SessionContext | list[dict]) -> list[dict]:
 
 
 def _json_args(arguments: Any) -> str:
+    """A tool call's arguments as the APIs take them: JSON text. Arguments read from a session file fit
+    (the store's depth rule); deeper ones built in memory get a clear error rather than orjson's."""
+    depth.check(arguments, "tool call arguments")
     return orjson.dumps(arguments if arguments is not None else {}).decode()
 
 

@@ -6,7 +6,8 @@ which turns each into one line on stderr and exit code 2) can catch them all in 
     PiCompactError
     ├── UsageError                  the caller asked for something that cannot be done
     │   ├── EntryNotFoundError      no entry with that id, prefix or label
-    │   └── AmbiguousEntryError     a prefix or label that names more than one entry
+    │   ├── AmbiguousEntryError     a prefix or label that names more than one entry
+    │   └── NestingTooDeepError     a value nested deeper than a session line may be (also a ValueError)
     ├── SessionFileError            the file on disk cannot be used as a session
     │   ├── NotASessionError        empty, or no valid session header
     │   ├── CorruptEntryError       a line that looked valid at open failed to parse later
@@ -15,6 +16,7 @@ which turns each into one line on stderr and exit code 2) can catch them all in 
     ├── CompactionError             compaction could not run (nothing to compact, already compacted, ...)
     │   ├── NothingToCompactError   a refusal, not a failure: already compacted, or everything fits as it is
     │   └── CompactionInProgressError  another compaction of the same session is running
+    │       └── LeafMovedError      another writer went on on another branch meanwhile: nothing written
     └── SummarizerError             a summarizer (LLM provider or offline) failed
         └── SummarizerOverflowError  its model refused a request larger than its context window
 """
@@ -36,6 +38,12 @@ class EntryNotFoundError(UsageError):
 
 class AmbiguousEntryError(UsageError):
     """A prefix or label matches more than one entry."""
+
+
+class NestingTooDeepError(UsageError, ValueError):
+    """A value nested deeper than :data:`pi_compact.store.depth.MAX_DEPTH` levels was to be written (or
+    converted): refused, so that every reader can handle what the store holds. A ``ValueError`` too, as
+    ``json`` raises for values it cannot write."""
 
 
 class SessionFileError(PiCompactError):
@@ -69,6 +77,12 @@ class NothingToCompactError(CompactionError):
 
 class CompactionInProgressError(CompactionError):
     """Another compaction of the same session is already running (possibly in another process)."""
+
+
+class LeafMovedError(CompactionInProgressError):
+    """While the compaction ran, another writer appended on another branch (it checked out another entry): the
+    compaction, planned on the old branch, is not written, since written last it would move the session's
+    leaf (the file's last line) back there. Skipped like a concurrent compaction; run it again."""
 
 
 class SummarizerError(PiCompactError):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AmbiguousEntryError, EntryNotFoundError, UsageError
-from .store.index import DigestNode, TreeNode
+from .store.index import DigestNode, SessionIndex, TreeNode
 from .store.jsonl import js_trim, new_entry_id, new_session_id, now_iso
 from .store.paths import default_session_dir, session_file_name
 from .store.scan import Problem
@@ -42,15 +42,19 @@ class Session:
 
     def __init__(self, header: dict, *, path: Path | None = None, durable: bool = True) -> None:
         self._file = SessionFile(header, path, durable=durable)
-        self._index = self._file.index
         self._leaf_id: str | None = None
 
     @classmethod
     def _on(cls, file: SessionFile) -> "Session":
         session = cls.__new__(cls)
-        session._file, session._index = file, file.index
+        session._file = file
         session._leaf_id = file.index.last_id()
         return session
+
+    @property
+    def _index(self) -> SessionIndex:
+        # Looked up each time: the file replaces its index when it reads a v1/v2 file again under the lock.
+        return self._file.index
 
     # -- factories -----------------------------------------------------------------------------------------
 

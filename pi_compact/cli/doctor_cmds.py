@@ -36,14 +36,14 @@ def doctor_command(
     numbers and ids. With --repair -o OUT, writes a repaired copy to OUT (never over FILE or any existing
     file). Exit status: 0 clean, 1 problems found, 2 FILE unreadable.
     """
-    from ..store.repair import read_session_bytes, repair as repair_bytes, write_repaired
+    from ..store.repair import check_file, write_repaired
 
     if repair != (output is not None):
         raise UsageError("--repair needs -o OUT, and -o only goes with --repair")
     if output is not None:
         diagnosis, repaired = write_repaired(file, output)
     else:
-        diagnosis, repaired = repair_bytes(read_session_bytes(file))[0], None
+        diagnosis, repaired = check_file(file), None
     if as_json:
         _print_json(file, diagnosis, repaired, output)
     else:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..errors import CompactionError, CompactionInProgressError, NothingToCompactError
+from ..errors import CompactionError, CompactionInProgressError, LeafMovedError, NothingToCompactError
 from ..session import Session
 from ..store.locks import try_exclusive
 from .cut import entry_tokens
@@ -123,7 +123,7 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
 
     settings = settings or CompactionSettings()
     summarizer = summarizer or OfflineSummarizer()
-    _adopt_concurrent_compaction(session, on_event, reason)
+    _follow_other_writers(session, on_event, reason)
     prep = prepare_compaction(session.branch(), settings)
     if prep is None:
         raise NothingToCompactError("Already compacted" if session.leaf_id else "Nothing to compact (no messages yet)")
@@ -136,6 +136,10 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
         result = None
         if plan.messages_summarized or plan.messages_dropped or _over_threshold(prep, window, settings, fixed_tokens):
             result = _write(session, prep, plan, summarizer, time.monotonic() - started, dry_run)
+    except LeafMovedError as exc:
+        # Not a failure to record: an entry on the old branch would move the leaf back there just the same.
+        _emit(on_event, CompactionEvent("compaction_skipped", reason, tokens_before=prep.tokens_before, error=str(exc)))
+        raise
     except Exception as exc:
         _record_failure(session, reason, exc, dry_run)
         _emit(on_event, CompactionEvent("compaction_failed", reason, tokens_before=prep.tokens_before, error=str(exc)))
@@ -157,13 +161,52 @@ def _over_threshold(prep, window: int | None, settings: CompactionSettings, fixe
     return window is not None and prep.tokens_before + fixed_tokens > settings.threshold(window)
 
 
-def _adopt_concurrent_compaction(session: Session, on_event, reason: str) -> None:
-    """Another process compacted our branch while we waited: take its result instead of compacting again."""
-    for entry in session.refresh():
-        if entry.get("type") == "compaction" and entry.get("parentId") == session.leaf_id:
-            session.move_leaf(entry["id"])
-            _emit(on_event, CompactionEvent("compaction_skipped", reason, error="compacted by another process"))
-            raise CompactionInProgressError("this branch was just compacted by another process; skipped")
+def _follow_other_writers(session: Session, on_event, reason: str) -> None:
+    """Before planning, read what other writers appended since we last looked. Entries that extend our leaf
+    are followed (the plan then covers them: an acknowledged message stays on the path); a compaction among
+    them is adopted instead of compacting again; entries on another branch refuse the compaction
+    (:class:`LeafMovedError`), which would otherwise pull the leaf back to ours."""
+    appended = session.refresh()
+    followed = _extension(session.leaf_id, appended)
+    compactions = [entry for entry in followed if entry.get("type") == "compaction"]
+    if followed:
+        session.move_leaf(followed[-1]["id"])
+    if compactions:
+        _emit(on_event, CompactionEvent("compaction_skipped", reason, error="compacted by another process"))
+        raise CompactionInProgressError("this branch was just compacted by another process; skipped")
+    _refuse_if_leaf_moved(appended, followed, on_event, reason)
+
+
+def _extension(leaf_id: str | None, appended: list[dict]) -> list[dict]:
+    """The entries of ``appended`` (file order) that continue the chain below ``leaf_id``, in order; where the
+    chain forks, the newest child is followed, as the file's last line is pi's leaf."""
+    chain, followed = {leaf_id}, []
+    for entry in appended:
+        if entry.get("parentId") in chain and entry.get("id") not in chain:
+            chain.add(entry["id"])
+            followed.append(entry)
+    if followed:
+        tip = followed[-1]
+        path = {tip["id"]}
+        by_id = {entry["id"]: entry for entry in followed}
+        parent = tip.get("parentId")
+        while parent in by_id:
+            path.add(parent)
+            parent = by_id[parent].get("parentId")
+        followed = [entry for entry in followed if entry["id"] in path]
+    return followed
+
+
+def _refuse_if_leaf_moved(appended: list[dict], followed: list[dict], on_event=None, reason: str = "") -> None:
+    """Another writer's newest entry is off our chain: it went on elsewhere, and the session's leaf with it."""
+    if appended and (not followed or appended[-1] is not followed[-1]):
+        moved = appended[-1].get("id")
+        if on_event is not None:
+            _emit(on_event, CompactionEvent("compaction_skipped", reason, error=f"another writer moved to {moved}"))
+        raise LeafMovedError(
+            f"another writer went on at entry {moved}, on another branch, while this compaction ran; nothing "
+            "was written (compact again on the branch you want)"
+        )
 
 
 def _write(session: Session, prep, plan: Plan, summarizer, duration: float, dry_run: bool) -> CompactionResult:
@@ -208,12 +251,10 @@ def _follow_concurrent_appends(entry: dict, appended: list[dict]) -> None:
     """Under the file's lock, just before the compaction is written: another process (pi, a second chat)
     may have appended below the leaf it was planned from while the summarizer ran. The compaction then goes
     after the newest of those entries, which stay in the kept region: nothing acknowledged leaves the context.
+    If instead the newest entry is on another branch, nothing is written (:class:`LeafMovedError`).
     """
-    chain, followed = {entry["parentId"]}, []
-    for other in appended:
-        if other.get("parentId") in chain and other.get("id") not in chain:
-            chain.add(other["id"])
-            followed.append(other)
+    followed = _extension(entry["parentId"], appended)
+    _refuse_if_leaf_moved(appended, followed)
     if not followed:
         return
     entry["parentId"] = followed[-1]["id"]

@@ -9,9 +9,10 @@ Problem kinds. Errors (the file, or what pi and we build from it, is damaged):
 ``empty``, ``missing_header``, ``corrupt_header``, ``torn_tail``, ``invalid_json``, ``invalid_utf8``,
 ``not_object``, ``extra_header``, ``missing_id``, ``bad_type``, ``duplicate_id``, ``bad_parent``,
 ``self_parent``, ``dangling_parent``, ``cycle``, ``bad_timestamp``, ``bad_field``, ``first_kept_missing``,
-``first_kept_not_ancestor``. Warnings (readable, but not what pi writes): ``bom``, ``crlf``,
+``first_kept_not_ancestor``, and, for a file on disk, ``only_in_backup`` (:mod:`pi_compact.store.backups`). Warnings (readable, but not what pi writes): ``bom``, ``crlf``,
 ``no_final_newline``, ``bad_version``, ``unknown_version``, ``unknown_type``, ``unknown_role``,
-``label_target_missing``.
+``label_target_missing``, ``too_deep`` (nested deeper than :data:`~pi_compact.store.depth.MAX_DEPTH`: read
+with a placeholder below that level; a repaired copy keeps the line as it is).
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from .doctor_fields import MISSING, check_entry, check_header, is_date, js_type
 from .doctor_tree import check_links
 from .jsonl import new_entry_id, new_session_id, now_iso
 from .migrate import header_version, migrate
-from .scan import parse_line
+from .depth import MAX_DEPTH, may_be_too_deep
+from .scan import parse_line_depth
 
 ERROR, WARNING = "error", "warning"
 _BOM = b"\xef\xbb\xbf"
@@ -174,10 +176,14 @@ class Doctor:
         self._finish_header_search(state)
 
     def _read_line(self, number: int, raw: bytes, state: "_HeaderSearch", is_tail: bool) -> None:
-        value, utf8_ok = _parse(raw)
+        value, utf8_ok, found = _parse(raw)
         if not utf8_ok:
             self.error("invalid_utf8", "bytes that are not UTF-8 (read as U+FFFD, as pi does)", number)
             raw = None  # type: ignore[assignment]
+        if found:
+            self.warning("too_deep", f"nested {found:,} levels, deeper than {MAX_DEPTH}: read cut at level {MAX_DEPTH} "
+                         "(pi-compact writes no deeper line; a repaired copy keeps this one)", number,
+                         value.get("id") if isinstance(value, dict) else None)
         if is_tail and value is not MISSING:
             self.warning("no_final_newline", "the last line does not end with a newline", number)
         if value is MISSING:
@@ -243,7 +249,8 @@ class Doctor:
         self.version = header_version(self.header) if "version" in self.header else 1
         if header_version(self.header) >= CURRENT_SESSION_VERSION:
             return
-        migrate([self.header, *(entry.value for entry in self.entries)])
+        # The header's line is not kept; it only numbers the header, which gets no id.
+        migrate([self.header, *(entry.value for entry in self.entries)], [0, *(entry.line for entry in self.entries)])
         self.header_changed = True
         for entry in self.entries:
             entry.changed = True
@@ -340,21 +347,26 @@ def _string_id(value: dict) -> str | None:
     return entry_id if isinstance(entry_id, str) else None
 
 
-def _parse(raw: bytes) -> tuple[Any, bool]:
-    """The line's value (``MISSING`` when it is not JSON) and whether its bytes are valid UTF-8."""
+def _parse(raw: bytes) -> tuple[Any, bool, int]:
+    """The line's value (``MISSING`` when it is not JSON), whether its bytes are valid UTF-8, and the depth
+    it nests to when that is more than the readers take (else 0; the value is then read cut there)."""
     try:
-        return orjson.loads(raw), True  # orjson validates UTF-8 on the way: the fast, common case
+        value = orjson.loads(raw)  # orjson validates UTF-8 on the way: the fast, common case
     except orjson.JSONDecodeError:
         pass
+    else:
+        if not may_be_too_deep(raw):
+            return value, True, 0
     try:
         raw.decode("utf-8")
         utf8_ok = True
     except UnicodeDecodeError:
         utf8_ok = False
     try:
-        return parse_line(raw), utf8_ok
-    except (ValueError, RecursionError):
-        return MISSING, utf8_ok
+        value, found = parse_line_depth(raw)
+    except ValueError:
+        return MISSING, utf8_ok, 0
+    return value, utf8_ok, found
 
 
 _SALVAGE = {key: re.compile(rb'"%s"\s*:\s*"([^"\\]{1,500})"' % key.encode()) for key in ("id", "timestamp", "cwd")}

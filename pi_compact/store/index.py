@@ -110,7 +110,7 @@ class SessionIndex:
     # -- queries -------------------------------------------------------------------------------------------
 
     def entry_of(self, slot: Slot) -> dict:
-        return slot.entry if slot.entry is not None else parse_slot(self._data, slot)
+        return slot.entry if slot.entry is not None else parse_slot(self._data, slot, report=self._report)
 
     def get(self, entry_id: str | None) -> dict | None:
         slot = self.by_id.get(entry_id) if entry_id is not None else None
@@ -164,7 +164,7 @@ class SessionIndex:
 
     def parse_batch(self, slots: list[Slot]) -> list[dict]:
         """The entries of ``slots``, parsed in one batch with the garbage collector paused."""
-        return parse_slots(self._data, slots)
+        return parse_slots(self._data, slots, self._report)
 
     @property
     def chains_trusted(self) -> bool:
@@ -230,7 +230,7 @@ class SessionIndex:
             return self._build_tree(node)
 
     def _peek(self, slot: Slot) -> dict:
-        return slot.entry if slot.entry is not None else parse_slot(self._data, slot, keep=False)
+        return slot.entry if slot.entry is not None else parse_slot(self._data, slot, keep=False, report=self._report)
 
     def _entry_node(self, slot: Slot, children: tuple, label: tuple | None) -> TreeNode:
         return TreeNode(

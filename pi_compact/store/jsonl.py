@@ -30,8 +30,8 @@ _LEAVES = (str, int, type(None))
 def dumps(obj: Any) -> bytes:
     """``JSON.stringify(obj)`` as UTF-8 bytes (integers are written exactly, as Python holds them).
 
-    Values up to ``DEEPEST`` levels are written, and read back by :func:`loads_deep`; ``ValueError`` for a
-    value nested deeper.
+    Values up to ``DEEPEST`` levels are written (a tree drawn as JSON nests deep); ``ValueError`` for a value
+    nested deeper. Session lines obey the store's own, far lower limit (:mod:`pi_compact.store.depth`).
     """
     try:
         return _dumps(obj)
@@ -45,8 +45,7 @@ def dumps(obj: Any) -> bytes:
 
 
 DEEPEST = 4_000
-"""Levels a value may have and still be written, and read back: orjson parses at most 1,024, node more; the
-reader falls back to ``json`` for the lines between (well within the C stack)."""
+"""Levels a value may have and still be written by :func:`dumps` (orjson writes 255; ``json`` the rest)."""
 
 
 @contextmanager
@@ -163,16 +162,6 @@ def js_number(value: float) -> str:
 def loads(raw: bytes | bytearray | memoryview | str) -> Any:
     """Parse one JSON value; raises ``orjson.JSONDecodeError`` (a ``ValueError``)."""
     return orjson.loads(raw)
-
-
-def loads_deep(text: str, **options: Any) -> Any:
-    """``json.loads`` with room for every depth :func:`dumps` writes (orjson stops at 1,024 levels); values
-    deeper than the room raise ``ValueError``."""
-    with recursion_room(2 * DEEPEST):  # twice the writer's room: whatever it wrote fits, from any caller
-        try:
-            return json.loads(text, **options)
-        except RecursionError:
-            raise ValueError(f"nested too deeply to parse (more than {DEEPEST:,} levels)") from None
 
 
 _JS_WHITESPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"

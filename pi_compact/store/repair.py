@@ -10,10 +10,11 @@ pi-compact and in pi.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import SessionFileError, UsageError
+from .backups import lost_to_backups
 from .doctor import Diagnosis, Doctor, Entry
 from .doctor_fields import MISSING
 from .jsonl import dumps_line
@@ -107,9 +108,22 @@ def write_repaired(source: str | os.PathLike, output: str | os.PathLike) -> tupl
         raise UsageError(f"{output} is the file being repaired; the doctor never writes over it")
     if output.exists() or output.is_symlink():
         raise UsageError(f"{output} already exists; choose a new file")
-    diagnosis, repaired = repair(read_session_bytes(source))
+    data = read_session_bytes(source)
+    diagnosis, repaired = repair(data)
     write_new_file(output, repaired.data)  # whole or not at all: a crash mid-write leaves no OUT
-    return diagnosis, repaired
+    return _with_backups(diagnosis, source, data), repaired
+
+
+def check_file(path: str | os.PathLike) -> Diagnosis:
+    """The diagnosis of the file at ``path``, including entries that survive only in its migration backups."""
+    path = Path(path)
+    data = read_session_bytes(path)
+    return _with_backups(repair(data)[0], path, data)
+
+
+def _with_backups(diagnosis: Diagnosis, path: Path, data: bytes) -> Diagnosis:
+    lost = lost_to_backups(path, data)
+    return replace(diagnosis, findings=diagnosis.findings + tuple(lost)) if lost else diagnosis
 
 
 def read_session_bytes(path: Path) -> bytes:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import gc
 import json
 import re
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CorruptEntryError, NotASessionError
-from .jsonl import loads, loads_deep
+from .depth import MAX_DEPTH, clip, cut_text, may_be_too_deep
+from .jsonl import loads
 
 EAGER_PARSE_BYTES = 8 * 1024 * 1024
 """Files up to this size are parsed in full at open: exact validation costs nothing noticeable there."""
@@ -96,19 +98,42 @@ class ScanResult:
     """The bytes after the last newline hold a valid entry (written without its newline)."""
     torn_tail: bool = False
     """The bytes after the last newline are not a valid line: a crash mid-append."""
+    header_line: int = 1
+    """The line the header is on (blank or unparsable lines may come first)."""
 
 
 def parse_line(raw: bytes | memoryview) -> Any:
     """Parse one line as pi would, or raise ``ValueError``: invalid UTF-8 becomes U+FFFD as in node.
 
-    Lines deeper than orjson parses (1,024 levels) are read as deep as the writer writes
-    (:data:`~pi_compact.store.jsonl.DEEPEST`); deeper ones count as unparsable.
+    Containers nested below :data:`~pi_compact.store.depth.MAX_DEPTH` levels are read as a placeholder
+    (:func:`parse_line_depth` tells when).
     """
+    return parse_line_depth(raw)[0]
+
+
+def parse_line_depth(raw: bytes | memoryview) -> tuple[Any, int]:
+    """:func:`parse_line`, and the depth the line had when it nested deeper than the readers take (else 0)."""
     try:
-        return loads(raw)
+        value = loads(raw)
     except ValueError:
         text = bytes(raw).decode("utf-8", errors="replace")
-        return loads_deep(text, parse_constant=_reject_constant)
+        text, deepest = cut_text(text)  # orjson stops at 1,024 levels, json's recursion far sooner
+        return json.loads(text, parse_constant=_reject_constant), deepest if deepest > MAX_DEPTH else 0
+    return _clipped(value, raw)
+
+
+def _clipped(value: Any, raw: bytes | memoryview) -> tuple[Any, int]:
+    if not may_be_too_deep(raw if isinstance(raw, bytes) else bytes(raw)):
+        return value, 0
+    value, found = clip(value)
+    return value, found if found > MAX_DEPTH else 0
+
+
+def too_deep(line: int, entry: Any, found: int) -> Problem:
+    """The problem a line nested deeper than the readers take is reported as."""
+    entry_id = entry.get("id") if isinstance(entry, dict) else None
+    return Problem("too_deep", f"nested {found:,} levels, deeper than {MAX_DEPTH}: read cut at level {MAX_DEPTH}",
+                   line, entry_id if isinstance(entry_id, str) else None)
 
 
 def _reject_constant(name: str) -> Any:
@@ -122,7 +147,7 @@ def scan(data: bytes, *, eager: bool | None = None, first_line: int = 1, base: i
     start = len(_BOM) if data.startswith(_BOM) else 0
     header, pos, line, problems = _find_header(data, start)
     result = scan_entries(data, pos, eager=eager, first_line=line, base=base)
-    result.header = header
+    result.header, result.header_line = header, line - 1
     result.problems[:0] = problems
     return result
 
@@ -228,7 +253,7 @@ def _read_line(view: memoryview, begin: int, end: int, line: int, base: int, pro
     if _is_blank(raw):
         return None
     try:
-        value = parse_line(raw)
+        value, found = parse_line_depth(raw)
     except ValueError:
         kind, text = ("torn_tail", "incomplete last line (a crash mid-append?), ignored") if is_tail else (
             "invalid_json",
@@ -239,6 +264,8 @@ def _read_line(view: memoryview, begin: int, end: int, line: int, base: int, pro
     if not isinstance(value, dict):
         problems.append(Problem("not_object", f"a JSON {type(value).__name__}, not an object, skipped", line))
         return None
+    if found:
+        problems.append(too_deep(line, value, found))
     return Slot(line, base + begin, base + end, value)
 
 
@@ -249,25 +276,31 @@ def _ends_object(data: bytes, begin: int, end: int) -> bool:
     return end > begin and data[end - 1] == 0x7D
 
 
-def parse_slot(data: bytes, slot: Slot, *, keep: bool = True) -> dict:
+Report = Callable[[Problem], None]
+
+
+def parse_slot(data: bytes, slot: Slot, *, keep: bool = True, report: Report | None = None) -> dict:
     """The entry of a lazily indexed slot, parsed now; a line that turns out broken raises.
 
     It is kept in the slot, unless ``keep`` is false: one pass over a big file must not keep every entry.
+    A line nested too deeply is passed to ``report`` (as :func:`too_deep`).
     """
     try:
-        value = parse_line(memoryview(data)[slot.start : slot.end])
+        value, found = parse_line_depth(memoryview(data)[slot.start : slot.end])
     except ValueError:
-        value = None
+        value, found = None, 0
     if not isinstance(value, dict):
         raise CorruptEntryError(
             f"line {slot.line} (entry {slot.id}) is not valid JSON; run `pi-compact session doctor`"
         )
+    if found and report is not None:
+        report(too_deep(slot.line, value, found))
     if keep:
         slot.entry = value
     return value
 
 
-def parse_slots(data: bytes, slots: list[Slot]) -> list[dict]:
+def parse_slots(data: bytes, slots: list[Slot], report: Report | None = None) -> list[dict]:
     """The entries of many slots, parsed where not yet (a context's worth, say), in one go."""
     view = memoryview(data)
     entries = []
@@ -279,12 +312,17 @@ def parse_slots(data: bytes, slots: list[Slot]) -> list[dict]:
                     entry = loads(view[slot.start : slot.end])
                 except ValueError:
                     entry = None
-                if isinstance(entry, dict):
+                if isinstance(entry, dict) and not may_be_too_deep_at(data, slot):
                     slot.entry = entry
-                else:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way
-                    entry = parse_slot(data, slot)
+                else:  # invalid UTF-8 (read as U+FFFD), a broken or a deep line: the careful way
+                    entry = parse_slot(data, slot, report=report)
             entries.append(entry)
     return entries
+
+
+def may_be_too_deep_at(data: bytes, slot: Slot) -> bool:
+    """:func:`~pi_compact.store.depth.may_be_too_deep` on a slot's line, without copying it."""
+    return data.count(b"[", slot.start, slot.end) + data.count(b"{", slot.start, slot.end) > MAX_DEPTH
 
 
 @contextmanager

@@ -3,7 +3,9 @@
 A :class:`SessionFile` knows where it stands in the file (how far it has scanned, whether the last line is
 torn or lacks its newline) so that an append under the lock first indexes what other processes wrote,
 then adds exactly one line. A v1/v2 file is migrated in memory on open and written whole in the current
-format (atomically, with a backup) at the first append. With no path the session lives in memory only.
+format (atomically, with a backup) at the first append: under the lock, from the file as it is then, so
+that lines other writers added meanwhile are kept (the ids of migrated lines derive from the lines, hence
+agree between writers). With no path the session lives in memory only.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 
 from ..errors import ConcurrentModificationError, SessionFileError
 from ..types import CURRENT_SESSION_VERSION
+from . import depth
 from .index import SessionIndex
 from .jsonl import dumps_line, new_entry_id
 from .migrate import header_version, migrate
@@ -50,7 +53,8 @@ class SessionFile:
 
     def _load(self, data: bytes, result: ScanResult) -> None:
         self.index = SessionIndex(data)
-        if self.original_version < CURRENT_SESSION_VERSION:
+        self._pending_rewrite = header_version(result.header) < CURRENT_SESSION_VERSION
+        if self._pending_rewrite:
             self._load_migrated(result)
         else:
             for slot in result.slots:
@@ -64,11 +68,10 @@ class SessionFile:
         self._next_line = (result.slots[-1].line + 1) if result.slots else 2
 
     def _load_migrated(self, result: ScanResult) -> None:
-        lines = [self.header] + [self.index.entry_of(slot) for slot in result.slots]
-        migrate(lines)
-        self._pending_rewrite = True
-        for line_no, entry in enumerate(lines[1:], start=2):
-            self.index.add(Slot(line_no, -1, -1, entry))
+        lines = [result.header] + [self.index.entry_of(slot) for slot in result.slots]
+        migrate(lines, [result.header_line] + [slot.line for slot in result.slots])
+        for slot, entry in zip(result.slots, lines[1:]):
+            self.index.add(Slot(slot.line, -1, -1, entry))
 
     # -- appending -----------------------------------------------------------------------------------------
 
@@ -77,8 +80,10 @@ class SessionFile:
         took it meanwhile (checked once the lock is held and their lines are indexed).
 
         ``on_locked(entry, appended)`` runs then too, with the entries other processes appended since this
-        file was last read, and may still change ``entry`` (re-parent it, say) before it is written.
+        file was last read, and may still change ``entry`` (re-parent it, say) before it is written. An entry
+        nested deeper than :data:`~pi_compact.store.depth.MAX_DEPTH` raises ``NestingTooDeepError``.
         """
+        depth.check(entry)  # what the store writes, every reader can take: refused before anything is locked
         start = end = -1
         if self._writer is not None:
             start, line = self._write_line(lambda fresh: self._entry_line(entry, fresh, on_locked))
@@ -116,16 +121,14 @@ class SessionFile:
         ``render`` runs once the lock is held and other processes' appends are indexed (``fresh``: their slots).
         """
         assert self._writer is not None
-        with self._writer.locked() as size:
-            if self._pending_rewrite:
-                line = render([])
-                return self._rewrite_with(line), line
+        with self._writer.locked(follow_replacement=self._pending_rewrite) as size:
             if not self._on_disk:
                 line = render([])
                 return self._write_new_file(size, line), line
-            before = len(self.index.slots)
-            self._catch_up(size)
-            line = render(self.index.slots[before:])
+            fresh = self._follow(size)
+            line = render(fresh)
+            if self._pending_rewrite:
+                return self._rewrite_with(line), line
             prefix = b""
             if self._torn_from is not None:
                 self._writer.truncate(self._torn_from)
@@ -161,12 +164,36 @@ class SessionFile:
 
     def refresh(self) -> list[dict]:
         """Index what other processes appended since we last looked; return those entries."""
-        if self._writer is None or not self._on_disk or self._pending_rewrite:
+        if self._writer is None or not self._on_disk:
             return []
+        with self._writer.locked(follow_replacement=self._pending_rewrite) as size:
+            fresh = self._follow(size)
+        return [self.index.entry_of(slot) for slot in fresh]
+
+    def _follow(self, size: int) -> list[Slot]:
+        """Under the lock: index what other processes wrote since we last looked; return their slots."""
+        if self._pending_rewrite:
+            return self._reload(size)
         before = len(self.index.slots)
-        with self._writer.locked() as size:
-            self._catch_up(size)
-        return [self.index.entry_of(slot) for slot in self.index.slots[before:]]
+        self._catch_up(size)
+        return self.index.slots[before:]
+
+    def _reload(self, size: int) -> list[Slot]:
+        """A file we have not migrated yet, read again as it is now (under the lock): other writers may have
+        appended old-format lines, or migrated it and appended since. Migrated ids derive from the lines, so
+        every entry we knew keeps its id; the slots of the others are returned. A file migrated meanwhile by
+        a program that draws ids at random (pi) no longer holds our ids: refused, nothing is written."""
+        known = set(self.index.by_id)
+        data = self._writer.read_range(0, size)  # type: ignore[union-attr]
+        result = scan(data)
+        self.header = result.header
+        self._load(data, result)
+        if not known <= self.index.by_id.keys():  # this object is stale now: the caller must open the file again
+            raise ConcurrentModificationError(
+                f"{self.path} was migrated or rewritten by another program while open (its entries got new ids); "
+                "open it again"
+            )
+        return [slot for slot in self.index.slots if slot.id not in known]
 
     def _catch_up(self, size: int) -> None:
         if size == self._size_seen:

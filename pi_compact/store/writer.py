@@ -73,16 +73,33 @@ class FileWriter:
             self._fd = None
 
     @contextmanager
-    def locked(self):
-        """Hold the file's exclusive lock; yields the current file size."""
-        fd = self._open()
-        self._acquire(fd)
+    def locked(self, *, follow_replacement: bool = False):
+        """Hold the file's exclusive lock; yields the current file size.
+
+        A file replaced since it was opened is refused, unless ``follow_replacement``: then the new file at
+        the path is opened and locked instead (a caller about to read the whole file again anyway, as one
+        holding an unmigrated file that another process migrated).
+        """
+        fd = self._lock_current(follow_replacement)
         try:
-            self._check_same_file(fd)
             yield os.fstat(fd).st_size
         finally:
             if self._fd == fd:  # after replace_contents the old descriptor is closed, which released the lock
                 fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _lock_current(self, follow_replacement: bool) -> int:
+        for _ in range(100):  # each retry means another process replaced the file meanwhile
+            fd = self._open()
+            self._acquire(fd)
+            try:
+                self._check_same_file(fd)
+                return fd
+            except ConcurrentModificationError:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                if not follow_replacement or not self.path.exists():
+                    raise
+                self.close()
+        raise ConcurrentModificationError(f"{self.path} kept being replaced by other processes; open it again")
 
     def _acquire(self, fd: int) -> None:
         deadline = time.monotonic() + self.lock_timeout

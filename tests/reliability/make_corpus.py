@@ -168,7 +168,8 @@ CASES: dict[str, tuple[bytes, dict, list[str], str]] = {
                     "content": "big", "timestamp": 1e300}}) .replace(b"1e+300", b"1e400"), OK, [],
                     "a message timestamp beyond every date (1e400)"),
     "deep-1000": (lines(header(), *chain(2)) + line(msg("d1", "a2", second=5))[:-3] + b',"deep":'
-                  + b"[" * 1000 + b"]" * 1000 + b"}}\n", OK, [], "1,000 levels of nesting: parsable, printable"),
+                  + b"[" * 1000 + b"]" * 1000 + b"}}\n", WARN, ["too_deep"],
+                  "1,000 levels of nesting: read cut at the store's depth limit, with a warning"),
     "lone-surrogate": (lines(header(), *chain(2)) + b'{"type":"message","id":"ls","parentId":"a2","timestamp":"'
                        + stamp(5).encode() + b'","message":{"role":"user","content":"\\ud800 half","timestamp":1}}\n',
                        OK, [], "an escaped lone surrogate, as JavaScript strings allow"),
