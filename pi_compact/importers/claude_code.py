@@ -12,6 +12,7 @@ Claude saw. Rows of other types become ``custom`` entries holding the row unchan
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -24,6 +25,8 @@ FORMAT = "claude-code"
 API = "anthropic-messages"
 CONTINUED = "This session is being continued from a previous conversation"
 """How Claude Code opens every compaction summary it writes into the conversation."""
+_PREAMBLE = re.compile(rf"{CONTINUED}[^.\n]*\.(?:[ \t]+[^.\n]*summar[^.\n]*[.:])?")
+"""That sentence, and the one after it when it announces the summary ("The conversation is summarized below:")."""
 _TITLE_ROWS = ("summary", "custom-title")
 _STOP = {"tool_use": "toolUse", "max_tokens": "length", "end_turn": "stop", "stop_sequence": "stop"}
 
@@ -290,12 +293,12 @@ def _boundary_fields(value: dict) -> dict:
 
 
 def _fill_summary(compaction: dict, text: str, line: int) -> None:
-    """Claude's summary without the sentence Claude Code puts before it (kept in ``details.preamble``)."""
+    """Claude's summary without the sentences Claude Code puts before it (kept in ``details.preamble``)."""
     summary = text.strip()
-    if summary.startswith(CONTINUED):
-        first, _, rest = summary.partition("\n")
-        compaction["details"]["preamble"] = first
-        summary = rest.strip()
+    found = _PREAMBLE.match(summary)
+    if found and summary[found.end():].strip():
+        compaction["details"]["preamble"] = found[0].strip()
+        summary = summary[found.end():].strip()
     compaction["summary"] = summary
     compaction["details"]["summaryLine"] = line
 
