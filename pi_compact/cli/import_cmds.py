@@ -65,7 +65,7 @@ def _import_one(source: Path, target: Path, format: str | None, strict: bool, fo
     _refuse_existing(target, force)
     imported = read_transcript(source, format=format, strict=strict)
     write_session(imported, target, force=force)
-    render.warn([f"{source}: {note}" for note in imported.notes])
+    _warn([f"{source}: {note}" for note in imported.notes])
     if not quiet:
         line = (f"{source} → {target}: {imported.format}, {len(imported.entries)} entries, "
                 f"{imported.compactions} compaction{'s' if imported.compactions != 1 else ''}")
@@ -88,7 +88,7 @@ def _import_folder(source: Path, output: Path, format: str | None, strict: bool,
     done, failed, compactions = 0, 0, 0
     errors = render.stderr_console()
     columns = (TextColumn("importing"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"))
-    with Progress(*columns, console=errors, transient=True) as progress:
+    with Progress(*columns, console=errors, transient=True, disable=not errors.is_terminal) as progress:
         task = progress.add_task("", total=len(files))
         for path in files:
             relative = path.relative_to(source)
@@ -97,7 +97,7 @@ def _import_folder(source: Path, output: Path, format: str | None, strict: bool,
                 imported = _import_one(path, output / _out_name(relative), format, strict, force, quiet=True)
             except PiCompactError as exc:
                 failed += 1
-                render.warn([f"{path}: not imported: {exc}"], console=errors)
+                _warn([f"not imported: {exc}"], console=errors)
             else:
                 done += 1
                 compactions += imported.compactions
@@ -105,6 +105,17 @@ def _import_folder(source: Path, output: Path, format: str | None, strict: bool,
     summary = f"{done} of {len(files)} transcripts imported into {output} ({compactions} compactions)"
     render.stdout_console().print(render.Text(render.visible(summary)), soft_wrap=True)
     return failed
+
+
+def _warn(lines: list[str], console=None) -> None:
+    """One ``warning:`` line each on stderr, never wrapped (a path cut in two cannot be pasted back)."""
+    from . import render
+
+    console = console or render.stderr_console()
+    for line in lines[: render.MAX_WARNINGS]:
+        console.print(render.Text("warning: ", style="yellow") + render.Text(render.one_line(line)), soft_wrap=True)
+    if len(lines) > render.MAX_WARNINGS:
+        console.print(render.Text(f"warning: … and {len(lines) - render.MAX_WARNINGS} more", style="yellow"))
 
 
 def print_agent_sessions(agent: str, as_json: bool) -> None:

@@ -89,7 +89,7 @@ class _Converter:
             self._custom(row)
 
     def _custom(self, row: Row) -> None:
-        kind = row.value.get("type") or row.value.get("record_type")
+        kind = row.value.get("type") or row.value.get("record_type") or "unknown"
         self._add(row, "custom", {"customType": f"{FORMAT}:{kind}", "data": row.value})
 
     def _add(self, row: Row, entry_type: str, fields: dict) -> dict:
