@@ -43,13 +43,6 @@ def read_claude_code(data: bytes, *, strict: bool = False, name: str = "input") 
 # -- the DAG in an order where parents come first ------------------------------------------------------------
 
 
-def _parent_key(value: dict) -> Any:
-    parent = value.get("parentUuid")
-    if parent is None and value.get("type") == "system":
-        parent = value.get("logicalParentUuid")  # a compaction boundary continues the chain it ends
-    return parent if isinstance(parent, str) else None
-
-
 def tree_order(rows: list[Row], notes: list[str]) -> list[tuple[Row, str | None]]:
     """``(row, parent uuid)`` in file order, except that a row waits for its parent; rows without a uuid pass.
 
@@ -76,9 +69,19 @@ class _Orderer:
         self.waiting: dict[str, list[Row]] = defaultdict(list)
         self.out: list[tuple[Row, str | None]] = []
 
+    def _parent(self, row: Row) -> str | None:
+        value = row.value
+        parent = value.get("parentUuid")
+        logical = value.get("logicalParentUuid")
+        if parent is None and value.get("type") == "system" and isinstance(logical, str) and logical in self.keyed:
+            # A compaction boundary continues the chain it ends; one naming a row written after it (a compaction
+            # that keeps the newest messages names their end) is placed by file order instead.
+            parent = logical if self.keyed[logical].line < row.line else None
+        return parent if isinstance(parent, str) else None
+
     def run(self, ordered: list[Row]) -> list[tuple[Row, str | None]]:
         for row in ordered:
-            parent = _parent_key(row.value)
+            parent = self._parent(row)
             if not isinstance(row.value.get("uuid"), str):
                 self.out.append((row, None))
             elif parent is not None and parent not in self.keyed:
@@ -107,12 +110,12 @@ class _Orderer:
         seen: list[Row] = []
         while row not in seen:
             seen.append(row)
-            row = self.keyed[_parent_key(row.value)]
+            row = self.keyed[self._parent(row)]
         cycle = seen[seen.index(row):]
         first = min(cycle, key=lambda r: r.line)
-        self.waiting[_parent_key(first.value)].remove(first)
-        if not self.waiting[_parent_key(first.value)]:
-            del self.waiting[_parent_key(first.value)]
+        self.waiting[self._parent(first)].remove(first)
+        if not self.waiting[self._parent(first)]:
+            del self.waiting[self._parent(first)]
         self.notes.append(f"line {first.line}: its parents form a cycle; kept as a root")
         self._release(first, None)
 
@@ -152,7 +155,7 @@ class _Converter:
         elif kind == "user" and message is not None:
             at = self._user(row, message, parent, parent_uuid)
         elif kind == "system" and value.get("subtype") == "compact_boundary":
-            at = self._compaction(row, parent, _boundary_fields(value)).get("id")
+            at = self._boundary(row, parent, parent_uuid)
         else:
             at = self._custom(row, parent)
         self.alias[value["uuid"]] = at
@@ -243,6 +246,32 @@ class _Converter:
         if parent is None and linked is not None:
             compaction["details"]["linkedByFileOrder"] = True
         return compaction["id"]
+
+    def _boundary(self, row: Row, parent: str | None, parent_uuid: str | None) -> str:
+        """A ``compact_boundary`` row: a compaction after the chain it ends (in file order when it names none),
+        keeping from the first message Claude Code preserved, when it preserved some on that chain."""
+        linked = parent
+        if parent_uuid is None and not row.value.get("isSidechain"):
+            linked = self.last_main
+        compaction = self._compaction(row, linked, _boundary_fields(row.value))
+        if parent_uuid is None and linked is not None:
+            compaction["details"]["linkedByFileOrder"] = True
+        kept = self._kept_from(row.value, linked)
+        if kept is not None:
+            compaction["firstKeptEntryId"] = kept
+        return compaction["id"]
+
+    def _kept_from(self, value: dict, linked: str | None) -> str | None:
+        meta = value.get("compactMetadata") if isinstance(value.get("compactMetadata"), dict) else {}
+        segment = meta.get("preservedSegment") if isinstance(meta.get("preservedSegment"), dict) else {}
+        kept = meta.get("preservedMessages") if isinstance(meta.get("preservedMessages"), dict) else {}
+        uuids = kept.get("uuids") if isinstance(kept.get("uuids"), list) else []
+        head = segment.get("headUuid") or (uuids[0] if uuids else None)
+        if not isinstance(head, str):
+            return None
+        entry_id = head if head in self.tree.by_id else self.alias.get(head)
+        on_path = {entry["id"] for entry in self.tree.ancestors(linked)}
+        return entry_id if entry_id in on_path else None
 
     def _compaction(self, row: Row, parent: str | None, recorded: dict) -> dict:
         before = recorded["preTokens"]

@@ -47,18 +47,20 @@ def reference_summaries(session: "Session", *, all_branches: bool = False) -> li
         details = compaction.get("details") if isinstance(compaction.get("details"), dict) else {}
         source = details.get("importedFrom")
         if isinstance(source, str) and isinstance(compaction.get("summary"), str) and compaction["summary"]:
-            region = _region(session.branch(compaction["id"])[:-1])
+            region = _region(session.branch(compaction["id"])[:-1], compaction.get("firstKeptEntryId"))
             found.append(ReferenceSummary(
                 compaction["id"], source, compaction["summary"], int(compaction.get("tokensBefore") or 0),
                 tuple(e["id"] for e in region), sum(1 for e in region if e.get("type") == "message")))
     return found
 
 
-def _region(path: list[dict]) -> list[dict]:
-    """The part of ``path`` (root first, up to a compaction) that a summary at its end replaces."""
-    at = max((i for i, e in enumerate(path) if e.get("type") == "compaction"), default=-1)
+def _region(path: list[dict], kept_from: object) -> list[dict]:
+    """The part of ``path`` (root first, up to a compaction) that the compaction's summary replaces: from where
+    the previous compaction's context began to where this one keeps from (what it kept is not summarized)."""
+    end = next((i for i, e in enumerate(path) if e.get("id") == kept_from), len(path))
+    at = max((i for i, e in enumerate(path[:end]) if e.get("type") == "compaction"), default=-1)
     if at < 0:
-        return path
-    kept = path[at].get("firstKeptEntryId")
-    start = next((i for i, e in enumerate(path[:at]) if e.get("id") == kept), at)
-    return path[start:]
+        return path[:end]
+    previous = path[at].get("firstKeptEntryId")
+    start = next((i for i, e in enumerate(path[:at]) if e.get("id") == previous), at)
+    return path[start:end]

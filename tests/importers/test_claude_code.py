@@ -285,3 +285,22 @@ def test_fifty_megabytes_of_rows_import_and_open(tmp_path: Path, deadline) -> No
         session = Session.open(tmp_path / "out.jsonl")
     assert len(session) == 12_000 and session.leaf_id == "u11999"
     assert orjson.loads((tmp_path / "out.jsonl").read_bytes().split(b"\n", 1)[0])["type"] == "session"
+
+
+def test_a_compaction_that_kept_the_newest_messages_keeps_them_in_the_context(imported) -> None:
+    # Claude Code 2.1 keeps a tail of the conversation: the boundary names the kept segment, whose tail is
+    # written after the boundary (so the boundary's logical parent comes later in the file, not before it).
+    kept = {"headUuid": "a2", "anchorUuid": "s1", "tailUuid": "a3"}
+    cut = boundary("b1", "a3", 120000, 5)
+    cut["compactMetadata"]["preservedSegment"] = kept
+    session = imported([
+        cc_user("u1", None, "old request", 1), cc_assistant("a1", "u1", [text("old answer")], "m1", 2),
+        cc_user("u2", "a1", "recent request", 3), cc_assistant("a2", "u2", [text("recent answer")], "m2", 4),
+        cut, cc_user("s1", "b1", CONTINUED + "Old work done.", 6, isCompactSummary=True),
+        cc_assistant("a3", "s1", [text("carrying on")], "m3", 7),
+    ])
+    compaction = session.entry("b1")
+    assert (compaction["parentId"], compaction["firstKeptEntryId"]) == ("a2", "a2")
+    assert compaction["details"]["linkedByFileOrder"] is True
+    texts = [m.get("summary") or m["content"][0]["text"] for m in _context(session)]
+    assert texts == ["Old work done.", "recent answer", "carrying on"]
