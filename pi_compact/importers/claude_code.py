@@ -91,8 +91,10 @@ class _Orderer:
                 self._release(row, parent)
             else:
                 self.waiting[parent].append(row)
-        while self.waiting:
-            self._cut_cycle()
+        stuck = sorted((r for rows in self.waiting.values() for r in rows), key=lambda r: r.line)
+        for row in stuck:  # each still waits on a cycle of parents: cut it at its earliest row
+            if row.value["uuid"] not in self.emitted:
+                self._cut_cycle(row)
         return self.out
 
     def _release(self, row: Row, parent: str | None) -> None:
@@ -104,18 +106,20 @@ class _Orderer:
             self.emitted.add(uid)
             stack.extend((child, uid) for child in reversed(self.waiting.pop(uid, [])))
 
-    def _cut_cycle(self) -> None:
-        """Every waiting row waits on a cycle: find one by walking parents, and free its earliest row."""
-        row = min((r for rows in self.waiting.values() for r in rows), key=lambda r: r.line)
-        seen: list[Row] = []
-        while row not in seen:
-            seen.append(row)
-            row = self.keyed[self._parent(row)]
-        cycle = seen[seen.index(row):]
-        first = min(cycle, key=lambda r: r.line)
-        self.waiting[self._parent(first)].remove(first)
-        if not self.waiting[self._parent(first)]:
-            del self.waiting[self._parent(first)]
+    def _cut_cycle(self, row: Row) -> None:
+        """Walk up from ``row`` to the cycle it waits on and release the cycle's earliest row as a root (which
+        releases the cycle and everything below it, so each row is walked once in all)."""
+        seen: dict[str, int] = {}
+        path: list[Row] = []
+        while row.value["uuid"] not in seen:
+            seen[row.value["uuid"]] = len(path)
+            path.append(row)
+            row = self.keyed[self._parent(row)]  # type: ignore[index]
+        first = min(path[seen[row.value["uuid"]]:], key=lambda r: r.line)
+        siblings = self.waiting[self._parent(first)]  # type: ignore[index]
+        siblings.remove(first)
+        if not siblings:
+            del self.waiting[self._parent(first)]  # type: ignore[arg-type]
         self.notes.append(f"line {first.line}: its parents form a cycle; kept as a root")
         self._release(first, None)
 
