@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pi_compact import TranscriptError
 from pi_compact.context import build_session_context
@@ -128,3 +130,34 @@ def test_strict_fails_on_a_torn_line() -> None:
     data = jsonl([codex_meta()]) + b'{"timestamp":"2026'
     with pytest.raises(TranscriptError, match="line 2: not valid JSON"):
         read_codex(data, strict=True)
+
+
+_PAYLOADS = st.one_of(
+    st.builds(lambda role, t: {"type": "message", "role": role, "content": [{"type": "input_text", "text": t}]},
+              st.sampled_from(["user", "assistant", "developer", "system"]), st.text(max_size=5)),
+    st.builds(lambda c: {"type": "function_call", "name": "shell", "arguments": "{", "call_id": c},
+              st.sampled_from(["a", "b"])),
+    st.builds(lambda c, o: {"type": "function_call_output", "call_id": c, "output": o},
+              st.sampled_from(["a", "b", "zz"]), st.one_of(st.text(max_size=5), st.just({"success": False}))),
+    st.builds(lambda s: {"type": "reasoning", "summary": [{"type": "summary_text", "text": s}]}, st.text(max_size=5)),
+    st.just({"type": "compaction", "encrypted_content": "x"}),
+    st.dictionaries(st.sampled_from(["type", "x"]), st.text(max_size=3), max_size=2),
+)
+_LINES = st.one_of(
+    st.builds(lambda p: codex_line("response_item", p), _PAYLOADS),
+    st.builds(lambda m: codex_line("compacted", {"message": m}), st.text(max_size=5)),
+    st.builds(lambda k: codex_line(k, {"type": "token_count", "info": None}), st.sampled_from(["event_msg", "turn_context"])),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_LINES, max_size=30))
+def test_any_rollout_imports_to_one_chain_whose_last_line_is_the_leaf(lines: list[dict]) -> None:
+    imported = read_codex(jsonl([codex_meta(), *lines]))
+    parent = None
+    for entry in imported.entries:
+        assert entry["parentId"] == parent  # a rollout is a list: one chain, in order
+        parent = entry["id"]
+    build_session_context(imported.entries)
+    readable = sum(1 for line in lines if line["type"] == "compacted" and line["payload"]["message"].strip())
+    assert imported.compactions == readable
