@@ -8,7 +8,7 @@ import json
 import pytest
 
 from pi_compact import Session
-from pi_compact.importers import import_transcript, read_transcript, reference_summaries, transcript_files
+from pi_compact.importers import read_transcript, reference_summaries, transcript_files, write_session
 from sessions_fixtures import AGENTS_DIR
 
 INDEX = json.loads((AGENTS_DIR / "INDEX.json").read_text(encoding="utf-8"))
@@ -19,6 +19,9 @@ def test_the_index_lists_exactly_the_files_there() -> None:
     assert sorted(FILES) == sorted(str(p.relative_to(AGENTS_DIR)) for p in transcript_files(AGENTS_DIR))
     assert INDEX["repositories"] == len({row["repository"] for row in INDEX["files"]})
     assert INDEX["readableSummaries"] == sum(row["readableSummaries"] for row in INDEX["files"])
+    regions = {(row["repository"], cid) for row in INDEX["files"] for cid, messages in row["regions"] if messages}
+    assert INDEX["uniqueRegions"] == len(regions)  # a region counts once, whichever files hold it
+    assert INDEX["repositoriesWithRegions"] == len({repo for repo, _ in regions})
 
 
 @pytest.mark.parametrize("name", sorted(FILES))
@@ -28,9 +31,10 @@ def test_each_file_imports_with_the_counts_the_index_gives(name: str, tmp_path) 
     imported = read_transcript(AGENTS_DIR / name)
     assert imported.format == row["format"] == name.split("/")[0]
     assert sum(1 for e in imported.entries if e["type"] == "compaction") == row["compactions"]
-    assert imported.compactions == row["readableSummaries"]
-    out = tmp_path / "out.jsonl"
-    import_transcript(AGENTS_DIR / name, out)
+    assert imported.compactions == row["readableSummaries"] == len(row["regions"])
+    out = write_session(imported, tmp_path / "out.jsonl")
     with Session.open(out) as session:
         assert session.problems == []
-        assert len(reference_summaries(session, all_branches=True)) == row["readableSummaries"]
+        references = reference_summaries(session, all_branches=True)
+    assert [[r.compaction_id, r.messages] for r in references] == row["regions"]
+    assert all(r.summary.strip() for r in references)
