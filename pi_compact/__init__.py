@@ -152,6 +152,8 @@ _LAZY = {
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        return _version()
     if name not in _LAZY:
         raise AttributeError(f"module 'pi_compact' has no attribute {name!r}")
     import importlib
@@ -162,4 +164,20 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject's, one source of truth); read on first use, because
+    importlib.metadata costs more to import than the whole package."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("pi-compact")
+    except PackageNotFoundError:  # the source tree run without installing it
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found
+
+
+del TYPE_CHECKING  # only for the type checkers above: not a name of the package
