@@ -17,7 +17,7 @@ from ..errors import UsageError
 from ..session import Session
 from .app import session_app
 from .output import write_json
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
@@ -26,7 +26,7 @@ def _entry_arg(metavar: str, help_text: str) -> Any:
     return typer.Argument(metavar=metavar, help=help_text, show_default=False)
 
 
-@session_app.command("checkout")
+@session_app.command("checkout", cls=FileCommand)
 def checkout_command(
     file: FileArg,
     entry: Annotated[str, _entry_arg("ENTRY", "Where to go: an id, a unique id prefix, a label, or 'root'.")],
@@ -63,7 +63,7 @@ def checkout_command(
         _print_checkout(result)
 
 
-@session_app.command("diff")
+@session_app.command("diff", cls=FileCommand)
 def diff_command(
     file: FileArg,
     entry_a: Annotated[str, _entry_arg("ENTRY_A", "An id, a unique id prefix, a label, or 'root'.")],

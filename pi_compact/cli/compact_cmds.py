@@ -15,13 +15,13 @@ import typer
 
 from ..session import Session
 from .app import session_app
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 SUMMARY_PREVIEW_LINES = 12
 """Lines of the summary shown without ``--full-summary``."""
 
 
-@session_app.command("compact")
+@session_app.command("compact", cls=FileCommand)
 def compact_command(
     file: FileArg,
     instructions: Annotated[Optional[str], typer.Option("--instructions", "-i", help="Extra focus for the summary.")] = None,

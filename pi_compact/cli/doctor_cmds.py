@@ -15,12 +15,12 @@ import typer
 
 from ..errors import UsageError
 from .app import session_app
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 EXIT_PROBLEMS = 1
 
 
-@session_app.command("doctor")
+@session_app.command("doctor", cls=FileCommand)
 def doctor_command(
     file: FileArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -463,7 +463,8 @@ def print_listing(console: Console, rows: list[dict], *, show_cwd: bool) -> None
     """Two lines per session: when, how many messages and the title; then its id and file."""
     for row in rows:
         head = Text(row["modified"][:16].replace("T", " "), style="green")
-        head.append(f" {row['messageCount']:>6} msgs  ", style="dim")
+        count = row["messageCount"]
+        head.append(f" {'—' if count is None else count:>6} msgs  ", style="dim")  # None: too big to count
         if row["name"]:
             head.append(one_line(row["name"]), style="bold")
         else:

@@ -19,7 +19,7 @@ import typer
 
 from ..errors import UsageError
 from .app import app
-from .params import regular_file
+from .params import FileArg, FileCommand
 
 DEFAULT_WINDOW = 128_000
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -34,9 +34,9 @@ _CATEGORY_NAMES = {
 }
 
 
-@app.command("replay")
+@app.command("replay", cls=FileCommand)
 def replay_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A recorded session file (.jsonl, v1–v3).", show_default=False, callback=regular_file)],
+    file: FileArg,
     window: Annotated[int, typer.Option(help="Context window of the model, in tokens.")] = DEFAULT_WINDOW,
     reserve: Annotated[Optional[int], typer.Option(min=0, help="Tokens reserved for the answer (default: pi's, scaled to the window).")] = None,
     keep_recent: Annotated[Optional[int], typer.Option(min=0, help="Tokens of recent conversation kept verbatim.")] = None,

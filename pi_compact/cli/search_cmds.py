@@ -12,10 +12,10 @@ import typer
 
 from ..errors import UsageError
 from .app import session_app
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 
-@session_app.command("search")
+@session_app.command("search", cls=FileCommand)
 def search_command(
     file: FileArg,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="Text, a file path, or an entry id (prefix).",

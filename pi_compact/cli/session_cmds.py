@@ -19,7 +19,7 @@ from ..session import Session
 from ..session_json import counted_tree, entry_tokens, session_info_json, session_show_json, session_tree_json
 from .app import session_app
 from .output import write_json
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a drawing.")]
 EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a unique id prefix or a label.", show_default=False)]
@@ -28,7 +28,7 @@ EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a u
 # -- read commands -------------------------------------------------------------------------------------------
 
 
-@session_app.command("show")
+@session_app.command("show", cls=FileCommand)
 def show(file: FileArg, as_json: JsonOpt = False) -> None:
     """Show a session: header, counts and tree.
 
@@ -53,7 +53,7 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
         render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
 
 
-@session_app.command("tree")
+@session_app.command("tree", cls=FileCommand)
 def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     """Draw the entry tree.
 
@@ -80,7 +80,7 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
         print_branch_summaries(console, session)
 
 
-@session_app.command("context")
+@session_app.command("context", cls=FileCommand)
 def context(
     file: FileArg,
     leaf: Annotated[
@@ -104,7 +104,7 @@ def context(
         render.print_context(render.stdout_console(), built.to_json())
 
 
-@session_app.command("info")
+@session_app.command("info", cls=FileCommand)
 def info(file: FileArg, as_json: JsonOpt = False) -> None:
     """Summarize a session in figures.
 
@@ -161,7 +161,7 @@ def list_(
 # -- editing commands ----------------------------------------------------------------------------------------
 
 
-@session_app.command("label")
+@session_app.command("label", cls=FileCommand)
 def label(
     file: FileArg,
     entry: EntryArg,
@@ -184,7 +184,7 @@ def label(
     typer.echo(f"cleared the label of {one_line(target)}" if clear else f"labelled {one_line(target)}")
 
 
-@session_app.command("name")
+@session_app.command("name", cls=FileCommand)
 def name(
     file: FileArg,
     new_name: Annotated[str, typer.Argument(metavar="NAME", help="The new name ('' clears it).", show_default=False)],
@@ -199,7 +199,7 @@ def name(
     typer.echo("name cleared" if current is None else "named the session")
 
 
-@session_app.command("fork")
+@session_app.command("fork", cls=FileCommand)
 def fork(
     file: FileArg,
     entry: EntryArg,
