@@ -119,6 +119,7 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
     from . import render
 
     rows = [(key, "—" if value is None else value) for key, value in data.items() if key != "problems"]
+    rows = [(key, f"{value:,} bytes" if key == "fileSize" else value) for key, value in rows]
     rows.append(("problems", len(data["problems"])))
     render.key_values(render.stdout_console(), rows)
 

@@ -149,7 +149,12 @@ def session_info(path: Path) -> SessionInfo | None:
 
 def _info_from(file: SessionFile, path: Path) -> SessionInfo:
     """pi's ``buildSessionInfo``: counts over every branch; times from user and assistant messages."""
-    return _summary(path, file.header, _readable_messages(file.index), file.index.name(), counted=True)
+    return summarize(path, file.header, file.index)
+
+
+def summarize(path: Path, header: dict, index: SessionIndex) -> SessionInfo:
+    """The listing row of a session already open (``session info``): nothing read again, no entry kept."""
+    return _summary(path, header, _readable_messages(index), index.name(), counted=True)
 
 
 def _info_from_ends(path: Path, header: dict, size: int) -> SessionInfo | None:
@@ -220,7 +225,7 @@ def _readable_messages(index: SessionIndex) -> Iterator[dict]:
         if slot.type != "message":
             continue
         try:
-            yield index.entry_of(slot)
+            yield index.peek(slot)  # not kept: summarizing a 290 MB file must not hold every message
         except CorruptEntryError:
             continue
 

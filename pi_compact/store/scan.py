@@ -104,11 +104,18 @@ def parse_line(raw: bytes | memoryview) -> Any:
     Lines deeper than orjson parses (1,024 levels) are read as deep as the writer writes
     (:data:`~pi_compact.store.jsonl.DEEPEST`); deeper ones count as unparsable.
     """
+    if not _COULD_BE_JSON.match(raw):  # garbage from its first byte (a hole of NULs, binary): no parser reads it
+        raise ValueError("not JSON: no value starts the line")
     try:
         return loads(raw)
     except ValueError:
-        text = bytes(raw).decode("utf-8", errors="replace")
+        text = str(raw, "utf-8", "replace")
         return loads_deep(text, parse_constant=_reject_constant)
+
+
+_COULD_BE_JSON = re.compile(rb"[ \t\r\n]*[\[{\"\-0-9tfn]")
+"""How a line any JSON parser reads begins. Without this test a 2 GB torn tail of NULs was copied by orjson,
+then copied and decoded for the second parser, 8 GB in all, to be refused by both at its first byte."""
 
 
 def _reject_constant(name: str) -> Any:
@@ -219,7 +226,10 @@ def _lines(data: bytes, pos: int):
 
 
 def _is_blank(raw: memoryview) -> bool:
-    return not bytes(raw).strip(_WHITESPACE)
+    return _NOT_BLANK.search(raw) is None  # no copy of the line: it may be a 2 GB torn tail
+
+
+_NOT_BLANK = re.compile(rb"[^ \t\r\n\x0b\x0c]")
 
 
 def _read_line(view: memoryview, begin: int, end: int, line: int, base: int, problems: list, is_tail: bool) -> Slot | None:
