@@ -44,26 +44,48 @@ def replay_command(
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
     summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", metavar="NEW.jsonl", help="Write the replayed session here (must not exist).")] = None,
+    out: Annotated[Optional[Path], typer.Option("-o", "--output", "--out", metavar="NEW.jsonl", show_default=False,
+                                                help="Write the replayed session to this new file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
-    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", help="Also draw the context size to a PNG (needs matplotlib).")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", show_default=False,
+                                                 help="Also draw the context per request to this new PNG (needs matplotlib).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the files of --output and --plot if they exist.")] = False,
 ) -> None:
     """Replay a session with a given window, compacting as an agent would; report what it cost and kept.
 
     The input file is only read. Reserve and keep-recent default to pi's settings (from its settings files),
-    scaled down when the window is too small for them.
+    scaled down when the window is too small for them. --output and --plot write whole files or none: each
+    goes through a temporary file that takes its name when complete.
+
+    Examples:
+
+      pi-compact replay work.jsonl --window 16000
+
+      pi-compact replay -c --window 32000 --plot context.png -o replayed.jsonl
+
+      pi-compact replay work.jsonl --summarizer anthropic --json
     """
     settings = _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window)
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'pi-compact[plot]'")
-    if plot is not None:
-        _refuse_existing(plot)
+    for target in (plot, out):
+        if target is not None and not force:
+            _refuse_existing(target)  # before a replay that may take minutes, not after it
+    from dataclasses import replace
+
     from ..llm import summarizer_for
+    from .output import new_file
 
     chosen = summarizer_for(settings)
-    report = _run(file, window, settings, chosen, out, quiet=as_json)
+    if out is None:
+        report = _run(file, window, settings, chosen, None, quiet=as_json)
+    else:
+        with new_file(out, force=force) as partial:
+            report = _run(file, window, settings, chosen, partial, quiet=as_json)
+        report = replace(report, output=str(out))
     if plot is not None:
-        draw_plot(report, plot)
+        with new_file(plot, force=force) as partial:
+            draw_plot(report, partial)
     if as_json:
         payload = {**report.to_json(), "plot": str(plot) if plot is not None else None}
         from .output import write_json
@@ -356,7 +378,7 @@ def draw_plot(report, path: Path) -> None:
 
 def _refuse_existing(path: Path) -> None:
     if path.exists() or path.is_symlink():
-        raise UsageError(f"{path} already exists; choose a new file")
+        raise UsageError(f"{path} already exists; choose a new file (or --force)")
 
 
 def _save_new(figure, path: Path) -> None:

@@ -48,7 +48,7 @@ def test_the_plot_never_replaces_or_follows_what_is_there(tmp_path, kind):
             target.write_bytes(b"keep me")
     done = run("--plot", str(plot), "--out", str(tmp_path / "replayed.jsonl"), cwd=tmp_path)
     stderr = done.stderr.decode()
-    assert done.returncode == 2 and stderr == f"pi-compact: error: {plot} already exists; choose a new file\n"
+    assert done.returncode == 2 and stderr == f"pi-compact: error: {plot} already exists; choose a new file (or --force)\n"
     assert not (tmp_path / "replayed.jsonl").exists()  # refused before any work
     if kind == "file":
         assert plot.read_bytes() == b"keep me"
