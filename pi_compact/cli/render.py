@@ -239,6 +239,11 @@ def _estimate_tokens(message: dict) -> int:
     return math.ceil(chars / 4)
 
 
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """``1 compaction``, ``2 compactions``, ``0 branch summaries``: a count with its noun in agreement."""
+    return f"{number:,} {one if number == 1 else (many or one + 's')}"
+
+
 def short_count(tokens: int) -> str:
     return f"{tokens / 1000:.1f}k" if tokens >= 10_000 else str(tokens)
 

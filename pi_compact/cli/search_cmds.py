@@ -70,12 +70,12 @@ def search_command(
 def _print_human(found, compacted: bool) -> None:
     from rich.text import Text
 
-    from .render import stdout_console, visible, visible_line
+    from .render import counted, stdout_console, visible, visible_line
 
     console = stdout_console()
-    scope = ("compacted and abandoned entries" if any(h.abandoned for h in found.hits) else "compacted entries") \
-        if compacted else "entries"
-    console.print(Text(f"{found.total_matches} match(es) in {found.entries_searched} {scope}", style="bold"))
+    kind = ("compacted and abandoned " if any(h.abandoned for h in found.hits) else "compacted ") if compacted else ""
+    console.print(Text(f"{counted(found.total_matches, 'match', 'matches')} in "
+                       f"{counted(found.entries_searched, kind + 'entry', kind + 'entries')}", style="bold"))
     for hit in found.hits:
         where = (" · abandoned branch" if compacted else " · another branch") if hit.abandoned else ""
         console.print(Text(visible_line(f"{hit.entry_id} "), style="bold")

@@ -31,7 +31,7 @@ def session_file(tmp_path: Path) -> Path:
 def test_search_finds_the_compacted_error_with_its_entry_id(session_file: Path) -> None:
     done = run(str(session_file), "ENOENT")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("1 match(es) in ")
+    assert done.stdout.startswith("1 match in ")
     assert "toolResult(bash)" in done.stdout and ERROR in done.stdout
 
 
