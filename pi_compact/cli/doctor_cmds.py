@@ -35,6 +35,12 @@ def doctor_command(
     compactions that keep from a missing entry, unknown types and roles and wrong field types, with line
     numbers and ids. With --repair -o OUT, writes a repaired copy to OUT (never over FILE or any existing
     file). Exit status: 0 clean, 1 problems found, 2 FILE unreadable.
+
+    Examples:
+
+    \b
+      pi-compact session doctor -c
+      pi-compact session doctor work.jsonl --repair -o repaired.jsonl
     """
     from ..store.repair import read_session_bytes, repair as repair_bytes, write_repaired
 

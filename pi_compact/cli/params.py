@@ -105,3 +105,24 @@ class FileCommand(TyperCommand):
                 positionals.append(index)
             index += 1
         return positionals, flag_at
+
+
+# -- numbers: one wording for every bad one ---------------------------------------------------------------------
+
+
+def number(option: str, low: int, high: int | None = None):
+    """A parser for a whole-number option: anything else (``abc``, ``1.5``, out of range) is refused with one
+    wording, ``--window 0: use a whole number from 1 up`` (or ``from 1 to 50``)."""
+    allowed = f"from {low:,} to {high:,}" if high is not None else f"from {low:,} up"
+
+    def parse(text: str | int) -> int:
+        try:
+            value = int(str(text).replace("_", "").replace(",", "")) if not isinstance(text, int) else text
+        except ValueError:
+            raise UsageError(f"{option} {text}: use a whole number {allowed}") from None
+        if value < low or (high is not None and value > high):
+            raise UsageError(f"{option} {value:,}: use a whole number {allowed}")
+        return value
+
+    parse.__name__ = "INTEGER"  # what typer shows as the type in --help
+    return parse

@@ -20,7 +20,7 @@ import typer
 
 from ..errors import UsageError
 from .app import app
-from .params import FileArg, FileCommand
+from .params import FileArg, FileCommand, number
 
 DEFAULT_WINDOW = 128_000
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -38,13 +38,13 @@ _CATEGORY_NAMES = {
 @app.command("replay", cls=FileCommand)
 def replay_command(
     file: FileArg,
-    window: Annotated[int, typer.Option(help="Context window of the model, in tokens.")] = DEFAULT_WINDOW,
-    reserve: Annotated[Optional[int], typer.Option(min=0, help="Tokens reserved for the answer (default: pi's, scaled to the window).")] = None,
-    keep_recent: Annotated[Optional[int], typer.Option(min=0, help="Tokens of recent conversation kept verbatim.")] = None,
-    summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
+    window: Annotated[int, typer.Option(parser=number("--window", 1), metavar="TOKENS", help="Context window of the model, in tokens.")] = DEFAULT_WINDOW,
+    reserve: Annotated[Optional[int], typer.Option(parser=number("--reserve", 0), metavar="TOKENS", show_default=False, help="Tokens reserved for the answer [default: pi's 16,384, scaled to the window].")] = None,
+    keep_recent: Annotated[Optional[int], typer.Option(parser=number("--keep-recent", 0), metavar="TOKENS", show_default=False, help="Tokens of recent conversation kept verbatim [default: pi's 20,000, scaled to the window].")] = None,
+    summarizer: Annotated[Optional[str], typer.Option(show_default=False, help="Who writes the summary [default: pi's setting compaction.summarizer, else offline]: offline, anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
-    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", parser=number("--summarizer-window", 1), metavar="TOKENS", show_default=False, help="The summarizer model's own context window [default: the model's]; its input goes in chunks that fit.")] = None,
     out: Annotated[Optional[Path], typer.Option("-o", "--output", "--out", metavar="NEW.jsonl", show_default=False,
                                                 help="Write the replayed session to this new file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
@@ -60,10 +60,9 @@ def replay_command(
 
     Examples:
 
+    \b
       pi-compact replay work.jsonl --window 16000
-
       pi-compact replay -c --window 32000 --plot context.png -o replayed.jsonl
-
       pi-compact replay work.jsonl --summarizer anthropic --json
     """
     settings = _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window)
@@ -101,8 +100,6 @@ def _settings(window, reserve, keep_recent, summarizer, model, base_url, summari
     from ..llm import check_summarizer
     from ..evaluation.replayer import settings_for_window
 
-    if window <= 0:
-        raise UsageError(f"--window must be a positive number of tokens, got {window}")
     # pi's settings scaled to the window, then the flags as given
     settings = settings_for_window(window, load_settings(os.getcwd())).replace(
         reserve_tokens=reserve, keep_recent_tokens=keep_recent, summarizer=summarizer, model=model, base_url=base_url,

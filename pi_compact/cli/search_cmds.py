@@ -14,7 +14,7 @@ import typer
 
 from ..errors import UsageError
 from .app import session_app
-from .params import FileArg, FileCommand
+from .params import FileArg, FileCommand, number
 
 
 @session_app.command("search", cls=FileCommand)
@@ -22,7 +22,7 @@ def search_command(
     file: FileArg,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="Text, a file path, or an entry id (prefix).",
                                          show_default=False)],
-    limit: Annotated[int, typer.Option(help="Show at most this many matches (1-50).")] = 10,
+    limit: Annotated[int, typer.Option(parser=number("--limit", 1, 50), metavar="N", help="Show at most this many matches (1-50).")] = 10,
     compacted: Annotated[bool, typer.Option("--compacted", help="Only what the context no longer holds (the "
                                             "entries behind the current branch's compactions), as recall.")] = False,
     all_branches: Annotated[bool, typer.Option("--all-branches", help="With --compacted: abandoned branches too "
@@ -37,10 +37,9 @@ def search_command(
 
     Examples:
 
+    \b
       pi-compact session search work.jsonl ENOENT
-
       pi-compact session search -c "config.yml" --limit 3 --json
-
       pi-compact session search work.jsonl parser --compacted --all-branches
     """
     from ..recaller import recall
@@ -49,8 +48,6 @@ def search_command(
 
     if not query.strip():
         raise UsageError("QUERY is empty")
-    if not 1 <= limit <= 50:
-        raise UsageError(f"--limit {limit}: use a number from 1 to 50")
     with _open(file) as session:
         found = recall(session, query, limit=limit, include_abandoned=all_branches, whole_session=not compacted)
         _warn(session)

@@ -34,6 +34,12 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
 
     The tree shows every branch, labels, the leaf and the path to it, compaction and branch-summary entries,
     and an estimated token count per message.
+
+    Examples:
+
+    \b
+      pi-compact session show work.jsonl
+      pi-compact session show -c --json
     """
     with _open(file) as session:
         if as_json:
@@ -60,6 +66,12 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     Under the tree, each branch summary: where it hangs and the abandoned branch it summarises.
 
     With --json: nested nodes {id, parentId, type, role?, label?, timestamp, children}.
+
+    Examples:
+
+    \b
+      pi-compact session tree 0193a2
+      pi-compact session tree work.jsonl --json
     """
     with _open(file) as session:
         if as_json:
@@ -92,6 +104,12 @@ def context(
     """Print the context the model sees.
 
     The messages, thinking level and model that pi's buildSessionContext gives at the leaf (or at --leaf).
+
+    Examples:
+
+    \b
+      pi-compact session context -c
+      pi-compact session context work.jsonl --leaf checkpoint --json
     """
     with _open(file) as session:
         built = session.build_context(session.resolve(leaf)) if leaf is not None else session.build_context()
@@ -109,6 +127,12 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
     """Summarize a session in figures.
 
     Id, path, cwd, name, dates, message and entry counts, the leaf, labels, size, version, problems.
+
+    Examples:
+
+    \b
+      pi-compact session info -c
+      pi-compact session info work.jsonl --json
     """
     with _open(file) as session:
         data = session_info_json(session)
@@ -135,7 +159,14 @@ def list_(
     all_projects: Annotated[bool, typer.Option("--all", help="Every project's sessions.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """List sessions, newest first."""
+    """List sessions, newest first.
+
+    Examples:
+
+    \b
+      pi-compact session list
+      pi-compact session list --all --json
+    """
     from ..store.listing import list_all_sessions, list_sessions
     from ..store.paths import default_session_dir
 
@@ -172,6 +203,12 @@ def label(
     """Label an entry (or --clear its label).
 
     Appends one label entry; ENTRY may be an id, a unique id prefix or a current label.
+
+    Examples:
+
+    \b
+      pi-compact session label -c 4a8ad824 before-refactor
+      pi-compact session label work.jsonl before-refactor --clear
     """
     if clear == (text is not None):
         raise UsageError("give a label TEXT or --clear (one of them)")
@@ -193,6 +230,12 @@ def name(
     """Name the session.
 
     Appends one session_info entry; an empty NAME clears the name.
+
+    Examples:
+
+    \b
+      pi-compact session name -c "Refactor the store"
+      pi-compact session name work.jsonl ''
     """
     with _open(file) as session:
         session.append_session_info(new_name)
@@ -213,6 +256,12 @@ def fork(
 
     Copies the entries from the root to ENTRY into a new file that names FILE as its parent session,
     with the labels of those entries, and prints the new file's path.
+
+    Examples:
+
+    \b
+      pi-compact session fork -c checkpoint
+      pi-compact session fork work.jsonl 4a8ad824 -o experiment.jsonl
     """
     with _open(file) as session:
         with session.fork(_entry_id(session, entry), output) as forked:

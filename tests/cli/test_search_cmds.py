@@ -50,7 +50,7 @@ def test_search_json_has_the_hits_and_counts(session_file: Path) -> None:
     [
         (["QUERY_FILE_MISSING", "x"], "QUERY_FILE_MISSING"),
         (["{file}", "  "], "QUERY is empty"),
-        (["{file}", "x", "--limit", "0"], "--limit 0: use a number from 1 to 50"),
+        (["{file}", "x", "--limit", "0"], "--limit 0: use a whole number from 1 to 50"),
     ],
     ids=["missing-file", "empty-query", "bad-limit"],
 )
