@@ -146,7 +146,7 @@ def print_branch_summaries(console, session: Session) -> None:
     for note in notes:
         line = f"⎇ {note.id} hangs at {note.at}: "
         if note.pi_style:
-            line += "written by pi (its fromId names where it hangs, not the branch left)"
+            line += "summary of a branch left from here (written by pi, which does not record which branch)"
         elif note.abandoned_entries is None:
             line += f"summary of an abandoned branch ending at {note.from_id} (not in this file)"
         else:
