@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .session import ROOT, Session
     from .session_json import compaction_refusal_json, session_info_json, session_show_json, session_tree_json
     from .store.index import TreeNode
-    from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
+    from .store.listing import SessionInfo, find_most_recent, find_session, latest_session, list_all_sessions, list_sessions
     from .store.migrate import migrate
     from .store.paths import agent_dir, default_session_dir, sessions_root
     from .store.scan import Problem
@@ -94,6 +94,8 @@ __all__ = [
     "diff_branches",
     "ensure_fits",
     "find_most_recent",
+    "find_session",
+    "latest_session",
     "list_all_sessions",
     "list_sessions",
     "migrate",
@@ -120,6 +122,8 @@ _LAZY = {
     "TreeNode": ".store.index",
     "SessionInfo": ".store.listing",
     "find_most_recent": ".store.listing",
+    "find_session": ".store.listing",
+    "latest_session": ".store.listing",
     "list_all_sessions": ".store.listing",
     "list_sessions": ".store.listing",
     "migrate": ".store.migrate",

@@ -18,6 +18,7 @@ from functools import lru_cache
 from sys import intern
 from typing import NamedTuple
 
+import orjson
 from rich.cells import cell_len, get_character_cell_size, set_cell_size
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -216,7 +217,10 @@ def tool_call_line(block: dict) -> str:
     if isinstance(arguments, dict) and len(arguments) == 1:
         shown = str(next(iter(arguments.values())))  # read(path) / bash(command): the value says it all
     else:
-        shown = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"), default=str)
+        try:  # orjson: a tree previews every call of a 100k-entry session; json.dumps took a tenth of `show`
+            shown = orjson.dumps(arguments, default=str).decode()
+        except (TypeError, orjson.JSONEncodeError):  # keys that are not strings, integers beyond 64 bits
+            shown = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"), default=str)
     return f"{block.get('name')}({shown})"
 
 
