@@ -45,7 +45,7 @@ def test_a_torn_tail_of_nuls_is_reported_without_a_copy():
 
 
 def test_session_info_on_a_sparse_file_holds_it_once(tmp_path: Path):
-    hole = 512 * 1024 * 1024
+    hole = 256 * 1024 * 1024
     path = tmp_path / "sparse.jsonl"
     with open(path, "wb") as handle:
         handle.write(dumps_line(HEADER) + dumps_line(MESSAGE))
