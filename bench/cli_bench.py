@@ -1,5 +1,14 @@
 """The CLI benchmark: whole ``pi-compact`` processes on hostile sizes, and speed checks moved out of the tests.
 
+First the session commands on the generated 100k-entry session (``bench/generate.py``, ~290 MB): ``session
+show``, ``info`` and ``search`` (a word found nowhere, and one found in thousands of entries), each a whole
+process, with its wall and CPU time (user + system, hardly inflated by other processes) and peak RSS (from
+``wait4``), beside what pi needs before it can show anything of that file (``SessionManager.open``, by
+``bench/pi_bench.mjs``). Targets (issue 24): show at most 1.5 s, info 1 s and 500 MB, search 1.5 s; set
+``BASELINE=DIR`` to a checkout of an older commit to measure it the same way, side by side.
+
+Then:
+
 ``session context FILE`` (the human view) on a session holding one message of 1, 2, 8 and 32 MB, either in
 80-column lines or as a single line. Before the view left wrapping huge bodies to the terminal, an 8 MB message
 took 23 s (and a single line grew quadratically); the figures here should grow linearly with the size, a
@@ -40,7 +49,84 @@ def timed_process(*args: str) -> float:
     return time.perf_counter() - started
 
 
+SESSION_TARGETS = {"show": (1.5, None), "info": (1.0, 500.0), "search": (1.5, None), "search (common word)": (1.5, None)}
+"""Per command: (seconds, MB) at most, on the 100k-entry session."""
+SESSION_COMMANDS = {
+    "show": ["session", "show", "{f}"],
+    "info": ["session", "info", "{f}"],
+    "search": ["session", "search", "{f}", "ENOENT"],
+    "search (common word)": ["session", "search", "{f}", "session-manager"],
+}
+
+
+def session_commands(path: Path, source: Path | None = None) -> dict[str, tuple[float, float, float]]:
+    """Per command: (wall s, CPU s, peak MB) of one whole process on ``path``; ``source`` runs another checkout."""
+    from bench.run import run_measured
+
+    # -P: the working directory (this checkout) is not put before PYTHONPATH, so ``source`` is what runs
+    python = [sys.executable, "-P", "-m", "pi_compact"]
+    saved = os.environ.get("PYTHONPATH")
+    found = {}
+    try:
+        if source is not None:
+            os.environ["PYTHONPATH"] = str(source)
+        for name, args in SESSION_COMMANDS.items():
+            measured = run_measured([*python, *(a.format(f=path) for a in args)], capture=False)
+            if measured.returncode != 0:
+                raise RuntimeError(f"{name} failed: {measured.stderr}")
+            found[name] = (measured.wall_s, measured.cpu_s, measured.peak_mb)
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+    return found
+
+
+def pi_open(path: Path) -> tuple[float, float] | None:
+    """pi's ``SessionManager.open`` of a scratch copy: (seconds, peak MB), or ``None`` without node or pi."""
+    from bench.run import PI_BENCH, pi_available, run_measured, scratch_copy
+
+    if pi_available() is not None:
+        return None
+    copy = scratch_copy(path)
+    try:
+        measured = run_measured(["node", str(PI_BENCH), str(copy)])
+        return measured.json("pi_bench.mjs")["open_s"], measured.peak_mb
+    finally:
+        copy.unlink(missing_ok=True)
+
+
+def print_session_commands() -> bool:
+    from bench.generate import ensure
+
+    path = Path(ensure("100k"))
+    baseline = Path(os.environ["BASELINE"]) if os.environ.get("BASELINE") else None
+    ours = session_commands(path)
+    before = session_commands(path, baseline) if baseline is not None else None
+    print(f"pi-compact on {path.name} ({path.stat().st_size / 1e6:.0f} MB), whole processes:")
+    head = f"{'command':<22} {'wall':>8} {'cpu':>8} {'peak':>8}"
+    print(head + (f"   {'baseline wall':>13} {'cpu':>8} {'peak':>8}" if before else "") + "   target")
+    ok = True
+    for name, (wall, cpu, peak) in ours.items():
+        limit_s, limit_mb = SESSION_TARGETS[name]
+        met = cpu <= limit_s and (limit_mb is None or peak <= limit_mb)
+        ok = ok and met
+        row = f"{name:<22} {wall:>6.2f} s {cpu:>6.2f} s {peak:>5.0f} MB"
+        if before:
+            b_wall, b_cpu, b_peak = before[name]
+            row += f"   {b_wall:>11.2f} s {b_cpu:>6.2f} s {b_peak:>5.0f} MB"
+        target = f"≤{limit_s} s" + (f", ≤{limit_mb:.0f} MB" if limit_mb else "")
+        print(f"{row}   {target} (cpu) {'ok' if met else 'MISSED'}")
+    pi = pi_open(path)
+    if pi is not None:
+        print(f"{'pi: SessionManager.open':<22} {pi[0]:>6.2f} s {'':>8} {pi[1]:>5.0f} MB   (what pi needs before showing anything)")
+    print()
+    return ok
+
+
 def main() -> bool:
+    print_session_commands()  # its targets are printed (ok / MISSED); they do not stop the other benchmarks
     print("pi-compact session context FILE (human view), one message, whole process:")
     print(f"{'message':>10} {'80-column lines':>16} {'one line':>10}")
     worst = 0.0

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from .session import ROOT, Session
     from .session_json import compaction_refusal_json, session_info_json, session_show_json, session_tree_json
     from .store.index import TreeNode
-    from .store.listing import SessionInfo, find_most_recent, list_all_sessions, list_sessions
+    from .store.listing import SessionInfo, find_most_recent, find_session, latest_session, list_all_sessions, list_sessions
     from .store.migrate import migrate
     from .store.paths import agent_dir, default_session_dir, sessions_root
     from .store.scan import Problem
@@ -103,6 +103,8 @@ __all__ = [
     "diff_branches",
     "ensure_fits",
     "find_most_recent",
+    "find_session",
+    "latest_session",
     "import_transcript",
     "list_all_sessions",
     "list_sessions",
@@ -132,6 +134,8 @@ _LAZY = {
     "TreeNode": ".store.index",
     "SessionInfo": ".store.listing",
     "find_most_recent": ".store.listing",
+    "find_session": ".store.listing",
+    "latest_session": ".store.listing",
     "list_all_sessions": ".store.listing",
     "list_sessions": ".store.listing",
     "migrate": ".store.migrate",
@@ -169,6 +173,8 @@ _LAZY = {
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        return _version()
     if name not in _LAZY:
         raise AttributeError(f"module 'pi_compact' has no attribute {name!r}")
     import importlib
@@ -179,4 +185,20 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    return sorted(set(globals()) | set(__all__) | {"__version__"})
+
+
+def _version() -> str:
+    """The installed distribution's version (pyproject's, one source of truth); read on first use, because
+    importlib.metadata costs more to import than the whole package."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("pi-compact")
+    except PackageNotFoundError:  # the source tree run without installing it
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found
+
+
+del TYPE_CHECKING  # only for the type checkers above: not a name of the package

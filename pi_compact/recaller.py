@@ -16,12 +16,16 @@ tool; ``pi-compact session search`` runs it on the command line.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from .errors import CorruptEntryError
 from .session import Session
+from .store.scan import Slot
 
 EXCERPT_CHARS = 400
 """Characters of context an excerpt shows around a match."""
@@ -57,25 +61,34 @@ class RecallResult:
 
 
 def recall(session: Session, query: str, *, limit: int = 10, include_abandoned: bool = False,
-           excerpt_chars: int = EXCERPT_CHARS) -> RecallResult:
-    """Search the entries behind the current branch's compactions (and, if asked, abandoned branches)."""
+           excerpt_chars: int = EXCERPT_CHARS, whole_session: bool = False) -> RecallResult:
+    """Search the entries behind the current branch's compactions (and, if asked, abandoned branches); with
+    ``whole_session``, every entry of the file instead (``abandoned`` then marks those off the current branch)."""
     query = query.strip()
     limit = max(1, min(limit, MAX_HITS))
-    scope = searchable_entries(session, include_abandoned=include_abandoned)
+    index = session._index  # the raw lines: a big file is searched in its bytes, parsing only likely matches
+    scope, off_path = _whole_scope(session) if whole_session else _compacted_scope(session, include_abandoned)
     if not query:
         return RecallResult(query, (), 0, len(scope), False)
     if _ID_LIKE.fullmatch(query):
-        named = [(entry, abandoned) for entry, abandoned in scope if str(entry.get("id", "")).startswith(query)]
+        named = [(index.peek(slot), off_path(slot)) for slot in scope if str(slot.id).startswith(query)]
+        named = [(entry, abandoned) for entry, abandoned in named if _entry_text(entry)]
         if named:
             hits = [_hit(entry, abandoned, _entry_text(entry)[:ENTRY_CHARS], ENTRY_CHARS) for entry, abandoned in named]
             return RecallResult(query, tuple(hits[:limit]), len(hits), len(scope), True)
-    matcher = _matcher(query)
+    matcher, may_match = _matcher(query), _file_filter(index, query)
     hits = []
-    for entry, abandoned in reversed(scope):
+    for slot in reversed(scope):
+        if not may_match(slot):
+            continue
+        try:
+            entry = index.peek(slot)
+        except CorruptEntryError:
+            continue  # a line that looked like an entry but does not parse: nothing to find in it
         text = _entry_text(entry)
         found = matcher(text)
         if found is not None:
-            hits.append(_hit(entry, abandoned, _excerpt(text, found, excerpt_chars), excerpt_chars))
+            hits.append(_hit(entry, off_path(slot), _excerpt(text, found, excerpt_chars), excerpt_chars))
     return RecallResult(query, tuple(hits[:limit]), len(hits), len(scope), False)
 
 
@@ -83,23 +96,136 @@ def searchable_entries(session: Session, *, include_abandoned: bool = False) -> 
     """``(entry, abandoned)`` pairs in file order: the current path's entries no longer in its context, then
     (if asked) the entries of other branches. Compaction entries themselves are left out: their summaries
     are in the context already."""
-    path = session.branch()
-    hidden = path[: _context_start(path)]
-    found = [(entry, False) for entry in hidden if _entry_text(entry)]
+    index = session._index
+    scope, off_path = _compacted_scope(session, include_abandoned)
+    pairs = [(index.peek(slot), off_path(slot)) for slot in scope]
+    return [(entry, abandoned) for entry, abandoned in pairs if _entry_text(entry)]
+
+
+_SEARCHED_TYPES = frozenset({"message", "branch_summary", "custom_message"})
+"""The entries that hold conversation text (a compaction's summary is in the context already)."""
+_Scope = tuple[list[Slot], Callable[[Slot], bool]]
+"""The lines to search in file order, and which of them are off the current branch."""
+
+
+def _whole_scope(session: Session) -> _Scope:
+    """Every line of a searched type; the current branch is walked only when a hit asks whether it is on it
+    (a search that finds nothing never walks a 100k-entry path)."""
+    on_path: set[str] = set()
+
+    def off_path(slot: Slot) -> bool:
+        if not on_path:
+            on_path.update(session.path_ids() or [""])
+        return slot.id not in on_path
+
+    return [slot for slot in session._index.slots if slot.type in _SEARCHED_TYPES], off_path
+
+
+def _compacted_scope(session: Session, include_abandoned: bool) -> _Scope:
+    """The current path's lines before its context starts, then (if asked) the lines of other branches."""
+    index = session._index
+    path = [index.by_id[entry_id] for entry_id in session.path_ids()]
+    on_path = {slot.id for slot in path}
+    found = [slot for slot in path[: _context_start(index, path)] if slot.type in _SEARCHED_TYPES]
     if include_abandoned:
-        on_path = {entry.get("id") for entry in path}
-        found += [(entry, True) for entry in session.entries()
-                  if entry.get("id") not in on_path and _entry_text(entry)]
-    return found
+        found += [slot for slot in index.slots if slot.id not in on_path and slot.type in _SEARCHED_TYPES]
+    return found, lambda slot: slot.id not in on_path
 
 
-def _context_start(path: list[dict]) -> int:
+def _context_start(index, path: list[Slot]) -> int:
     """Index of the first path entry the context still holds: the latest compaction's first kept entry."""
-    for index in range(len(path) - 1, -1, -1):
-        if path[index].get("type") == "compaction":
-            kept = path[index].get("firstKeptEntryId")
-            return next((i for i in range(index) if path[i].get("id") == kept), index)
+    for position in range(len(path) - 1, -1, -1):
+        if path[position].type == "compaction":
+            kept = index.peek(path[position]).get("firstKeptEntryId")
+            return next((i for i in range(position) if path[i].id == kept), position)
     return 0
+
+
+# -- which lines can hold a match, told from their bytes ------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+_NUMBER_TEXT = re.compile(r"[0-9e]+")
+"""A run a JSON number's text can hold: numbers in tool arguments are shown as orjson writes them, which need
+not be as the file writes them (``1.5e3`` becomes ``1500.0``), so such runs are not looked for in the bytes."""
+
+
+FOLDS_TO_ASCII = "\xdf\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
+"""The characters beyond ASCII whose case folding holds an ASCII word character (ß → ss, ſ → s, K → k, ﬁ → fi);
+a test derives the list from the running Python's Unicode tables."""
+_FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(char.encode()) for char in FOLDS_TO_ASCII))
+_ASCII = bytes(range(128))
+
+
+def _tokens(query: str) -> list[str] | None:
+    """The runs a matching text holds, to look for in the bytes; ``None`` when the bytes cannot tell."""
+    folded = query.casefold()
+    tokens = [run for run in _WORD.findall(folded) if not _NUMBER_TEXT.fullmatch(run)]
+    if not tokens or any(char in folded for char in '"\\') or any(ord(char) < 0x20 for char in folded):
+        return None
+    return tokens
+
+
+def line_filter(query: str) -> Callable[[bytes], bool]:
+    """A test of a JSONL line's bytes that is false only when the entry's text cannot match ``query``.
+
+    A match holds every run of word characters of the case-folded query (joins between fields are never
+    word characters, so no run spans two fields). Outside JSON escapes a line holds each string's word
+    characters as they are, and case folding works character by character: the run is in the case-folded
+    line too. Lines with ``\\u`` escapes (which may spell any character), and queries with characters JSON
+    escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
+    """
+    tokens = _tokens(query)
+    if tokens is None:
+        return lambda raw: True
+    ascii_tokens = [token.encode() for token in tokens] if all(token.isascii() for token in tokens) else None
+
+    def may_match(raw: bytes) -> bool:
+        if b"\\u" in raw:
+            return True
+        if ascii_tokens is not None and (raw.isascii() or not _FOLDS_TO_ASCII.search(raw.translate(None, _ASCII))):
+            lowered = raw.lower()  # case folding, for the ASCII runs of a line none of whose characters fold to ASCII
+            return all(token in lowered for token in ascii_tokens)
+        if raw.isascii():
+            return False  # a run beyond ASCII cannot be in it
+        text = raw.decode("utf-8", "replace").casefold()
+        return all(token in text for token in tokens)
+
+    return may_match
+
+
+def _file_filter(index, query: str) -> Callable[[Slot], bool]:
+    """:func:`line_filter` for every line of an opened file at once: the file lowered once, each line's runs
+    found within its bounds, escapes and characters that fold to ASCII located once for the whole file."""
+    per_line = line_filter(query)
+    tokens = _tokens(query)
+    data: bytes = index.file_bytes
+    if tokens is None or not all(token.isascii() for token in tokens) or not data:
+        return lambda slot: (raw := index.raw_line(slot)) is None or per_line(raw)
+    runs = [token.encode() for token in tokens]
+    lowered = data.lower()
+    escapes = _positions(data, b"\\u")
+    folding = _FOLDS_TO_ASCII.search(data.translate(None, _ASCII)) is not None
+
+    def may_match(slot: Slot) -> bool:
+        if slot.entry is not None or slot.start < 0:
+            return True  # parsed already: the exact test costs nothing more
+        start, end = slot.start, slot.end
+        at = bisect_left(escapes, start)
+        if at < len(escapes) and escapes[at] < end:
+            return True
+        if folding and not data[start:end].isascii():
+            return per_line(data[start:end])
+        return all(lowered.find(run, start, end) >= 0 for run in runs)
+
+    return may_match
+
+
+def _positions(data: bytes, needle: bytes) -> list[int]:
+    found, at = [], data.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = data.find(needle, at + 1)
+    return found
 
 
 def _entry_text(entry: dict) -> str:
@@ -197,4 +323,4 @@ def format_hits(result: RecallResult) -> str:
     return "\n".join(lines).rstrip()
 
 
-__all__ = ["RecallHit", "RecallResult", "format_hits", "recall", "searchable_entries"]
+__all__ = ["RecallHit", "RecallResult", "format_hits", "line_filter", "recall", "searchable_entries"]

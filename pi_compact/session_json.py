@@ -72,11 +72,11 @@ def session_tree_json(session: Session) -> bytes:
 
 def session_info_json(session: Session) -> dict[str, Any]:
     """``session info --json``: its row of a session listing, then entries, leaf, labels, size, version, problems."""
-    from .store.listing import session_info
+    from .store.listing import summarize
 
-    summary = session_info(session.path) if session.path is not None else None
-    if summary is None:
-        raise UsageError(f"{session.path} could not be summarized")
+    if session.path is None:
+        raise UsageError("a session in memory could not be summarized: it has no file")
+    summary = summarize(session.path, session.header, session._index)  # the file as opened: read once
     return {
         **summary.to_json(),
         "entryCount": len(session),

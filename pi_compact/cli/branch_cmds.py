@@ -17,7 +17,7 @@ from ..errors import UsageError
 from ..session import Session
 from .app import session_app
 from .output import write_json
-from .params import FileArg
+from .params import FileArg, FileCommand, number
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
@@ -26,16 +26,16 @@ def _entry_arg(metavar: str, help_text: str) -> Any:
     return typer.Argument(metavar=metavar, help=help_text, show_default=False)
 
 
-@session_app.command("checkout")
+@session_app.command("checkout", cls=FileCommand)
 def checkout_command(
     file: FileArg,
     entry: Annotated[str, _entry_arg("ENTRY", "Where to go: an id, a unique id prefix, a label, or 'root'.")],
     no_summary: Annotated[bool, typer.Option("--no-summary", help="Move without summarizing the branch left.")] = False,
     instructions: Annotated[Optional[str], typer.Option("--instructions", "-i", help="Extra focus for the summary.")] = None,
-    summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
+    summarizer: Annotated[Optional[str], typer.Option(show_default=False, help="Who writes the summary [default: pi's setting compaction.summarizer, else offline]: offline, anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
-    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", parser=number("--summarizer-window", 1), metavar="TOKENS", show_default=False, help="The summarizer model's own context window [default: the model's]; its input goes in chunks that fit.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Go to another entry, summarizing the branch left behind.
@@ -43,6 +43,12 @@ def checkout_command(
     Appends one branch_summary entry at ENTRY (the new leaf), or, when there is nothing to summarize or with
     --no-summary, one custom entry that records the new position. Prints the size of the abandoned branch,
     the summary and the new position. Checking out the current leaf writes nothing.
+
+    Examples:
+
+    \b
+      pi-compact session checkout -c checkpoint
+      pi-compact session checkout work.jsonl 4a8ad824 --no-summary
     """
     from ..branching import checkout
     from ..compaction.settings import load_settings
@@ -63,7 +69,7 @@ def checkout_command(
         _print_checkout(result)
 
 
-@session_app.command("diff")
+@session_app.command("diff", cls=FileCommand)
 def diff_command(
     file: FileArg,
     entry_a: Annotated[str, _entry_arg("ENTRY_A", "An id, a unique id prefix, a label, or 'root'.")],
@@ -74,6 +80,12 @@ def diff_command(
 
     The deepest entry both paths share, then for each side (the entries after it up to ENTRY_A or ENTRY_B):
     entries, messages by role, estimated tokens, and the files read and modified.
+
+    Examples:
+
+    \b
+      pi-compact session diff -c 4a8ad824 9c1e0b77
+      pi-compact session diff work.jsonl checkpoint leaf --json
     """
     from ..branch_diff import diff_branches
 
@@ -134,7 +146,7 @@ def print_branch_summaries(console, session: Session) -> None:
     for note in notes:
         line = f"⎇ {note.id} hangs at {note.at}: "
         if note.pi_style:
-            line += "written by pi (its fromId names where it hangs, not the branch left)"
+            line += "summary of a branch left from here (written by pi, which does not record which branch)"
         elif note.abandoned_entries is None:
             line += f"summary of an abandoned branch ending at {note.from_id} (not in this file)"
         else:

@@ -192,7 +192,8 @@ class ChatView:
         rows = [
             ("session", f"{s.session_id}" + (f" “{s.name}”" if s.name else "")),
             ("file", s.path or "(in memory)"),
-            ("entries", f"{s.entries} ({s.compactions} compactions, {s.branch_summaries} branch summaries)"),
+            ("entries", f"{s.entries} ({render.counted(s.compactions, 'compaction')}, "
+                        f"{render.counted(s.branch_summaries, 'branch summary', 'branch summaries')})"),
             ("messages", roles),
             ("tool calls", s.tool_calls),
             ("tokens in", f"{s.input_tokens + s.cache_read + s.cache_write:,} (cache read {s.cache_read:,}, "

@@ -15,29 +15,36 @@ import typer
 
 from ..session import Session
 from .app import session_app
-from .params import FileArg
+from .params import FileArg, FileCommand, number
 
 SUMMARY_PREVIEW_LINES = 12
 """Lines of the summary shown without ``--full-summary``."""
 
 
-@session_app.command("compact")
+@session_app.command("compact", cls=FileCommand)
 def compact_command(
     file: FileArg,
     instructions: Annotated[Optional[str], typer.Option("--instructions", "-i", help="Extra focus for the summary.")] = None,
-    summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
+    summarizer: Annotated[Optional[str], typer.Option(show_default=False, help="Who writes the summary [default: pi's setting compaction.summarizer, else offline]: offline, anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
-    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
-    window: Annotated[Optional[int], typer.Option(min=1, help="Context window in tokens: the result must fit it "
-                                                  "(the reserve and keep-recent defaults scale down to it, as in replay).")] = None,
-    keep_recent: Annotated[Optional[int], typer.Option(min=0, help="Tokens of recent conversation kept verbatim.")] = None,
-    reserve: Annotated[Optional[int], typer.Option(min=0, help="Tokens reserved for the answer.")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", parser=number("--summarizer-window", 1), metavar="TOKENS", show_default=False, help="The summarizer model's own context window [default: the model's]; its input goes in chunks that fit.")] = None,
+    window: Annotated[Optional[int], typer.Option(parser=number("--window", 1), metavar="TOKENS", show_default=False, help="Context window in tokens: the result must fit it; reserve and keep-recent "
+                                                  "scale down to it, as in replay [default: none, pi's settings as they are].")] = None,
+    keep_recent: Annotated[Optional[int], typer.Option(parser=number("--keep-recent", 0), metavar="TOKENS", show_default=False, help="Tokens of recent conversation kept verbatim [default: pi's 20,000, scaled to --window].")] = None,
+    reserve: Annotated[Optional[int], typer.Option(parser=number("--reserve", 0), metavar="TOKENS", show_default=False, help="Tokens reserved for the answer [default: pi's 16,384, scaled to --window].")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Compute and show, write nothing.")] = False,
     full_summary: Annotated[bool, typer.Option("--full-summary", help="Print the whole summary, not its first lines.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Compact the current branch of a session file (appends one compaction entry)."""
+    """Compact the current branch of a session file (appends one compaction entry).
+
+    Examples:
+
+    \b
+      pi-compact session compact -c --window 32000 --dry-run
+      pi-compact session compact work.jsonl --summarizer anthropic -i "keep the API decisions"
+    """
     from ..errors import NothingToCompactError
 
     settings = _settings(window, keep_recent, reserve, summarizer, model, base_url, summarizer_window)

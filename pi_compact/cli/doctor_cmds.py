@@ -15,12 +15,12 @@ import typer
 
 from ..errors import UsageError
 from .app import session_app
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 EXIT_PROBLEMS = 1
 
 
-@session_app.command("doctor")
+@session_app.command("doctor", cls=FileCommand)
 def doctor_command(
     file: FileArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -35,6 +35,12 @@ def doctor_command(
     compactions that keep from a missing entry, unknown types and roles and wrong field types, with line
     numbers and ids. With --repair -o OUT, writes a repaired copy to OUT (never over FILE or any existing
     file). Exit status: 0 clean, 1 problems found, 2 FILE unreadable.
+
+    Examples:
+
+    \b
+      pi-compact session doctor -c
+      pi-compact session doctor work.jsonl --repair -o repaired.jsonl
     """
     from ..store.repair import check_file, write_repaired
 

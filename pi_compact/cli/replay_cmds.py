@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -19,7 +20,7 @@ import typer
 
 from ..errors import UsageError
 from .app import app
-from .params import regular_file
+from .params import FileArg, FileCommand, number
 
 DEFAULT_WINDOW = 128_000
 BLOCKS = "▁▂▃▄▅▆▇█"
@@ -34,36 +35,57 @@ _CATEGORY_NAMES = {
 }
 
 
-@app.command("replay")
+@app.command("replay", cls=FileCommand)
 def replay_command(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="A recorded session file (.jsonl, v1–v3).", show_default=False, callback=regular_file)],
-    window: Annotated[int, typer.Option(help="Context window of the model, in tokens.")] = DEFAULT_WINDOW,
-    reserve: Annotated[Optional[int], typer.Option(min=0, help="Tokens reserved for the answer (default: pi's, scaled to the window).")] = None,
-    keep_recent: Annotated[Optional[int], typer.Option(min=0, help="Tokens of recent conversation kept verbatim.")] = None,
-    summarizer: Annotated[Optional[str], typer.Option(help="offline (default), anthropic or openai.")] = None,
+    file: FileArg,
+    window: Annotated[int, typer.Option(parser=number("--window", 1), metavar="TOKENS", help="Context window of the model, in tokens.")] = DEFAULT_WINDOW,
+    reserve: Annotated[Optional[int], typer.Option(parser=number("--reserve", 0), metavar="TOKENS", show_default=False, help="Tokens reserved for the answer [default: pi's 16,384, scaled to the window].")] = None,
+    keep_recent: Annotated[Optional[int], typer.Option(parser=number("--keep-recent", 0), metavar="TOKENS", show_default=False, help="Tokens of recent conversation kept verbatim [default: pi's 20,000, scaled to the window].")] = None,
+    summarizer: Annotated[Optional[str], typer.Option(show_default=False, help="Who writes the summary [default: pi's setting compaction.summarizer, else offline]: offline, anthropic or openai.")] = None,
     model: Annotated[Optional[str], typer.Option(help="Summarizer model.")] = None,
     base_url: Annotated[Optional[str], typer.Option(help="Base URL (OpenAI-compatible local servers).")] = None,
-    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", metavar="TOKENS", help="The summarizer model's own context window (default: the model's); its input goes in chunks that fit.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", metavar="NEW.jsonl", help="Write the replayed session here (must not exist).")] = None,
+    summarizer_window: Annotated[Optional[int], typer.Option("--summarizer-window", parser=number("--summarizer-window", 1), metavar="TOKENS", show_default=False, help="The summarizer model's own context window [default: the model's]; its input goes in chunks that fit.")] = None,
+    out: Annotated[Optional[Path], typer.Option("-o", "--output", "--out", metavar="NEW.jsonl", show_default=False,
+                                                help="Write the replayed session to this new file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
-    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", help="Also draw the context size to a PNG (needs matplotlib).")] = None,
+    plot: Annotated[Optional[Path], typer.Option("--plot", metavar="PNG", show_default=False,
+                                                 help="Also draw the context per request to this new PNG (needs matplotlib).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the files of --output and --plot if they exist.")] = False,
 ) -> None:
     """Replay a session with a given window, compacting as an agent would; report what it cost and kept.
 
     The input file is only read. Reserve and keep-recent default to pi's settings (from its settings files),
-    scaled down when the window is too small for them.
+    scaled down when the window is too small for them. --output and --plot write whole files or none: each
+    goes through a temporary file that takes its name when complete.
+
+    Examples:
+
+    \b
+      pi-compact replay work.jsonl --window 16000
+      pi-compact replay -c --window 32000 --plot context.png -o replayed.jsonl
+      pi-compact replay work.jsonl --summarizer anthropic --json
     """
     settings = _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window)
     if plot is not None and importlib.util.find_spec("matplotlib") is None:
         raise UsageError("--plot needs matplotlib: pip install 'pi-compact[plot]'")
-    if plot is not None:
-        _refuse_existing(plot)
+    for target in (plot, out):
+        if target is not None and not force:
+            _refuse_existing(target)  # before a replay that may take minutes, not after it
+    from dataclasses import replace
+
     from ..llm import summarizer_for
+    from .output import new_file
 
     chosen = summarizer_for(settings)
-    report = _run(file, window, settings, chosen, out, quiet=as_json)
+    if out is None:
+        report = _run(file, window, settings, chosen, None, quiet=as_json)
+    else:
+        with new_file(out, force=force) as partial:
+            report = _run(file, window, settings, chosen, partial, quiet=as_json)
+        report = replace(report, output=str(out))
     if plot is not None:
-        draw_plot(report, plot)
+        with new_file(plot, force=force) as partial:
+            draw_plot(report, partial)
     references = _references(file)
     if as_json:
         payload = {**report.to_json(), "plot": str(plot) if plot is not None else None,
@@ -89,8 +111,6 @@ def _settings(window, reserve, keep_recent, summarizer, model, base_url, summari
     from ..llm import check_summarizer
     from ..evaluation.replayer import settings_for_window
 
-    if window <= 0:
-        raise UsageError(f"--window must be a positive number of tokens, got {window}")
     # pi's settings scaled to the window, then the flags as given
     settings = settings_for_window(window, load_settings(os.getcwd())).replace(
         reserve_tokens=reserve, keep_recent_tokens=keep_recent, summarizer=summarizer, model=model, base_url=base_url,
@@ -131,7 +151,8 @@ def print_report(report, plot: Path | None, references: list = ()) -> None:
                        f"{report.settings.reserve_tokens:,}) · keep recent {report.settings.keep_recent_tokens:,}"))
     console.print(Text(f"summarizer {report.summarizer} · {report.messages:,} messages, "
                        f"{len(report.requests):,} model requests"))
-    console.print(Text("All token figures are estimates (characters / 4, CJK per character).", style="dim"))
+    console.print(Text("All token figures are estimates: each character weighed by its kind (letters, digits, "
+                       "punctuation, script), fitted on a real tokenizer.", style="dim"))
     console.print()
     console.print(compactions_table(report))
     console.print()
@@ -313,28 +334,45 @@ def sparkline(report, width: int = 80):
 # -- the PNG plot -------------------------------------------------------------------------------------------------
 
 
-def plot_curve(report) -> tuple[list[int], list[int]]:
-    """The context size per request, with the size each compaction started from just before its drop.
+@dataclass(frozen=True)
+class PlotSeries:
+    """What the plot draws, by request (1 = the first request to the model), each series in its own style."""
 
-    A compaction runs before a request and shrinks what it sends, so at that message the curve first reaches
-    the context that would have been sent (where the "before compaction" marker sits), then falls.
-    """
-    before = {c.message_index: c.tokens_before for c in report.compactions}
-    xs: list[int] = []
-    ys: list[int] = []
-    for point in report.requests:
-        if point.compacted and point.message_index in before:
-            xs.append(point.message_index)
-            ys.append(before[point.message_index])
-        xs.append(point.message_index)
-        ys.append(point.tokens)
-    return xs, ys
+    requests: tuple[int, ...]
+    sent: tuple[int, ...]
+    """The context each request sent: after any compaction before it, so never above the window when the
+    report counts no request over it."""
+    uncompacted: tuple[int, ...]
+    """The context had nothing been compacted (every message so far): the baseline."""
+    peaks: dict[str, tuple[tuple[int, int, int], ...]]
+    """By strategy: ``(request, tokens before, tokens after)`` of each compaction, drawn apart from the line
+    (the context that would have been sent, and what was sent instead)."""
+
+
+def plot_series(report) -> PlotSeries:
+    """The series of :func:`draw_plot` from a replay report."""
+    number = {point.message_index: n for n, point in enumerate(report.requests, start=1)}
+    peaks: dict[str, list[tuple[int, int, int]]] = {}
+    for compaction in report.compactions:
+        at = number.get(compaction.message_index)
+        if at is not None:
+            peaks.setdefault(compaction.strategy, []).append((at, compaction.tokens_before, compaction.tokens_after))
+    return PlotSeries(
+        requests=tuple(range(1, len(report.requests) + 1)),
+        sent=tuple(point.tokens for point in report.requests),
+        uncompacted=tuple(point.uncompacted_tokens for point in report.requests),
+        peaks={strategy: tuple(found) for strategy, found in peaks.items()},
+    )
+
+
+_STRATEGY_MARKERS = ("v", "s", "D", "^", "P", "X", "o")
+_STRATEGY_COLORS = ("tab:purple", "tab:brown", "tab:pink", "tab:olive", "tab:cyan", "tab:gray", "tab:green")
 
 
 def draw_plot(report, path: Path) -> None:
-    """The context size per request, with each compaction's drop, the threshold and the window.
-
-    ``path`` is created, never overwritten or followed when it is a link (as ``--out``).
+    """The context sent per request against the window and the threshold; the context without compaction as
+    a grey baseline; each compaction as a marker at the context it would have sent, joined by a dotted drop
+    to what it sent, one marker per strategy. ``path`` is written as it is given (the caller makes it new).
     """
     try:
         import matplotlib
@@ -342,47 +380,44 @@ def draw_plot(report, path: Path) -> None:
         raise UsageError("--plot needs matplotlib: pip install 'pi-compact[plot]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import StrMethodFormatter
+    from matplotlib.ticker import MaxNLocator, StrMethodFormatter
 
+    series = plot_series(report)
     with plt.rc_context({"font.size": 12}):
         figure, axes = plt.subplots(figsize=(14, 6.5), dpi=150)
-        xs, ys = plot_curve(report)
-        axes.plot(xs, ys, color="tab:blue", linewidth=1.6, label="context sent")
-        if report.compactions:
-            axes.scatter([c.message_index for c in report.compactions], [c.tokens_before for c in report.compactions],
-                         marker="v", s=48, color="tab:purple", zorder=3, label="before compaction")
+        baseline_top = max(series.uncompacted, default=0)
+        axes.plot(series.requests, series.uncompacted, color="0.6", linewidth=1.2,
+                  label=f"without compaction (reaches {baseline_top:,})")
+        axes.plot(series.requests, series.sent, color="tab:blue", linewidth=1.8, label="context sent")
+        for number, (strategy, peaks) in enumerate(sorted(series.peaks.items())):
+            color = _STRATEGY_COLORS[number % len(_STRATEGY_COLORS)]
+            for at, before, after in peaks:
+                axes.plot([at, at], [after, before], color=color, linestyle=":", linewidth=1.2)
+            axes.scatter([p[0] for p in peaks], [p[1] for p in peaks], color=color, zorder=3, s=52,
+                         marker=_STRATEGY_MARKERS[number % len(_STRATEGY_MARKERS)],
+                         label=f"{strategy} compaction: context before ({len(peaks)})")
         axes.axhline(report.window, color="tab:red", linestyle="--", linewidth=1.2, label=f"window {report.window:,}")
         axes.axhline(report.threshold, color="tab:orange", linestyle=":", linewidth=1.4,
                      label=f"threshold {report.threshold:,}")
-        axes.set_xlabel("message")
+        axes.set_xlabel("request to the model")
         axes.set_ylabel("tokens (estimated)")
-        highest = max([report.window, report.peak_tokens, *(c.tokens_before for c in report.compactions)])
-        axes.set_ylim(0, highest * 1.08)
+        peaks_top = max((before for peaks in series.peaks.values() for _, before, _ in peaks), default=0)
+        top = max(report.window, report.peak_tokens, peaks_top)
+        axes.set_ylim(0, top * 1.1)  # the baseline may run far above: it is cut, its top is in its label
+        axes.set_xlim(0, max(len(series.requests), 1) + 1)
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.grid(True, axis="y", alpha=0.3)
-        axes.set_title(f"{Path(report.source).name}: {len(report.compactions)} compaction(s), "
-                       f"summarizer {report.summarizer}")
+        over = report.violations
+        axes.set_title(f"{Path(report.source).name}: {len(series.requests):,} requests, "
+                       f"{len(report.compactions)} compaction(s), {over} over the window · summarizer {report.summarizer}")
         axes.yaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=4, frameon=False)
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=3, frameon=False)
         try:
-            _save_new(figure, path)
+            figure.savefig(path, format="png", bbox_inches="tight")
         finally:
             plt.close(figure)
 
 
 def _refuse_existing(path: Path) -> None:
     if path.exists() or path.is_symlink():
-        raise UsageError(f"{path} already exists; choose a new file")
-
-
-def _save_new(figure, path: Path) -> None:
-    """Write the PNG to a new file: exclusive creation fails on anything already there, links included."""
-    try:
-        handle = open(path, "xb")
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; choose a new file") from None
-    try:
-        with handle:
-            figure.savefig(handle, format="png", bbox_inches="tight")
-    except BaseException:
-        path.unlink(missing_ok=True)
-        raise
+        raise UsageError(f"{path} already exists; choose a new file (or --force)")

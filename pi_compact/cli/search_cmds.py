@@ -1,7 +1,9 @@
-"""``pi-compact session search FILE QUERY``: find what compaction took out of the context (issue 15.3).
+"""``pi-compact session search FILE QUERY``: find text, a file path or an entry id anywhere in a session.
 
-The same search the chat's ``recall`` tool runs (:func:`pi_compact.recall`): the entries behind the current
-branch's compactions, and with ``--all-branches`` the abandoned branches too, by text, file path or entry id.
+The search of :func:`pi_compact.recall`, over every entry of the file by default (on a 100k-entry file it
+tests each line's bytes and parses only the likely matches). ``--compacted`` limits it to what the chat's
+``recall`` tool searches: the entries behind the current branch's compactions, and with ``--all-branches``
+the abandoned branches too.
 """
 
 from __future__ import annotations
@@ -12,29 +14,42 @@ import typer
 
 from ..errors import UsageError
 from .app import session_app
-from .params import FileArg
+from .params import FileArg, FileCommand, number
 
 
-@session_app.command("search")
+@session_app.command("search", cls=FileCommand)
 def search_command(
     file: FileArg,
     query: Annotated[str, typer.Argument(metavar="QUERY", help="Text, a file path, or an entry id (prefix).",
                                          show_default=False)],
-    limit: Annotated[int, typer.Option(help="Show at most this many matches (1-50).")] = 10,
-    all_branches: Annotated[bool, typer.Option("--all-branches", help="Search abandoned branches too.")] = False,
+    limit: Annotated[int, typer.Option(parser=number("--limit", 1, 50), metavar="N", help="Show at most this many matches (1-50).")] = 10,
+    compacted: Annotated[bool, typer.Option("--compacted", help="Only what the context no longer holds (the "
+                                            "entries behind the current branch's compactions), as recall.")] = False,
+    all_branches: Annotated[bool, typer.Option("--all-branches", help="With --compacted: abandoned branches too "
+                                               "(without it every branch is searched anyway).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Search the entries compaction took out of the context (they stay in the file), newest first."""
+    """Search a session's entries by text, file path or entry id, newest first.
+
+    Text matches without regard to case: the phrase, else all of its words. Every entry of the file is
+    searched (hits off the current branch are marked); --compacted searches only what compaction took out
+    of the context, which stays in the file.
+
+    Examples:
+
+    \b
+      pi-compact session search work.jsonl ENOENT
+      pi-compact session search -c "config.yml" --limit 3 --json
+      pi-compact session search work.jsonl parser --compacted --all-branches
+    """
     from ..recaller import recall
     from .output import write_json
     from .session_cmds import _open, _warn
 
     if not query.strip():
         raise UsageError("QUERY is empty")
-    if not 1 <= limit <= 50:
-        raise UsageError(f"--limit {limit}: use a number from 1 to 50")
     with _open(file) as session:
-        found = recall(session, query, limit=limit, include_abandoned=all_branches)
+        found = recall(session, query, limit=limit, include_abandoned=all_branches, whole_session=not compacted)
         _warn(session)
     if as_json:
         write_json({
@@ -46,19 +61,20 @@ def search_command(
                       "excerpt": h.excerpt} for h in found.hits],
         })
         return
-    _print_human(found)
+    _print_human(found, compacted)
 
 
-def _print_human(found) -> None:
+def _print_human(found, compacted: bool) -> None:
     from rich.text import Text
 
-    from .render import stdout_console, visible, visible_line
+    from .render import counted, stdout_console, visible, visible_line
 
     console = stdout_console()
-    scope = "compacted and abandoned entries" if any(h.abandoned for h in found.hits) else "entries searched"
-    console.print(Text(f"{found.total_matches} match(es) in {found.entries_searched} {scope}", style="bold"))
+    kind = ("compacted and abandoned " if any(h.abandoned for h in found.hits) else "compacted ") if compacted else ""
+    console.print(Text(f"{counted(found.total_matches, 'match', 'matches')} in "
+                       f"{counted(found.entries_searched, kind + 'entry', kind + 'entries')}", style="bold"))
     for hit in found.hits:
-        where = " · abandoned branch" if hit.abandoned else ""
+        where = (" · abandoned branch" if compacted else " · another branch") if hit.abandoned else ""
         console.print(Text(visible_line(f"{hit.entry_id} "), style="bold")
                       + Text(visible_line(f"{hit.kind}{where} {hit.timestamp or ''}"), style="dim"), soft_wrap=True)
         console.print(Text("  " + visible(hit.excerpt).replace("\n", "\n  ")), soft_wrap=True)

@@ -19,7 +19,7 @@ from ..session import Session
 from ..session_json import counted_tree, entry_tokens, session_info_json, session_show_json, session_tree_json
 from .app import session_app
 from .output import write_json
-from .params import FileArg
+from .params import FileArg, FileCommand
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a drawing.")]
 EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a unique id prefix or a label.", show_default=False)]
@@ -28,12 +28,18 @@ EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a u
 # -- read commands -------------------------------------------------------------------------------------------
 
 
-@session_app.command("show")
+@session_app.command("show", cls=FileCommand)
 def show(file: FileArg, as_json: JsonOpt = False) -> None:
     """Show a session: header, counts and tree.
 
     The tree shows every branch, labels, the leaf and the path to it, compaction and branch-summary entries,
     and an estimated token count per message.
+
+    Examples:
+
+    \b
+      pi-compact session show work.jsonl
+      pi-compact session show -c --json
     """
     with _open(file) as session:
         if as_json:
@@ -53,13 +59,19 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
         render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
 
 
-@session_app.command("tree")
+@session_app.command("tree", cls=FileCommand)
 def tree(file: FileArg, as_json: JsonOpt = False) -> None:
     """Draw the entry tree.
 
     Under the tree, each branch summary: where it hangs and the abandoned branch it summarises.
 
     With --json: nested nodes {id, parentId, type, role?, label?, timestamp, children}.
+
+    Examples:
+
+    \b
+      pi-compact session tree 0193a2
+      pi-compact session tree work.jsonl --json
     """
     with _open(file) as session:
         if as_json:
@@ -80,7 +92,7 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
         print_branch_summaries(console, session)
 
 
-@session_app.command("context")
+@session_app.command("context", cls=FileCommand)
 def context(
     file: FileArg,
     leaf: Annotated[
@@ -92,6 +104,12 @@ def context(
     """Print the context the model sees.
 
     The messages, thinking level and model that pi's buildSessionContext gives at the leaf (or at --leaf).
+
+    Examples:
+
+    \b
+      pi-compact session context -c
+      pi-compact session context work.jsonl --leaf checkpoint --json
     """
     with _open(file) as session:
         built = session.build_context(session.resolve(leaf)) if leaf is not None else session.build_context()
@@ -104,11 +122,17 @@ def context(
         render.print_context(render.stdout_console(), built.to_json())
 
 
-@session_app.command("info")
+@session_app.command("info", cls=FileCommand)
 def info(file: FileArg, as_json: JsonOpt = False) -> None:
     """Summarize a session in figures.
 
     Id, path, cwd, name, dates, message and entry counts, the leaf, labels, size, version, problems.
+
+    Examples:
+
+    \b
+      pi-compact session info -c
+      pi-compact session info work.jsonl --json
     """
     with _open(file) as session:
         data = session_info_json(session)
@@ -119,6 +143,7 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
     from . import render
 
     rows = [(key, "—" if value is None else value) for key, value in data.items() if key != "problems"]
+    rows = [(key, f"{value:,} bytes" if key == "fileSize" else value) for key, value in rows]
     rows.append(("problems", len(data["problems"])))
     render.key_values(render.stdout_console(), rows)
 
@@ -137,7 +162,15 @@ def list_(
         str | None, typer.Option("--agent", metavar="AGENT", help="claude-code or codex: that agent's sessions for this directory.")
     ] = None,
 ) -> None:
-    """List sessions, newest first."""
+    """List sessions, newest first.
+
+    Examples:
+
+    \b
+      pi-compact session list
+      pi-compact session list --all --json
+      pi-compact session list --agent claude-code
+    """
     if agent is not None:
         if all_projects or directory is not None:
             raise UsageError("--agent lists this directory's sessions; give no DIR or --all with it")
@@ -171,7 +204,7 @@ def list_(
 # -- editing commands ----------------------------------------------------------------------------------------
 
 
-@session_app.command("label")
+@session_app.command("label", cls=FileCommand)
 def label(
     file: FileArg,
     entry: EntryArg,
@@ -181,6 +214,12 @@ def label(
     """Label an entry (or --clear its label).
 
     Appends one label entry; ENTRY may be an id, a unique id prefix or a current label.
+
+    Examples:
+
+    \b
+      pi-compact session label -c 4a8ad824 before-refactor
+      pi-compact session label work.jsonl before-refactor --clear
     """
     if clear == (text is not None):
         raise UsageError("give a label TEXT or --clear (one of them)")
@@ -194,7 +233,7 @@ def label(
     typer.echo(f"cleared the label of {one_line(target)}" if clear else f"labelled {one_line(target)}")
 
 
-@session_app.command("name")
+@session_app.command("name", cls=FileCommand)
 def name(
     file: FileArg,
     new_name: Annotated[str, typer.Argument(metavar="NAME", help="The new name ('' clears it).", show_default=False)],
@@ -202,6 +241,12 @@ def name(
     """Name the session.
 
     Appends one session_info entry; an empty NAME clears the name.
+
+    Examples:
+
+    \b
+      pi-compact session name -c "Refactor the store"
+      pi-compact session name work.jsonl ''
     """
     with _open(file) as session:
         session.append_session_info(new_name)
@@ -209,7 +254,7 @@ def name(
     typer.echo("name cleared" if current is None else "named the session")
 
 
-@session_app.command("fork")
+@session_app.command("fork", cls=FileCommand)
 def fork(
     file: FileArg,
     entry: EntryArg,
@@ -222,6 +267,12 @@ def fork(
 
     Copies the entries from the root to ENTRY into a new file that names FILE as its parent session,
     with the labels of those entries, and prints the new file's path.
+
+    Examples:
+
+    \b
+      pi-compact session fork -c checkpoint
+      pi-compact session fork work.jsonl 4a8ad824 -o experiment.jsonl
     """
     with _open(file) as session:
         with session.fork(_entry_id(session, entry), output) as forked:

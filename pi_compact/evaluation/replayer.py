@@ -85,8 +85,13 @@ class Retention:
         return Retention({name: self.scores[name] + other.scores[name] for name in CATEGORIES})
 
     def to_json(self) -> dict:
-        categories = {name: self.scores[name].to_json() for name in CATEGORIES}
+        categories = {_camel(name): self.scores[name].to_json() for name in CATEGORIES}  # readFiles, as pi's details
         return {**categories, "files": self.files.to_json(), "overall": self.overall.to_json()}
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(part.title() for part in rest)
 
 
 def fact_lists(facts: Facts) -> dict[str, tuple[str, ...]]:
@@ -183,6 +188,8 @@ class RequestPoint:
     """Estimated size of the context sent."""
     compacted: bool
     """True when a compaction ran just before this request."""
+    uncompacted_tokens: int = 0
+    """Estimated size of the context had nothing been compacted: every message so far (the plot's baseline)."""
 
 
 @dataclass(frozen=True)
@@ -403,6 +410,7 @@ class _Run:
         self.context: list = []
         """``target.build_context().messages``, extended as entries are appended (rebuilt after a compaction)."""
         self.tokens = 0
+        self.uncompacted = 0
         self.messages = 0
         self.requests: list[RequestPoint] = []
         self.compactions: list[ReplayCompaction] = []
@@ -440,7 +448,9 @@ class _Run:
         message = entry_to_message(appended)
         if message is not NOTHING:
             self.context.append(message)
-            self.tokens += estimate_tokens(message)
+            tokens = estimate_tokens(message)
+            self.tokens += tokens
+            self.uncompacted += tokens
 
     def _request(self) -> None:
         """What an agent does before asking the model: make the context fit, then send it."""
@@ -451,7 +461,7 @@ class _Run:
             self.context = self.target.build_context().messages
             self.tokens = _tokens(self.context)
             self.compactions.append(self._compaction(result, before, tokens_before))
-        self.requests.append(RequestPoint(self.messages, self.tokens, result is not None))
+        self.requests.append(RequestPoint(self.messages, self.tokens, result is not None, self.uncompacted))
 
     def _compaction(self, result: CompactionResult, before: list, tokens_before: int) -> ReplayCompaction:
         removed = removed_messages(before, self.context)

@@ -232,6 +232,22 @@ class SessionIndex:
     def _peek(self, slot: Slot) -> dict:
         return slot.entry if slot.entry is not None else parse_slot(self._data, slot, keep=False, report=self._report)
 
+    def peek(self, slot: Slot) -> dict:
+        """The slot's entry, parsed if need be but not kept: one pass over a big file keeps no entry."""
+        return self._peek(slot)
+
+    @property
+    def file_bytes(self) -> bytes:
+        """The bytes read when the file was opened (what lazily parsed slots point into)."""
+        return self._data
+
+    def raw_line(self, slot: Slot) -> bytes | None:
+        """The line's bytes as the file holds them, for a slot not parsed yet; ``None`` once it is parsed (or
+        was never read from the file): a search tests the bytes before paying for the parse."""
+        if slot.entry is not None or slot.start < 0:
+            return None
+        return self._data[slot.start : slot.end]
+
     def _entry_node(self, slot: Slot, children: tuple, label: tuple | None) -> TreeNode:
         return TreeNode(
             entry=self.entry_of(slot),

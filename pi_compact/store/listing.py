@@ -13,8 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..accessors import content_text
-from ..errors import CorruptEntryError, PiCompactError
-from .jsonl import iso_to_ms
+from ..errors import CorruptEntryError, PiCompactError, UsageError
+from .jsonl import iso_to_ms, js_trim
 from .index import SessionIndex
 from .paths import sessions_root
 from .session_file import SessionFile, absolute_path
@@ -35,7 +35,8 @@ class SessionInfo:
     created: str
     modified_ms: int
     """Newest user/assistant message time (ms), else the header time, else the file's mtime."""
-    message_count: int
+    message_count: int | None
+    """Messages on every branch; ``None`` when the file was too big to read whole (see :func:`session_info`)."""
     first_message: str
 
     @property
@@ -57,22 +58,31 @@ class SessionInfo:
         }
 
 
+HEAD_BYTES = 4 * 1024 * 1024
+"""How far into a file a listing looks for its header (pi looks at 512 bytes): a file whose first 4 MB hold
+no header is not listed, and a 2 GB line is never read to find out."""
+
+
 def _header_of(path: Path) -> dict | None:
     """The header, read as :func:`Session.open` finds it (a BOM and garbage lines before it are skipped)."""
     try:
         with open(path, "rb") as handle:
-            for raw in handle:
-                raw = raw.removeprefix(_BOM)
-                if not raw.strip():
-                    continue
-                try:
-                    value = parse_line(raw)
-                except ValueError:
-                    continue
-                ok = isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)
-                return value if ok else None
+            head = handle.read(HEAD_BYTES)
     except OSError:
         return None
+    lines = head.split(b"\n")
+    if len(head) == HEAD_BYTES:
+        lines.pop()  # cut by the bound: not a line we could read whole
+    for raw in lines:
+        raw = raw.removeprefix(_BOM)
+        if not raw.strip():
+            continue
+        try:
+            value = parse_line(raw)
+        except ValueError:
+            continue
+        ok = isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)
+        return value if ok else None
     return None
 
 
@@ -102,8 +112,29 @@ def _stays_in(path: Path, folder: Path) -> bool:
     return not path.is_symlink() or path.resolve().is_relative_to(folder)
 
 
+FULL_READ_BYTES = 16 * 1024 * 1024
+"""Files up to this size are summarized from every line (pi's ``buildSessionInfo`` exactly)."""
+TAIL_BYTES = 4 * 1024 * 1024
+"""Of a bigger file, a listing reads the first :data:`HEAD_BYTES` and the last this many bytes, no more: time
+and memory stay bounded by what is shown, whatever the file's size (a 2 GB file lists as fast as a small one)."""
+
+
 def session_info(path: Path) -> SessionInfo | None:
-    """Summarize one file, or ``None`` when it is not a readable session."""
+    """Summarize one file, or ``None`` when it is not a readable session.
+
+    A file bigger than :data:`FULL_READ_BYTES` is summarized from its head and tail: its messages are not
+    counted (``message_count`` is ``None``), the first message is the first in the head, and the name and
+    the newest activity are the newest in the tail (else the head).
+    """
+    header = _header_of(path)
+    if header is None:
+        return None
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return None
+    if size > FULL_READ_BYTES:
+        return _info_from_ends(path, header, size)
     try:
         file = SessionFile.open(absolute_path(path))
     except PiCompactError:
@@ -118,8 +149,45 @@ def session_info(path: Path) -> SessionInfo | None:
 
 def _info_from(file: SessionFile, path: Path) -> SessionInfo:
     """pi's ``buildSessionInfo``: counts over every branch; times from user and assistant messages."""
+    return summarize(path, file.header, file.index)
+
+
+def summarize(path: Path, header: dict, index: SessionIndex) -> SessionInfo:
+    """The listing row of a session already open (``session info``): nothing read again, no entry kept."""
+    return _summary(path, header, _readable_messages(index), index.name(), counted=True)
+
+
+def _info_from_ends(path: Path, header: dict, size: int) -> SessionInfo | None:
+    """The summary of a big file from its first and last bytes (whole lines only)."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD_BYTES)
+            handle.seek(max(size - TAIL_BYTES, len(head)))
+            tail = handle.read(TAIL_BYTES)
+    except OSError:
+        return None
+    lines = head.split(b"\n")[:-1] + tail.split(b"\n")[1:]
+    entries = [value for raw in lines if (value := _entry_or_none(raw)) is not None]
+    messages = [entry for entry in entries if entry.get("type") == "message"]
+    infos = [entry for entry in entries if entry.get("type") == "session_info"]
+    name = infos[-1].get("name") if infos else None
+    name = (js_trim(name) or None) if isinstance(name, str) else None
+    return _summary(path, header, iter(messages), name, counted=False)
+
+
+def _entry_or_none(raw: bytes) -> dict | None:
+    if not raw.strip():
+        return None
+    try:
+        value = parse_line(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and value.get("type") != "session" else None
+
+
+def _summary(path: Path, header: dict, messages: Iterator[dict], name: str | None, *, counted: bool) -> SessionInfo:
     count, first, newest = 0, None, None
-    for entry in _readable_messages(file.index):
+    for entry in messages:
         count += 1
         message = entry.get("message")
         if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
@@ -130,7 +198,6 @@ def _info_from(file: SessionFile, path: Path) -> SessionInfo:
         if role in ("user", "assistant"):
             ms = _activity_ms(message, entry)
             newest = ms if newest is None or (ms is not None and ms > newest) else newest
-    header = file.header
     header_ms = iso_to_ms(header["timestamp"]) if isinstance(header.get("timestamp"), str) else None
     header_ms = header_ms if _representable(header_ms) else None
     if newest is not None and newest > 0:
@@ -143,11 +210,11 @@ def _info_from(file: SessionFile, path: Path) -> SessionInfo:
         path=path,
         id=header["id"],
         cwd=header["cwd"] if isinstance(header.get("cwd"), str) else "",
-        name=file.index.name(),
+        name=name,
         parent_session=header.get("parentSession"),
         created=str(header.get("timestamp", "")),
         modified_ms=int(modified),
-        message_count=count,
+        message_count=count if counted else None,
         first_message=first or "(no messages)",
     )
 
@@ -158,7 +225,7 @@ def _readable_messages(index: SessionIndex) -> Iterator[dict]:
         if slot.type != "message":
             continue
         try:
-            yield index.entry_of(slot)
+            yield index.peek(slot)  # not kept: summarizing a 290 MB file must not hold every message
         except CorruptEntryError:
             continue
 
@@ -200,3 +267,63 @@ def list_all_sessions(root: Path | None = None) -> list[SessionInfo]:
 def _newest_first(infos: list[SessionInfo]) -> list[SessionInfo]:
     """By modification time, newest first; ties by path, so the order does not depend on the directory's."""
     return sorted(sorted(infos, key=lambda info: str(info.path)), key=lambda info: info.modified_ms, reverse=True)
+
+
+# -- naming a session: a path, an id prefix, or the newest ------------------------------------------------
+
+
+def latest_session(cwd: str) -> Path:
+    """The newest session of pi's folder for ``cwd`` (``chat -c``, ``session … --latest``), or a usage error."""
+    from .paths import default_session_dir
+
+    folder = default_session_dir(cwd)
+    found = find_most_recent(folder)
+    if found is None:
+        raise UsageError(f"no session in {folder} (pi's folder for {cwd}), so none is the latest")
+    return found
+
+
+def find_session(ref: str, cwd: str) -> Path:
+    """The session file ``ref`` names: an existing path, else the session whose id starts with ``ref`` among
+    pi's folder for ``cwd``, then every project's (as ``pi --resume`` and ``chat -r`` find one).
+
+    A prefix that fits several sessions is an error listing them; so is one that fits none.
+    """
+    path = Path(ref)
+    if path.exists() or path.is_symlink() or not _could_be_id(ref):
+        return path  # a path, even a missing one: the command says it is missing, in its own words
+    from .paths import default_session_dir
+
+    for folder_files in (lambda: _jsonl_files(default_session_dir(cwd)), _all_jsonl_files):
+        matches = _with_id_prefix(folder_files(), ref)
+        if len(matches) == 1:
+            return matches[0][1]
+        if len(matches) > 1:
+            shown = ", ".join(f"{sid} ({file.name})" for sid, file in matches[:_SHOWN])
+            more = f" and {len(matches) - _SHOWN} more" if len(matches) > _SHOWN else ""
+            raise UsageError(f"{ref!r} matches {len(matches)} sessions: {shown}{more}; give more characters")
+    raise UsageError(f"{ref}: no such file, and no session id starts with it (pi-compact session list shows them)")
+
+
+_SHOWN = 5
+
+
+def _could_be_id(ref: str) -> bool:
+    """A bare name (no folder, not ``….jsonl``) may be a session id or its start; anything else is a path."""
+    return bool(ref) and "/" not in ref and os.sep not in ref and not ref.endswith(".jsonl")
+
+
+def _all_jsonl_files() -> list[Path]:
+    root = sessions_root()
+    try:
+        inside = root.resolve()
+        folders = sorted(p for p in root.iterdir() if p.is_dir() and _stays_in(p, inside))
+    except OSError:
+        return []
+    return [file for folder in folders for file in _jsonl_files(folder)]
+
+
+def _with_id_prefix(files: list[Path], ref: str) -> list[tuple[str, Path]]:
+    """``(id, path)`` of the sessions whose id starts with ``ref``, read from headers only."""
+    headers = ((_header_of(file), file) for file in sorted(files))
+    return sorted((header["id"], file) for header, file in headers if header is not None and header["id"].startswith(ref))

@@ -267,8 +267,8 @@ def test_tree_says_where_summaries_hang_and_what_they_summarise(session_file, ho
     assert done.returncode == 0, done.stderr
     legend = done.stdout.split("\nbranch summaries\n", 1)[1].splitlines()
     assert legend == [
-        f"⎇ {ID('pi-summary')} hangs at {ID('hints-label')}: written by pi (its fromId names where it hangs, "
-        "not the branch left)",
+        f"⎇ {ID('pi-summary')} hangs at {ID('hints-label')}: summary of a branch left from here (written by pi, "
+        "which does not record which branch)",
         f"⎇ {summary_id} hangs at {ID('regex-end')}: summary of abandoned branch ending at {ID('docs-label')} "
         f"(17 entries, from {ID('part-ask')})",
     ]

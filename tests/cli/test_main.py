@@ -47,9 +47,7 @@ USAGE_ERRORS = [
     (["session", "show"], "Missing argument 'FILE'", "'pi-compact session show -h'"),
     (["session", "bogus"], "No such command 'bogus'", "'pi-compact session -h'"),
     (["session", "show", "{demo}", "--nope"], "No such option: --nope", "'pi-compact session show -h'"),
-    (["session", "compact", "{demo}", "--window", "abc"], "'abc' is not a valid int", "session compact -h"),
     (["--bogus"], "No such option: --bogus", "'pi-compact -h'"),
-    (["replay", "{demo}", "--window", "x"], "Invalid value for '--window'", "'pi-compact replay -h'"),
 ]
 
 
@@ -72,7 +70,7 @@ def test_negative_token_counts_are_refused(tmp_path, args):
     path = tmp_path / "s.jsonl"
     path.write_bytes(DEMO.read_bytes())
     done = run(*(a.format(f=path) for a in args))
-    assert_one_line_error(done, "Invalid value for", "is not in the range")
+    assert_one_line_error(done, ": use a whole number from ")  # tests/cli/test_consistency.py: the one wording
     assert path.read_bytes() == DEMO.read_bytes() and sorted(tmp_path.iterdir()) == [path]
 
 

@@ -139,3 +139,16 @@ def test_a_huge_message_is_written_without_rich_laying_it_out(role):
 def test_an_ordinary_message_is_still_word_wrapped():
     out, _ = _print(_context({"role": "user", "content": "word " * 100}))
     assert all(len(line) <= 80 for line in out.splitlines()) and out.count("word") == 100
+
+
+@pytest.mark.parametrize(("number", "one", "many", "expected"), [
+    (0, "compaction", None, "0 compactions"),
+    (1, "compaction", None, "1 compaction"),
+    (2, "branch summary", "branch summaries", "2 branch summaries"),
+    (1, "branch summary", "branch summaries", "1 branch summary"),
+    (12345, "match", "matches", "12,345 matches"),
+])
+def test_counts_agree_with_their_noun(number, one, many, expected):
+    from pi_compact.cli.render import counted
+
+    assert counted(number, one, many) == expected

@@ -58,7 +58,7 @@ def test_json_is_one_object_with_everything(home: Path) -> None:
     assert report["window"] == 16000 and report["threshold"] == 12000 and report["violations"] == 0
     assert report["compactions"] and all(c["tokensAfter"] < c["tokensBefore"] for c in report["compactions"])
     assert len(report["curve"]) == report["requests"] and report["peakTokens"] == max(p[1] for p in report["curve"])
-    assert set(report["retention"]) >= {"read_files", "errors", "constraints", "files", "overall"}
+    assert set(report["retention"]) >= {"readFiles", "errors", "constraints", "files", "overall"}
     assert report["output"] is None and report["plot"] is None
     quality = report["quality"]
     assert {"precision", "staleness", "errorAccuracy", "charRatio", "tokenRatio", "stale", "unsupported"} <= set(quality)
@@ -138,3 +138,18 @@ def test_an_llm_summarizer_is_called_and_its_cost_reported(home: Path) -> None:
     assert report["summarizer"] == "openai" and report["violations"] == 0
     assert calls >= 1 and report["summarizerInputTokens"] > 0 and report["summarizerOutputTokens"] > 0
     assert any(c["strategy"] == "summarize" and c["fallbackReason"] is None for c in report["compactions"])
+
+
+def test_json_keys_are_camel_case_everywhere(home: Path) -> None:
+    done = run(str(REALISTIC), "--window", "16000", "--json", home=home)
+    assert done.returncode == 0, done.stderr
+    keys, stack = set(), [orjson.loads(done.stdout)]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            keys.update(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    assert {"readFiles", "modifiedFiles"} <= keys
+    assert [key for key in keys if "_" in key] == []  # as pi's own JSON: readFiles, not read_files

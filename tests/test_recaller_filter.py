@@ -1,0 +1,98 @@
+"""The byte filter of a big session's search (:func:`pi_compact.recaller.line_filter`): it may let a line through
+that does not match, never hold back one that does, whatever the text, the query, or how the line is escaped."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from pi_compact.recaller import FOLDS_TO_ASCII, _entry_text, _matcher, line_filter
+
+SPECIAL = "ßſKİﬁﬀẞǰŉ\u2028\"\\/\n\t\x00é中😀"
+"""Characters whose case folding or JSON escaping differ from their bytes (folding to ASCII, escapes)."""
+texts = st.text(alphabet=st.one_of(st.characters(codec="utf-8"), st.sampled_from(SPECIAL)), max_size=60)
+
+
+def _lines(entry: dict) -> list[bytes]:
+    """The entry as pi writes it, and as other writers may (every non-ASCII character as a \\u escape, '/' as '\\/')."""
+    pi_like = orjson.dumps(entry)
+    escaped = json.dumps(entry, ensure_ascii=True, separators=(",", ":")).encode()
+    return [pi_like, escaped, escaped.replace(b"/", b"\\/")]
+
+
+def _entries(text: str, number: float) -> list[dict]:
+    user = {"type": "message", "id": "a", "parentId": None, "timestamp": "t",
+            "message": {"role": "user", "content": text, "timestamp": 1}}
+    call = {"type": "message", "id": "b", "parentId": "a", "timestamp": "t", "message": {
+        "role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "read",
+                                          "arguments": {"path": text, "offset": number}}]}}
+    bash = {"type": "message", "id": "d", "parentId": "b", "timestamp": "t",
+            "message": {"role": "bashExecution", "command": text, "output": text.upper()}}
+    return [user, call, bash]
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts, start=st.integers(0, 60), length=st.integers(1, 20), number=st.floats(allow_nan=False, allow_infinity=False),
+       upper=st.booleans())
+@example(text="Straße", start=0, length=6, number=1.0, upper=True)  # STRASSE: case folding grows the text
+@example(text="ſtop", start=0, length=4, number=1500.0, upper=False)  # long s folds to an ASCII s
+@example(text="x", start=0, length=1, number=1.5e3, upper=False)
+def test_a_line_whose_text_matches_is_never_filtered_out(text, start, length, number, upper):
+    for entry in _entries(text, number):
+        whole = _entry_text(entry)
+        query = whole[start : start + length]
+        query = query.upper() if upper else query
+        if not query.strip():
+            continue
+        if _matcher(query.strip())(whole) is None:
+            continue
+        for raw in _lines(entry):
+            assert line_filter(query.strip())(raw), (query, raw)
+
+
+@given(words=st.lists(st.text(alphabet="bfhjkvwx", min_size=2, max_size=6), min_size=1, max_size=3))  # not in the keys
+def test_a_line_without_the_words_is_left_out(words):
+    query = " ".join(words)
+    raw = orjson.dumps({"type": "message", "id": "a", "parentId": None, "timestamp": "t",
+                        "message": {"role": "user", "content": "zzz qqq", "timestamp": 1}})
+    assert not line_filter(query)(raw)  # the filter does rule lines out: it is not always true
+
+
+def test_the_characters_that_fold_to_ascii_are_every_such_character():
+    import string
+    import sys
+
+    word = set(string.ascii_letters + string.digits + "_")
+    derived = "".join(chr(code) for code in range(0x80, sys.maxunicode + 1)
+                      if not 0xD800 <= code <= 0xDFFF and set(chr(code).casefold()) & word)
+    assert FOLDS_TO_ASCII == derived
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], deadline=None)
+@given(texts=st.lists(texts, min_size=1, max_size=8), pick=st.integers(0, 7), start=st.integers(0, 30),
+       length=st.integers(1, 12), escaped=st.booleans())
+def test_the_search_of_a_lazily_read_file_finds_exactly_what_parsing_every_line_finds(
+        tmp_path_factory, monkeypatch, texts, pick, start, length, escaped):
+    from pi_compact import Session, recall
+    from pi_compact.store import scan
+
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)  # every line read lazily, as in a file over 8 MB
+    entries, parent = [], None
+    for number, text in enumerate(texts):
+        for entry in _entries(text, float(number)):
+            entry["id"], entry["parentId"] = f"{entry['id']}{number}", parent
+            parent = entry["id"]
+            entries.append(entry)
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    dump = (lambda v: json.dumps(v, ensure_ascii=True, separators=(",", ":")).encode()) if escaped else orjson.dumps
+    path = tmp_path_factory.mktemp("lazy") / "s.jsonl"
+    path.write_bytes(b"".join(dump(value) + b"\n" for value in [header, *entries]))
+    source = _entry_text(entries[min(pick, len(entries) - 1)])
+    query = source[start : start + length].strip() or "x"
+    expected = [e["id"] for e in reversed(entries) if _matcher(query)(_entry_text(e)) is not None]
+    with Session.open(path) as session:
+        found = recall(session, query, limit=50, whole_session=True)
+    assert [hit.entry_id for hit in found.hits] == expected[:50] and found.total_matches == len(expected)
