@@ -22,6 +22,10 @@ DIFF_LINES = 24
 _LEVEL_STYLES = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 _SPECULATION_WORDS = {"summarizing": "summarizing…", "ready": "summary ready"}
 _ROLE_STYLES = {"user": "bold cyan", "assistant": "bold green", "toolResult": "blue"}
+RECAP_MESSAGES = 4
+"""Messages shown when a session is resumed."""
+_RECAP_LABELS = {"user": "you", "toolResult": "tool", "compactionSummary": "summary", "branchSummary": "branch",
+                 "bashExecution": "shell"}
 
 
 def bar_colour(size: ContextSize) -> str:
@@ -53,6 +57,25 @@ def token_bar(size: ContextSize, compactions: int, cells: int = BAR_CELLS) -> Te
     if size.speculation:
         bar.append(" · " + _SPECULATION_WORDS.get(size.speculation, size.speculation), style="cyan")
     return bar
+
+
+def compaction_outcome(result) -> str:
+    """What a compaction did to the conversation, losses first: ``truncate: 6 messages dropped (summarizer
+    failed: …)``, ``summarize: 14 messages summarized``. A loss the entry records is never left off the screen."""
+    if result.messages_dropped:
+        done = f"{_count(result.messages_dropped, 'message')} dropped"
+    else:
+        done = f"{_count(result.messages_summarized, 'message')} summarized"
+    why = ""
+    if result.fallback_reason:
+        why = f" (summarizer failed: {result.fallback_reason})"
+    elif result.messages_dropped:
+        why = " (the summary and the kept messages did not fit otherwise)"
+    return f"{result.strategy}: {done}{why}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 class ChatView:
@@ -131,8 +154,9 @@ class ChatView:
             self._stop_spin()
             r = found.result
             ahead = " · summary prepared in the background" if r.details.get("speculative") else ""
+            lost = r.messages_dropped > 0 or r.fallback_reason is not None
             self.line(f"▣ Compacted ({found.reason}): {r.tokens_before:,} → {r.tokens_after:,} tokens · "
-                      f"{r.strategy} · {r.duration_s:.1f}s{ahead}", "bold yellow")
+                      f"{compaction_outcome(r)} · {r.duration_s:.1f}s{ahead}", "bold red" if lost else "bold yellow")
         elif found.type in ("compaction_failed", "compaction_skipped"):
             self._stop_spin()
             if found.reason == "manual":
@@ -256,6 +280,18 @@ class ChatView:
         if message.get("excludeFromContext"):
             self.line("(not sent to the model)", "dim")
 
+    def recap(self, messages: list[dict]) -> None:
+        """The last messages of a resumed branch, one line each, so the conversation can be picked up."""
+        shown = messages[-RECAP_MESSAGES:]
+        if len(messages) > len(shown):
+            self.line(f"  … {len(messages) - len(shown)} earlier messages (/context lists them)", "dim")
+        for message in shown:
+            role = str(message.get("role"))
+            label = _RECAP_LABELS.get(role, role)
+            preview = one_line(render.message_preview(message), max(20, self.console.width - 16))
+            self.console.print(Text(f"  {label:<10} ", style=_ROLE_STYLES.get(role, "bold")) + Text(preview),
+                               no_wrap=True, overflow="ellipsis")
+
     def bar(self, size: ContextSize, compactions: int) -> None:
         self._stop_spin()
         self._end_stream()
@@ -305,4 +341,4 @@ def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.split("\n"))
 
 
-__all__ = ["ChatView", "bar_colour", "token_bar"]
+__all__ = ["ChatView", "bar_colour", "compaction_outcome", "token_bar"]
