@@ -184,8 +184,10 @@ def _summarizer(choice: str | None, settings, provider: str, model: str, base_ur
                 window: int | None = None):
     """Who writes compaction and branch summaries: by default the chat's own model, as in pi (with the chat's
     window unless a summarizer window is set)."""
-    from ..llm import check_summarizer, make_summarizer, summarizer_for
+    from ..llm import check_summarizer, check_summarizer_key, make_summarizer, summarizer_for
+    from .compact_cmds import summarizer_origin
 
+    flag = choice
     if choice is not None:
         check_summarizer(choice, also=(CHAT_SUMMARIZER,))
     if choice is None and settings.summarizer != "offline":
@@ -195,6 +197,7 @@ def _summarizer(choice: str | None, settings, provider: str, model: str, base_ur
         return make_summarizer(provider, model=model, base_url=base_url, context_window=own_window)
     if choice == "offline":
         return make_summarizer("offline")
+    check_summarizer_key(choice, origin=summarizer_origin(flag), base_url=settings.base_url)
     return summarizer_for(settings, choice)
 
 

@@ -96,3 +96,17 @@ def test_what_chat_refuses_is_one_line_and_exit_2(tmp_path: Path, args: list[str
     assert done.returncode == 2, done.stderr + done.stdout
     assert done.stderr.startswith(f"pi-compact: error: {message}") and done.stderr.count("\n") == 1
     assert not (tmp_path / "agent" / "sessions").exists() or not list((tmp_path / "agent" / "sessions").rglob("*.jsonl"))
+
+
+def test_a_missing_summarizer_key_says_what_needs_it_and_where_it_was_chosen(tmp_path: Path) -> None:
+    agent_dir = tmp_path / ".pi" / "agent"
+    agent_dir.mkdir(parents=True)
+    (agent_dir / "settings.json").write_text('{"compaction": {"summarizer": "anthropic"}}')
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), AGENT_DIR_ENV: str(agent_dir)}
+    local = ["--provider", "openai", "--base-url", "http://127.0.0.1:1/v1", "--cwd", str(tmp_path)]
+    done = chat(*local, env=env)
+    assert done.returncode == 2 and done.stderr == (
+        "pi-compact: error: the summarizer (anthropic, from ~/.pi/agent/settings.json) needs ANTHROPIC_API_KEY: "
+        "set it, or choose another summarizer with --summarizer\n")
+    done = chat(*local, "--summarizer", "anthropic", env={**env, AGENT_DIR_ENV: str(tmp_path / "elsewhere")})
+    assert done.returncode == 2 and "the summarizer (anthropic, from --summarizer) needs ANTHROPIC_API_KEY" in done.stderr
