@@ -226,7 +226,10 @@ class _Repl:
 
         self.commands = Commands(agent, self.view, provider_factory)
         self._editor_text: str | None = None
-        self._readline = _readline()
+        from ..agent import COMMANDS
+        from .chat_input import LineEditor
+
+        self.editor = LineEditor([usage.split()[0] for usage, _ in COMMANDS] + ["/quit"])
 
     def run(self) -> None:
         self._banner()
@@ -275,8 +278,7 @@ class _Repl:
 
     def _read(self) -> str | None:
         text, self._editor_text = self._editor_text, None
-        if text and self._readline is not None:
-            self._readline.set_startup_hook(lambda: self._readline.insert_text(text))
+        self.editor.prefill(text)
         try:
             line = input(PROMPT)
             while line.endswith("\\"):  # a trailing backslash continues the prompt on the next line
@@ -290,11 +292,13 @@ class _Repl:
             self.view.line("(Ctrl-D or /exit to leave)", "dim")
             return ""
         finally:
-            if self._readline is not None:
-                self._readline.set_startup_hook(None)
+            self.editor.prefill(None)
 
     def _ask(self, question: str) -> str:
-        return input(question)
+        try:
+            return input(question)
+        finally:
+            self.editor.forget_last()
 
     def _banner(self) -> None:
         agent, session = self.agent, self.agent.session
@@ -326,21 +330,13 @@ class _Repl:
 
     def _goodbye(self) -> None:
         self.view.finish()
+        self.editor.save()
         path = self.agent.session.path
         if path is not None and path.exists():
             self.view.line(f"Session saved: {path}", "dim")
         else:
             self.view.line("Nothing was written.", "dim")
         self.agent.session.close()
-
-
-def _readline():
-    """GNU readline for line editing and history, where Python has it."""
-    try:
-        import readline
-    except ImportError:
-        return None
-    return readline
 
 
 __all__ = ["chat_command", "window_fitter"]

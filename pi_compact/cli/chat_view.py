@@ -7,7 +7,10 @@ Everything the model, a tool or the session file says is untrusted and reaches t
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
+from rich.markdown import Markdown
 from rich.panel import Panel
 from rich.text import Text
 
@@ -17,6 +20,8 @@ from . import render
 from .render import one_line, visible
 
 BAR_CELLS = 30
+CODE_THEME = "ansi_dark"
+"""Code blocks in answers use the terminal's own colours."""
 RESULT_LINES = 8
 DIFF_LINES = 24
 _LEVEL_STYLES = {"info": "cyan", "warning": "yellow", "error": "bold red"}
@@ -59,6 +64,33 @@ def token_bar(size: ContextSize, compactions: int, cells: int = BAR_CELLS) -> Te
     return bar
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M)
+
+
+def complete_blocks(text: str) -> tuple[str, str]:
+    """``text`` split after its last complete Markdown block (a blank line outside a code fence): what can be
+    drawn now, and what must wait for more. Linear in ``text``: each fence and blank line is looked at once."""
+    cut, open_fence = 0, None
+    fences = [(m.start(), m.group(1)[0]) for m in _FENCE.finditer(text)]
+    position = 0
+    for start, mark in fences + [(len(text), None)]:
+        if open_fence is None:
+            blank = text.rfind("\n\n", position, start)
+            if blank >= 0:
+                cut = blank + 2
+        if mark is None:
+            break
+        if open_fence is None:
+            open_fence = mark
+        elif mark == open_fence:
+            open_fence = None
+            end = text.find("\n", start)
+            if end >= 0 and text.startswith("\n", end + 1):
+                cut = end + 2
+        position = start
+    return text[:cut], text[cut:]
+
+
 def compaction_outcome(result) -> str:
     """What a compaction did to the conversation, losses first: ``truncate: 6 messages dropped (summarizer
     failed: …)``, ``summarize: 14 messages summarized``. A loss the entry records is never left off the screen."""
@@ -86,6 +118,7 @@ class ChatView:
         self._input = ask
         self._status = None
         self._stream_kind: str | None = None
+        self._answer = ""
 
     # -- agent events ------------------------------------------------------------------------------------------
 
@@ -99,7 +132,18 @@ class ChatView:
         self._spin("Waiting for the model…")
 
     def _on_text(self, event: AgentEvent) -> None:
-        self._stream(event.text, "text", "")
+        """Answers are Markdown: each block is drawn (wrapped at words) once it is complete, the rest at the end."""
+        if self._stream_kind != "text":
+            self._end_stream()
+            self._stream_kind, self._answer = "text", ""
+        self._answer += event.text
+        # a block ends only at a line break: other deltas need no look (a long code block stays linear)
+        done, self._answer = complete_blocks(self._answer) if "\n" in event.text else ("", self._answer)
+        if done:
+            self._stop_spin()
+            self._markdown(done)
+        if self._answer:
+            self._spin("Writing…")
 
     def _on_thinking(self, event: AgentEvent) -> None:
         self._stream(event.text, "thinking", "dim italic")
@@ -186,6 +230,13 @@ class ChatView:
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             return None
+
+    def pick_entry(self, session) -> str | None:
+        """``/tree``'s selector (arrow keys); ``None`` when input is not a terminal (the tree is printed and asked)."""
+        from .chat_picker import pick_entry
+
+        self.finish()
+        return pick_entry(self.console, session)
 
     def confirm_bash(self, command: str) -> bool:
         """``--confirm-bash``: ask y/N before the model's command runs (the call line is already on screen)."""
@@ -320,9 +371,19 @@ class ChatView:
         self.console.print(Text(visible(text), style=style), end="", soft_wrap=True)
 
     def _end_stream(self) -> None:
-        if self._stream_kind is not None:
+        if self._stream_kind == "text":
+            self._stop_spin()
+            if self._answer.strip():
+                self._markdown(self._answer)
+            self._answer = ""
+        elif self._stream_kind is not None:
             self.console.print()
-            self._stream_kind = None
+        self._stream_kind = None
+
+    def _markdown(self, text: str) -> None:
+        # visible(): the model's text reaches the terminal without its control characters; no hyperlinks
+        # (a link's target is the model's to choose, and is shown as text instead)
+        self.console.print(Markdown(visible(text), hyperlinks=False, code_theme=CODE_THEME))
 
     def _spin(self, text: str) -> None:
         if self._status is None:
@@ -341,4 +402,4 @@ def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.split("\n"))
 
 
-__all__ = ["ChatView", "bar_colour", "compaction_outcome", "token_bar"]
+__all__ = ["ChatView", "bar_colour", "compaction_outcome", "complete_blocks", "token_bar"]

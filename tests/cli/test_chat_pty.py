@@ -140,7 +140,7 @@ def test_a_working_session_through_the_terminal(server: FakeLLMServer, project: 
 
     second_user = [e for e in entries(session_file) if role_or_type(e) == "user"][1]
     chat.child.sendline("/tree")
-    chat.child.expect_exact("Enter to stay")
+    chat.child.expect_exact("Esc stay")  # the selector; typing an id prefix goes to that entry
     chat.child.sendline(second_user["id"][:8])
     chat.child.expect_exact("Summarize the branch you leave?")
     chat.child.sendline("y")
