@@ -47,16 +47,14 @@ def project(tmp_path: Path) -> Path:
 class Chat:
     """One ``pi-compact chat`` process in a pseudo-terminal, with everything it printed kept as plain text."""
 
-    def __init__(self, args: list[str], agent_dir: Path, cwd: Path, *, env: dict[str, str] | None = None,
-                 wait: bool = True) -> None:
+    def __init__(self, args: list[str], agent_dir: Path, cwd: Path, *, env: dict[str, str] | None = None) -> None:
         base = {"PATH": "/usr/bin:/bin", "HOME": str(agent_dir.parent), "TERM": "xterm", "COLUMNS": "120",
                 "PI_CODING_AGENT_DIR": str(agent_dir), "ANTHROPIC_API_KEY": KEY}
         self.log = io.StringIO()
         self.child = pexpect.spawn(CHAT[0], CHAT[1:] + args, env={**base, **(env or {})}, cwd=str(cwd),
                                    encoding="utf-8", timeout=30, dimensions=(50, 120))
         self.child.logfile_read = self.log
-        if wait:
-            self.prompt()
+        self.prompt()
 
     def prompt(self) -> str:
         """Wait for the input prompt; return the plain text printed since the last one."""

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from pi_compact.cli.chat_view import compaction_outcome
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.cli.chat_view import compaction_outcome, complete_blocks
 from pi_compact.compaction import CompactionResult
 
 
@@ -29,3 +33,26 @@ def result(strategy: str, summarized: int, dropped: int, fallback: str | None) -
 )
 def test_the_compaction_line_says_what_was_lost_and_why(strategy, summarized, dropped, fallback, words) -> None:
     assert compaction_outcome(result(strategy, summarized, dropped, fallback)) == words
+
+
+_PIECES = st.sampled_from(["word ", "\n", "\n\n", "```", "```py\n", "~~~\n", "   ```\n", "- item\n", "# h\n", "`x`"])
+
+
+@given(st.lists(_PIECES, max_size=40), st.lists(st.integers(min_value=1, max_value=7), min_size=1, max_size=40))
+def test_blocks_are_cut_only_between_blocks_and_nothing_is_lost(pieces: list[str], sizes: list[int]) -> None:
+    text = "".join(pieces)
+    drawn, pending, position, index = [], "", 0, 0
+    while position < len(text):  # fed in deltas of any size, as a stream arrives
+        delta = text[position : position + sizes[index % len(sizes)]]
+        position, index = position + len(delta), index + 1
+        done, pending = complete_blocks(pending + delta)
+        drawn.append(done)
+    assert "".join(drawn) + pending == text
+    for done in drawn:
+        if done:
+            assert done.endswith("\n\n")
+            fences = re.findall(r"^ {0,3}(`{3,}|~{3,})", done, flags=re.M)
+            opened = None
+            for fence in fences:  # every fence opened in a drawn block is closed in it
+                opened = fence[0] if opened is None else (None if fence[0] == opened else opened)
+            assert opened is None, done
