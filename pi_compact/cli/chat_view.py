@@ -20,6 +20,7 @@ from . import render
 from .render import one_line, visible
 
 BAR_CELLS = 30
+THINKING_STYLE = "dim italic"
 CODE_THEME = "ansi_dark"
 """Code blocks in answers use the terminal's own colours."""
 RESULT_LINES = 8
@@ -146,7 +147,18 @@ class ChatView:
             self._spin("Writing…")
 
     def _on_thinking(self, event: AgentEvent) -> None:
-        self._stream(event.text, "thinking", "dim italic")
+        """Thinking is drawn line by line as each line completes, wrapped at words (dim)."""
+        if self._stream_kind != "thinking":
+            self._end_stream()
+            self._stream_kind, self._answer = "thinking", ""
+        self._answer += event.text
+        end = self._answer.rfind("\n") if "\n" in event.text else -1
+        if end >= 0:
+            self._stop_spin()
+            self.console.print(Text(visible(self._answer[:end]), style=THINKING_STYLE))
+            self._answer = self._answer[end + 1 :]
+        if self._answer:
+            self._spin("Thinking…")
 
     def _on_tool_call(self, event: AgentEvent) -> None:
         self._end_stream()
@@ -363,21 +375,14 @@ class ChatView:
         if len(lines) > DIFF_LINES:
             self.line(f"  … {len(lines) - DIFF_LINES} more diff lines", "dim")
 
-    def _stream(self, text: str, kind: str, style: str) -> None:
-        self._stop_spin()
-        if self._stream_kind != kind:
-            self._end_stream()
-            self._stream_kind = kind
-        self.console.print(Text(visible(text), style=style), end="", soft_wrap=True)
-
     def _end_stream(self) -> None:
-        if self._stream_kind == "text":
+        if self._stream_kind is not None:
             self._stop_spin()
-            if self._answer.strip():
-                self._markdown(self._answer)
-            self._answer = ""
-        elif self._stream_kind is not None:
-            self.console.print()
+        if self._stream_kind == "text" and self._answer.strip():
+            self._markdown(self._answer)
+        elif self._stream_kind == "thinking" and self._answer:
+            self.console.print(Text(visible(self._answer), style=THINKING_STYLE))
+        self._answer = ""
         self._stream_kind = None
 
     def _markdown(self, text: str) -> None:

@@ -56,3 +56,27 @@ def test_blocks_are_cut_only_between_blocks_and_nothing_is_lost(pieces: list[str
             for fence in fences:  # every fence opened in a drawn block is closed in it
                 opened = fence[0] if opened is None else (None if fence[0] == opened else opened)
             assert opened is None, done
+
+
+def test_thinking_and_answers_are_wrapped_at_words_as_they_stream() -> None:
+    import io
+
+    from rich.console import Console
+
+    from pi_compact.agent import AgentEvent
+    from pi_compact.cli.chat_view import ChatView
+
+    out = io.StringIO()
+    view = ChatView(Console(file=out, width=40, color_system=None, force_terminal=False))
+    words = [f"word{i}" for i in range(30)]
+    thought = " ".join(words[:15]) + "\nsecond line of thought"
+    answer = "A **bold** start.\n\n" + " ".join(words[15:])
+    for kind, text in (("thinking", thought), ("text", answer)):
+        for start in range(0, len(text), 3):  # three characters a delta: words arrive cut in pieces
+            view.on_event(AgentEvent(kind, text=text[start : start + 3]))
+    view.finish()
+    lines = out.getvalue().splitlines()
+    assert all(len(line) <= 40 for line in lines)
+    for word in words:
+        assert sum(line.split().count(word) for line in lines) == 1, word
+    assert "second line of thought" in lines and "A bold start." in [line.strip() for line in lines]
