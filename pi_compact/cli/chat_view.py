@@ -11,6 +11,7 @@ import re
 
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.segment import Segment, Segments
 from rich.panel import Panel
 from rich.text import Text
 
@@ -120,6 +121,8 @@ class ChatView:
         self._status = None
         self._stream_kind: str | None = None
         self._answer = ""
+        self._blocks = 0
+        """Blocks of the current answer drawn so far."""
 
     # -- agent events ------------------------------------------------------------------------------------------
 
@@ -136,7 +139,7 @@ class ChatView:
         """Answers are Markdown: each block is drawn (wrapped at words) once it is complete, the rest at the end."""
         if self._stream_kind != "text":
             self._end_stream()
-            self._stream_kind, self._answer = "text", ""
+            self._stream_kind, self._answer, self._blocks = "text", "", 0
         self._answer += event.text
         # a block ends only at a line break: other deltas need no look (a long code block stays linear)
         done, self._answer = complete_blocks(self._answer) if "\n" in event.text else ("", self._answer)
@@ -155,7 +158,7 @@ class ChatView:
         end = self._answer.rfind("\n") if "\n" in event.text else -1
         if end >= 0:
             self._stop_spin()
-            self.console.print(Text(visible(self._answer[:end]), style=THINKING_STYLE))
+            self._print_trimmed(Text(visible(self._answer[:end]), style=THINKING_STYLE))
             self._answer = self._answer[end + 1 :]
         if self._answer:
             self._spin("Thinking…")
@@ -381,14 +384,22 @@ class ChatView:
         if self._stream_kind == "text" and self._answer.strip():
             self._markdown(self._answer)
         elif self._stream_kind == "thinking" and self._answer:
-            self.console.print(Text(visible(self._answer), style=THINKING_STYLE))
+            self._print_trimmed(Text(visible(self._answer), style=THINKING_STYLE))
         self._answer = ""
         self._stream_kind = None
 
     def _markdown(self, text: str) -> None:
         # visible(): the model's text reaches the terminal without its control characters; no hyperlinks
         # (a link's target is the model's to choose, and is shown as text instead)
-        self.console.print(Markdown(visible(text), hyperlinks=False, code_theme=CODE_THEME))
+        if self._blocks:
+            self.console.print()  # the blank line rich puts between blocks it draws together
+        self._blocks += 1
+        self._print_trimmed(Markdown(visible(text), hyperlinks=False, code_theme=CODE_THEME))
+
+    def _print_trimmed(self, renderable) -> None:
+        """Print without the blanks rich pads wrapped lines with (they would come along with a copy-paste)."""
+        lines = [_trimmed(line) for line in self.console.render_lines(renderable, pad=False, new_lines=False)]
+        self.console.print(Segments([segment for line in lines for segment in (*line, Segment.line())]), end="")
 
     def _spin(self, text: str) -> None:
         if self._status is None:
@@ -401,6 +412,18 @@ class ChatView:
         if self._status is not None:
             self._status.stop()
             self._status = None
+
+
+def _trimmed(line: list[Segment]) -> list[Segment]:
+    """A rendered line without its trailing blanks (those with a background, as in a code block, stay)."""
+    line = list(line)
+    while line and not (line[-1].style and line[-1].style.bgcolor) and not line[-1].control:
+        text = line[-1].text.rstrip(" ")
+        if text:
+            line[-1] = Segment(text, line[-1].style)
+            break
+        line.pop()
+    return line
 
 
 def _indent(text: str) -> str:
