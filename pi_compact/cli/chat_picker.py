@@ -113,8 +113,9 @@ def _draw(console: Console, painter, picker: Picker, lines: list[render.Line], d
         text = painter.paint(lines[index]).rstrip(" ")
         out.append(("\x1b[7m> " + render.visible_line(_plain(lines[index])) + "\x1b[0m") if index == picker.cursor
                    else "  " + text)
-    field = f"go to: {render.visible_line(picker.typed)}" if picker.typed else HELP
-    out.append(f"\x1b[2m{field}\x1b[0m")
+    field = f"go to: {picker.typed}" if picker.typed else HELP
+    # one screen line each, or the erasing (so many lines up) would miss what wrapped
+    out.append(f"\x1b[2m{render.one_line(field, max(10, console.width - 1))}\x1b[0m")
     console.file.write("\n".join(out) + "\n")
     console.file.flush()
     return len(out)
