@@ -127,7 +127,11 @@ def summarizer_for(settings: CompactionSettings, provider: str | None = None, **
     if window < 0:
         raise UsageError(f"compaction.summarizerWindow must be a positive number of tokens, got {window}")
     options = {"model": settings.model, "base_url": settings.base_url, "context_window": window or None, **options}
-    return make_summarizer(provider or settings.summarizer, **options)
+    name = (provider or settings.summarizer).strip().lower()
+    variable = None if options.get("api_key") else missing_key(name, base_url=options.get("base_url"))
+    if variable is not None:  # said here, so no command reports a bare "ANTHROPIC_API_KEY is not set"
+        raise SummarizerError(f"the summarizer ({name}) needs {variable}")
+    return make_summarizer(name, **options)
 
 
 # -- shared by the provider modules -----------------------------------------------------------------------
