@@ -71,6 +71,9 @@ class CommandUI(Protocol):
         """The user's answer; ``None`` when they cancelled (Ctrl-C, Ctrl-D)."""
         ...
 
+    # Optional: ``pick_entry(session) -> str | None``, an interactive tree selector for ``/tree``; it returns the
+    # chosen reference ("" to stay), or ``None`` when it cannot run (no terminal) and the tree is asked for.
+
 
 @dataclass(frozen=True)
 class ContextView:
@@ -154,8 +157,11 @@ class Commands:
         self.ui.show(Reply("compaction", data=result))
 
     def _tree(self, rest: str) -> CommandOutcome | None:
-        self.ui.show(Reply("tree", data=self.session))
-        answer = self.ui.ask("Go to which entry? (id, id prefix, label or root; Enter to stay) ")
+        pick = getattr(self.ui, "pick_entry", None)  # a terminal UI's selector (the arrow keys, as pi's)
+        answer = pick(self.session) if pick is not None else None
+        if answer is None:
+            self.ui.show(Reply("tree", data=self.session))
+            answer = self.ui.ask("Go to which entry? (id, id prefix, label or root; Enter to stay) ")
         if not answer or not answer.strip():
             return None
         return self._navigate(answer.strip(), ask=True)

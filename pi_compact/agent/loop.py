@@ -24,7 +24,8 @@ from pathlib import Path
 import orjson
 
 from ..compaction import AutoCompactor, CompactionEvent, CompactionResult, CompactionSettings, Summarizer, compact
-from ..compaction.tokens import text_tokens
+from ..compaction.pipeline import SUMMARY_WRAPPER_TOKENS
+from ..compaction.tokens import ContextTokens, estimate_context_tokens, estimate_tokens, text_tokens
 from ..errors import CompactionError, CompactionInProgressError, NothingToCompactError, UsageError
 from ..llm.overflow import is_context_overflow
 from ..session import Session
@@ -33,9 +34,11 @@ from .prompt import RulesFile, system_prompt
 from .providers import DEFAULT_MAX_TOKENS, THINKING_LEVELS, ModelRequest, Provider, context_window
 from .shell import bash_execution_message, held_interrupts, run_bash
 from .speculative import Speculator, settled_window
-from .tools import Toolbox, ToolOutcome, tool_result
+from .tools import Toolbox, ToolOutcome, output_limit, tool_result
 
 DEFAULT_THINKING = "off"
+MIN_ANSWER_TOKENS = 256
+"""The least ``max_tokens`` a request asks for, whatever the reserve (``--reserve 0`` still gets an answer)."""
 OVERFLOW_FAILED = ("Context overflow recovery failed after one compact-and-retry attempt. "
                    "Try reducing context or switching to a larger-context model.")
 """pi's words when the retried request overflows again."""
@@ -93,6 +96,19 @@ class PreFlight(AutoCompactor):
     in the background when it can, and compacts to under 80% of the threshold."""
 
     speculator: Speculator | None = None
+
+    def context_tokens(self, session: Session) -> ContextTokens:
+        """pi's figure (the last reported usage plus estimates after it), but never below the estimate of the
+        whole request: a server that counts fewer tokens than the estimator (a local one, a fake) must not let
+        a request past the window as the estimator sees it, the bound every other part of compaction works to."""
+        messages = session.build_context().messages
+        found = estimate_context_tokens(messages)
+        if not found.measured:
+            return found
+        estimated = sum(map(estimate_tokens, messages))
+        if found.tokens >= estimated + self.fixed_tokens:
+            return found
+        return ContextTokens(estimated, 0, estimated, None)
 
     def size(self, session: Session) -> ContextSize:
         found = self.request_tokens(session)
@@ -172,7 +188,11 @@ class Agent:
     """Prepare compaction summaries in the background near the threshold (``pi-compact chat`` does)."""
     recall: bool = False
     """Offer the ``recall`` tool, and say so in the compaction summary the model is sent."""
+    fit_settings: Callable[[int], CompactionSettings] | None = None
+    """The settings for a window, asked again whenever the window changes (``/model``): ``pi-compact chat``
+    scales the reserve and the kept tail to it. ``None``: :attr:`settings` as given, for every window."""
     _begun: bool = field(default=False, init=False, repr=False)
+    _fitted: bool = field(default=False, init=False, repr=False)
     _told_disabled: str | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -185,6 +205,7 @@ class Agent:
         self._check_level(self.thinking_level)
         self.preflight = PreFlight(self.current_window(), self.settings, self.summarizer,
                                    on_event=self._compaction_event)
+        self._fit_window()
         if self.speculate:
             self.preflight.speculator = Speculator(self.preflight)
 
@@ -192,6 +213,21 @@ class Agent:
 
     def current_window(self) -> int:
         return self.window or context_window(self.provider.name, self.provider.model)
+
+    def _fit_window(self) -> None:
+        """Size the pre-flight, the settings and the tools' output limit for the current window."""
+        window = self.current_window()
+        if self.fit_settings is not None and (window != self.preflight.window or not self._fitted):
+            self.settings = self.fit_settings(window)
+            self.preflight.settings = self.settings
+            self._fitted = True
+        self.preflight.window = window
+        self.toolbox.max_bytes = output_limit(window)
+
+    def answer_tokens(self) -> int:
+        """``max_tokens`` of a request: the answer must fit the room the reserve leaves, so a request never asks
+        for more than the window holds (a local server refuses one whose prompt plus answer exceed it)."""
+        return min(self.max_tokens, max(self.settings.reserve_tokens, MIN_ANSWER_TOKENS))
 
     def begin(self) -> None:
         """Record the model and thinking level as pi does when a session starts (once, before the first write).
@@ -214,7 +250,7 @@ class Agent:
         """Switch model (a ``model_change`` entry, as pi's ``setModel``)."""
         self.begin()
         self.provider = provider
-        self.preflight.window = self.current_window()
+        self._fit_window()
         self._write(lambda: self.session.append_model_change(provider.name, provider.model))
 
     def set_thinking_level(self, level: str) -> bool:
@@ -246,13 +282,16 @@ class Agent:
         messages = self.session.build_context().messages
         if self.recall:
             messages = [_with_recall_note(m) for m in messages]
-        return ModelRequest(system, messages, self.toolbox.specs, self.thinking_level, self.max_tokens)
+        return ModelRequest(system, messages, self.toolbox.specs, self.thinking_level, self.answer_tokens())
 
     def _refresh_system(self) -> str:
         system, self.rules = system_prompt(self.cwd, self.toolbox.specs, home=self.home)
         tools = orjson.dumps([[t.name, t.description, t.parameters] for t in self.toolbox.specs]).decode()
-        self.preflight.fixed_tokens = text_tokens(system) + text_tokens(tools)
-        self.preflight.window = self.current_window()
+        # the text a request adds around a compaction summary (pi's wrapper, the recall note) is no message's
+        # own: counted here, or a context at the threshold would be sent a few dozen tokens over it
+        wrapping = SUMMARY_WRAPPER_TOKENS + (text_tokens(RECALL_NOTE) if self.recall else 0)
+        self.preflight.fixed_tokens = text_tokens(system) + text_tokens(tools) + wrapping
+        self._fit_window()
         return system
 
     # -- user actions ----------------------------------------------------------------------------------------
@@ -267,7 +306,8 @@ class Agent:
     def run_bash(self, command: str, *, exclude_from_context: bool = False) -> dict:
         """The user's ``!cmd`` (``!!cmd``: kept out of the context): run it, store a ``bashExecution``."""
         self.begin()
-        message = bash_execution_message(run_bash(command, self.cwd), exclude_from_context=exclude_from_context)
+        run = run_bash(command, self.cwd, max_bytes=self.toolbox.max_bytes)
+        message = bash_execution_message(run, exclude_from_context=exclude_from_context)
         self._append(message)
         self.speculate_now()
         return message

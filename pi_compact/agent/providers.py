@@ -61,10 +61,15 @@ first; published list prices, which change: a model not listed gets no cost rath
 
 def context_window(provider: str, model: str) -> int:
     """The model's context window as far as known, else the provider's usual one."""
+    return known_window(model) or _FALLBACK_WINDOWS.get(provider, 128_000)
+
+
+def known_window(model: str) -> int | None:
+    """The model's context window when its id is one this table knows; ``None`` for any other (a local model)."""
     for prefix, window in _WINDOWS:
         if model.startswith(prefix):
             return window
-    return _FALLBACK_WINDOWS.get(provider, 128_000)
+    return None
 
 
 def cost_of(model: str, usage: dict) -> dict:
@@ -458,6 +463,7 @@ __all__ = [
     "Provider",
     "ResponseStream",
     "context_window",
+    "known_window",
     "cost_of",
     "make_provider",
 ]

@@ -42,6 +42,8 @@ class Truncation:
     total_bytes: int
     output_lines: int
     output_bytes: int
+    max_lines: int = MAX_LINES
+    max_bytes: int = MAX_BYTES
 
     def details(self) -> dict:
         """The ``details.truncation`` object stored with a tool result (pi's field names)."""
@@ -52,8 +54,8 @@ class Truncation:
             "totalBytes": self.total_bytes,
             "outputLines": self.output_lines,
             "outputBytes": self.output_bytes,
-            "maxLines": MAX_LINES,
-            "maxBytes": MAX_BYTES,
+            "maxLines": self.max_lines,
+            "maxBytes": self.max_bytes,
         }
 
 
@@ -75,7 +77,8 @@ def truncate_head(text: str, max_lines: int = MAX_LINES, max_bytes: int = MAX_BY
             break
         kept.append(line)
         size += cost
-    return Truncation("\n".join(kept), by is not None, by, len(lines), _utf8_len(text), len(kept), size)
+    return Truncation("\n".join(kept), by is not None, by, len(lines), _utf8_len(text), len(kept), size,
+                      max_lines, max_bytes)
 
 
 def truncate_tail(text: str, max_lines: int = MAX_LINES, max_bytes: int = MAX_BYTES) -> Truncation:
@@ -101,7 +104,8 @@ def truncate_tail(text: str, max_lines: int = MAX_LINES, max_bytes: int = MAX_BY
         kept.append(line)
         size += cost
     kept.reverse()
-    return Truncation("\n".join(kept), by is not None, by, len(lines), _utf8_len(text), len(kept), size)
+    return Truncation("\n".join(kept), by is not None, by, len(lines), _utf8_len(text), len(kept), size,
+                      max_lines, max_bytes)
 
 
 def clean_output(raw: bytes) -> str:
@@ -131,8 +135,10 @@ class BashRun:
         return self.truncation.truncated
 
 
-def run_bash(command: str, cwd: str, *, timeout: float | None = None) -> BashRun:
-    """Run ``command`` with ``bash -c`` in ``cwd``; Ctrl-C (KeyboardInterrupt) cancels it, never raises."""
+def run_bash(command: str, cwd: str, *, timeout: float | None = None, max_bytes: int = MAX_BYTES) -> BashRun:
+    """Run ``command`` with ``bash -c`` in ``cwd``; Ctrl-C (KeyboardInterrupt) cancels it, never raises.
+
+    Output longer than ``max_bytes`` (or :data:`MAX_LINES`) is cut to its tail."""
     handle, path = tempfile.mkstemp(prefix="pi-bash-", suffix=".log")
     try:
         with os.fdopen(handle, "wb") as sink:
@@ -151,7 +157,7 @@ def run_bash(command: str, cwd: str, *, timeout: float | None = None) -> BashRun
     except BaseException:
         _remove(path)
         raise
-    truncation = truncate_tail(output)
+    truncation = truncate_tail(output, max_bytes=max_bytes)
     exit_code = None if cancelled or timed_out else process.returncode
     if not truncation.truncated:
         _remove(path)

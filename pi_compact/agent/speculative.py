@@ -182,7 +182,9 @@ class Speculator:
                            instructions=None, fixed_tokens=pre.fixed_tokens).plan()
         except PiCompactError:
             return None
-        if replay.missed:
+        if replay.missed or plan.messages_dropped:
+            # a summary of the region as it was leaves everything since kept verbatim; when that no longer fits
+            # (a small window fills in a turn or two), messages would be dropped that the normal path summarizes
             return None
         self._attempt = None
         pre.emit(CompactionEvent("compaction_start", reason, tokens_before=prep.tokens_before))

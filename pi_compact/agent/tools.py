@@ -31,6 +31,8 @@ GREP_LINE_CHARS = 500
 GREP_SKIP_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv", ".hg", ".svn"})
 _IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
                 ".webp": "image/webp"}
+MIN_OUTPUT_BYTES = 2048
+"""The least output a tool returns, however small the window (less could not show one error message)."""
 CANCELLED_TEXT = "Cancelled by the user."
 REFUSED_TEXT = "The user declined to run this command. Ask them or try another way."
 
@@ -125,6 +127,8 @@ class Toolbox:
     """Asked before each ``bash`` command; ``False`` refuses it."""
     recall_session: Callable[[], Any] | None = None
     """The session ``recall`` searches (a callable: the agent's session may be replaced); ``None``: no tool."""
+    max_bytes: int = MAX_BYTES
+    """The longest output ``read``, ``bash`` and ``grep`` return (the agent sets it: :func:`output_limit`)."""
     _runners: dict[str, Callable[[dict], ToolOutcome]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -183,11 +187,11 @@ class Toolbox:
             raise ToolFailure(f"Offset {start + 1} is beyond end of file ({len(lines)} lines total)")
         limit = _int(args, "limit", 0)
         chosen = lines[start : start + limit] if limit > 0 else lines[start:]
-        cut = truncate_head("\n".join(chosen))
+        cut = truncate_head("\n".join(chosen), max_bytes=self.max_bytes)
         if cut.output_lines == 0 and chosen and chosen[0]:
             size = len(chosen[0].encode()) // 1024
-            return ToolOutcome(f"[Line {start + 1} is {size}KB, over the {MAX_BYTES // 1024}KB limit. Use bash: "
-                               f"sed -n '{start + 1}p' {args['path']} | head -c {MAX_BYTES}]",
+            return ToolOutcome(f"[Line {start + 1} is {size}KB, over the {_kb(self.max_bytes)} limit. Use bash: "
+                               f"sed -n '{start + 1}p' {args['path']} | head -c {self.max_bytes}]",
                                {"truncation": cut.details()})
         shown_end = start + cut.output_lines
         body = cut.content
@@ -245,7 +249,7 @@ class Toolbox:
         limit = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else self.bash_timeout
         if self.confirm_bash is not None and not self.confirm_bash(command):
             return ToolOutcome(REFUSED_TEXT, is_error=True)
-        run = run_bash(command, self.cwd, timeout=limit)
+        run = run_bash(command, self.cwd, timeout=limit, max_bytes=self.max_bytes)
         text = run.output or "(no output)"
         details: dict | None = None
         if run.truncated:
@@ -310,13 +314,23 @@ class Toolbox:
                 break
         if not matches:
             return ToolOutcome("No matches found")
-        cut = truncate_head("\n".join(lines))
+        cut = truncate_head("\n".join(lines), max_bytes=self.max_bytes)
         text = cut.content
         if matches >= limit:
             text += f"\n\n[{limit} matches limit reached. Use limit={limit * 2} for more, or refine the pattern]"
         elif cut.truncated:
-            text += f"\n\n[Output cut at {MAX_BYTES // 1024}KB. Refine the pattern or use a glob]"
+            text += f"\n\n[Output cut at {_kb(self.max_bytes)}. Refine the pattern or use a glob]"
         return ToolOutcome(text, {"matches": matches})
+
+
+def output_limit(window: int) -> int:
+    """The longest tool output, in bytes, for a ``window``-token model: pi's 50 KB, but at most half a byte per
+    token of the window (an eighth of it in tokens, for ordinary text), so one result cannot fill a small window."""
+    return max(MIN_OUTPUT_BYTES, min(MAX_BYTES, window // 2))
+
+
+def _kb(size: int) -> str:
+    return f"{size // 1024}KB" if size % 1024 == 0 else f"{size:,} bytes"
 
 
 def tool_result(call: dict, outcome: ToolOutcome) -> dict:
@@ -397,4 +411,5 @@ def _grep_file(file: Path, regex: re.Pattern, context: int, shown: str) -> Itera
             yield False, f"{shown}-{index + 1}- {text}"
 
 
-__all__ = ["CANCELLED_TEXT", "RECALL_SPEC", "REFUSED_TEXT", "SPECS", "ToolFailure", "ToolOutcome", "ToolSpec", "Toolbox", "tool_result"]
+__all__ = ["CANCELLED_TEXT", "MIN_OUTPUT_BYTES", "RECALL_SPEC", "REFUSED_TEXT", "SPECS", "ToolFailure", "ToolOutcome",
+           "ToolSpec", "Toolbox", "output_limit", "tool_result"]

@@ -7,7 +7,11 @@ Everything the model, a tool or the session file says is untrusted and reaches t
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
+from rich.markdown import Markdown
+from rich.segment import Segment, Segments
 from rich.panel import Panel
 from rich.text import Text
 
@@ -17,11 +21,18 @@ from . import render
 from .render import one_line, visible
 
 BAR_CELLS = 30
+THINKING_STYLE = "dim italic"
+CODE_THEME = "ansi_dark"
+"""Code blocks in answers use the terminal's own colours."""
 RESULT_LINES = 8
 DIFF_LINES = 24
 _LEVEL_STYLES = {"info": "cyan", "warning": "yellow", "error": "bold red"}
 _SPECULATION_WORDS = {"summarizing": "summarizing…", "ready": "summary ready"}
 _ROLE_STYLES = {"user": "bold cyan", "assistant": "bold green", "toolResult": "blue"}
+RECAP_MESSAGES = 4
+"""Messages shown when a session is resumed."""
+_RECAP_LABELS = {"user": "you", "toolResult": "tool", "compactionSummary": "summary", "branchSummary": "branch",
+                 "bashExecution": "shell"}
 
 
 def bar_colour(size: ContextSize) -> str:
@@ -55,6 +66,52 @@ def token_bar(size: ContextSize, compactions: int, cells: int = BAR_CELLS) -> Te
     return bar
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.M)
+
+
+def complete_blocks(text: str) -> tuple[str, str]:
+    """``text`` split after its last complete Markdown block (a blank line outside a code fence): what can be
+    drawn now, and what must wait for more. Linear in ``text``: each fence and blank line is looked at once."""
+    cut, open_fence = 0, None
+    fences = [(m.start(), m.group(1)[0]) for m in _FENCE.finditer(text)]
+    position = 0
+    for start, mark in fences + [(len(text), None)]:
+        if open_fence is None:
+            blank = text.rfind("\n\n", position, start)
+            if blank >= 0:
+                cut = blank + 2
+        if mark is None:
+            break
+        if open_fence is None:
+            open_fence = mark
+        elif mark == open_fence:
+            open_fence = None
+            end = text.find("\n", start)
+            if end >= 0 and text.startswith("\n", end + 1):
+                cut = end + 2
+        position = start
+    return text[:cut], text[cut:]
+
+
+def compaction_outcome(result) -> str:
+    """What a compaction did to the conversation, losses first: ``truncate: 6 messages dropped (summarizer
+    failed: …)``, ``summarize: 14 messages summarized``. A loss the entry records is never left off the screen."""
+    if result.messages_dropped:
+        done = f"{_count(result.messages_dropped, 'message')} dropped"
+    else:
+        done = f"{_count(result.messages_summarized, 'message')} summarized"
+    why = ""
+    if result.fallback_reason:
+        why = f" (summarizer failed: {result.fallback_reason})"
+    elif result.messages_dropped:
+        why = " (the summary and the kept messages did not fit otherwise)"
+    return f"{result.strategy}: {done}{why}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 class ChatView:
     """Draws one chat; also the :class:`~pi_compact.agent.CommandUI` the slash commands talk to."""
 
@@ -63,6 +120,9 @@ class ChatView:
         self._input = ask
         self._status = None
         self._stream_kind: str | None = None
+        self._answer = ""
+        self._blocks = 0
+        """Blocks of the current answer drawn so far."""
 
     # -- agent events ------------------------------------------------------------------------------------------
 
@@ -76,10 +136,32 @@ class ChatView:
         self._spin("Waiting for the model…")
 
     def _on_text(self, event: AgentEvent) -> None:
-        self._stream(event.text, "text", "")
+        """Answers are Markdown: each block is drawn (wrapped at words) once it is complete, the rest at the end."""
+        if self._stream_kind != "text":
+            self._end_stream()
+            self._stream_kind, self._answer, self._blocks = "text", "", 0
+        self._answer += event.text
+        # a block ends only at a line break: other deltas need no look (a long code block stays linear)
+        done, self._answer = complete_blocks(self._answer) if "\n" in event.text else ("", self._answer)
+        if done:
+            self._stop_spin()
+            self._markdown(done)
+        if self._answer:
+            self._spin("Writing…")
 
     def _on_thinking(self, event: AgentEvent) -> None:
-        self._stream(event.text, "thinking", "dim italic")
+        """Thinking is drawn line by line as each line completes, wrapped at words (dim)."""
+        if self._stream_kind != "thinking":
+            self._end_stream()
+            self._stream_kind, self._answer = "thinking", ""
+        self._answer += event.text
+        end = self._answer.rfind("\n") if "\n" in event.text else -1
+        if end >= 0:
+            self._stop_spin()
+            self._print_trimmed(Text(visible(self._answer[:end]), style=THINKING_STYLE))
+            self._answer = self._answer[end + 1 :]
+        if self._answer:
+            self._spin("Thinking…")
 
     def _on_tool_call(self, event: AgentEvent) -> None:
         self._end_stream()
@@ -131,8 +213,9 @@ class ChatView:
             self._stop_spin()
             r = found.result
             ahead = " · summary prepared in the background" if r.details.get("speculative") else ""
+            lost = r.messages_dropped > 0 or r.fallback_reason is not None
             self.line(f"▣ Compacted ({found.reason}): {r.tokens_before:,} → {r.tokens_after:,} tokens · "
-                      f"{r.strategy} · {r.duration_s:.1f}s{ahead}", "bold yellow")
+                      f"{compaction_outcome(r)} · {r.duration_s:.1f}s{ahead}", "bold red" if lost else "bold yellow")
         elif found.type in ("compaction_failed", "compaction_skipped"):
             self._stop_spin()
             if found.reason == "manual":
@@ -162,6 +245,13 @@ class ChatView:
         except (EOFError, KeyboardInterrupt):
             self.console.print()
             return None
+
+    def pick_entry(self, session) -> str | None:
+        """``/tree``'s selector (arrow keys); ``None`` when input is not a terminal (the tree is printed and asked)."""
+        from .chat_picker import pick_entry
+
+        self.finish()
+        return pick_entry(self.console, session)
 
     def confirm_bash(self, command: str) -> bool:
         """``--confirm-bash``: ask y/N before the model's command runs (the call line is already on screen)."""
@@ -257,6 +347,18 @@ class ChatView:
         if message.get("excludeFromContext"):
             self.line("(not sent to the model)", "dim")
 
+    def recap(self, messages: list[dict]) -> None:
+        """The last messages of a resumed branch, one line each, so the conversation can be picked up."""
+        shown = messages[-RECAP_MESSAGES:]
+        if len(messages) > len(shown):
+            self.line(f"  … {len(messages) - len(shown)} earlier messages (/context lists them)", "dim")
+        for message in shown:
+            role = str(message.get("role"))
+            label = _RECAP_LABELS.get(role, role)
+            preview = one_line(render.message_preview(message), max(20, self.console.width - 16))
+            self.console.print(Text(f"  {label:<10} ", style=_ROLE_STYLES.get(role, "bold")) + Text(preview),
+                               no_wrap=True, overflow="ellipsis")
+
     def bar(self, size: ContextSize, compactions: int) -> None:
         self._stop_spin()
         self._end_stream()
@@ -277,17 +379,28 @@ class ChatView:
         if len(lines) > DIFF_LINES:
             self.line(f"  … {len(lines) - DIFF_LINES} more diff lines", "dim")
 
-    def _stream(self, text: str, kind: str, style: str) -> None:
-        self._stop_spin()
-        if self._stream_kind != kind:
-            self._end_stream()
-            self._stream_kind = kind
-        self.console.print(Text(visible(text), style=style), end="", soft_wrap=True)
-
     def _end_stream(self) -> None:
         if self._stream_kind is not None:
-            self.console.print()
-            self._stream_kind = None
+            self._stop_spin()
+        if self._stream_kind == "text" and self._answer.strip():
+            self._markdown(self._answer)
+        elif self._stream_kind == "thinking" and self._answer:
+            self._print_trimmed(Text(visible(self._answer), style=THINKING_STYLE))
+        self._answer = ""
+        self._stream_kind = None
+
+    def _markdown(self, text: str) -> None:
+        # visible(): the model's text reaches the terminal without its control characters; no hyperlinks
+        # (a link's target is the model's to choose, and is shown as text instead)
+        if self._blocks:
+            self.console.print()  # the blank line rich puts between blocks it draws together
+        self._blocks += 1
+        self._print_trimmed(Markdown(visible(text), hyperlinks=False, code_theme=CODE_THEME))
+
+    def _print_trimmed(self, renderable) -> None:
+        """Print without the blanks rich pads wrapped lines with (they would come along with a copy-paste)."""
+        lines = [_trimmed(line) for line in self.console.render_lines(renderable, pad=False, new_lines=False)]
+        self.console.print(Segments([segment for line in lines for segment in (*line, Segment.line())]), end="")
 
     def _spin(self, text: str) -> None:
         if self._status is None:
@@ -302,8 +415,20 @@ class ChatView:
             self._status = None
 
 
+def _trimmed(line: list[Segment]) -> list[Segment]:
+    """A rendered line without its trailing blanks (those with a background, as in a code block, stay)."""
+    line = list(line)
+    while line and not (line[-1].style and line[-1].style.bgcolor) and not line[-1].control:
+        text = line[-1].text.rstrip(" ")
+        if text:
+            line[-1] = Segment(text, line[-1].style)
+            break
+        line.pop()
+    return line
+
+
 def _indent(text: str) -> str:
     return "\n".join("  " + line for line in text.split("\n"))
 
 
-__all__ = ["ChatView", "bar_colour", "token_bar"]
+__all__ = ["ChatView", "bar_colour", "compaction_outcome", "complete_blocks", "token_bar"]

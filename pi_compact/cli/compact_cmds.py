@@ -9,6 +9,7 @@ figures and exits 0: the session is already as small as the settings allow.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -62,7 +63,7 @@ def _settings(window, keep_recent, reserve, summarizer, model, base_url, summari
     """pi's settings; with --window, scaled to it as ``replay`` scales them; then the flags as given."""
     from ..compaction import load_settings
     from ..errors import UsageError
-    from ..llm import check_summarizer
+    from ..llm import check_summarizer, check_summarizer_key
     from ..evaluation.replayer import settings_for_window
 
     settings = load_settings(os.getcwd())
@@ -73,10 +74,25 @@ def _settings(window, keep_recent, reserve, summarizer, model, base_url, summari
         summarizer_window=summarizer_window,
     )
     check_summarizer(settings.summarizer)
+    check_summarizer_key(settings.summarizer, origin=summarizer_origin(summarizer), base_url=settings.base_url)
     if window is not None and window <= settings.reserve_tokens:
         raise UsageError(f"--window {window:,} must be larger than the reserve ({settings.reserve_tokens:,}); "
                          f"pass a smaller --reserve")
     return settings
+
+
+def summarizer_origin(flag: str | None) -> str:
+    """Where the summarizer in use was chosen: the ``--summarizer`` flag, else the user's settings file (a
+    project's may not choose one), shown with ``~`` for the home directory."""
+    if flag is not None:
+        return "--summarizer"
+    from ..store.paths import agent_dir
+
+    path = agent_dir() / "settings.json"
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
 
 
 def _make_summarizer(settings):
@@ -123,6 +139,13 @@ def _report_nothing(session, settings, window, reason: str, as_json: bool) -> No
 
 
 def _report(result, window, dry_run, as_json, full_summary) -> None:
+    if result.fallback_reason:  # on stderr too: a script reading stdout (or --json) must not be the only one told
+        from rich.text import Text
+
+        from .render import one_line, stderr_console
+
+        stderr_console().print(Text("warning: ", style="yellow") +
+                               Text(f"the summarizer failed: {one_line(result.fallback_reason)}"), soft_wrap=True)
     if as_json:
         from .output import write_json
 
@@ -143,7 +166,7 @@ def _print_human(result, window, dry_run, full_summary) -> None:
     title = "Dry run: nothing written" if dry_run else f"Compaction entry {result.entry['id']} appended"
     lines = [
         f"tokens     {before} → {after}" + (f" of a {window:,}-token window" if window else ""),
-        f"strategy   {result.strategy}" + (f"  (fallback: {result.fallback_reason})" if result.fallback_reason else ""),
+        f"strategy   {result.strategy}" + (f"  (summarizer failed: {result.fallback_reason})" if result.fallback_reason else ""),
         f"messages   {result.messages_summarized} summarized, {result.messages_dropped} dropped to fit",
         f"kept from  {result.first_kept_entry_id}",
         f"took       {result.duration_s:.2f} s",

@@ -7,6 +7,7 @@ turned into a one-line :class:`~pi_compact.errors.SummarizerError` that never co
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +18,17 @@ if TYPE_CHECKING:
     from pi_compact.compaction.settings import CompactionSettings
     from pi_compact.compaction.summarizer import Summarizer
 
-__all__ = ["SUMMARIZERS", "check_summarizer", "is_context_overflow", "make_summarizer", "model_window", "summarizer_for"]
+__all__ = [
+    "API_KEY_VARIABLES",
+    "SUMMARIZERS",
+    "check_summarizer",
+    "check_summarizer_key",
+    "is_context_overflow",
+    "make_summarizer",
+    "missing_key",
+    "model_window",
+    "summarizer_for",
+]
 
 SUMMARIZERS: tuple[str, ...] = ("offline", "anthropic", "openai")
 """The summarizers :func:`make_summarizer` builds, the default first: the one list every option is checked against."""
@@ -39,6 +50,31 @@ def check_summarizer(name: str, *, also: tuple[str, ...] = ()) -> str:
     if name not in choices:
         raise UsageError(f"unknown summarizer {name!r}: use one of {', '.join(choices)}")
     return name
+
+
+API_KEY_VARIABLES = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
+"""The environment variable each remote summarizer reads its key from."""
+
+
+def missing_key(provider: str, *, base_url: str | None = None) -> str | None:
+    """The environment variable ``provider``'s summarizer needs and does not find, else ``None`` (the offline
+    one needs no key, nor does an OpenAI-compatible local server: a ``base_url`` or ``OPENAI_BASE_URL``)."""
+    variable = API_KEY_VARIABLES.get(provider)
+    if variable is None or os.environ.get(variable):
+        return None
+    if provider == "openai" and (base_url or os.environ.get("OPENAI_BASE_URL")):
+        return None
+    return variable
+
+
+def check_summarizer_key(provider: str, *, origin: str, base_url: str | None = None) -> None:
+    """A :class:`~pi_compact.errors.UsageError` saying what the key is for and where the choice came from
+    (``origin``: ``--summarizer``, a settings file), when the summarizer ``provider`` lacks its key. Without
+    it, a chat with another provider would only say "ANTHROPIC_API_KEY is not set", as if the chat needed it."""
+    variable = missing_key(provider, base_url=base_url)
+    if variable is not None:
+        raise UsageError(f"the summarizer ({provider}, from {origin}) needs {variable}: set it, or choose "
+                         "another summarizer with --summarizer")
 
 
 def model_window(provider: str, model: str | None) -> int:
@@ -91,7 +127,11 @@ def summarizer_for(settings: CompactionSettings, provider: str | None = None, **
     if window < 0:
         raise UsageError(f"compaction.summarizerWindow must be a positive number of tokens, got {window}")
     options = {"model": settings.model, "base_url": settings.base_url, "context_window": window or None, **options}
-    return make_summarizer(provider or settings.summarizer, **options)
+    name = (provider or settings.summarizer).strip().lower()
+    variable = None if options.get("api_key") else missing_key(name, base_url=options.get("base_url"))
+    if variable is not None:  # said here, so no command reports a bare "ANTHROPIC_API_KEY is not set"
+        raise SummarizerError(f"the summarizer ({name}) needs {variable}")
+    return make_summarizer(name, **options)
 
 
 # -- shared by the provider modules -----------------------------------------------------------------------

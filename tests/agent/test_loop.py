@@ -211,9 +211,9 @@ def test_a_tool_result_over_the_threshold_is_compacted_before_the_next_request(s
     # about 3,900 estimated tokens (2,200 real: the estimate prices zero-padded counters' digits like hex)
     (project / "big.txt").write_text(" ".join(f"token{i:05d}" for i in range(740)))
     session = Session.create(str(project))
-    history(session, 3, 700)
+    history(session, 3, 1700)
     settings = CompactionSettings(reserve_tokens=1500, keep_recent_tokens=2500)
-    window = 11000
+    window = 17000  # a tool's output is at most half a byte per token of the window: big.txt is returned whole
     server.push(FakeReply(tool_calls=[{"id": "r1", "name": "read", "arguments": {"path": "big.txt"}}]),
                 FakeReply(text="It is a list of tokens."))
     agent, events = make_agent(server, project, session=session, window=window, settings=settings)

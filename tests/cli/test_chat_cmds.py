@@ -76,11 +76,18 @@ def test_a_new_session_picks_the_provider_whose_key_is_set(tmp_path: Path, monke
         (["--provider", "anthropic"], "ANTHROPIC_API_KEY is not set"),
         (["--provider", "openai"], "OPENAI_API_KEY is not set (or give --base-url for a local server)"),
         (["--provider", "openai", "--base-url", "http://127.0.0.1:1/v1", "--window", "1000"],
-         "the window (1,000) must be larger than the reserve (16,384)"),
+         "the window (1,000) leaves no room for the conversation: the reserve takes 250 tokens"),
+        (["--provider", "openai", "--base-url", "http://127.0.0.1:1/v1", "--window", "16000", "--reserve", "16384"],
+         "the window (16,000) must be larger than the reserve (16,384)"),
+        (["--window", "0"], "Invalid value for '--window': 0 is not in the range x>=1."),
+        (["--window", "-5"], "Invalid value for '--window': -5 is not in the range x>=1."),
+        (["--summarizer-window", "0"], "Invalid value for '--summarizer-window': 0 is not in the range x>=1."),
+        (["--reserve", "-1"], "Invalid value for '--reserve': -1 is not in the range x>=0."),
         (["--provider", "openai", "--base-url", "http://127.0.0.1:1/v1", "--thinking", "max"],
          "unknown thinking level 'max'"),
     ],
-    ids=["two-sessions", "unknown-id", "bad-cwd", "no-anthropic-key", "no-openai-key", "tiny-window", "bad-thinking"],
+    ids=["two-sessions", "unknown-id", "bad-cwd", "no-anthropic-key", "no-openai-key", "tiny-window", "reserve-over-window",
+         "zero-window", "negative-window", "zero-summarizer-window", "negative-reserve", "bad-thinking"],
 )
 def test_what_chat_refuses_is_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), AGENT_DIR_ENV: str(tmp_path / "agent")}
@@ -89,3 +96,17 @@ def test_what_chat_refuses_is_one_line_and_exit_2(tmp_path: Path, args: list[str
     assert done.returncode == 2, done.stderr + done.stdout
     assert done.stderr.startswith(f"pi-compact: error: {message}") and done.stderr.count("\n") == 1
     assert not (tmp_path / "agent" / "sessions").exists() or not list((tmp_path / "agent" / "sessions").rglob("*.jsonl"))
+
+
+def test_a_missing_summarizer_key_says_what_needs_it_and_where_it_was_chosen(tmp_path: Path) -> None:
+    agent_dir = tmp_path / ".pi" / "agent"
+    agent_dir.mkdir(parents=True)
+    (agent_dir / "settings.json").write_text('{"compaction": {"summarizer": "anthropic"}}')
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), AGENT_DIR_ENV: str(agent_dir)}
+    local = ["--provider", "openai", "--base-url", "http://127.0.0.1:1/v1", "--cwd", str(tmp_path)]
+    done = chat(*local, env=env)
+    assert done.returncode == 2 and done.stderr == (
+        "pi-compact: error: the summarizer (anthropic, from ~/.pi/agent/settings.json) needs ANTHROPIC_API_KEY: "
+        "set it, or choose another summarizer with --summarizer\n")
+    done = chat(*local, "--summarizer", "anthropic", env={**env, AGENT_DIR_ENV: str(tmp_path / "elsewhere")})
+    assert done.returncode == 2 and "the summarizer (anthropic, from --summarizer) needs ANTHROPIC_API_KEY" in done.stderr

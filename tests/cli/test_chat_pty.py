@@ -47,12 +47,12 @@ def project(tmp_path: Path) -> Path:
 class Chat:
     """One ``pi-compact chat`` process in a pseudo-terminal, with everything it printed kept as plain text."""
 
-    def __init__(self, args: list[str], agent_dir: Path, cwd: Path) -> None:
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(agent_dir.parent), "TERM": "xterm", "COLUMNS": "120",
-               "PI_CODING_AGENT_DIR": str(agent_dir), "ANTHROPIC_API_KEY": KEY}
+    def __init__(self, args: list[str], agent_dir: Path, cwd: Path, *, env: dict[str, str] | None = None) -> None:
+        base = {"PATH": "/usr/bin:/bin", "HOME": str(agent_dir.parent), "TERM": "xterm", "COLUMNS": "120",
+                "PI_CODING_AGENT_DIR": str(agent_dir), "ANTHROPIC_API_KEY": KEY}
         self.log = io.StringIO()
-        self.child = pexpect.spawn(CHAT[0], CHAT[1:] + args, env=env, cwd=str(cwd), encoding="utf-8",
-                                   timeout=30, dimensions=(50, 120))
+        self.child = pexpect.spawn(CHAT[0], CHAT[1:] + args, env={**base, **(env or {})}, cwd=str(cwd),
+                                   encoding="utf-8", timeout=30, dimensions=(50, 120))
         self.child.logfile_read = self.log
         self.prompt()
 
@@ -104,7 +104,7 @@ def test_a_working_session_through_the_terminal(server: FakeLLMServer, project: 
 
     shown = chat.say("hello")
     assert "Hello from the fake model, ready to help." in shown
-    assert re.search(r"\] +[\d,]+ / 200,000 tokens \(\d+%\) · compact at 183,616 · 0 compactions", shown)
+    assert re.search(r"\] +[\d,]+ / 200,000 tokens \(\d+%\)( est\.)? · compact at 183,616 · 0 compactions", shown)
 
     shown = chat.say("make greet say bye")
     assert "● read(app.py)" in shown and "-    return 'hello'" in shown and "+    return 'bye'" in shown
@@ -138,7 +138,7 @@ def test_a_working_session_through_the_terminal(server: FakeLLMServer, project: 
 
     second_user = [e for e in entries(session_file) if role_or_type(e) == "user"][1]
     chat.child.sendline("/tree")
-    chat.child.expect_exact("Enter to stay")
+    chat.child.expect_exact("Esc stay")  # the selector; typing an id prefix goes to that entry
     chat.child.sendline(second_user["id"][:8])
     chat.child.expect_exact("Summarize the branch you leave?")
     chat.child.sendline("y")

@@ -21,7 +21,7 @@ from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_context
 
 WINDOW = 40_000
-THRESHOLD = WINDOW - 16_384  # pi's default reserve
+THRESHOLD = WINDOW - 16_384  # pi's default reserve, pinned by --reserve (by default it scales to a quarter of 40k)
 
 
 def near_threshold(file: Path, cwd: Path) -> None:
@@ -46,9 +46,10 @@ def test_the_request_after_the_crossing_does_not_wait_for_a_summary(server: Fake
         (agent_dir / "settings.json").write_text(json.dumps(settings))
         summarizer.push(FakeReply(text=SUMMARY, delay=5), FakeReply(text=SUMMARY, delay=1))
         server.push(FakeReply(text="Short."), FakeReply(text="Answered right away."))
-        (project / "big.log").write_text("A long log line. " * 2_200 + "\n")
+        # dense (hex) lines: the 20,000 bytes a 40k window lets a command return still cross the threshold
+        (project / "big.log").write_text("A long log line. 0x3f9a2c71e5 " * 2_200 + "\n")
         chat = Chat(["--session", str(file), "--base-url", server.url, "--model", "claude-test", "--window",
-                     str(WINDOW)], agent_dir, project)
+                     str(WINDOW), "--reserve", "16384"], agent_dir, project)
 
         shown = chat.say("first question")  # the background summary starts before this request is sent
         assert re.search(r"\] +[\d,]+ / 40,000 tokens \(\d+%\) · compact at 23,616 · 0 compactions · summarizing…",

@@ -163,6 +163,32 @@ def test_anthropic_failure_falls_back_offline(tmp_path) -> None:
     assert "sk-ant-test-key" not in orjson.dumps(report).decode()
 
 
+def test_a_summarizer_failure_is_said_on_stderr_too(tmp_path) -> None:
+    path = session_file(tmp_path / "s.jsonl", request_words=200)
+    with fake_llm_server() as server:
+        server.push(*[FakeReply(status=500, text="overloaded")] * 3)
+        done = invoke(str(path), "--keep-recent", "2500", "--summarizer", "anthropic", "--base-url", server.url,
+                      env={"ANTHROPIC_API_KEY": "sk-ant-test-key-0000000000"})
+    assert "strategy offline (summarizer failed: anthropic: anthropic API error 500: overloaded)" in " ".join(
+        done.stdout.split())
+    assert done.stderr.startswith("warning: the summarizer failed: anthropic: anthropic API error 500: overloaded")
+    assert done.stderr.count("\n") == 1
+
+
+def test_a_missing_key_names_the_settings_file_that_chose_the_summarizer(tmp_path) -> None:
+    agent_dir = tmp_path / "home" / ".pi" / "agent"
+    agent_dir.mkdir(parents=True)
+    (agent_dir / "settings.json").write_text('{"compaction": {"summarizer": "anthropic"}}')
+    path = session_file(tmp_path / "s.jsonl")
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    env.update(HOME=str(tmp_path / "home"), PI_CODING_AGENT_DIR=str(agent_dir))
+    done = subprocess.run([sys.executable, "-m", "pi_compact", "session", "compact", str(path)], capture_output=True,
+                          env=env, timeout=120)
+    assert done.returncode == 2 and done.stderr.decode() == (
+        "pi-compact: error: the summarizer (anthropic, from ~/.pi/agent/settings.json) needs ANTHROPIC_API_KEY: "
+        "set it, or choose another summarizer with --summarizer\n")
+
+
 # -- errors --------------------------------------------------------------------------------------------------------
 
 
@@ -174,7 +200,8 @@ def test_anthropic_failure_falls_back_offline(tmp_path) -> None:
         pytest.param(["--window", "1000", "--reserve", "2000"],
                          "--window 1,000 must be larger than the reserve (2,000); pass a smaller --reserve",
                          id="window-below-reserve"),
-        pytest.param(["--summarizer", "anthropic"], "ANTHROPIC_API_KEY is not set", id="no-key"),
+        pytest.param(["--summarizer", "anthropic"], "the summarizer (anthropic, from --summarizer) needs "
+                     "ANTHROPIC_API_KEY: set it, or choose another summarizer with --summarizer", id="no-key"),
     ],
 )
 def test_usage_errors_are_one_line_with_exit_code_2(tmp_path, extra, message) -> None:
