@@ -100,9 +100,11 @@ class Mismatch:
 class FakeLLMServer:
     """State shared between a test and the server thread: the reply script, the request log, the mismatches."""
 
-    def __init__(self, url: str, default_text: str) -> None:
+    def __init__(self, url: str, default_text: str, delta_words: int = 1) -> None:
         self.url = url
         """Base URL without a trailing slash, e.g. ``http://127.0.0.1:54321``."""
+        self.delta_words = delta_words
+        """Words per streamed text delta (1: every word is a delta)."""
         self.default_text = default_text
         """Text answered when the script is empty."""
         self.requests: list[RecordedRequest] = []
@@ -169,7 +171,7 @@ def _answer(server: FakeLLMServer, reply: FakeReply, raw: bytes, body: Any) -> w
         shown = "".join(str(b.get("text") or b.get("thinking") or "") + json.dumps(b.get("arguments", "")) for b in blocks)
         usage = (max(1, len(raw) // 4), rough_tokens(shown) if calls else rough_tokens(reply.text + reply.thinking), 0, 0)
     stop = reply.stop or ("toolUse" if calls else "stop")
-    return wire.Answer(blocks, str(model), serial, usage, stop, reply.stop_reason, reply.response_id)
+    return wire.Answer(blocks, str(model), serial, usage, stop, reply.stop_reason, reply.response_id, server.delta_words)
 
 
 def _blocks(reply: FakeReply, serial: int) -> tuple[dict[str, Any], ...]:
@@ -352,6 +354,7 @@ def fake_llm_server(
     match: str = "strict",
     record: str | os.PathLike[str] | None = None,
     upstream: str | None = None,
+    delta_words: int = 1,
 ) -> Iterator[FakeLLMServer]:
     """Run a :class:`FakeLLMServer` on ``127.0.0.1`` (a free port) for the duration of the ``with`` block.
 
@@ -367,12 +370,13 @@ def fake_llm_server(
       the root), secrets redacted. With ``session=`` the same path, the recording is replayed first and
       only requests past its end are forwarded and appended (``new_episodes``).
 
+    Streamed text comes ``delta_words`` words per delta (more: fewer events for the SDK to parse).
     On exit, delayed replies are cut short and the server is shut down and closed, so a test never hangs.
     """
     player, recorder = _sources(session, leaf, match, record, upstream)
     httpd = _Server(("127.0.0.1", 0), _Handler)
     host, port = httpd.server_address[:2]
-    fake = FakeLLMServer(f"http://{host}:{port}", default_text)
+    fake = FakeLLMServer(f"http://{host}:{port}", default_text, delta_words)
     fake.player, fake.recorder = player, recorder
     httpd.fake = fake
     thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)

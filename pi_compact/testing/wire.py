@@ -34,6 +34,8 @@ class Answer:
     stop_reason: str | None = None
     """The provider's own stop reason, sent verbatim when set (a scripted ``max_tokens``)."""
     response_id: str | None = None
+    delta_words: int = 1
+    """Words per streamed text delta."""
 
     def texts(self) -> list[str]:
         return [b.get("text", "") for b in self.blocks if b.get("type") == "text" and b.get("text")]
@@ -42,9 +44,10 @@ class Answer:
         return [b for b in self.blocks if b.get("type") == "toolCall"]
 
 
-def chunks(text: str) -> list[str]:
-    """Split text word by word, so streaming clients really have to join deltas."""
-    return re.findall(r"\s*\S+\s*|\s+", text)
+def chunks(text: str, words: int = 1) -> list[str]:
+    """Split text in runs of ``words`` words, so streaming clients really have to join deltas."""
+    pieces = re.findall(r"\s*\S+\s*|\s+", text)
+    return ["".join(pieces[i : i + words]) for i in range(0, len(pieces), words)]
 
 
 def halves(raw: str) -> list[str]:
@@ -112,7 +115,7 @@ def anthropic_events(a: Answer) -> Iterator[tuple[str, dict[str, Any]]]:
     start = dict(message, content=[], stop_reason=None, usage=dict(_anthropic_usage(a), output_tokens=1))
     yield "message_start", {"type": "message_start", "message": start}
     for index, block in enumerate(message["content"] or [{"type": "text", "text": ""}]):
-        opening, deltas = _anthropic_block_stream(block)
+        opening, deltas = _anthropic_block_stream(block, a.delta_words)
         yield "content_block_start", {"type": "content_block_start", "index": index, "content_block": opening}
         for delta in deltas:
             yield "content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta}
@@ -122,13 +125,13 @@ def anthropic_events(a: Answer) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "message_stop", {"type": "message_stop"}
 
 
-def _anthropic_block_stream(block: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _anthropic_block_stream(block: dict[str, Any], words: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A content block as its empty opening plus the deltas that fill it."""
     kind = block["type"]
     if kind == "text":
-        return {"type": "text", "text": ""}, [{"type": "text_delta", "text": t} for t in chunks(block["text"])]
+        return {"type": "text", "text": ""}, [{"type": "text_delta", "text": t} for t in chunks(block["text"], words)]
     if kind == "thinking":
-        deltas = [{"type": "thinking_delta", "thinking": t} for t in chunks(block["thinking"])]
+        deltas = [{"type": "thinking_delta", "thinking": t} for t in chunks(block["thinking"], words)]
         return {"type": "thinking", "thinking": "", "signature": ""}, [
             *deltas, {"type": "signature_delta", "signature": block["signature"]}]
     if kind == "redacted_thinking":
@@ -184,7 +187,7 @@ def _chat_deltas(a: Answer) -> Iterator[tuple[dict[str, Any], str | None]]:
     """``(delta, finish_reason)`` pairs of one streamed chat completion."""
     text = _chat_text(a)
     yield {"role": "assistant", "content": None if text is None else ""}, None
-    for piece in chunks(text or ""):
+    for piece in chunks(text or "", a.delta_words):
         yield {"content": piece}, None
     for index, call in enumerate(_chat_tool_calls(a)):
         function = call["function"]
@@ -278,14 +281,14 @@ def responses_events(a: Answer) -> Iterator[dict[str, Any]]:
     final = responses_response(a)
     events: list[dict[str, Any]] = [{"type": "response.created", "response": responses_response(a, status="in_progress")}]
     for index, item in enumerate(final["output"]):
-        events += _responses_item_events(index, item)
+        events += _responses_item_events(index, item, a.delta_words)
     done = "response.incomplete" if final["status"] == "incomplete" else "response.completed"
     events.append({"type": done, "response": final})
     for number, event in enumerate(events):
         yield dict(event, sequence_number=number)
 
 
-def _responses_item_events(index: int, item: dict[str, Any]) -> list[dict[str, Any]]:
+def _responses_item_events(index: int, item: dict[str, Any], words: int) -> list[dict[str, Any]]:
     at = {"output_index": index, "item_id": item["id"]}
     if item["type"] == "message":
         text = item["content"][0]["text"]
@@ -293,7 +296,7 @@ def _responses_item_events(index: int, item: dict[str, Any]) -> list[dict[str, A
         events = [{"type": "response.output_item.added", "output_index": index, "item": dict(item, status="in_progress", content=[])},
                   {"type": "response.content_part.added", **at, "content_index": 0, "part": part}]
         events += [{"type": "response.output_text.delta", **at, "content_index": 0, "delta": d, "logprobs": []}
-                   for d in chunks(text)]
+                   for d in chunks(text, words)]
         events += [{"type": "response.output_text.done", **at, "content_index": 0, "text": text, "logprobs": []},
                    {"type": "response.content_part.done", **at, "content_index": 0, "part": dict(part, text=text)}]
     elif item["type"] == "function_call":
