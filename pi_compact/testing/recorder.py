@@ -42,6 +42,8 @@ class Recorder:
         """The provider's base URL, e.g. ``https://api.anthropic.com``."""
         self.answers = answers
         """Ids of the assistant entries on the path being recorded, in order."""
+        self.errors: list[str] = []
+        """Answers that were passed to the client but could not be recorded."""
         self._base = base
         self._leaf = answers[-1] if answers else base
         self._calls: dict[str, tuple[str, str]] = calls
@@ -58,8 +60,16 @@ class Recorder:
         return cls(session, upstream, None, [], {})
 
     def record(self, api: str, body: Any, raw: bytes, streaming: bool) -> None:
-        """Append the inputs of ``body`` and the answer in ``raw`` (an SSE stream when ``streaming``)."""
-        answer = _redacted(parse_answer(api, raw, streaming))
+        """Append the inputs of ``body`` and the answer in ``raw`` (an SSE stream when ``streaming``).
+
+        An answer that cannot be read (not JSON, not the API's shape) is not written; it is listed in
+        :attr:`errors` instead, since the client already has it and the test decides what that means.
+        """
+        try:
+            answer = _redacted(parse_answer(api, raw, streaming))
+        except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as error:
+            self.errors.append(f"not recorded: the {api} answer could not be read ({type(error).__name__}: {error})")
+            return
         turns, tail = split_request(api, body)
         with self._lock:
             parent = self._parent(turns)
