@@ -20,6 +20,7 @@ from typing import Any
 
 from pi_compact.accessors import content_text
 from pi_compact.compaction.redact import redact_secrets
+from pi_compact.context import entry_to_message
 from pi_compact.convert import to_anthropic, to_openai_chat, to_openai_responses
 from pi_compact.errors import UsageError
 from pi_compact.session import Session
@@ -48,11 +49,12 @@ class Player:
         self.session = session
         self.match = match
         self.path = session.branch(leaf_id) if leaf_id is not None else []
-        self.steps = [
-            Step(e["id"], e.get("parentId"), e["message"]) for e in self.path
-            if e.get("type") == "message" and isinstance(e.get("message"), dict)
+        self._positions = [
+            i for i, e in enumerate(self.path) if e.get("type") == "message" and isinstance(e.get("message"), dict)
             and e["message"].get("role") == "assistant" and e["message"].get("stopReason") not in _UNSENT
         ]
+        self.steps = [Step(self.path[i]["id"], self.path[i].get("parentId"), self.path[i]["message"])
+                      for i in self._positions]
         self.cursor = 0
         """How many steps have been answered (in ``match="none"``, modulo their number)."""
         self._lock = threading.Lock()
@@ -89,15 +91,26 @@ class Player:
             self.cursor += 1
         return reply_of(step.message)
 
+    def close(self) -> None:
+        self.session.close()
+
     def past_end(self, number: int) -> str:
         last = self.path[-1] if self.path else None
         where = f"its last recorded entry is {_describe(last)}" if last else "it has no entries"
         return f"request {number}: the recording has no reply left ({len(self.steps)} recorded); {where}"
 
     def _expected_items(self, index: int, api: str) -> list[Item]:
-        """What pi would have sent before step ``index``: the inputs after the previous answer."""
-        messages = [m for m in self.session.build_context(self.steps[index].parent_id).messages
-                    if m.get("role") not in _SUMMARIES]
+        """What pi would have sent before step ``index``: the inputs after the previous answer.
+
+        Read from the entries since the previous answer, which are the end of the context when no compaction
+        lies between (so a long replay costs linear time); across a compaction, from the context itself.
+        """
+        between = self.path[self._positions[index - 1] if index else 0 : self._positions[index]]
+        if any(e.get("type") == "compaction" for e in between):
+            messages = self.session.build_context(self.steps[index].parent_id).messages
+        else:
+            messages = [m for m in map(entry_to_message, between) if isinstance(m, dict)]
+        messages = [m for m in messages if m.get("role") not in _SUMMARIES]
         answered = [i for i, m in enumerate(messages) if m.get("role") == "assistant" and m.get("stopReason") not in _UNSENT]
         tail = messages[answered[-1]:] if answered else messages
         body = _request_body(api, tail)

@@ -388,8 +388,9 @@ def fake_llm_server(
         httpd.shutdown()
         httpd.server_close()
         thread.join(timeout=5)
-        if recorder is not None:
-            recorder.close()
+        for source in (player, recorder):
+            if source is not None:
+                source.close()
 
 
 def _sources(session: Any, leaf: str | None, match: str, record: Any, upstream: str | None) -> tuple[Any, Any]:
@@ -400,6 +401,8 @@ def _sources(session: Any, leaf: str | None, match: str, record: Any, upstream: 
         raise UsageError(f"match must be one of {', '.join(MATCH_MODES)}, not {match!r}")
     if (record is None) != (upstream is None):
         raise UsageError("record= and upstream= go together: where to write, and the provider to record")
+    if session is not None and record is not None and os.path.abspath(session) != os.path.abspath(record):
+        raise UsageError("session= and record= together replay then record new episodes: give them the same file")
     player = recorder = None
     if session is not None:
         from .cassette import Player

@@ -184,8 +184,9 @@ def test_a_provider_that_cannot_be_reached_is_a_502(tmp_path: Path) -> None:
         ({"session": "missing.jsonl"}, "no session file"),
         ({"record": "x.jsonl"}, "record= and upstream= go together"),
         ({"match": "fuzzy"}, "match must be one of strict, loose, none"),
+        ({"session": "a.jsonl", "record": "b.jsonl", "upstream": "http://127.0.0.1:9"}, "give them the same file"),
     ],
-    ids=["missing-file", "record-without-upstream", "bad-match"],
+    ids=["missing-file", "record-without-upstream", "bad-match", "two-files"],
 )
 def test_bad_options_are_usage_errors(tmp_path: Path, options: dict, message: str) -> None:
     from pi_compact.errors import UsageError
