@@ -4,7 +4,9 @@ Installed with pi-compact (entry point ``pytest11``), it adds:
 
 * ``fake_llm`` — a :class:`~pi_compact.testing.FakeLLMServer` for the real SDKs. Scripted (``push``) by
   default; with the marker ``@pytest.mark.pi_cassette("name.jsonl", leaf=None, match="strict")`` it
-  replays that pi session, or records it, as ``--pi-record`` says.
+  replays that pi session, or records it, as ``--pi-record`` says. A request that does not match the
+  cassette fails the test when the fixture ends, even if the agent caught the HTTP error (clear
+  ``fake_llm.mismatches`` in a test that expects them).
 * ``pi_session`` — a fresh :class:`~pi_compact.Session` in a file under ``tmp_path``.
 * ``--pi-record=none|once|new_episodes|all|rewrite``, the record modes of vcrpy and pytest-recording
   (default ``none``: replay only, never reach a provider), and ``--pi-upstream URL``, the provider recorded
@@ -89,6 +91,9 @@ def fake_llm(
     options = _cassette_options(pi_cassette, pi_record_mode, pi_upstream, marker.kwargs)
     with fake_llm_server(**options) as server:
         yield server
+    if server.mismatches:  # also when the agent swallowed the HTTP error; clear the list to expect them
+        listed = "\n".join(f"  {m.message}" for m in server.mismatches)
+        pytest.fail(f"the requests did not match the cassette {pi_cassette}:\n{listed}", pytrace=False)
 
 
 def _cassette_options(path: Path, mode: str, upstream: str | None, marked: dict[str, Any]) -> dict[str, Any]:

@@ -147,7 +147,10 @@ def _anthropic_from_stream(events: Iterator[dict[str, Any]]) -> dict[str, Any]:
         if kind == "message_start":
             message = dict(event["message"], content=[])
         elif kind == "content_block_start":
-            blocks[event["index"]] = dict(event["content_block"], **({"_json": ""} if event["content_block"]["type"] == "tool_use" else {}))
+            block = dict(event["content_block"])
+            if block.get("type") == "tool_use":
+                block["_json"] = ""  # the arguments arrive as pieces of JSON text
+            blocks[event["index"]] = block
         elif kind == "content_block_delta":
             _anthropic_delta(blocks[event["index"]], event["delta"])
         elif kind == "message_delta":
@@ -246,7 +249,8 @@ def _blocks(content: Any) -> list[dict[str, Any]]:
         if kind in ("text", "input_text", "output_text"):
             blocks.append({"type": "text", "text": str(part.get("text", ""))})
         elif kind == "image" and isinstance(part.get("source"), dict):
-            blocks.append({"type": "image", "data": part["source"].get("data", ""), "mimeType": part["source"].get("media_type", "")})
+            source = part["source"]
+            blocks.append({"type": "image", "data": source.get("data", ""), "mimeType": source.get("media_type", "")})
         elif kind in ("image_url", "input_image"):
             url = part.get("image_url")
             url = url.get("url", "") if isinstance(url, dict) else str(url or "")

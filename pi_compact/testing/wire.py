@@ -293,14 +293,16 @@ def _responses_item_events(index: int, item: dict[str, Any], words: int) -> list
     if item["type"] == "message":
         text = item["content"][0]["text"]
         part = {"type": "output_text", "text": "", "annotations": []}
-        events = [{"type": "response.output_item.added", "output_index": index, "item": dict(item, status="in_progress", content=[])},
+        opening = dict(item, status="in_progress", content=[])
+        events = [{"type": "response.output_item.added", "output_index": index, "item": opening},
                   {"type": "response.content_part.added", **at, "content_index": 0, "part": part}]
         events += [{"type": "response.output_text.delta", **at, "content_index": 0, "delta": d, "logprobs": []}
                    for d in chunks(text, words)]
         events += [{"type": "response.output_text.done", **at, "content_index": 0, "text": text, "logprobs": []},
                    {"type": "response.content_part.done", **at, "content_index": 0, "part": dict(part, text=text)}]
     elif item["type"] == "function_call":
-        events = [{"type": "response.output_item.added", "output_index": index, "item": dict(item, arguments="", status="in_progress")}]
+        opening = dict(item, arguments="", status="in_progress")
+        events = [{"type": "response.output_item.added", "output_index": index, "item": opening}]
         events += [{"type": "response.function_call_arguments.delta", **at, "delta": d} for d in halves(item["arguments"])]
         events.append({"type": "response.function_call_arguments.done", **at, "arguments": item["arguments"]})
     else:

@@ -16,7 +16,8 @@ import anthropic
 import openai
 
 Tools = dict[str, Callable[[dict[str, Any]], str]]
-TOOLS_SPEC = [{"name": "bash", "description": "run a command", "parameters": {"type": "object", "properties": {"command": {"type": "string"}}}}]
+COMMAND = {"type": "object", "properties": {"command": {"type": "string"}}}
+TOOLS_SPEC = [{"name": "bash", "description": "run a command", "parameters": COMMAND}]
 
 
 def run_agent(api: str, base_url: str, prompt: str, tools: Tools, *, stream: bool) -> list[bytes]:

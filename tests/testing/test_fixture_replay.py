@@ -1,10 +1,12 @@
 """Every bundled session replays as a cassette through the real SDKs, strictly matched, answer for answer.
 
 The client is a pi-like agent: before each recorded answer it sends what pi would have sent, converted by
-``pi_compact.convert`` for its API (from the previous answer on, which is what a cassette compares; the
-whole context would make the SDKs' own request building dominate the run). Each request goes through the
+``pi_compact.convert`` for its API: the whole context on the small fixtures, and from the previous answer on
+(which is what a cassette compares) on all of them, since whole contexts of pi's long sessions would make the
+SDKs' own request building the cost of the run. Each request goes through the
 next of the six clients (Anthropic Messages, OpenAI Chat Completions, OpenAI Responses; streaming and not),
-so every fixture meets all of them (streamed eight words a delta, to keep the SDKs' event parsing cheap), and each reply, read back by the SDK, must be the recorded message:
+so every fixture meets all of them (streamed eight words a delta, to keep the SDKs' event parsing cheap),
+and each reply, read back by the SDK, must be the recorded message:
 its text, its tool calls (ids as the API spells them, names, arguments), its thinking where the API has it.
 """
 
@@ -33,6 +35,7 @@ from pi_compact.testing.wire import anthropic_id, split_call_id
 from sessions_fixtures import BRANCHES, DEMO, PI_SESSIONS, REALISTIC
 
 FIXTURES = [DEMO, REALISTIC, BRANCHES, *PI_SESSIONS]
+RUNS = [(path, False) for path in FIXTURES] + [(DEMO, True), (BRANCHES, True)]
 CLIENTS = list(itertools.product(["anthropic", "chat", "responses"], [False, True]))
 
 
@@ -74,8 +77,8 @@ def _since_last_answer(messages: list[dict]) -> list[dict]:
     return messages[answered[-1]:] if answered else messages
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=[p.name for p in FIXTURES])
-def test_every_fixture_replays_through_both_sdks(path: Path) -> None:
+@pytest.mark.parametrize(("path", "whole"), RUNS, ids=[f"{p.name}-{'whole' if w else 'tail'}" for p, w in RUNS])
+def test_every_fixture_replays_through_both_sdks(path: Path, whole: bool) -> None:
     session = Session.open(path)
     steps = Player(session, session.leaf_id, "strict").steps
     assert len(steps) >= 8
@@ -87,7 +90,7 @@ def test_every_fixture_replays_through_both_sdks(path: Path) -> None:
         for step in steps:
             api, stream = next(clients)
             context = session.build_context(step.parent_id).messages
-            answer = _send(api, stream, sdks, _since_last_answer(context))
+            answer = _send(api, stream, sdks, context if whole else _since_last_answer(context))
             assert _view(answer, api) == _view(step.message, api), (step.entry_id, api, stream)
             assert answer["stopReason"] == (step.message["stopReason"] if step.message["stopReason"] != "error" else "stop")
             assert answer["usage"]["output"] == step.message["usage"]["output"]

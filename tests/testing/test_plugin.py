@@ -1,7 +1,8 @@
 """The pytest plugin, in a throw-away project run by ``pytester`` as a user would run it.
 
-The project has one agent test on a cassette, one on a scripted ``fake_llm`` and one on ``pi_session``,
-and a ``pi_upstream`` fixture pointing at a fake server standing in for the provider. It is run in a child
+The project (whose tiny agent speaks Chat Completions with the standard library: the SDK round trips are
+tested beside) has one agent test on a cassette, one on a scripted ``fake_llm`` and one on ``pi_session``,
+and a ``pi_upstream`` fixture pointing at a fake server standing in for the provider. It is run by an inner
 pytest (the plugin arrives through its ``pytest11`` entry point, warnings are errors) through the record
 modes: without a cassette, recording it, replaying it with the provider changed, replaying after the agent
 changed, re-recording. The recorded file is then read by the real pi, which must build the same context.
@@ -23,9 +24,10 @@ from tests.conformance.pi_ref import pi_context
 pytest_plugins = ["pytester"]
 
 AGENT_TESTS = '''
+import json
 import os
+import urllib.request
 
-import openai
 import pytest
 
 from pi_compact.testing import FakeReply, fake_llm_server
@@ -44,16 +46,21 @@ def pi_upstream(provider):
     return provider.url
 
 
+def chat(url, messages):
+    body = json.dumps({"model": "gpt-test", "messages": messages}).encode()
+    request = urllib.request.Request(url + "/v1/chat/completions", body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["choices"][0]["message"]
+
+
 def agent(url, prompt):
-    client = openai.OpenAI(base_url=url + "/v1", api_key="sk-test", max_retries=0)
     messages = [{"role": "user", "content": prompt}]
     while True:
-        message = client.chat.completions.create(model="gpt-test", messages=messages).choices[0].message
-        if not message.tool_calls:
-            return message.content
-        messages.append({"role": "assistant", "content": message.content,
-                         "tool_calls": [c.model_dump() for c in message.tool_calls]})
-        messages += [{"role": "tool", "tool_call_id": c.id, "content": "3 passed"} for c in message.tool_calls]
+        message = chat(url, messages)
+        if not message.get("tool_calls"):
+            return message["content"]
+        messages.append(message)
+        messages += [{"role": "tool", "tool_call_id": c["id"], "content": "3 passed"} for c in message["tool_calls"]]
 
 
 @pytest.mark.pi_cassette
@@ -82,7 +89,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
 
 
 def _run(project: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return project.runpytest_subprocess("-p", "no:cacheprovider", *args)
+    return project.runpytest_inprocess("-p", "no:cacheprovider", *args)
 
 
 def test_the_plugin_is_an_entry_point_and_loaded_here(pytestconfig: pytest.Config) -> None:
@@ -110,26 +117,25 @@ def test_record_modes_in_a_throw_away_project(project: pytest.Pytester, monkeypa
         "user", "assistant", "toolResult", "assistant"]
 
     monkeypatch.setenv("PROVIDER_TEXT", "The provider changed its mind.")
-    _run(project).assert_outcomes(passed=3)  # replayed: the provider is not asked
-    _run(project, "--pi-record=once").assert_outcomes(passed=3)  # once: the cassette exists, replayed
+    _run(project, "--pi-record=once").assert_outcomes(passed=3)  # once: the cassette exists, the provider is not asked
 
     monkeypatch.setenv("PROMPT", "Run the tests, please")
-    changed = _run(project)
-    changed.assert_outcomes(passed=2, failed=1)
-    changed.stdout.fnmatch_lines(
-        ["*request 1: user message differs: recorded 'Run the tests', sent 'Run the tests, please'*"])
+    changed = _run(project)  # the agent's HTTP error fails the test, the mismatch its teardown
+    changed.assert_outcomes(passed=2, failed=1, errors=1)
+    changed.stdout.fnmatch_lines(["*the requests did not match the cassette *test_runs_the_tests.jsonl:",
+                                  "  request 1: user message differs: recorded 'Run the tests', sent 'Run the tests, please'"])
 
     monkeypatch.setenv("EXPECT", "The provider changed its mind.")
     _run(project, "--pi-record=all").assert_outcomes(passed=3)  # a new branch from the root, now the path replayed
-    _run(project).assert_outcomes(passed=3)
-    roots = [e for e in Session.open(cassette).entries() if e.get("parentId") is None]
-    assert len(roots) == 2
+    recorded = Session.open(cassette)
+    assert len([e for e in recorded.entries() if e.get("parentId") is None]) == 2
+    assert recorded.build_context().messages[-1]["content"] == [{"type": "text", "text": "The provider changed its mind."}]
 
 
 def test_recording_needs_a_provider(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_one="import pytest\n\n@pytest.mark.pi_cassette('c.jsonl')\n"
                                   "def test_one(fake_llm):\n    pass\n")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--pi-record=once")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--pi-record=once")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*recording *c.jsonl (--pi-record=once) needs a provider: --pi-upstream URL*"])
 

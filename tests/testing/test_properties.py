@@ -24,7 +24,8 @@ from pi_compact.testing.inputs import Item
 from pi_compact.testing.wire import ROUTES
 
 PATHS = {api: path for path, api in ROUTES.items()}
-EXAMPLES = settings(max_examples=400 if os.environ.get("PI_COMPACT_FUZZ") else 30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+EXAMPLES = settings(max_examples=400 if os.environ.get("PI_COMPACT_FUZZ") else 30, deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 texts = st.text(st.characters(exclude_categories=("Cs",)), max_size=80)
 # A pi file keeps numbers as JavaScript does: an integral float (1.0, 1e16) is written, and replayed, as an integer.
