@@ -246,12 +246,12 @@ class _Handler(BaseHTTPRequestHandler):
         recorder = self.server.fake.recorder
         assert recorder is not None
         try:
-            status, content_type, pieces = _upstream(recorder.upstream, self.path, raw, headers)
+            status, content_type, passed, pieces = _upstream(recorder.upstream, self.path, raw, headers)
         except OSError as error:
             family = "anthropic" if api == "anthropic" else "openai"
             self._send_json(502, wire.error_body(family, 502, f"pi-compact recorder: {recorder.upstream}: {error}"), {})
             return
-        self._start(status, content_type, {})
+        self._start(status, content_type, passed)
         self.end_headers()
         received = bytearray()
         for piece in pieces:
@@ -303,11 +303,15 @@ def _stream_events(api: str, answer: wire.Answer, body: dict[str, Any]) -> list[
     return [*(f"data: {json.dumps(chunk)}\n\n" for chunk in wire.chat_chunks(answer, include_usage)), "data: [DONE]\n\n"]
 
 
-_HOP_HEADERS = {"host", "content-length", "connection", "accept-encoding", "keep-alive", "transfer-encoding"}
+_HOP_HEADERS = {"host", "content-length", "connection", "accept-encoding", "keep-alive", "transfer-encoding",
+                "content-encoding", "content-type", "date", "server"}
+"""Headers of one hop (or set by the fake server itself), never passed through."""
 
 
-def _upstream(base: str, path: str, raw: bytes, headers: Mapping[str, str]) -> tuple[int, str, Iterator[bytes]]:
-    """POST to the provider; ``(status, content type, body pieces as they arrive)``."""
+def _upstream(
+    base: str, path: str, raw: bytes, headers: Mapping[str, str]
+) -> tuple[int, str, dict[str, str], Iterator[bytes]]:
+    """POST to the provider; ``(status, content type, headers to pass on, body pieces as they arrive)``."""
     parts = urlsplit(base)
     prefix = parts.path.rstrip("/")
     if prefix.endswith("/v1") and path.startswith("/v1/"):
@@ -325,7 +329,8 @@ def _upstream(base: str, path: str, raw: bytes, headers: Mapping[str, str]) -> t
         finally:
             conn.close()
 
-    return response.status, response.getheader("content-type") or "application/json", pieces()
+    passed = {k: v for k, v in response.getheaders() if k.lower() not in _HOP_HEADERS}
+    return response.status, response.getheader("content-type") or "application/json", passed, pieces()
 
 
 def _parse_json(raw: bytes) -> Any:

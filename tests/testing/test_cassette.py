@@ -168,6 +168,21 @@ def test_new_episodes_replays_then_records_past_the_end(tmp_path: Path, provider
     assert roles == ["user", "assistant", "toolResult", "assistant"]
 
 
+def test_a_provider_error_passes_through_and_is_not_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    with fake_llm_server() as provider:
+        provider.push(FakeReply(status=429, text="slow down", headers={"retry-after": "0", "x-request-id": "r1"}),
+                      FakeReply(text="fine"))
+        with fake_llm_server(record=path, upstream=provider.url) as recorder:
+            client = anthropic.Anthropic(base_url=recorder.url, api_key="k", max_retries=0)
+            ask = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+            with pytest.raises(anthropic.RateLimitError) as limited:
+                client.messages.create(**ask)
+            assert client.messages.create(**ask).content[0].text == "fine"
+    assert limited.value.response.headers["x-request-id"] == "r1" and "slow down" in limited.value.message
+    assert [m["role"] for m in Session.open(path).build_context().messages] == ["user", "assistant"]
+
+
 def test_a_provider_that_cannot_be_reached_is_a_502(tmp_path: Path) -> None:
     with fake_llm_server() as gone:
         url = gone.url
