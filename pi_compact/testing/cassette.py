@@ -61,10 +61,13 @@ class Player:
         self._expected = lru_cache(maxsize=64)(self._expected_items)
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, leaf: str | None = None, match: str = "strict") -> "Player":
+    def load(
+        cls, path: str | os.PathLike[str], *, leaf: str | None = None, match: str = "strict", durable: bool = False
+    ) -> "Player":
+        """Replay the file at ``path``; ``durable`` when a recorder will append to the same session."""
         if not os.path.isfile(path):
             raise UsageError(f"no session file at {os.fspath(path)!r} to replay")
-        session = Session.open(path, durable=False)
+        session = Session.open(path, durable=durable)
         return cls(session, session.resolve(leaf) if leaf is not None else session.leaf_id, match)
 
     @property

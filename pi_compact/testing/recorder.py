@@ -52,8 +52,8 @@ class Recorder:
     @classmethod
     def start(cls, path: str | os.PathLike[str], upstream: str, *, after: Player | None = None) -> "Recorder":
         """Record into ``path``: after a replayed path (``after``), or on a new branch from the root."""
-        if after is not None:
-            session = Session.open(path)
+        if after is not None:  # the same Session: a v1/v2 file's migrated ids are drawn once
+            session = after.session
             calls = _known_calls(step.message for step in after.steps)
             return cls(session, upstream, after.last_entry_id, [s.entry_id for s in after.steps], calls)
         session = Session.open(path) if os.path.exists(path) else Session.create_at(path, cwd=os.getcwd())

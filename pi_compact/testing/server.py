@@ -412,7 +412,7 @@ def _sources(session: Any, leaf: str | None, match: str, record: Any, upstream: 
     if session is not None:
         from .cassette import Player
 
-        player = Player.load(session, leaf=leaf, match=match)
+        player = Player.load(session, leaf=leaf, match=match, durable=record is not None)
     if record is not None:
         from .recorder import Recorder
 

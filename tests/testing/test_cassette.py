@@ -19,6 +19,7 @@ import pytest
 
 from pi_compact import Session
 from pi_compact.testing import FakeLLMServer, FakeReply, Mismatch, fake_llm_server
+from pi_compact.testing.cassette import Player
 
 from .agents import run_agent
 
@@ -166,6 +167,27 @@ def test_new_episodes_replays_then_records_past_the_end(tmp_path: Path, provider
     assert final == "All 3 tests pass." and len(provider.requests) == 2
     roles = [m["role"] for m in Session.open(path).build_context().messages]
     assert roles == ["user", "assistant", "toolResult", "assistant"]
+
+
+def test_new_episodes_continue_a_pi_v1_file(tmp_path: Path) -> None:
+    from sessions_fixtures import BEFORE_COMPACTION
+
+    path = tmp_path / "v1.jsonl"
+    path.write_bytes(BEFORE_COMPACTION.read_bytes())
+    replayed = Player.load(path, match="loose")
+    steps, before = replayed.steps, len(replayed.path)
+    replayed.close()
+    with fake_llm_server() as provider:
+        provider.push(FakeReply(text="a new episode"))
+        with fake_llm_server(session=path, record=path, upstream=provider.url, match="loose") as both:
+            client = anthropic.Anthropic(base_url=both.url, api_key="k", max_retries=0)
+            ask = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "go on"}]}
+            texts = [client.messages.create(**ask).content for _ in range(len(steps) + 1)]
+    assert texts[-1][0].text == "a new episode" and len(provider.requests) == 1
+    session = Session.open(path)  # migrated to v3 on the first append, the new episode on the replayed path
+    assert session.version == 3 and len(session.branch()) == before + 2
+    assert [m["role"] for m in session.build_context().messages[-2:]] == ["user", "assistant"]
+    assert session.build_context().messages[-1]["content"][0]["text"] == "a new episode"
 
 
 def test_a_provider_error_passes_through_and_is_not_recorded(tmp_path: Path) -> None:
