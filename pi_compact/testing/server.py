@@ -168,8 +168,9 @@ def _answer(server: FakeLLMServer, reply: FakeReply, raw: bytes, body: Any) -> w
     if reply.usage is not None:
         usage = (*reply.usage, 0, 0)[:4]
     else:
-        shown = "".join(str(b.get("text") or b.get("thinking") or "") + json.dumps(b.get("arguments", "")) for b in blocks)
-        usage = (max(1, len(raw) // 4), rough_tokens(shown) if calls else rough_tokens(reply.text + reply.thinking), 0, 0)
+        written = [str(b.get("text") or b.get("thinking") or "") for b in blocks if b.get("type") != "toolCall"]
+        written += [json.dumps(b.get("arguments", {})) for b in calls]
+        usage = (max(1, len(raw) // 4), rough_tokens("".join(written)), 0, 0)
     stop = reply.stop or ("toolUse" if calls else "stop")
     return wire.Answer(blocks, str(model), serial, usage, stop, reply.stop_reason, reply.response_id, server.delta_words)
 
