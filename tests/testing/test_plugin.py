@@ -148,3 +148,32 @@ def test_a_recorded_cassette_opens_in_pi_with_the_same_context(project: pytest.P
     assert first_difference(ours, theirs) is None
     assert [m["role"] for m in theirs["messages"]] == ["user", "assistant", "toolResult", "assistant"]
     assert theirs["messages"][-1]["content"] == [{"type": "text", "text": "All 3 tests pass."}]
+
+
+@pytest.mark.parametrize(
+    ("mode", "exists", "expected"),
+    [
+        ("none", True, "replay"),
+        ("none", False, "no cassette"),
+        ("once", True, "replay"),
+        ("once", False, "record"),
+        ("new_episodes", True, "replay+record"),
+        ("new_episodes", False, "record"),
+        ("all", True, "record"),
+        ("rewrite", False, "record"),
+    ],
+)  # fmt: skip
+def test_record_modes_follow_vcrpy(tmp_path: Path, mode: str, exists: bool, expected: str) -> None:
+    from pi_compact.pytest_plugin import _cassette_options
+
+    path = tmp_path / "c.jsonl"
+    if exists:
+        path.write_text("{}\n")
+    if expected == "no cassette":
+        with pytest.raises(pytest.fail.Exception, match="no cassette"):
+            _cassette_options(path, mode, "http://127.0.0.1:9", {"match": "loose"})
+        return
+    options = _cassette_options(path, mode, "http://127.0.0.1:9", {"match": "loose"})
+    kinds = {"session": "replay", "record": "record"}
+    assert "+".join(kinds[k] for k in ("session", "record") if k in options) == expected
+    assert options.get("match", "loose") == "loose" and options.get("upstream", "http://127.0.0.1:9") == "http://127.0.0.1:9"
