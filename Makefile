@@ -51,6 +51,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.hang_guards_bench
 	$(BIN)/python -m bench.extension_bench
 	$(BIN)/python -m bench.import_bench
+	$(BIN)/python -m bench.cassette_bench
 
 # The long fuzzing run (thousands of examples per property); `make test` runs the same properties briefly.
 fuzz: $(STAMP)

@@ -218,3 +218,40 @@ def test_openai_responses_json() -> None:
     message, call = body["output"]
     assert message["content"] == [{"type": "output_text", "text": "done", "annotations": []}]
     assert (call["type"], call["call_id"], call["name"], call["arguments"]) == ("function_call", "c1", "ls", "{}")
+
+
+def test_anthropic_thinking_streams_its_text_and_then_its_signature() -> None:
+    with fake_llm_server() as server:
+        server.push(*[FakeReply(text="done", thinking="think hard", usage=(5, 2, 7, 3))] * 2)
+        body = json.loads(_post(server.url, "/v1/messages", {"model": "m"})[2])
+        _, _, raw = _post(server.url, "/v1/messages", {"model": "m", "stream": True})
+    assert body["content"][0] == {"type": "thinking", "thinking": "think hard", "signature": "sig_fake1"}
+    assert body["usage"] == {"input_tokens": 5, "output_tokens": 2, "cache_creation_input_tokens": 3,
+                             "cache_read_input_tokens": 7}
+    deltas = [json.loads(data)["delta"] for name, data in _sse_events(raw) if name == "content_block_delta"]
+    assert [d["type"] for d in deltas[:3]] == ["thinking_delta", "thinking_delta", "signature_delta"]
+    assert deltas[2]["signature"] == "sig_fake2"  # signatures differ from answer to answer
+
+
+def test_openai_responses_stream_events_are_numbered_and_end_completed() -> None:
+    call = {"id": "c1", "name": "ls", "arguments": {"path": "src"}}
+    with fake_llm_server() as server:
+        server.push(FakeReply(text="two words", thinking="why", tool_calls=[call], response_id="resp_x"))
+        _, headers, raw = _post(server.url, "/v1/responses", {"model": "m", "input": "x", "stream": True})
+    events = [json.loads(data) for _, data in _sse_events(raw)]
+    assert headers["content-type"] == "text/event-stream"
+    assert [e["sequence_number"] for e in events] == list(range(len(events)))
+    assert events[0]["type"] == "response.created" and events[-1]["type"] == "response.completed"
+    final = events[-1]["response"]
+    assert final["id"] == "resp_x" and [item["type"] for item in final["output"]] == ["reasoning", "message", "function_call"]
+    texts = [e["delta"] for e in events if e["type"] == "response.output_text.delta"]
+    arguments = [e["delta"] for e in events if e["type"] == "response.function_call_arguments.delta"]
+    assert "".join(texts) == "two words" and json.loads("".join(arguments)) == {"path": "src"}
+
+
+def test_chat_usage_counts_cached_tokens_in_the_prompt() -> None:
+    with fake_llm_server() as server:
+        server.push(FakeReply(text="hi", usage=(10, 2, 30, 0)))
+        body = json.loads(_post(server.url, "/v1/chat/completions", {"model": "m", "messages": []})[2])
+    assert body["usage"] == {"prompt_tokens": 40, "completion_tokens": 2, "total_tokens": 42,
+                             "prompt_tokens_details": {"cached_tokens": 30}}

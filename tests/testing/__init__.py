@@ -1,0 +1,1 @@
+"""Tests of the shipped test doubles: cassettes, the recorder, the pytest plugin."""
