@@ -175,4 +175,4 @@ def test_a_negative_cli_window_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = cli("session", "compact", str(path), "--summarizer", "openai", "--base-url", "http://127.0.0.1:9/v1",
                "--summarizer-window", "-5", home=tmp_path / "agent", cwd=tmp_path)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
-    assert "positive number of tokens" in done.stderr
+    assert "--summarizer-window -5: use a whole number from 1 up" in done.stderr
