@@ -140,18 +140,10 @@ def _open_session(workdir: str, continue_: bool, resume: str | None, session_fil
 
 
 def _find_session(workdir: str, ref: str) -> Path:
-    """A session by id or id prefix: this project's sessions first, then every project's."""
-    from ..store.listing import list_all_sessions, list_sessions
-    from ..store.paths import default_session_dir
+    """A session by id or id prefix, as every ``session`` command finds one: this project's first, then any."""
+    from ..store.listing import find_session
 
-    for listing in (lambda: list_sessions(default_session_dir(workdir)), list_all_sessions):
-        found = [info for info in listing() if info.id.startswith(ref)]
-        if len(found) == 1:
-            return found[0].path
-        if len(found) > 1:
-            shown = ", ".join(info.id for info in found[:5])
-            raise UsageError(f"--resume {ref!r} matches several sessions ({shown}); give more characters")
-    raise UsageError(f"no session with an id starting {ref!r} (pi-compact session list shows them)")
+    return find_session(ref, workdir)
 
 
 def _provider_choice(provider: str | None, model: str | None, session: Session) -> tuple[str, str]:

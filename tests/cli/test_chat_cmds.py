@@ -40,10 +40,10 @@ def test_resume_finds_a_session_by_id_prefix_here_first_then_anywhere(tmp_path: 
     other = stored(elsewhere, "aaaa-2222")
     assert _find_session(str(here), "aaaa") == mine.path
     assert _find_session(str(here), "aaaa-2") == other.path
-    with pytest.raises(UsageError, match="no session with an id starting 'zz'"):
+    with pytest.raises(UsageError, match="zz: no such file, and no session id starts with it"):
         _find_session(str(here), "zz")
     stored(here, "aaaa-3333")
-    with pytest.raises(UsageError, match="matches several sessions"):
+    with pytest.raises(UsageError, match="'aaaa' matches 2 sessions"):
         _find_session(str(here), "aaaa")
 
 
@@ -71,7 +71,7 @@ def test_a_new_session_picks_the_provider_whose_key_is_set(tmp_path: Path, monke
     ("args", "message"),
     [
         (["--continue", "--resume", "x"], "use only one of --continue, --resume and --session"),
-        (["--resume", "nope"], "no session with an id starting 'nope'"),
+        (["--resume", "nope"], "nope: no such file, and no session id starts with it"),
         (["--cwd", "/nonexistent/dir"], "--cwd /nonexistent/dir: not a directory"),
         (["--provider", "anthropic"], "ANTHROPIC_API_KEY is not set"),
         (["--provider", "openai"], "OPENAI_API_KEY is not set (or give --base-url for a local server)"),
