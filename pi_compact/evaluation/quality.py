@@ -133,7 +133,7 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
         if opened:
             block = opened.group(1)
             continue
-        heading = _heading(line)
+        heading = _heading(line) if raw[:1] not in (" ", "\t") else None  # an indented line is quoted text
         if heading is not None:
             level, title = heading
             while stack and stack[-1][0] >= level:

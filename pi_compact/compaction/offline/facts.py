@@ -73,7 +73,9 @@ class Attempt:
     lookup: bool = False
     """A shell command that only inspects files (``grep``, ``cat``, ``ls``, …)."""
     aborted: bool = False
-    """Cancelled by the user rather than failed."""
+    """Cancelled, refused or denied by the user rather than failed."""
+    refused: bool = False
+    """The user declined the call (a permission prompt answered no, a rejected edit): a decision, not an error."""
 
 
 @dataclass(frozen=True)
@@ -100,9 +102,28 @@ class Facts:
     """Actions whose latest attempt failed, in order of first appearance."""
     attempts: tuple[Attempt, ...] = ()
     """Every tool result and user ``!cmd``, in order."""
+    refusals: tuple["Refusal", ...] = ()
+    """Tool calls the user declined, in order."""
+    gone: tuple[str, ...] = ()
+    """Paths named as changed that were not changed after all: every change to them declined by the user, or the
+    last thing done to them was deleting them (or moving them away)."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A tool call the user declined, with what the user said about it (``""`` when nothing)."""
+
+    tool: str
+    target: str
+    reason: str
 
 
 # -- message text ---------------------------------------------------------------------------------------------
+
+
+def run_target(call: Any) -> str:
+    """What a call worked on: its command, else its path."""
+    return shell_command(call.name, call.arguments) or tool_path(call.arguments)
 
 
 def tool_path(arguments: Any) -> str:
@@ -223,6 +244,51 @@ def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | Non
     return code, is_error or (code is not None and code != 0)
 
 
+_WHO = r"\b(?:the user|user|you)\b[^.\n]{0,60}?\b"
+_BY_USER = r"\s+by\s+(?:the\s+)?user\b"
+_DECLINE = re.compile(
+    _WHO + r"(?:reject(?:ed|s)?|declin(?:ed|es)?|den(?:y|ied|ies)|refus(?:ed|es)?|blocked"
+    r"|(?:doesn'?t|does not|don'?t|do not|did not|didn'?t) (?:want|approve|allow|permit|accept))\b"
+    r"|\b(?:rejected|declined|denied|refused|blocked)" + _BY_USER +
+    r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call|patch|edit)\s+)?(?:was\s+)?"
+    r"(?:rejected|denied|declined)\W{0,3}$",
+    re.I | re.M,
+)
+"""A result that says the user declined the call, in any agent's words: Claude Code's "The user doesn't want to
+proceed with this tool use", Codex's "rejected by user", a permission gate's "Blocked by user". "Permission denied"
+alone is the system's refusal: an error."""
+_STOP = re.compile(
+    _WHO + r"(?:cancel+ed|aborted|interrupted|stopped)\b|\b(?:cancel+ed|aborted|interrupted|stopped)" + _BY_USER +
+    r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call)\s+)?(?:was\s+)?"
+    r"(?:aborted|cancel+ed|interrupted)\W{0,3}$",
+    re.I | re.M,
+)
+"""A result that says the call was stopped while it ran (pi's "Operation aborted", "Request interrupted by user")."""
+_REFUSAL_REASON = re.compile(r"(?:the user said|user(?:'s)? (?:reason|feedback|message|said)|reason)\s*:\s*"
+                             r"(\S[^\n]*(?:\n(?!\n)[^\n]*){0,8})", re.I)
+
+
+def _head_or_tail(pattern: re.Pattern[str], text: str) -> bool:
+    body = output_body(text)
+    return bool(pattern.search(body[:400]) or pattern.search(last_line(body)))
+
+
+def refusal(text: str) -> bool:
+    """True when a tool result says the user declined the call (see :data:`_DECLINE`) or stopped it and said why."""
+    return _head_or_tail(_DECLINE, text) or (_head_or_tail(_STOP, text) and bool(refusal_reason(text)))
+
+
+def stopped(text: str) -> bool:
+    """True when a tool result says the user (or the agent's harness) cancelled the call while it ran."""
+    return _head_or_tail(_STOP, text)
+
+
+def refusal_reason(text: str) -> str:
+    """What the user said when declining (Claude Code's "…the user said:\n<words>"), or ``""``."""
+    match = _REFUSAL_REASON.search(text[:4000])
+    return " ".join(match.group(1).split())[:CONSTRAINT_LIMIT] if match else ""
+
+
 # -- user text ------------------------------------------------------------------------------------------------
 
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
@@ -245,7 +311,7 @@ _SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "wh
                        "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
                        "did", "may", "might", "to", "almost", "just", "also", "i'd", "we'd", "you'd", "i've", "and",
                        "or", "if", "when", "but", "so", "because", "still", "people", "users", "agents", "one"})
-_EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
+EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
                "|hpp|rs|go|java|kt|rb|php|cs|swift|scala|sql|html|css|scss|vue|svelte|lock|log|csv|xml|env|mk")
 _PATH_CHARS = r"[A-Za-z0-9_.@+-]"
 # Every pattern here runs on untrusted text, so each is linear: a match may only start where a run of its
@@ -256,7 +322,7 @@ _IDENTIFIER = re.compile(
     r"|(?P<url>(?<![A-Za-z0-9])https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]{1,2000})"
     rf"|(?P<path>(?<![A-Za-z0-9_.@+~/-])(?:(?:~|\.{{1,2}})?/|{_PATH_CHARS}{{1,300}}/)(?:{_PATH_CHARS}{{1,300}}/)"
     rf"{{0,50}}{_PATH_CHARS}{{0,300}}[A-Za-z0-9_@+-]"
-    rf"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{{1,300}}\.(?:{_EXTENSIONS})\b)"
+    rf"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{{1,300}}\.(?:{EXTENSIONS})\b)"
     r"|(?P<issue>(?<![\w&/])#\d{1,12}\b)"
     r"|(?P<number>(?<![\w.])v?\d{1,30}(?:\.\d{1,30}){1,3}(?:-[A-Za-z0-9.]{1,50})?\b"
     r"|(?<![\w,.])\d[\d,]{0,30}(?:\.\d{1,30})?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?"
@@ -357,6 +423,10 @@ class _Collector:
         self.calls: dict[str, _Call] = {}
         self.outcomes: dict[tuple[str, str], tuple[bool, str]] = {}
         self.attempts: list[Attempt] = []
+        self.refusals: list[Refusal] = []
+        self.refused_paths: set[str] = set()
+        self.written_paths: set[str] = set()
+        self.deleted: dict[str, None] = {}
         self.index = 0
         self.directories: set[str] = set()
 
@@ -415,16 +485,35 @@ class _Collector:
         if call is None:
             self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
             return
+        refused = refusal(text) and (failed or _DECLINE.search(text[:200]) is not None)
+        halted = not refused and failed and stopped(text)
+        if refused:
+            self._refused(name, run_target(call), text)
+        effects = shell_effects(run_target(call)) if call.command_index is not None else None
+        changed = effects.writes if effects else [tool_path(call.arguments)]
+        (self.refused_paths if refused else self.written_paths).update(changed)
+        if not refused and not failed:
+            for path in changed:  # written again after a deletion: it exists
+                self.deleted.pop(path, None)
+            self.deleted.update(dict.fromkeys(effects.deletes if effects else ()))
         if call.command_index is None:
-            self._outcome(name, tool_path(call.arguments), text, failed, scan=False)
+            path = tool_path(call.arguments)
+            self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
+                          refused=refused)
             return
-        aborted = failed and last_line(output_body(text)) in _ABORTED  # pi appends it to what ran so far
+        aborted = refused or halted or (failed and last_line(output_body(text)) in _ABORTED)  # pi appends it
         run = self.runs[call.command_index]
         body = output_body(text)
-        failed = failed and not _found_nothing(code, body, call.inspects_only)
+        failed = failed and not refused and not _found_nothing(code, body, call.inspects_only)
         run[1:] = [code, "bash", failed]
         self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True,
-                      lookup=call.inspects_only, aborted=aborted)
+                      lookup=call.inspects_only, aborted=aborted, refused=refused)
+
+    def _refused(self, name: str, target: str, text: str) -> None:
+        reason = refusal_reason(text)
+        self.refusals.append(Refusal(name, target, reason))
+        if reason:  # the user's words on declining say how (not) to do it: a preference, whatever its form
+            self.constraints.add(reason)
 
     def _user_bash(self, message: dict) -> None:
         command = message.get("command") if isinstance(message.get("command"), str) else ""
@@ -448,13 +537,13 @@ class _Collector:
         return effects.inspects_only
 
     def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False,
-                 lookup: bool = False, aborted: bool = False) -> None:
-        lines = error_lines(text) if scan else []
+                 lookup: bool = False, aborted: bool = False, refused: bool = False) -> None:
+        lines = error_lines(text) if scan and not refused else []
         if failed and not lines and failure_line(text, shell):
             lines = [failure_line(text, shell)]
         self.errors.add(*lines)
         error = main_error(lines) if lines and failed else ""
-        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted))
+        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance
         self.outcomes[(tool, target)] = (failed, main_error(lines) if lines else "")
 
@@ -463,13 +552,16 @@ class _Collector:
         commands.add(*(Command(c, code, tool, failed) for c, code, tool, failed in self.runs if c))
         failures = tuple(Failure(tool, target, error) for (tool, target), (failed, error) in self.outcomes.items()
                          if failed)
-        modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path))
+        modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path)
+                         and not (path in self.refused_paths and path not in self.written_paths))
+        gone = {path for path in self.refused_paths if path not in self.written_paths} | set(self.deleted)
         return Facts(
             read_files=self.read.tuple(), modified_files=modified, commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
-            failures=failures, attempts=tuple(self.attempts),
+            failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals),
+            gone=tuple(sorted(gone)),
         )
 
     def _directory_or_scratch(self, path: str) -> bool:

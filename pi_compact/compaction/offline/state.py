@@ -16,14 +16,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, is_scratch, message_dicts, shell_command,
-                    tool_path)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, is_scratch, message_dicts, shell_command)
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .shell import shell_effects
 
-DONE, ASKED, INTERRUPTED, OPEN = "done", "asked", "interrupted", "open"
-"""A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither."""
+DONE, ASKED, INTERRUPTED, OPEN, DECLINED = "done", "asked", "interrupted", "open", "declined"
+"""A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither; ended on
+a call the user declined (the user decides what comes instead)."""
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _SLASH_COMMAND = re.compile(r"^/[\w:.-]*(?:\s|$)")
@@ -97,6 +97,8 @@ class RegionState:
     decisions: tuple[str, ...]
     succeeded: tuple[str, ...] = ()
     """Labels of the actions that succeeded (as error lines name them: a command in backticks, ``edit `path```)."""
+    declined: tuple[tuple[str, str], ...] = ()
+    """``(call label, what the user said)`` of the calls the user declined, in order."""
     plan: PlanItems | None = None
     """The checklist file the agent changed last, with what is still unchecked (path relative to the cwd)."""
 
@@ -301,6 +303,13 @@ def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> 
     return list(open_errors.values()), list(resolved)
 
 
+def _refusal_line(refused: Refusal, names: PathNames) -> str:
+    """A declined call as the user's decision: what was declined and, when they said, why."""
+    label = _action_label(Attempt(0, refused.tool, refused.target, False), names)
+    reason = f": “{clip_words(refused.reason, 200)}”" if refused.reason else ""
+    return f"The user declined {label} (not done){reason}"
+
+
 def _action_label(attempt: Attempt, names: PathNames) -> str:
     if attempt.tool in ("bash", "user bash"):
         return f"`{clip_words(command_key(attempt.target), 120)}`"
@@ -317,6 +326,8 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
     actions: dict[str, str] = {}
     for attempt in attempts:
         tool = attempt.tool.lower()
+        if attempt.refused:
+            continue  # never happened
         if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
@@ -344,7 +355,10 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     statuses = []
     for turn, end in zip(drafts, ends):
         inside = [a for a in facts.attempts if turn.index < a.index < end]
-        statuses.append(_status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted))
+        status = _status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted)
+        if inside and inside[-1].refused and inside[-1].index > turn.answered_at and status != DONE:
+            status = DECLINED  # the user declined the agent's last call and has not said what instead
+        statuses.append(status)
     for number, turn in enumerate(drafts[:-1]):
         if _REJECTION.match(drafts[number + 1].request.strip()):
             turn.decisions = []  # the user turned the proposal down
@@ -365,9 +379,11 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
-        decisions=tuple(dict.fromkeys(d for turn in turns for d in turn.decisions)),
+        decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
+                                       *(_refusal_line(r, names) for r in facts.refusals)])),
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
+        declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
 
 

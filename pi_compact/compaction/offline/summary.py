@@ -19,7 +19,7 @@ from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
                     region_state, sentences)
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
@@ -152,6 +152,8 @@ def _add_in_progress(new: Sections, state: RegionState) -> None:
         status = f"answered; waiting for the user's reply to “{clip_words(question, 200)}”"
     elif state.latest_status == INTERRUPTED:
         status = "interrupted before it finished"
+    elif state.latest_status == DECLINED:
+        status = "on hold: the user declined the agent's last call"
     else:
         status = "under way"
     new.add("in_progress", f"“{request}” — {status}")
@@ -164,7 +166,12 @@ def _add_next(new: Sections, state: RegionState) -> None:
         new.add("next", _plan_line(state.plan.path, state.plan.open))
     for error in state.open_errors[:3]:
         new.add("next", f"Fix: {error if len(error) <= 200 else error[:199] + '…'}")
-    if state.latest_request and state.latest_status not in (DONE, ASKED):
+    if state.latest_status == DECLINED:
+        label, reason = state.declined[-1] if state.declined else ("the last call", "")
+        new.add("next", f"Go on with the last request as the user directed when declining {label}: "
+                        f"“{clip_words(reason, 200)}”" if reason else
+                f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
+    elif state.latest_request and state.latest_status not in (DONE, ASKED):
         new.add("next", f"Finish the last request: “{clip_words(state.latest_request, 100)}” (quoted in full under "
                         "Critical Context).")
     if not new.items["next"] and state.latest_request:
