@@ -17,6 +17,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, is_scratch, message_dicts, shell_command)
+from .goal import objective, request_words
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .shell import shell_effects
@@ -49,6 +50,14 @@ _DECISION = re.compile(
     r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
     re.I,
 )
+_TROUBLE = re.compile(
+    r"\b(?:still (?:fail\w*|broken|erroring|an? (?:error|issue|problem))|(?:could ?n[o']t|unable to|can ?n[o']t|failed to)"
+    r" \w+|(?:does ?n[o']t|is ?n[o']t|not) (?:work\w*|pass\w*|compil\w*|build\w*)|oh wait|hmm\b|wait,|the (?:problem|issue) is"
+    r"|(?:errors?|failures?) (?:remain|persist|look like|seem)|blocked|let me (?:check|look|try|fix|see|investigate)"
+    r"|i(?:'ll| will) (?:now |next )?(?:check|look|try|fix|investigate|continue))\b",
+    re.I,
+)
+"""Words of an agent that stopped with the work not done: something still fails, or it announced more."""
 _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
@@ -80,7 +89,8 @@ class RegionState:
     """What a stretch of conversation proves about the state of the work."""
 
     goal: str
-    """The first real request (not a slash command, not "continue"), cut to a sentence or two."""
+    """The current objective (:func:`.goal.objective`): the latest one the user stated, else the first request
+    that asks for work, cut to a sentence or two."""
     goal_request: str
     turns: tuple[Turn, ...]
     latest_request: str
@@ -97,6 +107,8 @@ class RegionState:
     decisions: tuple[str, ...]
     succeeded: tuple[str, ...] = ()
     """Labels of the actions that succeeded (as error lines name them: a command in backticks, ``edit `path```)."""
+    goal_stated: bool = False
+    """The user stated the goal (or redirected the work) in this region: it replaces an earlier summary's goal."""
     declined: tuple[tuple[str, str], ...] = ()
     """``(call label, what the user said)`` of the calls the user declined, in order."""
     plan: PlanItems | None = None
@@ -175,6 +187,8 @@ class _TurnDraft:
     """Where the last tool call was made."""
     answered_at: int = -1
     """Where the agent last wrote text."""
+    handed_back: bool = False
+    """The turn's last message is the agent's text with no call after it: the agent ended its turn."""
 
     def went_on_after_commit(self) -> bool:
         """The agent kept working after its last commit and had not stopped to report (a release goes on to tag and
@@ -207,15 +221,19 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
     for index, message in enumerate(messages):
         role = message.get("role")
         if role == "user":
-            text = content_text(message.get("content"))
+            text = request_words(content_text(message.get("content")))  # harness markup is not the user's
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
             continue
         if not turns:
             turns.append(_TurnDraft("", -1, commits=[], decisions=[]))
         turn = turns[-1]
+        turn.handed_back = False
         if role == "assistant":
             text = content_text(message.get("content")).strip()
+            calls = isinstance(message.get("content"), list) and any(
+                isinstance(b, dict) and b.get("type") == "toolCall" for b in message["content"])
+            turn.handed_back = bool(text) and not calls and message.get("stopReason") not in ("aborted", "error")
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.decisions += _decisions_in(text)
@@ -244,6 +262,8 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
         return DONE
     if answer.endswith(("?", "？")):
         return ASKED
+    if turn.handed_back and not failed_last and not _TROUBLE.search(" ".join(sentences(answer)[-3:])):
+        return DONE  # the agent answered and handed back, reporting no trouble: nothing of the request is left
     return OPEN
 
 
@@ -284,6 +304,19 @@ def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
     return failure.tool == later.tool and failure.target == later.target
 
 
+def _changed_since(failure: Attempt, later: tuple[Attempt, ...]) -> bool:
+    """A file the error names (``src/retry.py:12: error: …``) was changed afterwards: the agent acted on the error,
+    which counts as settled unless the check fails again (that failure is its own)."""
+    if not failure.error:
+        return False
+    for other in later:
+        if not other.failed and not other.aborted and other.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
+            name = other.target.rstrip("/").rsplit("/", 1)[-1]
+            if len(name) >= 4 and "." in name and re.search(rf"(?<![\w.-]){re.escape(name)}\b", failure.error):
+                return True
+    return False
+
+
 def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
     open_errors: dict[str, str] = {}
@@ -293,7 +326,8 @@ def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> 
             continue
         label = _action_label(attempt, names)
         later = attempts[position + 1 :]
-        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later)
+        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later) \
+            or _changed_since(attempt, later)
         if fixed or attempt.lookup or turn_done(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
@@ -371,10 +405,10 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                   for d, s in zip(drafts, statuses))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    goal_request = next((t.request for t in real if is_substantive(t.request)), "")
+    aim = objective([t.request for t in real], is_substantive)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
-        goal=goal_sentence(goal_request), goal_request=goal_request, turns=turns, latest_request=real[-1].request.strip() if real else "",
+        goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
         latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
@@ -383,6 +417,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                        *(_refusal_line(r, names) for r in facts.refusals)])),
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
+        goal_stated=bool(aim and aim.stated),
         declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
 

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
+from .goal import task_goal
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
@@ -404,12 +405,14 @@ class OfflineSummarizer:
             embedded = parse(strip_generated(summary) or "")
             old = _merge(old, _left_branch(embedded) if role == "branchSummary" else _without_goal(embedded),
                          _NOTHING_NEW)
+        earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
-        if is_substantive(first_request):  # the session's goal, not this part's first message
-            sections.items["goal"] = [goal_sentence(first_request)]
-        if not sections.items["goal"]:
-            first = next((t.request for t in state.turns if t.request.strip()), "")
-            sections.items["goal"] = [clip_words(first, 300) if first else "(no user request in this part)"]
+        sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
+        first_line = one_line(first_request)
+        sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
+            item for item in sections.items["critical"] if not (
+                first_line and item.startswith(_EARLIER_LABEL)
+                and first_line.startswith(item[len(_EARLIER_LABEL):].strip().rstrip("…").strip()))]
         if branch:
             sections.items["goal"].insert(0, _BRANCH_INTRO)
         focus = _focus_words(instructions)
@@ -430,6 +433,18 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
+
+
+def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
+    """The current objective: one the user stated in this region; else the earlier summary's; else the session's
+    first request that asks for work; else this region's first request."""
+    if state.goal_stated or not (merged or first_request):
+        fallback = next((t.request for t in state.turns if t.request.strip()), "")
+        return state.goal or (clip_words(fallback, 300) if fallback else "(no user request in this part)")
+    if merged:
+        return merged[0]
+    return task_goal(first_request) if is_substantive(first_request) and task_goal(first_request) else \
+        state.goal or clip_words(first_request, 300)
 
 
 def _absorb_transcripts(sections: Sections) -> Sections:

@@ -160,3 +160,132 @@ def test_a_quoted_heading_stays_inside_its_quote_through_merges(heading: str, wh
         headings = [line for line in lines if line.startswith("#")]
         assert heading not in headings or heading in ("## Next Steps",) and headings.count(heading) == 1
         assert not parse(previous).extra, parse(previous).extra
+
+
+# -- 2. the goal is the current objective --------------------------------------------------------------------
+
+OPENERS = st.sampled_from([
+    "Before we continue, take a look at: @README-phase-5.md and @docs/architecture.md",
+    "Please read docs/overview.md and src/main.py first.",
+    "Implement the following plan:\n\n# Plan: Move the settings loader into its own module\n\n1. Create loader.py\n"
+    "2. Update imports",
+    "Take a look at the failing CI run in .github/workflows/ci.yml",
+])
+REDIRECTS = st.sampled_from([
+    "Testing the {} is the focus of this phase.",
+    "Let's switch to the {} now.",
+    "Change of plans: we need to rewrite the {} from scratch.",
+    "The goal now is to finish the {}.",
+    "Forget the loader, focus on the {}.",
+    "Our main priority is the {} for this release.",
+])
+SUBJECTS = st.sampled_from(["csv exporter", "retry middleware", "session importer", "billing webhook"])
+
+
+@EXAMPLES
+@given(opener=OPENERS, redirect=REDIRECTS, subject=SUBJECTS, fillers=st.integers(0, 4),
+       chained=st.booleans(), stale_first=st.booleans())
+def test_the_goal_is_the_latest_objective_the_user_stated(opener: str, redirect: str, subject: str, fillers: int,
+                                                          chained: bool, stale_first: bool) -> None:
+    early = [user(opener), assistant("I read it; the loader lives in src/settings.py."),
+             user("Good, now move the settings loader into src/config/loader.py."), assistant("Done: moved it.")]
+    later = [m for n in range(fillers) for m in (user(f"Also rename helper {n} to something clearer."),
+                                                   assistant(f"Renamed helper {n}."))]
+    later += [user(redirect.format(subject)), assistant("Understood, starting on it.")]
+    metadata = {"first_request": opener} if stale_first else {}
+    if chained:  # the old objective was summarized first; the redirect comes in the next region
+        previous = summarize(early, metadata=metadata)
+        summary = summarize(later, previous_summary=previous, metadata=metadata)
+    else:
+        summary = summarize(early + later, metadata=metadata)
+    goal = items(summary, "## Goal")
+    assert len(goal) == 1 and subject in goal[0], goal
+
+
+@EXAMPLES
+@given(opener=OPENERS)
+def test_a_reading_instruction_or_a_plan_wrapper_is_not_a_goal_by_itself(opener: str) -> None:
+    task = "Then add a --dry-run flag to the sync command so that nothing is written."
+    summary = summarize([user(opener), assistant("Read."), user(task), assistant("Added the flag.")])
+    goal = items(summary, "## Goal")[0]
+    if "Plan:" in opener:
+        assert goal == "Implement the plan “Move the settings loader into its own module”"
+    else:
+        assert "--dry-run" in goal and "take a look" not in goal.lower() and "read" not in goal.lower()
+
+
+@given(st.sampled_from(["<command-name>/clear</command-name>\n<command-message>clear</command-message>",
+                        "[Request interrupted by user for tool use]",
+                        "<system-reminder>The task list is empty.</system-reminder>",
+                        "<local-command-stdout>Compacted</local-command-stdout>"]))
+def test_harness_markup_is_no_request(markup: str) -> None:
+    summary = summarize([user("Add pagination to the orders endpoint in api/orders.py."),
+                         assistant(call("e", "edit", path="api/orders.py", oldText="a", newText="b")),
+                         result("e", "edit", "ok"), user(markup)])
+    assert "pagination" in "\n".join(items(summary, "### In Progress") + items(summary, "## Next Steps"))
+    assert markup.strip("<[") not in "\n".join(items(summary, "## Next Steps"))
+
+
+# -- 4 and 8. the next step: never a request already answered, never a fix for what was fixed ----------------
+
+ANSWERS = st.sampled_from([
+    "The parser now accepts quoted keys; I also added two tests for it.",
+    "Here is how the cache works: entries expire after 60 s and are keyed by URL.",
+    "I looked into it: the timeout comes from the proxy, not from our client. The client code needs no change.",
+])
+
+
+@EXAMPLES
+@given(answer=ANSWERS, kind=st.sampled_from(["compaction", "branch"]))
+def test_a_request_the_agent_answered_and_handed_back_is_not_the_next_step(answer: str, kind: str) -> None:
+    summary = summarize([user("Why does the import of large files time out, and can you fix the parser?"),
+                         assistant(call("r", "read", path="src/parser.py")), result("r", "read", "def parse(): ..."),
+                         assistant(answer)], kind=kind)
+    steps = "\n".join(items(summary, "## Next Steps"))
+    assert "Finish the last request" not in steps and "Fix" not in steps
+    assert items(summary, "### In Progress") == ["(none)"]
+
+
+FAILURES = st.sampled_from([
+    ("npm run publish", "npm ERR! 403 Forbidden - PUT https://registry.npmjs.org/pkg"),
+    ("cargo build --release", "error[E0308]: mismatched types"),
+    ("pytest -q", "FAILED tests/test_api.py::test_retry - AssertionError"),
+])
+LAST_WORDS = st.sampled_from([
+    "Oh wait, these errors look like we have API mismatches!",
+    "Hmm, the build still fails on the new signature.",
+    "The release is not done: publishing failed.",
+    "Let me check why the registry rejects it.",
+])
+
+
+@EXAMPLES
+@given(failure=FAILURES, words=LAST_WORDS, more_calls=st.booleans(), kind=st.sampled_from(["branch", "compaction"]))
+def test_the_agents_last_words_on_a_failure_leave_it_open(failure: tuple, words: str, more_calls: bool,
+                                                         kind: str) -> None:
+    command, error = failure
+    messages = [user("Cut the 2.1.0 release: bump the version, commit, tag and publish."),
+                assistant(call("c", "bash", command="git commit -am 'Release 2.1.0'")),
+                result("c", "bash", "[main 9f8e7d] Release 2.1.0\n 3 files changed"),
+                assistant(call("p", "bash", command=command)), result("p", "bash", bash_fail(error, 1), error=True),
+                assistant(words, *([call("q", "bash", command="git status")] if more_calls else []))]
+    summary = summarize(messages, kind=kind)
+    assert command in "\n".join(items(summary, "### Blocked"))
+    assert "wait for the user's next request" not in summary
+    assert command not in "\n".join(line for line in summary.splitlines() if line.startswith("- Resolved"))
+    assert items(summary, "### In Progress") != ["(none)"]
+
+
+@EXAMPLES
+@given(failed=st.sampled_from(["npm test", "pytest tests/test_api.py", "make check"]),
+       later=st.sampled_from(["edit", "write"]))
+def test_a_failure_fixed_by_a_later_change_to_the_file_it_names_is_no_fix_step(failed: str, later: str) -> None:
+    messages = [user("Make the retry test pass and keep going with the docs."),
+                assistant(call("t", "bash", command=failed)),
+                result("t", "bash", bash_fail("src/retry.py:12: error: name 'backoff' is not defined", 1), error=True),
+                assistant(call("e", later, path="src/retry.py", oldText="a", newText="b", content="x")),
+                result("e", later, "ok"),
+                assistant(call("d", "write", path="docs/retry.md", content="x")), result("d", "write", "ok")]
+    summary = summarize(messages)
+    assert not any(step.startswith("Fix") for step in items(summary, "## Next Steps"))
+    assert items(summary, "### Blocked") == ["(none)"]
