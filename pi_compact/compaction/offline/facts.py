@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
+from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_body, passed_line, refusal,
+                      refusal_reason, stopped)
 from .shell import shell_effects
 
-ERROR_LINE_LIMIT = 300
-"""Longest error line kept, in characters."""
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
 _ERRORS_PER_OUTPUT = 6
@@ -76,6 +76,8 @@ class Attempt:
     """Cancelled, refused or denied by the user rather than failed."""
     refused: bool = False
     """The user declined the call (a permission prompt answered no, a rejected edit): a decision, not an error."""
+    passed: str = ""
+    """For a command that succeeded: the line of its output saying a check passed (``12 passed``), if any."""
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,6 @@ _ERROR = re.compile(
     re.M,
 )
 _ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such file|not found|denied|Segmentation")
-_EXIT_SUFFIX = "Command exited with code"
 _EXIT = re.compile(r"(?:exited with code|exit code:?|exit status:?)\s*(-?\d+)", re.I)
 
 
@@ -196,14 +197,6 @@ def first_line(text: str) -> str:
     return ""
 
 
-def last_line(text: str) -> str:
-    """The last non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
-    for line in reversed(text.splitlines()):
-        if line.strip():
-            return line.strip()[:ERROR_LINE_LIMIT]
-    return ""
-
-
 def failure_line(text: str, shell: bool) -> str:
     """The line that best says why an output failed: its most telling error line, else (shell output, where
     the first line is usually an echo of the script being run and the verdict comes last) its last line,
@@ -217,15 +210,6 @@ def failure_line(text: str, shell: bool) -> str:
 def main_error(lines: list[str]) -> str:
     """The first of ``lines`` that says more than ``Traceback (most recent call last):``."""
     return next((line for line in lines if not line.startswith("Traceback (")), lines[0])
-
-
-def output_body(text: str) -> str:
-    """Shell output without pi's trailing ``Command exited with code N`` and its ``(no output)`` marker."""
-    at = text.rfind(_EXIT_SUFFIX)
-    if at >= 0 and "\n" not in text[at:].strip():
-        text = text[:at]
-    text = text.rstrip()
-    return "" if text == "(no output)" else text
 
 
 def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | None, bool]:
@@ -242,51 +226,6 @@ def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | Non
     if code is None and message.get("isError") is False:
         code = 0
     return code, is_error or (code is not None and code != 0)
-
-
-_WHO = r"\b(?:the user|user|you)\b[^.\n]{0,60}?\b"
-_BY_USER = r"\s+by\s+(?:the\s+)?user\b"
-_DECLINE = re.compile(
-    _WHO + r"(?:reject(?:ed|s)?|declin(?:ed|es)?|den(?:y|ied|ies)|refus(?:ed|es)?|blocked"
-    r"|(?:doesn'?t|does not|don'?t|do not|did not|didn'?t) (?:want|approve|allow|permit|accept))\b"
-    r"|\b(?:rejected|declined|denied|refused|blocked)" + _BY_USER +
-    r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call|patch|edit)\s+)?(?:was\s+)?"
-    r"(?:rejected|denied|declined)\W{0,3}$",
-    re.I | re.M,
-)
-"""A result that says the user declined the call, in any agent's words: Claude Code's "The user doesn't want to
-proceed with this tool use", Codex's "rejected by user", a permission gate's "Blocked by user". "Permission denied"
-alone is the system's refusal: an error."""
-_STOP = re.compile(
-    _WHO + r"(?:cancel+ed|aborted|interrupted|stopped)\b|\b(?:cancel+ed|aborted|interrupted|stopped)" + _BY_USER +
-    r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call)\s+)?(?:was\s+)?"
-    r"(?:aborted|cancel+ed|interrupted)\W{0,3}$",
-    re.I | re.M,
-)
-"""A result that says the call was stopped while it ran (pi's "Operation aborted", "Request interrupted by user")."""
-_REFUSAL_REASON = re.compile(r"(?:the user said|user(?:'s)? (?:reason|feedback|message|said)|reason)\s*:\s*"
-                             r"(\S[^\n]*(?:\n(?!\n)[^\n]*){0,8})", re.I)
-
-
-def _head_or_tail(pattern: re.Pattern[str], text: str) -> bool:
-    body = output_body(text)
-    return bool(pattern.search(body[:400]) or pattern.search(last_line(body)))
-
-
-def refusal(text: str) -> bool:
-    """True when a tool result says the user declined the call (see :data:`_DECLINE`) or stopped it and said why."""
-    return _head_or_tail(_DECLINE, text) or (_head_or_tail(_STOP, text) and bool(refusal_reason(text)))
-
-
-def stopped(text: str) -> bool:
-    """True when a tool result says the user (or the agent's harness) cancelled the call while it ran."""
-    return _head_or_tail(_STOP, text)
-
-
-def refusal_reason(text: str) -> str:
-    """What the user said when declining (Claude Code's "…the user said:\n<words>"), or ``""``."""
-    match = _REFUSAL_REASON.search(text[:4000])
-    return " ".join(match.group(1).split())[:CONSTRAINT_LIMIT] if match else ""
 
 
 # -- user text ------------------------------------------------------------------------------------------------
@@ -485,7 +424,7 @@ class _Collector:
         if call is None:
             self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
             return
-        refused = refusal(text) and (failed or _DECLINE.search(text[:200]) is not None)
+        refused = refusal(text) and (failed or declined_outright(text))
         halted = not refused and failed and stopped(text)
         if refused:
             self._refused(name, run_target(call), text)
@@ -543,7 +482,8 @@ class _Collector:
             lines = [failure_line(text, shell)]
         self.errors.add(*lines)
         error = main_error(lines) if lines and failed else ""
-        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused))
+        passed = passed_line(text) if shell and not failed else ""
+        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance
         self.outcomes[(tool, target)] = (failed, main_error(lines) if lines else "")
 

@@ -82,6 +82,10 @@ class Turn:
     commits: tuple[str, ...]
     """Messages of the commits that succeeded in the turn."""
     decisions: tuple[str, ...]
+    changed: tuple[str, ...] = ()
+    """Files the turn changed and did not delete (relative to the working directory)."""
+    checks: tuple[str, ...] = ()
+    """Lines of the turn's successful checks that say they passed (``12 passed``), the last per command."""
 
 
 @dataclass(frozen=True)
@@ -137,12 +141,27 @@ def one_line(text: str) -> str:
 
 
 def clip_words(text: str, limit: int) -> str:
-    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut)."""
+    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut), never
+    inside a backticked value (``DEV_MODE=true npm run dev`` is kept whole or left out whole)."""
     text = one_line(text)
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
-    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+    if "`" not in cut:
+        return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+    inside, space, opened = False, -1, -1  # the last space outside a span, and where the open span starts
+    for position, char in enumerate(cut):
+        if char == "`":
+            inside, opened = not inside, position
+        elif char == " " and not inside:
+            space = position
+    if space >= limit // 2 or (space > 0 and inside):
+        return cut[:space] + "…"
+    if inside:
+        before = cut[:opened].rstrip()
+        # one value longer than the limit: say it is cut, keep the quote closed
+        return before + "…" if before else cut[: limit - 2] + "…`"
+    return cut + "…"
 
 
 def is_slash_command(text: str) -> bool:
@@ -351,6 +370,21 @@ def _action_label(attempt: Attempt, names: PathNames) -> str:
     return f"{attempt.tool} `{target}`" if target else attempt.tool
 
 
+def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a turn's actions left: the files it changed that still exist, and its passing checks."""
+    gone = {names.name(path) for path in facts.gone}
+    changed: dict[str, None] = {}
+    for attempt in attempts:
+        if attempt.failed or attempt.aborted:
+            continue
+        tool = attempt.tool.lower()
+        paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
+            shell_effects(attempt.target).writes if tool in ("bash", "user bash") else []
+        changed.update((names.name(p), None) for p in paths if p and not is_scratch(p))
+    checks = {command_key(a.target): a.passed for a in attempts if a.passed}
+    return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
+
+
 # -- files ----------------------------------------------------------------------------------------------------
 
 
@@ -401,8 +435,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
 
     open_errors, resolved = _errors(facts.attempts, turn_done, names)
-    turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()))
-                  for d, s in zip(drafts, statuses))
+    turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
+                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names))
+                  for d, s, end in zip(drafts, statuses, ends))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
     aim = objective([t.request for t in real], is_substantive)

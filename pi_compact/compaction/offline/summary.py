@@ -18,6 +18,7 @@ from typing import Any, Callable
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
+from .progress import done_item
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
@@ -106,8 +107,7 @@ def _add_done(new: Sections, state: RegionState) -> None:
             new.add("done", f"Committed: {commit}")
     for turn in finished[-6:]:
         if not turn.commits:
-            answer = clip_words(turn.final_answer, 140) if turn.final_answer else "done"
-            new.add("done", f"Finished “{clip_words(turn.request, 120)}” → {answer}")
+            new.add("done", done_item(turn))
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
 
@@ -239,7 +239,7 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
 
 def _short_done(item: str) -> str:
     """A finished item in a few words, for the line that lists the oldest ones."""
-    finished = re.match(r"^Finished “(.*?)” →", item, re.S)
+    finished = re.match(r"^Finished “(.*?)” →", item, re.S) or re.search(r"\(asked: “(.*?)”\)$", item, re.S)
     return clip_words(finished.group(1) if finished else item.removeprefix("Committed: "), 50)
 
 

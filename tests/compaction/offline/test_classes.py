@@ -289,3 +289,47 @@ def test_a_failure_fixed_by_a_later_change_to_the_file_it_names_is_no_fix_step(f
     summary = summarize(messages)
     assert not any(step.startswith("Fix") for step in items(summary, "## Next Steps"))
     assert items(summary, "### Blocked") == ["(none)"]
+
+
+# -- 5. progress states what now exists; values are never cut inside ----------------------------------------
+
+CHECK_OUTPUTS = st.sampled_from([
+    ("pytest -q", "........\n12 passed in 0.41s"),
+    ("npx vitest run", " Test Files  3 passed (3)\n      Tests  41 passed (41)"),
+    ("cargo test", "test result: ok. 9 passed; 0 failed; 0 ignored"),
+    ("go test ./...", "ok  \texample.com/app/store\t0.012s"),
+    ("npx tsc --noEmit", "Found 0 errors. Watching for file changes."),
+])
+REPORTS = st.sampled_from([
+    "Perfect! I have successfully completed the task. The exporter now lives in `src/export/csv.py` as a standalone "
+    "module.",
+    "Great! All done. I moved the retry logic into `lib/retry.ts` and the client uses it now.",
+    "Done! Fixed the off-by-one in `paginate()`: the last page is no longer dropped.",
+])
+
+
+@EXAMPLES
+@given(check=CHECK_OUTPUTS, answer=REPORTS, request=st.sampled_from([
+    "These environment variables are required: `DEV_MODE=true API_URL=http://localhost:8080/api/v1` and the server "
+    "must read them at startup, please wire that up.",
+    "Can you clean this up so it is easier to test?",
+]))
+def test_a_finished_request_says_what_it_left(check: tuple, answer: str, request: str) -> None:
+    command, output = check
+    summary = summarize([user(request), assistant(call("e", "edit", path="src/app.py", oldText="a", newText="b")),
+                         result("e", "edit", "ok"), assistant(call("t", "bash", command=command)),
+                         result("t", "bash", output), assistant(answer), user("Next, add the changelog entry.")])
+    done = [item for item in items(summary, "### Done") if "(asked:" in item]
+    assert len(done) == 1
+    stated = re.search(r"`[^`]+`|the last page", answer).group()
+    assert stated in done[0] and output.splitlines()[-1].split()[0] in done[0]
+    assert "successfully completed" not in done[0] and not done[0].startswith(("Perfect", "Great", "Done"))
+    assert done[0].count("`") % 2 == 0
+
+
+@given(st.lists(st.sampled_from(["word", "`DEV_MODE=true npm run dev`", "`a b c`", "value", "`x=1`", "long-ish"]),
+                min_size=1, max_size=40), st.integers(10, 120))
+def test_a_clipped_text_never_ends_inside_a_backticked_value(words: list[str], limit: int) -> None:
+    from pi_compact.compaction.offline.state import clip_words
+    clipped = clip_words(" ".join(words), limit)
+    assert len(clipped) <= limit and clipped.count("`") % 2 == 0

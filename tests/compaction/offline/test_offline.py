@@ -470,7 +470,10 @@ def test_constraints_are_rules_and_there_is_no_noise(real: dict, name: str) -> N
 def test_changed_files_are_files_named_once_relative_to_the_cwd(real: dict, name: str) -> None:
     changed = list(changed_files(real[name]))
     done = "\n".join(section(real[name], "### Done"))
-    assert changed and all(done.count(f"`{path}`") == 1 for path in changed)  # one spelling, named once
+    listing = done[done.index("Files changed (by last action):"):]
+    assert changed and all(listing.count(f"`{path}`") == 1 for path in changed)  # named once in the list
+    named = set(re.findall(r"`([^`\s]+/[^`\s]+)`", done))  # and any other item uses the same spelling
+    assert not [path for path in named if path not in changed and any(c.endswith("/" + path) for c in changed)]
     for path in changed:
         assert not path.startswith(("/", "@")) and "." in path.rsplit("/", 1)[-1], path  # no directories, no /tmp
     for path in changed:  # `interactive-mode.ts` is not listed beside its full path
