@@ -27,7 +27,8 @@ _FILLER = re.compile(
 )
 """Words that say nothing of what exists: cheers, offers, "I have successfully completed the task"."""
 _LEAD = re.compile(r"^\W*(?:(?:perfect|great|excellent|awesome|done|ok(?:ay)?|good|nice)[!.,:]\s*)+", re.I)
-_SALIENT = re.compile(r"`[^`]+`|[\w.-]+/[\w./-]+|\b[\w-]+\.[a-z]{1,5}\b|\b\w+_\w+\b|\b[a-z]+[A-Z]\w*\b|\d")
+_SALIENT = re.compile(r"`[^`\n]{1,200}`|\w/\w|\w\.[a-z]{1,5}\b|\w_\w|[a-z][A-Z]|\d")
+"""Marks of a named thing (a backticked value, a path, a file, snake or camel case, a number): counted, not read."""
 _MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+|^#+\s*")
 _REPORT = 2
 """Result sentences kept per finished request."""
