@@ -16,8 +16,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, is_scratch, message_dicts, shell_command)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, message_dicts,
+                    shell_command)
 from .goal import objective, request_words
+from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .shell import shell_effects
@@ -111,6 +113,11 @@ class RegionState:
     decisions: tuple[str, ...]
     succeeded: tuple[str, ...] = ()
     """Labels of the actions that succeeded (as error lines name them: a command in backticks, ``edit `path```)."""
+    constraints: tuple[str, ...] = ()
+    """The user's rules that still bind: lasting ones, those of requests not yet finished, the words the user said
+    on declining a call; none that names a thing since replaced."""
+    replaced: tuple[str, ...] = ()
+    """Code-like names the region says were replaced or removed (an earlier summary's rules naming them lapse)."""
     goal_stated: bool = False
     """The user stated the goal (or redirected the work) in this region: it replaces an earlier summary's goal."""
     declined: tuple[tuple[str, str], ...] = ()
@@ -428,8 +435,14 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
             status = DECLINED  # the user declined the agent's last call and has not said what instead
         statuses.append(status)
     for number, turn in enumerate(drafts[:-1]):
-        if _REJECTION.match(drafts[number + 1].request.strip()):
+        reply = drafts[number + 1].request.strip()
+        if _REJECTION.match(reply):
             turn.decisions = []  # the user turned the proposal down
+        agreed = accepted_proposal(turn.answer, reply)
+        if agreed:
+            turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", 240))
+    for turn in drafts:
+        turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)]
 
     def turn_done(index: int) -> bool:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
@@ -453,8 +466,25 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
+        constraints=tuple(_binding_rules(turns, facts)),
+        replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
+
+
+def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
+    """The rules that still bind at the region's end (see :attr:`RegionState.constraints`)."""
+    kept: dict[str, None] = {}
+    for number, turn in enumerate(turns):
+        later = [text for t in turns[number + 1 :] for text in (t.request, t.final_answer)]
+        gone = replaced_names(later) if later else set()
+        for rule in constraint_sentences(turn.request):
+            finished = turn.status == DONE and number < len(turns) - 1
+            if (lasting(rule) or not finished) and not names_any(rule, gone):
+                kept[rule] = None
+    from_requests = {rule for turn in turns for rule in constraint_sentences(turn.request)}
+    kept.update((rule, None) for rule in facts.constraints if rule not in from_requests)  # said on declining
+    return list(kept)
 
 
 def _next_steps(answer: str) -> list[str]:

@@ -19,6 +19,7 @@ from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
 from .progress import done_item
+from .rules import names_any
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
@@ -79,7 +80,7 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
     """The sections that the region alone proves or quotes."""
     new = Sections()
     new.add("goal", state.goal)
-    for constraint in facts.constraints:
+    for constraint in state.constraints:
         new.add("constraints", clip_words(constraint, 300))
     _add_done(new, state)
     _add_in_progress(new, state)
@@ -193,8 +194,10 @@ def _merge(old: Sections, new: Sections, state: RegionState) -> Sections:
     merged = Sections(extra=old.extra)
     merged.items["goal"] = old.items["goal"][:1] or new.items["goal"][:1]
     moved_on = bool(state.latest_request)
-    for key in ("constraints", "decisions"):
-        merged.items[key] = _newest(old.items[key] + new.items[key], _LIMITS[key])
+    lapsed = set(state.replaced)  # an earlier rule naming a thing this part replaced no longer applies
+    old_rules = [rule for rule in old.items["constraints"] if not names_any(rule, lapsed)]
+    merged.items["constraints"] = _newest(old_rules + new.items["constraints"], _LIMITS["constraints"])
+    merged.items["decisions"] = _newest(old.items["decisions"] + new.items["decisions"], _LIMITS["decisions"])
     merged.items["done"] = _merge_done(old.items["done"], new.items["done"])
     merged.items["in_progress"] = new.items["in_progress"] if moved_on else _still_open(old, state)
     old_blocked = [item for item in old.items["blocked"] if not state.settles(item)]

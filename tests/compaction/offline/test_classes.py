@@ -333,3 +333,67 @@ def test_a_clipped_text_never_ends_inside_a_backticked_value(words: list[str], l
     from pi_compact.compaction.offline.state import clip_words
     clipped = clip_words(" ".join(words), limit)
     assert len(clipped) <= limit and clipped.count("`") % 2 == 0
+
+
+# -- 3. decisions kept; finished requests are not constraints; rules naming a replaced thing lapse -----------
+
+PROPOSALS = st.sampled_from([
+    "I found two ways. Shall I keep the cache in memory with an LRU bound of 512 entries?",
+    "I'd suggest storing sessions in SQLite rather than one JSON file per session.",
+    "Option B: split the parser into a tokenizer and a grammar module. Want me to do that?",
+])
+APPROVALS = st.sampled_from(["yes", "Sounds good, go ahead.", "ok do it", "Agreed.", "yep, option B"])
+
+
+@EXAMPLES
+@given(proposal=PROPOSALS, approval=APPROVALS, chained=st.booleans())
+def test_a_proposal_the_user_accepted_is_a_decision(proposal: str, approval: str, chained: bool) -> None:
+    first = [user("Work out how we should store the parsed sessions."), assistant(proposal)]
+    second = [user(approval), assistant(call("w", "write", path="src/store.py", content="x")),
+              result("w", "write", "ok"), assistant("Implemented it in `src/store.py`.")]
+    summary = summarize(first + second) if not chained else \
+        summarize(second[1:], previous_summary=summarize(first + second[:1]))
+    decisions = "\n".join(items(summary, "## Key Decisions"))
+    key = re.search(r"LRU|SQLite|tokenizer", proposal).group()
+    assert key in decisions
+
+
+@given(st.sampled_from(["Use SQLite instead of JSON files for the index.", "Let's go with the streaming parser.",
+                        "We'll use httpx rather than requests for the client."]))
+def test_a_choice_the_user_made_is_a_decision(choice: str) -> None:
+    summary = summarize([user(f"{choice} Then wire it into the loader."), assistant("Done: wired it in.")])
+    assert choice.split()[1] in "\n".join(items(summary, "## Key Decisions"))
+
+
+ONE_OFF = st.sampled_from([
+    "Can we make it so that the worker logs go to their own file? Make sure the file is logs/worker.log.",
+    "Please make sure the changelog mentions v2.3.1.",
+    "You must update the README with the new flag.",
+])
+LASTING = st.sampled_from(["Never push to main directly.", "Always run the linter before committing.",
+                           "Don't add new dependencies."])
+
+
+@EXAMPLES
+@given(one_off=ONE_OFF, rule=LASTING)
+def test_a_finished_request_is_no_constraint_a_lasting_rule_is(one_off: str, rule: str) -> None:
+    summary = summarize([user(f"{one_off} {rule}"), assistant("Done. The change is in and the tests pass."),
+                         user("Now look at the flaky upload test."), assistant("Let me look at it.")])
+    constraints = "\n".join(items(summary, "## Constraints & Preferences"))
+    assert rule in constraints
+    assert "make sure" not in constraints.lower() and "must update" not in constraints.lower()
+
+
+@EXAMPLES
+@given(name=st.sampled_from(["toolText", "render_row", "legacy.config"]),
+       says=st.sampled_from(["I replaced `{}` with a `format()` call everywhere.", "Removed `{}`; nothing uses it now.",
+                             "`{}` is gone, the renderer builds the text itself."]),
+       chained=st.booleans())
+def test_a_rule_naming_a_thing_since_replaced_lapses(name: str, says: str, chained: bool) -> None:
+    rule = f"Always make sure `{name}` is also used for the preview."
+    first = [user(f"{rule} Start with the list view."), assistant("The list view uses it now.")]
+    second = [user("Now simplify the renderer as you see fit."), assistant(says.format(name))]
+    summary = summarize(second, previous_summary=summarize(first)) if chained else summarize(first + second)
+    assert name not in "\n".join(items(summary, "## Constraints & Preferences"))
+    unrelated = summarize(first + [user("Now simplify the renderer."), assistant("Simplified the layout code.")])
+    assert name in "\n".join(items(unrelated, "## Constraints & Preferences"))
