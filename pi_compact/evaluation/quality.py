@@ -31,6 +31,7 @@ from typing import Any
 
 from ..accessors import json_strings
 from ..compaction.tokens import estimate_tokens, text_tokens
+from .faults import FAULT_COST, WAITING, find_faults
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
@@ -495,6 +496,8 @@ class Quality:
     """How many of the scored summaries were judged against hand labels (the rest by heuristics)."""
     count: int = 1
     """How many summaries these figures add up."""
+    faults: tuple[str, ...] = ()
+    """The summaries' faults of the classes :mod:`.faults` checks (a declined call as an error, a stale goal, …)."""
 
     @property
     def precision(self) -> float | None:
@@ -515,6 +518,16 @@ class Quality:
         return self.errors_right / self.errors if self.errors else None
 
     @property
+    def score(self) -> float:
+        """One figure in [0, 1]: the mean of precision, freshness (1 − staleness), error accuracy and open recall
+        (those there is something to judge for), less :data:`~.faults.FAULT_COST` per fault per summary. Only a
+        summary with no fault and nothing wrong scores 1."""
+        parts = [value for value in (self.precision, None if self.staleness is None else 1 - self.staleness,
+                                     self.error_accuracy, self.open_recall) if value is not None]
+        base = sum(parts) / len(parts) if parts else 1.0
+        return max(0.0, base - FAULT_COST * len(self.faults) / max(1, self.count))
+
+    @property
     def char_ratio(self) -> float | None:
         return self.summary_chars / self.region_chars if self.region_chars else None
 
@@ -530,7 +543,7 @@ class Quality:
             self.errors_right + other.errors_right, self.error_mistakes + other.error_mistakes,
             self.summary_chars + other.summary_chars, self.region_chars + other.region_chars,
             self.summary_tokens + other.summary_tokens, self.region_tokens + other.region_tokens,
-            self.labelled + other.labelled, self.count + other.count,
+            self.labelled + other.labelled, self.count + other.count, self.faults + other.faults,
         )
 
     def to_json(self) -> dict:
@@ -543,7 +556,7 @@ class Quality:
             "errorMistakes": list(self.error_mistakes),
             "summaryChars": self.summary_chars, "regionChars": self.region_chars, "charRatio": self.char_ratio,
             "summaryTokens": self.summary_tokens, "regionTokens": self.region_tokens, "tokenRatio": self.token_ratio,
-            "labelled": self.labelled, "summaries": self.count,
+            "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults), "score": self.score,
         }
 
 
@@ -557,7 +570,7 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     area = region if isinstance(region, RegionIndex) else RegionIndex(region)
     items = summary_items(summary)
     checked = [(item, signature(item.text)) for item in items if item.section in SCORED_SECTIONS]
-    checked = [(item, sig) for item, sig in checked if sig]
+    checked = [(item, sig) for item, sig in checked if sig and not WAITING.search(item.text)]
     unsupported = tuple(item.text for item, sig in checked if not _supported(sig, area))
     open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
     stale = tuple(item.text for item, sig in open_items if _is_stale(item, sig, area, labels))
@@ -569,6 +582,7 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
         error_mistakes=mistakes, summary_chars=len(summary), region_chars=len(area.text),
         summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
+        faults=find_faults(area.said, summary, labels),
     )
 
 
