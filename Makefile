@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.redact_bench
 	$(BIN)/python -m bench.tokens_bench
 	$(BIN)/python -m bench.hang_guards_bench
+	$(BIN)/python -m bench.import_bench
 
 # The long fuzzing run (thousands of examples per property); `make test` runs the same properties briefly.
 fuzz: $(STAMP)

@@ -23,6 +23,7 @@ from .errors import (
     SessionFileError,
     SummarizerError,
     SummarizerOverflowError,
+    TranscriptError,
     UsageError,
 )
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     )
     from .compaction import AutoCompactor, CompactionResult, CompactionSettings, compact, ensure_fits
     from .context import SessionContext, build_session_context
+    from .importers import ImportedSession, ReferenceSummary, import_transcript, read_transcript, reference_summaries
     from .recaller import RecallHit, RecallResult, recall
     from .evaluation.replayer import ReplayReport, replay
     from .session import ROOT, Session
@@ -66,6 +68,7 @@ __all__ = [
     "ConcurrentModificationError",
     "CorruptEntryError",
     "EntryNotFoundError",
+    "ImportedSession",
     "LockTimeoutError",
     "NotASessionError",
     "NothingToCompactError",
@@ -73,6 +76,7 @@ __all__ = [
     "Problem",
     "RecallHit",
     "RecallResult",
+    "ReferenceSummary",
     "ReplayReport",
     "Session",
     "SessionContext",
@@ -80,6 +84,7 @@ __all__ = [
     "SessionInfo",
     "SummarizerError",
     "SummarizerOverflowError",
+    "TranscriptError",
     "TreeNode",
     "UsageError",
     "agent_dir",
@@ -94,11 +99,14 @@ __all__ = [
     "diff_branches",
     "ensure_fits",
     "find_most_recent",
+    "import_transcript",
     "list_all_sessions",
     "list_sessions",
     "migrate",
     "prepare_branch",
+    "read_transcript",
     "recall",
+    "reference_summaries",
     "replay",
     "session_info_json",
     "session_show_json",
@@ -146,6 +154,11 @@ _LAZY = {
     "RecallHit": ".recaller",
     "RecallResult": ".recaller",
     "recall": ".recaller",
+    "ImportedSession": ".importers",
+    "ReferenceSummary": ".importers",
+    "import_transcript": ".importers",
+    "read_transcript": ".importers",
+    "reference_summaries": ".importers",
     "ReplayReport": ".evaluation.replayer",
     "replay": ".evaluation.replayer",
 }

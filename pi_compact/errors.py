@@ -12,6 +12,7 @@ which turns each into one line on stderr and exit code 2) can catch them all in 
     │   ├── CorruptEntryError       a line that looked valid at open failed to parse later
     │   └── ConcurrentModificationError  the file was replaced or shrunk under us
     ├── LockTimeoutError            another process held the session's lock for too long
+    ├── TranscriptError             another agent's transcript cannot be imported (unknown format, --strict)
     ├── CompactionError             compaction could not run (nothing to compact, already compacted, ...)
     │   ├── NothingToCompactError   a refusal, not a failure: already compacted, or everything fits as it is
     │   └── CompactionInProgressError  another compaction of the same session is running
@@ -56,6 +57,11 @@ class ConcurrentModificationError(SessionFileError):
 
 class LockTimeoutError(PiCompactError):
     """Another process held the session's lock longer than we were willing to wait."""
+
+
+class TranscriptError(PiCompactError):
+    """Another agent's transcript (Claude Code, Codex) cannot be imported: unknown format, or a bad line under
+    ``strict``."""
 
 
 class CompactionError(PiCompactError):

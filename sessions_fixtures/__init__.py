@@ -12,9 +12,12 @@ DEMO = HERE / "demo.jsonl"
 REALISTIC = HERE / "realistic.jsonl"
 BRANCHES = HERE / "branches.jsonl"
 
+AGENTS_DIR = HERE / "agents"
+"""Other agents' transcripts (Claude Code, Codex) from public repositories; ``agents/INDEX.json`` lists them."""
+
 BEFORE_COMPACTION = PI_DIR / "before-compaction.v1.jsonl"
 LARGE_SESSION = PI_DIR / "large-session.v1.jsonl"
 PI_SESSIONS = (BEFORE_COMPACTION, LARGE_SESSION)
 """pi's real v1 session files, in name order."""
 
-__all__ = ["BEFORE_COMPACTION", "BRANCHES", "DEMO", "HERE", "LARGE_SESSION", "PI_DIR", "PI_SESSIONS", "REALISTIC"]
+__all__ = ["AGENTS_DIR", "BEFORE_COMPACTION", "BRANCHES", "DEMO", "HERE", "LARGE_SESSION", "PI_DIR", "PI_SESSIONS", "REALISTIC"]

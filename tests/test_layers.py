@@ -63,6 +63,7 @@ BASE = ("pi_compact.errors", "pi_compact.types", "pi_compact.accessors")
         ("context", (*BASE, "pi_compact.store", "pi_compact.context")),
         ("session", (*BASE, "pi_compact.store", "pi_compact.context", "pi_compact.session")),
         ("compaction", (*BASE, "pi_compact.store", "pi_compact.context", "pi_compact.session", "pi_compact.compaction")),
+        ("importers", (*BASE, "pi_compact.store", "pi_compact.context", "pi_compact.session", "pi_compact.importers")),
     ],
 )
 def test_a_layer_imports_nothing_above_it(layer: str, allowed: tuple[str, ...]) -> None:

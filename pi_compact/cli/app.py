@@ -18,6 +18,7 @@ from typer.core import TyperCommand, TyperGroup
 COMMAND_MODULES: tuple[str, ...] = (
     "pi_compact.cli.chat_cmds",
     "pi_compact.cli.replay_cmds",
+    "pi_compact.cli.import_cmds",
 )
 """Modules that register top-level commands on :data:`app` when imported."""
 

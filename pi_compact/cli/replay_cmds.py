@@ -64,13 +64,24 @@ def replay_command(
     report = _run(file, window, settings, chosen, out, quiet=as_json)
     if plot is not None:
         draw_plot(report, plot)
+    references = _references(file)
     if as_json:
-        payload = {**report.to_json(), "plot": str(plot) if plot is not None else None}
+        payload = {**report.to_json(), "plot": str(plot) if plot is not None else None,
+                   "referenceSummaries": [item.to_json() for item in references]}
         from .output import write_json
 
         write_json(payload)
     else:
-        print_report(report, plot)
+        print_report(report, plot, references)
+
+
+def _references(file: Path) -> list:
+    """The original agent's own summaries in an imported session (``pi-compact import``), to read beside ours."""
+    from ..importers import reference_summaries
+    from ..session import Session
+
+    with Session.open(file) as session:
+        return reference_summaries(session)
 
 
 def _settings(window, reserve, keep_recent, summarizer, model, base_url, summarizer_window=None):
@@ -109,7 +120,7 @@ def _run(file, window, settings, summarizer, out, *, quiet: bool):
 # -- the terminal report ------------------------------------------------------------------------------------------
 
 
-def print_report(report, plot: Path | None) -> None:
+def print_report(report, plot: Path | None, references: list = ()) -> None:
     from rich.text import Text
 
     from .render import one_line, stdout_console
@@ -128,6 +139,10 @@ def print_report(report, plot: Path | None) -> None:
         console.print(line)
     for failure in report.failures[:5]:
         console.print(Text("  compaction ", style="yellow") + Text(one_line(failure, 160)))
+    for item in references:
+        line = Text(f"reference   {item.source}'s own summary at {item.compaction_id[:8]} ({item.messages:,} "
+                    f"messages, {item.tokens_before:,} tokens before): ") + Text(one_line(item.summary, 200))
+        console.print(line, no_wrap=True, overflow="ellipsis")
     console.print()
     console.print(retention_table(report.retention))
     console.print()

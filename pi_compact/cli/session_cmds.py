@@ -133,8 +133,18 @@ def list_(
     ] = None,
     all_projects: Annotated[bool, typer.Option("--all", help="Every project's sessions.")] = False,
     as_json: JsonOpt = False,
+    agent: Annotated[
+        str | None, typer.Option("--agent", metavar="AGENT", help="claude-code or codex: that agent's sessions for this directory.")
+    ] = None,
 ) -> None:
     """List sessions, newest first."""
+    if agent is not None:
+        if all_projects or directory is not None:
+            raise UsageError("--agent lists this directory's sessions; give no DIR or --all with it")
+        from .import_cmds import print_agent_sessions
+
+        print_agent_sessions(agent, as_json)
+        return
     from ..store.listing import list_all_sessions, list_sessions
     from ..store.paths import default_session_dir
 

@@ -597,7 +597,7 @@ def test_the_root_help_lists_every_command_with_its_help(args):
     done = subprocess.run([sys.executable, "-m", "pi_compact", *args], capture_output=True, text=True)
     listing = (done.stdout + done.stderr).split("Commands:")[1]
     rows = {line.split()[0]: line.split(None, 1)[1] for line in listing.strip().splitlines()}
-    assert list(rows) == ["chat", "replay", "session"]
+    assert list(rows) == ["chat", "replay", "import", "session"]
     assert rows["session"] == "Inspect and edit one session file (or list a folder of them)."
 
 
