@@ -81,12 +81,14 @@ _ERROR_MENTION = re.compile(
     re.IGNORECASE,
 )
 _RESOLVED_MENTION = re.compile(
-    r"\b(?:fixed|resolved|solved|passes|passing|now works|works now|worked around|no longer|was fixed|"
+    r"\b(?:fixed|resolved|solved|passes|passing|now works|works now|worked around|no longer|was fixed|succeeded|"
+    r"fix:|fixed by|root cause|"
     r"irrelevant|aborted by the user|reverted)\b",
     re.IGNORECASE,
 )
 _FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
-_ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b", re.IGNORECASE)
+_ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b|sibling tool call errored|doesn'?t want to proceed"
+                      r"|\b(?:rejected|declined|denied) by (?:the )?user\b", re.IGNORECASE)
 _GIT_COMMIT = re.compile(r"\bgit\b[^|;&]*\bcommit\b")
 
 _STEM = 5
@@ -134,7 +136,8 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
         if opened:
             block = opened.group(1)
             continue
-        heading = _heading(line) if raw[:1] not in (" ", "\t") else None  # an indented line is quoted text
+        # an indented line is quoted text; "7. Pending Tasks:" heads a section in Claude Code's summaries
+        heading = (_numbered_heading(line) or _heading(line)) if raw[:1] not in (" ", "\t") else None
         if heading is not None:
             level, title = heading
             while stack and stack[-1][0] >= level:
@@ -158,6 +161,21 @@ def _heading(line: str) -> tuple[int, str] | None:
         return len(match.group(1)), match.group(2)
     match = _BOLD_HEADING.match(line)
     return (7, match.group(1)) if match else None  # a bold line heads what follows it, below any # heading
+
+
+_NUMBERED_HEADING = re.compile(r"^(?:\d{1,2}\.\s+([A-Z][A-Za-z &/'-]{2,60})|(Analysis|Summary)):\s*$")
+"""Claude Code's summary sections: ``Analysis:``, ``Summary:``, ``1. Primary Request and Intent:`` …
+``9. Optional Next Step:`` (a numbered line that is only a title and a colon)."""
+
+
+def _numbered_heading(line: str) -> tuple[int, str] | None:
+    match = _NUMBERED_HEADING.match(line)
+    if not match:
+        return None
+    if not match.group(1):
+        return 1, match.group(2)
+    # "Current Work" there reports what was done just before the summary: a record, not a claim of open work
+    return 2, "Work just before" if match.group(1).lower() == "current work" else match.group(1)
 
 
 def section_of(title: str) -> str:
@@ -681,7 +699,8 @@ def _failures(region: RegionIndex) -> list[_Failure]:
     return found
 
 
-_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b")
+_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b",
+                         re.I)  # Claude Code's tool is "Bash"
 """A look that found nothing (grep's exit 1, no such file) is not an error left open."""
 
 

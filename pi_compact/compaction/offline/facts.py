@@ -15,6 +15,7 @@ from typing import Any
 from ...accessors import content_text
 from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_body, passed_line, refusal,
                       refusal_reason, stopped)
+from .goal import request_words
 from .shell import shell_effects
 
 CONSTRAINT_LIMIT = 500
@@ -383,6 +384,7 @@ class _Collector:
             self._user_bash(message)
 
     def _user(self, text: str) -> None:
+        text = request_words(text)  # what a harness wrapped around the user's words sets no rule
         if not text.strip():
             return
         self.requests.append(text)

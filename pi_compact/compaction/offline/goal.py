@@ -16,6 +16,7 @@ from dataclasses import dataclass
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 """A harness's tag: a compound name (``command-name``, ``system-reminder``, ``environment_context``), which
 markup a user types (``<div>``, ``<b>``) is not."""
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 _NOTICE = re.compile(r"^[ \t]*\[[^\]\n]{1,200}\][ \t]*$", re.M)
 _STATED = re.compile(
     r"\b(?:(?:the|our|my|main|current|real) (?:goal|objective|aim|focus|priority|task)"
@@ -64,9 +65,12 @@ def request_words(text: str) -> str:
     text = text[:50_000]
     if "<" not in text and "[" not in text:
         return text.strip()
+    # a message that opens with a tag was written by the harness (a slash command's expanded prompt): any tag
+    # there is markup; elsewhere only compound names are (a user's "<div>" stays)
+    tags = _ANY_TAG if text.lstrip().startswith("<") else _TAG
     kept: list[str] = []
     depth, position = 0, 0
-    for tag in _TAG.finditer(text):
+    for tag in tags.finditer(text):
         if depth == 0:
             kept.append(text[position : tag.start()])
         closing, self_closing = tag.group(1), tag.group(3)

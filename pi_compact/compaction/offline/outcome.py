@@ -49,10 +49,10 @@ alone is the system's refusal: an error."""
 _STOP = re.compile(
     _WHO + r"(?:cancel+ed|aborted|interrupted|stopped)\b|\b(?:cancel+ed|aborted|interrupted|stopped)" + _BY_USER +
     r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call)\s+)?(?:was\s+)?"
-    r"(?:aborted|cancel+ed|interrupted)\W{0,3}$",
+    r"(?:aborted|cancel+ed|interrupted)\W{0,3}$|sibling tool call errored",
     re.I | re.M,
 )
-"""A result that says the call was stopped while it ran (pi's "Operation aborted", "Request interrupted by user")."""
+"""A result that says the call was stopped while it ran (or never ran because a call beside it failed) (pi's "Operation aborted", "Request interrupted by user")."""
 _REFUSAL_REASON = re.compile(r"(?:the user said|user(?:'s)? (?:reason|feedback|message|said)|reason)\s*:\s*"
                              r"(\S[^\n]*(?:\n(?!\n)[^\n]*){0,8})", re.I)
 

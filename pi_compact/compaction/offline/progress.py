@@ -51,6 +51,12 @@ def report(answer: str) -> list[str]:
     return found[:_REPORT]
 
 
+def left_something(turn: Turn) -> bool:
+    """A finished turn is progress when it committed, changed files, passed a check or reported a result; an
+    answer alone ("Your code is 469320", "Try uploading now") is conversation, kept as history."""
+    return bool(turn.commits or turn.changed or turn.checks or report(turn.final_answer))
+
+
 def done_item(turn: Turn) -> str:
     """One Done item for a finished request: what it left, and which request it was."""
     parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer)]
@@ -66,4 +72,4 @@ def done_item(turn: Turn) -> str:
     return f"{'; '.join(parts)} (asked: “{asked}”)"
 
 
-__all__ = ["done_item", "report"]
+__all__ = ["done_item", "left_something", "report"]

@@ -47,8 +47,8 @@ _PROPOSAL = re.compile(
 )
 _POINTS_BACK = re.compile(r"\b(?:that|this|it|these|those|them)\W*$", re.I)
 _CHOICE = re.compile(
-    r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with|switch to)|we(?:'ll| will) (?:use|go with)"
-    r"|go with|stick with|switch to|use \S+ (?:for|as) )\b",
+    r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with)|we(?:'ll| will) (?:use|go with)"
+    r"|go with|stick with)\b",
     re.I,
 )
 """A user's sentence that picks one way over another."""

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
-from .progress import done_item
+from .progress import done_item, left_something
 from .rules import names_any
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
@@ -102,7 +102,7 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
 
 
 def _add_done(new: Sections, state: RegionState) -> None:
-    finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip()]
+    finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     for turn in state.turns:
         for commit in turn.commits:
             new.add("done", f"Committed: {commit}")
