@@ -134,3 +134,32 @@ def labels_for(region: Region) -> dict | None:
         if data.get("region", {}).get("compactionId") == region.compaction_id:
             return data
     return None
+
+
+BEFORE_SCRIPT = """
+import json, sys
+from pi_compact.compaction.offline import OfflineSummarizer
+from pi_compact.compaction.summarizer import SummaryRequest
+out = {}
+for row in json.load(open(sys.argv[1])):
+    request = SummaryRequest(system="", prompt="", max_tokens=13_000, kind="compaction", messages=tuple(row["messages"]),
+                             previous_summary=row["previous"], metadata={"cwd": row["cwd"]})
+    out[row["key"]] = OfflineSummarizer().summarize(request).text
+json.dump(out, open(sys.argv[2], "w"))
+"""
+
+
+def summaries_at_commit(commit: str, wanted: list[Region]) -> dict[str, str]:
+    """The offline summaries the summarizer of ``commit`` writes of ``wanted`` (its package unpacked to a temporary
+    folder and run there in a fresh interpreter: the "before" of a before/after table)."""
+    import subprocess
+
+    project = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as folder:
+        archive = subprocess.run(["git", "archive", commit, "pi_compact"], cwd=project, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        rows = [{"key": r.key, "messages": list(r.messages()), "previous": r.previous, "cwd": r.cwd} for r in wanted]
+        (Path(folder) / "in.json").write_text(json.dumps(rows), encoding="utf-8")
+        subprocess.run([sys.executable, "-c", BEFORE_SCRIPT, "in.json", "out.json"], cwd=folder, check=True,
+                       env={"PYTHONPATH": folder, "PATH": "/usr/bin:/bin"})
+        return json.loads((Path(folder) / "out.json").read_text(encoding="utf-8"))
