@@ -107,6 +107,8 @@ class Facts:
     """Every tool result and user ``!cmd``, in order."""
     refusals: tuple["Refusal", ...] = ()
     """Tool calls the user declined, in order."""
+    answers: tuple[tuple[str, str], ...] = ()
+    """``(question, answer)`` the user gave through the agent's question tool (AskUserQuestion and the like)."""
     gone: tuple[str, ...] = ()
     """Paths named as changed that were not changed after all: every change to them declined by the user, or the
     last thing done to them was deleting them (or moving them away)."""
@@ -364,6 +366,7 @@ class _Collector:
         self.outcomes: dict[tuple[str, str], tuple[bool, str]] = {}
         self.attempts: list[Attempt] = []
         self.refusals: list[Refusal] = []
+        self.answers: list[tuple[str, str]] = []
         self.refused_paths: set[str] = set()
         self.written_paths: set[str] = set()
         self.deleted: dict[str, None] = {}
@@ -427,6 +430,8 @@ class _Collector:
             self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
             return
         refused = refusal(text) and (failed or declined_outright(text))
+        if not failed and not refused and _QUESTION_TOOL.search(name):
+            self.answers += [(q.strip(), a.strip()) for q, a in _ANSWER.findall(text[:20_000])][:20]
         halted = not refused and failed and stopped(text)
         if refused:
             self._refused(name, run_target(call), text)
@@ -502,7 +507,7 @@ class _Collector:
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
-            failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals),
+            failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals), answers=tuple(self.answers),
             gone=tuple(sorted(gone)),
         )
 
@@ -515,6 +520,10 @@ class _Collector:
         return any(other.startswith(inside) for other in (*self.modified.tuple(), *self.read.tuple()))
 
 
+_QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
+"""A tool through which the agent asks the user to choose (Claude Code's AskUserQuestion and the like)."""
+_ANSWER = re.compile(r'"([^"\n]{3,300})"\s{0,3}=\s{0,3}"([^"\n]{1,300})"')
+"""One answer in such a tool's result: ``"Which approach?"="Hybrid"``."""
 _ABORTED = frozenset({"Command aborted", "Command cancelled", "Aborted", "Cancelled"})
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")

@@ -81,6 +81,20 @@ def request_words(text: str) -> str:
     return _NOTICE.sub(" ", "".join(kept)).strip()
 
 
+_COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.-]{1,60}:[\w:.-]{1,60})\s{0,20}</command-name>")
+_ARGS = re.compile(r"<command-args>([^<]{0,300})</command-args>")
+
+
+def invocation(text: str) -> str:
+    """A namespaced command the user ran through the harness (``/gsd:discuss-phase 14``), as a request naming the
+    task (``Run `/gsd:discuss-phase 14```), or ``""``: built-in commands (``/clear``, ``/model``) are none."""
+    command = _COMMAND.search(text[:5000])
+    if not command:
+        return ""
+    args = _ARGS.search(text[:5000])
+    return f"Run the command `/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
+
+
 def is_request(text: str) -> bool:
     """False for a user message that is only harness markup (tags, a bracketed notice), with no words of its own."""
     return bool(request_words(text))
@@ -148,4 +162,4 @@ def objective(requests: list[str], substantive) -> Objective | None:
     return None
 
 
-__all__ = ["Objective", "is_request", "objective", "request_words", "stated_goal", "task_goal"]
+__all__ = ["Objective", "invocation", "is_request", "objective", "request_words", "stated_goal", "task_goal"]

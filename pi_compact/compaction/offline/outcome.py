@@ -75,7 +75,11 @@ def stopped(text: str) -> bool:
 def refusal_reason(text: str) -> str:
     """What the user said when declining (Claude Code's "…the user said:\n<words>"), or ``""``."""
     match = _REFUSAL_REASON.search(text[:4000])
-    return " ".join(match.group(1).split())[:500] if match else ""
+    if not match:
+        return ""
+    reason = match.group(1).strip().splitlines()[0].strip()
+    # "The user wants to clarify these questions." is the harness describing the user, not the user's words
+    return "" if re.match(r"^the user\b", reason, re.I) else " ".join(reason.split())[:500]
 
 
 

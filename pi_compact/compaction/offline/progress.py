@@ -15,7 +15,7 @@ from .state import Turn, clip_words, sentences
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
     r"|split|wrote|written|ported|converted|refactored|made|introduced|switched|became|is (?:now )?standalone"
-    r"|pass(?:es|ed|ing)?|works?|working|returns|succeeds?|no longer|in place|set up|configured|committed)\b",
+    r"|pass(?:es|ed|ing)?|works now|now works|returns|succeeds?|no longer|in place|set up|configured|committed)\b",
     re.I,
 )
 """A sentence that states a result."""

@@ -18,7 +18,7 @@ from typing import Any
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, message_dicts,
                     shell_command)
-from .goal import objective, request_words
+from .goal import invocation, objective, request_words
 from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
@@ -60,6 +60,9 @@ _TROUBLE = re.compile(
     re.I,
 )
 """Words of an agent that stopped with the work not done: something still fails, or it announced more."""
+_STEERING = re.compile(r"\b(?:more questions|move (?:on|to the next)|next (?:area|topic|section|question)|are we done)\b",
+                       re.I)
+"""A question about where the conversation goes next, not about the work: its answer decides nothing."""
 _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
@@ -228,7 +231,11 @@ def _commit_message(command: str) -> str:
     match = _COMMIT.search(command[:4000])
     if not match:
         return "a commit" if re.search(r"\bgit\s+commit\b", command) else ""
-    return clip_words((match.group(1) or match.group(2) or "").replace('\\"', '"'), 160)
+    message = (match.group(1) or match.group(2) or "").replace('\\"', '"')
+    if message.lstrip().startswith("$(cat <<"):  # -m "$(cat <<'EOF' … EOF)": the message is the heredoc's body
+        body = command[match.end():].split("\n")
+        message = next((line.strip() for line in body if line.strip()), "a commit")
+    return clip_words(message, 160)
 
 
 def _decisions_in(text: str) -> list[str]:
@@ -380,6 +387,7 @@ def _action_label(attempt: Attempt, names: PathNames) -> str:
 def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What a turn's actions left: the files it changed that still exist, and its passing checks."""
     gone = {names.name(path) for path in facts.gone}
+    files = set(facts.modified_files)  # no directories
     changed: dict[str, None] = {}
     for attempt in attempts:
         if attempt.failed or attempt.aborted:
@@ -387,7 +395,7 @@ def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[t
         tool = attempt.tool.lower()
         paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
             shell_effects(attempt.target).writes if tool in ("bash", "user bash") else []
-        changed.update((names.name(p), None) for p in paths if p and not is_scratch(p))
+        changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
     checks = {command_key(a.target): a.passed for a in attempts if a.passed}
     return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
 
@@ -453,7 +461,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                   for d, s, end in zip(drafts, statuses, ends))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    aim = objective([t.request for t in real], is_substantive)
+    aim = objective(_goal_requests(listed), is_substantive)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
         goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
@@ -462,7 +470,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
-                                       *(_refusal_line(r, names) for r in facts.refusals)])),
+                                       *(_refusal_line(r, names) for r in facts.refusals),
+                                       *(clip_words(f"Asked “{q}” — the user chose “{a}”", 240)
+                                         for q, a in facts.answers if not _STEERING.search(q))])),
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
@@ -470,6 +480,19 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
+
+
+def _goal_requests(messages: list[dict]) -> list[str]:
+    """The user's requests in order, a namespaced command they ran (``/gsd:discuss-phase 14``) among them: it names
+    the task that the conversation after it works on."""
+    found = []
+    for message in messages:
+        if message.get("role") == "user":
+            text = content_text(message.get("content"))
+            words = invocation(text) or request_words(text)
+            if words.strip() and not is_slash_command(words):
+                found.append(words)
+    return found
 
 
 def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
@@ -500,4 +523,4 @@ def _next_steps(answer: str) -> list[str]:
                 items.append(clip_words(marker.group(1), 240))
             if items:
                 return items[:6]
-    return [clip_words(s, 300) for s in sentences(answer) if _NEXT.search(s)][-3:]
+    return [clip_words(s, 300) for s in sentences(answer) if _NEXT.search(s) and not s.startswith("#")][-3:]

@@ -31,7 +31,7 @@ REQUEST_QUOTE = 700
 """The last user request is quoted up to this many characters (head and tail kept)."""
 ANSWER_QUOTE = 800
 """The agent's last answer is quoted up to this many characters (head and tail kept)."""
-_LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 6, "next": 6, "critical": 14}
+_LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 5
 _PLAN_ITEMS = 8

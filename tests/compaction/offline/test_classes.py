@@ -397,3 +397,37 @@ def test_a_rule_naming_a_thing_since_replaced_lapses(name: str, says: str, chain
     assert name not in "\n".join(items(summary, "## Constraints & Preferences"))
     unrelated = summarize(first + [user("Now simplify the renderer."), assistant("Simplified the layout code.")])
     assert name in "\n".join(items(unrelated, "## Constraints & Preferences"))
+
+
+# -- found reading a validation summary as the agent that continues (issue 20, part 4) ------------------------
+
+@EXAMPLES
+@given(pairs=st.lists(st.sampled_from([("Which approach?", "Hybrid"), ("Where should Share live?", "Both"),
+                                       ("Read-only or read-write?", "Read-only only")]), min_size=1, max_size=3,
+                      unique=True),
+       tool=st.sampled_from(["AskUserQuestion", "ask_user", "request_user_input"]))
+def test_answers_given_through_a_question_tool_are_decisions(pairs: list, tool: str) -> None:
+    answered = "User has answered your questions: " + ", ".join(f'"{q}"="{a}"' for q, a in pairs) + \
+        ". You can now continue with the user's answers in mind."
+    summary = summarize([user("Let's settle the sharing design."), assistant(call("q", tool, questions=[])),
+                         result("q", tool, answered), assistant("Noted.")])
+    decisions = "\n".join(items(summary, "## Key Decisions"))
+    assert all(q in decisions and a in decisions for q, a in pairs)
+
+
+@given(st.sampled_from(["docs(14): capture phase context", "fix: keep the cache bounded", "Release 2.1.0"]))
+def test_a_commit_message_given_as_a_heredoc_is_its_first_line(message: str) -> None:
+    command = f"git add -A && git commit -m \"$(cat <<'EOF'\n{message}\n\nLonger body.\nEOF\n)\""
+    summary = summarize([user("Commit what we have."), assistant(call("c", "bash", command=command)),
+                         result("c", "bash", "[main 1a2b3c4] " + message), assistant("Committed.")])
+    assert f"Committed: {message}" in items(summary, "### Done")
+
+
+@given(st.sampled_from(["gsd:discuss-phase", "team:review-pr", "plugin:plan"]), st.sampled_from(["14", "", "#231"]))
+def test_a_namespaced_command_the_user_ran_names_the_task(name: str, args: str) -> None:
+    invoked = (f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>\n"
+               f"<command-args>{args}</command-args>")
+    summary = summarize([user(invoked), user("<objective>\nDo the thing the command says.\n</objective>"),
+                         assistant("Which area first?"), user("So the simplest option is obviously the public key."),
+                         assistant("Agreed.")])
+    assert items(summary, "## Goal") == [f"Run the command `/{name}{' ' + args if args else ''}`"]
