@@ -34,7 +34,8 @@ _COMMON = frozenset("""this that with from have will would should could please t
     now lets let's""".split())
 _TROUBLE = re.compile(
     r"\b(?:still (?:fail\w*|broken)|could ?n[o']t|unable to|does ?n[o']t work|not working|oh wait|hmm|wait,"
-    r"|(?:errors?|failures?) (?:remain|persist|look like)|the (?:problem|issue) is|mismatch\w*)\b",
+    r"|(?:errors?|failures?) (?:remain|persist|look like)|the (?:problem|issue) is|mismatch\w*"
+    r"|let me|i'?ll (?:now )?(?:fix|check|look|try|run|add|update)|now i(?:'ll| will| need))\b",
     re.I,
 )
 WAITING = re.compile(r"wait for the user'?s next request|nothing (?:is )?left|all (?:work )?(?:is )?done", re.I)
@@ -158,7 +159,8 @@ def _answered(work: list[Any]) -> bool:
 def _answered_next(said, summary, sections, labels) -> list[str]:
     found = []
     steps = _under(sections, "next")
-    for request, work in _turns(said):
+    latest = {request.strip(): work for request, work in _turns(said)}  # a request sent again counts once, last
+    for request, work in latest.items():
         wanted = _words(request)
         if len(wanted) < 3 or not _answered(work):
             continue

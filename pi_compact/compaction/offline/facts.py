@@ -27,7 +27,7 @@ _CONSTRAINTS_PER_MESSAGE = 40
 READ_TOOLS = frozenset({"read", "read_file", "view", "view_file"})
 WRITE_TOOLS = frozenset({"write", "write_file", "create", "create_file"})
 EDIT_TOOLS = frozenset({"edit", "edit_file", "multiedit", "multi_edit", "str_replace", "replace"})
-SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "run_command",
+SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "exec_command", "run_command",
                          "run_shell_command", "run_terminal_cmd", "terminal"})
 _PATH_KEYS = ("path", "file_path", "filePath")
 
@@ -139,6 +139,13 @@ def tool_path(arguments: Any) -> str:
             if isinstance(value, str) and value.strip():
                 return value.strip()
     return ""
+
+
+def is_shell_tool(name: str) -> bool:
+    """``bash``, ``Bash`` (Claude Code), ``shell``, ``exec_command`` (Codex), the user's ``!cmd``: a tool that runs a
+    command line (names compared without case)."""
+    lowered = name.lower()
+    return lowered in SHELL_TOOLS or lowered == "user bash" or any(w in lowered for w in ("bash", "shell", "terminal"))
 
 
 def shell_command(name: Any, arguments: Any) -> str | None:

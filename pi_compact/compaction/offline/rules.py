@@ -52,6 +52,10 @@ _CHOICE = re.compile(
     re.I,
 )
 """A user's sentence that picks one way over another."""
+_CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would)?|use|go|stick|keep|please|switch)\b"
+                      r"|\b(?:i'?d go with|let'?s go with|we'?ll (?:use|go with))\b", re.I)
+"""The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
+than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -80,7 +84,8 @@ def names_any(rule: str, names: set[str]) -> bool:
 def user_choices(request: str) -> list[str]:
     """Sentences of a user's request that pick one way over another ("use SQLite instead of JSON files")."""
     return [" ".join(s.split()) for s in _SENTENCE.split(request[:10_000])
-            if 12 <= len(s.strip()) <= 300 and _CHOICE.search(s) and not s.strip().endswith("?")]
+            if 12 <= len(s.strip()) <= 300 and _CHOICE.search(s) and _CHOOSER.search(s)
+            and not s.strip().endswith(("?", ":"))]
 
 
 def accepted_proposal(answer: str, reply: str) -> str:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, message_dicts,
-                    shell_command)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
+                    message_dicts, shell_command)
 from .goal import invocation, objective, request_words
 from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
@@ -326,7 +326,7 @@ def _chain(command: str) -> list[str]:
 
 
 def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
-    if failure.tool in ("bash", "user bash") and later.tool in ("bash", "user bash"):
+    if is_shell_tool(failure.tool) and is_shell_tool(later.tool):
         first = command_key(failure.target)
         # a later chain that ran the same command and succeeded (``git add . && git commit -m …``) ran it too
         return any(first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
@@ -378,7 +378,7 @@ def _refusal_line(refused: Refusal, names: PathNames) -> str:
 
 
 def _action_label(attempt: Attempt, names: PathNames) -> str:
-    if attempt.tool in ("bash", "user bash"):
+    if is_shell_tool(attempt.tool):
         return f"`{clip_words(command_key(attempt.target), 120)}`"
     target = names.name(attempt.target) if attempt.target else ""
     return f"{attempt.tool} `{target}`" if target else attempt.tool
@@ -394,7 +394,7 @@ def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[t
             continue
         tool = attempt.tool.lower()
         paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
-            shell_effects(attempt.target).writes if tool in ("bash", "user bash") else []
+            shell_effects(attempt.target).writes if is_shell_tool(tool) else []
         changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
     checks = {command_key(a.target): a.passed for a in attempts if a.passed}
     return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
@@ -414,7 +414,7 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
         if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
-        elif tool in ("bash", "user bash") and not attempt.failed:
+        elif is_shell_tool(tool) and not attempt.failed:
             effects = shell_effects(attempt.target)
             verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
             for path in effects.writes:
