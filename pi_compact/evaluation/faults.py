@@ -89,6 +89,16 @@ def _under(sections: dict[str, list[str]], *words: str) -> list[str]:
     return [line for title, lines in sections.items() if any(w in title for w in words) for line in lines]
 
 
+def asked_last(said: Sequence[Any], item: str) -> bool:
+    """True when ``item`` is a question the agent's last words ask the user: open by definition, however finished
+    the work it mentions."""
+    question = item.rsplit(":", 1)[-1].strip() if ":" in item else item.strip()
+    if not question.endswith("?") or len(question) < 12:
+        return False
+    last = next((s.text for s in reversed(said) if s.role == "assistant" and s.text.strip()), "")
+    return " ".join(question.split()) in " ".join(last.split())
+
+
 def find_faults(said: Sequence[Any], summary: str, labels: Any = None) -> tuple[str, ...]:
     """The faults of ``summary`` against the region ``said`` (see the module docstring), one line each."""
     sections = _sections(summary)
@@ -255,4 +265,4 @@ def _failure_reported_done(said, summary, sections, labels) -> list[str]:
     return [f"the agent's last words report trouble, the summary says: {steps[:120]}"] if WAITING.search(steps) else []
 
 
-__all__ = ["FAULT_COST", "WAITING", "find_faults"]
+__all__ = ["FAULT_COST", "WAITING", "asked_last", "find_faults"]

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..accessors import json_strings
 from ..compaction.tokens import estimate_tokens, text_tokens
-from .faults import FAULT_COST, WAITING, find_faults
+from .faults import FAULT_COST, WAITING, asked_last, find_faults
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
@@ -591,7 +591,8 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     checked = [(item, sig) for item, sig in checked if sig and not WAITING.search(item.text)]
     unsupported = tuple(item.text for item, sig in checked if not _supported(sig, area))
     open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
-    stale = tuple(item.text for item, sig in open_items if _is_stale(item, sig, area, labels))
+    stale = tuple(item.text for item, sig in open_items
+                  if _is_stale(item, sig, area, labels) and not asked_last(area.said, item.text))
     judged, mistakes = _judge_errors(items, area, labels)
     wanted = (labels.in_progress + labels.next) if labels is not None else ()
     named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
@@ -739,8 +740,8 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     mentioned_labels: set[int] = set()
     mentioned_failures: set[int] = set()
     for item in items:
-        if not _ERROR_MENTION.search(item.text):
-            continue
+        if not _ERROR_MENTION.search(item.text) or item.text.startswith(">"):
+            continue  # a quoted line claims nothing
         said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
         truth = _true_status(item.text, failures, labels, mentioned_labels, mentioned_failures)
         if truth is None:

@@ -423,3 +423,18 @@ def test_an_abandoned_paths_trouble_reported_as_done_scores_lower(last: str) -> 
     good = pi_summary("Cut the release", blocked=["`npm run publish` failed: npm ERR! 403 Forbidden"],
                       next_steps=["Fix: `npm run publish` failed (403)"])
     assert worse(messages, bad, good).score < 1
+
+
+def test_a_question_the_agent_asked_last_is_open_and_a_quoted_line_claims_nothing() -> None:
+    messages = [user("Write the context file and commit it."),
+                assistant(call("b", "bash", command="npm run build")),
+                result("b", "bash", bash_fail("error: cannot find module", 1), error=True),
+                assistant(call("b2", "bash", command="npm run build")), result("b2", "bash", "built"),
+                assistant("Committed: the context file is done. Want me to create the mockups now?")]
+    summary = pi_summary("Write the context file", done=["context file committed"],
+                         next_steps=["Open question to the user: Want me to create the mockups now?"],
+                         tail="\n## Critical Context\n> `npm run build` failed first: cannot find module\n")
+    quality = score_quality(messages, summary)
+    assert quality.stale == () and quality.error_mistakes == ()
+    unquoted = summary.replace("> `npm run build`", "- `npm run build`")
+    assert score_quality(messages, unquoted).error_mistakes  # the same line as a claim is judged
