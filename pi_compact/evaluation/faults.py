@@ -38,7 +38,8 @@ _TROUBLE = re.compile(
     r"|let me|i'?ll (?:now )?(?:fix|check|look|try|run|add|update)|now i(?:'ll| will| need))\b",
     re.I,
 )
-WAITING = re.compile(r"wait for the user'?s next request|nothing (?:is )?left|all (?:work )?(?:is )?done", re.I)
+WAITING = re.compile(r"wait for the user'?s next request|nothing (?:is )?(?:left|pending)|all (?:work )?(?:is )?done"
+                     r"|\bno (?:\w+ )?pending (?:tasks?|work)\b", re.I)
 """A next step that only says to wait: nothing checkable, but wrong when work is left."""
 _LASTING = re.compile(
     r"\b(?:never|always|don'?t|do not|must ?n[o']t|no more than|at most|only|avoid|from now on|unchanged|alone)\b"
