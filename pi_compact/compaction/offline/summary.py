@@ -22,7 +22,7 @@ from .progress import done_item, left_something
 from .rules import names_any
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DECLINED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, goal_sentence, is_substantive, one_line,
                     region_state, sentences)
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
@@ -161,7 +161,16 @@ def _add_in_progress(new: Sections, state: RegionState) -> None:
     new.add("in_progress", f"“{request}” — {status}")
 
 
+_ANNOUNCED = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now i(?:'ll| will| need to)?|next,? i(?:'ll| will)?)\s+\S",
+                        re.I)
+"""The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
+
+
 def _add_next(new: Sections, state: RegionState) -> None:
+    if state.latest_status in (OPEN, INTERRUPTED) and state.last_answer:
+        last = sentences(state.last_answer)[-1:] or [""]
+        if _ANNOUNCED.match(last[0]):  # the agent stopped mid-work: what it was about to do comes first
+            new.add("next", f"Continue where the agent stopped: {clip_words(last[0], 240)}")
     for step in state.next_steps:
         new.add("next", f"Open question to the user: {step}" if step.endswith("?") else step)
     if state.plan and state.plan.open:

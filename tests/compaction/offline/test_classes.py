@@ -431,3 +431,17 @@ def test_a_namespaced_command_the_user_ran_names_the_task(name: str, args: str) 
                          assistant("Which area first?"), user("So the simplest option is obviously the public key."),
                          assistant("Agreed.")])
     assert items(summary, "## Goal") == [f"Run the command `/{name}{' ' + args if args else ''}`"]
+
+
+@EXAMPLES
+@given(words=st.sampled_from(["Let me check if port 5001 is reachable there.",
+                              "Let me fix the linter errors by adding nolint comments.",
+                              "I'll rerun the migration with the new flag.",
+                              "Now I need to update the lockfile."]),
+       called=st.booleans())
+def test_an_agent_stopped_mid_work_continues_with_what_it_announced(words: str, called: bool) -> None:
+    messages = [user("Find out why the uploads fail on the dev setup."),
+                assistant(call("g", "bash", command="grep -r IPFS apps/api/.env")), result("g", "bash", "IPFS=local"),
+                assistant(words, *([call("n", "bash", command="nc -z host 5001")] if called else []))]
+    steps = items(summarize(messages), "## Next Steps")
+    assert steps[0] == f"Continue where the agent stopped: {words}"
