@@ -23,6 +23,7 @@ from pathlib import Path
 import orjson
 
 from pi_compact import Session
+from pi_compact.evaluation.coverage import coverage, spearman
 from pi_compact.evaluation.quality import Quality, RegionLabels, score_quality, summaries_at
 from pi_compact.evaluation.replayer import replay
 from sessions_fixtures import BEFORE_COMPACTION, HERE, LARGE_SESSION, PI_DIR
@@ -117,14 +118,77 @@ def _commit() -> str | None:
     return done.stdout.strip() or None
 
 
+BEFORE = "e1d7a80"
+"""The commit whose summarizer the corpus table shows as "before" (issue 20 started from it)."""
+
+
+def corpus_rows(before: str | None = BEFORE) -> list[dict]:
+    """Every compaction region of the agents' corpus: ours, the reference LLM summary and (``before``) the
+    summarizer of an earlier commit, scored by the same scorer, with the hand labels where there are some."""
+    from bench.corpus import half_of, labels_for, regions, summaries_at_commit
+
+    found = list(regions())
+    earlier = summaries_at_commit(before, found) if before else {}
+    rows = []
+    for region in found:
+        labels = labels_for(region)
+        writers = (("reference", region.reference), ("ours", region.offline()), ("before", earlier.get(region.key)))
+        for writer, summary in writers:
+            if summary is None:
+                continue
+            quality = score_quality(list(region.entries), summary)
+            facts = coverage(summary, labels, quality).to_json() if labels else None
+            rows.append({"half": half_of(region), "region": region.key, "repository": region.repository,
+                         "writer": writer, "chars": len(summary), "score": quality.score, "facts": facts,
+                         "faults": list(quality.faults)})
+    return rows
+
+
+def print_corpus(rows: list[dict]) -> None:
+    for half in ("calibration", "validation"):
+        print(f"\nOther agents' compaction regions, {half} half: facts present/partly/absent/wrong by the hand labels "
+              "(where labelled), next step right, length, score")
+        print(f"{'region':44} {'writer':9} {'p/pt/a/w':>11} {'next':>5} {'chars':>7} {'score':>6}")
+        for row in [r for r in rows if r["half"] == half]:
+            f = row["facts"]
+            counts = f"{f['present']}/{f['partly']}/{f['absent']}/{f['wrong']}" if f else "-"
+            right = "-" if not f or f["nextRight"] is None else ("yes" if f["nextRight"] else "no")
+            print(f"{row['region'][:44]:44} {row['writer']:9} {counts:>11} {right:>5} {row['chars']:>7,} "
+                  f"{row['score']:>6.2f}")
+    print_targets(rows)
+
+
+def print_targets(rows: list[dict]) -> None:
+    """Issue 20's "done when", on the validation half, and the scorer's rank correlation with the labels."""
+    valid = [r for r in rows if r["half"] == "validation" and r["facts"]]
+    ours = {r["region"]: r for r in valid if r["writer"] == "ours"}
+    reference = {r["region"]: r for r in valid if r["writer"] == "reference"}
+    if not ours:
+        return
+    no_wrong = sum(r["facts"]["wrong"] == 0 for r in ours.values())
+    right = sum(bool(r["facts"]["nextRight"]) for r in ours.values())
+    as_many = sum(r["facts"]["present"] >= reference[k]["facts"]["present"] for k, r in ours.items() if k in reference)
+    shorter = sum(r["chars"] <= reference[k]["chars"] for k, r in ours.items() if k in reference)
+    truth = [r["facts"]["share"] * 0.7 + 0.3 * bool(r["facts"]["nextRight"]) - 0.1 * r["facts"]["wrong"] for r in valid]
+    rho = spearman(truth, [r["score"] for r in valid])
+    n = len(ours)
+    print(f"\nvalidation half, ours: no wrong item {no_wrong}/{n}; next step right {right}/{n} (target 80%); "
+          f"at least the reference's labelled facts {as_many}/{n} (target half); length at most the reference's "
+          f"{shorter}/{n}")
+    print(f"scorer against the hand labels (Spearman, {len(valid)} summaries): "
+          f"{'-' if rho is None else format(rho, '.2f')}")
+
+
 def main(argv: list[str] | None = None) -> bool:
     del argv
     labelled = labelled_rows()
     print_labelled(labelled)
+    corpus = corpus_rows()
+    print_corpus(corpus)
     replays = replay_rows()
     print_replays(replays)
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(orjson.dumps({"commit": _commit(), "labelled": labelled, "replays": replays},
+    OUT.write_bytes(orjson.dumps({"commit": _commit(), "labelled": labelled, "corpus": corpus, "replays": replays},
                                  option=orjson.OPT_INDENT_2))
     print(f"\nwritten to {OUT.relative_to(PROJECT)}")
     return True

@@ -14,6 +14,7 @@ on failure, in one ``custom`` entry saying what failed, with every earlier byte 
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -182,7 +183,13 @@ class Planner:
             read_files=files.read_files,
             modified_files=files.modified_files,
             cwd=self.cwd,
+            gone=self._gone,
         )
+
+    @functools.cached_property
+    def _gone(self) -> tuple[str, ...]:
+        """Files pi lists as modified that were not (a write the user declined, a file deleted since)."""
+        return extract_facts(self.prep.summarized_messages).gone
 
     def _current_request(self, first_kept: int | None) -> str | None:
         """The latest user request, when the kept region no longer holds it."""

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..accessors import json_strings
 from ..compaction.tokens import estimate_tokens, text_tokens
+from .faults import FAULT_COST, WAITING, asked_last, find_faults
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
@@ -80,12 +81,14 @@ _ERROR_MENTION = re.compile(
     re.IGNORECASE,
 )
 _RESOLVED_MENTION = re.compile(
-    r"\b(?:fixed|resolved|solved|passes|passing|now works|works now|worked around|no longer|was fixed|"
+    r"\b(?:fixed|resolved|solved|passes|passing|now works|works now|worked around|no longer|was fixed|succeeded|"
+    r"fix:|fixed by|root cause|"
     r"irrelevant|aborted by the user|reverted)\b",
     re.IGNORECASE,
 )
 _FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
-_ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b", re.IGNORECASE)
+_ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b|sibling tool call errored|doesn'?t want to proceed"
+                      r"|\b(?:rejected|declined|denied) by (?:the )?user\b", re.IGNORECASE)
 _GIT_COMMIT = re.compile(r"\bgit\b[^|;&]*\bcommit\b")
 
 _STEM = 5
@@ -133,7 +136,8 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
         if opened:
             block = opened.group(1)
             continue
-        heading = _heading(line)
+        # an indented line is quoted text; "7. Pending Tasks:" heads a section in Claude Code's summaries
+        heading = (_numbered_heading(line) or _heading(line)) if raw[:1] not in (" ", "\t") else None
         if heading is not None:
             level, title = heading
             while stack and stack[-1][0] >= level:
@@ -157,6 +161,21 @@ def _heading(line: str) -> tuple[int, str] | None:
         return len(match.group(1)), match.group(2)
     match = _BOLD_HEADING.match(line)
     return (7, match.group(1)) if match else None  # a bold line heads what follows it, below any # heading
+
+
+_NUMBERED_HEADING = re.compile(r"^(?:\d{1,2}\.\s+([A-Z][A-Za-z &/'-]{2,60})|(Analysis|Summary)):\s*$")
+"""Claude Code's summary sections: ``Analysis:``, ``Summary:``, ``1. Primary Request and Intent:`` …
+``9. Optional Next Step:`` (a numbered line that is only a title and a colon)."""
+
+
+def _numbered_heading(line: str) -> tuple[int, str] | None:
+    match = _NUMBERED_HEADING.match(line)
+    if not match:
+        return None
+    if not match.group(1):
+        return 1, match.group(2)
+    # "Current Work" there reports what was done just before the summary: a record, not a claim of open work
+    return 2, "Work just before" if match.group(1).lower() == "current work" else match.group(1)
 
 
 def section_of(title: str) -> str:
@@ -495,6 +514,8 @@ class Quality:
     """How many of the scored summaries were judged against hand labels (the rest by heuristics)."""
     count: int = 1
     """How many summaries these figures add up."""
+    faults: tuple[str, ...] = ()
+    """The summaries' faults of the classes :mod:`.faults` checks (a declined call as an error, a stale goal, …)."""
 
     @property
     def precision(self) -> float | None:
@@ -515,6 +536,16 @@ class Quality:
         return self.errors_right / self.errors if self.errors else None
 
     @property
+    def score(self) -> float:
+        """One figure in [0, 1]: the mean of precision, freshness (1 − staleness), error accuracy and open recall
+        (those there is something to judge for), less :data:`~.faults.FAULT_COST` per fault per summary. Only a
+        summary with no fault and nothing wrong scores 1."""
+        parts = [value for value in (self.precision, None if self.staleness is None else 1 - self.staleness,
+                                     self.error_accuracy, self.open_recall) if value is not None]
+        base = sum(parts) / len(parts) if parts else 1.0
+        return max(0.0, base - FAULT_COST * len(self.faults) / max(1, self.count))
+
+    @property
     def char_ratio(self) -> float | None:
         return self.summary_chars / self.region_chars if self.region_chars else None
 
@@ -530,7 +561,7 @@ class Quality:
             self.errors_right + other.errors_right, self.error_mistakes + other.error_mistakes,
             self.summary_chars + other.summary_chars, self.region_chars + other.region_chars,
             self.summary_tokens + other.summary_tokens, self.region_tokens + other.region_tokens,
-            self.labelled + other.labelled, self.count + other.count,
+            self.labelled + other.labelled, self.count + other.count, self.faults + other.faults,
         )
 
     def to_json(self) -> dict:
@@ -543,7 +574,7 @@ class Quality:
             "errorMistakes": list(self.error_mistakes),
             "summaryChars": self.summary_chars, "regionChars": self.region_chars, "charRatio": self.char_ratio,
             "summaryTokens": self.summary_tokens, "regionTokens": self.region_tokens, "tokenRatio": self.token_ratio,
-            "labelled": self.labelled, "summaries": self.count,
+            "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults), "score": self.score,
         }
 
 
@@ -557,10 +588,11 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     area = region if isinstance(region, RegionIndex) else RegionIndex(region)
     items = summary_items(summary)
     checked = [(item, signature(item.text)) for item in items if item.section in SCORED_SECTIONS]
-    checked = [(item, sig) for item, sig in checked if sig]
+    checked = [(item, sig) for item, sig in checked if sig and not WAITING.search(item.text)]
     unsupported = tuple(item.text for item, sig in checked if not _supported(sig, area))
     open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
-    stale = tuple(item.text for item, sig in open_items if _is_stale(item, sig, area, labels))
+    stale = tuple(item.text for item, sig in open_items
+                  if _is_stale(item, sig, area, labels) and not asked_last(area.said, item.text))
     judged, mistakes = _judge_errors(items, area, labels)
     wanted = (labels.in_progress + labels.next) if labels is not None else ()
     named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
@@ -569,6 +601,7 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
         error_mistakes=mistakes, summary_chars=len(summary), region_chars=len(area.text),
         summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
+        faults=find_faults(area.said, summary, labels),
     )
 
 
@@ -667,7 +700,8 @@ def _failures(region: RegionIndex) -> list[_Failure]:
     return found
 
 
-_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b")
+_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b",
+                         re.I)  # Claude Code's tool is "Bash"
 """A look that found nothing (grep's exit 1, no such file) is not an error left open."""
 
 
@@ -706,8 +740,8 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     mentioned_labels: set[int] = set()
     mentioned_failures: set[int] = set()
     for item in items:
-        if not _ERROR_MENTION.search(item.text):
-            continue
+        if not _ERROR_MENTION.search(item.text) or item.text.startswith(">"):
+            continue  # a quoted line claims nothing
         said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
         truth = _true_status(item.text, failures, labels, mentioned_labels, mentioned_failures)
         if truth is None:

@@ -304,3 +304,137 @@ def test_a_search_that_found_nothing_and_a_rerun_with_a_pipe_are_not_open_errors
         result("c3", "bash", "Checked 36 files. No fixes applied."),
     ]
     assert score_quality(messages, "## Next Steps\n1. (none)").error_mistakes == ()
+
+
+# -- the classes of fault seen on other agents' sessions (issue 20) ---------------------------------------------------
+
+
+def pi_summary(goal: str, *, constraints=(), done=(), progress=(), blocked=(), decisions=(), next_steps=(),
+               tail: str = "") -> str:
+    """A summary in pi's sections."""
+    def bullets(items, marker="- "):
+        return "\n".join(f"{marker}{item}" for item in items) or "(none)"
+    return (f"## Goal\n{goal}\n\n## Constraints & Preferences\n{bullets(constraints)}\n\n## Progress\n### Done\n"
+            f"{bullets(done, '- [x] ')}\n### In Progress\n{bullets(progress, '- [ ] ')}\n### Blocked\n{bullets(blocked)}"
+            f"\n\n## Key Decisions\n{bullets(decisions)}\n\n## Next Steps\n"
+            + ("\n".join(f"{n}. {s}" for n, s in enumerate(next_steps, 1)) or "(none)") + f"\n{tail}")
+
+
+def worse(region_messages: list, bad: str, good: str) -> Quality:
+    """Score both; the bad one must score lower (returned for further checks)."""
+    worse_q, better_q = score_quality(region_messages, bad), score_quality(region_messages, good)
+    assert worse_q.score < better_q.score, (worse_q.faults, better_q.faults)
+    return worse_q
+
+
+DECLINES = st.sampled_from(["The user doesn't want to proceed with this tool use. The tool use was rejected.",
+                            "patch rejected by user", "Blocked by user", "User denied permission for this edit."])
+
+
+@settings(max_examples=10, deadline=None)
+@given(DECLINES, st.sampled_from(["tests/test_cache.py", "src/config.ts"]))
+def test_a_declined_write_named_as_a_blocker_scores_lower_and_never_1(decline: str, path: str) -> None:
+    messages = [user("Add a cache to the client and test it."),
+                assistant(call("w", "write", path=path, content="x")), result("w", "write", decline, error=True),
+                user("Don't mock the LLM; use the fake server."), assistant("Understood, I will use the fake server.")]
+    good = pi_summary("Add a cache to the client and test it.", constraints=["Don't mock the LLM; use the fake server."],
+                      decisions=[f"The user declined the write of `{path}`"], next_steps=["Write the test against the fake server"])
+    bad = pi_summary("Add a cache to the client and test it.", blocked=[f"write `{path}` failed"],
+                     next_steps=[f"Fix: write `{path}` failed"])
+    assert worse(messages, bad, good).score < 1
+    listed = good + f"\n<modified-files>\n{path}\n</modified-files>"
+    assert score_quality(messages, listed).score < score_quality(messages, good).score
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["Testing the importer is the focus of this phase.", "Let's switch to the importer now.",
+                        "Change of plans: the importer comes first."]))
+def test_a_stale_goal_scores_lower_and_never_1(redirect: str) -> None:
+    messages = [user("Before we continue, take a look at README-phase-5.md"), assistant("Read it."),
+                user(redirect), assistant("Starting on the importer tests.")]
+    bad = pi_summary("Before we continue, take a look at README-phase-5.md")
+    good = pi_summary(redirect)
+    assert worse(messages, bad, good).score < 1
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["Why does the import time out on large files?", "Rename the export flag to --format please."]))
+def test_an_answered_request_as_the_next_step_scores_lower_and_never_1(request: str) -> None:
+    messages = [user(request), assistant("It is done: the proxy timeout was the cause, and the flag is renamed.")]
+    bad = pi_summary(request, next_steps=[f"Finish the last request: “{request}”"])
+    good = pi_summary(request, done=["Proxy timeout found; flag renamed"],
+                      next_steps=["The last request is done: wait for the user's next request."])
+    assert worse(messages, bad, good).score < 1
+
+
+def test_a_lost_decision_and_a_finished_request_kept_as_a_rule_score_lower() -> None:
+    messages = [user("Can we make it so that the worker logs go to their own file"),
+                assistant("Done: the worker logs now go to logs/worker.log. Shall I keep the queue in SQLite?"),
+                user("yes"), assistant("Implemented the SQLite queue.")]
+    good = pi_summary("Worker logging and the queue", decisions=["Keep the queue in SQLite (agreed)"],
+                      done=["worker logs go to logs/worker.log", "SQLite queue implemented"])
+    lost = pi_summary("Worker logging and the queue", done=["worker logs go to logs/worker.log"])
+    kept = pi_summary("Worker logging and the queue", decisions=["Keep the queue in SQLite (agreed)"],
+                      constraints=["Can we make it so that the worker logs go to their own file"])
+    worse(messages, lost, good)
+    worse(messages, kept, good)
+
+
+def test_a_rule_naming_a_replaced_thing_scores_lower() -> None:
+    messages = [user("Make sure `toolText` is also used for the preview."), assistant("Done, the preview uses it."),
+                user("Simplify the renderer."), assistant("I replaced `toolText` with a format() call everywhere.")]
+    worse(messages, pi_summary("Simplify the renderer", constraints=["Make sure `toolText` is also used"]),
+          pi_summary("Simplify the renderer", done=["`toolText` replaced with a format() call"]))
+
+
+@pytest.mark.parametrize("done", ["Finished “Wire up the env vars” → Perfect! I have successfully completed the task",
+                                  "Server reads `DEV_MODE=true… at startup"])
+def test_progress_told_as_a_quote_or_cut_inside_a_value_scores_lower(done: str) -> None:
+    messages = [user("Wire up the env vars: DEV_MODE=true API_URL=http://localhost"),
+                assistant("Perfect! I have successfully completed the task. The server reads both at startup.")]
+    worse(messages, pi_summary("Wire up the env vars", done=[done]),
+          pi_summary("Wire up the env vars", done=["The server reads `DEV_MODE` and `API_URL` at startup"]))
+
+
+@pytest.mark.parametrize("listed", [".metadata.entity_name", "src/legacy.py"])
+def test_non_files_and_deleted_files_in_the_lists_score_lower(listed: str) -> None:
+    messages = [user("Drop the legacy module and read the entity name."),
+                assistant(call("r", "bash", command="rm src/legacy.py")), result("r", "bash", ""),
+                assistant("Removed src/legacy.py.")]
+    good = pi_summary("Drop the legacy module", done=["Removed src/legacy.py"])
+    kind = "read-files" if listed.startswith(".") else "modified-files"
+    worse(messages, good + f"\n<{kind}>\n{listed}\n</{kind}>", good)
+
+
+def test_a_heading_quoted_from_the_transcript_kept_as_a_section_scores_lower() -> None:
+    messages = [user("Summarize the refactor."), assistant("## Key Changes:\n- the parser is standalone")]
+    good = pi_summary("Summarize the refactor", done=["The parser is standalone"])
+    worse(messages, good + "\n## Key Changes:\n- the parser is standalone\n", good)
+
+
+@pytest.mark.parametrize("last", ["Oh wait, these errors look like we have API mismatches!",
+                                  "Hmm, the publish still fails with a 403."])
+def test_an_abandoned_paths_trouble_reported_as_done_scores_lower(last: str) -> None:
+    messages = [user("Cut the release and publish it."),
+                assistant(call("p", "bash", command="npm run publish")),
+                result("p", "bash", bash_fail("npm ERR! 403 Forbidden", 1), error=True), assistant(last)]
+    bad = pi_summary("Cut the release", done=["Release committed"],
+                     next_steps=["The last request is done: wait for the user's next request."])
+    good = pi_summary("Cut the release", blocked=["`npm run publish` failed: npm ERR! 403 Forbidden"],
+                      next_steps=["Fix: `npm run publish` failed (403)"])
+    assert worse(messages, bad, good).score < 1
+
+
+def test_a_question_the_agent_asked_last_is_open_and_a_quoted_line_claims_nothing() -> None:
+    messages = [user("Write the context file and commit it."),
+                assistant(call("b", "bash", command="npm run build")),
+                result("b", "bash", bash_fail("error: cannot find module", 1), error=True),
+                assistant(call("b2", "bash", command="npm run build")), result("b2", "bash", "built"),
+                assistant("Committed: the context file is done. Want me to create the mockups now?")]
+    summary = pi_summary("Write the context file", done=["context file committed"],
+                         next_steps=["Open question to the user: Want me to create the mockups now?"],
+                         tail="\n## Critical Context\n> `npm run build` failed first: cannot find module\n")
+    quality = score_quality(messages, summary)
+    assert quality.stale == () and quality.error_mistakes == ()
+    unquoted = summary.replace("> `npm run build`", "- `npm run build`")
+    assert score_quality(messages, unquoted).error_mistakes  # the same line as a claim is judged

@@ -47,6 +47,7 @@ def compose(
     read_files: tuple[str, ...],
     modified_files: tuple[str, ...],
     cwd: str = "",
+    gone: tuple[str, ...] = (),
 ) -> str:
     parts = []
     quoted = bool(first_request) and f"## Goal\n{first_request}\n" in body + "\n"
@@ -58,7 +59,7 @@ def compose(
         parts.append(f"<current-request>\n{bounded(current_request)}\n</current-request>")
     if dropped_note:
         parts.append(f"<dropped-to-fit>\n{dropped_note}\n</dropped-to-fit>")
-    return "\n\n".join(parts) + format_file_operations(*listed_files(read_files, modified_files, cwd))
+    return "\n\n".join(parts) + format_file_operations(*listed_files(read_files, modified_files, cwd, gone))
 
 
 def _quotes(body: str, request: str) -> bool:

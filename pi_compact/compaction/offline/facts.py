@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
+from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_body, passed_line, refusal,
+                      refusal_reason, stopped)
+from .goal import request_words
 from .shell import shell_effects
 
-ERROR_LINE_LIMIT = 300
-"""Longest error line kept, in characters."""
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
 _ERRORS_PER_OUTPUT = 6
@@ -26,7 +27,7 @@ _CONSTRAINTS_PER_MESSAGE = 40
 READ_TOOLS = frozenset({"read", "read_file", "view", "view_file"})
 WRITE_TOOLS = frozenset({"write", "write_file", "create", "create_file"})
 EDIT_TOOLS = frozenset({"edit", "edit_file", "multiedit", "multi_edit", "str_replace", "replace"})
-SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "run_command",
+SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "exec_command", "run_command",
                          "run_shell_command", "run_terminal_cmd", "terminal"})
 _PATH_KEYS = ("path", "file_path", "filePath")
 
@@ -73,7 +74,11 @@ class Attempt:
     lookup: bool = False
     """A shell command that only inspects files (``grep``, ``cat``, ``ls``, …)."""
     aborted: bool = False
-    """Cancelled by the user rather than failed."""
+    """Cancelled, refused or denied by the user rather than failed."""
+    refused: bool = False
+    """The user declined the call (a permission prompt answered no, a rejected edit): a decision, not an error."""
+    passed: str = ""
+    """For a command that succeeded: the line of its output saying a check passed (``12 passed``), if any."""
 
 
 @dataclass(frozen=True)
@@ -100,9 +105,30 @@ class Facts:
     """Actions whose latest attempt failed, in order of first appearance."""
     attempts: tuple[Attempt, ...] = ()
     """Every tool result and user ``!cmd``, in order."""
+    refusals: tuple["Refusal", ...] = ()
+    """Tool calls the user declined, in order."""
+    answers: tuple[tuple[str, str], ...] = ()
+    """``(question, answer)`` the user gave through the agent's question tool (AskUserQuestion and the like)."""
+    gone: tuple[str, ...] = ()
+    """Paths named as changed that were not changed after all: every change to them declined by the user, or the
+    last thing done to them was deleting them (or moving them away)."""
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A tool call the user declined, with what the user said about it (``""`` when nothing)."""
+
+    tool: str
+    target: str
+    reason: str
 
 
 # -- message text ---------------------------------------------------------------------------------------------
+
+
+def run_target(call: Any) -> str:
+    """What a call worked on: its command, else its path."""
+    return shell_command(call.name, call.arguments) or tool_path(call.arguments)
 
 
 def tool_path(arguments: Any) -> str:
@@ -113,6 +139,13 @@ def tool_path(arguments: Any) -> str:
             if isinstance(value, str) and value.strip():
                 return value.strip()
     return ""
+
+
+def is_shell_tool(name: str) -> bool:
+    """``bash``, ``Bash`` (Claude Code), ``shell``, ``exec_command`` (Codex), the user's ``!cmd``: a tool that runs a
+    command line (names compared without case)."""
+    lowered = name.lower()
+    return lowered in SHELL_TOOLS or lowered == "user bash" or any(w in lowered for w in ("bash", "shell", "terminal"))
 
 
 def shell_command(name: Any, arguments: Any) -> str | None:
@@ -142,7 +175,6 @@ _ERROR = re.compile(
     re.M,
 )
 _ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such file|not found|denied|Segmentation")
-_EXIT_SUFFIX = "Command exited with code"
 _EXIT = re.compile(r"(?:exited with code|exit code:?|exit status:?)\s*(-?\d+)", re.I)
 
 
@@ -175,14 +207,6 @@ def first_line(text: str) -> str:
     return ""
 
 
-def last_line(text: str) -> str:
-    """The last non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
-    for line in reversed(text.splitlines()):
-        if line.strip():
-            return line.strip()[:ERROR_LINE_LIMIT]
-    return ""
-
-
 def failure_line(text: str, shell: bool) -> str:
     """The line that best says why an output failed: its most telling error line, else (shell output, where
     the first line is usually an echo of the script being run and the verdict comes last) its last line,
@@ -196,15 +220,6 @@ def failure_line(text: str, shell: bool) -> str:
 def main_error(lines: list[str]) -> str:
     """The first of ``lines`` that says more than ``Traceback (most recent call last):``."""
     return next((line for line in lines if not line.startswith("Traceback (")), lines[0])
-
-
-def output_body(text: str) -> str:
-    """Shell output without pi's trailing ``Command exited with code N`` and its ``(no output)`` marker."""
-    at = text.rfind(_EXIT_SUFFIX)
-    if at >= 0 and "\n" not in text[at:].strip():
-        text = text[:at]
-    text = text.rstrip()
-    return "" if text == "(no output)" else text
 
 
 def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | None, bool]:
@@ -245,7 +260,7 @@ _SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "wh
                        "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
                        "did", "may", "might", "to", "almost", "just", "also", "i'd", "we'd", "you'd", "i've", "and",
                        "or", "if", "when", "but", "so", "because", "still", "people", "users", "agents", "one"})
-_EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
+EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
                "|hpp|rs|go|java|kt|rb|php|cs|swift|scala|sql|html|css|scss|vue|svelte|lock|log|csv|xml|env|mk")
 _PATH_CHARS = r"[A-Za-z0-9_.@+-]"
 # Every pattern here runs on untrusted text, so each is linear: a match may only start where a run of its
@@ -256,7 +271,7 @@ _IDENTIFIER = re.compile(
     r"|(?P<url>(?<![A-Za-z0-9])https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]{1,2000})"
     rf"|(?P<path>(?<![A-Za-z0-9_.@+~/-])(?:(?:~|\.{{1,2}})?/|{_PATH_CHARS}{{1,300}}/)(?:{_PATH_CHARS}{{1,300}}/)"
     rf"{{0,50}}{_PATH_CHARS}{{0,300}}[A-Za-z0-9_@+-]"
-    rf"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{{1,300}}\.(?:{_EXTENSIONS})\b)"
+    rf"|(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{{1,300}}\.(?:{EXTENSIONS})\b)"
     r"|(?P<issue>(?<![\w&/])#\d{1,12}\b)"
     r"|(?P<number>(?<![\w.])v?\d{1,30}(?:\.\d{1,30}){1,3}(?:-[A-Za-z0-9.]{1,50})?\b"
     r"|(?<![\w,.])\d[\d,]{0,30}(?:\.\d{1,30})?\s?(?:%|(?:[kKMG]|KB|MB|GB|TB|ms|s|sec|seconds?|min|minutes?|h|hours?"
@@ -357,6 +372,11 @@ class _Collector:
         self.calls: dict[str, _Call] = {}
         self.outcomes: dict[tuple[str, str], tuple[bool, str]] = {}
         self.attempts: list[Attempt] = []
+        self.refusals: list[Refusal] = []
+        self.answers: list[tuple[str, str]] = []
+        self.refused_paths: set[str] = set()
+        self.written_paths: set[str] = set()
+        self.deleted: dict[str, None] = {}
         self.index = 0
         self.directories: set[str] = set()
 
@@ -374,6 +394,7 @@ class _Collector:
             self._user_bash(message)
 
     def _user(self, text: str) -> None:
+        text = request_words(text)  # what a harness wrapped around the user's words sets no rule
         if not text.strip():
             return
         self.requests.append(text)
@@ -415,16 +436,37 @@ class _Collector:
         if call is None:
             self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
             return
+        refused = refusal(text) and (failed or declined_outright(text))
+        if not failed and not refused and _QUESTION_TOOL.search(name):
+            self.answers += [(q.strip(), a.strip()) for q, a in _ANSWER.findall(text[:20_000])][:20]
+        halted = not refused and failed and stopped(text)
+        if refused:
+            self._refused(name, run_target(call), text)
+        effects = shell_effects(run_target(call)) if call.command_index is not None else None
+        changed = effects.writes if effects else [tool_path(call.arguments)]
+        (self.refused_paths if refused else self.written_paths).update(changed)
+        if not refused and not failed:
+            for path in changed:  # written again after a deletion: it exists
+                self.deleted.pop(path, None)
+            self.deleted.update(dict.fromkeys(effects.deletes if effects else ()))
         if call.command_index is None:
-            self._outcome(name, tool_path(call.arguments), text, failed, scan=False)
+            path = tool_path(call.arguments)
+            self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
+                          refused=refused)
             return
-        aborted = failed and last_line(output_body(text)) in _ABORTED  # pi appends it to what ran so far
+        aborted = refused or halted or (failed and last_line(output_body(text)) in _ABORTED)  # pi appends it
         run = self.runs[call.command_index]
         body = output_body(text)
-        failed = failed and not _found_nothing(code, body, call.inspects_only)
+        failed = failed and not refused and not _found_nothing(code, body, call.inspects_only)
         run[1:] = [code, "bash", failed]
         self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True,
-                      lookup=call.inspects_only, aborted=aborted)
+                      lookup=call.inspects_only, aborted=aborted, refused=refused)
+
+    def _refused(self, name: str, target: str, text: str) -> None:
+        reason = refusal_reason(text)
+        self.refusals.append(Refusal(name, target, reason))
+        if reason:  # the user's words on declining say how (not) to do it: a preference, whatever its form
+            self.constraints.add(reason)
 
     def _user_bash(self, message: dict) -> None:
         command = message.get("command") if isinstance(message.get("command"), str) else ""
@@ -448,13 +490,14 @@ class _Collector:
         return effects.inspects_only
 
     def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False,
-                 lookup: bool = False, aborted: bool = False) -> None:
-        lines = error_lines(text) if scan else []
+                 lookup: bool = False, aborted: bool = False, refused: bool = False) -> None:
+        lines = error_lines(text) if scan and not refused else []
         if failed and not lines and failure_line(text, shell):
             lines = [failure_line(text, shell)]
         self.errors.add(*lines)
         error = main_error(lines) if lines and failed else ""
-        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted))
+        passed = passed_line(text) if shell and not failed else ""
+        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance
         self.outcomes[(tool, target)] = (failed, main_error(lines) if lines else "")
 
@@ -463,13 +506,16 @@ class _Collector:
         commands.add(*(Command(c, code, tool, failed) for c, code, tool, failed in self.runs if c))
         failures = tuple(Failure(tool, target, error) for (tool, target), (failed, error) in self.outcomes.items()
                          if failed)
-        modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path))
+        modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path)
+                         and not (path in self.refused_paths and path not in self.written_paths))
+        gone = {path for path in self.refused_paths if path not in self.written_paths} | set(self.deleted)
         return Facts(
             read_files=self.read.tuple(), modified_files=modified, commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
-            failures=failures, attempts=tuple(self.attempts),
+            failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals), answers=tuple(self.answers),
+            gone=tuple(sorted(gone)),
         )
 
     def _directory_or_scratch(self, path: str) -> bool:
@@ -481,6 +527,10 @@ class _Collector:
         return any(other.startswith(inside) for other in (*self.modified.tuple(), *self.read.tuple()))
 
 
+_QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
+"""A tool through which the agent asks the user to choose (Claude Code's AskUserQuestion and the like)."""
+_ANSWER = re.compile(r'"([^"\n]{3,300})"\s{0,3}=\s{0,3}"([^"\n]{1,300})"')
+"""One answer in such a tool's result: ``"Which approach?"="Hybrid"``."""
 _ABORTED = frozenset({"Command aborted", "Command cancelled", "Aborted", "Cancelled"})
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")

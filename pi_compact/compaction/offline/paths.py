@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Iterable
 
-from .facts import is_scratch, shell_command
+from .facts import EXTENSIONS, is_scratch, shell_command
 
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 
@@ -66,18 +66,38 @@ class PathNames:
         return any(other.startswith(inside) for other in named)
 
 
-def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str) -> tuple[list[str], list[str]]:
-    """pi's two file lists as a reader wants them: one spelling per file, sorted, no directories or temporary
-    files, and a file that was changed listed only as changed."""
+_EXTENSION = re.compile(rf"^(?:{EXTENSIONS}|bak|orig|lock|example|sample|template|tmpl|d)$", re.I)
+
+
+def is_file_name(path: str) -> bool:
+    """A name that can be a file: not a key path such as ``.metadata.entity_name`` (a jq filter read as a path),
+    whose last dotted part is no extension and which has no directory part."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if not last or any(c.isspace() for c in path.strip()):
+        return False
+    if "/" in path or not last.startswith(".") or last.count(".") < 2:
+        return True  # `src/a.py`, `Makefile`, `.env`
+    stem, extension = last[1:].split(".", 1)[0], last.rsplit(".", 1)[1]
+    # `.eslintrc.json`, `.env.local`; not `.data.items`
+    return bool(_EXTENSION.match(extension)) or stem == "env" or stem.endswith("rc")
+
+
+def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
+                 gone: Iterable[str] = ()) -> tuple[list[str], list[str]]:
+    """pi's two file lists as a reader wants them: one spelling per file, sorted, no directories, temporary
+    files or names that cannot be files, nothing in ``gone`` (changes the user declined, files deleted since),
+    and a file that was changed listed only as changed."""
     read, modified = list(read), list(modified)
     names = PathNames(cwd, read + modified)
     spelled = {path: names.name(path) for path in read + modified}
     every = set(spelled.values())
+    absent = {names.name(path) for path in gone}
     kept = {path: name for path, name in spelled.items()
-            if not is_scratch(path) and not is_scratch(name) and not names.is_directory(path, every)}
+            if not is_scratch(path) and not is_scratch(name) and not names.is_directory(path, every)
+            and is_file_name(name) and name not in absent}
     changed = sorted({kept[path] for path in modified if path in kept})
     looked_at = sorted({kept[path] for path in read if path in kept} - set(changed))
     return looked_at, changed
 
 
-__all__ = ["PathNames", "infer_cwd", "listed_files"]
+__all__ = ["PathNames", "infer_cwd", "is_file_name", "listed_files"]

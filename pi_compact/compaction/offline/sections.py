@@ -86,16 +86,18 @@ def parse(text: str) -> Sections:
             _put(parsed, key, extra, block)
             current = None
             continue
-        heading = _HEADING.match(line)
+        if line and raw[:1] in (" ", "\t", ">") and current is not None and not _BULLET.match(line):
+            # an item's further lines, whatever they hold: a heading quoted from the transcript ("  ## Key
+            # Changes:") is part of the quote, never a section of its own
+            current.append(raw.rstrip())
+            _replace_last(parsed, key, extra, "\n".join(current))
+            continue
+        heading = _HEADING.match(line) if raw[:1] not in (" ", "\t", ">") else None
         if heading:
             key, extra, current = _enter(parsed, key, extra, len(heading.group(1)), heading.group(2).strip())
             continue
         if not line or line.lower() in _BOILERPLATE or _TAG.match(line) or _TABLE_RULE.match(line):
             current = None if not line else current
-            continue
-        if raw[:1] in (" ", "\t", ">") and current is not None and not _BULLET.match(line):
-            current.append(raw.rstrip())
-            _replace_last(parsed, key, extra, "\n".join(current))
             continue
         item = _table_row(line) if line.startswith("|") else _BULLET.sub("", line, count=1).strip()
         if item:
@@ -150,7 +152,8 @@ def render(sections: Sections, layout: tuple = LAYOUT, goal_extra: tuple[str, ..
             continue
         items = sections.items.get(key, [])
         if key == "goal":
-            parts.extend([*items, *goal_extra] or ["(none)"])
+            # a goal that starts like a heading would open a section when the summary is read back
+            parts.extend([_item("", re.sub(r"^#+\s*", "", item)) for item in items] + list(goal_extra) or ["(none)"])
             continue
         lines = [_item(f"{n}. " if marker == "1. " else marker, item) for n, item in enumerate(items, 1)]
         parts.extend(lines or ["(none)"])

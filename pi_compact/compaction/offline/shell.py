@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-_READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "diff", "sort", "jq", "sed", "awk"})
+_READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "diff", "sort", "jq", "yq", "sed", "awk"})
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
     | _READERS | _SEARCHERS
@@ -46,6 +46,8 @@ class ShellEffects:
     reads: list[str]
     writes: list[str]
     programs: list[str]
+    deletes: list[str] = field(default_factory=list)
+    """The paths that no longer exist afterwards (``rm``, ``git rm``, the source of ``mv``)."""
 
     @property
     def inspects_only(self) -> bool:
@@ -150,17 +152,21 @@ def _segment_effects(tokens: list[str], effects: ShellEffects) -> None:
 
 
 def _program_effects(program: str, args: list[str], effects: ShellEffects) -> None:
+    if program == "git" and args[:1] in (["rm"], ["mv"]):
+        program, args = args[0], args[1:]  # git rm / git mv change files as rm / mv do
     in_place = program == "sed" and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args)
     operands = _operands(args, _VALUE_OPTIONS.get(program, frozenset()))
     if program == "sed" and not any(a in ("-e", "-f") for a in args):
         operands = operands[1:]  # the script
     elif program in _SEARCHERS and not any(a in ("-e", "-f") for a in args):
         operands = operands[1:]  # the pattern
-    elif program == "awk":
-        operands = operands[1:]
+    elif program in ("awk", "jq", "yq"):
+        operands = operands[1:]  # the program or the filter (``.metadata.name``), not a file
     paths = [a for a in operands if _is_path(a)]
     if in_place or program in _MODIFIERS or program == "mv":
         effects.writes.extend(paths)
+        if program in ("rm", "rmdir", "mv"):
+            effects.deletes.extend(paths if program != "mv" else paths[:-1])
     elif program in ("cp", "tee", "install", "ln"):
         effects.writes.extend(paths[-1:] if program != "tee" else paths)
     elif program in _READERS or program in _SEARCHERS:

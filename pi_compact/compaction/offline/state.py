@@ -16,14 +16,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, is_scratch, message_dicts, shell_command,
-                    tool_path)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
+                    message_dicts, shell_command)
+from .goal import invocation, objective, request_words
+from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .shell import shell_effects
 
-DONE, ASKED, INTERRUPTED, OPEN = "done", "asked", "interrupted", "open"
-"""A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither."""
+DONE, ASKED, INTERRUPTED, OPEN, DECLINED = "done", "asked", "interrupted", "open", "declined"
+"""A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither; ended on
+a call the user declined (the user decides what comes instead)."""
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _SLASH_COMMAND = re.compile(r"^/[\w:.-]*(?:\s|$)")
@@ -49,6 +52,19 @@ _DECISION = re.compile(
     r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
     re.I,
 )
+_TROUBLE = re.compile(
+    r"\b(?:still (?:fail\w*|broken|erroring|an? (?:error|issue|problem))|(?:could ?n[o']t|unable to|can ?n[o']t|failed to)"
+    r" \w+|(?:does ?n[o']t|is ?n[o']t|not) (?:work\w*|pass\w*|compil\w*|build\w*)|oh wait|hmm\b|wait,|the (?:problem|issue) is"
+    r"|(?:errors?|failures?) (?:remain|persist|look like|seem)|blocked|let me (?:check|look|try|fix|see|investigate)"
+    r"|i(?:'ll| will) (?:now |next )?(?:check|look|try|fix|investigate|continue))\b",
+    re.I,
+)
+"""Words of an agent that stopped with the work not done: something still fails, or it announced more."""
+_STEERING = re.compile(r"\b(?:more questions|move (?:on|to the next)|next (?:area|topic|section|question)|are we done)\b",
+                       re.I)
+"""A question about where the conversation goes next, not about the work: its answer decides nothing."""
+_ANNOUNCES = re.compile(r"^\W{0,3}(?:let me|i'll|i will|now i(?:'ll| will| need to))\s+\S", re.I)
+"""Last words that announce the agent's next action: it stopped before doing it."""
 _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
@@ -73,6 +89,10 @@ class Turn:
     commits: tuple[str, ...]
     """Messages of the commits that succeeded in the turn."""
     decisions: tuple[str, ...]
+    changed: tuple[str, ...] = ()
+    """Files the turn changed and did not delete (relative to the working directory)."""
+    checks: tuple[str, ...] = ()
+    """Lines of the turn's successful checks that say they passed (``12 passed``), the last per command."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +100,8 @@ class RegionState:
     """What a stretch of conversation proves about the state of the work."""
 
     goal: str
-    """The first real request (not a slash command, not "continue"), cut to a sentence or two."""
+    """The current objective (:func:`.goal.objective`): the latest one the user stated, else the first request
+    that asks for work, cut to a sentence or two."""
     goal_request: str
     turns: tuple[Turn, ...]
     latest_request: str
@@ -97,6 +118,15 @@ class RegionState:
     decisions: tuple[str, ...]
     succeeded: tuple[str, ...] = ()
     """Labels of the actions that succeeded (as error lines name them: a command in backticks, ``edit `path```)."""
+    constraints: tuple[str, ...] = ()
+    """The user's rules that still bind: lasting ones, those of requests not yet finished, the words the user said
+    on declining a call; none that names a thing since replaced."""
+    replaced: tuple[str, ...] = ()
+    """Code-like names the region says were replaced or removed (an earlier summary's rules naming them lapse)."""
+    goal_stated: bool = False
+    """The user stated the goal (or redirected the work) in this region: it replaces an earlier summary's goal."""
+    declined: tuple[tuple[str, str], ...] = ()
+    """``(call label, what the user said)`` of the calls the user declined, in order."""
     plan: PlanItems | None = None
     """The checklist file the agent changed last, with what is still unchecked (path relative to the cwd)."""
 
@@ -123,12 +153,27 @@ def one_line(text: str) -> str:
 
 
 def clip_words(text: str, limit: int) -> str:
-    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut)."""
+    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut), never
+    inside a backticked value (``DEV_MODE=true npm run dev`` is kept whole or left out whole)."""
     text = one_line(text)
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]
-    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+    if "`" not in cut:
+        return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+    inside, space, opened = False, -1, -1  # the last space outside a span, and where the open span starts
+    for position, char in enumerate(cut):
+        if char == "`":
+            inside, opened = not inside, position
+        elif char == " " and not inside:
+            space = position
+    if space >= limit // 2 or (space > 0 and inside):
+        return cut[:space] + "…"
+    if inside:
+        before = cut[:opened].rstrip()
+        # one value longer than the limit: say it is cut, keep the quote closed
+        return before + "…" if before else cut[: limit - 2] + "…`"
+    return cut + "…"
 
 
 def is_slash_command(text: str) -> bool:
@@ -173,6 +218,8 @@ class _TurnDraft:
     """Where the last tool call was made."""
     answered_at: int = -1
     """Where the agent last wrote text."""
+    handed_back: bool = False
+    """The turn's last message is the agent's text with no call after it: the agent ended its turn."""
 
     def went_on_after_commit(self) -> bool:
         """The agent kept working after its last commit and had not stopped to report (a release goes on to tag and
@@ -186,7 +233,11 @@ def _commit_message(command: str) -> str:
     match = _COMMIT.search(command[:4000])
     if not match:
         return "a commit" if re.search(r"\bgit\s+commit\b", command) else ""
-    return clip_words((match.group(1) or match.group(2) or "").replace('\\"', '"'), 160)
+    message = (match.group(1) or match.group(2) or "").replace('\\"', '"')
+    if message.lstrip().startswith("$(cat <<"):  # -m "$(cat <<'EOF' … EOF)": the message is the heredoc's body
+        body = command[match.end():].split("\n")
+        message = next((line.strip() for line in body if line.strip()), "a commit")
+    return clip_words(message, 160)
 
 
 def _decisions_in(text: str) -> list[str]:
@@ -205,15 +256,19 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
     for index, message in enumerate(messages):
         role = message.get("role")
         if role == "user":
-            text = content_text(message.get("content"))
+            text = request_words(content_text(message.get("content")))  # harness markup is not the user's
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
             continue
         if not turns:
             turns.append(_TurnDraft("", -1, commits=[], decisions=[]))
         turn = turns[-1]
+        turn.handed_back = False
         if role == "assistant":
             text = content_text(message.get("content")).strip()
+            calls = isinstance(message.get("content"), list) and any(
+                isinstance(b, dict) and b.get("type") == "toolCall" for b in message["content"])
+            turn.handed_back = bool(text) and not calls and message.get("stopReason") not in ("aborted", "error")
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.decisions += _decisions_in(text)
@@ -242,6 +297,10 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
         return DONE
     if answer.endswith(("?", "？")):
         return ASKED
+    last = (sentences(answer) or [""])[-1]
+    if turn.handed_back and not failed_last and not _TROUBLE.search(" ".join(sentences(answer)[-3:])) \
+            and not _ANNOUNCES.match(last):
+        return DONE  # the agent answered and handed back, reporting no trouble: nothing of the request is left
     return OPEN
 
 
@@ -271,7 +330,7 @@ def _chain(command: str) -> list[str]:
 
 
 def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
-    if failure.tool in ("bash", "user bash") and later.tool in ("bash", "user bash"):
+    if is_shell_tool(failure.tool) and is_shell_tool(later.tool):
         first = command_key(failure.target)
         # a later chain that ran the same command and succeeded (``git add . && git commit -m …``) ran it too
         return any(first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
@@ -280,6 +339,19 @@ def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
     if failure.tool.lower() in changes and later.tool.lower() in changes:
         return names.name(failure.target) == names.name(later.target)
     return failure.tool == later.tool and failure.target == later.target
+
+
+def _changed_since(failure: Attempt, later: tuple[Attempt, ...]) -> bool:
+    """A file the error names (``src/retry.py:12: error: …``) was changed afterwards: the agent acted on the error,
+    which counts as settled unless the check fails again (that failure is its own)."""
+    if not failure.error:
+        return False
+    for other in later:
+        if not other.failed and not other.aborted and other.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
+            name = other.target.rstrip("/").rsplit("/", 1)[-1]
+            if len(name) >= 4 and "." in name and re.search(rf"(?<![\w.-]){re.escape(name)}\b", failure.error):
+                return True
+    return False
 
 
 def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
@@ -291,7 +363,8 @@ def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> 
             continue
         label = _action_label(attempt, names)
         later = attempts[position + 1 :]
-        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later)
+        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later) \
+            or _changed_since(attempt, later)
         if fixed or attempt.lookup or turn_done(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
@@ -301,11 +374,34 @@ def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> 
     return list(open_errors.values()), list(resolved)
 
 
+def _refusal_line(refused: Refusal, names: PathNames) -> str:
+    """A declined call as the user's decision: what was declined and, when they said, why."""
+    label = _action_label(Attempt(0, refused.tool, refused.target, False), names)
+    reason = f": “{clip_words(refused.reason, 200)}”" if refused.reason else ""
+    return f"The user declined {label} (not done){reason}"
+
+
 def _action_label(attempt: Attempt, names: PathNames) -> str:
-    if attempt.tool in ("bash", "user bash"):
+    if is_shell_tool(attempt.tool):
         return f"`{clip_words(command_key(attempt.target), 120)}`"
     target = names.name(attempt.target) if attempt.target else ""
     return f"{attempt.tool} `{target}`" if target else attempt.tool
+
+
+def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What a turn's actions left: the files it changed that still exist, and its passing checks."""
+    gone = {names.name(path) for path in facts.gone}
+    files = set(facts.modified_files)  # no directories
+    changed: dict[str, None] = {}
+    for attempt in attempts:
+        if attempt.failed or attempt.aborted:
+            continue
+        tool = attempt.tool.lower()
+        paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
+            shell_effects(attempt.target).writes if is_shell_tool(tool) else []
+        changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
+    checks = {command_key(a.target): a.passed for a in attempts if a.passed}
+    return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
 
 
 # -- files ----------------------------------------------------------------------------------------------------
@@ -317,10 +413,12 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
     actions: dict[str, str] = {}
     for attempt in attempts:
         tool = attempt.tool.lower()
+        if attempt.refused:
+            continue  # never happened
         if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
-        elif tool in ("bash", "user bash") and not attempt.failed:
+        elif is_shell_tool(tool) and not attempt.failed:
             effects = shell_effects(attempt.target)
             verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
             for path in effects.writes:
@@ -344,31 +442,76 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     statuses = []
     for turn, end in zip(drafts, ends):
         inside = [a for a in facts.attempts if turn.index < a.index < end]
-        statuses.append(_status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted))
+        status = _status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted)
+        if inside and inside[-1].refused and inside[-1].index > turn.answered_at and status != DONE:
+            status = DECLINED  # the user declined the agent's last call and has not said what instead
+        statuses.append(status)
     for number, turn in enumerate(drafts[:-1]):
-        if _REJECTION.match(drafts[number + 1].request.strip()):
+        reply = drafts[number + 1].request.strip()
+        if _REJECTION.match(reply):
             turn.decisions = []  # the user turned the proposal down
+        agreed = accepted_proposal(turn.answer, reply)
+        if agreed:
+            turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", 240))
+    for turn in drafts:
+        turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)]
 
     def turn_done(index: int) -> bool:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
 
     open_errors, resolved = _errors(facts.attempts, turn_done, names)
-    turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()))
-                  for d, s in zip(drafts, statuses))
+    turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
+                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names))
+                  for d, s, end in zip(drafts, statuses, ends))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    goal_request = next((t.request for t in real if is_substantive(t.request)), "")
+    aim = objective(_goal_requests(listed), is_substantive)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
-        goal=goal_sentence(goal_request), goal_request=goal_request, turns=turns, latest_request=real[-1].request.strip() if real else "",
+        goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
         latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
-        decisions=tuple(dict.fromkeys(d for turn in turns for d in turn.decisions)),
+        decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
+                                       *(_refusal_line(r, names) for r in facts.refusals),
+                                       *(clip_words(f"Asked “{q}” — the user chose “{a}”", 240)
+                                         for q, a in facts.answers if not _STEERING.search(q))])),
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
+        goal_stated=bool(aim and aim.stated),
+        constraints=tuple(_binding_rules(turns, facts)),
+        replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
+        declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
+
+
+def _goal_requests(messages: list[dict]) -> list[str]:
+    """The user's requests in order, a namespaced command they ran (``/gsd:discuss-phase 14``) among them: it names
+    the task that the conversation after it works on."""
+    found = []
+    for message in messages:
+        if message.get("role") == "user":
+            text = content_text(message.get("content"))
+            words = invocation(text) or request_words(text)
+            if words.strip() and not is_slash_command(words):
+                found.append(words)
+    return found
+
+
+def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
+    """The rules that still bind at the region's end (see :attr:`RegionState.constraints`)."""
+    kept: dict[str, None] = {}
+    for number, turn in enumerate(turns):
+        later = [text for t in turns[number + 1 :] for text in (t.request, t.final_answer)]
+        gone = replaced_names(later) if later else set()
+        for rule in constraint_sentences(turn.request):
+            finished = turn.status == DONE and number < len(turns) - 1
+            if (lasting(rule) or not finished) and not names_any(rule, gone):
+                kept[rule] = None
+    from_requests = {rule for turn in turns for rule in constraint_sentences(turn.request)}
+    kept.update((rule, None) for rule in facts.constraints if rule not in from_requests)  # said on declining
+    return list(kept)
 
 
 def _next_steps(answer: str) -> list[str]:
@@ -384,4 +527,4 @@ def _next_steps(answer: str) -> list[str]:
                 items.append(clip_words(marker.group(1), 240))
             if items:
                 return items[:6]
-    return [clip_words(s, 300) for s in sentences(answer) if _NEXT.search(s)][-3:]
+    return [clip_words(s, 300) for s in sentences(answer) if _NEXT.search(s) and not s.startswith("#")][-3:]

@@ -17,9 +17,12 @@ from typing import Any, Callable
 
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
+from .goal import task_goal
+from .progress import done_item, left_something
+from .rules import names_any
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DONE, INTERRUPTED, RegionState, clip_words, goal_sentence, is_substantive, one_line,
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, goal_sentence, is_substantive, one_line,
                     region_state, sentences)
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
@@ -28,7 +31,7 @@ REQUEST_QUOTE = 700
 """The last user request is quoted up to this many characters (head and tail kept)."""
 ANSWER_QUOTE = 800
 """The agent's last answer is quoted up to this many characters (head and tail kept)."""
-_LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 6, "next": 6, "critical": 14}
+_LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 5
 _PLAN_ITEMS = 8
@@ -77,7 +80,7 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
     """The sections that the region alone proves or quotes."""
     new = Sections()
     new.add("goal", state.goal)
-    for constraint in facts.constraints:
+    for constraint in state.constraints:
         new.add("constraints", clip_words(constraint, 300))
     _add_done(new, state)
     _add_in_progress(new, state)
@@ -99,14 +102,13 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
 
 
 def _add_done(new: Sections, state: RegionState) -> None:
-    finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip()]
+    finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     for turn in state.turns:
         for commit in turn.commits:
             new.add("done", f"Committed: {commit}")
     for turn in finished[-6:]:
         if not turn.commits:
-            answer = clip_words(turn.final_answer, 140) if turn.final_answer else "done"
-            new.add("done", f"Finished “{clip_words(turn.request, 120)}” → {answer}")
+            new.add("done", done_item(turn))
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
 
@@ -152,19 +154,35 @@ def _add_in_progress(new: Sections, state: RegionState) -> None:
         status = f"answered; waiting for the user's reply to “{clip_words(question, 200)}”"
     elif state.latest_status == INTERRUPTED:
         status = "interrupted before it finished"
+    elif state.latest_status == DECLINED:
+        status = "on hold: the user declined the agent's last call"
     else:
         status = "under way"
     new.add("in_progress", f"“{request}” — {status}")
 
 
+_ANNOUNCED = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now i(?:'ll| will| need to)?|next,? i(?:'ll| will)?)\s+\S",
+                        re.I)
+"""The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
+
+
 def _add_next(new: Sections, state: RegionState) -> None:
+    if state.latest_status in (OPEN, INTERRUPTED) and state.last_answer:
+        last = sentences(state.last_answer)[-1:] or [""]
+        if _ANNOUNCED.match(last[0]):  # the agent stopped mid-work: what it was about to do comes first
+            new.add("next", f"Continue where the agent stopped: {clip_words(last[0], 240)}")
     for step in state.next_steps:
         new.add("next", f"Open question to the user: {step}" if step.endswith("?") else step)
     if state.plan and state.plan.open:
         new.add("next", _plan_line(state.plan.path, state.plan.open))
     for error in state.open_errors[:3]:
         new.add("next", f"Fix: {error if len(error) <= 200 else error[:199] + '…'}")
-    if state.latest_request and state.latest_status not in (DONE, ASKED):
+    if state.latest_status == DECLINED:
+        label, reason = state.declined[-1] if state.declined else ("the last call", "")
+        new.add("next", f"Go on with the last request as the user directed when declining {label}: "
+                        f"“{clip_words(reason, 200)}”" if reason else
+                f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
+    elif state.latest_request and state.latest_status not in (DONE, ASKED):
         new.add("next", f"Finish the last request: “{clip_words(state.latest_request, 100)}” (quoted in full under "
                         "Critical Context).")
     if not new.items["next"] and state.latest_request:
@@ -185,8 +203,10 @@ def _merge(old: Sections, new: Sections, state: RegionState) -> Sections:
     merged = Sections(extra=old.extra)
     merged.items["goal"] = old.items["goal"][:1] or new.items["goal"][:1]
     moved_on = bool(state.latest_request)
-    for key in ("constraints", "decisions"):
-        merged.items[key] = _newest(old.items[key] + new.items[key], _LIMITS[key])
+    lapsed = set(state.replaced)  # an earlier rule naming a thing this part replaced no longer applies
+    old_rules = [rule for rule in old.items["constraints"] if not names_any(rule, lapsed)]
+    merged.items["constraints"] = _newest(old_rules + new.items["constraints"], _LIMITS["constraints"])
+    merged.items["decisions"] = _newest(old.items["decisions"] + new.items["decisions"], _LIMITS["decisions"])
     merged.items["done"] = _merge_done(old.items["done"], new.items["done"])
     merged.items["in_progress"] = new.items["in_progress"] if moved_on else _still_open(old, state)
     old_blocked = [item for item in old.items["blocked"] if not state.settles(item)]
@@ -231,7 +251,7 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
 
 def _short_done(item: str) -> str:
     """A finished item in a few words, for the line that lists the oldest ones."""
-    finished = re.match(r"^Finished “(.*?)” →", item, re.S)
+    finished = re.match(r"^Finished “(.*?)” →", item, re.S) or re.search(r"\(asked: “(.*?)”\)$", item, re.S)
     return clip_words(finished.group(1) if finished else item.removeprefix("Committed: "), 50)
 
 
@@ -397,12 +417,14 @@ class OfflineSummarizer:
             embedded = parse(strip_generated(summary) or "")
             old = _merge(old, _left_branch(embedded) if role == "branchSummary" else _without_goal(embedded),
                          _NOTHING_NEW)
+        earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
-        if is_substantive(first_request):  # the session's goal, not this part's first message
-            sections.items["goal"] = [goal_sentence(first_request)]
-        if not sections.items["goal"]:
-            first = next((t.request for t in state.turns if t.request.strip()), "")
-            sections.items["goal"] = [clip_words(first, 300) if first else "(no user request in this part)"]
+        sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
+        first_line = one_line(first_request)
+        sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
+            item for item in sections.items["critical"] if not (
+                first_line and item.startswith(_EARLIER_LABEL)
+                and first_line.startswith(item[len(_EARLIER_LABEL):].strip().rstrip("…").strip()))]
         if branch:
             sections.items["goal"].insert(0, _BRANCH_INTRO)
         focus = _focus_words(instructions)
@@ -423,6 +445,18 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
+
+
+def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
+    """The current objective: one the user stated in this region; else the earlier summary's; else the session's
+    first request that asks for work; else this region's first request."""
+    if state.goal_stated or not (merged or first_request):
+        fallback = next((t.request for t in state.turns if t.request.strip()), "")
+        return state.goal or (clip_words(fallback, 300) if fallback else "(no user request in this part)")
+    if merged:
+        return merged[0]
+    return task_goal(first_request) if is_substantive(first_request) and task_goal(first_request) else \
+        state.goal or clip_words(first_request, 300)
 
 
 def _absorb_transcripts(sections: Sections) -> Sections:

@@ -1,0 +1,165 @@
+"""The goal a summary states: the user's current objective, not whatever the session's first message happened to be.
+
+A long session starts with "Before we continue, take a look at @README.md", or "Implement the following plan:"
+and a plan long since finished, and the user redirects it many times ("testing X is the focus of this phase",
+"let's switch to the exporter", "change of plans: …"). The objective is the latest such statement; without one it
+is the first request that asks for work, a reading instruction and a plan's wrapper line being no goal by
+themselves. User messages that are only markup an agent's harness injected (``<command-name>…``, ``[Request
+interrupted by user]``) are no requests at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
+"""A harness's tag: a compound name (``command-name``, ``system-reminder``, ``environment_context``), which
+markup a user types (``<div>``, ``<b>``) is not."""
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
+_NOTICE = re.compile(r"^[ \t]*\[[^\]\n]{1,200}\][ \t]*$", re.M)
+_STATED = re.compile(
+    r"\b(?:(?:the|our|my|main|current|real) (?:goal|objective|aim|focus|priority|task)"
+    r"(?: (?:of|for) (?:this|the|that) \w+)? (?:now )?(?:is|will be|should be)"
+    r"|(?:is|are) (?:now )?(?:the|our|my) (?:main |real |current )?(?:focus|goal|priority|objective)"
+    r"|(?:let'?s|we(?:'ll| will| should| need to)?|please|now) (?:now |next |instead )?focus on"
+    r"|let'?s (?:now |next |instead )?(?:move on to|switch to|turn to|work on|start on|tackle)"
+    r"|change of plans?|new task|scratch that|forget (?:about )?(?:that|the \w+)"
+    r"|(?:from now on|going forward),? (?:we|let'?s|i want))\b",
+    re.I,
+)
+"""A sentence that states or changes the objective."""
+_PREAMBLE = re.compile(
+    r"^\W{0,3}(?:(?:before (?:we|you) (?:continue|start|begin|go on|proceed)\b[^.:\n]{0,80}?[:,.]?\s*)?"
+    r"(?:please\s+)?(?:take a look at|have a look at|look at|read|re-?read|check out|familiari[sz]e yourself with"
+    r"|review|study|go through|see)\b|before (?:we|you) (?:continue|start|begin|go on|proceed)\b)",
+    re.I,
+)
+"""A request that opens by asking the agent to read something first."""
+_WORK = re.compile(
+    r"\b(?:i want|i'd like|i would like|we need|need to|please|let'?s|can you|could you|help me|the goal|goal is"
+    r"|implement|add|fix|build|create|write|make|port|refactor|migrate|update|change|remove|rename|test|debug"
+    r"|investigate|find out|figure out|set up|support)\b",
+    re.I,
+)
+"""Words of a sentence that asks for work, not only for reading."""
+_PLAN = re.compile(r"^\W{0,3}(?:please\s+)?implement (?:the following|this|the) plan\b\s*:?\s*", re.I)
+_TITLE = re.compile(r"^\s{0,3}#{1,6}\s+(?:plan\s*:\s*)?(.+?)\s*#*\s*$", re.I | re.M)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+
+
+@dataclass(frozen=True)
+class Objective:
+    """The goal a region states, the request it comes from, and whether the user stated it as one."""
+
+    text: str
+    request: str
+    stated: bool
+    """True when the user said outright what the goal or focus is (or redirected the work)."""
+
+
+def request_words(text: str) -> str:
+    """The user's own words of a message: what lies outside the tags an agent's harness wraps around what it
+    injects (``<command-name>``, ``<system-reminder>``, ``<local-command-stdout>``), bracketed notices removed. One
+    pass over the tags with a depth count (a pattern with a back-reference would be quadratic on unclosed tags)."""
+    text = text[:50_000]
+    if "<" not in text and "[" not in text:
+        return text.strip()
+    # a message that opens with a tag was written by the harness (a slash command's expanded prompt): any tag
+    # there is markup; elsewhere only compound names are (a user's "<div>" stays)
+    tags = _ANY_TAG if text.lstrip().startswith("<") else _TAG
+    kept: list[str] = []
+    depth, position = 0, 0
+    for tag in tags.finditer(text):
+        if depth == 0:
+            kept.append(text[position : tag.start()])
+        closing, self_closing = tag.group(1), tag.group(3)
+        depth = max(0, depth - 1) if closing else depth + (0 if self_closing else 1)
+        position = tag.end()
+    if depth == 0:
+        kept.append(text[position:])
+    return _NOTICE.sub(" ", "".join(kept)).strip()
+
+
+_COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.-]{1,60}:[\w:.-]{1,60})\s{0,20}</command-name>")
+_ARGS = re.compile(r"<command-args>([^<]{0,300})</command-args>")
+
+
+def invocation(text: str) -> str:
+    """A namespaced command the user ran through the harness (``/gsd:discuss-phase 14``), as a request naming the
+    task (``Run `/gsd:discuss-phase 14```), or ``""``: built-in commands (``/clear``, ``/model``) are none."""
+    command = _COMMAND.search(text[:5000])
+    if not command:
+        return ""
+    args = _ARGS.search(text[:5000])
+    return f"Run the command `/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
+
+
+def is_request(text: str) -> bool:
+    """False for a user message that is only harness markup (tags, a bracketed notice), with no words of its own."""
+    return bool(request_words(text))
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+
+
+def stated_goal(request: str, limit: int = 400) -> str:
+    """The sentence of ``request`` that states or changes the objective, with the next one when it goes on (or
+    ``""`` when none does)."""
+    found = sentences(request_words(request))
+    for number, sentence in enumerate(found):
+        if _STATED.search(sentence):
+            chosen = [sentence] + [s for s in found[number + 1 : number + 2] if _WORK.search(s)]
+            return _clip(" ".join(chosen), limit)
+    return ""
+
+
+def task_goal(request: str, limit: int = 400) -> str:
+    """The work ``request`` asks for: its plan's title for "Implement the following plan:", its sentences that ask
+    for work after a reading preamble (``""`` when it only asks to read), else its opening sentences."""
+    words = request_words(request)
+    plan = _PLAN.match(words)
+    if plan:
+        title = _TITLE.search(words[plan.end():])
+        first = title.group(1) if title else next(iter(sentences(words[plan.end():])), "")
+        return _clip(f"Implement the plan “{first.strip('*_ ')}”", limit) if first else ""
+    found = sentences(words)
+    if not found:
+        return ""
+    if _PREAMBLE.match(found[0]):
+        work = [s for s in found[1:] if _WORK.search(s) and not _PREAMBLE.match(s)]
+        return _clip(" ".join(work[:2]), limit) if work else ""
+    chosen = [found[0]]
+    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let's|can you|"
+                        r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
+    for sentence in found[1:8]:
+        if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
+            chosen.append(sentence)
+    return _clip(" ".join(chosen), limit)
+
+
+def objective(requests: list[str], substantive) -> Objective | None:
+    """The current objective among ``requests`` (in order): the latest stated one, else the first request that
+    asks for work (``substantive`` tells a request from a nudge)."""
+    for request in reversed(requests):
+        stated = stated_goal(request)
+        if stated:
+            return Objective(stated, request, True)
+    for request in requests:
+        if substantive(request):
+            text = task_goal(request)
+            if text:
+                return Objective(text, request, False)
+    return None
+
+
+__all__ = ["Objective", "invocation", "is_request", "objective", "request_words", "stated_goal", "task_goal"]

@@ -1,0 +1,105 @@
+"""How a tool result ended, in any agent's words: the output without the harness's own trailer, and whether the user
+declined or stopped the call.
+
+A call the user declined (Claude Code's "The user doesn't want to proceed with this tool use", Codex's "rejected
+by user", a permission gate's "Blocked by user") is the user's decision, not an error: nothing was run or written,
+and what the user said about it is a preference for the work. A call stopped while it ran ("Operation aborted",
+"Request interrupted by user") is no error either. "Permission denied" alone is the system refusing: an error.
+"""
+
+from __future__ import annotations
+
+import re
+
+ERROR_LINE_LIMIT = 300
+"""Longest error line kept, in characters."""
+_EXIT_SUFFIX = "Command exited with code"
+
+
+def output_body(text: str) -> str:
+    """Shell output without pi's trailing ``Command exited with code N`` and its ``(no output)`` marker."""
+    at = text.rfind(_EXIT_SUFFIX)
+    if at >= 0 and "\n" not in text[at:].strip():
+        text = text[:at]
+    text = text.rstrip()
+    return "" if text == "(no output)" else text
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
+    for line in reversed(text.splitlines()):
+        if line.strip():
+            return line.strip()[:ERROR_LINE_LIMIT]
+    return ""
+
+
+_WHO = r"\b(?:the user|user|you)\b[^.\n]{0,60}?\b"
+_BY_USER = r"\s+by\s+(?:the\s+)?user\b"
+_DECLINE = re.compile(
+    _WHO + r"(?:reject(?:ed|s)?|declin(?:ed|es)?|den(?:y|ied|ies)|refus(?:ed|es)?|blocked"
+    r"|(?:doesn'?t|does not|don'?t|do not|did not|didn'?t) (?:want|approve|allow|permit|accept))\b"
+    r"|\b(?:rejected|declined|denied|refused|blocked)" + _BY_USER +
+    r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call|patch|edit)\s+)?(?:was\s+)?"
+    r"(?:rejected|denied|declined)\W{0,3}$",
+    re.I | re.M,
+)
+"""A result that says the user declined the call, in any agent's words: Claude Code's "The user doesn't want to
+proceed with this tool use", Codex's "rejected by user", a permission gate's "Blocked by user". "Permission denied"
+alone is the system's refusal: an error."""
+_STOP = re.compile(
+    _WHO + r"(?:cancel+ed|aborted|interrupted|stopped)\b|\b(?:cancel+ed|aborted|interrupted|stopped)" + _BY_USER +
+    r"|^\W{0,3}(?:(?:operation|command|request|tool(?: use| call)?|execution|call)\s+)?(?:was\s+)?"
+    r"(?:aborted|cancel+ed|interrupted)\W{0,3}$|sibling tool call errored",
+    re.I | re.M,
+)
+"""A result that says the call was stopped while it ran (or never ran because a call beside it failed) (pi's "Operation aborted", "Request interrupted by user")."""
+_REFUSAL_REASON = re.compile(r"(?:the user said|user(?:'s)? (?:reason|feedback|message|said)|reason)\s*:\s*"
+                             r"(\S[^\n]*(?:\n(?!\n)[^\n]*){0,8})", re.I)
+
+
+def _head_or_tail(pattern: re.Pattern[str], text: str) -> bool:
+    body = output_body(text)
+    return bool(pattern.search(body[:400]) or pattern.search(last_line(body)))
+
+
+def refusal(text: str) -> bool:
+    """True when a tool result says the user declined the call (see :data:`_DECLINE`) or stopped it and said why."""
+    return _head_or_tail(_DECLINE, text) or (_head_or_tail(_STOP, text) and bool(refusal_reason(text)))
+
+
+def stopped(text: str) -> bool:
+    """True when a tool result says the user (or the agent's harness) cancelled the call while it ran."""
+    return _head_or_tail(_STOP, text)
+
+
+def refusal_reason(text: str) -> str:
+    """What the user said when declining (Claude Code's "…the user said:\n<words>"), or ``""``."""
+    match = _REFUSAL_REASON.search(text[:4000])
+    if not match:
+        return ""
+    reason = match.group(1).strip().splitlines()[0].strip()
+    # "The user wants to clarify these questions." is the harness describing the user, not the user's words
+    return "" if re.match(r"^the user\b", reason, re.I) else " ".join(reason.split())[:500]
+
+
+
+
+def declined_outright(text: str) -> bool:
+    """True when the result opens by saying the user declined (so it counts even when not marked an error)."""
+    return _DECLINE.search(text[:200]) is not None
+
+
+_PASSED = re.compile(
+    r"\b\d+ (?:passed|passing|tests? passed|examples?, 0 failures)\b|\bTests?:\s+\d+ passed|\ball (?:\d+ )?(?:tests|checks)"
+    r" pass(?:ed)?\b|\bok\s+\S+\s+[\d.]+s\b|\bbuild succeeded\b|\bcompiled successfully\b|\bfound 0 errors\b"
+    r"|\b0 (?:errors|failures)\b",
+    re.I,
+)
+"""A line of a check's output that says it passed (pytest, vitest/jest, cargo, go test, rspec, tsc, builds)."""
+
+
+def passed_line(text: str) -> str:
+    """The last line of a successful output that says a check passed (``12 passed in 0.4s``), or ``""``."""
+    tail = output_body(text)[-3000:]
+    found = [line.strip(" =\t") for line in tail.splitlines() if _PASSED.search(line)]
+    return " ".join(found[-1].split())[:160] if found else ""

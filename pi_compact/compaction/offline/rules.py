@@ -1,0 +1,104 @@
+"""Which of the user's words still bind the work, and what user and agent settled between them.
+
+A sentence with "make sure" in a request is an instruction for that request; once the request is finished it is
+history, not a constraint ("Can we make it so that the logs go to their own file", done long ago). A rule that
+lasts says so: never, always, don't, only, at most, keep … unchanged, from now on. A rule that names a thing
+the session has since replaced or removed ("make sure `toolText` is also used", and later "replaced `toolText`
+with `render()`") no longer applies. And a decision is not only a sentence with "decided" in it: the agent's
+proposal the user then accepted ("Shall I keep the cache in memory?" — "yes") and the user's own choice ("use
+SQLite instead of JSON files") are decisions too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_LASTING = re.compile(
+    r"\b(?:never|always|don'?t|dont|do not|must ?n[o']t|must never|no more than|at most|not allowed|forbidden"
+    r"|only|avoid|from now on|going forward|in general|every time|whenever|unchanged|untouched|intact|as it is"
+    r"|as is|alone)\b|不要|不能|别|永远|始终|总是|禁止|不许|不得|不可|只能|只用|切勿|请勿",
+    re.I,
+)
+"""Words of a rule that outlives the request it came with."""
+_CHANGED_AWAY = (
+    r"(?:replac\w*|remov\w*|renam\w*|drop\w*|delet\w*|got rid of|get rid of|no longer (?:use|need)\w*)"
+)
+_NAME = r"`?([A-Za-z_][\w.-]{2,60})`?"
+_REPLACED = re.compile(
+    rf"\b{_CHANGED_AWAY}\s+(?:the\s+)?(?:old\s+)?{_NAME}|\binstead of\s+(?:the\s+)?{_NAME}"
+    rf"|{_NAME}\s+(?:is|was|has been|got|are|were|have been)\s+(?:now\s+)?(?:replaced|removed|renamed|gone|deleted"
+    rf"|dropped|obsolete)\b",
+    re.I,
+)
+"""A sentence saying a named thing was replaced or removed."""
+_CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w|[A-Z][a-z]+[A-Z]")
+_APPROVAL = re.compile(
+    r"^\W{0,3}(?:yes|yep|yeah|yup|sure|ok(?:ay)?|sounds good|agreed|i agree|go (?:ahead|for it)|do it|let'?s do (?:it|that)"
+    r"|please do|perfect|exactly|correct|right|that works|lgtm|ship it|the (?:first|second|third|last) one"
+    r"|option \w+)\b",
+    re.I,
+)
+"""A reply that accepts what the agent proposed."""
+_PROPOSAL = re.compile(
+    r"\b(?:shall I|should I|want me to|would you like(?: me)? to|do you want(?: me)? to|I (?:suggest|propose|recommend)"
+    r"|I'?d (?:suggest|propose|recommend|go with)|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))",
+    re.I,
+)
+_POINTS_BACK = re.compile(r"\b(?:that|this|it|these|those|them)\W*$", re.I)
+_CHOICE = re.compile(
+    r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with)|we(?:'ll| will) (?:use|go with)"
+    r"|go with|stick with)\b",
+    re.I,
+)
+"""A user's sentence that picks one way over another."""
+_CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would)?|use|go|stick|keep|please|switch)\b"
+                      r"|\b(?:i'?d go with|let'?s go with|we'?ll (?:use|go with))\b", re.I)
+"""The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
+than …") picks nothing."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def lasting(rule: str) -> bool:
+    """True when a rule says it outlives its request (never, always, only, …)."""
+    return bool(_LASTING.search(rule))
+
+
+def replaced_names(texts: Sequence[str]) -> set[str]:
+    """Code-like names (``toolText``, ``old_parser``, ``config.yaml``) the texts say were replaced or removed."""
+    found: set[str] = set()
+    for text in texts:
+        for match in _REPLACED.finditer(text[:20_000]):
+            name = next((group for group in match.groups() if group), "").rstrip(".-")
+            if _CODE_NAME.search(name):
+                found.add(name.lower())
+    return found
+
+
+def names_any(rule: str, names: set[str]) -> bool:
+    """True when ``rule`` names one of ``names`` (as a whole word)."""
+    lowered = rule.lower()
+    return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", lowered) for name in names)
+
+
+def user_choices(request: str) -> list[str]:
+    """Sentences of a user's request that pick one way over another ("use SQLite instead of JSON files")."""
+    return [" ".join(s.split()) for s in _SENTENCE.split(request[:10_000])
+            if 12 <= len(s.strip()) <= 300 and _CHOICE.search(s) and _CHOOSER.search(s)
+            and not s.strip().endswith(("?", ":"))]
+
+
+def accepted_proposal(answer: str, reply: str) -> str:
+    """The agent's proposal (the last sentence of its answer that proposes) when the user's reply accepts it."""
+    if not _APPROVAL.match(reply.strip()):
+        return ""
+    found = [" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:]) if s.strip()]
+    at = next((n for n in range(len(found) - 1, -1, -1) if _PROPOSAL.search(found[n])), None)
+    if at is None:
+        return ""
+    if at and (len(found[at].split()) < 7 or _POINTS_BACK.search(found[at])):  # "Want me to do that?"
+        return f"{found[at - 1]} {found[at]}"
+    return found[at]
+
+
+__all__ = ["accepted_proposal", "lasting", "names_any", "replaced_names", "user_choices"]

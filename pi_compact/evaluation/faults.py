@@ -1,0 +1,269 @@
+"""Faults a summary can have that precision and staleness do not see, each a class of case seen on real sessions
+of other agents (issue 20): a call the user declined reported as an error, a stale goal, a request already
+answered given as the next step, a finished request or a replaced thing kept as a rule, a settled decision lost,
+progress told as a quote of the request, a value cut inside, a file list holding non-files or deleted files, a
+heading quoted from the transcript kept as a section, and an abandoned path's failure reported as done.
+
+Like the rest of the scorer it reads only the region and the summary text, with patterns of its own: it shares no
+code with the summarizers it grades. ``said`` is the region as :class:`~.quality.RegionIndex` lists it (items with
+``role``, ``text``, ``failed`` and ``target``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+_DECLINED = re.compile(
+    r"\b(?:the user|user|you)\b[^.\n]{0,60}?\b(?:reject(?:ed|s)?|declin(?:ed|es)?|den(?:y|ied|ies)|refus(?:ed|es)?"
+    r"|blocked|(?:doesn'?t|does not|don'?t|do not|did not|didn'?t) (?:want|approve|allow|permit|accept))\b"
+    r"|\b(?:rejected|declined|denied|refused|blocked)\s+by\s+(?:the\s+)?user\b",
+    re.I,
+)
+_OPEN_WORDS = re.compile(r"\b(?:fail(?:ed|s|ure)?|error|blocked|fix|retry|broken)\b", re.I)
+_GOAL_STATED = re.compile(
+    r"\b(?:(?:the|our|my|main|current) (?:goal|objective|focus|priority)(?: of (?:this|the) \w+)? (?:now )?(?:is|will be)"
+    r"|is (?:the|our) (?:main )?(?:focus|goal|priority)|focus on|let'?s (?:now )?(?:switch|move on) to|change of plans?"
+    r"|new task|forget (?:about )?(?:that|the \w+))\b",
+    re.I,
+)
+_WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
+_COMMON = frozenset("""this that with from have will would should could please then them they there what when which
+    your about into also just more only some such than very make sure want need like phase focus goal main current
+    now lets let's""".split())
+_TROUBLE = re.compile(
+    r"\b(?:still (?:fail\w*|broken)|could ?n[o']t|unable to|does ?n[o']t work|not working|oh wait|hmm|wait,"
+    r"|(?:errors?|failures?) (?:remain|persist|look like)|the (?:problem|issue) is|mismatch\w*"
+    r"|let me|i'?ll (?:now )?(?:fix|check|look|try|run|add|update)|now i(?:'ll| will| need))\b",
+    re.I,
+)
+WAITING = re.compile(r"wait for the user'?s next request|nothing (?:is )?(?:left|pending)|all (?:work )?(?:is )?done"
+                     r"|\bno (?:\w+ )?pending (?:tasks?|work)\b", re.I)
+"""A next step that only says to wait: nothing checkable, but wrong when work is left."""
+_LASTING = re.compile(
+    r"\b(?:never|always|don'?t|do not|must ?n[o']t|no more than|at most|only|avoid|from now on|unchanged|alone)\b"
+    r"|不要|别|永远|始终|总是|禁止|只能",
+    re.I,
+)
+_FINISHED = re.compile(r"\b(?:done|finished|complete[d]?|fixed|implemented|added|created|updated|committed|now)\b"
+                       r"|✅", re.I)
+_REPLACED = re.compile(
+    r"\b(?:replac\w*|remov\w*|renam\w*|delet\w*|drop\w*|got rid of)\s+(?:the\s+)?`?([A-Za-z_][\w.-]{2,60})`?"
+    r"|`?([A-Za-z_][\w.-]{2,60})`?\s+(?:is|was|has been)\s+(?:now\s+)?(?:replaced|removed|renamed|gone|deleted)\b",
+    re.I,
+)
+_CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w")
+_PROPOSAL = re.compile(r"\b(?:shall I|should I|want me to|would you like|do you want|I (?:suggest|propose|recommend)"
+                       r"|I'?d (?:suggest|recommend)|option \w+)\b", re.I)
+_APPROVAL = re.compile(r"^\W{0,3}(?:yes|yep|yeah|sure|ok(?:ay)?|sounds good|agreed|go ahead|do it|please do|lgtm)\b",
+                       re.I)
+_CHEER = re.compile(r"^\W*(?:perfect|great|excellent|awesome)\b|successfully completed", re.I)
+_QUOTED_PAIR = re.compile(r"“[^”]{3,}”\s*→")
+_HEADING_LINE = re.compile(r"^\s{0,3}(#{1,6})\s+(\S[^\n]{0,120}?)\s*$", re.M)
+_PI_HEADINGS = re.compile(r"goal|constraint|preference|progress|done|in progress|blocked|decision|next|critical"
+                          r"|context|original request|early progress|suffix|condensed transcript", re.I)
+_FILE_BLOCK = re.compile(r"<(read-files|modified-files)>\n(.*?)\n</\1>", re.S)
+_DELETE = re.compile(r"(?:^|&&|;|\|)\s*(?:git\s+)?rm\s+(?:-\w+\s+)*([^\s;&|]+)")
+FAULT_COST = 0.15
+"""What one fault takes off a summary's score."""
+
+
+def _words(text: str) -> set[str]:
+    return {w[:5] for w in _WORD.findall(text.lower()) if w not in _COMMON}
+
+
+def _sections(summary: str) -> dict[str, list[str]]:
+    """The summary's lines under each ``#`` heading (lower-cased title), quoted and indented lines included."""
+    found: dict[str, list[str]] = {}
+    current: list[str] = found.setdefault("", [])
+    for line in summary.splitlines():
+        heading = _HEADING_LINE.match(line) if not line.startswith((" ", "\t")) else None
+        if heading:
+            current = found.setdefault(heading.group(2).lower(), [])
+        elif line.strip():
+            current.append(line.strip())
+    return found
+
+
+def _under(sections: dict[str, list[str]], *words: str) -> list[str]:
+    return [line for title, lines in sections.items() if any(w in title for w in words) for line in lines]
+
+
+def asked_last(said: Sequence[Any], item: str) -> bool:
+    """True when ``item`` is a question the agent's last words ask the user: open by definition, however finished
+    the work it mentions."""
+    question = item.rsplit(":", 1)[-1].strip() if ":" in item else item.strip()
+    if not question.endswith("?") or len(question) < 12:
+        return False
+    last = next((s.text for s in reversed(said) if s.role == "assistant" and s.text.strip()), "")
+    return " ".join(question.split()) in " ".join(last.split())
+
+
+def find_faults(said: Sequence[Any], summary: str, labels: Any = None) -> tuple[str, ...]:
+    """The faults of ``summary`` against the region ``said`` (see the module docstring), one line each."""
+    sections = _sections(summary)
+    faults: list[str] = []
+    for check in (_declined_as_errors, _stale_goal, _answered_next, _lapsed_rules, _lost_decision,
+                  _quoted_progress, _bad_files, _quoted_headings, _failure_reported_done):
+        faults.extend(check(said, summary, sections, labels))
+    return tuple(faults)
+
+
+def _declined_targets(said: Sequence[Any]) -> list[str]:
+    return [s.target.split(":", 1)[-1] for s in said
+            if s.role == "result" and s.target and _DECLINED.search(s.text[:400])]
+
+
+def _declined_as_errors(said, summary, sections, labels) -> list[str]:
+    found = []
+    targets = [t for t in _declined_targets(said) if t.strip()]
+    open_lines = _under(sections, "block", "next", "progress", "error", "issue")
+    for target in targets:
+        name = target.strip().rsplit("/", 1)[-1][:60]
+        for line in open_lines:
+            if name in line and _OPEN_WORDS.search(line):
+                found.append(f"declined call reported as an error or a fix: {line[:120]}")
+        for kind, block in _FILE_BLOCK.findall(summary):
+            if kind == "modified-files" and any(entry.strip().endswith(name) for entry in block.splitlines()):
+                found.append(f"declined write listed as modified: {name}")
+    return found
+
+
+def _stale_goal(said, summary, sections, labels) -> list[str]:
+    goal = " ".join(_under(sections, "goal", "objective"))
+    if not goal:
+        return []
+    if labels is not None and getattr(labels, "source", {}).get("goal", {}).get("keys"):
+        keys = labels.source["goal"]["keys"]
+        hit = any(re.search(rf"(?<!\w){re.escape(k)}(?!\w)", goal, re.I) for k in keys)
+        return [] if hit else [f"stale goal (not the labelled one): {goal[:120]}"]
+    stated = [s.text for s in said if s.role == "user" and _GOAL_STATED.search(s.text)]
+    if not stated:
+        return []
+    latest = next(sentence for sentence in reversed(re.split(r"(?<=[.!?])\s+|\n+", stated[-1]))
+                  if _GOAL_STATED.search(sentence))
+    wanted = _words(latest)
+    if wanted and len(wanted & _words(goal)) * 2 < len(wanted):
+        return [f"stale goal (the user's latest is “{latest[:80]}”): {goal[:120]}"]
+    return []
+
+
+def _turns(said: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    turns: list[tuple[str, list[Any]]] = []
+    for item in said:
+        if item.role == "user":
+            turns.append((item.text, []))
+        elif turns:
+            turns[-1][1].append(item)
+    return turns
+
+
+def _answered(work: list[Any]) -> bool:
+    """The agent ended the turn on text, with no question, no trouble and no failure after it."""
+    if not work or work[-1].role != "assistant":
+        return False
+    last = work[-1].text.strip()
+    return bool(last) and not last.endswith("?") and not _TROUBLE.search(last)
+
+
+def _answered_next(said, summary, sections, labels) -> list[str]:
+    found = []
+    steps = _under(sections, "next")
+    latest = {request.strip(): work for request, work in _turns(said)}  # a request sent again counts once, last
+    for request, work in latest.items():
+        wanted = _words(request)
+        if len(wanted) < 3 or not _answered(work):
+            continue
+        for step in steps:
+            if len(wanted & _words(step)) >= 0.6 * len(wanted) and not WAITING.search(step):
+                found.append(f"answered request given as the next step: {step[:120]}")
+    return found
+
+
+def _replaced(said: Sequence[Any]) -> set[str]:
+    names = set()
+    for item in said:
+        if item.role in ("user", "assistant"):
+            for match in _REPLACED.finditer(item.text[:20_000]):
+                name = (match.group(1) or match.group(2) or "").rstrip(".-")
+                if _CODE_NAME.search(name):
+                    names.add(name.lower())
+    return names
+
+
+def _lapsed_rules(said, summary, sections, labels) -> list[str]:
+    found = []
+    rules = _under(sections, "constraint", "preference", "rule")
+    replaced = _replaced(said)
+    turns = _turns(said)
+    for rule in rules:
+        text = re.sub(r"^[-*•]\s+", "", rule)
+        if any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text.lower()) for name in replaced):
+            found.append(f"rule naming a replaced thing: {text[:120]}")
+            continue
+        for number, (request, work) in enumerate(turns[:-1]):
+            if len(text) >= 20 and text[:60] in request and not _LASTING.search(text) and work \
+                    and work[-1].role == "assistant" and _FINISHED.search(work[-1].text[:400]):
+                found.append(f"finished request kept as a rule: {text[:120]}")
+                break
+    return found
+
+
+def _lost_decision(said, summary, sections, labels) -> list[str]:
+    """The agent's proposal the user then accepted is a decision: the summary must say it somewhere."""
+    kept = _words(summary)
+    for before, after in zip(said, said[1:]):
+        if before.role == "assistant" and after.role == "user" and _APPROVAL.match(after.text):
+            proposals = [s for s in re.split(r"(?<=[.!?])\s+|\n+", before.text[-1500:]) if _PROPOSAL.search(s)]
+            wanted = _words(" ".join(proposals[-1:]))
+            if len(wanted) >= 2 and len(wanted & kept) * 2 < len(wanted):
+                return [f"a proposal the user accepted is not in the summary: {proposals[-1][:120].strip()}"]
+    return []
+
+
+def _quoted_progress(said, summary, sections, labels) -> list[str]:
+    found = []
+    for line in _under(sections, "done", "progress", "complete"):
+        if _QUOTED_PAIR.search(line) or _CHEER.search(re.sub(r"^[-*]\s+(?:\[x\]\s+)?", "", line)):
+            found.append(f"progress told as a quote, not the state it left: {line[:120]}")
+        elif line.count("`") % 2:
+            found.append(f"a value cut inside its quotes: {line[:120]}")
+    return found
+
+
+def _bad_files(said, summary, sections, labels) -> list[str]:
+    deleted: set[str] = set()
+    for item in said:  # deleted, unless written again afterwards
+        if item.role == "command":
+            deleted.update(m.group(1).rsplit("/", 1)[-1] for m in _DELETE.finditer(item.text))
+            deleted -= {word.rsplit("/", 1)[-1] for word in item.text.split() if not _DELETE.search(item.text)}
+        elif item.role == "call" and item.target:
+            deleted.discard(item.target.rsplit("/", 1)[-1])
+    found = []
+    for kind, block in _FILE_BLOCK.findall(summary):
+        for entry in (e.strip() for e in block.splitlines() if e.strip()):
+            last = entry.rsplit("/", 1)[-1]
+            if last.startswith(".") and last.count(".") >= 2 and "_" in last:
+                found.append(f"not a file in <{kind}>: {entry}")
+            elif kind == "modified-files" and last in deleted:
+                found.append(f"deleted file in <modified-files>: {entry}")
+    return found
+
+
+def _quoted_headings(said, summary, sections, labels) -> list[str]:
+    quoted = {m.group(2).strip().lower().rstrip(":") for s in said if s.role in ("user", "assistant")
+              for m in _HEADING_LINE.finditer(s.text[:50_000])}
+    return [f"a heading quoted from the transcript kept as a section: {title}" for title in sections
+            if title and title.rstrip(":") in quoted and not _PI_HEADINGS.search(title)]
+
+
+def _failure_reported_done(said, summary, sections, labels) -> list[str]:
+    last = next((s.text for s in reversed(said) if s.role == "assistant" and s.text.strip()), "")
+    if not last or not _TROUBLE.search(last[-600:]):
+        return []
+    steps = " ".join(_under(sections, "next"))
+    return [f"the agent's last words report trouble, the summary says: {steps[:120]}"] if WAITING.search(steps) else []
+
+
+__all__ = ["FAULT_COST", "WAITING", "asked_last", "find_faults"]
