@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from ..errors import EntryNotFoundError
 from .jsonl import iso_to_ms, js_trim, js_truthy
-from .scan import Problem, Slot, _gc_paused, parse_slot, parse_slots
+from .scan import Problem, Slot, _gc_paused, _parse_fast, parse_slot, parse_slots
 
 
 @dataclass(frozen=True)
@@ -223,10 +223,16 @@ class SessionIndex:
             return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
 
         # The collections a pass this size triggers would cost a third of it, and find nothing: as in parse_slots.
+        data, by_id = self._data, self.by_id
         with _gc_paused():
             for slot in self.slots:  # file order: a later duplicate overwrites the earlier, as in by_id
-                if every_line or self.by_id.get(slot.id) is slot:
-                    digests[slot.id] = digest(self._peek(slot))
+                if every_line or by_id.get(slot.id) is slot:
+                    entry = slot.entry
+                    if entry is None:  # what _peek does, inlined: this loop runs once per line of the file
+                        entry = _parse_fast(data, slot)
+                        if entry is None:
+                            entry = parse_slot(data, slot, keep=False, report=self._report)
+                    digests[slot.id] = digest(entry)
             return self._build_tree(node)
 
     def _peek(self, slot: Slot) -> dict:
