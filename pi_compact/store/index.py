@@ -294,11 +294,19 @@ class SessionIndex:
             order.append(slot)
             stack.extend(kids.get(slot.id, ()))
         built: dict[str, Any] = {}
+        labels = self.labels
         for slot in reversed(order):
-            children = [c for c in kids.get(slot.id, ()) if c.id in built]
-            if len(children) > 1:  # most entries have one child: no timestamp to read, nothing to sort
-                children.sort(key=lambda c: _sort_ms(c.timestamp))
-            built[slot.id] = make(slot, tuple(built[c.id] for c in children), self.labels.get(slot.id))
+            below = kids.get(slot.id)
+            if below is None:
+                children: tuple = ()
+            elif len(below) == 1:  # most entries: no list to build, no timestamp to read, nothing to sort
+                only = built.get(below[0].id)
+                children = () if only is None else (only,)
+            else:
+                present = [c for c in below if c.id in built]
+                present.sort(key=lambda c: _sort_ms(c.timestamp))
+                children = tuple(built[c.id] for c in present)
+            built[slot.id] = make(slot, children, labels.get(slot.id))
         return built[root.id]
 
 
