@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from ..errors import EntryNotFoundError
 from .jsonl import iso_to_ms, js_trim, js_truthy
-from .scan import Problem, Slot, _gc_paused, _parse_fast, parse_slot, parse_slots
+from .scan import Problem, Slot, _gc_paused, parse_in_place, parse_slot, parse_slots
 
 
 @dataclass(frozen=True)
@@ -229,7 +229,7 @@ class SessionIndex:
                 if every_line or by_id.get(slot.id) is slot:
                     entry = slot.entry
                     if entry is None:  # what _peek does, inlined: this loop runs once per line of the file
-                        entry = _parse_fast(data, slot)
+                        entry = parse_in_place(data, slot)
                         if entry is None:
                             entry = parse_slot(data, slot, keep=False, report=self._report)
                     digests[slot.id] = digest(entry)

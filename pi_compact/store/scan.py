@@ -295,7 +295,7 @@ def parse_slot(data: bytes, slot: Slot, *, keep: bool = True, report: Report | N
     It is kept in the slot, unless ``keep`` is false: one pass over a big file must not keep every entry.
     A line nested too deeply is passed to ``report`` (as :func:`too_deep`).
     """
-    value, found = _parse_fast(data, slot), 0
+    value, found = parse_in_place(data, slot), 0
     if value is None:  # invalid UTF-8 (read as U+FFFD), a broken or a deep line: the careful way
         try:
             value, found = parse_line_depth(memoryview(data)[slot.start : slot.end])
@@ -312,7 +312,7 @@ def parse_slot(data: bytes, slot: Slot, *, keep: bool = True, report: Report | N
     return value
 
 
-def _parse_fast(data: bytes, slot: Slot) -> dict | None:
+def parse_in_place(data: bytes, slot: Slot) -> dict | None:
     """The slot's entry when its line is an object orjson reads and too shallow to need clipping; else
     ``None`` (the careful path decides). No copy of the line: a pass over a big file parses every line."""
     try:
@@ -329,7 +329,7 @@ def parse_slots(data: bytes, slots: list[Slot], report: Report | None = None) ->
         for slot in slots:
             entry = slot.entry
             if entry is None:
-                entry = slot.entry = _parse_fast(data, slot)
+                entry = slot.entry = parse_in_place(data, slot)
                 if entry is None:
                     entry = parse_slot(data, slot, report=report)
             entries.append(entry)
