@@ -16,7 +16,7 @@ tool; ``pi-compact session search`` runs it on the command line.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -201,10 +201,12 @@ def _file_filter(index, query: str) -> Callable[[Slot], bool]:
     data: bytes = index.file_bytes
     if tokens is None or not all(token.isascii() for token in tokens) or not data:
         return lambda slot: (raw := index.raw_line(slot)) is None or per_line(raw)
-    runs = [token.encode() for token in tokens]
+    runs = sorted({token.encode() for token in tokens}, key=len, reverse=True)
     lowered = data.lower()
-    escapes = _positions(data, b"\\u")
+    escapes = _escape_positions(data)
     folding = _FOLDS_TO_ASCII.search(data.translate(None, _ASCII)) is not None
+    holding = _lines_holding(lowered, runs[0], index.slots)
+    others = runs[1:]
 
     def may_match(slot: Slot) -> bool:
         if slot.entry is not None or slot.start < 0:
@@ -215,17 +217,37 @@ def _file_filter(index, query: str) -> Callable[[Slot], bool]:
             return True
         if folding and not data[start:end].isascii():
             return per_line(data[start:end])
-        return all(lowered.find(run, start, end) >= 0 for run in runs)
+        return start in holding and all(lowered.find(run, start, end) >= 0 for run in others)
 
     return may_match
 
 
-def _positions(data: bytes, needle: bytes) -> list[int]:
-    found, at = [], data.find(needle)
+def _lines_holding(lowered: bytes, run: bytes, slots: list[Slot]) -> set[int]:
+    """The start offsets of the lines (of ``slots``) that hold ``run``: the file is searched from one
+    occurrence to the next, skipping the rest of each line found, rather than line by line (a word found in
+    few lines costs a few searches, not one per line)."""
+    bounds = sorted((slot.start, slot.end) for slot in slots if slot.start >= 0)
+    starts = [start for start, _ in bounds]
+    found: set[int] = set()
+    at = lowered.find(run)
     while at >= 0:
-        found.append(at)
-        at = data.find(needle, at + 1)
+        line = bisect_right(starts, at) - 1
+        start, end = bounds[line] if line >= 0 else (-1, -1)
+        if start <= at and at + len(run) <= end:
+            found.add(start)
+            at = lowered.find(run, end)
+        else:
+            at = lowered.find(run, at + 1)
     return found
+
+
+_ESCAPE = re.compile(rb"\\u")
+
+
+def _escape_positions(data: bytes) -> list[int]:
+    """Where ``\\u`` occurs; ``re`` passes over the backslashes of a file of escaped newlines faster than
+    ``bytes.find`` (0.17 s against 0.26 s on the 290 MB benchmark file)."""
+    return [found.start() for found in _ESCAPE.finditer(data)]
 
 
 def _entry_text(entry: dict) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import orjson
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -96,3 +97,37 @@ def test_the_search_of_a_lazily_read_file_finds_exactly_what_parsing_every_line_
     with Session.open(path) as session:
         found = recall(session, query, limit=50, whole_session=True)
     assert [hit.entry_id for hit in found.hits] == expected[:50] and found.total_matches == len(expected)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("alpha", ["m4", "m2", "m0"]),  # the first and the last lines of the file, and one between
+        ("alpha beta", ["m4", "m2"]),  # every word of the query, in the same line
+        ("beta gamma", ["m3"]),
+        ("gamma alpha", []),  # each word is somewhere, never both in one line
+        ("ALPHA", ["m4", "m2", "m0"]),
+    ],
+    ids=["one-word", "two-words", "two-words-elsewhere", "words-in-different-lines", "case"],
+)
+def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spread(
+        tmp_path, monkeypatch, query, expected):
+    """The lines holding a query's longest word are found by jumping from one occurrence to the next: a line
+    is a hit only when it holds every word, wherever else in the file the words are."""
+    from pi_compact import Session, recall
+    from pi_compact.store import scan
+
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    texts = ["alpha alpha one", "beta two", "Alpha and beta", "beta gamma three", "beta, then alpha"]
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    lines, parent = [orjson.dumps(header)], None
+    for number, text in enumerate(texts):
+        entry = {"type": "message", "id": f"m{number}", "parentId": parent, "timestamp": "2025-01-01T00:00:01.000Z",
+                 "message": {"role": "user", "content": text, "timestamp": 1}}
+        lines.append(orjson.dumps(entry))
+        parent = entry["id"]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    with Session.open(path) as session:
+        found = recall(session, query, whole_session=True)
+    assert [hit.entry_id for hit in found.hits] == expected

@@ -106,6 +106,8 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 
 def _flat(text: str) -> str:
+    if text.isascii() and text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text  # nothing to make visible or collapse: ids, kinds (a tree flattens several per entry)
     return " ".join(visible(text).split())  # whitespace runs collapsed to one space, none at either end
 
 
@@ -272,11 +274,11 @@ def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[
 
     def look(entry: dict) -> EntryLook:
         return EntryLook(
-            id=str(entry.get("id")),
-            type=intern(str(entry.get("type"))),  # a handful of names, 100,000 times: one copy each
-            kind=intern(entry_kind(entry)),
-            preview=one_line(entry_preview(entry), PREVIEW_CHARS),
-            tokens=tokens(entry) if tokens else None,
+            str(entry.get("id")),
+            intern(str(entry.get("type"))),  # a handful of names, 100,000 times: one copy each
+            intern(entry_kind(entry)),
+            one_line(entry_preview(entry), PREVIEW_CHARS),
+            tokens(entry) if tokens else None,
         )
 
     return look

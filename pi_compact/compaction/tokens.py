@@ -116,19 +116,6 @@ def text_units(text: str) -> int:
 # -- messages -------------------------------------------------------------------------------------------------
 
 
-@dataclass
-class _Tally:
-    units: int = 0
-    images: int = 0
-
-    def text(self, text: Any) -> None:
-        if isinstance(text, str):
-            self.units += text_units(text)
-
-    def tokens(self) -> int:
-        return -(-self.units // UNITS_PER_TOKEN) + self.images * IMAGE_TOKENS
-
-
 def text_tokens(text: str) -> int:
     """Estimated tokens of a plain string."""
     return -(-text_units(text) // UNITS_PER_TOKEN)
@@ -138,45 +125,55 @@ def estimate_tokens(message: Any) -> int:
     """Estimated tokens of one message of any role (0 for what no model ever sees)."""
     if not isinstance(message, dict):
         return 0
-    tally = _Tally()
+    units = images = 0
     role = message.get("role")
     if role in ("user", "custom", "toolResult"):
-        _content(tally, message.get("content"))
+        units, images = _content_units(message.get("content"))
     elif role == "assistant":
-        _assistant(tally, message.get("content"))
+        units = _assistant_units(message.get("content"))
     elif role == "bashExecution":
-        tally.text(message.get("command"))
-        tally.text(message.get("output"))
+        units = _units(message.get("command")) + _units(message.get("output"))
     elif role in ("branchSummary", "compactionSummary"):
-        tally.text(message.get("summary"))
-    return tally.tokens()
+        units = _units(message.get("summary"))
+    return -(-units // UNITS_PER_TOKEN) + images * IMAGE_TOKENS
 
 
-def _content(tally: _Tally, content: Any) -> None:
+def _units(text: Any) -> int:
+    return text_units(text) if isinstance(text, str) else 0
+
+
+# A tree view estimates every message of a 100,000-entry file: plain loops and locals, no object per message.
+def _content_units(content: Any) -> tuple[int, int]:
+    """(units of the text, number of images) of a user, custom or tool result ``content``."""
     if isinstance(content, str):
-        tally.text(content)
-        return
-    for block in content if isinstance(content, list) else ():
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text":
-            tally.text(block.get("text"))
-        elif block.get("type") == "image":
-            tally.images += 1
-
-
-def _assistant(tally: _Tally, content: Any) -> None:
+        return text_units(content), 0
+    units = images = 0
     for block in content if isinstance(content, list) else ():
         if not isinstance(block, dict):
             continue
         kind = block.get("type")
         if kind == "text":
-            tally.text(block.get("text"))
+            text = block.get("text")
+            if isinstance(text, str):
+                units += text_units(text)
+        elif kind == "image":
+            images += 1
+    return units, images
+
+
+def _assistant_units(content: Any) -> int:
+    units = 0
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            units += _units(block.get("text"))
         elif kind == "thinking":
-            tally.text(block.get("thinking"))
+            units += _units(block.get("thinking"))
         elif kind == "toolCall":
-            tally.text(block.get("name"))
-            tally.text(_compact_json(block.get("arguments")))
+            units += _units(block.get("name")) + text_units(_compact_json(block.get("arguments")))
+    return units
 
 
 def _compact_json(value: Any) -> str:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from ..errors import EntryNotFoundError
 from .jsonl import iso_to_ms, js_trim, js_truthy
-from .scan import Problem, Slot, _gc_paused, parse_slot, parse_slots
+from .scan import Problem, Slot, _gc_paused, parse_in_place, parse_slot, parse_slots
 
 
 @dataclass(frozen=True)
@@ -223,10 +223,16 @@ class SessionIndex:
             return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
 
         # The collections a pass this size triggers would cost a third of it, and find nothing: as in parse_slots.
+        data, by_id = self._data, self.by_id
         with _gc_paused():
             for slot in self.slots:  # file order: a later duplicate overwrites the earlier, as in by_id
-                if every_line or self.by_id.get(slot.id) is slot:
-                    digests[slot.id] = digest(self._peek(slot))
+                if every_line or by_id.get(slot.id) is slot:
+                    entry = slot.entry
+                    if entry is None:  # what _peek does, inlined: this loop runs once per line of the file
+                        entry = parse_in_place(data, slot)
+                        if entry is None:
+                            entry = parse_slot(data, slot, keep=False, report=self._report)
+                    digests[slot.id] = digest(entry)
             return self._build_tree(node)
 
     def _peek(self, slot: Slot) -> dict:
@@ -288,11 +294,19 @@ class SessionIndex:
             order.append(slot)
             stack.extend(kids.get(slot.id, ()))
         built: dict[str, Any] = {}
+        labels = self.labels
         for slot in reversed(order):
-            children = [c for c in kids.get(slot.id, ()) if c.id in built]
-            if len(children) > 1:  # most entries have one child: no timestamp to read, nothing to sort
-                children.sort(key=lambda c: _sort_ms(c.timestamp))
-            built[slot.id] = make(slot, tuple(built[c.id] for c in children), self.labels.get(slot.id))
+            below = kids.get(slot.id)
+            if below is None:
+                children: tuple = ()
+            elif len(below) == 1:  # most entries: no list to build, no timestamp to read, nothing to sort
+                only = built.get(below[0].id)
+                children = () if only is None else (only,)
+            else:
+                present = [c for c in below if c.id in built]
+                present.sort(key=lambda c: _sort_ms(c.timestamp))
+                children = tuple(built[c.id] for c in present)
+            built[slot.id] = make(slot, children, labels.get(slot.id))
         return built[root.id]
 
 

@@ -295,10 +295,12 @@ def parse_slot(data: bytes, slot: Slot, *, keep: bool = True, report: Report | N
     It is kept in the slot, unless ``keep`` is false: one pass over a big file must not keep every entry.
     A line nested too deeply is passed to ``report`` (as :func:`too_deep`).
     """
-    try:
-        value, found = parse_line_depth(memoryview(data)[slot.start : slot.end])
-    except ValueError:
-        value, found = None, 0
+    value, found = parse_in_place(data, slot), 0
+    if value is None:  # invalid UTF-8 (read as U+FFFD), a broken or a deep line: the careful way
+        try:
+            value, found = parse_line_depth(memoryview(data)[slot.start : slot.end])
+        except ValueError:
+            value = None
     if not isinstance(value, dict):
         raise CorruptEntryError(
             f"line {slot.line} (entry {slot.id}) is not valid JSON; run `pi-compact session doctor`"
@@ -310,21 +312,25 @@ def parse_slot(data: bytes, slot: Slot, *, keep: bool = True, report: Report | N
     return value
 
 
+def parse_in_place(data: bytes, slot: Slot) -> dict | None:
+    """The slot's entry when its line is an object orjson reads and too shallow to need clipping; else
+    ``None`` (the careful path decides). No copy of the line: a pass over a big file parses every line."""
+    try:
+        entry = loads(memoryview(data)[slot.start : slot.end])
+    except ValueError:
+        return None
+    return entry if isinstance(entry, dict) and not may_be_too_deep_at(data, slot) else None
+
+
 def parse_slots(data: bytes, slots: list[Slot], report: Report | None = None) -> list[dict]:
     """The entries of many slots, parsed where not yet (a context's worth, say), in one go."""
-    view = memoryview(data)
     entries = []
     with _gc_paused():
         for slot in slots:
             entry = slot.entry
             if entry is None:
-                try:
-                    entry = loads(view[slot.start : slot.end])
-                except ValueError:
-                    entry = None
-                if isinstance(entry, dict) and not may_be_too_deep_at(data, slot):
-                    slot.entry = entry
-                else:  # invalid UTF-8 (read as U+FFFD), a broken or a deep line: the careful way
+                entry = slot.entry = parse_in_place(data, slot)
+                if entry is None:
                     entry = parse_slot(data, slot, report=report)
             entries.append(entry)
     return entries
