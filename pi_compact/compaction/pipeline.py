@@ -24,6 +24,7 @@ from ..errors import CompactionError, PiCompactError, SummarizerError
 from .offline.compose import compose, shorten_to, strip_generated
 from .cut import entry_tokens, valid_cut_points
 from .offline.facts import extract_facts
+from .offline.goal import request_words
 from .offline import OfflineSummarizer
 from .prepare import CompactionPreparation, FileLists, collect_files, message_for_summary
 from .prune import condense
@@ -277,7 +278,9 @@ def _first_user_text(path: list[dict]) -> str | None:
         if isinstance(message, dict) and message.get("role") == "user":
             text = _text(message.get("content"))
             if text and not is_slash_command(text):  # "/mode" is no request
-                return text
+                words = request_words(text)  # the user's words, without what a harness wrapped around them
+                if words:
+                    return text if words == text.strip() else words
     return None
 
 

@@ -155,6 +155,28 @@ def test_the_first_request_stays_on_top_after_three_compactions(tmp_path) -> Non
     assert messages[0]["role"] == "compactionSummary" and messages[0]["summary"].startswith("<original-request>")
 
 
+@pytest.mark.parametrize("wrapped", [
+    "<system_instruction>\nYou are working inside an app that runs agents. Work in /w/ws-1.\n</system_instruction>\n\n{ask}",
+    "<system-reminder>Rename the branch first; use the prefix \"me/\".</system-reminder>\n{ask}",
+    "<environment_context>\n  <cwd>/w/ws-1</cwd>\n  <shell>zsh</shell>\n</environment_context>\n{ask}",
+    "{ask}\n<system-reminder>\nThe TodoWrite tool hasn't been used recently.\n</system-reminder>",
+], ids=["instruction-block", "reminder-first", "environment", "reminder-after"])
+def test_the_original_request_is_the_users_words_without_a_harness_wrapping(tmp_path, wrapped) -> None:
+    """Claude Code, Codex and apps around them wrap injected instructions around the user's first message: the
+    head-protected request holds what the user asked, not the harness's text."""
+    ask = "Store which migrations were applied, and when, in the database itself instead of the repository."
+    session = new_session(tmp_path / "s.jsonl")
+    session.append_message(user(wrapped.format(ask=ask)))
+    session.append_message(assistant("Starting."))
+    for n in range(3):
+        tool_turn(session, n, f"step {n} " + "more words " * 200, "out\n" * 500)
+    result = compact(session, settings=KEEP_1000)
+    head = result.summary.split("</original-request>")[0] if "<original-request>" in result.summary else ""
+    assert ask in result.summary and ask in (head or result.summary.split("## Constraints")[0])
+    for harness_words in ("inside an app", "prefix", "<cwd>", "zsh", "TodoWrite", "system"):
+        assert harness_words not in head
+
+
 def test_the_latest_request_is_kept_or_quoted(tmp_path) -> None:
     session = tool_heavy(tmp_path / "s.jsonl", 3)
     session.append_message(user("LATEST: rename the module"))
