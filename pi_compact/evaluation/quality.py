@@ -37,7 +37,8 @@ SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 OPEN_SECTIONS = ("in_progress", "next")
 """The sections whose items may be stale."""
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_HEADING = re.compile(r"(#{1,6})\s+(?=\S)")
+"""A heading's marks; its title is cut by string methods (``(.+?)\\s*#*\\s*$`` was cubic on inner spaces)."""
 _BOLD_HEADING = re.compile(r"^\*\*([^*]{2,80})\*\*:?\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)$")
 _TABLE_SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
@@ -86,7 +87,9 @@ _RESOLVED_MENTION = re.compile(
 )
 _FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
 _ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b", re.IGNORECASE)
-_GIT_COMMIT = re.compile(r"\bgit\b[^|;&]*\bcommit\b")
+_GIT = re.compile(r"\bgit\b")
+_COMMIT = re.compile(r"\bcommit\b")
+_COMMAND_SEPARATOR = re.compile(r"[|;&]")
 
 _STEM = 5
 """Words are compared by their first five letters (modify / modified / modifies)."""
@@ -154,9 +157,15 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
 def _heading(line: str) -> tuple[int, str] | None:
     match = _HEADING.match(line)
     if match:
-        return len(match.group(1)), match.group(2)
+        return len(match.group(1)), _heading_title(line[match.end():])
     match = _BOLD_HEADING.match(line)
     return (7, match.group(1)) if match else None  # a bold line heads what follows it, below any # heading
+
+
+def _heading_title(rest: str) -> str:
+    """A heading's text without the closing ``#``s and the spaces around them (a title of ``#`` alone stays)."""
+    title = rest.rstrip()
+    return title.rstrip("#").rstrip() or title[:1]
 
 
 def section_of(title: str) -> str:
@@ -634,8 +643,18 @@ def _finished_in_region(sig: _Signature, region: RegionIndex) -> bool:
         if said.role not in ("user", "assistant", "command") or not _mentions(sig, said.text):
             continue
         if said.role == "command":
-            return bool(_GIT_COMMIT.search(said.text))
+            return _is_git_commit(said.text)
         return said.role == "assistant" and bool(_COMPLETION.search(said.text))
+    return False
+
+
+def _is_git_commit(command: str) -> bool:
+    """A ``git … commit`` within one simple command (not across ``|``, ``;``, ``&``). Each piece is searched
+    once: as one pattern, ``git[^|;&]*commit`` ran to the end of the piece from every ``git`` in it."""
+    for piece in _COMMAND_SEPARATOR.split(command):
+        git = _GIT.search(piece)
+        if git and _COMMIT.search(piece, git.end()):
+            return True
     return False
 
 

@@ -371,11 +371,26 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     )
 
 
+_LIST_INTRO = re.compile(r"\W*(?:next steps?|remaining|todo|still to do)\b", re.I)
+
+
+def _announces_list(line: str) -> bool:
+    """``Next steps:`` and the like: the keyword first, and a colon among the non-word characters that end the
+    line. (As one pattern, ``.*:\\W*$`` tried every colon against the rest of the line: quadratic in colons.)"""
+    start = _LIST_INTRO.match(line)
+    if not start:
+        return False
+    end = len(line)
+    while end > start.end() and not (line[end - 1].isalnum() or line[end - 1] == "_"):
+        end -= 1
+    return ":" in line[end:]
+
+
 def _next_steps(answer: str) -> list[str]:
     """What the last answer says comes next: its sentences that announce a step, or the list under "Next steps:"."""
     lines = answer.splitlines()
     for number, line in enumerate(lines):
-        if re.match(r"^\W*(?:next steps?|remaining|todo|still to do)\b.*:\W*$", line.strip(), re.I):
+        if _announces_list(line.strip()):
             items = []
             for item in lines[number + 1 :]:
                 marker = re.match(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)", item)
