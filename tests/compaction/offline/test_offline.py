@@ -489,7 +489,9 @@ def test_chained_offline_compactions_stay_within_the_budget() -> None:
         summary = summarize(part, previous_summary=summary, metadata={"cwd": region.cwd})
         sizes.append(text_tokens(summary))
         assert sizes[-1] <= CompactionSettings().length_budget(replaced)
-    assert max(sizes) <= CompactionSettings().offline_summary_tokens  # this session never needs more
+    # this session never needs much more than the floor (the ratio budget passes it by a few percent since the
+    # estimate of issue 23.7 counts code higher)
+    assert max(sizes) <= 1.1 * CompactionSettings().offline_summary_tokens
     assert all(summary.count(heading + "\n") == 1 for heading in HEADINGS)
 
 
