@@ -177,8 +177,9 @@ def growth_lines() -> list[tuple[str, bool]]:
     per_entry = (cpu["100k"] / 100_000) / (cpu["20k"] / 20_000)
     lines.append((f"replay 100k per entry / 20k per entry: x{per_entry:.2f}, target <= x{GROWTH_DOUBLING / 2 + 0.1:.2f}",
                   per_entry <= GROWTH_DOUBLING / 2 + 0.1))
-    lines.append((f"replay of the 100k-entry session: {wall:.1f} s wall, target < {GROWTH_100K_S:g} s",
-                  wall < GROWTH_100K_S))
+    # CPU time: on a shared machine the wall clock also counts the other processes' turns
+    lines.append((f"replay of the 100k-entry session: {cpu['100k']:.1f} s CPU ({wall:.1f} s wall), "
+                  f"target < {GROWTH_100K_S:g} s CPU", cpu["100k"] < GROWTH_100K_S))
     return lines
 
 
