@@ -26,6 +26,7 @@ class Growth:
     what: str
     sizes: tuple[int, int, int]
     seconds: tuple[float, float, float]
+    floor: float = FLOOR_S
 
     @property
     def ratio(self) -> float:
@@ -33,7 +34,7 @@ class Growth:
 
     @property
     def linear(self) -> bool:
-        return self.seconds[2] < FLOOR_S or self.ratio <= LIMIT
+        return self.seconds[2] < self.floor or self.ratio <= LIMIT
 
     def __str__(self) -> str:
         times = ", ".join(f"n={n:,}: {s * 1000:.1f} ms" for n, s in zip(self.sizes, self.seconds))
@@ -57,7 +58,8 @@ def best_time(call: Callable[[], object], runs: int = RUNS) -> float:
     return best
 
 
-def growth(what: str, build: Callable[[int], Callable[[], object]], n: int, runs: int = RUNS) -> Growth:
+def growth(what: str, build: Callable[[int], Callable[[], object]], n: int, runs: int = RUNS,
+           floor: float = FLOOR_S) -> Growth:
     """Time ``build(size)()`` at n, 2n and 4n (``build`` makes the input outside the timing).
 
     When 4n is super-linear on the first try, it is measured once more from scratch: a burst of load on the
@@ -66,8 +68,8 @@ def growth(what: str, build: Callable[[int], Callable[[], object]], n: int, runs
     sizes = (n, 2 * n, 4 * n)
     calls = [build(size) for size in sizes]
     seconds = tuple(best_time(call, runs) for call in calls)
-    found = Growth(what, sizes, seconds)  # type: ignore[arg-type]
+    found = Growth(what, sizes, seconds, floor)  # type: ignore[arg-type]
     if not found.linear:
         again = (seconds[0], seconds[1], min(seconds[2], best_time(calls[2], runs)))
-        found = Growth(what, sizes, again)
+        found = Growth(what, sizes, again, floor)
     return found

@@ -15,7 +15,8 @@ from ..types import CURRENT_SESSION_VERSION
 from .jsonl import new_entry_id
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_DECIMAL = re.compile(r"[+-]?(?:\d++(?:\.\d*+)?|\.\d++)(?:[eE][+-]?\d++)?")
+"""Possessive: ``\\d+\\.?\\d*`` split a run of digits every way before failing (quadratic)."""
 
 
 def header_version(header: dict) -> int:

@@ -270,28 +270,49 @@ def _chain(command: str) -> list[str]:
     return [command, *(part for part in parts if part)]
 
 
-def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
-    if failure.tool in ("bash", "user bash") and later.tool in ("bash", "user bash"):
-        first = command_key(failure.target)
-        # a later chain that ran the same command and succeeded (``git add . && git commit -m …``) ran it too
-        return any(first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
-                   for second in _chain(command_key(later.target)))
+def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
+    """Per attempt: whether a later attempt of the same action succeeded: the same command (or one with the same
+    first three words, or a chain that ran it: ``git add . && git commit``), a change of the same file, the same
+    tool on the same target. The successes are indexed once, from the end, so no failure is compared with every
+    later attempt (which was quadratic)."""
+    commands: set[str] = set()
+    heads: set[tuple[str, ...]] = set()
+    changed: set[str] = set()
+    others: set[tuple[str, str]] = set()
     changes = EDIT_TOOLS | WRITE_TOOLS
-    if failure.tool.lower() in changes and later.tool.lower() in changes:
-        return names.name(failure.target) == names.name(later.target)
-    return failure.tool == later.tool and failure.target == later.target
+    fixed = [False] * len(attempts)
+    for position in range(len(attempts) - 1, -1, -1):
+        attempt = attempts[position]
+        if attempt.failed:
+            if attempt.tool in ("bash", "user bash"):
+                first = command_key(attempt.target)
+                fixed[position] = first in commands or tuple(_TOKEN.findall(first)[:3]) in heads
+            elif attempt.tool.lower() in changes:
+                fixed[position] = names.name(attempt.target) in changed
+            else:
+                fixed[position] = (attempt.tool, attempt.target) in others
+            continue
+        if attempt.tool in ("bash", "user bash"):
+            for second in _chain(command_key(attempt.target)):
+                commands.add(second)
+                heads.add(tuple(_TOKEN.findall(second)[:3]))
+        elif attempt.tool.lower() in changes:
+            changed.add(names.name(attempt.target))
+        else:
+            others.add((attempt.tool, attempt.target))
+    return fixed
 
 
 def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
+    fixed_later = _fixed_later(attempts, names)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
             continue
         label = _action_label(attempt, names)
-        later = attempts[position + 1 :]
-        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later)
+        fixed = fixed_later[position]
         if fixed or attempt.lookup or turn_done(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
