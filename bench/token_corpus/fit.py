@@ -42,6 +42,9 @@ PRIORS = {
     "kana": 1.0, "han": 0.9, "hangul": 1.2, "fullwidth": 1.0, "thai": 1.2, "georgian": 1.0,
 }
 NAMES = list(WEIGHTS)
+MIN_WEIGHTS = {"space": 0.125, "lower": 0.21875}
+"""Floors: the fit would trade lowercase letters against spaces, and text of short words (``line line …``, one
+token per word) fell below the real count."""
 
 
 def class_counts(text: str) -> np.ndarray:
@@ -92,6 +95,7 @@ def _rows() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 def fit() -> dict[str, float]:
     rows, fixed, say, judged = _rows()
     log_prior = np.log([PRIORS[name] for name in NAMES])
+    log_floor = np.log([MIN_WEIGHTS.get(name, 1e-3) for name in NAMES])
     theta = log_prior.copy()
     for _ in range(STEPS):
         weights = np.exp(theta)
@@ -103,6 +107,7 @@ def fit() -> dict[str, float]:
         # d log ratio / d theta_g = count_g * w_g / estimate
         gradient = (slope / estimate) @ (rows * weights) + 2 * PRIOR_PULL * (theta - log_prior)
         theta -= RATE * gradient
+        theta = np.maximum(theta, log_floor)
     return {name: round(float(w) * UNITS_PER_TOKEN) / UNITS_PER_TOKEN for name, w in zip(NAMES, np.exp(theta))}
 
 

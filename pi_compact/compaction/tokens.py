@@ -92,10 +92,10 @@ ZERO_WIDTH = "\u200b\u200c\u200d\u200e\u200f\u2060\u2061\u2062\u2063\u2064"
 
 WEIGHTS: dict[str, float] = {
     # tokens per character, fitted by bench/token_corpus/fit.py (multiples of 1/32)
-    "lower": 0.21875, "upper": 1.09375, "digit": 0.8125, "space": 0.03125, "tab": 0.34375, "newline": 1.4375,
-    "quote": 0.1875, "bracket": 0.46875, "stop": 1.0625, "joiner": 0.28125, "rule": 0.90625, "symbol": 2.65625,
-    "control": 1, "latin": 2.59375, "greek": 1.34375, "cyrillic": 0.5625, "rtl": 1.0625, "indic": 1.40625,
-    "thai": 1.84375, "georgian": 1.5, "symbols": 1.6875, "kana": 1.03125, "han": 0.90625, "hangul": 1.375,
+    "lower": 0.21875, "upper": 1.125, "digit": 0.78125, "space": 0.125, "tab": 0.3125, "newline": 1.34375,
+    "quote": 0.15625, "bracket": 0.5625, "stop": 0.96875, "joiner": 0.21875, "rule": 0.90625, "symbol": 2.34375,
+    "control": 1, "latin": 2.5, "greek": 1.3125, "cyrillic": 0.5625, "rtl": 1.0625, "indic": 1.40625,
+    "thai": 1.84375, "georgian": 1.46875, "symbols": 1.6875, "kana": 1.03125, "han": 0.90625, "hangul": 1.34375,
     "fullwidth": 0.96875,
 }
 
