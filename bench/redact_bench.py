@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 import tempfile
 import time
 from pathlib import Path
 
 from pi_compact import Session
+from tests.compaction.redaction_families import cases
 from pi_compact.compaction.redact import REDACTED, redact_secrets
 from sessions_fixtures import REALISTIC
 
@@ -91,6 +93,13 @@ def main() -> None:
           f"{_seconds(redact_secrets, text) * 1000:8.1f} ms")
     print("corpus:")
     print("  pi-compact    ", json.dumps(score(redact_secrets)))
+    print("shape families (tests/compaction/redaction_families.py), per split:")
+    for split in ("tuning", "held_out"):
+        secrets, lookalikes = cases(split)
+        missed = Counter(case.family for case in secrets if case.secret in redact_secrets(case.text))
+        spoiled = sum(redact_secrets(case.text) != case.text for case in lookalikes)
+        print(f"  {split:9} secrets redacted {len(secrets) - sum(missed.values())}/{len(secrets)} "
+              f"(missed by family: {dict(missed) or 'none'}), look-alikes kept {len(lookalikes) - spoiled}/{len(lookalikes)}")
     detector = _detect_secrets()
     if detector is None:
         print("  detect-secrets  not installed (pip install detect-secrets to compare)")

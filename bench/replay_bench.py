@@ -3,7 +3,9 @@
 For each file and window it prints the CPU time of the replay, the compactions, the peak context, the
 requests over the window and the retention of each kind of fact; then the retention pooled over all the
 fixtures against the targets (file paths >= 95%, errors >= 90%, user constraints >= 90%), and the CPU time
-of replaying a generated 1,000-message session (target: under 2 s). ``python -m bench.replay_bench``;
+of replaying a generated 1,000-message session (target: under 2 s); then the growth of a replay on
+bench/generate.py's realistic sessions of 5k, 10k, 20k and 100k entries at 128k (issue 23.11: a doubled
+session at most doubles the time, the 100k one replays in under a minute). ``python -m bench.replay_bench``;
 :func:`main` returns True when every target passes.
 """
 
@@ -15,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from . import generate
 from pi_compact.evaluation.replayer import CATEGORIES, ReplayReport, Retention, Score, replay
 from pi_compact.session import Session
 from sessions_fixtures import HERE, PI_DIR
@@ -134,6 +137,52 @@ def _assistant(content: list, stamp: int, stop: str) -> dict:
             "totalTokens": 0}, "stopReason": stop, "timestamp": stamp}
 
 
+# -- growth: generated realistic sessions of 5k to 100k entries ---------------------------------------------------
+
+GROWTH_SIZES = {"5k": 5_000, "10k": 10_000, "20k": 20_000, "100k": 100_000}
+GROWTH_WINDOW = 128_000
+GROWTH_DOUBLING = 2.3
+"""A doubled session may take at most this much longer to replay (linear: 2; measured CPU is noisy)."""
+GROWTH_100K_S = 60.0
+
+
+def growth_session(name: str) -> Path:
+    """bench/generate.py's realistic session of that many entries, kept in bench/data/ between runs."""
+    if name in generate.SIZES:
+        return generate.ensure(name)
+    path = generate.session_path(name)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        generate.write_session(path, GROWTH_SIZES[name])
+    return path
+
+
+def growth_lines() -> list[tuple[str, bool]]:
+    """Replay each size at 128k and print its CPU time; doubling may at most ~double it, 100k under a minute."""
+    print(f"\nReplay of generated realistic sessions at {GROWTH_WINDOW // 1000}k (bench/generate.py)")
+    print(f"{'entries':>8} {'messages':>9} {'cmp':>5} {'cpu':>8} {'wall':>8} {'µs/entry':>9}")
+    cpu: dict[str, float] = {}
+    wall = 0.0
+    for name, entries in GROWTH_SIZES.items():
+        path = growth_session(name)
+        started = time.monotonic()
+        report, cpu[name] = replay_timed(path, GROWTH_WINDOW)
+        wall = time.monotonic() - started
+        print(f"{entries:>8,} {report.messages:>9,} {len(report.compactions):>5} {cpu[name]:>7.1f}s {wall:>7.1f}s "
+              f"{cpu[name] * 1e6 / entries:>9.0f}")
+    lines = []
+    for small, large in (("5k", "10k"), ("10k", "20k")):
+        ratio = cpu[large] / cpu[small]
+        lines.append((f"replay {large} / {small}: x{ratio:.2f}, target <= x{GROWTH_DOUBLING}", ratio <= GROWTH_DOUBLING))
+    per_entry = (cpu["100k"] / 100_000) / (cpu["20k"] / 20_000)
+    lines.append((f"replay 100k per entry / 20k per entry: x{per_entry:.2f}, target <= x{GROWTH_DOUBLING / 2 + 0.1:.2f}",
+                  per_entry <= GROWTH_DOUBLING / 2 + 0.1))
+    # CPU time: on a shared machine the wall clock also counts the other processes' turns
+    lines.append((f"replay of the 100k-entry session: {cpu['100k']:.1f} s CPU ({wall:.1f} s wall), "
+                  f"target < {GROWTH_100K_S:g} s CPU", cpu["100k"] < GROWTH_100K_S))
+    return lines
+
+
 # -- running ------------------------------------------------------------------------------------------------------
 
 
@@ -156,6 +205,7 @@ def main(argv: list[str] | None = None) -> bool:
     results.append((f"replay of {report.messages:,} generated messages at {GENERATED_WINDOW // 1000}k: "
                     f"{cpu:.2f} s CPU, target < {CPU_TARGET_S:g} s", cpu < CPU_TARGET_S))
     results.append((f"requests over the window, all replays: {violations} (must be 0)", violations == 0))
+    results += growth_lines()
     print()
     for line, passed in results:
         print(f"{'PASS' if passed else 'FAIL'}  {line}")

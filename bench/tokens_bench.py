@@ -1,6 +1,8 @@
 """`make bench`: the token estimate against a real Claude tokenizer, per class of text, before and after.
 
-"Before" is the estimate this project had until issue 15 (pi's ``ceil(chars / 4)``, CJK one token per
+The table is on the held-out half of every class of bench/token_corpus (the half the weights never saw),
+with the ratio on the fitted half beside it, then random text (the property of issue 23.7, measured on 200
+seeded texts of each kind). "Before" is the estimate this project had until issue 15 (pi's ``ceil(chars / 4)``, CJK one token per
 character), kept here for the comparison; "after" is ``pi_compact.compaction.tokens.text_tokens``. Real
 counts come from anthropic-tokenizer (offline). Each class is its corpus file's two halves
 (bench/token_corpus: calibration + holdout) joined; µs per KB is the best of several timed runs of one call
@@ -15,7 +17,9 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
+import string
 import timeit
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,7 +30,7 @@ from pi_compact.compaction import tokens
 from pi_compact.compaction.tokens import estimate_tokens, text_tokens
 from sessions_fixtures import LARGE_SESSION, REALISTIC
 
-from .token_corpus import EXTRA, JUDGED, corpus
+from .token_corpus import EXTRA, FORMATS, JUDGED, LANGUAGES, UNLIKE, corpus
 
 OUT = Path(__file__).resolve().parent / "out" / "tokens.json"
 _CJK_RUN = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
@@ -98,22 +102,56 @@ def session_row(name: str, path: Path) -> dict:
             "us_per_kb_before": us_before, "us_per_kb_after": us_after}
 
 
+def random_texts(count: int = 200, seed: int = 23) -> dict[str, list[str]]:
+    """Random Unicode (any plane, no surrogates) and random bytes read as Latin-1 and as UTF-8, 200-800 long."""
+    rng = random.Random(seed)
+
+    def code() -> int:
+        while True:
+            value = rng.choice((rng.randint(0, 0x7F), rng.randint(0x80, 0x7FF), rng.randint(0x800, 0xFFFF),
+                                rng.randint(0x10000, 0x10FFFF)))
+            if not 0xD800 <= value < 0xE000:
+                return value
+
+    sizes = [rng.randint(200, 800) for _ in range(count)]
+    return {
+        "random unicode": ["".join(chr(code()) for _ in range(n)) for n in sizes],
+        "random bytes (latin-1)": [rng.randbytes(n).decode("latin-1") for n in sizes],
+        "random bytes (utf-8)": [rng.randbytes(n).decode("utf-8", "replace") for n in sizes],
+        "random printable": ["".join(rng.choice(string.printable) for _ in range(n)) for n in sizes],
+    }
+
+
 def main() -> None:
     calib, holdout = corpus("calib"), corpus("holdout")
-    texts = {name: calib[name] + "\n" + holdout[name] for name in (*JUDGED, *EXTRA)}
-    texts["all (joined)"] = "\n".join(texts[name] for name in JUDGED)
-    rows = [measure(name, text) for name, text in texts.items()]
-    rows += [session_row(f"session {path.stem.split('.')[0]}", path) for path in (REALISTIC, LARGE_SESSION)]
-    print("token estimate vs anthropic-tokenizer (ratio = estimate / real; before = chars/4, CJK 1/char)")
-    print(f"{'class':16} {'chars':>7} {'real':>6} {'before':>7} {'after':>6} {'ratio before':>13} "
-          f"{'ratio after':>12} {'µs/KB before':>13} {'µs/KB after':>12}")
+    groups = {name: "judged" for name in JUDGED} | {name: "extra" for name in EXTRA} | {
+        name: "language" for name in LANGUAGES} | {name: "format" for name in FORMATS} | {
+        name: "unlike" for name in UNLIKE}
+    rows = [measure(name, holdout[name]) | {"calib": text_tokens(calib[name]) / count_tokens(calib[name])}
+            for name in groups]
+    whole = "\n".join(holdout[name] for name in JUDGED)
+    rows.append(measure("all judged", whole) | {"calib": 0.0})
+    rows += [session_row(f"session {path.stem.split('.')[0]}", path) | {"calib": 0.0}
+             for path in (REALISTIC, LARGE_SESSION)]
+    print("token estimate vs anthropic-tokenizer on the held-out half (ratio = estimate / real; before = chars/4,")
+    print("CJK 1/char; 'calib': the after ratio on the half the weights were fitted on)")
+    print(f"{'class':18} {'group':8} {'chars':>7} {'real':>6} {'before':>7} {'after':>6} {'ratio before':>13} "
+          f"{'ratio after':>12} {'calib':>6} {'µs/KB before':>13} {'µs/KB after':>12}")
     for row in rows:
-        mark = "  (not judged)" if row["class"] in EXTRA else ""
-        print(f"{row['class']:16} {row['chars']:>7,} {row['real']:>6,} {row['before']:>7,} {row['after']:>6,} "
-              f"{row['ratio_before']:>13.2f} {row['ratio_after']:>12.2f} {row['us_per_kb_before']:>13.2f} "
-              f"{row['us_per_kb_after']:>12.2f}{mark}")
+        calib_cell = f"{row['calib']:>6.2f}" if row["calib"] else f"{'':>6}"
+        print(f"{row['class'][:18]:18} {groups.get(row['class'], ''):8} {row['chars']:>7,} {row['real']:>6,} "
+              f"{row['before']:>7,} {row['after']:>6,} {row['ratio_before']:>13.2f} {row['ratio_after']:>12.2f} "
+              f"{calib_cell} {row['us_per_kb_before']:>13.2f} {row['us_per_kb_after']:>12.2f}")
+    print("\nrandom text (200 texts of 200-800 characters each): estimate / real")
+    print(f"{'kind':24} {'min':>5} {'median':>7} {'max':>5} {'below 0.9':>10}")
+    randoms = {}
+    for kind, texts in random_texts().items():
+        ratios = sorted(text_tokens(t) / count_tokens(t) for t in texts)
+        randoms[kind] = ratios
+        below = sum(r < 0.9 for r in ratios)
+        print(f"{kind:24} {ratios[0]:>5.2f} {ratios[len(ratios) // 2]:>7.2f} {ratios[-1]:>5.2f} {below:>10}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(rows, indent=2) + "\n")
+    OUT.write_text(json.dumps({"rows": rows, "random": randoms}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

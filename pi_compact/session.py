@@ -188,6 +188,12 @@ class Session:
         """The ids of :meth:`branch`, root first, without parsing any entry."""
         return self._index.path_ids(self._leaf_id if from_id is LEAF else from_id)
 
+    def ancestors(self, from_id: str | None | _Leaf = LEAF) -> Iterator[dict]:
+        """The entries of :meth:`branch`, leaf first, parsed one at a time: a caller that needs only the recent
+        part of a long path stops early (a compaction reads its region, not the whole history)."""
+        index = self._index
+        return (index.entry_of(slot) for slot in index.walk(self._leaf_id if from_id is LEAF else from_id))
+
     def ancestor_ids(self, entry_id: str | None) -> list[str]:
         """``entry_id`` and the ids above it, leaf first, without parsing any entry; ``[]`` for ``None``."""
         return [slot.id for slot in self._index.walk(entry_id)]

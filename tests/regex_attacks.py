@@ -1,134 +1,207 @@
-"""Adversarial inputs for a regular expression, built from its own pieces, and a child process that runs them.
+"""Adversarial inputs for a regular expression, generated from its own parse tree, and their growth measured.
 
-A pattern backtracks catastrophically (or turns quadratic) on long runs of what it almost matches: its literal
-runs repeated, one of them followed by a long run of a character it accepts, and so on. Those inputs are
-built from the parsed pattern, 200,000 characters each, and the pattern is run over every one of them with
-``finditer`` (every start position, as ``sub``, ``search`` and ``findall`` try them). Linear patterns take
-milliseconds per input; a quadratic one takes minutes to hours, so the caller's generous timeout tells them apart.
+A pattern turns super-linear where a repetition can be entered, or left, in many ways over text it almost
+matches. So for every repetition in the pattern (found with ``re._parser``) the inputs are built from the
+pattern's pieces: a *prefix* that matches everything before the repetition, a *unit* the repetition accepts
+(each character its class accepts among the pattern's own literals, its class samples and a few generic
+separators, or a sample of its body), and a *near miss* after it (a character that ends the match):
 
-Run as a script (``regex_attacks.py [anchored]``), it reads a pickled list of compiled patterns on stdin and
-runs them all.
+* ``prefix + unit * k + miss`` — one start, one long run that the rest of the pattern retries at every cut;
+* ``(prefix + unit + miss) * k`` and ``(prefix + unit) * k`` — many starts, each running to the end.
+
+Each input is timed at ``k`` and ``4k`` units (as the code uses the pattern: ``finditer`` over the text, or one
+``match`` for a pattern only ever used with ``match``/``fullmatch``); an input whose time at ``4k`` is above a
+floor is then measured properly (best of several runs at n, 2n, 4n, tests/growth.py): t(4n)/t(n) is about 4
+for a linear pattern, 16 for a quadratic and 64 for a cubic one.
+
+Run as a script (``regex_attacks.py``), it reads pickled ``(key, pattern, anchored)`` triples on stdin and
+prints one JSON list of the super-linear findings.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import pickle
 import re
 import sys
+import time
+from pathlib import Path
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser  # type: ignore[attr-defined]
 
-SIZE = 200_000
-"""Characters per input: a linear pattern takes milliseconds per input, a quadratic one minutes to hours."""
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-GENERIC = " \n-\"\\a_=:/.A0\t"
-"""Characters worth repeating whatever the pattern: separators, quotes, escapes, word characters."""
+from tests.growth import growth  # noqa: E402
 
-_CATEGORY_SAMPLES = {
-    sre.CATEGORY_DIGIT: "0", sre.CATEGORY_NOT_DIGIT: "a", sre.CATEGORY_SPACE: " ", sre.CATEGORY_NOT_SPACE: "a",
-    sre.CATEGORY_WORD: "a", sre.CATEGORY_NOT_WORD: "-", sre.CATEGORY_LINEBREAK: "\n",
-    sre.CATEGORY_NOT_LINEBREAK: "a",
-}
+GENERIC = " \n-\"'\\a_=:/.A0\t#*<>,;|&@!(){}[]"
+"""Separators, quotes, escapes and word characters worth trying in any repetition."""
+MISSES = ("", "!", "a", "\n", "\x00")
+UNITS_PER_INPUT = 100
+"""k of the quick pass (and the n of the growth measurement): 4k is a few hundred characters."""
+FLOOR_S = 0.0003
+"""A linear pattern over a few hundred characters takes microseconds, a quadratic one a millisecond or more:
+below this at 4k an input is not measured, and a growth whose 4n stays below it is not super-linear."""
+QUICK_RATIO = 6.0
+"""On the first look (one run each), t(4k) / t(k) below this is linear enough not to be measured closely."""
+MAX_UNITS = 8
+MAX_REPEATS = 10
+
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_CATEGORIES = {
+    sre.CATEGORY_DIGIT: r"\d", sre.CATEGORY_NOT_DIGIT: r"\D", sre.CATEGORY_SPACE: r"\s",
+    sre.CATEGORY_NOT_SPACE: r"\S", sre.CATEGORY_WORD: r"\w", sre.CATEGORY_NOT_WORD: r"\W",
+    sre.CATEGORY_LINEBREAK: r"\n", sre.CATEGORY_NOT_LINEBREAK: r"[^\n]",
+}
 
 
-def pieces(pattern: re.Pattern) -> tuple[list[str], list[str]]:
-    """The pattern's literal runs (``"-----BEGIN "``, ``"://"``) and a character or two of each set it uses."""
-    literals: list[str] = []
-    chars: list[str] = []
+# -- the pattern's pieces -------------------------------------------------------------------------------------
 
-    def walk(items) -> None:
-        run: list[str] = []
+
+def _class_source(op, value) -> str | None:
+    """A one-character node as pattern source (to ask which characters it accepts), or ``None``."""
+    if op is sre.LITERAL:
+        return re.escape(chr(value))
+    if op is sre.NOT_LITERAL:
+        return f"[^{re.escape(chr(value))}]"
+    if op is sre.ANY:
+        return "."
+    if op is sre.IN:
+        parts, negate = [], False
+        for item_op, item in value:
+            if item_op is sre.NEGATE:
+                negate = True
+            elif item_op is sre.LITERAL:
+                parts.append(re.escape(chr(item)))
+            elif item_op is sre.RANGE:
+                parts.append(f"{re.escape(chr(item[0]))}-{re.escape(chr(item[1]))}")
+            elif item_op is sre.CATEGORY:
+                parts.append(_CATEGORIES.get(item, r"\w"))
+        return f"[{'^' if negate else ''}{''.join(parts)}]" if parts else None
+    return None
+
+
+class Pieces:
+    """What a pattern is made of: its literal characters, and per repetition a prefix, units and near misses."""
+
+    def __init__(self, pattern: re.Pattern) -> None:
+        self.flags = pattern.flags & ~re.UNICODE if isinstance(pattern.pattern, str) else pattern.flags
+        self.is_bytes = isinstance(pattern.pattern, bytes)
+        source = pattern.pattern.decode("latin-1") if self.is_bytes else pattern.pattern
+        tree = _parser.parse(source, pattern.flags & ~re.LOCALE if not self.is_bytes else 0)
+        self.literals = sorted({chr(v) for op, v in self._nodes(tree) if op is sre.LITERAL})
+        self.candidates = list(dict.fromkeys(self.literals + list(GENERIC) + ["é", "中", "0"]))
+        self.repeats: list[tuple[str, list[str], str]] = []  # (prefix, units, rest sample)
+        self._walk(list(tree), "", "")
+
+    def _nodes(self, items):
         for op, value in items:
-            if op is sre.LITERAL:
-                run.append(chr(value))
-                continue
-            if run:
-                literals.append("".join(run))
-                run = []
-            if op is sre.IN:
-                chars.extend(_set_samples(value))
-            elif op is sre.NOT_LITERAL:
-                chars.extend(("a", chr(value)))
+            yield op, value
+            for child in self._children(op, value):
+                yield from self._nodes(child)
+
+    @staticmethod
+    def _children(op, value) -> list:
+        if op in _REPEATS:
+            return [value[2]]
+        if op is sre.SUBPATTERN:
+            return [value[3]]
+        if op is sre.ATOMIC_GROUP:
+            return [value]
+        if op is sre.BRANCH:
+            return list(value[1])
+        if op is sre.GROUPREF_EXISTS:
+            return [value[1]] + ([value[2]] if value[2] else [])
+        return []
+
+    def accepts(self, op, value) -> list[str]:
+        source = _class_source(op, value)
+        if source is None:
+            return []
+        compiled = re.compile(source, self.flags & (re.IGNORECASE | re.DOTALL))
+        return [char for char in self.candidates if compiled.fullmatch(char)]
+
+    def sample(self, items) -> str:
+        """A short string the sequence ``items`` matches (lookarounds and anchors match empty)."""
+        out = []
+        for op, value in items:
+            single = self.accepts(op, value)
+            if single or _class_source(op, value) is not None:
+                out.append(single[0] if single else "a")
             elif op in _REPEATS:
-                walk(value[2])
+                out.append(self.sample(value[2]) * max(value[0], 1 if value[1] else 0))
             elif op is sre.SUBPATTERN:
-                walk(value[3])
-            elif op is sre.BRANCH:
-                for branch in value[1]:
-                    walk(branch)
-            elif op in (sre.ASSERT, sre.ASSERT_NOT):
-                walk(value[1])
+                out.append(self.sample(value[3]))
             elif op is sre.ATOMIC_GROUP:
-                walk(value)
-            elif op is sre.GROUPREF_EXISTS:
-                walk(value[1])
-                if value[2]:
-                    walk(value[2])
-        if run:
-            literals.append("".join(run))
+                out.append(self.sample(value))
+            elif op is sre.BRANCH:
+                out.append(self.sample(value[1][0]))
+        return "".join(out)
 
-    walk(_parser.parse(pattern.pattern, pattern.flags))
-    return _unique(literals), _unique(chars)
-
-
-def _set_samples(items) -> list[str]:
-    samples = []
-    for op, value in items:
-        if op is sre.LITERAL:
-            samples.append(chr(value))
-        elif op is sre.RANGE:
-            samples += [chr(value[0]), chr(value[1])]
-        elif op is sre.CATEGORY:
-            samples.append(_CATEGORY_SAMPLES.get(value, "a"))
-    return samples[:4]
+    def _walk(self, items: list, before: str, after: str) -> None:
+        for index, (op, value) in enumerate(items):
+            prefix = before + self.sample(items[:index])
+            rest = self.sample(items[index + 1 :]) + after
+            if op in _REPEATS and (value[1] is sre.MAXREPEAT or value[1] > MAX_REPEATS):
+                body = value[2]
+                units = self.accepts(*body[0]) if len(body) == 1 else []
+                units = list(dict.fromkeys(units[:MAX_UNITS] + [self.sample(body) or "a"]))
+                self.repeats.append((prefix, units, rest))
+            if op in (sre.ASSERT, sre.ASSERT_NOT):
+                continue
+            for child in self._children(op, value):
+                self._walk(list(child), prefix, rest)
 
 
-def _unique(items: list[str]) -> list[str]:
-    return list(dict.fromkeys(item for item in items if item))
+def inputs(pattern: re.Pattern, units: int):
+    """``(label, text)`` for every adversarial input of ``pattern`` with ``units`` repetitions of its unit."""
+    pieces = Pieces(pattern)
+    misses = list(dict.fromkeys(MISSES))
+    seen = set()
+    for prefix, unit_list, rest in pieces.repeats:
+        near = list(dict.fromkeys(misses + [rest[:-1]] if rest else misses))
+        for unit, miss in itertools.product(unit_list, near):
+            for label, text in ((f"{prefix!r}+{unit!r}*k+{miss!r}", prefix + unit * units + miss),
+                                (f"({prefix!r}+{unit!r}+{miss!r})*k", (prefix + unit + miss) * units),
+                                (f"({prefix!r}+{unit!r})*k", (prefix + unit) * units)):
+                if text not in seen:
+                    seen.add(text)
+                    yield label, (text.encode("utf-8", "surrogatepass") if pieces.is_bytes else text)
 
 
-def attacks(pattern: re.Pattern, size: int = SIZE):
-    """The adversarial inputs for ``pattern`` (``bytes`` for a bytes pattern), one at a time."""
-    literals, chars = pieces(pattern)
-    atoms = _unique(literals[:8] + chars[:8] + list(GENERIC))
-    fillers = _unique(chars[:2] + ["a", " ", "\n"])[:3]
-    literals = literals[:6]
-    for atom in atoms:
-        yield _encoded(pattern, _repeat(atom, size))
-    for literal in literals:
-        for filler in fillers:
-            yield _encoded(pattern, _repeat(literal + filler, size))  # almost-matches, over and over
-            yield _encoded(pattern, literal + filler * (size - len(literal)))  # one start, a long run after it
+def _runner(pattern: re.Pattern, anchored: bool):
+    if anchored:
+        return lambda text: (pattern.match(text), pattern.fullmatch(text))
+    return lambda text: sum(1 for _ in pattern.finditer(text))
 
 
-def _repeat(unit: str, size: int) -> str:
-    return unit * max(1, size // len(unit))
+def _seconds(run, text) -> float:
+    started = time.perf_counter()
+    run(text)
+    return time.perf_counter() - started
 
 
-def _encoded(pattern: re.Pattern, text: str):
-    if isinstance(pattern.pattern, bytes):
-        return text.encode("utf-8", "surrogatepass")
-    return text
-
-
-def run_all(patterns: list[re.Pattern], *, anchored: bool = False, size: int = SIZE) -> int:
-    """Run every pattern over every one of its inputs; the number of inputs run.
-
-    ``anchored``: the pattern is only ever used with ``match``/``fullmatch``, at one position.
-    """
-    count = 0
-    for pattern in patterns:
-        for text in attacks(pattern, size):
-            if anchored:
-                pattern.match(text)
-                pattern.fullmatch(text)
-            else:
-                for _ in pattern.finditer(text):
-                    pass
-            count += 1
-    return count
+def super_linear(key: str, pattern: re.Pattern, anchored: bool) -> list[str]:
+    """The inputs on which ``pattern`` grows faster than linearly, each described with its figures."""
+    run = _runner(pattern, anchored)
+    sizes = (UNITS_PER_INPUT, 2 * UNITS_PER_INPUT, 4 * UNITS_PER_INPUT)
+    texts = {size: dict(inputs(pattern, size)) for size in sizes}
+    found = []
+    for label, large in texts[sizes[2]].items():
+        if label not in texts[sizes[0]] or label not in texts[sizes[1]]:
+            continue
+        slow = _seconds(run, large)
+        if slow < FLOOR_S or slow < QUICK_RATIO * _seconds(run, texts[sizes[0]][label]):
+            continue  # fast, or growing like a linear pattern on a first, rough look
+        measured = growth(f"{key} on {label}", lambda size, label=label: (lambda: run(texts[size][label])),
+                          UNITS_PER_INPUT, runs=3, floor=FLOOR_S)
+        if not measured.linear:
+            found.append(str(measured))
+    return found
 
 
 if __name__ == "__main__":
-    print(run_all(pickle.load(sys.stdin.buffer), anchored=sys.argv[1:] == ["anchored"]))
+    findings = []
+    for key, pattern, anchored in pickle.load(sys.stdin.buffer):
+        findings += super_linear(key, pattern, anchored)
+    print(json.dumps(findings))

@@ -18,6 +18,7 @@ from ..store.locks import try_exclusive
 from .cut import entry_tokens
 from .pipeline import Plan, Planner
 from .prepare import prepare_compaction
+from .recent import compaction_path
 from .settings import CompactionSettings, should_compact
 from .summarizer import Summarizer
 from .tokens import ContextTokens, estimate_context_tokens
@@ -124,7 +125,7 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
     settings = settings or CompactionSettings()
     summarizer = summarizer or OfflineSummarizer()
     _follow_other_writers(session, on_event, reason)
-    prep = prepare_compaction(session.branch(), settings)
+    prep = prepare_compaction(compaction_path(session), settings)
     if prep is None:
         raise NothingToCompactError("Already compacted" if session.leaf_id else "Nothing to compact (no messages yet)")
     _emit(on_event, CompactionEvent("compaction_start", reason, tokens_before=prep.tokens_before))

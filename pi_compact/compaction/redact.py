@@ -38,6 +38,7 @@ _PREFIXED = re.compile(
     r"|hv[sb]\.[A-Za-z0-9_\-]{24,}+|AGE-SECRET-KEY-1[0-9A-Z]{58}|ATATT3[A-Za-z0-9_\-=]{100,}+"  # Vault, age, Atlassian
     r"|sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}+|dp\.(?:st|pt|sa|ct)\.[A-Za-z0-9_\-]{40,}+"  # Square, Doppler
     r"|[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])"  # Telegram bots
+    r"|dckr_pat_[A-Za-z0-9_\-]{20,}+"  # Docker Hub
     r")"
 )
 """Tokens whose own prefix says what they are: redacted wherever they stand."""
@@ -47,9 +48,13 @@ _WEBHOOK = re.compile(
 )
 
 _PEM_BEGIN = re.compile(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
-_PEM_BODY = re.compile(r"(?:(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]{1,200}+|[A-Za-z\-]{1,40}+: [^\n\\]{0,200}+))*+")
-"""What follows a BEGIN line with no END: base64 lines and ``Name: value`` headers, real or JSON-escaped
-newlines between them."""
+_PEM_BODY = re.compile(
+    r"(?:(?:\r?\n|\\n)(?:[A-Za-z\-]{1,40}+: [^\n\\]{0,200}+|[A-Za-z0-9+/=]{1,200}+(?=\r?\n|\\n|$)"
+    r"|(?=(?:\r?\n|\\n)[A-Za-z0-9+/=]{16})))*+"
+)
+"""What follows a BEGIN line with no END: base64 lines and ``Name: value`` headers (``Proc-Type``,
+``DEK-Info``, PGP's ``Version``), real or JSON-escaped newlines between them, and a blank line where the
+armor has one (after the headers) when body lines follow it."""
 
 _URL_USERINFO = re.compile(
     r"(?<![A-Za-z0-9+.\-:/])([A-Za-z][A-Za-z0-9+.\-]{0,30}+://[^\s/?#@:\"'<>]{0,256}+:)([^\s@\"'<>]{1,256}+)(?=@)"
@@ -72,19 +77,53 @@ _NETRC = re.compile(r"(?<![A-Za-z0-9_])(machine\s++\S{1,256}+\s++login\s++\S{1,2
 
 _SECRET_NAME_END = "|".join(
     f"(?<={word})" for word in ("token", "secret", "password", "passwd", "pass", "pwd", "phrase", "key",
-                                "credential", "credentials", "signature", "sig", "key_base")
+                                "credential", "credentials", "signature", "sig", "key_base", "key-data",
+                                "key_data", "keydata", "auth")
 )
 _ENV_LINE = re.compile(
     r"(?m)^([ \t]*+(?:export[ \t]++)?([A-Z][A-Z0-9_]{0,127}+)[ \t]*+[=:][ \t]*+)([^\n]{1,4096}+)"
 )
 """A ``.env`` (or YAML) line: an upper-case name starts the line; its value runs to the end of the line."""
 _ASSIGNMENT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_.\-])([\"']?([A-Za-z_$@][A-Za-z0-9_.\-]{0,127}+)(?:" + _SECRET_NAME_END + r")[\"']?"
-    r"[ \t]*+(?:[:=](?![=:])|=>|:=)[ \t]*+)"
-    r"(\"(?:[^\"\\\n]|\\.){0,4096}+\"|'[^'\n]{0,4096}+'|`[^`\n]{0,4096}+`|[^\s\"'`,;)\]}]{1,4096}+)"
+    r"(?i)(?<![A-Za-z0-9_.\-])((?:\\*+[\"'])?([A-Za-z_$@][A-Za-z0-9_.\-]{0,127}+)(?:" + _SECRET_NAME_END
+    + r")(?:\\*+[\"'])?[ \t]*+(?:[:=](?![=:])|=>|:=)[ \t]*+)"
+    r"(\\++\"[^\"\\\n]{0,4096}+|\"(?:[^\"\\\n]|\\.){0,4096}+\"|'[^'\n]{0,4096}+'|`[^`\n]{0,4096}+`"
+    r"|[^\s\"'`,;)\]}]{1,4096}+)"
 )
-"""``name = value``, ``name: value``, ``"name": "value"``: the name must end like a secret's (checked closer
-by :func:`_is_secret_name`)."""
+"""``name = value``, ``name: value``, ``"name": "value"`` (also JSON inside a JSON string, its quotes escaped
+once or more: ``\\"name\\": \\"value\\"``): the name must end like a secret's (checked closer by
+:func:`_is_secret_name`)."""
+
+_INI_SECTION = re.compile(r"(?m)^[ \t]*+\[[^\]\n]{1,200}+\][ \t]*+$")
+_CONFIG_LINE = re.compile(r"(?m)^([ \t]*+([A-Za-z_][A-Za-z0-9_.\-]{0,127}+)[ \t]*+[=:][ \t]*+)([^\n]{1,4096}+)")
+"""In a file with ``[section]`` lines (INI, TOML, my.cnf), ``name = value`` is configuration, not code: the value
+runs to the end of the line, whatever it looks like (``passwd=hunter2``, ``password = correct horse``)."""
+_PAIR = re.compile(
+    r"(?i)(?<![A-Za-z0-9_])((?:[\"']?(?:name|key|parameterkey)[\"']?[ \t]*+[:=][ \t]*+)[\"']?"
+    r"([A-Za-z_][A-Za-z0-9_.\-]{0,127}+)[\"']?[ \t]*+(?:,|\r?\n)[ \t\-]*+"
+    r"[\"']?(?:value|parametervalue)[\"']?[ \t]*+[:=][ \t]*+)"
+    r"(\"[^\"\n]{0,4096}+\"|'[^'\n]{0,4096}+'|[^\s\"',;}\]]{1,4096}+)"
+)
+"""A secret's name in one field and its value in the next: Kubernetes' ``- name: DB_PASSWORD`` /
+``value: …``, ``{"name": …, "value": …}``, CloudFormation's ``ParameterKey=…,ParameterValue=…``."""
+_FLAG_COMMANDS = re.compile(
+    r"(?<![A-Za-z0-9_./\-])(mysql|mysqldump|mysqladmin|mariadb|mariadb-dump|7z|7za|7zr|sshpass|redis-cli|"
+    r"ldapsearch|ldapmodify|ldapadd|ldapdelete|ldappasswd|zip|unzip|mongo|mongosh|mongodump|mongorestore|"
+    r"docker|podman|keytool|openssl)(?=[ \t])([^\n|;&]{1,2000}+)"
+)
+_SECRET_FLAGS = {
+    # command: (flags whose next argument is the secret, flags the secret is glued to)
+    "mysql": ((), ("-p",)), "mysqldump": ((), ("-p",)), "mysqladmin": ((), ("-p",)), "mariadb": ((), ("-p",)),
+    "mariadb-dump": ((), ("-p",)), "7z": ((), ("-p",)), "7za": ((), ("-p",)), "7zr": ((), ("-p",)),
+    "sshpass": (("-p",), ("-p",)), "redis-cli": (("-a",), ()), "zip": (("-P",), ()), "unzip": (("-P",), ()),
+    "ldapsearch": (("-w",), ()), "ldapmodify": (("-w",), ()), "ldapadd": (("-w",), ()), "ldapdelete": (("-w",), ()),
+    "ldappasswd": (("-w", "-s"), ()), "mongo": (("-p",), ()), "mongosh": (("-p",), ()), "mongodump": (("-p",), ()),
+    "mongorestore": (("-p",), ()), "docker": (("-p",), ()), "podman": (("-p",), ()),
+    "keytool": (("-storepass", "-keypass", "-srcstorepass", "-deststorepass"), ()),
+    "openssl": (("-passin", "-passout", "-k"), ()),
+}
+"""Short flags that take a password, per command (``mysql -pSECRET``, ``sshpass -p SECRET``, ``redis-cli -a``)."""
+_ARGUMENT = re.compile(r"\"[^\"\n]*+\"|'[^'\n]*+'|\S++")
 
 _WORDS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _SECRET_WORDS = frozenset({"password", "passwd", "pass", "pwd", "passphrase", "secret", "token", "apikey",
@@ -97,7 +136,8 @@ _NOT_SECRET_TOKENS = frozenset({"bos", "eos", "pad", "unk", "sep", "cls", "mask"
 """Tokens that are not credentials: a tokenizer's special tokens, pagination and cancellation tokens, counts."""
 _TYPE_WORDS = frozenset({"string", "str", "number", "int", "integer", "bool", "boolean", "any", "unknown", "none",
                          "null", "nil", "undefined", "true", "false", "bytes", "object", "optional", "secretstr",
-                         "await", "new", "function", "lambda", "required", "void", "char"})
+                         "await", "new", "function", "lambda", "required", "void", "char", "return", "raise",
+                         "continue", "break", "pass", "yield", "not", "and", "or", "in", "is", "else", "then"})
 _CODE_CHARS = re.compile(r"[(\[{<]")
 _CODE_SHAPE = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*+\.)++[A-Za-z_][A-Za-z0-9_]*+|[$%&*@].*|-?[0-9.]++", re.S)
 """A value that is code or a reference, not a literal: a call or an index, ``a.b.c``, ``$VAR``, a number."""
@@ -124,8 +164,62 @@ def redact_secrets(text: str) -> str:
         text = _CURL_USER.sub(r"\1" + REDACTED, text)
     if "machine" in text:
         text = _NETRC.sub(r"\1" + REDACTED, text)
+    if any(command in lowered for command in ("mysql", "maria", "7z", "sshpass", "redis", "ldap", "zip", "mongo",
+                                               "docker", "podman", "keytool", "openssl")):
+        text = _FLAG_COMMANDS.sub(_command_flags, text)
+    if "value" in lowered:
+        text = _PAIR.sub(_pair_value, text)
+    if "[" in text and _INI_SECTION.search(text):
+        text = _CONFIG_LINE.sub(_config_value, text)
     text = _ENV_LINE.sub(_env_value, text)
     return _ASSIGNMENT.sub(_assigned_value, text)
+
+
+def _command_flags(found: re.Match) -> str:
+    """The arguments of a command that takes a password after (or glued to) a short flag, that one redacted."""
+    spaced, glued = _SECRET_FLAGS[found.group(1)]
+    rest = found.group(2)
+    if found.group(1) in ("docker", "podman") and not rest.lstrip().startswith("login"):
+        return found.group(0)
+    parts, done, take_next = [], 0, False
+    for argument in _ARGUMENT.finditer(rest):
+        word = argument.group(0)
+        secret = None
+        if take_next:
+            secret = argument.span()
+            if found.group(1) == "openssl" and word.startswith("pass:"):
+                secret = (argument.start() + 5, argument.end())
+            elif found.group(1) == "openssl":
+                secret = None  # env:VAR, file:path: a reference
+        elif any(word.startswith(flag) and len(word) > len(flag) and word[len(flag)] not in "-=" for flag in glued):
+            flag = next(flag for flag in glued if word.startswith(flag))
+            secret = (argument.start() + len(flag), argument.end())
+        take_next = word in spaced
+        if secret is not None and not _is_reference(rest[secret[0] : secret[1]].strip("\"'")):
+            quoted = rest[secret[0]] in "\"'"
+            parts += [rest[done : secret[0] + quoted], REDACTED]
+            done = secret[1] - quoted
+    return found.group(1) + "".join(parts) + rest[done:]
+
+
+def _pair_value(found: re.Match) -> str:
+    prefix, name, value = found.group(1), found.group(2), found.group(3)
+    inner = value.strip("\"'")
+    if not _is_secret_name(name) or _is_reference(inner) or inner.lower() in _TYPE_WORDS:
+        return found.group(0)
+    if value[:1] in "\"'" and len(value) >= 2:
+        return prefix + value[0] + REDACTED + value[-1]
+    return prefix + REDACTED
+
+
+def _config_value(found: re.Match) -> str:
+    name, value = found.group(2), found.group(3).strip()
+    inner = value.strip("\"'")
+    if not _is_secret_name(name) or not inner or _is_reference(inner) or inner.startswith("%("):
+        return found.group(0)
+    if value[:1] in "\"'" and len(value) >= 2 and value[-1] == value[0]:
+        return found.group(1) + value[0] + REDACTED + value[-1]
+    return found.group(1) + REDACTED
 
 
 def _redact_key_blocks(text: str) -> str:
@@ -184,11 +278,36 @@ def _env_value(found: re.Match) -> str:
 
 def _assigned_value(found: re.Match) -> str:
     prefix, name, value = found.group(1), found.group(2), found.group(3)
+    if value[:1] == "\\":  # JSON inside a JSON string: \"name\": \"value\" (its closing \" stays after the match)
+        opening = value[: value.index('"') + 1]
+        inner = value[len(opening):].rstrip("\\")
+        if not _is_secret_name(name.lstrip("$@")) or not _is_secret_value(f'"{inner}"', name, prefix):
+            return found.group(0)
+        return prefix + opening + REDACTED + value[len(opening) + len(inner):]
     if not _is_secret_name(name.lstrip("$@")) or not _is_secret_value(value, name, prefix):
+        return found.group(0)
+    if _in_a_condition(found) or (_last_word(name) == "auth" and not _CREDENTIAL.fullmatch(value.strip("\"'`"))):
         return found.group(0)
     if value[:1] in "\"'`" and len(value) >= 2:
         return prefix + value[0] + REDACTED + value[-1]
     return prefix + REDACTED
+
+
+_CONDITION_WORDS = frozenset({"if", "elif", "while", "not", "and", "or", "assert", "unless", "until", "when"})
+_CREDENTIAL = re.compile(r"(?=[A-Za-z0-9+/=:._\-]*[0-9A-Z])[A-Za-z0-9+/=:._\-]{12,}+")
+"""What an ``auth`` field holds when it holds a credential (Docker's base64 ``user:password``), not a mode."""
+
+
+def _in_a_condition(found: re.Match) -> bool:
+    """``if not password: raise …``: the name is tested in code, the colon ends a condition."""
+    text, start = found.string, found.start()
+    line = text[max(text.rfind("\n", 0, start) + 1, start - 200) : start].split()
+    return bool(line) and line[-1] in _CONDITION_WORDS
+
+
+def _last_word(name: str) -> str:
+    words = _WORDS.findall(name)
+    return words[-1].lower() if words else ""
 
 
 def _is_secret_name(name: str) -> bool:
@@ -206,6 +325,10 @@ def _is_secret_name(name: str) -> bool:
         return before in _KEY_KINDS
     if words[-2:] == ["key", "base"]:
         return "secret" in words  # Rails' secret_key_base
+    if last == "data":
+        return before == "key"  # kubeconfig's client-key-data
+    if last == "auth":
+        return True  # Docker's config.json; the value must look like a credential (_assigned_value)
     return last.endswith(("password", "passwd", "secret", "token", "apikey"))
 
 
@@ -222,11 +345,14 @@ def _is_secret_value(value: str, name: str, prefix: str) -> bool:
 
 
 def _is_code_or_reference(value: str) -> bool:
-    if not value or value == REDACTED or value.lower() in _TYPE_WORDS:
+    if not value or value == REDACTED or value.lower() in _TYPE_WORDS or _is_reference(value):
         return True
     return _CODE_CHARS.search(value) is not None or _CODE_SHAPE.fullmatch(value) is not None
 
 
 def _is_reference(value: str) -> bool:
-    """``$VAR``, ``${VAR}``, ``{{ secrets.X }}``, ``%(x)s``, ``<your key>``: a placeholder, not the secret."""
+    """``$VAR``, ``${VAR}``, ``{{ secrets.X }}``, ``%(x)s``, ``<your key>``, ``!Ref X``: a placeholder or a
+    reference, not the secret."""
+    if value[:1] == "!" and value[1:2].isalpha():
+        return True  # a YAML tag: !Ref DbSecret, !Sub …, !GetAtt …
     return not value or value == REDACTED or value[:1] in "$%<" or value.startswith("{{")

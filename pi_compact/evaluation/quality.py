@@ -32,13 +32,15 @@ from typing import Any
 from ..accessors import json_strings
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import FAULT_COST, WAITING, asked_last, find_faults
+from .growing import GrowingText, PieceFinder
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
 OPEN_SECTIONS = ("in_progress", "next")
 """The sections whose items may be stale."""
 
-_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_HEADING = re.compile(r"(#{1,6})\s+(?=\S)")
+"""A heading's marks; its title is cut by string methods (``(.+?)\\s*#*\\s*$`` was cubic on inner spaces)."""
 _BOLD_HEADING = re.compile(r"^\*\*([^*]{2,80})\*\*:?\s*$")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)$")
 _TABLE_SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
@@ -89,7 +91,9 @@ _RESOLVED_MENTION = re.compile(
 _FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
 _ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b|sibling tool call errored|doesn'?t want to proceed"
                       r"|\b(?:rejected|declined|denied) by (?:the )?user\b", re.IGNORECASE)
-_GIT_COMMIT = re.compile(r"\bgit\b[^|;&]*\bcommit\b")
+_GIT = re.compile(r"\bgit\b")
+_COMMIT = re.compile(r"\bcommit\b")
+_COMMAND_SEPARATOR = re.compile(r"[|;&]")
 
 _STEM = 5
 """Words are compared by their first five letters (modify / modified / modifies)."""
@@ -158,7 +162,7 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
 def _heading(line: str) -> tuple[int, str] | None:
     match = _HEADING.match(line)
     if match:
-        return len(match.group(1)), match.group(2)
+        return len(match.group(1)), _heading_title(line[match.end():])
     match = _BOLD_HEADING.match(line)
     return (7, match.group(1)) if match else None  # a bold line heads what follows it, below any # heading
 
@@ -176,6 +180,12 @@ def _numbered_heading(line: str) -> tuple[int, str] | None:
         return 1, match.group(2)
     # "Current Work" there reports what was done just before the summary: a record, not a claim of open work
     return 2, "Work just before" if match.group(1).lower() == "current work" else match.group(1)
+
+
+def _heading_title(rest: str) -> str:
+    """A heading's text without the closing ``#``s and the spaces around them (a title of ``#`` alone stays)."""
+    title = rest.rstrip()
+    return title.rstrip("#").rstrip() or title[:1]
 
 
 def section_of(title: str) -> str:
@@ -285,55 +295,89 @@ def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
 
 
 class RegionIndex:
-    """A region's text, lower-cased, with its word stems, for fast support checks; it can grow, so a replay
-    scoring every compaction of a long session indexes each message once, not once per compaction."""
+    """A region's text, lower-cased, with its word stems and its failures, for fast support checks; it can
+    grow, so a replay scoring every compaction of a long session indexes each message once, not once per
+    compaction, and each question asked of it searches each message once (:mod:`.growing`), however many
+    compactions ask it."""
 
     def __init__(self, region: Iterable[Any] = ()) -> None:
         self.said: list[_Said] = []
         self._targets: dict[str, str] = {}
-        self._texts: list[str] = []
-        self._joined: tuple[str, str] | None = None
+        self._lowered: list[str] = []
+        self._text = GrowingText()
+        self.chars = 0
+        """The length of :attr:`text`."""
         self.stems: set[str] = set()
         self.tokens = 0
+        self.errors = _ErrorIndex()
+        self._last_mention: dict[_Signature, tuple[int, int]] = {}
+        self._said_stems: dict[int, set[str]] = {}
         self.extend(region)
 
     def extend(self, region: Iterable[Any]) -> None:
         """Add the messages (or entries) of ``region`` at its end."""
         messages = region_messages(region)
         said = _said(messages, self._targets)
+        if not said:
+            self.tokens += sum(estimate_tokens(m) for m in messages)
+            return
+        lowered = [item.text.lower() for item in said]
+        self.chars += sum(len(item.text) for item in said) + len(said) - (0 if self.said else 1)
+        for item, low in zip(said, lowered):
+            self.stems.update(w[:_STEM] for w in _WORD.findall(low))
+            self.errors.add(item)
         self.said.extend(said)
-        for item in said:
-            self._texts.append(item.text)
-            self.stems.update(w[:_STEM] for w in _WORD.findall(item.text.lower()))
+        self._lowered.extend(lowered)
+        self._text.append("\n".join(lowered))
         self.tokens += sum(estimate_tokens(m) for m in messages)
-        self._joined = None
-
-    def _join(self) -> tuple[str, str]:
-        if self._joined is None:
-            text = "\n".join(self._texts)
-            self._joined = (text, text.lower())
-        return self._joined
 
     @property
     def text(self) -> str:
-        return self._join()[0]
+        return "\n".join(item.text for item in self.said)
 
     @property
     def lowered(self) -> str:
-        return self._join()[1]
+        return self._text.text()
+
+    def contains(self, lowered: str) -> bool:
+        """``lowered in self.lowered``, searching each part of the region once per question."""
+        return lowered in self._text
 
     def has_word(self, word: str) -> bool:
         return word[:_STEM] in self.stems
 
     def has_token(self, token: str) -> bool:
         token = token.replace("…", " ").replace("...", " ").strip()
-        if any(candidate in self.lowered for candidate in _path_forms(token)):
+        if any(self.contains(candidate) for candidate in _path_forms(token)):
             return True
         if " " in token:  # a backticked command or phrase, perhaps cut short: most of its parts will do
             parts = [p for p in token.split() if len(p) >= 3]
-            return bool(parts) and sum(p.lower() in self.lowered for p in parts) >= SUPPORT_SALIENT * len(parts)
+            return bool(parts) and sum(self.contains(p.lower()) for p in parts) >= SUPPORT_SALIENT * len(parts)
         parts = [p for p in re.split(r"[-–]", token) if len(p) >= 2]  # a range such as WP16-WP20
-        return len(parts) > 1 and all(p.lower() in self.lowered for p in parts)
+        return len(parts) > 1 and all(self.contains(p.lower()) for p in parts)
+
+    def last_mention(self, sig: "_Signature") -> _Said | None:
+        """The last user/assistant text or command that mentions ``sig``; only what was added since the last
+        time this was asked is searched."""
+        scanned, found = self._last_mention.get(sig, (0, -1))
+        for index in range(len(self.said) - 1, scanned - 1, -1):
+            if self.said[index].role in ("user", "assistant", "command") and self._mentions(sig, index):
+                found = index
+                break
+        self._last_mention[sig] = (len(self.said), found)
+        return self.said[found] if found >= 0 else None
+
+    def _mentions(self, sig: "_Signature", index: int) -> bool:
+        lowered = self._lowered[index]
+        if sig.salient:
+            found = sum(any(f in lowered for f in _path_forms(t)) for t in sig.salient)
+            return found * 2 > len(sig.salient)  # most of them: one shared name does not make it the same work
+        if len(sig.words) < 2:
+            return False
+        words = self._said_stems.get(index)
+        if words is None:
+            words = self._said_stems[index] = {w[:_STEM] for w in _WORD.findall(lowered)}
+        return sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
 
 
 def _path_forms(token: str) -> list[str]:
@@ -599,7 +643,7 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     return Quality(
         items=len(checked), supported=len(checked) - len(unsupported), unsupported=unsupported,
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
-        error_mistakes=mistakes, summary_chars=len(summary), region_chars=len(area.text),
+        error_mistakes=mistakes, summary_chars=len(summary), region_chars=area.chars,
         summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
         faults=find_faults(area.said, summary, labels),
     )
@@ -651,24 +695,24 @@ def _is_stale(item: SummaryItem, sig: _Signature, region: RegionIndex, labels: R
     return _finished_in_region(sig, region)
 
 
-def _mentions(sig: _Signature, text: str) -> bool:
-    lowered = text.lower()
-    if sig.salient:
-        found = sum(any(f in lowered for f in _path_forms(t)) for t in sig.salient)
-        return found * 2 > len(sig.salient)  # most of them: one shared name does not make it the same work
-    words = set(w[:_STEM] for w in _WORD.findall(lowered))
-    return len(sig.words) >= 2 and sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
-
-
 def _finished_in_region(sig: _Signature, region: RegionIndex) -> bool:
     """The heuristic: the last user/assistant text or command that mentions the item reports it finished (an
     assistant text with a completion word, or a ``git commit``)."""
-    for said in reversed(region.said):
-        if said.role not in ("user", "assistant", "command") or not _mentions(sig, said.text):
-            continue
-        if said.role == "command":
-            return bool(_GIT_COMMIT.search(said.text))
-        return said.role == "assistant" and bool(_COMPLETION.search(said.text))
+    said = region.last_mention(sig)
+    if said is None:
+        return False
+    if said.role == "command":
+        return _is_git_commit(said.text)
+    return said.role == "assistant" and bool(_COMPLETION.search(said.text))
+
+
+def _is_git_commit(command: str) -> bool:
+    """A ``git … commit`` within one simple command (not across ``|``, ``;``, ``&``). Each piece is searched
+    once: as one pattern, ``git[^|;&]*commit`` ran to the end of the piece from every ``git`` in it."""
+    for piece in _COMMAND_SEPARATOR.split(command):
+        git = _GIT.search(piece)
+        if git and _COMMIT.search(piece, git.end()):
+            return True
     return False
 
 
@@ -685,19 +729,61 @@ class _Failure:
 def _failures(region: RegionIndex) -> list[_Failure]:
     """Failed tool results, each resolved when it was aborted by the user or a later call of the same command
     (or on the same path) succeeded."""
-    found = []
-    results = [s for s in region.said if s.role == "result"]
-    for index, said in enumerate(results):
-        if not said.failed:
-            continue
-        head = _command_head(said.target)
-        later = results[index + 1 :]
-        later_success = bool(head) and any(not r.failed and head in _chain_heads(r.target) for r in later)
-        later_success = later_success or _fixed_by_a_later_edit(said.text, later)
-        aborted = bool(_ABORTED.search(said.text[:200]))
-        found.append(_Failure(said.target, said.text,
-                              later_success or aborted or _INSPECTION.match(head) is not None or not said.text.strip()))
-    return found
+    return region.errors.failures()
+
+
+class _ErrorIndex:
+    """The failed results of a region and what later results settle them, kept as the region grows: the last
+    success of each command head and the files changed since each failure, so no failure is compared with
+    every later command (which made scoring quadratic in the region)."""
+
+    def __init__(self) -> None:
+        self.results = 0
+        self._last_success: dict[str, int] = {}
+        self._changes: list[tuple[int, str]] = []
+        """(result number, file name) of each successful change of a file."""
+        self._open: list[list] = []
+        """Per failure: [result number, said, head, settled by itself, next change to look at, names looked at]."""
+        self.haystacks = PieceFinder()
+        """Per failure, the lower-cased text an error mention is matched against."""
+
+    def add(self, said: _Said) -> None:
+        if said.role != "result":
+            return
+        number = self.results
+        self.results += 1
+        if said.failed:
+            head = _command_head(said.target)
+            settled = (bool(_ABORTED.search(said.text[:200])) or _INSPECTION.match(head) is not None
+                       or not said.text.strip())
+            self._open.append([number, said, head, settled, len(self._changes), set()])
+            self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
+            return
+        for head in _chain_heads(said.target):
+            self._last_success[head] = number
+        if said.target.startswith(_CHANGING_TOOLS):
+            name = said.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
+            if len(name) >= 4 and "." in name:
+                self._changes.append((number, name))
+
+    def failures(self) -> list[_Failure]:
+        return [_Failure(state[1].target, state[1].text, self._resolved(state)) for state in self._open]
+
+    def _resolved(self, state: list) -> bool:
+        number, said, head, settled, _, _ = state
+        if settled or (head and self._last_success.get(head, -1) > number):
+            return True
+        # a file the error output names (``chat-simple.ts(28,2): error TS2739``) was changed afterwards: the
+        # agent acted on the error, which the region treats as settled unless it fails again
+        text, looked = said.text[:2000], state[5]
+        for _, name in self._changes[state[4]:]:
+            if name not in looked:
+                looked.add(name)
+                if name in text:
+                    state[3] = True
+                    return True
+        state[4] = len(self._changes)
+        return False
 
 
 _INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b",
@@ -706,18 +792,6 @@ _INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|
 
 
 _CHANGING_TOOLS = ("edit:", "write:", "multiedit:", "multi_edit:", "str_replace:", "edit_file:", "write_file:")
-
-
-def _fixed_by_a_later_edit(error_text: str, later: list[_Said]) -> bool:
-    """A file the error output names (``chat-simple.ts(28,2): error TS2739``) was changed afterwards: the agent
-    acted on the error, which the region treats as settled unless it fails again (that failure is its own)."""
-    head = error_text[:2000]
-    for result in later:
-        if not result.failed and result.target.startswith(_CHANGING_TOOLS):
-            name = result.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
-            if len(name) >= 4 and "." in name and name in head:
-                return True
-    return False
 
 
 def _chain_heads(target: str) -> set[str]:
@@ -743,7 +817,8 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
         if not _ERROR_MENTION.search(item.text) or item.text.startswith(">"):
             continue  # a quoted line claims nothing
         said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
-        truth = _true_status(item.text, failures, labels, mentioned_labels, mentioned_failures)
+        truth = _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels,
+                             mentioned_failures)
         if truth is None:
             continue
         judged += 1
@@ -755,20 +830,20 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     return judged, tuple(mistakes)
 
 
-def _true_status(text: str, failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],
-                 seen_failures: set[int]) -> str | None:
+def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, labels: RegionLabels | None,
+                 seen_labels: set[int], seen_failures: set[int]) -> str | None:
     if labels is not None:
         label = labels.error_of(text)
         if label is not None:
             seen_labels.add(labels.errors.index(label))
             return "open" if label.status == "open" else "resolved"
     sig = signature(text)
-    for index, failure in enumerate(failures):
-        if sig.salient and any(any(f in (failure.target + "\n" + failure.text[:600]).lower() for f in _path_forms(t))
-                               for t in sig.salient):
-            seen_failures.add(index)
-            return "resolved" if failure.resolved else "open"
-    return None
+    firsts = [haystacks.first(f) for t in sig.salient for f in _path_forms(t)]
+    index = min((i for i in firsts if i is not None), default=None)
+    if index is None:
+        return None
+    seen_failures.add(index)
+    return "resolved" if failures[index].resolved else "open"
 
 
 def _open_errors_left_out(failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],

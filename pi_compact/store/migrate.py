@@ -20,7 +20,8 @@ from ..types import CURRENT_SESSION_VERSION
 from .jsonl import dumps
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_DECIMAL = re.compile(r"[+-]?(?:\d++(?:\.\d*+)?|\.\d++)(?:[eE][+-]?\d++)?")
+"""Possessive: ``\\d+\\.?\\d*`` split a run of digits every way before failing (quadratic)."""
 
 
 def header_version(header: dict) -> int:

@@ -141,8 +141,9 @@ def test_openai_summarizer_gets_instructions_and_model(tmp_path) -> None:
     path = session_file(tmp_path / "s.jsonl", request_words=200)
     with fake_llm_server() as server:
         server.push(FakeReply(text=SECTIONS))
-        # 2,500 kept tokens: the cut lands on the last request, so there is no split turn (one request).
-        report = invoke_json(str(path), "--keep-recent", "2500", "--summarizer", "openai", "--model", "local-model",
+        # 3,000 kept tokens: more than the last tool result and less than the last turn, so the cut lands on the
+        # last request and there is no split turn (one request)
+        report = invoke_json(str(path), "--keep-recent", "3000", "--summarizer", "openai", "--model", "local-model",
                              "--base-url", server.url + "/v1", "--instructions", "focus on the parser")
     [request] = server.requests
     assert request.body["model"] == "local-model"

@@ -341,7 +341,7 @@ def test_a_compaction_with_nothing_new_to_summarize_is_written_when_over_the_thr
     assert first.strategy == "truncate" and first.first_kept_entry_id == first.entry["id"]  # nothing kept
     assert "<current-request>\nPlease read big.log" in first.summary
     session.append_message(assistant("The failure is a timeout in the fetcher. " * 50))
-    session.append_message(user("Then fix the fetcher. " + "More detail here. " * 70))  # over the threshold
+    session.append_message(user("Then fix the fetcher. " + "More detail here. " * 60))  # over the threshold
     assert auto.needs_compaction(session)
     second = auto.ensure_fits(session)
     # Nothing new is summarized or dropped: the request quoted last time is gone from the summary, since the

@@ -97,3 +97,23 @@ def test_redaction_is_linear_in_the_text() -> None:
     done = subprocess.run([sys.executable, "-c", script], input=json.dumps(ADVERSARIAL), capture_output=True,
                           text=True, timeout=120)
     assert done.stdout.strip() == "done", done.stderr
+
+
+# -- shape families (issue 23.6) --------------------------------------------------------------------------------
+
+from .redaction_families import cases  # noqa: E402
+
+FAMILY_CASES = {split: cases(split) for split in ("tuning", "held_out")}
+
+
+@pytest.mark.parametrize("split", FAMILY_CASES)
+def test_every_generated_secret_is_redacted(split: str) -> None:
+    missed = [(case.family, case.text) for case in FAMILY_CASES[split][0] if case.secret in redact_secrets(case.text)]
+    assert not missed, missed
+
+
+@pytest.mark.parametrize("split", FAMILY_CASES)
+def test_every_generated_look_alike_survives(split: str) -> None:
+    changed = [(case.family, case.text, redact_secrets(case.text)) for case in FAMILY_CASES[split][1]
+               if redact_secrets(case.text) != case.text]
+    assert not changed, changed

@@ -5,15 +5,18 @@ compaction."""
 
 from __future__ import annotations
 
+import zlib
+
 import anthropic_tokenizer
 import pytest
-from hypothesis import given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from bench.token_corpus import EXTRA, JUDGED, corpus
+from bench.token_corpus import EXTRA, FORMATS, JUDGED, LANGUAGES, UNLIKE, corpus
 from pi_compact.compaction import (ContextTokens, calculate_context_tokens, estimate_context_tokens,
                                    estimate_tokens)
-from pi_compact.compaction.tokens import (IMAGE_TOKENS, UNITS_PER_TOKEN, WEIGHTS, byte_classes, text_tokens,
+from pi_compact.compaction.tokens import (CLUSTER, CLUSTER_TOKENS, IMAGE_TOKENS, UNFITTED, UNITS_PER_TOKEN,
+                                          WEIGHTS, byte_classes, char_class, cluster_units, text_tokens,
                                           text_units)
 
 from .builders import assistant, bash_run, call, image, text, tool_result, usage, user
@@ -21,6 +24,8 @@ from .builders import assistant, bash_run, call, image, text, tool_result, usage
 HALVES = {split: corpus(split) for split in ("calib", "holdout")}
 CLASSES = [(name, split) for split in HALVES for name in HALVES[split]]
 BYTE_CLASS = byte_classes()
+text_units("中")  # builds the rare-character class once (a quarter second), outside any timed example
+EVERY_WEIGHT = {**WEIGHTS, **UNFITTED}
 
 
 def ratio(value: str) -> float:
@@ -28,9 +33,18 @@ def ratio(value: str) -> float:
 
 
 def reference_units(value: str) -> int:
-    """The weight summed one byte at a time in Python: what translate + adler32 must equal."""
-    classes = (BYTE_CLASS[byte] for byte in value.encode("utf-8", "surrogatepass"))
-    return sum(round(WEIGHTS[name] * UNITS_PER_TOKEN) for name in classes if name is not None)
+    """The weights summed one character at a time in Python (an astral character or a lone surrogate per
+    UTF-16 code unit), plus the consonant runs: what the translate tables and adler32 must equal."""
+    units = 0
+    for char in value:
+        name = char_class(char)
+        units += round(EVERY_WEIGHT[name] * UNITS_PER_TOKEN) * (2 if ord(char) > 0xFFFF else 1)
+    latin = "".join(char for char in value if ord(char) < 256)
+    runs = "".join("c" if char in "bcdfghjklmnpqrstvwxz" else " " for char in latin).count(CLUSTER)
+    packed = zlib.compress(latin.encode("latin-1"), 1)
+    if runs * 64 < len(latin) or len(packed) < 0.4 * len(latin):
+        runs = 0
+    return units + runs * round(CLUSTER_TOKENS * UNITS_PER_TOKEN)
 
 
 def tokens_of(*values: str, images: int = 0) -> int:
@@ -42,24 +56,49 @@ def tokens_of(*values: str, images: int = 0) -> int:
 
 
 def test_the_corpus_has_every_class_in_both_halves() -> None:
-    assert set(HALVES["calib"]) == set(HALVES["holdout"]) == set(JUDGED) | set(EXTRA)
+    assert set(HALVES["calib"]) == set(HALVES["holdout"]) == set(JUDGED + EXTRA + LANGUAGES + FORMATS + UNLIKE)
+    assert len(HALVES["holdout"]) >= 3 * 15  # issue 23.7: three times the 15 classes of issue 15
 
 
 @pytest.mark.parametrize("name, split", [c for c in CLASSES if c[0] in JUDGED], ids="-".join)
-def test_estimate_is_within_090_to_120_of_the_real_count(name, split) -> None:
-    assert 0.90 <= ratio(HALVES[split][name]) <= 1.20
+def test_estimate_is_within_090_to_135_of_the_real_count(name, split) -> None:
+    # 1.35, not 1.20 since issue 23.7: the weights that never undercount shell transcripts, CSS and minified
+    # code put ordinary code up to 1.31
+    assert 0.90 <= ratio(HALVES[split][name]) <= 1.35
 
 
-@pytest.mark.parametrize("name, split", [c for c in CLASSES if c[0] in EXTRA], ids="-".join)
+@pytest.mark.parametrize("name, split", [c for c in CLASSES if c[0] in LANGUAGES], ids="-".join)
+def test_languages_are_within_090_to_135_of_the_real_count(name, split) -> None:
+    assert 0.90 <= ratio(HALVES[split][name]) <= 1.35
+
+
+@pytest.mark.parametrize("name, split", [c for c in CLASSES if c[0] in EXTRA + FORMATS + UNLIKE], ids="-".join)
 def test_other_classes_are_never_undercounted(name, split) -> None:
-    # PascalCase identifiers cost what base64 costs per uppercase letter, so Java/Go/C# come out high
+    # PascalCase identifiers cost what base64 costs per uppercase letter, so Java/Go/C# come out high; text
+    # unlike any fitted class is held up by the bounds (per byte, consonant runs)
     assert ratio(HALVES[split][name]) >= 0.90
 
 
 @pytest.mark.parametrize("split", HALVES)
 def test_a_session_of_every_class_at_once_is_within_bounds(split) -> None:
     whole = "\n".join(HALVES[split][name] for name in JUDGED)
-    assert 0.95 <= ratio(whole) <= 1.15
+    assert 0.95 <= ratio(whole) <= 1.20
+
+
+_NOT_SURROGATES = st.characters(exclude_categories=("Cs",))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(_NOT_SURROGATES, min_size=200, max_size=800))
+def test_random_unicode_is_never_undercounted_by_more_than_a_tenth(value) -> None:
+    assert text_tokens(value) >= 0.9 * anthropic_tokenizer.count_tokens(value)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=200, max_size=800), st.sampled_from(["latin-1", "utf-8"]))
+def test_random_bytes_read_as_text_are_never_undercounted_by_more_than_a_tenth(raw, codec) -> None:
+    value = raw.decode(codec, "replace")
+    assert text_tokens(value) >= 0.9 * anthropic_tokenizer.count_tokens(value)
 
 
 # -- arithmetic -----------------------------------------------------------------------------------------------
@@ -81,6 +120,10 @@ def test_long_texts_are_summed_in_chunks_without_wrapping(char, count) -> None:
 
 @given(TEXTS, TEXTS)
 def test_estimates_add_up_under_concatenation(left, right) -> None:
+    # the weights add up; the consonant-run bound is judged on the whole text (density, repetition), so it is
+    # left out here (its own arithmetic is reference_units')
+    assume(cluster_units((left + right).encode("latin-1", "ignore")) == 0)
+    assume(cluster_units(left.encode("latin-1", "ignore")) == cluster_units(right.encode("latin-1", "ignore")) == 0)
     assert text_units(left + right) == text_units(left) + text_units(right)
     assert text_tokens(left) <= text_tokens(left + right) <= text_tokens(left) + text_tokens(right)
     assert text_tokens(left + right) >= text_tokens(left) + text_tokens(right) - 1
@@ -97,10 +140,15 @@ def test_empty_is_zero_and_a_lone_surrogate_is_counted() -> None:
     assert text_tokens("\ud800") >= 1  # a lone surrogate (from a broken decode) is counted, never an error
 
 
-def test_every_byte_value_has_a_class_and_every_class_a_weight() -> None:
-    assert len(BYTE_CLASS) == 256
-    assert {name for name in BYTE_CLASS if name is not None} == set(WEIGHTS)
-    assert all(BYTE_CLASS[byte] is None for byte in range(0x80, 0xC0))  # continuation bytes weigh nothing
+def test_every_character_class_has_a_weight() -> None:
+    assert len(BYTE_CLASS) == 256 and set(BYTE_CLASS) <= set(WEIGHTS)
+    assert {char_class(chr(code)) for code in range(0x110000) if code % 7 == 0} <= set(EVERY_WEIGHT)
+
+
+@pytest.mark.parametrize("char, name", [("\ue000", "unfitted"), ("Ꭰ", "unfitted"), ("😀", "astral"), ("\u200d", "zero_width"),
+                                        ("中", "han"), ("䇆", "unfitted"), ("ก", "thai"), ("ệ", "latin"), ("Ӓ", "rare2")])
+def test_characters_outside_the_fitted_text_weigh_their_bytes(char, name) -> None:
+    assert char_class(char) == name
 
 
 # -- what each role counts ------------------------------------------------------------------------------------

@@ -18,9 +18,8 @@ from ..tokens import text_tokens
 
 REQUEST_CHARS = 2000
 _QUOTE_MARK = re.compile(r"(?m)^[ \t]{0,8}>[ \t]?")
-_GENERATED = re.compile(
-    r"<(original-request|current-request|read-files|modified-files|dropped-to-fit)>.*?</\1>\s*", re.S
-)
+_GENERATED_TAGS = ("original-request", "current-request", "read-files", "modified-files", "dropped-to-fit")
+_GENERATED_OPEN = re.compile(r"<(" + "|".join(_GENERATED_TAGS) + r")>")
 
 
 def bounded(text: str, limit: int = REQUEST_CHARS) -> str:
@@ -35,7 +34,21 @@ def strip_generated(summary: str | None) -> str | None:
     """A previous summary without the blocks this module adds (they are re-made each time)."""
     if summary is None:
         return None
-    return _GENERATED.sub("", summary).strip()
+    parts, done, unclosed = [], 0, set()
+    for opened in _GENERATED_OPEN.finditer(summary):
+        tag = opened.group(1)
+        if opened.start() < done or tag in unclosed:
+            continue
+        close = summary.find(f"</{tag}>", opened.end())
+        if close < 0:  # no later block of this tag closes either: each open is not searched to the end again
+            unclosed.add(tag)
+            continue
+        end = close + len(tag) + 3
+        while end < len(summary) and summary[end].isspace():
+            end += 1
+        parts.append(summary[done : opened.start()])
+        done = end
+    return ("".join(parts) + summary[done:]).strip()
 
 
 def compose(

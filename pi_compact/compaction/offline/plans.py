@@ -69,9 +69,10 @@ def _open_items(text: str, done_text: str) -> tuple[tuple[str, ...], int] | None
             counts[1] += 1
     if not sections:
         return None
+    done_words = _WordsIn(done_text)
     open_items = tuple(f"{name} ({ticked}/{boxes} done)" if ticked else name
                        for name, (ticked, boxes) in sections.items()
-                       if ticked < boxes and not _finished(name, done_text))
+                       if ticked < boxes and not _finished(name, done_words))
     return open_items, sum(ticked for ticked, _ in sections.values())
 
 
@@ -84,9 +85,39 @@ def _section_name(titles: list[tuple[int, str]]) -> str:
     return name if _LABEL.match(name) or not parents else f"{parents[-1]} — {name}"
 
 
-def _finished(item: str, done_text: str) -> bool:
+def _finished(item: str, done_words: "_WordsIn") -> bool:
     label = _LABEL.match(item)
-    return bool(label) and re.search(rf"\b{re.escape(label.group(1))}\b", done_text) is not None
+    return bool(label) and label.group(1) in done_words
+
+
+_LONGEST_LABEL = 32
+"""What ``_LABEL`` can capture at most: a letter, 15, a digit, 15."""
+
+
+class _WordsIn:
+    """Whether ``\\bLABEL\\b`` occurs in a text, for many labels: every span that starts a word and ends at a
+    word boundary, up to the longest label, is collected once (a search per label was items × commits)."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._spans: set[str] | None = None
+
+    def __contains__(self, label: str) -> bool:
+        if self._spans is None:
+            self._spans = self._collect(self._text)
+        return label in self._spans
+
+    @staticmethod
+    def _collect(text: str) -> set[str]:
+        word = [char.isalnum() or char == "_" for char in text] + [False]
+        spans = set()
+        for start in range(len(text)):
+            if not word[start] or (start and word[start - 1]):
+                continue
+            for end in range(start + 1, min(len(text), start + _LONGEST_LABEL) + 1):
+                if word[end - 1] != word[end]:
+                    spans.add(text[start:end])
+        return spans
 
 
 def _follow(messages: Any) -> tuple[dict[str, str], list[str]]:

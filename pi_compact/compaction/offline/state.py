@@ -12,6 +12,7 @@ the agent meant to do next) the summarizer quotes instead, from :attr:`RegionSta
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -329,42 +330,80 @@ def _chain(command: str) -> list[str]:
     return [command, *(part for part in parts if part)]
 
 
-def _same_action(failure: Attempt, later: Attempt, names: PathNames) -> bool:
-    if is_shell_tool(failure.tool) and is_shell_tool(later.tool):
-        first = command_key(failure.target)
-        # a later chain that ran the same command and succeeded (``git add . && git commit -m …``) ran it too
-        return any(first == second or _TOKEN.findall(first)[:3] == _TOKEN.findall(second)[:3]
-                   for second in _chain(command_key(later.target)))
+def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
+    """Per attempt: whether a later attempt of the same action succeeded: the same command (or one with the same
+    first three words, or a chain that ran it: ``git add . && git commit``), a change of the same file, the same
+    tool on the same target. The successes are indexed once, from the end, so no failure is compared with every
+    later attempt (which was quadratic)."""
+    commands: set[str] = set()
+    heads: set[tuple[str, ...]] = set()
+    changed: set[str] = set()
+    others: set[tuple[str, str]] = set()
     changes = EDIT_TOOLS | WRITE_TOOLS
-    if failure.tool.lower() in changes and later.tool.lower() in changes:
-        return names.name(failure.target) == names.name(later.target)
-    return failure.tool == later.tool and failure.target == later.target
+    fixed = [False] * len(attempts)
+    for position in range(len(attempts) - 1, -1, -1):
+        attempt = attempts[position]
+        if attempt.failed:
+            if is_shell_tool(attempt.tool):
+                first = command_key(attempt.target)
+                fixed[position] = first in commands or tuple(_TOKEN.findall(first)[:3]) in heads
+            elif attempt.tool.lower() in changes:
+                fixed[position] = names.name(attempt.target) in changed
+            else:
+                fixed[position] = (attempt.tool, attempt.target) in others
+            continue
+        if is_shell_tool(attempt.tool):
+            for second in _chain(command_key(attempt.target)):
+                commands.add(second)
+                heads.add(tuple(_TOKEN.findall(second)[:3]))
+        elif attempt.tool.lower() in changes:
+            changed.add(names.name(attempt.target))
+        else:
+            others.add((attempt.tool, attempt.target))
+    return fixed
 
 
-def _changed_since(failure: Attempt, later: tuple[Attempt, ...]) -> bool:
-    """A file the error names (``src/retry.py:12: error: …``) was changed afterwards: the agent acted on the error,
-    which counts as settled unless the check fails again (that failure is its own)."""
-    if not failure.error:
-        return False
-    for other in later:
-        if not other.failed and not other.aborted and other.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
-            name = other.target.rstrip("/").rsplit("/", 1)[-1]
-            if len(name) >= 4 and "." in name and re.search(rf"(?<![\w.-]){re.escape(name)}\b", failure.error):
-                return True
-    return False
+def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
+    """Per attempt: whether a file its error names (``src/retry.py:12: error: …``) was changed afterwards. The
+    agent acted on the error, which counts as settled unless the check fails again (that failure is its own).
+    The changed names are gathered from the end, and each error is read once, token by token."""
+    changed: set[str] = set()
+    settled = [False] * len(attempts)
+    for position in range(len(attempts) - 1, -1, -1):
+        attempt = attempts[position]
+        if attempt.failed and attempt.error and changed:
+            settled[position] = any(name in changed for name in _named_files(attempt.error))
+        elif not attempt.failed and not attempt.aborted and attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
+            name = attempt.target.rstrip("/").rsplit("/", 1)[-1]
+            if len(name) >= 4 and "." in name:
+                changed.add(name)
+    return settled
+
+
+_PATH_TOKEN = re.compile(r"(?<![\w.-])[\w.-]{4,255}")
+
+
+def _named_files(error: str) -> Iterator[str]:
+    """The file names an error may mention: each token of word characters, dots and dashes, and its starts that end
+    before a dot or a dash (``retry.py`` in ``retry.py.orig``), as a word boundary would end them."""
+    for token in _PATH_TOKEN.finditer(error[:20_000]):
+        text = token.group()
+        yield text
+        for cut, char in enumerate(text):
+            if char in ".-" and cut >= 4:
+                yield text[:cut]
 
 
 def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
+    fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
             continue
         label = _action_label(attempt, names)
-        later = attempts[position + 1 :]
-        fixed = any(not other.failed and _same_action(attempt, other, names) for other in later) \
-            or _changed_since(attempt, later)
+        fixed = fixed_later[position] or changed_since[position]
         if fixed or attempt.lookup or turn_done(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
@@ -514,11 +553,26 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
     return list(kept)
 
 
+_LIST_INTRO = re.compile(r"\W*(?:next steps?|remaining|todo|still to do)\b", re.I)
+
+
+def _announces_list(line: str) -> bool:
+    """``Next steps:`` and the like: the keyword first, and a colon among the non-word characters that end the
+    line. (As one pattern, ``.*:\\W*$`` tried every colon against the rest of the line: quadratic in colons.)"""
+    start = _LIST_INTRO.match(line)
+    if not start:
+        return False
+    end = len(line)
+    while end > start.end() and not (line[end - 1].isalnum() or line[end - 1] == "_"):
+        end -= 1
+    return ":" in line[end:]
+
+
 def _next_steps(answer: str) -> list[str]:
     """What the last answer says comes next: its sentences that announce a step, or the list under "Next steps:"."""
     lines = answer.splitlines()
     for number, line in enumerate(lines):
-        if re.match(r"^\W*(?:next steps?|remaining|todo|still to do)\b.*:\W*$", line.strip(), re.I):
+        if _announces_list(line.strip()):
             items = []
             for item in lines[number + 1 :]:
                 marker = re.match(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)", item)

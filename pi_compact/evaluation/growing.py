@@ -1,0 +1,105 @@
+"""Substring questions about a text that only grows, answered once per question and added piece.
+
+A replay scores every compaction against every message compacted so far: a region that grows by one piece per
+compaction, asked the same questions (does it mention ``src/app.py``? which failure names it first?) each
+time. Searching the whole region for every question at every compaction is quadratic in the session's
+length. Here each answer is remembered with how far the text had been searched; a later question only
+searches what was added since (plus the few characters an occurrence could straddle), so each question
+costs one pass over the text, however many compactions ask it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+
+class GrowingText:
+    """Pieces joined by ``joiner`` (an occurrence may straddle the joint), for ``needle in text`` questions."""
+
+    def __init__(self, joiner: str = "\n") -> None:
+        self.joiner = joiner
+        self.pieces: list[str] = []
+        self.length = 0
+        self._searched: dict[str, int] = {}
+        """needle → how many pieces were searched without finding it (absent once found)."""
+        self._found: set[str] = set()
+
+    def append(self, piece: str) -> None:
+        self.length += len(piece) + (len(self.joiner) if self.pieces else 0)
+        self.pieces.append(piece)
+
+    def __contains__(self, needle: str) -> bool:
+        if needle in self._found:
+            return True
+        start = self._searched.get(needle, 0)
+        if start == len(self.pieces):
+            return not needle and bool(self.pieces)
+        if self._search(needle, start):
+            self._found.add(needle)
+            self._searched.pop(needle, None)
+            return True
+        self._searched[needle] = len(self.pieces)
+        return False
+
+    def _search(self, needle: str, start: int) -> bool:
+        reach = len(needle) - 1  # an occurrence that starts in the searched part ends at most this far past it
+        for index in range(start, len(self.pieces)):
+            piece = self.pieces[index]
+            if needle in piece:
+                return True
+            if index and reach > 0:
+                seam = self._tail(index, reach) + self.joiner + piece[:reach]
+                if needle in seam:
+                    return True
+        return False
+
+    def _tail(self, end: int, size: int) -> str:
+        """The last ``size`` characters of the pieces before ``end``, joined."""
+        parts: list[str] = []
+        have = 0
+        for index in range(end - 1, -1, -1):
+            parts.append(self.pieces[index][-size:] if index == end - 1 else self.pieces[index][-size:] + self.joiner)
+            have += len(parts[-1])
+            if have >= size:
+                break
+        return "".join(reversed(parts))[-size:]
+
+    def text(self) -> str:
+        return self.joiner.join(self.pieces)
+
+
+class PieceFinder:
+    """Separate pieces (no occurrence straddles two), for "the first piece containing ``needle``"."""
+
+    _SEPARATOR = "\x00"
+
+    def __init__(self) -> None:
+        self.pieces: list[str] = []
+        self._first: dict[str, int] = {}
+        """needle → the first piece holding it; or, for a needle not found, ``-1 - pieces searched``."""
+
+    def append(self, piece: str) -> None:
+        self.pieces.append(piece)
+
+    def first(self, needle: str) -> int | None:
+        known = self._first.get(needle, -1)
+        if known >= 0:
+            return known
+        start = -1 - known
+        found = self._scan(needle, start) if start < len(self.pieces) else None
+        self._first[needle] = found if found is not None else -1 - len(self.pieces)
+        return found
+
+    def _scan(self, needle: str, start: int) -> int | None:
+        if self._SEPARATOR in needle or not needle:
+            return next((i for i in range(start, len(self.pieces)) if needle in self.pieces[i]), None)
+        pieces = self.pieces[start:]
+        text = self._SEPARATOR.join(pieces)
+        at = text.find(needle)
+        if at < 0:
+            return None
+        offsets, total = [], 0
+        for piece in pieces:
+            offsets.append(total)
+            total += len(piece) + 1
+        return start + bisect_right(offsets, at) - 1

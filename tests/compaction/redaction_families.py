@@ -1,0 +1,169 @@
+"""Secret shapes and look-alikes by family, generated: each family varies the names, the quoting, the separators
+and the surroundings of one way a secret is written, so the redactor is measured on the shape, not on strings.
+
+:func:`cases` builds a family's cases from a seed; the ``tuning`` seed is what the redactor was developed
+against, the ``held_out`` seed (other names, values and surroundings drawn from the same families) was only
+run once it was done (tests/compaction/test_redact.py runs both).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+from collections.abc import Callable
+from dataclasses import dataclass
+
+SEEDS = {"tuning": 1, "held_out": 2}
+
+
+@dataclass(frozen=True)
+class Case:
+    family: str
+    text: str
+    secret: str = ""
+    """The span that must not survive (empty for a look-alike, which must come out unchanged)."""
+
+
+def _secret(rng: random.Random, length: int = 16) -> str:
+    """A password as people make them: letters, digits, now and then a symbol."""
+    alphabet = string.ascii_letters + string.digits
+    value = "".join(rng.choice(alphabet) for _ in range(length))
+    return value[:4] + rng.choice("!#%+.-_9") + value[4:]
+
+
+def _b64(rng: random.Random, size: int) -> str:
+    return base64.b64encode(rng.randbytes(size)).decode()
+
+
+def _lines(text: str, width: int = 64) -> list[str]:
+    return [text[i : i + width] for i in range(0, len(text), width)]
+
+
+# -- secrets --------------------------------------------------------------------------------------------------
+
+
+def armor(rng: random.Random) -> list[Case]:
+    """PEM and PGP private-key armor: headers, a blank line, a body, with or without its END line."""
+    out = []
+    for kind in ("RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK",
+                 "OPENSSH PRIVATE KEY", "DSA PRIVATE KEY"):
+        body = _lines(_b64(rng, rng.randint(200, 600)))
+        headers = []
+        if kind.startswith("PGP"):
+            headers = [f"Version: GnuPG v{rng.randint(1, 2)}.{rng.randint(0, 4)}", f"Comment: {rng.choice(['key', 'backup'])}"]
+        elif kind in ("RSA PRIVATE KEY", "EC PRIVATE KEY", "DSA PRIVATE KEY") and rng.random() < 0.6:
+            headers = ["Proc-Type: 4,ENCRYPTED", f"DEK-Info: AES-{rng.choice([128, 256])}-CBC,{rng.randbytes(16).hex().upper()}"]
+        block = [f"-----BEGIN {kind}-----", *headers, *([""] if headers else []), *body]
+        ended = rng.random() < 0.5
+        if ended:
+            block.append(f"-----END {kind}-----")
+        newline = rng.choice(["\n", "\n", "\\n"])  # a real newline, or one escaped inside a JSON string
+        text = f"{rng.choice(['cat key.pem', 'Output:', 'The key is'])}{newline}{newline.join(block)}"
+        out.append(Case("armor", text + (newline + "done" if ended else ""), body[len(body) // 2]))
+    return out
+
+
+_SECRET_NAMES = ("password", "db_password", "passwd", "secret", "client_secret", "api_key", "apiKey", "auth_token",
+                 "access_token", "DB_PASSWORD", "SMTP_PASS", "redis_password", "secret_key", "private_key")
+
+
+def config(rng: random.Random) -> list[Case]:
+    """INI, TOML, YAML, JSON (also escaped inside a JSON string), kubeconfig ``*-key-data``, Docker ``auth``."""
+    out = []
+    for _ in range(3):
+        name, value = rng.choice(_SECRET_NAMES), rng.choice([_secret(rng), "hunter" + str(rng.randint(2, 99)),
+                                                             "correct horse battery staple"])
+        section = rng.choice(["[database]", "[client]", "[mysqld]", '[servers."alpha"]', "[default]"])
+        sep = rng.choice([" = ", "=", ": "])
+        out.append(Case("ini", f"{section}\nhost = db.internal\n{name}{sep}{value}\nport = 5432\n", value))
+        quoted = json.dumps({"user": "app", name: value})
+        out.append(Case("json", quoted, value))
+        out.append(Case("escaped-json", json.dumps({"config": quoted}), value))
+        out.append(Case("escaped-json", json.dumps({"config": json.dumps({"config": quoted})}), value))
+        out.append(Case("yaml", f"spec:\n  {name}: {json.dumps(value) if ' ' in value else value}\n  port: 80\n", value))
+    data = _b64(rng, rng.randint(300, 900))
+    for key in ("client-key-data", "private-key-data"):
+        out.append(Case("kubeconfig", f"users:\n- name: admin\n  user:\n    client-certificate-data: {_b64(rng, 200)}\n"
+                                      f"    {key}: {data}\n", data[:40]))
+    auth = base64.b64encode(f"{rng.choice(['ci', 'deploy', 'me'])}:{_secret(rng)}".encode()).decode()
+    out.append(Case("docker-auth", json.dumps({"auths": {"https://index.docker.io/v1/": {"auth": auth}}}, indent=2),
+                    auth))
+    return out
+
+
+_FLAG_COMMANDS = (
+    ("mysql -u root -p{v} app", True), ("mysqldump -uadmin -p{v} --all-databases", True), ("7z a -p{v} out.7z dir", True),
+    ("sshpass -p {v} ssh deploy@host", False), ("sshpass -p '{v}' scp a b:", False), ("redis-cli -h cache -a {v} ping", False),
+    ("redis-cli -a \"{v}\" --no-auth-warning info", False), ("docker login -u ci -p {v} registry.example.com", False),
+    ("docker login --username ci --password {v}", False), ("ldapsearch -x -D cn=admin -w {v} -b dc=x", False),
+    ("zip -P {v} out.zip file", False), ("unzip -P {v} out.zip", False), ("keytool -list -storepass {v}", False),
+    ("openssl pkcs12 -in a.p12 -passin pass:{v}", True), ("mongo -u admin -p {v} --authenticationDatabase admin", False),
+)
+
+
+def flags(rng: random.Random) -> list[Case]:
+    """Command lines that take a secret after (or glued to) a short or long flag."""
+    out = []
+    for template, _glued in _FLAG_COMMANDS:
+        value = rng.choice([_secret(rng), "dckr_pat_" + _secret(rng, 27), "s3cr3t" + str(rng.randint(10, 99))])
+        prompt = rng.choice(["$ ", "", "Running: "])
+        out.append(Case("flags", prompt + template.format(v=value), value))
+    return out
+
+
+def pairs(rng: random.Random) -> list[Case]:
+    """A secret's name in one field and its value in the next: Kubernetes env, CloudFormation parameters."""
+    out = []
+    for _ in range(3):
+        name, value = rng.choice(["DB_PASSWORD", "API_TOKEN", "STRIPE_SECRET", "AWS_SECRET_ACCESS_KEY"]), _secret(rng)
+        indent = " " * rng.choice([2, 4, 6])
+        out.append(Case("k8s-env", f"{indent}env:\n{indent}- name: {name}\n{indent}  value: {value}\n"
+                                   f"{indent}- name: LOG_LEVEL\n{indent}  value: debug\n", value))
+        out.append(Case("k8s-env", f'{indent}- name: "{name}"\n{indent}  value: "{value}"\n', value))
+        out.append(Case("json-pair", json.dumps([{"name": name, "value": value}, {"name": "REGION", "value": "eu"}]), value))
+        out.append(Case("cfn-pair", f"ParameterKey={name.title().replace('_', '')},ParameterValue={value}", value))
+    return out
+
+
+# -- look-alikes ----------------------------------------------------------------------------------------------
+
+
+def code(rng: random.Random) -> list[Case]:
+    """Code that names a secret without holding one: conditions, returns, YAML tags, references."""
+    name = rng.choice(["password", "secret", "token", "api_key", "db_password"])
+    lines = [
+        f"if not {name}:\n    raise ValueError('missing {name}')",
+        f"elif {name}: return {name}",
+        f"while not {name}: continue",
+        f"assert {name}, 'no {name}'",
+        f"{name}: !Ref DbSecret",
+        f"{name}: !Sub '${{AWS::StackName}}-{name}'",
+        f"{name}: !GetAtt Secret.Arn",
+        f"{name}: !ImportValue shared-{name}",
+        f"- name: {name.upper()}\n  valueFrom:\n    secretKeyRef:\n      name: app\n      key: {name}",
+        f"{name} = os.environ['{name.upper()}']",
+        f"{name}: ${{{{ secrets.{name.upper()} }}}}",
+        f"mysql -u root -p app_db < dump.sql",
+        f"docker login --password-stdin registry.example.com",
+        f"redis-cli -a $REDIS_PASSWORD ping",
+        f"[database]\nhost = db\n{name} = ${{{name.upper()}}}",
+        f"ParameterKey=Environment,ParameterValue=production",
+        f"- name: LOG_LEVEL\n  value: debug",
+    ]
+    return [Case("code", line) for line in lines]
+
+
+SECRET_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {
+    "armor": armor, "config": config, "flags": flags, "pairs": pairs,
+}
+LOOKALIKE_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {"code": code}
+
+
+def cases(split: str) -> tuple[list[Case], list[Case]]:
+    """(secrets, look-alikes) of one split."""
+    rng = random.Random(SEEDS[split])
+    secrets = [case for family in SECRET_FAMILIES.values() for case in family(rng)]
+    lookalikes = [case for family in LOOKALIKE_FAMILIES.values() for case in family(rng)]
+    return secrets, lookalikes

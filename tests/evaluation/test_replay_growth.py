@@ -1,0 +1,79 @@
+"""A replay's work grows with the session, not with its square (issue 23.11): counted, not timed.
+
+The work of a replay is counted as the Python and C function calls it makes (``sys.setprofile``), which is
+deterministic; a path that compares every failure with every later command, or rebuilds the whole path at
+every compaction, makes its calls grow with the square of the session. The substring searches of the
+quality score run inside single C calls, so their work is counted as the characters they are given.
+Sessions of n, 2n and 4n generated turns are replayed through a window small enough to compact every few
+turns: the work at 4n must stay near four times the work at n.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench.replay_bench import generated_session
+from pi_compact.evaluation import growing
+from pi_compact.evaluation.replayer import replay
+
+SIZES = (150, 300, 600)
+WINDOW = 8_000
+LINEAR = 4.5
+"""Work at 4n over work at n: 4 for a linear replay (counts are deterministic; before the fix: 6.5 at these sizes)."""
+
+
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory) -> dict[int, Path]:
+    folder = tmp_path_factory.mktemp("growth")
+    return {size: generated_session(folder / f"s{size}.jsonl", messages=size, seed=3) for size in SIZES}
+
+
+def _calls_of_replay(path: Path) -> tuple[int, int]:
+    calls = 0
+
+    def count(frame, event, arg) -> None:
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        report = replay(path, window=WINDOW)
+    finally:
+        sys.setprofile(None)
+    return calls, len(report.compactions)
+
+
+def test_the_calls_a_replay_makes_grow_linearly(sessions) -> None:
+    counted = {size: _calls_of_replay(path) for size, path in sessions.items()}
+    (small, compactions), (large, more) = counted[SIZES[0]], counted[SIZES[-1]]
+    assert compactions >= 5 and more >= 4 * compactions * 0.75  # compactions all along, so the region keeps growing
+    assert large / small <= LINEAR, counted
+
+
+def test_the_characters_the_quality_score_searches_grow_linearly(sessions, monkeypatch) -> None:
+    searched = 0
+    search, scan = growing.GrowingText._search, growing.PieceFinder._scan
+
+    def counted_search(self, needle, start):
+        nonlocal searched
+        searched += sum(map(len, self.pieces[start:]))
+        return search(self, needle, start)
+
+    def counted_scan(self, needle, start):
+        nonlocal searched
+        searched += sum(map(len, self.pieces[start:]))
+        return scan(self, needle, start)
+
+    monkeypatch.setattr(growing.GrowingText, "_search", counted_search)
+    monkeypatch.setattr(growing.PieceFinder, "_scan", counted_scan)
+    work = {}
+    for size, path in sessions.items():
+        searched = 0
+        replay(path, window=WINDOW)
+        work[size] = searched
+    assert work[SIZES[0]] > 0
+    assert work[SIZES[-1]] / work[SIZES[0]] <= LINEAR, work

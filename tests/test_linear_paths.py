@@ -1,0 +1,185 @@
+"""The super-linear paths of issue 23.5, each reproduced as a growth check (n, 2n, 4n; see tests/growth.py), and
+each rewrite checked against the pattern it replaced on short text, where the old pattern is fast."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.offline.plans import open_plan_items
+from pi_compact.compaction.offline.state import region_state
+from pi_compact.evaluation.quality import score_quality, summary_items
+
+from tests.compaction.messages import assistant, call, result, user
+from tests.growth import growth
+
+
+def _state_of_answer(answer: str):
+    messages = [user("Go on."), assistant(answer)]
+    facts = extract_facts(messages)
+    return lambda: region_state(messages, facts)
+
+
+def _items_of_heading(spaces: int):
+    summary = "<original-request>\nx\n</original-request>\n" + "# a" + " " * spaces + "b\n"
+    return lambda: summary_items(summary)
+
+
+def _staleness_of_git_repeats(size: int):
+    region = [user("Update `src/app.py`."),
+              assistant(call("c1", "bash", command="git " * (size // 4) + "src/app.py")),
+              result("c1", "bash", "ok")]
+    return lambda: score_quality(region, "## In Progress\n- Update `src/app.py`\n")
+
+
+def _plan_against_commits(size: int):
+    plan = "# Plan\n" + "".join(f"## WP{i}: part {i}\n- [ ] do {i}\n" for i in range(size))
+    commits = " ".join(f'git commit -m "WP{i + size}: other"' for i in range(size // 4))
+    messages = [assistant(call("w", "write", path="plan.md", content=plan)), result("w", "write", "ok")]
+    return lambda: open_plan_items(messages, commits)
+
+
+@pytest.mark.parametrize("what, build, n", [
+    ("next steps after a line of colons", lambda n: _state_of_answer("Next steps" + ":" * n + " x"), 4_000),
+    ("a heading with spaces inside", _items_of_heading, 2_000),
+    ("a command of repeated 'git '", _staleness_of_git_repeats, 8_000),
+    ("plan items against commit messages", _plan_against_commits, 1_000),
+])
+def test_the_paths_found_slow_grow_linearly(what, build, n) -> None:
+    found = growth(what, build, n, runs=3)
+    assert found.linear, str(found)
+
+
+# -- the rewrites say what the patterns said ---------------------------------------------------------------------
+
+_OLD_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_OLD_GIT_COMMIT = re.compile(r"\bgit\b[^|;&]*\bcommit\b")
+_OLD_LIST_INTRO = re.compile(r"^\W*(?:next steps?|remaining|todo|still to do)\b.*:\W*$", re.I)
+_PIECES = st.lists(st.sampled_from(["#", " ", "  ", "\t", "a", "b", "é", ":", "-", "_", "next steps", "todo",
+                                    "git", "commit", "|", ";", "&", "x1", "WP1", "WP12", ".", "+", "\u00a0"]),
+                   max_size=12).map("".join)
+
+
+@given(_PIECES)
+def test_headings_are_read_as_the_pattern_read_them(line: str) -> None:
+    from pi_compact.evaluation.quality import _heading
+
+    line = line.strip()
+    old = _OLD_HEADING.match(line)
+    if old:
+        assert _heading(line) == (len(old.group(1)), old.group(2))
+    elif not line.startswith("**"):
+        assert _heading(line) is None
+
+
+@given(_PIECES)
+def test_git_commit_is_recognized_as_the_pattern_recognized_it(command: str) -> None:
+    from pi_compact.evaluation.quality import _is_git_commit
+
+    assert _is_git_commit(command) == bool(_OLD_GIT_COMMIT.search(command))
+
+
+@given(_PIECES)
+def test_a_list_is_announced_as_the_pattern_announced_it(line: str) -> None:
+    from pi_compact.compaction.offline.state import _announces_list
+
+    line = line.strip()
+    assert _announces_list(line) == bool(_OLD_LIST_INTRO.match(line))
+
+
+@given(_PIECES, _PIECES)
+def test_a_label_is_found_in_commits_as_the_pattern_found_it(label: str, text: str) -> None:
+    from pi_compact.compaction.offline.plans import _LABEL, _finished, _WordsIn
+
+    item = label + ": x"
+    match = _LABEL.match(item)
+    expected = bool(match) and re.search(rf"\b{re.escape(match.group(1))}\b", text) is not None
+    assert _finished(item, _WordsIn(text)) == expected
+
+
+# -- every function on session text, on hostile regions generated from the patterns' own pieces -------------------
+
+from pi_compact.compaction.offline.paths import infer_cwd  # noqa: E402
+from pi_compact.compaction.offline.summary import OfflineSummarizer  # noqa: E402
+from pi_compact.compaction.prune import condense  # noqa: E402
+from pi_compact.compaction.redact import redact_secrets  # noqa: E402
+from pi_compact.compaction.summarizer import SummaryRequest  # noqa: E402
+from tests.regex_attacks import inputs  # noqa: E402
+from tests.test_regex_audit import PATTERNS  # noqa: E402
+
+_PER_PATTERN = 2
+
+
+def _hostile_texts(units: int, modules: tuple[str, ...]) -> list[str]:
+    """Adversarial texts of every pattern ``modules`` hold, each ``units`` units long."""
+    texts = []
+    for key, (pattern, _) in PATTERNS.items():
+        if key.startswith(modules) and isinstance(pattern.pattern, str):
+            texts += [text for _, text in list(inputs(pattern, units))[::5][:_PER_PATTERN]]
+    return texts
+
+
+def text_region(units: int, modules: tuple[str, ...]) -> list[dict]:
+    """Every hostile text of ``modules`` as a prompt, an answer, a command and its failed output."""
+    region: list[dict] = [user("Work through the plan.")]
+    for index, text in enumerate(_hostile_texts(units, modules)):
+        region += [user(text), assistant(text), assistant(call(f"h{index}", "bash", command=text)),
+                   result(f"h{index}", "bash", text + "\n\nCommand exited with code 1", error=True)]
+    return region
+
+
+def count_region(n: int) -> list[dict]:
+    """``n`` of each thing a summary pairs with another: plan items and commits, failures and reruns, steps."""
+    plan = "# Plan\n" + "".join(f"## WP{i}: part {i}\n- [ ] step {i}\n" for i in range(n))
+    region = [user("Work through the plan."), assistant(call("plan", "write", path="docs/plan.md", content=plan)),
+              result("plan", "write", "ok")]
+    for i in range(n):
+        region += [assistant(call(f"t{i}", "bash", command=f"pytest tests/test_{i}.py")),
+                   result(f"t{i}", "bash", f"FAILED test_{i}\n\nCommand exited with code 1", error=True),
+                   assistant(call(f"c{i}", "bash", command=f'git commit -m "WP{n + i}: other {i}"')),
+                   result(f"c{i}", "bash", "ok")]
+    region.append(assistant("Next steps:\n" + "".join(f"- step {i}\n" for i in range(n))))
+    return region
+
+
+def _summary_of(region: list[dict]) -> str:
+    """Every text the region says, as open items and as raw lines (headings among them)."""
+    texts = [m["content"][0]["text"] for m in region if m["role"] in ("user", "assistant") and m["content"]
+             and isinstance(m["content"], list) and m["content"][0].get("type") == "text"]
+    return "## Next Steps\n" + "".join(f"- {t}\n" for t in texts) + "\n".join(texts) + "\n- fix `tests/test_1.py` error"
+
+
+_OFFLINE = ("pi_compact.compaction.offline",)
+ENTRY_POINTS = {
+    "extract_facts": (lambda region: extract_facts(region), _OFFLINE),
+    "region_state": (lambda region: region_state(region, extract_facts(region)), _OFFLINE),
+    "open_plan_items": (lambda region: open_plan_items(region, " ".join(
+        m["content"][0]["arguments"].get("command", "") for m in region if m["role"] == "assistant"
+        and m["content"] and m["content"][0].get("type") == "toolCall")), _OFFLINE),
+    "infer_cwd": (lambda region: infer_cwd(region), _OFFLINE),
+    "condense": (lambda region: condense(region), ("pi_compact.compaction.prune",)),
+    "redact_secrets": (lambda region: redact_secrets(condense(region)), ("pi_compact.compaction.redact",)),
+    "score_quality": (lambda region: score_quality(region, _summary_of(region)), ("pi_compact.evaluation.quality",)),
+    "offline summary": (lambda region: OfflineSummarizer().summarize(
+        SummaryRequest("", "", 4000, messages=tuple(region))), _OFFLINE),
+}
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_every_function_on_session_text_grows_linearly_in_hostile_text(name) -> None:
+    function, modules = ENTRY_POINTS[name]
+    regions = {size: text_region(size, modules) for size in (30, 60, 120)}
+    found = growth(name, lambda size: (lambda: function(regions[size])), 30, runs=3)
+    assert found.linear, str(found)
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_every_function_on_session_text_grows_linearly_in_the_things_it_pairs(name) -> None:
+    function, _ = ENTRY_POINTS[name]
+    regions = {size: count_region(size) for size in (300, 600, 1200)}
+    found = growth(name, lambda size: (lambda: function(regions[size])), 300, runs=3)
+    assert found.linear, str(found)
