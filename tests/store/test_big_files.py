@@ -44,18 +44,15 @@ def test_a_torn_tail_of_nuls_is_reported_without_a_copy():
     assert peak < 4 * 1024 * 1024
 
 
-def test_session_info_on_a_sparse_file_holds_it_once(tmp_path: Path):
+def test_session_info_on_a_sparse_file_reports_its_torn_tail(tmp_path: Path):
+    """A 256 MB hole of NULs after one entry: info answers with the entry and the torn tail (its time and peak
+    memory on a 2 GB file are printed by ``make bench``, bench/cli_bench.py)."""
     hole = 256 * 1024 * 1024
     path = tmp_path / "sparse.jsonl"
     with open(path, "wb") as handle:
         handle.write(dumps_line(HEADER) + dumps_line(MESSAGE))
         handle.truncate(hole)
-    code = ("import resource, sys\nfrom pi_compact.cli import main\n"
-            "try:\n    main(sys.argv[1:])\nexcept SystemExit as done:\n"
-            "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n    raise\n")
-    done = subprocess.run([sys.executable, "-c", code, "session", "info", str(path), "--json"],
+    done = subprocess.run([sys.executable, "-m", "pi_compact", "session", "info", str(path), "--json"],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    peak_mb = int(done.stderr.strip().splitlines()[-1]) / 1024
     assert '"messageCount":1' in done.stdout and '"kind":"torn_tail"' in done.stdout
-    assert peak_mb < hole / 2**20 + 250  # the file's bytes once, not copies of them (before: 4 times)
