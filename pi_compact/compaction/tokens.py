@@ -257,13 +257,13 @@ def estimate_tokens(message: Any) -> int:
     elif role == "assistant":
         units = _assistant_units(message.get("content"))
     elif role == "bashExecution":
-        units = _units(message.get("command")) + _units(message.get("output"))
+        units = _string_units(message.get("command")) + _string_units(message.get("output"))
     elif role in ("branchSummary", "compactionSummary"):
-        units = _units(message.get("summary"))
+        units = _string_units(message.get("summary"))
     return -(-units // UNITS_PER_TOKEN) + images * IMAGE_TOKENS
 
 
-def _units(text: Any) -> int:
+def _string_units(text: Any) -> int:
     return text_units(text) if isinstance(text, str) else 0
 
 
@@ -293,11 +293,11 @@ def _assistant_units(content: Any) -> int:
             continue
         kind = block.get("type")
         if kind == "text":
-            units += _units(block.get("text"))
+            units += _string_units(block.get("text"))
         elif kind == "thinking":
-            units += _units(block.get("thinking"))
+            units += _string_units(block.get("thinking"))
         elif kind == "toolCall":
-            units += _units(block.get("name")) + text_units(_compact_json(block.get("arguments")))
+            units += _string_units(block.get("name")) + text_units(_compact_json(block.get("arguments")))
     return units
 
 
