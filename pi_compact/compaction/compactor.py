@@ -16,7 +16,7 @@ from ..errors import CompactionError, CompactionInProgressError, LeafMovedError,
 from ..session import Session
 from ..store.locks import try_exclusive
 from .cut import entry_tokens
-from .pipeline import Plan, Planner
+from .pipeline import SUMMARY_WRAPPER_TOKENS, Plan, Planner
 from .prepare import prepare_compaction
 from .recent import compaction_path
 from .settings import CompactionSettings, should_compact
@@ -159,7 +159,9 @@ def _compact_locked(session, window, settings, summarizer, instructions, reason,
 def _over_threshold(prep, window: int | None, settings: CompactionSettings, fixed_tokens: int) -> bool:
     """The context is too big for the window now, so a compaction that summarizes nothing new is still worth
     writing: it re-composes the summary (no stale dropped note or quoted request) and drops what must go."""
-    return window is not None and prep.tokens_before + fixed_tokens > settings.threshold(window)
+    # the context opens with the previous summary inside pi's wrapper text, which the model is sent too
+    wrapper = SUMMARY_WRAPPER_TOKENS if prep.previous_summary is not None else 0
+    return window is not None and prep.tokens_before + wrapper + fixed_tokens > settings.threshold(window)
 
 
 def _follow_other_writers(session: Session, on_event, reason: str) -> None:
