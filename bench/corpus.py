@@ -25,6 +25,8 @@ from sessions_fixtures import AGENTS_DIR, HERE
 
 SPLIT = HERE / "labels" / "split.json"
 LABELS = HERE / "labels" / "agents"
+CALIBRATION_LABELS = HERE / "labels" / "calibration"
+"""Hand labels of calibration regions (kept apart: ``agents/`` holds the validation half's labels only)."""
 
 
 @dataclass(frozen=True)
@@ -129,7 +131,7 @@ if __name__ == "__main__":
 
 def labels_for(region: Region) -> dict | None:
     """The hand labels of ``region``, when it has some (matched by compaction id)."""
-    for path in sorted(LABELS.glob("*.json")):
+    for path in sorted(LABELS.glob("*.json")) + sorted(CALIBRATION_LABELS.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("region", {}).get("compactionId") == region.compaction_id:
             return data
