@@ -50,7 +50,8 @@ _FINISHED = re.compile(r"\b(?:done|finished|complete[d]?|fixed|implemented|added
                        r"|✅", re.I)
 _REPLACED = re.compile(
     r"\b(?:replac\w*|remov\w*|renam\w*|delet\w*|drop\w*|got rid of)\s+(?:the\s+)?`?([A-Za-z_][\w.-]{2,60})`?"
-    r"|`?([A-Za-z_][\w.-]{2,60})`?\s+(?:is|was|has been)\s+(?:now\s+)?(?:replaced|removed|renamed|gone|deleted)\b",
+    r"|`?(?<![A-Za-z_])([A-Za-z_][\w.-]{2,60})`?\s+(?:is|was|has been)\s+(?:now\s+)?"
+    r"(?:replaced|removed|renamed|gone|deleted)\b",
     re.I,
 )
 _CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w")
@@ -59,14 +60,42 @@ _PROPOSAL = re.compile(r"\b(?:shall I|should I|want me to|would you like|do you 
 _APPROVAL = re.compile(r"^\W{0,3}(?:yes|yep|yeah|sure|ok(?:ay)?|sounds good|agreed|go ahead|do it|please do|lgtm)\b",
                        re.I)
 _CHEER = re.compile(r"^\W*(?:perfect|great|excellent|awesome)\b|successfully completed", re.I)
-_QUOTED_PAIR = re.compile(r"“[^”]{3,}”\s*→")
+_CLOSED_ARROW = re.compile(r"”\s*→")
 _HEADING_LINE = re.compile(r"^\s{0,3}(#{1,6})\s+(\S[^\n]{0,120}?)\s*$", re.M)
 _PI_HEADINGS = re.compile(r"goal|constraint|preference|progress|done|in progress|blocked|decision|next|critical"
                           r"|context|original request|early progress|suffix|condensed transcript", re.I)
-_FILE_BLOCK = re.compile(r"<(read-files|modified-files)>\n(.*?)\n</\1>", re.S)
+_FILE_OPEN = re.compile(r"<(read-files|modified-files)>\n")
 _DELETE = re.compile(r"(?:^|&&|;|\|)\s*(?:git\s+)?rm\s+(?:-\w+\s+)*([^\s;&|]+)")
 FAULT_COST = 0.15
 """What one fault takes off a summary's score."""
+
+
+def _quoted_pair(line: str) -> bool:
+    """A “quote” of three characters or more, then an arrow (as ``“[^”]{3,}”\\s*→`` finds, in one pass)."""
+    for arrow in _CLOSED_ARROW.finditer(line):
+        quoted = line[line.rfind("”", 0, arrow.start()) + 1 : arrow.start()]
+        opening = quoted.find("“")
+        if opening >= 0 and len(quoted) - opening - 1 >= 3:
+            return True
+    return False
+
+
+def _file_blocks(summary: str) -> list[tuple[str, str]]:
+    """``(kind, body)`` of each ``<read-files>``/``<modified-files>`` block, as ``findall`` of
+    ``<(read-files|modified-files)>\\n(.*?)\\n</\\1>`` (re.S) finds them, each closing tag looked for once."""
+    blocks: list[tuple[str, str]] = []
+    unclosed: set[str] = set()
+    position = 0
+    while opening := _FILE_OPEN.search(summary, position):
+        kind = opening.group(1)
+        end = -1 if kind in unclosed else summary.find(f"\n</{kind}>", opening.end())
+        if end < 0:
+            unclosed.add(kind)  # no later opening of this kind is closed either
+            position = opening.start() + 1
+            continue
+        blocks.append((kind, summary[opening.end() : end]))
+        position = end + len(kind) + 4
+    return blocks
 
 
 def _words(text: str) -> set[str]:
@@ -124,7 +153,7 @@ def _declined_as_errors(said, summary, sections, labels) -> list[str]:
         for line in open_lines:
             if name in line and _OPEN_WORDS.search(line):
                 found.append(f"declined call reported as an error or a fix: {line[:120]}")
-        for kind, block in _FILE_BLOCK.findall(summary):
+        for kind, block in _file_blocks(summary):
             if kind == "modified-files" and any(entry.strip().endswith(name) for entry in block.splitlines()):
                 found.append(f"declined write listed as modified: {name}")
     return found
@@ -225,7 +254,7 @@ def _lost_decision(said, summary, sections, labels) -> list[str]:
 def _quoted_progress(said, summary, sections, labels) -> list[str]:
     found = []
     for line in _under(sections, "done", "progress", "complete"):
-        if _QUOTED_PAIR.search(line) or _CHEER.search(re.sub(r"^[-*]\s+(?:\[x\]\s+)?", "", line)):
+        if _quoted_pair(line) or _CHEER.search(re.sub(r"^[-*]\s+(?:\[x\]\s+)?", "", line)):
             found.append(f"progress told as a quote, not the state it left: {line[:120]}")
         elif line.count("`") % 2:
             found.append(f"a value cut inside its quotes: {line[:120]}")
@@ -236,12 +265,14 @@ def _bad_files(said, summary, sections, labels) -> list[str]:
     deleted: set[str] = set()
     for item in said:  # deleted, unless written again afterwards
         if item.role == "command":
-            deleted.update(m.group(1).rsplit("/", 1)[-1] for m in _DELETE.finditer(item.text))
-            deleted -= {word.rsplit("/", 1)[-1] for word in item.text.split() if not _DELETE.search(item.text)}
+            removals = list(_DELETE.finditer(item.text))
+            deleted.update(m.group(1).rsplit("/", 1)[-1] for m in removals)
+            if not removals:  # searched once per command, not once per word of it
+                deleted -= {word.rsplit("/", 1)[-1] for word in item.text.split()}
         elif item.role == "call" and item.target:
             deleted.discard(item.target.rsplit("/", 1)[-1])
     found = []
-    for kind, block in _FILE_BLOCK.findall(summary):
+    for kind, block in _file_blocks(summary):
         for entry in (e.strip() for e in block.splitlines() if e.strip()):
             last = entry.rsplit("/", 1)[-1]
             if last.startswith(".") and last.count(".") >= 2 and "_" in last:

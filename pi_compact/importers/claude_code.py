@@ -25,7 +25,7 @@ FORMAT = "claude-code"
 API = "anthropic-messages"
 CONTINUED = "This session is being continued from a previous conversation"
 """How Claude Code opens every compaction summary it writes into the conversation."""
-_PREAMBLE = re.compile(rf"{CONTINUED}[^.\n]*\.(?:[ \t]+[^.\n]*summar[^.\n]*[.:])?")
+_PREAMBLE = re.compile(rf"{CONTINUED}[^.\n]*\.(?:[ \t](?>[^.\n]*?summar)(?>[^.\n]*[.:]))?")
 """That sentence, and the one after it when it announces the summary ("The conversation is summarized below:")."""
 _TITLE_ROWS = ("summary", "custom-title")
 _STOP = {"tool_use": "toolUse", "max_tokens": "length", "end_turn": "stop", "stop_sequence": "stop"}

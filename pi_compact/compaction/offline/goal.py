@@ -30,7 +30,7 @@ _STATED = re.compile(
 )
 """A sentence that states or changes the objective."""
 _PREAMBLE = re.compile(
-    r"^\W{0,3}(?:(?:before (?:we|you) (?:continue|start|begin|go on|proceed)\b[^.:\n]{0,80}?[:,.]?\s*)?"
+    r"^\W{0,3}(?:(?:before (?:we|you) (?:continue|start|begin|go on|proceed)\b[^.:\n]{0,80}?[:,.]?\s*+)?"
     r"(?:please\s+)?(?:take a look at|have a look at|look at|read|re-?read|check out|familiari[sz]e yourself with"
     r"|review|study|go through|see)\b|before (?:we|you) (?:continue|start|begin|go on|proceed)\b)",
     re.I,
@@ -43,8 +43,9 @@ _WORK = re.compile(
     re.I,
 )
 """Words of a sentence that asks for work, not only for reading."""
-_PLAN = re.compile(r"^\W{0,3}(?:please\s+)?implement (?:the following|this|the) plan\b\s*:?\s*", re.I)
-_TITLE = re.compile(r"^\s{0,3}#{1,6}\s+(?:plan\s*:\s*)?(.+?)\s*#*\s*$", re.I | re.M)
+_PLAN = re.compile(r"^\W{0,3}(?:please\s+)?implement (?:the following|this|the) plan\b\s*(?::\s*)?", re.I)
+_TITLE = re.compile(r"^\s{0,3}#{1,6}\s+(?:plan\s*:\s*)?(.+)", re.I | re.M)
+"""A heading's line, up to its end (its closing ``#``s are cut by :func:`_title_text`, not by the pattern)."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 
@@ -112,6 +113,12 @@ def _clip(text: str, limit: int) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
 
 
+def _title_text(rest: str) -> str:
+    """A heading's text without the closing ``#``s and the spaces around them (a title of ``#`` alone stays)."""
+    title = rest.rstrip().rstrip("#").rstrip()
+    return title or rest[:1]
+
+
 def stated_goal(request: str, limit: int = 400) -> str:
     """The sentence of ``request`` that states or changes the objective, with the next one when it goes on (or
     ``""`` when none does)."""
@@ -130,7 +137,7 @@ def task_goal(request: str, limit: int = 400) -> str:
     plan = _PLAN.match(words)
     if plan:
         title = _TITLE.search(words[plan.end():])
-        first = title.group(1) if title else next(iter(sentences(words[plan.end():])), "")
+        first = _title_text(title.group(1)) if title else next(iter(sentences(words[plan.end():])), "")
         return _clip(f"Implement the plan “{first.strip('*_ ')}”", limit) if first else ""
     found = sentences(words)
     if not found:

@@ -25,9 +25,11 @@ _CHANGED_AWAY = (
     r"(?:replac\w*|remov\w*|renam\w*|drop\w*|delet\w*|got rid of|get rid of|no longer (?:use|need)\w*)"
 )
 _NAME = r"`?([A-Za-z_][\w.-]{2,60})`?"
+_NAME_ALONE = r"`?(?<![A-Za-z_])([A-Za-z_][\w.-]{2,60})`?"
+"""A name that starts where its word does (tried inside a word, it is tried 60 characters on at every letter)."""
 _REPLACED = re.compile(
     rf"\b{_CHANGED_AWAY}\s+(?:the\s+)?(?:old\s+)?{_NAME}|\binstead of\s+(?:the\s+)?{_NAME}"
-    rf"|{_NAME}\s+(?:is|was|has been|got|are|were|have been)\s+(?:now\s+)?(?:replaced|removed|renamed|gone|deleted"
+    rf"|{_NAME_ALONE}\s+(?:is|was|has been|got|are|were|have been)\s+(?:now\s+)?(?:replaced|removed|renamed|gone|deleted"
     rf"|dropped|obsolete)\b",
     re.I,
 )

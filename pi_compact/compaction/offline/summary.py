@@ -251,7 +251,7 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
 
 def _short_done(item: str) -> str:
     """A finished item in a few words, for the line that lists the oldest ones."""
-    finished = re.match(r"^Finished “(.*?)” →", item, re.S) or re.search(r"\(asked: “(.*?)”\)$", item, re.S)
+    finished = re.match(r"^Finished “(.*?)” →", item, re.S) or re.match(r"(?>.*?\(asked: “)(.*?)”\)$", item, re.S)
     return clip_words(finished.group(1) if finished else item.removeprefix("Committed: "), 50)
 
 
