@@ -234,10 +234,16 @@ class Planner:
         if text_tokens(summary) <= room:
             return summary
         frame = text_tokens(self._compose("", first_kept, note, files))
-        if frame < room:
-            # the body joins the frame with a blank line, which costs tokens of its own
-            body_room = room - frame - text_tokens("\n\n")
-            return self._compose(shorten_to(body, body_room), first_kept, note, files)
+        # the body joins the frame with a blank line, which costs tokens of its own
+        body_room = room - frame - text_tokens("\n\n")
+        for _ in range(4):
+            if body_room <= 0:
+                break
+            fitted = self._compose(shorten_to(body, body_room), first_kept, note, files)
+            over = text_tokens(fitted) - room  # parts do not add up exactly (a letter run's bound is per text)
+            if over <= 0:
+                return fitted
+            body_room -= over
         bare = compose("", first_request=None, current_request=self._current_request(first_kept),
                        dropped_note=note, read_files=(), modified_files=())
         return shorten_to(bare, room)
