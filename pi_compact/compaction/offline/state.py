@@ -188,20 +188,6 @@ def is_substantive(text: str) -> bool:
     return not is_slash_command(text) and len(text.split()) >= 3
 
 
-def goal_sentence(request: str, limit: int = 400) -> str:
-    """The request's opening sentence and the (at most two) next sentences that state an intent, within ``limit``."""
-    found = sentences(request)
-    if not found:
-        return ""
-    chosen = [found[0]]
-    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let's|can you|"
-                        r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
-    for sentence in found[1:8]:
-        if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
-            chosen.append(sentence)
-    return clip_words(" ".join(chosen), limit)
-
-
 # -- turns ----------------------------------------------------------------------------------------------------
 
 

@@ -22,7 +22,7 @@ from .progress import done_item, left_something
 from .rules import names_any
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, goal_sentence, is_substantive, one_line,
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, is_substantive, one_line,
                     region_state, sentences)
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
