@@ -61,7 +61,17 @@ _APPROVAL = re.compile(r"^\W{0,3}(?:yes|yep|yeah|sure|ok(?:ay)?|sounds good|agre
                        re.I)
 _CHEER = re.compile(r"^\W*(?:perfect|great|excellent|awesome)\b|successfully completed", re.I)
 _CLOSED_ARROW = re.compile(r"”\s*→")
-_HEADING_LINE = re.compile(r"^\s{0,3}(#{1,6})\s+(\S[^\n]{0,120}?)\s*$", re.M)
+_HEADING_LINE = re.compile(r"^[ \t]{0,3}(#{1,6})[ \t]+(\S[^\n]*)$", re.M)
+"""A Markdown heading line; its title is cut by :func:`_title` (a lazy title before trailing spaces and the line's
+end backtracked: quadratic in the spaces of a line that is no heading)."""
+
+
+def _title(heading: re.Match[str]) -> str | None:
+    """The heading's title without trailing spaces, or ``None`` past 121 characters (a paragraph, not a title)."""
+    title = heading.group(2).rstrip()
+    return title if len(title) <= 121 else None
+
+
 _PI_HEADINGS = re.compile(r"goal|constraint|preference|progress|done|in progress|blocked|decision|next|critical"
                           r"|context|original request|early progress|suffix|condensed transcript", re.I)
 _FILE_OPEN = re.compile(r"<(read-files|modified-files)>\n")
@@ -108,8 +118,9 @@ def _sections(summary: str) -> dict[str, list[str]]:
     current: list[str] = found.setdefault("", [])
     for line in summary.splitlines():
         heading = _HEADING_LINE.match(line) if not line.startswith((" ", "\t")) else None
-        if heading:
-            current = found.setdefault(heading.group(2).lower(), [])
+        title = _title(heading) if heading else None
+        if title is not None:
+            current = found.setdefault(title.lower(), [])
         elif line.strip():
             current.append(line.strip())
     return found
@@ -283,8 +294,8 @@ def _bad_files(said, summary, sections, labels) -> list[str]:
 
 
 def _quoted_headings(said, summary, sections, labels) -> list[str]:
-    quoted = {m.group(2).strip().lower().rstrip(":") for s in said if s.role in ("user", "assistant")
-              for m in _HEADING_LINE.finditer(s.text[:50_000])}
+    quoted = {title.strip().lower().rstrip(":") for s in said if s.role in ("user", "assistant")
+              for m in _HEADING_LINE.finditer(s.text[:50_000]) if (title := _title(m)) is not None}
     return [f"a heading quoted from the transcript kept as a section: {title}" for title in sections
             if title and title.rstrip(":") in quoted and not _PI_HEADINGS.search(title)]
 
