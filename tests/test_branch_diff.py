@@ -38,7 +38,7 @@ def _name(ids: dict[str, str], key: str | None) -> str | None:
 
 
 @pytest.mark.parametrize(
-    ("a", "b", "relation", "ancestor", "shared"),
+    ("a", "b", "relation", "ancestor", "in_common"),
     [
         ("a4", "a5", "diverged", "u2", 3),
         ("a4", "a4", "same", "a4", 7),
@@ -51,10 +51,10 @@ def _name(ids: dict[str, str], key: str | None) -> str | None:
     ],
     ids=["siblings", "same", "ancestor-first", "ancestor-second", "two-trees", "root-first", "root-second", "root-root"],
 )
-def test_relation_common_ancestor_and_shared_entries(tree, a, b, relation, ancestor, shared) -> None:
+def test_relation_common_ancestor_and_shared_entries(tree, a, b, relation, ancestor, in_common) -> None:
     s, ids = tree
     diff = diff_branches(s, _name(ids, a), _name(ids, b))
-    assert (diff.relation, diff.common_ancestor, diff.shared_entries) == (relation, _name(ids, ancestor), shared)
+    assert (diff.relation, diff.common_ancestor, diff.shared_entries) == (relation, _name(ids, ancestor), in_common)
     assert diff.relation in RELATIONS
     assert (diff.a, diff.b) == (_name(ids, a) or ROOT, _name(ids, b) or ROOT)
 
