@@ -122,25 +122,11 @@ class PreFlight(AutoCompactor):
         if self.on_event is not None:
             self.on_event(event)
 
-    def ensure_fits(self, session: Session, *, reason: str = "threshold") -> CompactionResult | None:
-        if not self.needs_compaction(session):
-            return None
-        result = self.speculator.commit(session, reason) if self.speculator is not None else None
-        if result is None:
-            try:
-                result = compact(session, window=self.settled_window(), settings=self.settings,
-                                 summarizer=self.summarizer, reason=reason, fixed_tokens=self.fixed_tokens,
-                                 on_event=self.on_event)
-            except CompactionInProgressError:
-                return None
-            except CompactionError as exc:
-                self._failed(str(exc))
-                return None
-        if result.tokens_after > self.settings.threshold(self.window):
-            self._failed(f"context still {result.tokens_after:,} tokens after compaction")
-        else:
-            self._failures = 0
-        return result
+    def prepared(self, session: Session, reason: str) -> CompactionResult | None:
+        return self.speculator.commit(session, reason) if self.speculator is not None else None
+
+    def compaction_window(self) -> int:
+        return self.settled_window()
 
 
 RECALL_NOTE = ("(The full conversation before this summary is still stored: use the recall tool to look up exact "

@@ -320,19 +320,31 @@ class AutoCompactor:
         """Compact if needed; ``None`` when nothing was done (fits, disabled, or another process is at it)."""
         if not self.needs_compaction(session):
             return None
-        try:
-            result = compact(session, window=self.window, settings=self.settings, summarizer=self.summarizer,
-                             reason=reason, fixed_tokens=self.fixed_tokens, on_event=self.on_event)
-        except CompactionInProgressError:
-            return None
-        except CompactionError as exc:
-            self._failed(str(exc))
-            return None
+        result = self.prepared(session, reason)
+        if result is None:
+            try:
+                result = compact(session, window=self.compaction_window(), settings=self.settings,
+                                 summarizer=self.summarizer, reason=reason, fixed_tokens=self.fixed_tokens,
+                                 on_event=self.on_event)
+            except CompactionInProgressError:
+                return None
+            except CompactionError as exc:
+                self._failed(str(exc))
+                return None
         if result.tokens_after > self.settings.threshold(self.window):
             self._failed(f"context still {result.tokens_after:,} tokens after compaction")
         else:
             self._failures = 0
         return result
+
+    def prepared(self, session: Session, reason: str) -> CompactionResult | None:
+        """A compaction made ahead of time and committed now; ``None`` to compact here (subclasses that
+        summarize in the background override it)."""
+        return None
+
+    def compaction_window(self) -> int:
+        """The window a compaction sizes its result for (a subclass may leave room below the threshold)."""
+        return self.window
 
     def _failed(self, why: str) -> None:
         self._failures += 1
