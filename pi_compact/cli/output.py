@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import PiCompactError, UsageError
 from ..session_json import json_bytes
+from ..store.writer import link_new
 
 _C1_IN_UTF8 = re.compile(rb"\xc2([\x80-\x9f])")
 
@@ -109,15 +110,8 @@ def _alive(pid: int) -> bool:
 def _publish(temp: Path, path: Path, force: bool) -> None:
     if force:
         os.replace(temp, path)
-        return
-    try:
-        os.link(temp, path)  # fails if anything appeared there meanwhile: never replaces a file
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; choose a new file (or --force)") from None
-    except OSError:  # a file system without hard links
-        if path.exists() or path.is_symlink():
-            raise UsageError(f"{path} already exists; choose a new file (or --force)") from None
-        os.rename(temp, path)
+    else:
+        link_new(temp, path, hint=" (or --force)")
 
 
 def _fsync_file(path: Path) -> None:

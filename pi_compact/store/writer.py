@@ -207,7 +207,7 @@ def write_new_file(path: Path, data: bytes) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-        _link_new(temp, path)
+        link_new(temp, path)
     except OSError as exc:
         raise SessionFileError(f"cannot write {path}: {exc.strerror}") from None
     finally:
@@ -215,14 +215,17 @@ def write_new_file(path: Path, data: bytes) -> None:
     _fsync_dir(path.parent)
 
 
-def _link_new(temp: Path, path: Path) -> None:
+def link_new(temp: Path, path: Path, *, hint: str = "") -> None:
+    """Give the finished file ``temp`` its name ``path``, refusing (with ``hint`` after the message) when
+    anything is there already, even if it appeared a moment ago."""
+    taken = f"{path} already exists; choose a new file{hint}"
     try:
         os.link(temp, path)  # fails if path exists: never replaces a file
     except FileExistsError:
-        raise UsageError(f"{path} already exists; choose a new file") from None
+        raise UsageError(taken) from None
     except OSError:  # a file system without hard links
         if path.exists() or path.is_symlink():
-            raise UsageError(f"{path} already exists; choose a new file") from None
+            raise UsageError(taken) from None
         os.rename(temp, path)
 
 
