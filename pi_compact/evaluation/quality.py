@@ -33,6 +33,7 @@ from ..accessors import json_strings
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import FAULT_COST, WAITING, asked_last, find_faults
 from .growing import GrowingText, PieceFinder
+from .recall import NeedIndex, recall
 
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
@@ -230,6 +231,8 @@ class _Said:
     failed: bool = False
     target: str = ""
     """For a command: the command; for a result: the command or path of the call it answers."""
+    tool: str = ""
+    """For the result of a call that ran no shell command (a file or task tool): the tool's name."""
 
 
 def region_messages(region: Iterable[Any]) -> list[dict]:
@@ -245,6 +248,20 @@ def region_messages(region: Iterable[Any]) -> list[dict]:
     return messages
 
 
+def _earlier_summaries(region: Iterable[Any]) -> Iterator[str]:
+    """The texts of the summaries inside ``region`` (an earlier compaction's, a branch summary): what the region
+    held before, which a summary that updates it must carry on."""
+    for item in region:
+        if isinstance(item, dict) and item.get("type") == "message":
+            item = item.get("message")
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") in ("compaction", "branch_summary") or item.get("role") in ("compactionSummary",
+                                                                                           "branchSummary"):
+            if isinstance(item.get("summary"), str):
+                yield item["summary"]
+
+
 def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -253,7 +270,7 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
+def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Said]:
     """What ``messages`` say; ``targets`` maps tool-call ids to what they worked on (kept across calls)."""
     said: list[_Said] = []
     for message in messages:
@@ -266,7 +283,8 @@ def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
         elif role == "toolResult":
             text = _text(message.get("content"))
             failed = bool(message.get("isError")) or bool(_FAILED_EXIT.search(text[-400:]))
-            said.append(_Said("result", text, failed, targets.get(str(message.get("toolCallId")), "")))
+            target, tool = targets.get(str(message.get("toolCallId")), ("", ""))
+            said.append(_Said("result", text, failed, target, tool))
         elif role == "bashExecution":
             command = str(message.get("command") or "")
             output = str(message.get("output") or "")
@@ -277,7 +295,7 @@ def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
     return said
 
 
-def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
+def _assistant_block(block: Any, targets: dict[str, tuple[str, str]]) -> Iterator[_Said]:
     if not isinstance(block, dict):
         return
     if block.get("type") == "text" and isinstance(block.get("text"), str):
@@ -287,7 +305,8 @@ def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
         command = arguments.get("command") if isinstance(arguments.get("command"), str) else None
         target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath")
                                   and isinstance(v, str)), "")
-        targets[str(block.get("id"))] = f"{block.get('name')}:{target}"
+        name = str(block.get("name"))
+        targets[str(block.get("id"))] = (f"{name}:{target}", "" if command is not None else name)
         if command is not None:
             yield _Said("command", command, target=command)
         else:
@@ -302,7 +321,7 @@ class RegionIndex:
 
     def __init__(self, region: Iterable[Any] = ()) -> None:
         self.said: list[_Said] = []
-        self._targets: dict[str, str] = {}
+        self._targets: dict[str, tuple[str, str]] = {}
         self._lowered: list[str] = []
         self._text = GrowingText()
         self.chars = 0
@@ -312,10 +331,15 @@ class RegionIndex:
         self.errors = _ErrorIndex()
         self._last_mention: dict[_Signature, tuple[int, int]] = {}
         self._said_stems: dict[int, set[str]] = {}
+        self.needs = NeedIndex()
+        """What a continuing agent needs of the region (:mod:`.recall`)."""
         self.extend(region)
 
     def extend(self, region: Iterable[Any]) -> None:
         """Add the messages (or entries) of ``region`` at its end."""
+        region = list(region)
+        for text in _earlier_summaries(region):
+            self.needs.add_summary(text)
         messages = region_messages(region)
         said = _said(messages, self._targets)
         if not said:
@@ -326,6 +350,7 @@ class RegionIndex:
         for item, low in zip(said, lowered):
             self.stems.update(w[:_STEM] for w in _WORD.findall(low))
             self.errors.add(item)
+            self.needs.add(item)
         self.said.extend(said)
         self._lowered.extend(lowered)
         self._text.append("\n".join(lowered))
@@ -560,6 +585,13 @@ class Quality:
     """How many summaries these figures add up."""
     faults: tuple[str, ...] = ()
     """The summaries' faults of the classes :mod:`.faults` checks (a declined call as an error, a stale goal, …)."""
+    recall_sum: float = 0.0
+    """The sum of the summaries' recalls (:mod:`.recall`): the weighted share of what the region shows a
+    continuing agent needs that each summary holds."""
+    recalled: int = 0
+    """How many summaries had something to recall."""
+    missing: tuple[str, ...] = ()
+    """The needs a summary holds less than half of, most important first."""
 
     @property
     def precision(self) -> float | None:
@@ -578,6 +610,11 @@ class Quality:
     @property
     def error_accuracy(self) -> float | None:
         return self.errors_right / self.errors if self.errors else None
+
+    @property
+    def recall(self) -> float | None:
+        """The mean recall of the summaries that had something to recall."""
+        return self.recall_sum / self.recalled if self.recalled else None
 
     @property
     def score(self) -> float:
@@ -606,6 +643,7 @@ class Quality:
             self.summary_chars + other.summary_chars, self.region_chars + other.region_chars,
             self.summary_tokens + other.summary_tokens, self.region_tokens + other.region_tokens,
             self.labelled + other.labelled, self.count + other.count, self.faults + other.faults,
+            self.recall_sum + other.recall_sum, self.recalled + other.recalled, self.missing + other.missing,
         )
 
     def to_json(self) -> dict:
@@ -618,7 +656,8 @@ class Quality:
             "errorMistakes": list(self.error_mistakes),
             "summaryChars": self.summary_chars, "regionChars": self.region_chars, "charRatio": self.char_ratio,
             "summaryTokens": self.summary_tokens, "regionTokens": self.region_tokens, "tokenRatio": self.token_ratio,
-            "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults), "score": self.score,
+            "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults),
+            "recall": self.recall, "missing": list(self.missing), "score": self.score,
         }
 
 
@@ -640,13 +679,29 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     judged, mistakes = _judge_errors(items, area, labels)
     wanted = (labels.in_progress + labels.next) if labels is not None else ()
     named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
+    held = recall(area.needs.needs(_open_error_texts(area)), summary)
     return Quality(
         items=len(checked), supported=len(checked) - len(unsupported), unsupported=unsupported,
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
         error_mistakes=mistakes, summary_chars=len(summary), region_chars=area.chars,
         summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
         faults=find_faults(area.said, summary, labels),
+        recall_sum=held.value or 0.0, recalled=int(held.value is not None), missing=held.missing,
     )
+
+
+def _open_error_texts(area: RegionIndex) -> list[str]:
+    """The open failures of the region, each as its call and the first line of its output."""
+    texts = []
+    for failure in area.errors.failures()[-RECENT_ERRORS:]:
+        if not failure.resolved:
+            first = failure.text.strip().splitlines()[0][:200] if failure.text.strip() else ""
+            texts.append(f"{failure.target.split(':', 1)[-1][:200]} {first}")
+    return texts
+
+
+RECENT_ERRORS = 8
+"""The failures weighed for recall: the latest (older ones are settled or forgotten)."""
 
 
 # -- summaries at given cuts ----------------------------------------------------------------------------------------
@@ -753,15 +808,16 @@ class _ErrorIndex:
         number = self.results
         self.results += 1
         if said.failed:
-            head = _command_head(said.target)
+            # a file or task tool's failure ("file not read yet", "no such task") is settled by its next success
+            head = f"tool:{said.tool}" if said.tool else _command_head(said.target)
             settled = (bool(_ABORTED.search(said.text[:200])) or _INSPECTION.match(head) is not None
                        or not said.text.strip())
             self._open.append([number, said, head, settled, len(self._changes), set()])
             self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
             return
-        for head in _chain_heads(said.target):
+        for head in _chain_heads(said.target) | ({f"tool:{said.tool}"} if said.tool else set()):
             self._last_success[head] = number
-        if said.target.startswith(_CHANGING_TOOLS):
+        if said.target.lower().startswith(_CHANGING_TOOLS):  # Claude Code's tools are "Edit", "Write"
             name = said.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
             if len(name) >= 4 and "." in name:
                 self._changes.append((number, name))
@@ -838,8 +894,9 @@ def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, la
             seen_labels.add(labels.errors.index(label))
             return "open" if label.status == "open" else "resolved"
     sig = signature(text)
-    firsts = [haystacks.first(f) for t in sig.salient for f in _path_forms(t)]
-    index = min((i for i in firsts if i is not None), default=None)
+    # the error as it stands: its latest failure (an earlier one of the same name was often settled by a rerun)
+    lasts = [haystacks.last(f) for t in sig.salient for f in _path_forms(t)]
+    index = max((i for i in lasts if i is not None), default=None)
     if index is None:
         return None
     seen_failures.add(index)
