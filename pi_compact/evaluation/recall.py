@@ -51,6 +51,8 @@ RECENT_REQUESTS = 8
 RECENT_FILES = 24
 LATEST_WEIGHT = 3.0
 GOAL_WEIGHT = 1.5
+RECENT_REMARKS = 32
+REMARK_WEIGHT = 1.0
 _ASK = re.compile(r"ask\w*(?:user|question)|question", re.I)
 """A tool that asks the user (Claude Code's ``AskUserQuestion``): its result is the user's answer."""
 KEYS_PER_NEED = 8
@@ -100,6 +102,8 @@ class NeedIndex:
         self._carried: list[str] = []
         self._answers: deque[str] = deque(maxlen=RECENT_REQUESTS)
         """The user's answers to the agent's questions (a question tool's results): decisions."""
+        self._remarks: deque[str] = deque(maxlen=RECENT_REMARKS)
+        """The agent's texts before its last words: what it found and settled on the way."""
         self._actions: deque[str] = deque(maxlen=3)
         """What the agent's last calls worked on: where the work stood at the cut."""
 
@@ -113,6 +117,8 @@ class NeedIndex:
         elif said.role == "assistant" and said.text.strip():
             if not self._turns:
                 self._turns.append(["", ""])
+            if self._turns[-1][1]:
+                self._remarks.append(self._turns[-1][1])  # no longer the turn's last words: a remark on the way
             self._turns[-1][1] = said.text
         if said.role in ("call", "command") and said.target:
             self._actions.append(_CD.sub("", said.target))
@@ -146,6 +152,10 @@ class NeedIndex:
                 keys = self._keys(text)
                 if keys:
                     found.append(Need(f"latest {kind}" if age == 0 else kind, keys, weight))
+        for remark in self._remarks:
+            keys = self._keys(remark, limit=4)
+            if keys:
+                found.append(Need("remark", keys, REMARK_WEIGHT))
         for answer in self._answers:
             keys = self._keys(answer, limit=4)
             if keys:
@@ -177,7 +187,7 @@ class NeedIndex:
         rare = sorted(words, key=lambda stem: (self._frequency[stem], stem))
         room = max(WORD_KEYS, limit - len(salient))
         keys = salient[: limit - min(WORD_KEYS, len(rare))]
-        keys += [words[stem] for stem in rare if self._frequency[stem] * 3 <= max(3, self._items)][:room]
+        keys += [words[stem] for stem in rare if self._frequency[stem] <= max(3, self._items // 3)][:room]
         return tuple(dict.fromkeys(keys))[:limit]
 
 
