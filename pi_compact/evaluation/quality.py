@@ -93,6 +93,14 @@ _RESOLVED_MENTION = re.compile(
     r"irrelevant|aborted by the user|reverted)\b",
     re.IGNORECASE,
 )
+_ADDRESSED = re.compile(
+    r"\b(?:if you need (?:specific|more|further|the)|you were (?:asked|working)|you generated|without asking the user"
+    r"|continue (?:the conversation|from where|where (?:we|you) left)|(?:read|see) the full transcript)\b",
+    re.IGNORECASE,
+)
+"""A line a harness appends to tell the next agent how to go on ("Please continue the conversation from where we
+left off…", "If you need specific details…, read the full transcript at …"): advice to the reader, no claim
+about the region."""
 _FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
 _ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b|sibling tool call errored|doesn'?t want to proceed"
                       r"|\b(?:rejected|declined|denied) by (?:the )?user\b", re.IGNORECASE)
@@ -682,7 +690,8 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     area = region if isinstance(region, RegionIndex) else RegionIndex(region)
     items = summary_items(summary)
     checked = [(item, signature(item.text)) for item in items if item.section in SCORED_SECTIONS]
-    checked = [(item, sig) for item, sig in checked if sig and not WAITING.search(item.text)]
+    checked = [(item, sig) for item, sig in checked
+               if sig and not WAITING.search(item.text) and not _ADDRESSED.search(item.text)]
     unsupported = tuple(item.text for item, sig in checked if not _supported(sig, area))
     open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
     stale = tuple(item.text for item, sig in open_items
