@@ -53,8 +53,6 @@ LATEST_WEIGHT = 3.0
 GOAL_WEIGHT = 1.5
 RECENT_REMARKS = 32
 REMARK_WEIGHT = 1.0
-_ASK = re.compile(r"ask\w*(?:user|question)|question", re.I)
-"""A tool that asks the user (Claude Code's ``AskUserQuestion``): its result is the user's answer."""
 KEYS_PER_NEED = 8
 WORD_KEYS = 3
 """At most this many of a need's keys are plain words (the rest are paths and identifiers, which a summary
@@ -122,7 +120,7 @@ class NeedIndex:
             self._turns[-1][1] = said.text
         if said.role in ("call", "command") and said.target:
             self._actions.append(_CD.sub("", said.target))
-        if said.role == "result" and _ASK.search(said.target.split(":", 1)[0]) and said.text.strip():
+        if said.role == "result" and _asks_user(said.target.split(":", 1)[0]) and said.text.strip():
             self._answers.append(said.text)
         elif said.role == "command":
             message = _commit_message(said.text)
@@ -189,6 +187,13 @@ class NeedIndex:
         keys = salient[: limit - min(WORD_KEYS, len(rare))]
         keys += [words[stem] for stem in rare if self._frequency[stem] <= max(3, self._items // 3)][:room]
         return tuple(dict.fromkeys(keys))[:limit]
+
+
+def _asks_user(tool: str) -> bool:
+    """A tool that asks the user (Claude Code's ``AskUserQuestion``, an MCP ``ask_user``): its result is the user's
+    answer."""
+    name = tool.lower()
+    return "question" in name or ("ask" in name and "user" in name)
 
 
 def own_words(text: str) -> str:
