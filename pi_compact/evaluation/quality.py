@@ -245,6 +245,8 @@ class _Said:
     """For a command: the command; for a result: the command or path of the call it answers."""
     tool: str = ""
     """For the result of a call that ran no shell command (a file or task tool): the tool's name."""
+    arguments: Any = field(default=None, compare=False)
+    """For a call: its arguments (a plan tool's items are read from them)."""
 
 
 def region_messages(region: Iterable[Any]) -> list[dict]:
@@ -322,7 +324,7 @@ def _assistant_block(block: Any, targets: dict[str, tuple[str, str]]) -> Iterato
         if command is not None:
             yield _Said("command", command, target=command)
         else:
-            yield _Said("call", " ".join(json_strings(arguments)), target=target)
+            yield _Said("call", " ".join(json_strings(arguments)), target=target, tool=name, arguments=arguments)
 
 
 class RegionIndex:

@@ -51,6 +51,9 @@ RECENT_REQUESTS = 8
 RECENT_FILES = 24
 LATEST_WEIGHT = 3.0
 GOAL_WEIGHT = 1.5
+RECENT_PLAN = 20
+OPEN_PLAN_WEIGHT = 2.0
+"""An unfinished item of the agent's own task list: the next steps it set itself."""
 RECENT_REMARKS = 32
 REMARK_WEIGHT = 1.0
 KEYS_PER_NEED = 8
@@ -102,6 +105,7 @@ class NeedIndex:
         """The user's answers to the agent's questions (a question tool's results): decisions."""
         self._remarks: deque[str] = deque(maxlen=RECENT_REMARKS)
         """The agent's texts before its last words: what it found and settled on the way."""
+        self._plan = _Plan()
         self._actions: deque[str] = deque(maxlen=3)
         """What the agent's last calls worked on: where the work stood at the cut."""
 
@@ -118,6 +122,8 @@ class NeedIndex:
             if self._turns[-1][1]:
                 self._remarks.append(self._turns[-1][1])  # no longer the turn's last words: a remark on the way
             self._turns[-1][1] = said.text
+        if said.role == "call" and isinstance(said.arguments, dict):
+            self._plan.add(said.arguments)
         if said.role in ("call", "command") and said.target:
             self._actions.append(_CD.sub("", said.target))
         if said.role == "result" and _asks_user(said.target.split(":", 1)[0]) and said.text.strip():
@@ -150,6 +156,11 @@ class NeedIndex:
                 keys = self._keys(text)
                 if keys:
                     found.append(Need(f"latest {kind}" if age == 0 else kind, keys, weight))
+        for text, finished in self._plan.items():
+            keys = self._keys(text, limit=4)
+            if keys:
+                found.append(Need("plan item done" if finished else "plan item", keys,
+                                  REMARK_WEIGHT if finished else OPEN_PLAN_WEIGHT))
         for remark in self._remarks:
             keys = self._keys(remark, limit=4)
             if keys:
@@ -187,6 +198,39 @@ class NeedIndex:
         keys = salient[: limit - min(WORD_KEYS, len(rare))]
         keys += [words[stem] for stem in rare if self._frequency[stem] <= max(3, self._items // 3)][:room]
         return tuple(dict.fromkeys(keys))[:limit]
+
+
+class _Plan:
+    """The agent's own task list, from its plan tool's calls whatever the agent: a whole list with a status per
+    item (Claude Code's ``TodoWrite``, Codex's ``update_plan``), or tasks created one by one and updated by
+    number (``TaskCreate`` / ``TaskUpdate``)."""
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, list[str]] = {}
+        """Task number (or position in the latest list) → [text, status]."""
+
+    def add(self, arguments: dict) -> None:
+        listed = next((v for v in arguments.values() if isinstance(v, list) and v
+                       and all(isinstance(i, dict) and "status" in i for i in v)), None)
+        if listed is not None:  # the whole list again: it replaces the last one
+            self._tasks = {str(n): [_plan_text(i), str(i.get("status"))] for n, i in enumerate(listed, 1)}
+        elif isinstance(arguments.get("subject"), str):
+            self._tasks[str(len(self._tasks) + 1)] = [_plan_text(arguments), "pending"]
+        elif "taskId" in arguments and str(arguments["taskId"]) in self._tasks and "status" in arguments:
+            self._tasks[str(arguments["taskId"])][1] = str(arguments["status"])
+
+    def items(self) -> list[tuple[str, bool]]:
+        """Each task's text and whether it is finished, the last :data:`RECENT_PLAN` of them."""
+        return [(text, status in _FINISHED) for text, status in list(self._tasks.values())[-RECENT_PLAN:]
+                if status != "deleted"]
+
+
+_FINISHED = frozenset({"completed", "complete", "done", "finished"})
+
+
+def _plan_text(item: dict) -> str:
+    return " ".join(v for k, v in item.items() if k in ("content", "step", "subject", "title", "description")
+                    and isinstance(v, str))
 
 
 def _asks_user(tool: str) -> bool:

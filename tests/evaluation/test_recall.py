@@ -191,3 +191,29 @@ def test_nothing_to_need_gives_no_recall_and_the_score_stands_on_correctness() -
 
 def test_recall_of_no_needs_is_none() -> None:
     assert recall((), "anything").value is None
+
+
+PLAN_CALLS = st.sampled_from(["todo", "update_plan", "tasks"])
+
+
+@settings(max_examples=20, deadline=None)
+@given(PLAN_CALLS, IDENTIFIERS, IDENTIFIERS)
+def test_the_agents_unfinished_plan_items_are_needed(style: str, done: str, left: str) -> None:
+    first, second = f"Migrate {done} to the new store", f"Regenerate the {left} lockfile"
+    if style == "todo":
+        calls = [call("t1", "TodoWrite", todos=[{"content": first, "status": "completed"},
+                                                {"content": second, "status": "pending"}])]
+    elif style == "update_plan":
+        calls = [call("t1", "update_plan", plan=[{"step": first, "status": "completed"},
+                                                 {"step": second, "status": "in_progress"}])]
+    else:
+        calls = [call("t1", "TaskCreate", subject=first, description=""),
+                 call("t2", "TaskCreate", subject=second, description=""),
+                 call("t3", "TaskUpdate", taskId="1", status="completed")]
+    messages = [user("Do the migration."), *[assistant(c) for c in calls], assistant("First part is done.")]
+    plan = {need.kind: need.keys for need in RegionIndex(messages).needs.needs()
+            if need.kind.startswith("plan")}
+    assert left in plan["plan item"] and done in plan["plan item done"]
+    kept = f"## Next Steps\n1. Regenerate the `{left}` lockfile\n\n## Done\n- `{done}` migrated\n"
+    lost = f"## Next Steps\n(none)\n\n## Done\n- `{done}` migrated\n"
+    assert holds(messages, kept) > holds(messages, lost)
