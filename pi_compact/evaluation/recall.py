@@ -21,6 +21,7 @@ import re
 from collections import Counter, deque
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 _STEM = 5
@@ -271,13 +272,16 @@ def _commit_message(command: str) -> str:
     return rest.split("\n", 1)[0].strip("\"' ")
 
 
-def _salient(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _salient(text: str) -> tuple[str, ...]:
+    """The paths, identifiers and numbers of ``text`` (asked again for the same texts at every compaction of a
+    replay, hence remembered)."""
     tokens = []
     for token in _TOKEN.findall(text[:4000]):
         token = token.rstrip(".,:;-+()")
         if len(token) >= 3 and (_SALIENT.search(token) or _NUMBER.fullmatch(token)) and not token.startswith("http"):
             tokens.append(token)
-    return tokens
+    return tuple(tokens)
 
 
 def _basename(token: str) -> str:
