@@ -50,6 +50,8 @@ _COMMON = frozenset("""about above after again against because before being belo
 RECENT_REQUESTS = 8
 """The requests weighed: the latest is worth :data:`LATEST_WEIGHT`, each older one less."""
 RECENT_FILES = 24
+FILES_WEIGHT = 2.0
+"""What the changed files weigh together."""
 LATEST_WEIGHT = 3.0
 GOAL_WEIGHT = 1.5
 RECENT_PLAN = 20
@@ -73,7 +75,9 @@ class Need:
 
     kind: str
     """``latest request``, ``request``, ``latest outcome`` (the agent's last words), ``outcome`` (its last
-    words on an earlier request), ``open error``, ``changed file`` or ``commit``."""
+    words on an earlier request), ``remark`` (its words before them), ``decision`` (the user's answer to its
+    question), ``plan item`` / ``plan item done`` (its own task list), ``last action`` (what its last calls
+    worked on), ``open error``, ``carried`` (a fact of an earlier summary), ``changed file`` or ``commit``."""
     keys: tuple[str, ...]
     weight: float
 
@@ -117,6 +121,7 @@ class NeedIndex:
         if said.role == "user" and own_words(said.text):
             self._first_kept = self._first_kept and len(self._turns) < RECENT_REQUESTS
             self._turns.append([own_words(said.text), ""])
+            self._actions.clear()  # where the work stands is what was done since the latest request
         elif said.role == "assistant" and said.text.strip():
             if not self._turns:
                 self._turns.append(["", ""])
@@ -182,7 +187,9 @@ class NeedIndex:
             keys = tuple(dict.fromkeys(_basename(t) for t in _salient(line) if _basename(t)))[:3]
             if keys:
                 found.append(Need("carried", keys, CARRIED_WEIGHT / len(self._carried)))
-        found.extend(Need("changed file", (_basename(f),), 0.4) for f in self._files if _basename(f))
+        names = [_basename(f) for f in self._files if _basename(f)]
+        # the files share one weight: two dozen edited files must not outweigh the request that edited them
+        found.extend(Need("changed file", (name,), FILES_WEIGHT / len(names)) for name in names)
         for message in self._commits:
             keys = self._keys(message, limit=4)
             if keys:

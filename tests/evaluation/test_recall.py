@@ -57,8 +57,9 @@ def test_a_summary_that_drops_the_latest_request_holds_less(template: str, ident
 @given(IDENTIFIERS, FILES)
 def test_the_latest_request_weighs_more_than_an_old_changed_file(ident: str, path: str) -> None:
     messages = session(f"Please rename {ident} in {path} and update its callers.")
-    drops_the_file = f"## Goal\nRename `{ident}` in `{path}`, update its callers.\n\n## Done\n- release notes added\n"
-    drops_the_request = "## Goal\nRelease notes.\n\n## Done\n- `CHANGELOG.md` entry added for the release\n"
+    done = "## Done\n- changelog entry added for the release"
+    drops_the_file = f"## Goal\nRename `{ident}` in `{path}`, update its callers.\n\n{done}\n"
+    drops_the_request = f"## Goal\nThe release.\n\n{done} (`CHANGELOG.md`)\n"
     assert holds(messages, drops_the_file) > holds(messages, drops_the_request)
 
 
