@@ -158,10 +158,13 @@ class NeedIndex:
             weight = LATEST_WEIGHT / (1 + age)
             if age == len(self._turns) - 1 and self._first_kept:
                 weight = max(weight, GOAL_WEIGHT)  # the first request is the region's goal unless replaced
-            for kind, text in (("request", request), ("outcome", outcome)):
+            # the agent's very last words are often the step under way narrated ("Let me check the config"):
+            # they weigh as a remark; what the user asked weighs most
+            outcome_weight = REMARK_WEIGHT if age == 0 else weight
+            for kind, text, worth in (("request", request, weight), ("outcome", outcome, outcome_weight)):
                 keys = self._keys(text)
                 if keys:
-                    found.append(Need(f"latest {kind}" if age == 0 else kind, keys, weight))
+                    found.append(Need(f"latest {kind}" if age == 0 else kind, keys, worth))
         for text, finished in self._plan.items():
             keys = self._keys(text, limit=4)
             if keys:
