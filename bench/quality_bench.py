@@ -192,11 +192,12 @@ def print_targets(rows: list[dict]) -> None:
     if ours:
         no_wrong = sum(r["facts"]["wrong"] == 0 for r in ours.values())
         right = sum(bool(r["facts"]["nextRight"]) for r in ours.values())
+        judged = sum(r["facts"]["nextRight"] is not None for r in ours.values())  # regions with a labelled next step
         as_many = sum(r["facts"]["present"] >= reference[k]["facts"]["present"]
                       for k, r in ours.items() if k in reference)
         shorter = sum(r["chars"] <= reference[k]["chars"] for k, r in ours.items() if k in reference)
         n = len(ours)
-        print(f"\nvalidation half, ours: no wrong item {no_wrong}/{n}; next step right {right}/{n} (target 80%); "
+        print(f"\nvalidation half, ours: no wrong item {no_wrong}/{n}; next step right {right}/{judged} (target 80%); "
               f"at least the reference's labelled facts {as_many}/{n} (target half); length at most the reference's "
               f"{shorter}/{n}")
     print_agreement(rows)
