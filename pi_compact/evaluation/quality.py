@@ -713,12 +713,14 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
 
 
 def _open_error_texts(area: RegionIndex) -> list[str]:
-    """The open failures of the region, each as its call and the first line of its output."""
+    """The open failures of the region, each as the lines of its output that name an error (the failing test,
+    the file and line), else its first line, then its call."""
     texts = []
     for failure in area.errors.failures()[-RECENT_ERRORS:]:
         if not failure.resolved:
-            first = failure.text.strip().splitlines()[0][:200] if failure.text.strip() else ""
-            texts.append(f"{failure.target.split(':', 1)[-1][:200]} {first}")
+            lines = [line.strip()[:200] for line in failure.text[:3000].splitlines() if line.strip()]
+            named = [line for line in lines if _ERROR_MENTION.search(line)][:3] or lines[:1]
+            texts.append("\n".join(named + [failure.target.split(":", 1)[-1][:200]]))
     return texts
 
 

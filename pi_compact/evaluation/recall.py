@@ -31,6 +31,8 @@ _LONG_WORD = re.compile(r"[^\W\d_]{6,}", re.UNICODE)
 _TOKEN = re.compile(r"[\w][\w./\\:@#$+-]*", re.UNICODE)
 _SALIENT = re.compile(r"[/\\]|\w\.\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|_")
 _NUMBER = re.compile(r"\d{2,}")
+_MEASURE = re.compile(r"\d+(?:\.\d+)?(?:ms|s|m|h|[kmg]i?b|x|%)", re.I)
+"""A duration or a size (``0.46s``, ``12ms``, ``3.2MB``): it changes every run and identifies nothing."""
 _TAG = re.compile(r"<([\w-]{1,40})(?:\s[^>\n]{0,200})?>")
 """A harness's block in the user's place: ``<system_instruction>``, ``<command-name>``, ``<local-command-stdout>``."""
 _NOTICE = re.compile(r"\[[A-Z][^\]\n]{0,80}\]\s*$")
@@ -206,7 +208,7 @@ class NeedIndex:
         words = {w[:_STEM]: w for w in _LONG_WORD.findall(text.lower()) if w not in _COMMON}
         rare = sorted(words, key=lambda stem: (self._frequency[stem], stem))
         room = max(WORD_KEYS, limit - len(salient))
-        keys = salient[: limit - min(WORD_KEYS, len(rare))]
+        keys = salient[: max(limit // 2, limit - min(WORD_KEYS, len(rare)))]
         keys += [words[stem] for stem in rare if self._frequency[stem] <= max(3, self._items // 3)][:room]
         return tuple(dict.fromkeys(keys))[:limit]
 
@@ -289,7 +291,8 @@ def _salient(text: str) -> tuple[str, ...]:
     tokens = []
     for token in _TOKEN.findall(text[:4000]):
         token = token.rstrip(".,:;-+()")
-        if len(token) >= 3 and (_SALIENT.search(token) or _NUMBER.fullmatch(token)) and not token.startswith("http"):
+        if (len(token) >= 3 and (_SALIENT.search(token) or _NUMBER.fullmatch(token)) and not token.startswith("http")
+                and not _MEASURE.fullmatch(token)):
             tokens.append(token)
     return tuple(tokens)
 
