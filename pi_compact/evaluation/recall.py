@@ -289,11 +289,13 @@ def _salient(text: str) -> tuple[str, ...]:
     """The paths, identifiers and numbers of ``text`` (asked again for the same texts at every compaction of a
     replay, hence remembered)."""
     tokens = []
-    for token in _TOKEN.findall(text[:4000]):
-        token = token.rstrip(".,:;-+()")
-        if (len(token) >= 3 and (_SALIENT.search(token) or _NUMBER.fullmatch(token)) and not token.startswith("http")
-                and not _MEASURE.fullmatch(token)):
-            tokens.append(token)
+    for found in _TOKEN.findall(text[:4000]):
+        if found.startswith("http"):
+            continue
+        for token in found.split("::"):  # a test id (``tests/test_x.py::test_name``) names a file and a test
+            token = token.rstrip(".,:;-+()")
+            if len(token) >= 3 and (_SALIENT.search(token) or _NUMBER.fullmatch(token)) and not _MEASURE.fullmatch(token):
+                tokens.append(token)
     return tuple(tokens)
 
 

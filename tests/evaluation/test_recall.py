@@ -218,3 +218,21 @@ def test_the_agents_unfinished_plan_items_are_needed(style: str, done: str, left
     kept = f"## Next Steps\n1. Regenerate the `{left}` lockfile\n\n## Done\n- `{done}` migrated\n"
     lost = f"## Next Steps\n(none)\n\n## Done\n- `{done}` migrated\n"
     assert holds(messages, kept) > holds(messages, lost)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.from_regex(r"Test[A-Z][a-z]{3,8}_[A-Z][a-z]{3,8}", fullmatch=True),
+       st.sampled_from(["--- FAIL: {t} (0.46s)", "FAILED tests/test_x.py::{t} - AssertionError", "✗ {t} failed in 12ms"]),
+       st.integers(0, 30))
+def test_an_open_failure_is_known_by_the_test_its_output_names(test: str, line: str, noise: int) -> None:
+    output = "\n".join([f"ok  step {i} passed" for i in range(noise)] + [line.format(t=test), "Exit code 1"])
+    messages = [user("Run the integration tests."), assistant(call("c1", "bash", command="make integration")),
+                result("c1", "bash", output, error=True)]
+    errors = [need for need in RegionIndex(messages).needs.needs(_open_errors(messages)) if need.kind == "open error"]
+    assert errors and test in errors[0].keys
+    assert not any(key.endswith(("s", "ms")) and key[0].isdigit() for key in errors[0].keys)
+
+
+def _open_errors(messages: list[dict]) -> list[str]:
+    from pi_compact.evaluation.quality import _open_error_texts
+    return _open_error_texts(RegionIndex(messages))
