@@ -218,8 +218,27 @@ def print_agreement(rows: list[dict]) -> None:
                 recalls = [r["recall"] for r in mine if r["recall"] is not None]
                 means.append(f"{writer} {sum(r['score'] for r in mine) / len(mine):.2f}"
                              f" (recall {sum(recalls) / max(1, len(recalls)):.2f})")
+        agree, pairs = _pairs_in_order(labelled)
         print(f"scorer against the hand labels, {half} ({len(labelled)} summaries): Spearman "
-              f"{_rho(rho)} (bench truth), {_rho(pure)} (labels only); mean score {', '.join(means)}")
+              f"{_rho(rho)} (bench truth), {_rho(pure)} (labels only); summaries of one region ordered as the labels "
+              f"order them {agree}/{pairs}; mean score {', '.join(means)}")
+
+
+def _pairs_in_order(labelled: list[dict]) -> tuple[int, int]:
+    """Of the pairs of summaries of the same region the labels alone tell apart, those the score orders alike:
+    what a user choosing between two summaries of one region relies on."""
+    agree = pairs = 0
+    by_region: dict[str, list[dict]] = {}
+    for row in labelled:
+        by_region.setdefault(row["region"], []).append(row)
+    for rows in by_region.values():
+        for i, one in enumerate(rows):
+            for other in rows[i + 1:]:
+                told = labels_truth(one) - labels_truth(other)
+                if told:
+                    pairs += 1
+                    agree += (one["score"] - other["score"]) * told > 0
+    return agree, pairs
 
 
 def _rho(value: float | None) -> str:
