@@ -132,8 +132,9 @@ class NeedIndex:
             self._turns[-1][1] = said.text
         if said.role == "call" and isinstance(said.arguments, dict):
             self._plan.add(said.arguments)
-        if said.role in ("call", "command") and said.target:
-            self._actions.append(_CD.sub("", said.target))
+        if said.role == "result" and not said.failed and said.target.partition(":")[2]:
+            # what the last calls that worked were on (a failed look the agent moved past is nowhere it stands)
+            self._actions.append(_CD.sub("", said.target.partition(":")[2]))
         if said.role == "result" and _asks_user(said.target.split(":", 1)[0]) and said.text.strip():
             self._answers.append(said.text)
         elif said.role == "command":
