@@ -11,7 +11,10 @@ Retention (``pi_compact.replayer``) asks whether strings survived; this module a
   reports it done, or is a ``git commit``);
 * **error accuracy** — of the errors the summary mentions, the share given the right status (open vs
   resolved), where an open error the summary leaves out counts as a wrong one;
-* **length** — the summary's characters and tokens against the region's.
+* **length** — the summary's characters and tokens against the region's;
+* **recall** (:mod:`.recall`) — how much of what the region shows a continuing agent needs the summary holds:
+  a summary that says little is rarely wrong, so without it a short summary outranked one holding twice the
+  facts. :attr:`Quality.score` is mostly recall, the rest the checks above, less a cost per fault.
 
 It reads only the region and the summary text (it shares no code with the summarizers it grades), so a
 summarizer cannot pass by agreeing with itself. The headings it understands are pi's (``## Progress`` /
