@@ -120,9 +120,21 @@ class NeedIndex:
         self._items += 1
         if said.role in ("user", "assistant"):
             self._frequency.update({w[:_STEM] for w in _WORD.findall(said.text.lower())})
-        if said.role == "user" and own_words(said.text):
+            self._add_text(said)
+        elif said.role == "call" and isinstance(said.arguments, dict):
+            self._plan.add(said.arguments)
+        elif said.role == "command":
+            message = _commit_message(said.text)
+            if message:
+                self._commits.append(message)
+        elif said.role == "result":
+            self._add_result(said)
+
+    def _add_text(self, said: Any) -> None:
+        words = own_words(said.text) if said.role == "user" else ""
+        if words:
             self._first_kept = self._first_kept and len(self._turns) < RECENT_REQUESTS
-            self._turns.append([own_words(said.text), ""])
+            self._turns.append([words, ""])
             self._actions.clear()  # where the work stands is what was done since the latest request
         elif said.role == "assistant" and said.text.strip():
             if not self._turns:
@@ -130,24 +142,20 @@ class NeedIndex:
             if self._turns[-1][1]:
                 self._remarks.append(self._turns[-1][1])  # no longer the turn's last words: a remark on the way
             self._turns[-1][1] = said.text
-        if said.role == "call" and isinstance(said.arguments, dict):
-            self._plan.add(said.arguments)
-        if said.role == "result" and not said.failed and said.target.partition(":")[2]:
-            # what the last calls that worked were on (a failed look the agent moved past is nowhere it stands)
-            self._actions.append(_CD.sub("", said.target.partition(":")[2]))
-        if said.role == "result" and _asks_user(said.target.split(":", 1)[0]) and said.text.strip():
+
+    def _add_result(self, said: Any) -> None:
+        tool, _, target = said.target.partition(":")
+        if _asks_user(tool) and said.text.strip():
             self._answers.append(said.text)
-        elif said.role == "command":
-            message = _commit_message(said.text)
-            if message:
-                self._commits.append(message)
-        elif said.role == "result" and not said.failed and said.target.lower().startswith(_CHANGING):
-            name = said.target.split(":", 1)[1].strip()
-            if name:
-                self._files.pop(name, None)
-                self._files[name] = None
-                if len(self._files) > RECENT_FILES:
-                    self._files.pop(next(iter(self._files)))
+        if said.failed or not target:
+            return
+        # what the last calls that worked were on (a failed look the agent moved past is nowhere it stands)
+        self._actions.append(_CD.sub("", target))
+        if said.target.lower().startswith(_CHANGING) and target.strip():
+            self._files.pop(target.strip(), None)
+            self._files[target.strip()] = None
+            if len(self._files) > RECENT_FILES:
+                self._files.pop(next(iter(self._files)))
 
     def add_summary(self, summary: str) -> None:
         """An earlier summary inside the region: each of its lines naming paths or identifiers is a fact to
