@@ -23,8 +23,8 @@ from pathlib import Path
 import orjson
 
 from pi_compact import Session
-from pi_compact.evaluation.coverage import coverage, spearman
-from pi_compact.evaluation.quality import Quality, RegionLabels, score_quality, summaries_at
+from pi_compact.evaluation.coverage import FACT_SECTIONS, coverage, spearman
+from pi_compact.evaluation.quality import Quality, RegionIndex, RegionLabels, score_quality, summaries_at
 from pi_compact.evaluation.replayer import replay
 from sessions_fixtures import BEFORE_COMPACTION, HERE, LARGE_SESSION, PI_DIR
 
@@ -132,15 +132,18 @@ def corpus_rows(before: str | None = BEFORE) -> list[dict]:
     rows = []
     for region in found:
         labels = labels_for(region)
+        area = RegionIndex(region.entries)  # indexed once, scored for each writer
         writers = (("reference", region.reference), ("ours", region.offline()), ("before", earlier.get(region.key)))
         for writer, summary in writers:
             if summary is None:
                 continue
-            quality = score_quality(list(region.entries), summary)
+            quality = score_quality(area, summary)
             facts = coverage(summary, labels, quality).to_json() if labels else None
             rows.append({"half": half_of(region), "region": region.key, "repository": region.repository,
                          "writer": writer, "chars": len(summary), "score": quality.score, "facts": facts,
-                         "faults": list(quality.faults)})
+                         "labelsOnly": _labels_only(summary, labels) if labels else None,
+                         "recall": quality.recall, "correctness": quality.correctness,
+                         "missing": list(quality.missing[:5]), "faults": list(quality.faults)})
     return rows
 
 
@@ -158,25 +161,100 @@ def print_corpus(rows: list[dict]) -> None:
     print_targets(rows)
 
 
+def _labels_only(summary: str, labels: dict) -> dict:
+    """The labels' verdict without the scorer's: the share of labelled facts held and the labelled next step
+    named (no stale check), and per fact section the labelled facts the summary holds none of."""
+    facts = coverage(summary, labels, Quality())
+    absent = {section: coverage(summary, {section: labels.get(section)}, Quality()).absent
+              for section in FACT_SECTIONS}
+    return {"share": facts.share, "nextNamed": facts.next_right, "absent": absent}
+
+
+def truth(row: dict) -> float:
+    """The bench's truth (issue 20): share of labelled facts × 0.7 + 0.3 × next step right − 0.1 × wrong, where
+    *wrong* and the stale check of *next step right* come from the scorer itself."""
+    f = row["facts"]
+    return f["share"] * 0.7 + 0.3 * bool(f["nextRight"]) - 0.1 * f["wrong"]
+
+
+def labels_truth(row: dict) -> float:
+    """The same from the labels alone (share × 0.7 + 0.3 × next step named): ``truth`` takes *wrong* from the
+    scorer it judges, so a scorer's own false alarms lower the truth with its score and agree with it."""
+    f = row["labelsOnly"]
+    return f["share"] * 0.7 + 0.3 * bool(f["nextNamed"])
+
+
 def print_targets(rows: list[dict]) -> None:
     """Issue 20's "done when", on the validation half, and the scorer's rank correlation with the labels."""
     valid = [r for r in rows if r["half"] == "validation" and r["facts"]]
     ours = {r["region"]: r for r in valid if r["writer"] == "ours"}
     reference = {r["region"]: r for r in valid if r["writer"] == "reference"}
-    if not ours:
-        return
-    no_wrong = sum(r["facts"]["wrong"] == 0 for r in ours.values())
-    right = sum(bool(r["facts"]["nextRight"]) for r in ours.values())
-    as_many = sum(r["facts"]["present"] >= reference[k]["facts"]["present"] for k, r in ours.items() if k in reference)
-    shorter = sum(r["chars"] <= reference[k]["chars"] for k, r in ours.items() if k in reference)
-    truth = [r["facts"]["share"] * 0.7 + 0.3 * bool(r["facts"]["nextRight"]) - 0.1 * r["facts"]["wrong"] for r in valid]
-    rho = spearman(truth, [r["score"] for r in valid])
-    n = len(ours)
-    print(f"\nvalidation half, ours: no wrong item {no_wrong}/{n}; next step right {right}/{n} (target 80%); "
-          f"at least the reference's labelled facts {as_many}/{n} (target half); length at most the reference's "
-          f"{shorter}/{n}")
-    print(f"scorer against the hand labels (Spearman, {len(valid)} summaries): "
-          f"{'-' if rho is None else format(rho, '.2f')}")
+    if ours:
+        no_wrong = sum(r["facts"]["wrong"] == 0 for r in ours.values())
+        right = sum(bool(r["facts"]["nextRight"]) for r in ours.values())
+        judged = sum(r["facts"]["nextRight"] is not None for r in ours.values())  # regions with a labelled next step
+        as_many = sum(r["facts"]["present"] >= reference[k]["facts"]["present"]
+                      for k, r in ours.items() if k in reference)
+        shorter = sum(r["chars"] <= reference[k]["chars"] for k, r in ours.items() if k in reference)
+        n = len(ours)
+        print(f"\nvalidation half, ours: no wrong item {no_wrong}/{n}; next step right {right}/{judged} (target 80%); "
+              f"at least the reference's labelled facts {as_many}/{n} (target half); length at most the reference's "
+              f"{shorter}/{n}")
+    print_agreement(rows)
+    print_absent(rows)
+
+
+def print_agreement(rows: list[dict]) -> None:
+    """Per half: Spearman of the score against both truths, and each writer's mean score (and recall)."""
+    for half in ("calibration", "validation"):
+        labelled = [r for r in rows if r["half"] == half and r["facts"]]
+        scores = [r["score"] for r in labelled]
+        rho = spearman([truth(r) for r in labelled], scores)
+        pure = spearman([labels_truth(r) for r in labelled], scores)
+        means = []
+        for writer in ("ours", "reference", "before"):
+            mine = [r for r in rows if r["half"] == half and r["writer"] == writer]
+            if mine:
+                recalls = [r["recall"] for r in mine if r["recall"] is not None]
+                means.append(f"{writer} {sum(r['score'] for r in mine) / len(mine):.2f}"
+                             f" (recall {sum(recalls) / max(1, len(recalls)):.2f})")
+        agree, pairs = _pairs_in_order(labelled)
+        print(f"scorer against the hand labels, {half} ({len(labelled)} summaries): Spearman "
+              f"{_rho(rho)} (bench truth), {_rho(pure)} (labels only); summaries of one region ordered as the labels "
+              f"order them {agree}/{pairs}; mean score {', '.join(means)}")
+
+
+def _pairs_in_order(labelled: list[dict]) -> tuple[int, int]:
+    """Of the pairs of summaries of the same region the labels alone tell apart, those the score orders alike:
+    what a user choosing between two summaries of one region relies on."""
+    agree = pairs = 0
+    by_region: dict[str, list[dict]] = {}
+    for row in labelled:
+        by_region.setdefault(row["region"], []).append(row)
+    for rows in by_region.values():
+        for i, one in enumerate(rows):
+            for other in rows[i + 1:]:
+                told = labels_truth(one) - labels_truth(other)
+                if told:
+                    pairs += 1
+                    agree += (one["score"] - other["score"]) * told > 0
+    return agree, pairs
+
+
+def _rho(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def print_absent(rows: list[dict]) -> None:
+    """Per half and writer, the labelled facts of each section the summaries hold none of (summed)."""
+    print(f"\nlabelled facts absent, per section (summed over the labelled regions)")
+    print(f"{'half':12} {'writer':9} " + " ".join(f"{s:>11}" for s in FACT_SECTIONS))
+    for half in ("calibration", "validation"):
+        for writer in ("ours", "reference"):
+            mine = [r["labelsOnly"]["absent"] for r in rows if r["half"] == half and r["writer"] == writer
+                    and r["labelsOnly"]]
+            if mine:
+                print(f"{half:12} {writer:9} " + " ".join(f"{sum(a[s] for a in mine):>11}" for s in FACT_SECTIONS))
 
 
 def main(argv: list[str] | None = None) -> bool:

@@ -163,7 +163,8 @@ ENTRY_POINTS = {
     "infer_cwd": (lambda region: infer_cwd(region), _OFFLINE),
     "condense": (lambda region: condense(region), ("pi_compact.compaction.prune",)),
     "redact_secrets": (lambda region: redact_secrets(condense(region)), ("pi_compact.compaction.redact",)),
-    "score_quality": (lambda region: score_quality(region, _summary_of(region)), ("pi_compact.evaluation.quality",)),
+    "score_quality": (lambda region: score_quality(region, _summary_of(region)),
+                      ("pi_compact.evaluation.quality", "pi_compact.evaluation.recall")),
     "offline summary": (lambda region: OfflineSummarizer().summarize(
         SummaryRequest("", "", 4000, messages=tuple(region))), _OFFLINE),
 }

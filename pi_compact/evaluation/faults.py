@@ -76,8 +76,9 @@ _PI_HEADINGS = re.compile(r"goal|constraint|preference|progress|done|in progress
                           r"|context|original request|early progress|suffix|condensed transcript", re.I)
 _FILE_OPEN = re.compile(r"<(read-files|modified-files)>\n")
 _DELETE = re.compile(r"(?:^|&&|;|\|)\s*(?:git\s+)?rm\s+(?:-\w+\s+)*([^\s;&|]+)")
-FAULT_COST = 0.15
-"""What one fault takes off a summary's score."""
+FAULT_COST = 0.2
+"""What one fault takes off a summary's score: more than the line holding it could add to its recall (a wrong
+claim is not paid for by the words it happens to share with the region)."""
 
 
 def _quoted_pair(line: str) -> bool:

@@ -77,6 +77,8 @@ class PieceFinder:
         self.pieces: list[str] = []
         self._first: dict[str, int] = {}
         """needle → the first piece holding it; or, for a needle not found, ``-1 - pieces searched``."""
+        self._last: dict[str, tuple[int | None, int]] = {}
+        """needle → (the last piece holding it, pieces searched)."""
 
     def append(self, piece: str) -> None:
         self.pieces.append(piece)
@@ -89,6 +91,29 @@ class PieceFinder:
         found = self._scan(needle, start) if start < len(self.pieces) else None
         self._first[needle] = found if found is not None else -1 - len(self.pieces)
         return found
+
+    def last(self, needle: str) -> int | None:
+        """The last piece holding ``needle``; only the pieces added since it was last asked are searched."""
+        found, searched = self._last.get(needle, (None, 0))
+        if searched < len(self.pieces):
+            later = self._scan_last(needle, searched)
+            found = later if later is not None else found
+            self._last[needle] = (found, len(self.pieces))
+        return found
+
+    def _scan_last(self, needle: str, start: int) -> int | None:
+        if self._SEPARATOR in needle or not needle:
+            return next((i for i in range(len(self.pieces) - 1, start - 1, -1) if needle in self.pieces[i]), None)
+        pieces = self.pieces[start:]
+        at = self._SEPARATOR.join(pieces).rfind(needle)
+        if at < 0:
+            return None
+        total = 0
+        for index, piece in enumerate(pieces):
+            total += len(piece) + 1
+            if at < total:
+                return start + index
+        return None
 
     def _scan(self, needle: str, start: int) -> int | None:
         if self._SEPARATOR in needle or not needle:

@@ -11,7 +11,10 @@ Retention (``pi_compact.replayer``) asks whether strings survived; this module a
   reports it done, or is a ``git commit``);
 * **error accuracy** — of the errors the summary mentions, the share given the right status (open vs
   resolved), where an open error the summary leaves out counts as a wrong one;
-* **length** — the summary's characters and tokens against the region's.
+* **length** — the summary's characters and tokens against the region's;
+* **recall** (:mod:`.recall`) — how much of what the region shows a continuing agent needs the summary holds:
+  a summary that says little is rarely wrong, so without it a short summary outranked one holding twice the
+  facts. :attr:`Quality.score` is mostly recall, the rest the checks above, less a cost per fault.
 
 It reads only the region and the summary text (it shares no code with the summarizers it grades), so a
 summarizer cannot pass by agreeing with itself. The headings it understands are pi's (``## Progress`` /
@@ -33,7 +36,12 @@ from ..accessors import json_strings
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import FAULT_COST, WAITING, asked_last, find_faults
 from .growing import GrowingText, PieceFinder
+from .recall import NeedIndex, recall
 
+RECALL_WEIGHT = 0.8
+"""The share of the score that is recall. Tuned on the calibration half: against the hand labels alone
+(share of labelled facts held, next step right) recall ranks summaries far better than correctness, which on its
+own ranks them inversely (a longer summary says more that a heuristic cannot confirm)."""
 SCORED_SECTIONS = ("done", "in_progress", "next", "constraints")
 """The sections whose items precision counts."""
 OPEN_SECTIONS = ("in_progress", "next")
@@ -88,6 +96,14 @@ _RESOLVED_MENTION = re.compile(
     r"irrelevant|aborted by the user|reverted)\b",
     re.IGNORECASE,
 )
+_ADDRESSED = re.compile(
+    r"\b(?:if you need (?:specific|more|further|the)|you were (?:asked|working)|you generated|without asking the user"
+    r"|continue (?:the conversation|from where|where (?:we|you) left)|(?:read|see) the full transcript)\b",
+    re.IGNORECASE,
+)
+"""A line a harness appends to tell the next agent how to go on ("Please continue the conversation from where we
+left off…", "If you need specific details…, read the full transcript at …"): advice to the reader, no claim
+about the region."""
 _FAILED_EXIT = re.compile(r"(?:exited with code|exit code|exit status)[: ]+([1-9]\d*)", re.IGNORECASE)
 _ABORTED = re.compile(r"\baborted\b|\bcancel+ed\b|\binterrupted\b|sibling tool call errored|doesn'?t want to proceed"
                       r"|\b(?:rejected|declined|denied) by (?:the )?user\b", re.IGNORECASE)
@@ -230,6 +246,10 @@ class _Said:
     failed: bool = False
     target: str = ""
     """For a command: the command; for a result: the command or path of the call it answers."""
+    tool: str = ""
+    """For the result of a call that ran no shell command (a file or task tool): the tool's name."""
+    arguments: Any = field(default=None, compare=False)
+    """For a call: its arguments (a plan tool's items are read from them)."""
 
 
 def region_messages(region: Iterable[Any]) -> list[dict]:
@@ -245,6 +265,20 @@ def region_messages(region: Iterable[Any]) -> list[dict]:
     return messages
 
 
+def _earlier_summaries(region: Iterable[Any]) -> Iterator[str]:
+    """The texts of the summaries inside ``region`` (an earlier compaction's, a branch summary): what the region
+    held before, which a summary that updates it must carry on."""
+    for item in region:
+        if isinstance(item, dict) and item.get("type") == "message":
+            item = item.get("message")
+        if not isinstance(item, dict):
+            continue
+        if item.get("type") in ("compaction", "branch_summary") or item.get("role") in ("compactionSummary",
+                                                                                           "branchSummary"):
+            if isinstance(item.get("summary"), str):
+                yield item["summary"]
+
+
 def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -253,7 +287,7 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
+def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Said]:
     """What ``messages`` say; ``targets`` maps tool-call ids to what they worked on (kept across calls)."""
     said: list[_Said] = []
     for message in messages:
@@ -266,7 +300,8 @@ def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
         elif role == "toolResult":
             text = _text(message.get("content"))
             failed = bool(message.get("isError")) or bool(_FAILED_EXIT.search(text[-400:]))
-            said.append(_Said("result", text, failed, targets.get(str(message.get("toolCallId")), "")))
+            target, tool = targets.get(str(message.get("toolCallId")), ("", ""))
+            said.append(_Said("result", text, failed, target, tool))
         elif role == "bashExecution":
             command = str(message.get("command") or "")
             output = str(message.get("output") or "")
@@ -277,7 +312,7 @@ def _said(messages: list[dict], targets: dict[str, str]) -> list[_Said]:
     return said
 
 
-def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
+def _assistant_block(block: Any, targets: dict[str, tuple[str, str]]) -> Iterator[_Said]:
     if not isinstance(block, dict):
         return
     if block.get("type") == "text" and isinstance(block.get("text"), str):
@@ -287,11 +322,12 @@ def _assistant_block(block: Any, targets: dict[str, str]) -> Iterator[_Said]:
         command = arguments.get("command") if isinstance(arguments.get("command"), str) else None
         target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath")
                                   and isinstance(v, str)), "")
-        targets[str(block.get("id"))] = f"{block.get('name')}:{target}"
+        name = str(block.get("name"))
+        targets[str(block.get("id"))] = (f"{name}:{target}", "" if command is not None else name)
         if command is not None:
             yield _Said("command", command, target=command)
         else:
-            yield _Said("call", " ".join(json_strings(arguments)), target=target)
+            yield _Said("call", " ".join(json_strings(arguments)), target=target, tool=name, arguments=arguments)
 
 
 class RegionIndex:
@@ -302,7 +338,7 @@ class RegionIndex:
 
     def __init__(self, region: Iterable[Any] = ()) -> None:
         self.said: list[_Said] = []
-        self._targets: dict[str, str] = {}
+        self._targets: dict[str, tuple[str, str]] = {}
         self._lowered: list[str] = []
         self._text = GrowingText()
         self.chars = 0
@@ -312,10 +348,15 @@ class RegionIndex:
         self.errors = _ErrorIndex()
         self._last_mention: dict[_Signature, tuple[int, int]] = {}
         self._said_stems: dict[int, set[str]] = {}
+        self.needs = NeedIndex()
+        """What a continuing agent needs of the region (:mod:`.recall`)."""
         self.extend(region)
 
     def extend(self, region: Iterable[Any]) -> None:
         """Add the messages (or entries) of ``region`` at its end."""
+        region = list(region)
+        for text in _earlier_summaries(region):
+            self.needs.add_summary(text)
         messages = region_messages(region)
         said = _said(messages, self._targets)
         if not said:
@@ -326,6 +367,7 @@ class RegionIndex:
         for item, low in zip(said, lowered):
             self.stems.update(w[:_STEM] for w in _WORD.findall(low))
             self.errors.add(item)
+            self.needs.add(item)
         self.said.extend(said)
         self._lowered.extend(lowered)
         self._text.append("\n".join(lowered))
@@ -560,6 +602,13 @@ class Quality:
     """How many summaries these figures add up."""
     faults: tuple[str, ...] = ()
     """The summaries' faults of the classes :mod:`.faults` checks (a declined call as an error, a stale goal, …)."""
+    recall_sum: float = 0.0
+    """The sum of the summaries' recalls (:mod:`.recall`): the weighted share of what the region shows a
+    continuing agent needs that each summary holds."""
+    recalled: int = 0
+    """How many summaries had something to recall."""
+    missing: tuple[str, ...] = ()
+    """The needs a summary holds less than half of, most important first."""
 
     @property
     def precision(self) -> float | None:
@@ -580,13 +629,25 @@ class Quality:
         return self.errors_right / self.errors if self.errors else None
 
     @property
-    def score(self) -> float:
-        """One figure in [0, 1]: the mean of precision, freshness (1 − staleness), error accuracy and open recall
-        (those there is something to judge for), less :data:`~.faults.FAULT_COST` per fault per summary. Only a
-        summary with no fault and nothing wrong scores 1."""
+    def recall(self) -> float | None:
+        """The mean recall of the summaries that had something to recall."""
+        return self.recall_sum / self.recalled if self.recalled else None
+
+    @property
+    def correctness(self) -> float:
+        """The mean of precision, freshness (1 − staleness), error accuracy and open recall (those there is
+        something to judge for): is what the summary says true? 1 when it says nothing checkable."""
         parts = [value for value in (self.precision, None if self.staleness is None else 1 - self.staleness,
                                      self.error_accuracy, self.open_recall) if value is not None]
-        base = sum(parts) / len(parts) if parts else 1.0
+        return sum(parts) / len(parts) if parts else 1.0
+
+    @property
+    def score(self) -> float:
+        """One figure in [0, 1]: :data:`RECALL_WEIGHT` × :attr:`recall` (does it hold what the next agent needs?)
+        plus the rest × :attr:`correctness` (is what it says true?), less :data:`~.faults.FAULT_COST` per fault
+        per summary. Only a summary that holds everything, says nothing wrong and has no fault scores 1."""
+        held = self.recall
+        base = self.correctness if held is None else RECALL_WEIGHT * held + (1 - RECALL_WEIGHT) * self.correctness
         return max(0.0, base - FAULT_COST * len(self.faults) / max(1, self.count))
 
     @property
@@ -606,6 +667,7 @@ class Quality:
             self.summary_chars + other.summary_chars, self.region_chars + other.region_chars,
             self.summary_tokens + other.summary_tokens, self.region_tokens + other.region_tokens,
             self.labelled + other.labelled, self.count + other.count, self.faults + other.faults,
+            self.recall_sum + other.recall_sum, self.recalled + other.recalled, self.missing + other.missing,
         )
 
     def to_json(self) -> dict:
@@ -618,7 +680,8 @@ class Quality:
             "errorMistakes": list(self.error_mistakes),
             "summaryChars": self.summary_chars, "regionChars": self.region_chars, "charRatio": self.char_ratio,
             "summaryTokens": self.summary_tokens, "regionTokens": self.region_tokens, "tokenRatio": self.token_ratio,
-            "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults), "score": self.score,
+            "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults),
+            "recall": self.recall, "missing": list(self.missing), "score": self.score,
         }
 
 
@@ -632,7 +695,8 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     area = region if isinstance(region, RegionIndex) else RegionIndex(region)
     items = summary_items(summary)
     checked = [(item, signature(item.text)) for item in items if item.section in SCORED_SECTIONS]
-    checked = [(item, sig) for item, sig in checked if sig and not WAITING.search(item.text)]
+    checked = [(item, sig) for item, sig in checked
+               if sig and not WAITING.search(item.text) and not _ADDRESSED.search(item.text)]
     unsupported = tuple(item.text for item, sig in checked if not _supported(sig, area))
     open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
     stale = tuple(item.text for item, sig in open_items
@@ -640,13 +704,31 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     judged, mistakes = _judge_errors(items, area, labels)
     wanted = (labels.in_progress + labels.next) if labels is not None else ()
     named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
+    held = recall(area.needs.needs(_open_error_texts(area)), summary)
     return Quality(
         items=len(checked), supported=len(checked) - len(unsupported), unsupported=unsupported,
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
         error_mistakes=mistakes, summary_chars=len(summary), region_chars=area.chars,
         summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
         faults=find_faults(area.said, summary, labels),
+        recall_sum=held.value or 0.0, recalled=int(held.value is not None), missing=held.missing,
     )
+
+
+def _open_error_texts(area: RegionIndex) -> list[str]:
+    """The open failures of the region, each as the lines of its output that name an error (the failing test,
+    the file and line), else its first line, then its call."""
+    texts = []
+    for failure in area.errors.failures()[-RECENT_ERRORS:]:
+        if not failure.resolved:
+            lines = [line.strip()[:200] for line in failure.text[:3000].splitlines() if line.strip()]
+            named = [line for line in lines if _ERROR_MENTION.search(line)][:3] or lines[:1]
+            texts.append("\n".join(named + [failure.target.split(":", 1)[-1][:200]]))
+    return texts
+
+
+RECENT_ERRORS = 8
+"""The failures weighed for recall: the latest (older ones are settled or forgotten)."""
 
 
 # -- summaries at given cuts ----------------------------------------------------------------------------------------
@@ -753,15 +835,16 @@ class _ErrorIndex:
         number = self.results
         self.results += 1
         if said.failed:
-            head = _command_head(said.target)
+            # a file or task tool's failure ("file not read yet", "no such task") is settled by its next success
+            head = f"tool:{said.tool}" if said.tool else _command_head(said.target)
             settled = (bool(_ABORTED.search(said.text[:200])) or _INSPECTION.match(head) is not None
                        or not said.text.strip())
             self._open.append([number, said, head, settled, len(self._changes), set()])
             self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
             return
-        for head in _chain_heads(said.target):
+        for head in _chain_heads(said.target) | ({f"tool:{said.tool}"} if said.tool else set()):
             self._last_success[head] = number
-        if said.target.startswith(_CHANGING_TOOLS):
+        if said.target.lower().startswith(_CHANGING_TOOLS):  # Claude Code's tools are "Edit", "Write"
             name = said.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
             if len(name) >= 4 and "." in name:
                 self._changes.append((number, name))
@@ -838,8 +921,9 @@ def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, la
             seen_labels.add(labels.errors.index(label))
             return "open" if label.status == "open" else "resolved"
     sig = signature(text)
-    firsts = [haystacks.first(f) for t in sig.salient for f in _path_forms(t)]
-    index = min((i for i in firsts if i is not None), default=None)
+    # the error as it stands: its latest failure (an earlier one of the same name was often settled by a rerun)
+    lasts = [haystacks.last(f) for t in sig.salient for f in _path_forms(t)]
+    index = max((i for i in lasts if i is not None), default=None)
     if index is None:
         return None
     seen_failures.add(index)

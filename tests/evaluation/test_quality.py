@@ -438,3 +438,21 @@ def test_a_question_the_agent_asked_last_is_open_and_a_quoted_line_claims_nothin
     assert quality.stale == () and quality.error_mistakes == ()
     unquoted = summary.replace("> `npm run build`", "- `npm run build`")
     assert score_quality(messages, unquoted).error_mistakes  # the same line as a claim is judged
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.sampled_from([("Read", "file_path", "File does not exist."), ("WebFetch", "url", "Request failed with status 500"),
+                        ("read", "path", "ENOENT: no such file or directory"), ("Glob", "path", "Path does not exist")]),
+       st.from_regex(r"[a-z]{4,8}/[a-z]{4,8}\.(go|py|md)", fullmatch=True))
+def test_a_failed_look_the_agent_moved_past_is_no_open_error(tool, path: str) -> None:
+    name, key, error = tool
+    messages = [user("Find where the config is loaded."),
+                assistant(call("c1", name, **{key: path})), result("c1", name, error, error=True),
+                assistant(call("c2", name, **{key: "src/config.go"})), result("c2", name, "package config"),
+                assistant("The config is loaded in src/config.go.")]
+    as_work = pi_summary("Find where the config is loaded", done=["The config is loaded in `src/config.go`"],
+                         next_steps=[f"Fix: {name} `{path}` failed: {error}"])
+    moved_on = pi_summary("Find where the config is loaded", done=["The config is loaded in `src/config.go`"])
+    assert score_quality(messages, as_work).error_mistakes
+    assert score_quality(messages, moved_on).error_mistakes == ()
+    assert score_quality(messages, as_work).score < score_quality(messages, moved_on).score
