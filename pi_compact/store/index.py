@@ -190,6 +190,8 @@ class SessionIndex:
         if problem not in self.problems:
             self.problems.append(problem)
 
+    report = _report
+
     def label(self, entry_id: str) -> str | None:
         found = self.labels.get(entry_id)
         return found[0] if found else None
@@ -218,10 +220,6 @@ class SessionIndex:
         exactly the entries :meth:`iter_entries` lists, so that a caller can tally the file in the same pass.
         """
         digests = {}
-
-        def node(slot: Slot, children: tuple, label: tuple | None) -> DigestNode:
-            return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
-
         # The collections a pass this size triggers would cost a third of it, and find nothing: as in parse_slots.
         data, by_id = self._data, self.by_id
         with _gc_paused():
@@ -233,6 +231,16 @@ class SessionIndex:
                         if entry is None:
                             entry = parse_slot(data, slot, keep=False, report=self._report)
                     digests[slot.id] = digest(entry)
+            return self.digest_nodes(digests)
+
+    def digest_nodes(self, digests: dict[str, Any]) -> list[DigestNode]:
+        """:meth:`digest_tree` from digests already made, one per entry id (the entry that id names in
+        :attr:`by_id`): a caller that read the file in pieces (:mod:`pi_compact.store.stream`) made them."""
+
+        def node(slot: Slot, children: tuple, label: tuple | None) -> DigestNode:
+            return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
+
+        with _gc_paused():
             return self._build_tree(node)
 
     def _peek(self, slot: Slot) -> dict:
