@@ -162,22 +162,18 @@ def file_counted_tree(path: str | os.PathLike, digest: Callable[[dict], Any]) ->
     digests, never the file (:mod:`pi_compact.store.stream`). The session returned answers for the header,
     name, leaf, problems and paths; its entries are not held. A v1/v2 file is opened whole (it is migrated)."""
     from .session import Session
-    from .store.scan import _gc_paused, parse_in_place, parse_slot
+    from .store.scan import _gc_paused
 
     streamed = _streamed(path)
     if streamed is None:
         session = Session.open(path)
         return (session, *counted_tree(session, digest))
     counts, digests = EntryCounts(), {}
-    report = streamed.report
     with _gc_paused():  # as in SessionIndex.digest_tree: a pass this size creates no cycle worth collecting
-        for piece, slots in streamed.pieces():
-            for slot in slots:  # every line, file order: a later duplicate's digest overwrites the earlier
-                entry = slot.entry
-                if entry is None:
-                    entry = parse_in_place(piece, slot)
-                    if entry is None:
-                        entry = parse_slot(piece, slot, keep=False, report=report)
+        for piece in streamed.pieces():
+            read = piece.entry
+            for slot in piece.slots:  # every line, file order: a later duplicate's digest overwrites the earlier
+                entry = read(slot)
                 counts.add(entry)
                 digests[slot.id] = digest(entry)
     session = _read_only(streamed)
@@ -209,18 +205,15 @@ def _streamed(path: str | os.PathLike) -> StreamedFile | None:
 def _messages(streamed: StreamedFile) -> Iterator[dict]:
     """Every readable ``message`` entry in file order (a broken line is skipped, as a listing skips it)."""
     from .errors import CorruptEntryError
-    from .store.scan import parse_slot
 
-    for piece, slots in streamed.pieces():
-        for slot in slots:
+    for piece in streamed.pieces():
+        for slot in piece.slots:
             if slot.type == "message":
-                if slot.entry is not None:
-                    yield slot.entry
-                    continue
                 try:
-                    yield parse_slot(piece, slot, keep=False, report=streamed.report)
+                    entry = piece.entry(slot)
                 except CorruptEntryError:
                     continue
+                yield entry
 
 
 def _read_only(streamed: StreamedFile) -> Session:

@@ -27,7 +27,9 @@ from ..types import CURRENT_SESSION_VERSION
 from .index import SessionIndex
 from .migrate import header_version
 from . import scan
-from .scan import Problem, Slot, find_header_in, no_header, scan_entries
+from .depth import MAX_DEPTH
+from .jsonl import loads
+from .scan import Problem, Report, Slot, find_header_in, no_header, parse_slot, scan_entries
 from .session_file import open_regular_file
 
 PIECE_BYTES = 8 * 1024 * 1024
@@ -85,21 +87,21 @@ class StreamedFile:
         no_header(self._scan_problems)
         return False
 
-    def pieces(self) -> Iterator[tuple[bytes, list[Slot]]]:
-        """Each piece's bytes with the slots it added to :attr:`index`, in file order; slot offsets are into
-        the piece. Shadowed duplicates are among them (as in ``SessionIndex.slots``); headers and lines
-        without an id are not."""
+    def pieces(self) -> Iterator[Piece]:
+        """Each piece with the slots it added to :attr:`index`, in file order. Shadowed duplicates are among
+        them (as in ``SessionIndex.slots``); headers and lines without an id are not."""
         try:
             rest, self._rest = self._rest, b""
-            for piece in _chain(rest, self._lines):
-                result = scan_entries(piece, 0, eager=self._eager, first_line=self._line)
+            for data in _chain(rest, self._lines):
+                first = self._line
+                result = scan_entries(data, 0, eager=self._eager, first_line=first)
                 self._line = result.next_line
                 self._scan_problems += result.problems
                 slots = self.index.slots
                 before = len(slots)
                 for slot in result.slots:
                     self.index.add(slot)
-                yield piece, slots[before:]
+                yield Piece(data, slots[before:], first, self.report)
         finally:
             os.close(self._fd)
 
@@ -116,6 +118,44 @@ class StreamedFile:
             index.report(problem)
         self._scan_problems, self._late = [], []
         return index
+
+
+class Piece:
+    """Whole lines of the file, the slots of their entries (offsets into :attr:`data`), and their parsing."""
+
+    __slots__ = ("data", "slots", "_first_line", "_report", "_deep")
+
+    def __init__(self, data: bytes, slots: list[Slot], first_line: int, report: Report) -> None:
+        self.data, self.slots = data, slots
+        self._first_line, self._report = first_line, report
+        self._deep: set[int] | None = None
+
+    def entry(self, slot: Slot) -> dict:
+        """The slot's entry, parsed but not kept, exactly as ``SessionIndex.peek`` gives it
+        (:class:`~pi_compact.errors.CorruptEntryError` for a broken line, ``too_deep`` reported)."""
+        if slot.entry is not None:
+            return slot.entry
+        if self._deep is None:
+            self._deep = _bracket_heavy(self.data, self._first_line)
+        if slot.line not in self._deep:  # parse_in_place's test, from one pass over the piece
+            try:
+                entry = loads(memoryview(self.data)[slot.start : slot.end])
+            except ValueError:
+                entry = None
+            if isinstance(entry, dict):
+                return entry
+        return parse_slot(self.data, slot, keep=False, report=self._report)
+
+
+_NOT_BRACKET = bytes(byte for byte in range(256) if byte not in b"[{\n")
+
+
+def _bracket_heavy(data: bytes, first_line: int) -> set[int]:
+    """The lines of ``data`` (numbered from ``first_line``) with more opening brackets than the depth rule's
+    levels: only these can nest too deeply (``may_be_too_deep``). One pass over the piece for all its lines,
+    where counting line by line took two."""
+    lines = data.translate(None, _NOT_BRACKET).split(b"\n")
+    return {first_line + number for number, brackets in enumerate(lines) if len(brackets) > MAX_DEPTH}
 
 
 def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
@@ -143,12 +183,16 @@ def _pieces(fd: int) -> Iterator[bytes]:
             if pending:
                 yield bytes(pending)
             return
-        offset += len(chunk)
         cut = chunk.rfind(b"\n") + 1
         if cut:
-            yield bytes(pending) + chunk[:cut] if pending else chunk[:cut]
-            pending, holding = bytearray(chunk[cut:]), False
+            offset += cut  # the start of a line after the last newline is read again, with the next piece
+            if pending:  # a line longer than a piece ends here
+                yield bytes(pending) + chunk[:cut]
+                pending, holding = bytearray(), False
+            else:
+                yield chunk if cut == len(chunk) else chunk[:cut]
             continue
+        offset += len(chunk)
         pending += chunk
         if holding or len(pending) <= PIECE_BYTES:
             continue
