@@ -47,7 +47,7 @@ _Node = TypeVar("_Node", TreeNode, DigestNode)
 class SessionIndex:
     """Slots in file order plus the maps that tree queries need."""
 
-    def __init__(self, data: bytes = b"") -> None:
+    def __init__(self, data: bytes = b"", *, for_context: bool = True) -> None:
         self._data = data
         self.slots: list[Slot] = []
         self.by_id: dict[str, Slot] = {}
@@ -57,8 +57,9 @@ class SessionIndex:
         self._children: dict[str | None, list[Slot]] | None = None
         self._thinking_at: dict[str, Slot | None] = {}
         """Per entry, the nearest thinking-level change at or above it (``None``: none), for context building."""
-        self._trusted_chains = True
-        """False once a duplicate id or a child before its parent makes :attr:`_thinking_at` unreliable."""
+        self._trusted_chains = for_context
+        """False once a duplicate id or a child before its parent makes :attr:`_thinking_at` unreliable (or
+        when the index is not for building contexts: a pass over a file keeps no such map)."""
 
     # -- building ------------------------------------------------------------------------------------------
 
@@ -78,7 +79,8 @@ class SessionIndex:
             )
         self.slots.append(slot)
         self.by_id[slot.id] = slot
-        self._track_thinking(slot, duplicate)
+        if self._trusted_chains:
+            self._track_thinking(slot, duplicate)
         if self._children is not None:
             if duplicate:
                 self._children = None  # the shadowed entry must leave its parent's list: rebuilt on demand

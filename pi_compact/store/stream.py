@@ -27,7 +27,7 @@ from ..types import CURRENT_SESSION_VERSION
 from .index import SessionIndex
 from .migrate import header_version
 from . import scan
-from .depth import MAX_DEPTH
+from .depth import MAX_DEPTH, depth
 from .jsonl import loads
 from .scan import Problem, Report, Slot, find_header_in, no_header, parse_slot, scan_entries
 from .session_file import open_regular_file
@@ -55,7 +55,7 @@ class StreamedFile:
         self.path = path
         self.size = size
         self.header: dict = {}
-        self.index = SessionIndex(b"")
+        self.index = SessionIndex(b"", for_context=False)  # show and info build no context: no thinking map
         self._fd = fd
         self._lines = _line_pieces(fd, path)
         self._eager = size <= scan.EAGER_PARSE_BYTES  # as scan() decides for the whole file
@@ -137,13 +137,13 @@ class Piece:
             return slot.entry
         if self._deep is None:
             self._deep = _bracket_heavy(self.data, self._first_line)
-        if slot.line not in self._deep:  # parse_in_place's test, from one pass over the piece
-            try:
-                entry = loads(memoryview(self.data)[slot.start : slot.end])
-            except ValueError:
-                entry = None
-            if isinstance(entry, dict):
-                return entry
+        try:
+            entry = loads(memoryview(self.data)[slot.start : slot.end])
+        except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
+            entry = None
+        # parse_in_place's bracket count, from one pass over the piece; where it may be, the depth itself
+        if isinstance(entry, dict) and (slot.line not in self._deep or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+            return entry
         return parse_slot(self.data, slot, keep=False, report=self._report)
 
 
