@@ -266,3 +266,26 @@ def test_show_on_a_file_read_in_pieces_keeps_no_bytes(tmp_path, monkeypatch):
     monkeypatch.setattr(session_json, "_read_only", lambda s: seen.append(read_only(s)) or seen[-1])
     file_counted_tree(DEMO, show_json_digest())
     assert seen and seen[0]._index.file_bytes == b"" and len(seen[0]) == len(Session.open(DEMO))
+
+
+def test_a_hole_is_neither_held_nor_read(tmp_path, monkeypatch):
+    """Issue 23.9: memory and reads bounded by what is shown. A 64 MB hole after one entry, read in 1 MB pieces:
+    two pieces of it are read to learn that no JSON starts there, the rest is jumped over (SEEK_DATA)."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", 1 << 20)
+    path = tmp_path / "sparse.jsonl"
+    with open(path, "wb") as handle:
+        handle.write(orjson.dumps(HEADER) + b"\n" + _line("message", 1, "hi", None) + b"\n")
+        handle.truncate(64 << 20)
+    reads: list[int] = []
+    pread = stream.os.pread
+
+    def counted(fd: int, size: int, offset: int) -> bytes:
+        reads.append(len(got := pread(fd, size, offset)))
+        return got
+
+    monkeypatch.setattr(stream.os, "pread", counted)
+    session, info = file_info_json(path)
+    assert info["entryCount"] == 1 and [p["kind"] for p in info["problems"]] == ["torn_tail"]
+    assert max(reads) <= 1 << 20 and sum(reads) < 4 << 20  # of 64 MB
+    monkeypatch.setattr(stream.os, "pread", pread)
+    assert _info_of(session, info) == _info(Session.open(path))
