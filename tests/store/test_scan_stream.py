@@ -289,3 +289,29 @@ def test_a_hole_is_neither_held_nor_read(tmp_path, monkeypatch):
     assert max(reads) <= 1 << 20 and sum(reads) < 4 << 20  # of 64 MB
     monkeypatch.setattr(stream.os, "pread", pread)
     assert _info_of(session, info) == _info(Session.open(path))
+
+
+@pytest.mark.parametrize("command", [["show"], ["show", "--json"], ["info"], ["info", "--json"]], ids=" ".join)
+def test_the_cli_reads_a_file_with_a_hole_in_pieces(tmp_path, command):
+    """Through the real command: the entries before a hole are shown, the hole is one warning, exit 0."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "sparse.jsonl"
+    with open(path, "wb") as handle:
+        handle.write(orjson.dumps(HEADER) + b"\n" + _line("message", 1, "before the hole", None) + b"\n")
+        handle.truncate(24 << 20)  # bigger than a piece and than EAGER_PARSE_BYTES: the big-file rules
+    done = subprocess.run([sys.executable, "-m", "pi_compact", "session", *command, str(path)], capture_output=True,
+                          env={"NO_COLOR": "1", "COLUMNS": "200", "PATH": "/usr/bin:/bin"}, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().splitlines() == ["warning: line 3: incomplete last line (a crash mid-append?), ignored"]
+    out = done.stdout.decode()
+    if command == ["info", "--json"]:
+        assert orjson.loads(out)["entryCount"] == 1 and orjson.loads(out)["messageCount"] == 1
+    elif command == ["info"]:
+        assert "entryCount     1" in out.splitlines()
+    elif command == ["show", "--json"]:
+        data = orjson.loads(out)
+        assert data["counts"]["entries"] == 1 and [node["id"] for node in data["tree"]] == ["e0000001"]
+    else:
+        assert "1 entries: 1 message" in out and "• e0000001 assistant" in out
