@@ -186,7 +186,7 @@ def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
     from .session import Session
     from .store.listing import summarize_messages
 
-    streamed = _streamed(path)
+    streamed = _streamed(path, tally=True)
     if streamed is None:
         session = Session.open(path)
         return session, session_info_json(session)
@@ -195,11 +195,11 @@ def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
     return session, _info_document(session, summary)
 
 
-def _streamed(path: str | os.PathLike) -> StreamedFile | None:
+def _streamed(path: str | os.PathLike, *, tally: bool = False) -> StreamedFile | None:
     from .store.session_file import absolute_path
     from .store.stream import StreamedFile
 
-    return StreamedFile.open(absolute_path(path))
+    return StreamedFile.open(absolute_path(path), tally=tally)
 
 
 def _messages(streamed: StreamedFile) -> Iterator[dict]:

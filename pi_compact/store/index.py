@@ -8,7 +8,7 @@ or a dangling parent ends the walk and is reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -63,20 +63,11 @@ class SessionIndex:
 
     # -- building ------------------------------------------------------------------------------------------
 
-    def add(self, slot: Slot) -> None:
-        """Index one more line (file order)."""
-        if slot.type == "session":
-            # A header repeated further down (pi's duplicate-header bug): pi indexes no "session" line.
-            self.problems.append(Problem("extra_header", "another session header line, ignored", slot.line))
-            return
-        if not isinstance(slot.id, str):
-            self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
-            return
-        duplicate = slot.id in self.by_id
-        if duplicate:
-            self.problems.append(
-                Problem("duplicate_id", f"id {slot.id} appears again; the later entry wins", slot.line, slot.id)
-            )
+    def add(self, slot: Slot) -> bool:
+        """Index one more line (file order); ``False`` when it holds nothing pi indexes (a header, no id)."""
+        duplicate = self._admit(slot, self.by_id)
+        if duplicate is None:
+            return False
         self.slots.append(slot)
         self.by_id[slot.id] = slot
         if self._trusted_chains:
@@ -86,6 +77,28 @@ class SessionIndex:
                 self._children = None  # the shadowed entry must leave its parent's list: rebuilt on demand
             else:
                 self._children.setdefault(slot.parent_id, []).append(slot)
+        self._read_fields(slot)
+        return True
+
+    def _admit(self, slot: Slot, known: Container[str]) -> bool | None:
+        """Whether the line shadows an entry of an id in ``known``; ``None`` when pi indexes no entry of it.
+        The problems either way are recorded."""
+        if slot.type == "session":
+            # A header repeated further down (pi's duplicate-header bug): pi indexes no "session" line.
+            self.problems.append(Problem("extra_header", "another session header line, ignored", slot.line))
+            return None
+        if not isinstance(slot.id, str):
+            self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
+            return None
+        duplicate = slot.id in known
+        if duplicate:
+            self.problems.append(
+                Problem("duplicate_id", f"id {slot.id} appears again; the later entry wins", slot.line, slot.id)
+            )
+        return duplicate
+
+    def _read_fields(self, slot: Slot) -> None:
+        """What the index keeps of an entry itself: labels and the session's name."""
         if slot.type == "label":
             self._apply_label(self.entry_of(slot))
         elif slot.type == "session_info":

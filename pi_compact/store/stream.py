@@ -51,11 +51,12 @@ class StreamedFile:
     ``None`` from :meth:`open` for a v1/v2 file: migrating needs every entry at once (the caller opens it whole).
     """
 
-    def __init__(self, path: Path, fd: int, size: int) -> None:
+    def __init__(self, path: Path, fd: int, size: int, *, tally: bool = False) -> None:
         self.path = path
         self.size = size
         self.header: dict = {}
-        self.index = SessionIndex(b"", for_context=False)  # show and info build no context: no thinking map
+        # show and info build no context: no thinking map; info needs no tree: no slots (TallyIndex)
+        self.index = TallyIndex() if tally else SessionIndex(b"", for_context=False)
         self._fd = fd
         self._lines = _line_pieces(fd, path)
         self._eager = size <= scan.EAGER_PARSE_BYTES  # as scan() decides for the whole file
@@ -65,11 +66,12 @@ class StreamedFile:
         self._rest = b""
 
     @classmethod
-    def open(cls, path: Path) -> "StreamedFile | None":
-        """Read up to the header (:class:`~pi_compact.errors.NotASessionError` when there is none)."""
+    def open(cls, path: Path, *, tally: bool = False) -> "StreamedFile | None":
+        """Read up to the header (:class:`~pi_compact.errors.NotASessionError` when there is none). With
+        ``tally``, :attr:`index` counts the entries rather than keeping them (:class:`TallyIndex`)."""
         fd = open_regular_file(path)
         try:
-            streamed = cls(path, fd, os.fstat(fd).st_size)
+            streamed = cls(path, fd, os.fstat(fd).st_size, tally=tally)
             if not streamed._find_header() or header_version(streamed.header) < CURRENT_SESSION_VERSION:
                 os.close(fd)
                 return None
@@ -97,11 +99,8 @@ class StreamedFile:
                 result = scan_entries(data, 0, eager=self._eager, first_line=first)
                 self._line = result.next_line
                 self._scan_problems += result.problems
-                slots = self.index.slots
-                before = len(slots)
-                for slot in result.slots:
-                    self.index.add(slot)
-                yield Piece(data, slots[before:], first, self.report)
+                add = self.index.add
+                yield Piece(data, [slot for slot in result.slots if add(slot)], first, self.report)
         finally:
             os.close(self._fd)
 
@@ -118,6 +117,33 @@ class StreamedFile:
             index.report(problem)
         self._scan_problems, self._late = [], []
         return index
+
+
+class TallyIndex(SessionIndex):
+    """The index of a file read for its figures (``session info``): each entry is counted, its id remembered (a
+    later one with the same id is a duplicate), labels and the name read, and its slot dropped with its piece.
+    It answers for the count, the last id, labels, the name and the problems; it has no tree."""
+
+    def __init__(self) -> None:
+        super().__init__(b"", for_context=False)
+        self._ids: set[str] = set()
+        self._count = 0
+        self._last: str | None = None
+
+    def add(self, slot: Slot) -> bool:
+        if self._admit(slot, self._ids) is None:
+            return False
+        self._ids.add(slot.id)
+        self._count += 1
+        self._last = slot.id
+        self._read_fields(slot)
+        return True
+
+    def __len__(self) -> int:
+        return self._count
+
+    def last_id(self) -> str | None:
+        return self._last
 
 
 class Piece:
