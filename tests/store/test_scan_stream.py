@@ -124,6 +124,16 @@ def test_every_bundled_session_reads_the_same(tmp_path, mode, piece):
         assert streamed(path) == expected, path
 
 
+CORPUS = sorted((Path(__file__).resolve().parents[1] / "reliability" / "corpus").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_every_damaged_file_of_the_corpus_reads_the_same(path, mode, piece):
+    """tests/reliability/corpus: torn tails, NULs, garbage before the header, duplicate ids, cycles, deep lines,
+    invalid UTF-8, lone surrogates, CRLF, BOM... what the whole read answers, or the error it raises."""
+    assert streamed(path) == whole(path)
+
+
 def test_a_v1_file_is_opened_whole_for_its_migration(tmp_path):
     assert StreamedFile.open(PI_SESSIONS[0]) is None
     assert streamed(PI_SESSIONS[0]) == whole(PI_SESSIONS[0])
