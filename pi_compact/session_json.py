@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import PiCompactError, UsageError
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from .compaction.settings import CompactionSettings
     from .session import Session
     from .store.index import DigestNode
+    from .store.listing import SessionInfo
+    from .store.stream import StreamedFile
 
 __all__ = [
     "EntryCounts",
@@ -49,9 +51,19 @@ def json_bytes(value: Any) -> bytes:
 def session_show_json(session: Session) -> bytes:
     """``session show --json``: header, file version, name, leaf, counts, problems, and the tree with an
     estimated token count on each message node; the file is read once, no entry kept."""
+    roots, counts = counted_tree(session, show_json_digest())
+    return show_json_document(session, roots, counts)
+
+
+def show_json_digest() -> Callable[[dict], Any]:
+    """The digest :func:`session_show_json` makes of each entry (for :func:`file_counted_tree`)."""
     from .compaction.tokens import estimate_tokens
 
-    roots, counts = counted_tree(session, _json_digest(entry_tokens(estimate_tokens)))
+    return _json_digest(entry_tokens(estimate_tokens))
+
+
+def show_json_document(session: Session, roots: list[DigestNode], counts: EntryCounts) -> bytes:
+    """:func:`session_show_json` from the tree and counts of :func:`counted_tree` or :func:`file_counted_tree`."""
     session.path_ids()  # a parent cycle on the leaf's path is reported as it is walked: listed like the others
     head = {
         "header": session.header,
@@ -77,6 +89,10 @@ def session_info_json(session: Session) -> dict[str, Any]:
     if session.path is None:
         raise UsageError("a session in memory could not be summarized: it has no file")
     summary = summarize(session.path, session.header, session._index)  # the file as opened: read once
+    return _info_document(session, summary)
+
+
+def _info_document(session: Session, summary: SessionInfo) -> dict[str, Any]:
     return {
         **summary.to_json(),
         "entryCount": len(session),
@@ -136,6 +152,78 @@ def counted_tree(session: Session, digest: Callable[[dict], Any]) -> tuple[list[
         return digest(entry)
 
     return session.digest_tree(digest_and_count, every_line=True), counts
+
+
+# -- reading a file in pieces (the CLI's show and info on a file of any size) -----------------------------------
+
+
+def file_counted_tree(path: str | os.PathLike, digest: Callable[[dict], Any]) -> tuple[Session, list[DigestNode], EntryCounts]:
+    """:func:`counted_tree` of the file at ``path``, read once in pieces: memory holds the index and the
+    digests, never the file (:mod:`pi_compact.store.stream`). The session returned answers for the header,
+    name, leaf, problems and paths; its entries are not held. A v1/v2 file is opened whole (it is migrated)."""
+    from .session import Session
+    from .store.scan import _gc_paused
+
+    streamed = _streamed(path)
+    if streamed is None:
+        session = Session.open(path)
+        return (session, *counted_tree(session, digest))
+    counts, digests = EntryCounts(), {}
+    with _gc_paused():  # as in SessionIndex.digest_tree: a pass this size creates no cycle worth collecting
+        for piece in streamed.pieces():
+            read = piece.entry
+            for slot in piece.slots:  # every line, file order: a later duplicate's digest overwrites the earlier
+                entry = read(slot)
+                counts.add(entry)
+                digests[slot.id] = digest(entry)
+    session = _read_only(streamed)
+    return session, session._index.digest_nodes(digests), counts
+
+
+def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
+    """:func:`session_info_json` of the file at ``path``, read once in pieces (memory does not grow with the
+    file), and the session (header, problems) it describes."""
+    from .session import Session
+    from .store.listing import summarize_messages
+
+    streamed = _streamed(path, tally=True)
+    if streamed is None:
+        session = Session.open(path)
+        return session, session_info_json(session)
+    summary = summarize_messages(streamed.path, streamed.header, _messages(streamed), streamed.index.name)
+    session = _read_only(streamed)
+    return session, _info_document(session, summary)
+
+
+def _streamed(path: str | os.PathLike, *, tally: bool = False) -> StreamedFile | None:
+    from .store.session_file import absolute_path
+    from .store.stream import StreamedFile
+
+    return StreamedFile.open(absolute_path(path), tally=tally)
+
+
+def _messages(streamed: StreamedFile) -> Iterator[dict]:
+    """Every readable ``message`` entry in file order (a broken line is skipped, as a listing skips it)."""
+    from .errors import CorruptEntryError
+
+    for piece in streamed.pieces():
+        for slot in piece.slots:
+            if slot.type == "message":
+                try:
+                    entry = piece.entry(slot)
+                except CorruptEntryError:
+                    continue
+                yield entry
+
+
+def _read_only(streamed: StreamedFile) -> Session:
+    """The session of a file read in pieces: its index, and no bytes to parse an entry from."""
+    from .session import Session
+    from .store.session_file import SessionFile
+
+    file = SessionFile(streamed.header, streamed.path)
+    file.index = streamed.finish()
+    return Session._on(file)
 
 
 def entry_tokens(estimate: Callable[[dict], int]) -> Callable[[dict], int | None]:

@@ -350,26 +350,40 @@ def _push_children(stack: list, children, body: _Gutter, *, branching: bool) -> 
 
 
 def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
+    # Once per entry of the file: the columns are measured as they are made, not in a second pass.
     look: EntryLook = node.digest
     on_path = look.id in style.on_path
-    marker, marker_style = _MARKERS.get(look.type, ("• " if on_path else "· ", "bold" if on_path else "dim"))
+    marker, marker_style = _MARKERS.get(look.type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
     tokens = look.tokens
+    ident = f"{one_line(look.id[:8]):<8} "
+    kind = _kind_column(look.kind)
+    count = f"{'~' + short_count(tokens) if tokens is not None else '':>7} "
     line: Line = [
         (head, "dim"),
         (marker, marker_style),
-        (f"{one_line(look.id[:8]):<8} ", "bold" if on_path else "dim"),
-        (_kind_column(look.kind), _STYLES.get(look.type, _STYLES.get(look.kind, "")) if on_path else "dim"),
-        (f"{'~' + short_count(tokens) if tokens is not None else '':>7} ", "dim"),
+        (ident, "bold" if on_path else "dim"),
+        (kind, _STYLES.get(look.type, _STYLES.get(look.kind, "")) if on_path else "dim"),
+        (count, "dim"),
     ]
+    used = _cells(head) + _cells(marker) + _cells(ident) + _cells(kind) + _cells(count)
     if node.label:
-        line.append((f"[{one_line(node.label, 40)}] ", "bold cyan"))
+        label = f"[{one_line(node.label, 40)}] "
+        line.append((label, "bold cyan"))
+        used += _cells(label)
     if look.id == style.leaf_id:
         line.append(("◀ leaf", "bold reverse green"))
         line.append((" ", ""))
+        used += _cells("◀ leaf") + 1
     preview_style = _STYLES[look.type] if look.type in _MARKERS else ("" if on_path else "dim")
-    used = sum(len(text) if text.isascii() else cell_len(text) for text, _ in line)
     line.append((_fit(look.preview, width - used), preview_style))
     return line
+
+
+_ON_PATH_DOT, _OFF_PATH_DOT = ("• ", "bold"), ("· ", "dim")
+
+
+def _cells(text: str) -> int:
+    return len(text) if text.isascii() else cell_len(text)
 
 
 @lru_cache(maxsize=1024)

@@ -9,19 +9,28 @@ inside the commands (through :mod:`pi_compact.cli.render`) to keep ``--help`` fa
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
 import typer
 
 from ..errors import NotASessionError, UsageError
 from ..session import Session
-from ..session_json import counted_tree, entry_tokens, session_info_json, session_show_json, session_tree_json
+from ..session_json import (
+    entry_tokens,
+    file_counted_tree,
+    file_info_json,
+    session_tree_json,
+    show_json_digest,
+    show_json_document,
+)
 from .app import session_app
 from .output import write_json
 from .params import FileArg, FileCommand
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a drawing.")]
+_T = TypeVar("_T")
 EntryArg = Annotated[str, typer.Argument(metavar="ENTRY", help="An entry id, a unique id prefix or a label.", show_default=False)]
 
 
@@ -41,22 +50,24 @@ def show(file: FileArg, as_json: JsonOpt = False) -> None:
       pi-compact session show work.jsonl
       pi-compact session show -c --json
     """
-    with _open(file) as session:
-        if as_json:
-            data = session_show_json(session)
-            _warn(session)
-            write_json(data)
-            return
-        from . import render
-
-        roots, counts = counted_tree(session, render.entry_look(entry_tokens(render.token_estimator())))
-        on_path = frozenset(session.path_ids())
+    # Read in pieces, never held whole: memory is the index and what is printed, whatever the file's size.
+    if as_json:
+        session, roots, counts = _read(file_counted_tree, file, show_json_digest())
+        data = show_json_document(session, roots, counts)
         _warn(session)
-        console = render.stdout_console()
-        render.key_values(console, _header_rows(session))
-        render.print_counts(console, counts.entries, counts.types, counts.roles)
-        console.print()
-        render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
+        write_json(data)
+        return
+    from . import render
+
+    look = render.entry_look(entry_tokens(render.token_estimator()))
+    session, roots, counts = _read(file_counted_tree, file, look)
+    on_path = frozenset(session.path_ids())
+    _warn(session)
+    console = render.stdout_console()
+    render.key_values(console, _header_rows(session))
+    render.print_counts(console, counts.entries, counts.types, counts.roles)
+    console.print()
+    render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
 
 
 @session_app.command("tree", cls=FileCommand)
@@ -134,9 +145,8 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
       pi-compact session info -c
       pi-compact session info work.jsonl --json
     """
-    with _open(file) as session:
-        data = session_info_json(session)
-        _warn(session)
+    session, data = _read(file_info_json, file)  # in pieces: memory does not grow with the file
+    _warn(session)
     if as_json:
         write_json(data)
         return
@@ -285,6 +295,15 @@ def fork(
 def _open(path: Path) -> Session:
     try:
         return Session.open(path)
+    except NotASessionError as exc:
+        raise NotASessionError(f"{path}: not a session file: {exc}") from None
+
+
+def _read(read: Callable[..., _T], path: Path, *args: Any) -> _T:
+    """``read(path, *args)``, one of the session_json readers that take the file in pieces, with :func:`_open`'s
+    error for a file that is no session."""
+    try:
+        return read(path, *args)
     except NotASessionError as exc:
         raise NotASessionError(f"{path}: not a session file: {exc}") from None
 

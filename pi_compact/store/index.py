@@ -8,7 +8,7 @@ or a dangling parent ends the walk and is reported.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -47,7 +47,7 @@ _Node = TypeVar("_Node", TreeNode, DigestNode)
 class SessionIndex:
     """Slots in file order plus the maps that tree queries need."""
 
-    def __init__(self, data: bytes = b"") -> None:
+    def __init__(self, data: bytes = b"", *, for_context: bool = True) -> None:
         self._data = data
         self.slots: list[Slot] = []
         self.by_id: dict[str, Slot] = {}
@@ -57,33 +57,48 @@ class SessionIndex:
         self._children: dict[str | None, list[Slot]] | None = None
         self._thinking_at: dict[str, Slot | None] = {}
         """Per entry, the nearest thinking-level change at or above it (``None``: none), for context building."""
-        self._trusted_chains = True
-        """False once a duplicate id or a child before its parent makes :attr:`_thinking_at` unreliable."""
+        self._trusted_chains = for_context
+        """False once a duplicate id or a child before its parent makes :attr:`_thinking_at` unreliable (or
+        when the index is not for building contexts: a pass over a file keeps no such map)."""
 
     # -- building ------------------------------------------------------------------------------------------
 
-    def add(self, slot: Slot) -> None:
-        """Index one more line (file order)."""
-        if slot.type == "session":
-            # A header repeated further down (pi's duplicate-header bug): pi indexes no "session" line.
-            self.problems.append(Problem("extra_header", "another session header line, ignored", slot.line))
-            return
-        if not isinstance(slot.id, str):
-            self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
-            return
-        duplicate = slot.id in self.by_id
-        if duplicate:
-            self.problems.append(
-                Problem("duplicate_id", f"id {slot.id} appears again; the later entry wins", slot.line, slot.id)
-            )
+    def add(self, slot: Slot) -> bool:
+        """Index one more line (file order); ``False`` when it holds nothing pi indexes (a header, no id)."""
+        duplicate = self._admit(slot, self.by_id)
+        if duplicate is None:
+            return False
         self.slots.append(slot)
         self.by_id[slot.id] = slot
-        self._track_thinking(slot, duplicate)
+        if self._trusted_chains:
+            self._track_thinking(slot, duplicate)
         if self._children is not None:
             if duplicate:
                 self._children = None  # the shadowed entry must leave its parent's list: rebuilt on demand
             else:
                 self._children.setdefault(slot.parent_id, []).append(slot)
+        self._read_fields(slot)
+        return True
+
+    def _admit(self, slot: Slot, known: Container[str]) -> bool | None:
+        """Whether the line shadows an entry of an id in ``known``; ``None`` when pi indexes no entry of it.
+        The problems either way are recorded."""
+        if slot.type == "session":
+            # A header repeated further down (pi's duplicate-header bug): pi indexes no "session" line.
+            self.problems.append(Problem("extra_header", "another session header line, ignored", slot.line))
+            return None
+        if not isinstance(slot.id, str):
+            self.problems.append(Problem("missing_id", "entry without a string id, skipped", slot.line))
+            return None
+        duplicate = slot.id in known
+        if duplicate:
+            self.problems.append(
+                Problem("duplicate_id", f"id {slot.id} appears again; the later entry wins", slot.line, slot.id)
+            )
+        return duplicate
+
+    def _read_fields(self, slot: Slot) -> None:
+        """What the index keeps of an entry itself: labels and the session's name."""
         if slot.type == "label":
             self._apply_label(self.entry_of(slot))
         elif slot.type == "session_info":
@@ -190,6 +205,8 @@ class SessionIndex:
         if problem not in self.problems:
             self.problems.append(problem)
 
+    report = _report
+
     def label(self, entry_id: str) -> str | None:
         found = self.labels.get(entry_id)
         return found[0] if found else None
@@ -218,10 +235,6 @@ class SessionIndex:
         exactly the entries :meth:`iter_entries` lists, so that a caller can tally the file in the same pass.
         """
         digests = {}
-
-        def node(slot: Slot, children: tuple, label: tuple | None) -> DigestNode:
-            return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
-
         # The collections a pass this size triggers would cost a third of it, and find nothing: as in parse_slots.
         data, by_id = self._data, self.by_id
         with _gc_paused():
@@ -233,6 +246,16 @@ class SessionIndex:
                         if entry is None:
                             entry = parse_slot(data, slot, keep=False, report=self._report)
                     digests[slot.id] = digest(entry)
+            return self.digest_nodes(digests)
+
+    def digest_nodes(self, digests: dict[str, Any]) -> list[DigestNode]:
+        """:meth:`digest_tree` from digests already made, one per entry id (the entry that id names in
+        :attr:`by_id`): a caller that read the file in pieces (:mod:`pi_compact.store.stream`) made them."""
+
+        def node(slot: Slot, children: tuple, label: tuple | None) -> DigestNode:
+            return DigestNode(slot.id, digests[slot.id], children, label[0] if label else None)
+
+        with _gc_paused():
             return self._build_tree(node)
 
     def _peek(self, slot: Slot) -> dict:

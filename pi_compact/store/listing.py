@@ -7,8 +7,8 @@ session is skipped rather than failing the whole listing.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -155,6 +155,12 @@ def _info_from(file: SessionFile, path: Path) -> SessionInfo:
 def summarize(path: Path, header: dict, index: SessionIndex) -> SessionInfo:
     """The listing row of a session already open (``session info``): nothing read again, no entry kept."""
     return _summary(path, header, _readable_messages(index), index.name(), counted=True)
+
+
+def summarize_messages(path: Path, header: dict, messages: Iterator[dict], name: Callable[[], str | None]) -> SessionInfo:
+    """:func:`summarize` from every ``message`` entry in file order, for a file read in pieces: ``name`` is asked
+    once ``messages`` is exhausted (the newest name may be on the last line)."""
+    return replace(_summary(path, header, messages, None, counted=True), name=name())
 
 
 def _info_from_ends(path: Path, header: dict, size: int) -> SessionInfo | None:

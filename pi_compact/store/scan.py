@@ -100,6 +100,8 @@ class ScanResult:
     """The bytes after the last newline are not a valid line: a crash mid-append."""
     header_line: int = 1
     """The line the header is on (blank or unparsable lines may come first)."""
+    next_line: int = 0
+    """The number the line after the scanned bytes gets."""
 
 
 def parse_line(raw: bytes | memoryview) -> Any:
@@ -161,7 +163,16 @@ def scan(data: bytes, *, eager: bool | None = None, first_line: int = 1, base: i
 
 def _find_header(data: bytes, pos: int) -> tuple[dict, int, int, list[Problem]]:
     problems: list[Problem] = []
-    line = 1
+    header, pos, line = find_header_in(data, pos, 1, problems)
+    if header is None:
+        no_header(problems)
+    return header, pos, line, problems  # type: ignore[return-value]
+
+
+def find_header_in(data: bytes, pos: int, line: int, problems: list[Problem]) -> tuple[dict | None, int, int]:
+    """The header among the lines of ``data`` from ``pos`` on (numbered from ``line``), the offset after it and
+    the number of the line after it; ``None`` (and ``len(data)``) when these lines hold none. Unparsable lines
+    before it are added to ``problems``; a parsable line that is no header raises :class:`NotASessionError`."""
     for begin, end in _lines(data, pos):
         raw = memoryview(data)[begin:end]
         if _is_blank(raw):
@@ -174,8 +185,13 @@ def _find_header(data: bytes, pos: int) -> tuple[dict, int, int, list[Problem]]:
             line += 1
             continue
         if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
-            return value, min(end + 1, len(data)), line + 1, problems
+            return value, min(end + 1, len(data)), line + 1
         raise NotASessionError(f"line {line} is not a session header (a header has type \"session\" and an id)")
+    return None, len(data), line
+
+
+def no_header(problems: list[Problem]) -> None:
+    """Raise the error of a file whose lines (``problems``: the unparsable ones) hold no header."""
     if problems:
         raise NotASessionError(f"no session header: {len(problems)} line(s), none of them valid JSON")
     raise NotASessionError("empty file: no session header")
@@ -189,6 +205,7 @@ def scan_entries(data: bytes, pos: int, *, eager: bool, first_line: int = 1, bas
     result = ScanResult(header={}, slots=[], complete_end=base + stop)
     with _gc_paused():
         line = _index_lines(data, pos, stop, eager, first_line, base, result)
+    result.next_line = line + (stop < size)
     if stop < size:
         # Bytes after the last newline: an entry written without its newline, or a crash mid-append.
         view = memoryview(data)

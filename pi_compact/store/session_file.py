@@ -245,6 +245,16 @@ def _refuse_unless_regular(path: Path, mode: int) -> None:
 def read_session_bytes(path: Path) -> bytes:
     """The whole file; anything but a regular file is refused before a byte is read (a named pipe would block
     for ever, ``/dev/zero`` never end). Opening does not block on a pipe with no writer."""
+    fd = open_regular_file(path)
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            return handle.read()
+        except OSError as exc:
+            raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def open_regular_file(path: Path) -> int:
+    """A descriptor to read ``path`` with, refused (:class:`SessionFileError`) unless it is a regular file."""
     try:
         _refuse_unless_regular(path, os.stat(path).st_mode)  # a socket cannot even be opened to be asked
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -257,11 +267,7 @@ def read_session_bytes(path: Path) -> bytes:
     except SessionFileError:
         os.close(fd)
         raise
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            return handle.read()
-        except OSError as exc:
-            raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
+    return fd
 
 
 def absolute_path(path: str | os.PathLike) -> Path:

@@ -15,7 +15,7 @@ import orjson
 import pytest
 from typer.testing import CliRunner
 
-from pi_compact import Session
+from pi_compact import Session, session_json
 from pi_compact.cli import main, session_cmds
 from pi_compact.cli.app import app
 from pi_compact.store import scan as scan_module
@@ -185,7 +185,7 @@ def test_interrupt_is_one_line_exit_2(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(Session, "open", interrupted)
     with pytest.raises(SystemExit) as exit_info:
-        main(["session", "show", str(branched(tmp_path / "s.jsonl"))])
+        main(["session", "tree", str(branched(tmp_path / "s.jsonl"))])
     assert exit_info.value.code == 2
     assert capsys.readouterr().err == "pi-compact: error: interrupted\n"
 
@@ -388,6 +388,8 @@ def test_show_and_tree_keep_no_entry_parsed(tmp_path, monkeypatch, command):
         return opened[-1]
 
     monkeypatch.setattr(session_cmds, "_open", open_and_keep)
+    read_only = session_json._read_only  # show reads the file in pieces: the session it answers from
+    monkeypatch.setattr(session_json, "_read_only", lambda streamed: opened.append(read_only(streamed)) or opened[-1])
     invoke("session", *command, str(_every_kind(tmp_path / "every.jsonl")))
     parsed = {slot.type for slot in opened[0]._index.slots if slot.entry is not None}
     assert parsed <= {"label", "session_info", "branch_summary"}, "read at open, or for the branch summary legend"

@@ -1,0 +1,268 @@
+"""Reading a session file once, in pieces, for the commands that look at every line and keep none of them.
+
+``session info`` and ``session show`` need, of each line, a few figures or a digest: holding the whole file
+(:func:`~pi_compact.store.session_file.read_session_bytes`) made their memory grow with the file (2 GB for a
+2 GB file). Here the file is read :data:`PIECE_BYTES` at a time, cut at the last newline; each piece is indexed
+by the same code that indexes a whole file (:func:`~pi_compact.store.scan.scan_entries`, then
+:meth:`SessionIndex.add <pi_compact.store.index.SessionIndex.add>`), handed to the caller while its bytes are
+held, and dropped. What is kept is the index (a slot per entry, no entry parsed but labels and names), so the
+results are those of opening the file whole: the same entries, the same problems in the same order.
+
+Only a line longer than a piece is held whole, and only when a JSON parser could read it: a line that no
+parser reads from its first byte on (a hole of NULs after a crash, binary garbage) is skipped to its end
+without being held, holes of a sparse file without being read (``SEEK_DATA``), and stands in the stream as
+one byte that is not JSON, so that it is reported exactly as the whole file's scan reports it.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import SessionFileError
+from ..types import CURRENT_SESSION_VERSION
+from .index import SessionIndex
+from .migrate import header_version
+from . import scan
+from .depth import MAX_DEPTH, depth
+from .jsonl import loads
+from .scan import Problem, Report, Slot, find_header_in, no_header, parse_slot, scan_entries
+from .session_file import open_regular_file
+
+PIECE_BYTES = 8 * 1024 * 1024
+"""How much of the file is read at a time (a piece holds whole lines: a little more, or one long line)."""
+
+_BOM = b"\xef\xbb\xbf"
+_STAND_IN = b"\x00"
+"""What a skipped line becomes: not blank, not JSON, so reported as the line it stands for (invalid or torn)."""
+_JSON_SPACE = re.compile(rb"[ \t\r\n]*")
+_NOT_BLANK = re.compile(rb"[^ \t\r\n\x0b\x0c]")
+_STARTS_JSON = frozenset(b'[{"-0123456789tfn')
+_SEEK_DATA = getattr(os, "SEEK_DATA", os.SEEK_SET)
+"""Where the system has no SEEK_DATA, seeking to the offset itself: every byte is read."""
+
+
+class StreamedFile:
+    """A session file read piece by piece: the header at once, then :meth:`pieces`, then :meth:`finish`.
+
+    ``None`` from :meth:`open` for a v1/v2 file: migrating needs every entry at once (the caller opens it whole).
+    """
+
+    def __init__(self, path: Path, fd: int, size: int, *, tally: bool = False) -> None:
+        self.path = path
+        self.size = size
+        self.header: dict = {}
+        # show and info build no context: no thinking map; info needs no tree: no slots (TallyIndex)
+        self.index = TallyIndex() if tally else SessionIndex(b"", for_context=False)
+        self._fd = fd
+        self._lines = _line_pieces(fd, path)
+        self._eager = size <= scan.EAGER_PARSE_BYTES  # as scan() decides for the whole file
+        self._line = 1
+        self._scan_problems: list[Problem] = []
+        self._late: list[Problem] = []
+        self._rest = b""
+
+    @classmethod
+    def open(cls, path: Path, *, tally: bool = False) -> "StreamedFile | None":
+        """Read up to the header (:class:`~pi_compact.errors.NotASessionError` when there is none). With
+        ``tally``, :attr:`index` counts the entries rather than keeping them (:class:`TallyIndex`)."""
+        fd = open_regular_file(path)
+        try:
+            streamed = cls(path, fd, os.fstat(fd).st_size, tally=tally)
+            if not streamed._find_header() or header_version(streamed.header) < CURRENT_SESSION_VERSION:
+                os.close(fd)
+                return None
+        except BaseException:
+            os.close(fd)
+            raise
+        return streamed
+
+    def _find_header(self) -> bool:
+        for piece in self._lines:
+            header, pos, self._line = find_header_in(piece, 0, self._line, self._scan_problems)
+            if header is not None:
+                self.header, self._rest = header, piece[pos:]
+                return True
+        no_header(self._scan_problems)
+        return False
+
+    def pieces(self) -> Iterator[Piece]:
+        """Each piece with the slots it added to :attr:`index`, in file order. Shadowed duplicates are among
+        them (as in ``SessionIndex.slots``); headers and lines without an id are not."""
+        try:
+            rest, self._rest = self._rest, b""
+            for data in _chain(rest, self._lines):
+                first = self._line
+                result = scan_entries(data, 0, eager=self._eager, first_line=first)
+                self._line = result.next_line
+                self._scan_problems += result.problems
+                add = self.index.add
+                yield Piece(data, [slot for slot in result.slots if add(slot)], first, self.report)
+        finally:
+            os.close(self._fd)
+
+    def report(self, problem: Problem) -> None:
+        """A problem found while reading an entry of a piece: listed after those of indexing, as when the
+        whole file is opened first and read after."""
+        self._late.append(problem)
+
+    def finish(self) -> SessionIndex:
+        """The index with every problem, in the order opening the whole file and then reading it gives them."""
+        index = self.index
+        index.problems[:0] = self._scan_problems
+        for problem in self._late:
+            index.report(problem)
+        self._scan_problems, self._late = [], []
+        return index
+
+
+class TallyIndex(SessionIndex):
+    """The index of a file read for its figures (``session info``): each entry is counted, its id remembered (a
+    later one with the same id is a duplicate), labels and the name read, and its slot dropped with its piece.
+    It answers for the count, the last id, labels, the name and the problems; it has no tree."""
+
+    def __init__(self) -> None:
+        super().__init__(b"", for_context=False)
+        self._ids: set[str] = set()
+        self._count = 0
+        self._last: str | None = None
+
+    def add(self, slot: Slot) -> bool:
+        if self._admit(slot, self._ids) is None:
+            return False
+        self._ids.add(slot.id)
+        self._count += 1
+        self._last = slot.id
+        self._read_fields(slot)
+        return True
+
+    def __len__(self) -> int:
+        return self._count
+
+    def last_id(self) -> str | None:
+        return self._last
+
+
+class Piece:
+    """Whole lines of the file, the slots of their entries (offsets into :attr:`data`), and their parsing."""
+
+    __slots__ = ("data", "slots", "_first_line", "_report", "_deep")
+
+    def __init__(self, data: bytes, slots: list[Slot], first_line: int, report: Report) -> None:
+        self.data, self.slots = data, slots
+        self._first_line, self._report = first_line, report
+        self._deep: set[int] | None = None
+
+    def entry(self, slot: Slot) -> dict:
+        """The slot's entry, parsed but not kept, exactly as ``SessionIndex.peek`` gives it
+        (:class:`~pi_compact.errors.CorruptEntryError` for a broken line, ``too_deep`` reported)."""
+        if slot.entry is not None:
+            return slot.entry
+        if self._deep is None:
+            self._deep = _bracket_heavy(self.data, self._first_line)
+        try:
+            entry = loads(memoryview(self.data)[slot.start : slot.end])
+        except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
+            entry = None
+        # parse_in_place's bracket count, from one pass over the piece; where it may be, the depth itself
+        if isinstance(entry, dict) and (slot.line not in self._deep or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+            return entry
+        return parse_slot(self.data, slot, keep=False, report=self._report)
+
+
+_NOT_BRACKET = bytes(byte for byte in range(256) if byte not in b"[{\n")
+
+
+def _bracket_heavy(data: bytes, first_line: int) -> set[int]:
+    """The lines of ``data`` (numbered from ``first_line``) with more opening brackets than the depth rule's
+    levels: only these can nest too deeply (``may_be_too_deep``). One pass over the piece for all its lines,
+    where counting line by line took two."""
+    lines = data.translate(None, _NOT_BRACKET).split(b"\n")
+    return {first_line + number for number, brackets in enumerate(lines) if len(brackets) > MAX_DEPTH}
+
+
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+    if first:
+        yield first
+    yield from rest
+
+
+def _line_pieces(fd: int, path: Path) -> Iterator[bytes]:
+    """The file's bytes after a BOM, as pieces of whole lines; the last may end without a newline (a tail)."""
+    try:
+        yield from _pieces(fd)
+    except OSError as exc:
+        raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def _pieces(fd: int) -> Iterator[bytes]:
+    head = os.pread(fd, len(_BOM), 0)
+    offset = len(_BOM) if head == _BOM else 0
+    pending = bytearray()  # the start of a line longer than what was read so far
+    holding = False  # that line may be JSON: it is held whole
+    while True:
+        chunk = os.pread(fd, PIECE_BYTES, offset)
+        if not chunk:
+            if pending:
+                yield bytes(pending)
+            return
+        cut = chunk.rfind(b"\n") + 1
+        if cut:
+            offset += cut  # the start of a line after the last newline is read again, with the next piece
+            if pending:  # a line longer than a piece ends here
+                yield bytes(pending) + chunk[:cut]
+                pending, holding = bytearray(), False
+            else:
+                yield chunk if cut == len(chunk) else chunk[:cut]
+            continue
+        offset += len(chunk)
+        pending += chunk
+        if holding or len(pending) <= PIECE_BYTES:
+            continue
+        verdict = _long_line(pending)
+        if verdict is None:
+            holding = True
+        elif verdict == b"":
+            offset, ended = _skip_line(fd, offset)
+            yield _STAND_IN + b"\n" if ended else _STAND_IN
+            if not ended:
+                return
+            pending = bytearray()
+        else:
+            pending = bytearray(verdict)
+
+
+def _long_line(pending: bytearray) -> bytes | None:
+    """What to keep of the start of a line longer than a piece: ``None`` for all of it (a JSON parser may read
+    it), ``b""`` for nothing (no parser reads it: skip it), else a byte that stands for a start of blanks and
+    decides the line as they do (``\\r`` and ``\\x0b`` are blanks but change what may follow)."""
+    spaces = _JSON_SPACE.match(pending).end()  # type: ignore[union-attr]
+    if spaces == len(pending):
+        return b"\r" if b"\r" in pending else b" "  # the scanner's prefix allows spaces and tabs only
+    if pending[spaces] in _STARTS_JSON:
+        return None
+    if _NOT_BLANK.search(pending, spaces) is None:
+        return b"\x0b"  # blank so far, yet no JSON value can start after it: blank or garbage
+    return b""
+
+
+def _skip_line(fd: int, offset: int) -> tuple[int, bool]:
+    """The offset after the newline that ends the line ``offset`` is in, and ``True``; or EOF and ``False``.
+    Holes hold no newline: they are jumped over, not read."""
+    while True:
+        try:
+            offset = os.lseek(fd, offset, _SEEK_DATA)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:  # nothing but a hole up to the end
+                return offset, False
+            # SEEK_DATA unsupported here (EINVAL): read every byte
+        chunk = os.pread(fd, PIECE_BYTES, offset)
+        if not chunk:
+            return offset, False
+        newline = chunk.find(b"\n")
+        if newline >= 0:
+            return offset + newline + 1, True
+        offset += len(chunk)
