@@ -19,10 +19,12 @@ from typing import Any
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
-from .goal import invocation, objective, request_words
+from .outcome import stopped
+from .goal import objective, request_words, user_requests
 from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
+from .tasks import TaskList, task_list
 from .shell import shell_effects
 
 DONE, ASKED, INTERRUPTED, OPEN, DECLINED = "done", "asked", "interrupted", "open", "declined"
@@ -75,6 +77,8 @@ _OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
 """A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
 one pattern over the whole tail backtracks on hostile text)."""
 _TOKEN = re.compile(r"\S+")
+_HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
+"""An error the agent's harness wrapped in its own tag: the call was turned back before it ran."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -130,6 +134,16 @@ class RegionState:
     """``(call label, what the user said)`` of the calls the user declined, in order."""
     plan: PlanItems | None = None
     """The checklist file the agent changed last, with what is still unchecked (path relative to the cwd)."""
+    tasks: TaskList | None = None
+    """The task list the agent kept through its tools (``TodoWrite``, ``TaskCreate``, ``update_plan``)."""
+    tasks_current: bool = False
+    """The task list was last changed while the agent worked on the latest request (an older one may be stale)."""
+    mid_work: str = ""
+    """When the region ends while the agent was still working (calls after its last words, no hand-back): the
+    label of its last command or file change after those words (``"-"`` when it made none)."""
+    work_errors: tuple[str, ...] = ()
+    """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
+    fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -240,10 +254,11 @@ def _decisions_in(text: str) -> list[str]:
 def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDraft]:
     turns: list[_TurnDraft] = []
     commits: dict[str, str] = {}  # tool call id -> commit message, until its result comes
+    requests = dict(user_requests(messages))  # harness markup and injected instructions are not the user's
     for index, message in enumerate(messages):
         role = message.get("role")
         if role == "user":
-            text = request_words(content_text(message.get("content")))  # harness markup is not the user's
+            text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
             continue
@@ -389,7 +404,8 @@ def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> 
         if not attempt.failed or attempt.aborted:
             continue
         label = _action_label(attempt, names)
-        fixed = fixed_later[position] or changed_since[position]
+        # a call the harness turned back before it ran ("File has not been read yet") broke nothing
+        fixed = fixed_later[position] or changed_since[position] or bool(_HARNESS_ERROR.match(attempt.error))
         if fixed or attempt.lookup or turn_done(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
@@ -438,8 +454,8 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
     actions: dict[str, str] = {}
     for attempt in attempts:
         tool = attempt.tool.lower()
-        if attempt.refused:
-            continue  # never happened
+        if attempt.refused or (attempt.failed and _HARNESS_ERROR.match(attempt.error)):
+            continue  # never happened (declined, or turned back by the harness before it ran)
         if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
@@ -462,6 +478,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
         cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
     names = PathNames(cwd, known)
+    facts = replace(facts, attempts=_stopped_by_user(listed, facts.attempts))
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []
@@ -471,6 +488,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         if inside and inside[-1].refused and inside[-1].index > turn.answered_at and status != DONE:
             status = DECLINED  # the user declined the agent's last call and has not said what instead
         statuses.append(status)
+    working = _working_at_end(drafts[-1], facts.attempts, names) if drafts else ""
+    if working and statuses[-1] == DONE:
+        statuses[-1] = OPEN  # "All checks pass. Now let me read the review comments." and a call: not finished
     for number, turn in enumerate(drafts[:-1]):
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
@@ -491,6 +511,11 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
     aim = objective(_goal_requests(listed), is_substantive)
+    since = drafts[-1].index if drafts else -1
+    # a call the harness turned back (``<tool_use_error>File has not been read yet``) did nothing to fix
+    work = [_action_label(a, names) for a in facts.attempts if a.failed and not a.aborted
+            and (is_shell_tool(a.tool) or a.tool.lower() in EDIT_TOOLS | WRITE_TOOLS) and not _HARNESS_ERROR.match(a.error)]
+    tasks = task_list(listed)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
         goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
@@ -505,23 +530,36 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
+        mid_work=working, tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
+        work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
 
 
+def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames) -> str:
+    """See :attr:`RegionState.mid_work`: ``""`` when the agent handed back (or the user stopped it)."""
+    if last.handed_back or last.interrupted or last.called_at < max(last.answered_at, 0):
+        return ""
+    work = [a for a in attempts if a.index > last.answered_at and not a.aborted
+            and (is_shell_tool(a.tool) or a.tool.lower() in EDIT_TOOLS | WRITE_TOOLS)]
+    return _action_label(work[-1], names) if work else "-"
+
+
+def _stopped_by_user(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
+    """The attempts, those whose failed result the user's interruption notice follows (``[Request interrupted by
+    user for tool use]``) marked aborted: the user stopped the call, often saying why in the result itself."""
+    notices = {index - 1 for index, message in enumerate(messages) if message.get("role") == "user"
+               and not request_words(content_text(message.get("content")))
+               and stopped(content_text(message.get("content")))}
+    return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
+
+
 def _goal_requests(messages: list[dict]) -> list[str]:
     """The user's requests in order, a namespaced command they ran (``/gsd:discuss-phase 14``) among them: it names
     the task that the conversation after it works on."""
-    found = []
-    for message in messages:
-        if message.get("role") == "user":
-            text = content_text(message.get("content"))
-            words = invocation(text) or request_words(text)
-            if words.strip() and not is_slash_command(words):
-                found.append(words)
-    return found
+    return [words for _, words in user_requests(messages) if not is_slash_command(words)]
 
 
 def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
@@ -534,8 +572,9 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
             finished = turn.status == DONE and number < len(turns) - 1
             if (lasting(rule) or not finished) and not names_any(rule, gone):
                 kept[rule] = None
-    from_requests = {rule for turn in turns for rule in constraint_sentences(turn.request)}
-    kept.update((rule, None) for rule in facts.constraints if rule not in from_requests)  # said on declining
+    said_on_declining = {refused.reason for refused in facts.refusals if refused.reason}
+    # facts.constraints also holds the rules of a skill's instructions the harness injected: no user's rule
+    kept.update((rule, None) for rule in facts.constraints if rule in said_on_declining)
     return list(kept)
 
 

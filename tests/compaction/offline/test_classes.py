@@ -242,7 +242,7 @@ def test_a_request_the_agent_answered_and_handed_back_is_not_the_next_step(answe
                          assistant(call("r", "read", path="src/parser.py")), result("r", "read", "def parse(): ..."),
                          assistant(answer)], kind=kind)
     steps = "\n".join(items(summary, "## Next Steps"))
-    assert "Finish the last request" not in steps and "Fix" not in steps
+    assert "latest request" not in steps and "Fix" not in steps
     assert items(summary, "### In Progress") == ["(none)"]
 
 

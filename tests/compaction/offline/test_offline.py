@@ -101,7 +101,8 @@ def test_progress_names_changed_files_with_their_last_action_and_only_the_open_e
     assert "ValueError" not in text and "- Resolved along the way: `pytest -q tests/test_parser.py`" in text
     assert items(text, "## Next Steps") == [
         "Fix: `npm run lint` failed: error: Unexpected console statement (no-console)",
-        "Finish the last request: “Please finish the changelog entry and fix the lint error; don't touch package.json.” "
+        "Carry out the user's latest request: “Please finish the changelog entry and fix the lint error; don't touch "
+        "package.json.” "
         "(quoted in full under Critical Context)."]
 
 

@@ -1,0 +1,213 @@
+"""Where the work stands when a region ends: the agent's task list, its last words when it stopped mid-work, the
+instructions a harness injected, and which failures make a next step (steps.py, tasks.py, goal.injected). Each
+class is tested on generated variations: several agents' tool formats, phrasings and languages."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.goal import injected, user_requests
+from pi_compact.compaction.offline.tasks import ACTIVE, DONE, PENDING, task_list
+
+from tests.growth import growth
+
+from ..messages import assistant, bash_fail, call, junk_messages, result, user
+from .test_classes import EXAMPLES, summarize
+from .test_offline import items
+
+TITLES = ["Rename the parser module", "Add ingestion tests", "Update docs and README.md", "Run the full test suite",
+          "Wire the cache into the orchestrator", "Regenerate bun.lock"]
+STATUS_WORDS = {PENDING: ["pending", "todo", "not_started"], ACTIVE: ["in_progress", "in-progress", "active"],
+                DONE: ["completed", "done", "finished"]}
+
+
+def _whole_list(call_id: str, tasks: list[tuple[str, str]], style: str) -> list[dict]:
+    """One call that sets the whole list: Claude Code's TodoWrite or Codex's update_plan."""
+    if style == "codex":
+        block = call(call_id, "update_plan", plan=[{"step": t, "status": s} for t, s in tasks])
+    else:
+        block = call(call_id, "TodoWrite", todos=[{"content": t, "status": s, "activeForm": t} for t, s in tasks])
+    return [assistant(block), result(call_id, block["name"], "Todos have been modified successfully.")]
+
+
+def _incremental(tasks: list[tuple[str, str]]) -> list[dict]:
+    """Claude Code's TaskCreate (ids from the result) then TaskUpdate per item."""
+    messages = []
+    for number, (title, _) in enumerate(tasks, 1):
+        block = call(f"c{number}", "TaskCreate", subject=title, description=f"{title} in detail", activeForm=title)
+        messages += [assistant(block), result(f"c{number}", "TaskCreate", f"Task #{number} created successfully")]
+    for number, (_, status) in enumerate(tasks, 1):
+        block = call(f"u{number}", "TaskUpdate", taskId=str(number), status=status)
+        messages += [assistant(block), result(f"u{number}", "TaskUpdate", f"Updated task #{number} status")]
+    return messages
+
+
+STATUSES = st.lists(st.sampled_from([PENDING, ACTIVE, DONE]), min_size=2, max_size=len(TITLES))
+
+
+@EXAMPLES
+@given(statuses=STATUSES, style=st.sampled_from(["claude", "codex", "incremental"]), data=st.data())
+def test_the_task_list_gives_the_task_in_progress_and_the_pending_ones_as_next(statuses: list[str], style: str,
+                                                                               data: st.DataObject) -> None:
+    worded = [data.draw(st.sampled_from(STATUS_WORDS[s])) for s in statuses]
+    tasks = list(zip(TITLES, worded))
+    kept = task_list(_incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style))
+    assert kept is not None and [t.status for t in kept.tasks] == statuses
+    messages = [user("Implement the attached plan, task by task."),
+                *(_incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style)),
+                assistant("Now I'll rewrite the test file.", call("w", "write", path="tests/test_x.py", content="x")),
+                result("w", "write", "ok")]
+    summary = summarize(messages)
+    steps, ongoing = "\n".join(items(summary, "## Next Steps")), "\n".join(items(summary, "### In Progress"))
+    for title, status in zip(TITLES, statuses):
+        if status == DONE:
+            assert title not in steps and title not in ongoing
+        elif status == PENDING:
+            assert title in steps
+        else:
+            assert title in steps and title in ongoing
+    assert "wait for the user's next request" not in steps
+
+
+def test_a_failed_task_call_changes_nothing() -> None:
+    block = call("t", "TodoWrite", todos=[{"content": "Ship it", "status": "pending"}])
+    assert task_list([assistant(block), result("t", "TodoWrite", "invalid input", error=True)]) is None
+
+
+@given(junk_messages)
+def test_task_list_never_raises_on_junk(messages: list) -> None:
+    task_list(messages)
+
+
+# -- instructions the harness injected are no request ---------------------------------------------------------
+
+DOCUMENTS = st.sampled_from([
+    "Base directory for this skill: /home/u/.claude/skills/{name}\n\n# {title}\n\n{body}",
+    "# {title}\n\nYou are an expert reviewer.\n\n## Steps\n{body}",
+    "## {title}\n\nSuivez ces étapes avec soin.\n\n### Étapes\n{body}",
+    "# {title}\n\n按以下步骤执行。\n\n## 步骤\n{body}",
+])
+NAMES = st.sampled_from(["wfc-plan", "testing-bun", "pr-comments", "doc-writer"])
+
+
+def _document(template: str, name: str) -> str:
+    body = "\n".join(f"{n}. Do step {n} and check it." for n in range(1, 9))
+    return template.format(name=name, title=name.replace("-", " ").title(), body=body)
+
+
+@EXAMPLES
+@given(template=DOCUMENTS, name=NAMES, via=st.sampled_from(["tool", "command"]))
+def test_instructions_a_harness_injected_are_neither_goal_nor_request(template: str, name: str, via: str) -> None:
+    document = _document(template, name)
+    if via == "tool":
+        loaded = [assistant(call("s", "Skill", skill=name)), result("s", "Skill", f"Launching skill: {name}"),
+                  user(document)]
+    else:
+        loaded = [user(f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>"),
+                  user(document)]
+    messages = [user("Add retry with backoff to the HTTP client in src/http.py."), assistant("On it."), *loaded,
+                assistant("Following the skill, let me read src/http.py.", call("r", "read", path="src/http.py")),
+                result("r", "read", "def get(): ...")]
+    assert not any(words == document or "Do step 3" in words for _, words in user_requests(messages))
+    at = messages.index(loaded[-1])
+    assert injected(messages[at - 1], messages[at])
+    summary = summarize(messages)
+    goal = "\n".join(items(summary, "## Goal"))
+    assert "Do step" not in goal and "skill" not in goal.lower()
+    open_part = "\n".join(items(summary, "### In Progress") + items(summary, "## Next Steps"))
+    assert "Do step" not in open_part and "Base directory" not in open_part
+
+
+@given(text=st.sampled_from(["stop, use the staging database instead", "also handle 429 responses",
+                             "# not a doc, one heading only", "wait"]))
+def test_a_short_message_after_a_tool_result_stays_the_users(text: str) -> None:
+    messages = [user("Add retry to the client."), assistant(call("r", "read", path="a.py")), result("r", "read", "x"),
+                user(text)]
+    assert not injected(messages[2], messages[3])
+    assert (3, text) in user_requests(messages)
+
+
+# -- the region ends while the agent works: its last words and action are the next step ------------------------
+
+CLAIMS = st.sampled_from(["All CI checks passed — lint and tests are green.", "Perfect! All tests pass.",
+                          "Done with the formatter.", "Everything builds successfully now."])
+GOING_ON = st.sampled_from([("Now let me check the review comments on the PR.", "gh pr view 35 --comments"),
+                            ("Let me commit and push the fixes:", "git push origin feature"),
+                            ("Next I'll run the full suite once more.", "pytest -q"),
+                            ("Step 2: resolve the merge conflicts before the review.", "git merge origin/main")])
+
+
+@EXAMPLES
+@given(claim=CLAIMS, going_on=GOING_ON, kind=st.sampled_from(["compaction", "branch"]))
+def test_a_region_that_ends_mid_work_is_not_done(claim: str, going_on: tuple, kind: str) -> None:
+    words, command = going_on
+    messages = [user("Fix CI on main and get the PR merged."),
+                assistant(call("t", "bash", command="npm test")), result("t", "bash", "12 passed"),
+                assistant(f"{claim} {words}", call("g", "bash", command=command)), result("g", "bash", "output")]
+    summary = summarize(messages, kind=kind)
+    steps = "\n".join(items(summary, "## Next Steps"))
+    assert "wait for the user's next request" not in steps
+    assert words.rstrip(":") in steps and command in steps
+
+
+@EXAMPLES
+@given(diagnosis=st.sampled_from(["The real issue is likely async inserts on the cloud server.",
+                                  "The schema loader still resolves the old package name."]),
+       announce=st.sampled_from(["Let me check and fix this.", "I'll fix that now.", "Let me look into it."]))
+def test_an_announcement_keeps_the_words_that_say_what_it_is_about(diagnosis: str, announce: str) -> None:
+    messages = [user("Make the live e2e tests pass."), assistant(call("v", "bash", command="bun verify")),
+                result("v", "bash", bash_fail("4 failed", 1), error=True),
+                assistant(f"Same 4 failures. {diagnosis} {announce}", call("r", "read", path="src/index.ts")),
+                result("r", "read", "export {}")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert diagnosis in steps and announce in steps
+
+
+# -- which failures make a "Fix:" step --------------------------------------------------------------------------
+
+LOOKUPS = st.sampled_from([("WebFetch", {"url": "https://example.com/docs"}, "Request failed with status code 500"),
+                           ("read", {"path": "src/missing.ts"}, "ENOENT: no such file or directory"),
+                           ("Grep", {"pattern": "TODO", "path": "src"}, "No matches found"),
+                           ("edit", {"path": "src/a.ts", "oldText": "a", "newText": "b"},
+                            "<tool_use_error>File has not been read yet. Read it first.</tool_use_error>")])
+
+
+@EXAMPLES
+@given(lookup=LOOKUPS)
+def test_a_failed_lookup_or_a_call_the_harness_turned_back_is_no_fix_step(lookup: tuple) -> None:
+    name, arguments, error = lookup
+    messages = [user("Integrate the CMS client into the app."),
+                assistant("Let me look first.", call("l", name, **arguments)), result("l", name, error, error=True),
+                assistant("Let me run the build.", call("b", "bash", command="npm run build")),
+                result("b", "bash", bash_fail("error TS2304: Cannot find name 'Cms'", 2), error=True),
+                assistant("The build fails on the missing type; let me add it.")]
+    steps = [s for s in items(summarize(messages), "## Next Steps") if s.startswith("Fix:")]
+    assert steps == ["Fix: `npm run build` failed: error TS2304: Cannot find name 'Cms'"]
+
+
+@EXAMPLES
+@given(notice=st.sampled_from(["[Request interrupted by user for tool use]", "[Request interrupted by user]"]),
+       words=st.sampled_from(["did we ever do this in a branch?", "no, use the worktree", "wait"]))
+def test_a_call_the_user_stopped_is_no_error(notice: str, words: str) -> None:
+    messages = [user("Validate all the skills."),
+                assistant(call("v", "bash", command="skills-ref validate ~/.claude/skills/x")),
+                result("v", "bash", words, error=True), user(notice), user("let's check the branches first"),
+                assistant("Sure: there are two branches, main and dev.")]
+    summary = summarize(messages)
+    assert items(summary, "### Blocked") == ["(none)"]
+    assert not any(step.startswith("Fix:") for step in items(summary, "## Next Steps"))
+
+
+def _named_tasks(size: int) -> list[dict]:
+    tasks = [(f"TASK-{n:03d}: part {n}", "pending") for n in range(size)]
+    report = " ".join(f"TASK-{n:03d} complete. Now TASK-{n + 1:03d} – next part." for n in range(size))
+    return [*_whole_list("t", tasks, "claude"), assistant(report)]
+
+
+def test_the_task_list_grows_linearly_in_tasks_times_the_words_naming_them() -> None:
+    regions = {size: _named_tasks(size) for size in (200, 400, 800)}
+    found = growth("task_list", lambda size: (lambda: task_list(regions[size])), 200, runs=3)
+    assert found.linear, str(found)
+    kept = task_list(regions[200])
+    assert kept is not None and [t.status for t in kept.tasks] == [DONE] * 200
