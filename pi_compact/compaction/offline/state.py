@@ -140,7 +140,7 @@ class RegionState:
     """The task list was last changed while the agent worked on the latest request (an older one may be stale)."""
     mid_work: str = ""
     """When the region ends while the agent was still working (calls after its last words, no hand-back): the
-    label of its last command or file change after those words (``"-"`` when it made none)."""
+    label of its last command after those words (``"-"`` when it ran none)."""
     work_errors: tuple[str, ...] = ()
     """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
@@ -406,13 +406,22 @@ def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> 
         label = _action_label(attempt, names)
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
         fixed = fixed_later[position] or changed_since[position] or bool(_HARNESS_ERROR.match(attempt.error))
-        if fixed or attempt.lookup or turn_done(attempt.index):
+        if fixed or attempt.lookup or _looks_up(attempt.tool) or turn_done(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
         else:
             resolved.pop(label, None)
             open_errors[label] = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
     return list(open_errors.values()), list(resolved)
+
+
+_LOOKUP_TOOL = re.compile(r"read|view|grep|glob|search|fetch|find|list|^ls$|^cat$", re.I)
+
+
+def _looks_up(tool: str) -> bool:
+    """A tool that only looks something up (reads a file, searches, fetches a page): when it fails, information was
+    not obtained, nothing was broken; the agent looks elsewhere. Not a shell (its commands are judged one by one)."""
+    return not is_shell_tool(tool) and tool.lower() not in EDIT_TOOLS | WRITE_TOOLS and bool(_LOOKUP_TOOL.search(tool))
 
 
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
@@ -542,8 +551,8 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
     """See :attr:`RegionState.mid_work`: ``""`` when the agent handed back (or the user stopped it)."""
     if last.handed_back or last.interrupted or last.called_at < max(last.answered_at, 0):
         return ""
-    work = [a for a in attempts if a.index > last.answered_at and not a.aborted
-            and (is_shell_tool(a.tool) or a.tool.lower() in EDIT_TOOLS | WRITE_TOOLS)]
+    # a command (a check, a merge, a push) says what was under way; a file change is in the file list already
+    work = [a for a in attempts if a.index > last.answered_at and not a.aborted and is_shell_tool(a.tool)]
     return _action_label(work[-1], names) if work else "-"
 
 

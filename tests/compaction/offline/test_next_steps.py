@@ -182,8 +182,10 @@ def test_a_failed_lookup_or_a_call_the_harness_turned_back_is_no_fix_step(lookup
                 assistant("Let me run the build.", call("b", "bash", command="npm run build")),
                 result("b", "bash", bash_fail("error TS2304: Cannot find name 'Cms'", 2), error=True),
                 assistant("The build fails on the missing type; let me add it.")]
-    steps = [s for s in items(summarize(messages), "## Next Steps") if s.startswith("Fix:")]
+    summary = summarize(messages)
+    steps = [s for s in items(summary, "## Next Steps") if s.startswith("Fix:")]
     assert steps == ["Fix: `npm run build` failed: error TS2304: Cannot find name 'Cms'"]
+    assert items(summary, "### Blocked") == ["`npm run build` failed: error TS2304: Cannot find name 'Cms'"]
 
 
 @EXAMPLES
