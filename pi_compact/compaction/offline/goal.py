@@ -86,6 +86,8 @@ def request_words(text: str) -> str:
 
 _COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.-]{1,60}:[\w:.-]{1,60})\s{0,20}</command-name>")
 _ANY_COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.:-]{1,120})\s{0,20}</command-name>")
+COMMAND_PREFIX = "Run the command `"
+"""How :func:`invocation` words a command the user ran."""
 _ARGS = re.compile(r"<command-args>([^<]{0,300})</command-args>")
 
 
@@ -97,7 +99,7 @@ def invocation(text: str, expanded: bool = False) -> str:
     if not command:
         return ""
     args = _ARGS.search(text[:5000])
-    return f"Run the command `/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
+    return f"{COMMAND_PREFIX}/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
 
 
 _DOC_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
@@ -195,14 +197,38 @@ def task_goal(request: str, limit: int = 400) -> str:
     return _clip(" ".join(chosen), limit)
 
 
-def objective(requests: list[str], substantive) -> Objective | None:
+_NOW = " — now: "
+_NOW_WORDS = 8
+"""A request of this many words (or characters / 4 where words are not spaced) can set the work; a shorter one
+("yes", "push it up!", "1.") steers it."""
+
+
+def sets_work(request: str) -> bool:
+    """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language."""
+    words = request_words(request)
+    return len(words.split()) >= _NOW_WORDS or (len(words.split()) < 3 and len(words) >= 4 * _NOW_WORDS)
+
+
+def with_now(goal: str, now: str) -> str:
+    """``goal`` followed by what the user asks for now (``X — now: Y``), a previous "now" replaced; ``goal`` as it
+    is when ``now`` is empty or already part of it."""
+    base, _, earlier = goal.partition(_NOW)
+    if not now or now in base:
+        return goal
+    return f"{base}{_NOW}{now}"
+
+
+def objective(requests: list[str], substantive, weighty=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
-    asks for work (``substantive`` tells a request from a nudge)."""
+    asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
+    (:func:`sets_work` unless given) before the others."""
     for request in reversed(requests):
         stated = stated_goal(request)
         if stated:
             return Objective(stated, request, True)
-    for request in requests:
+    # a request that states work of its own first; a short one ("push it up!") only when no request does
+    weighty = weighty or sets_work
+    for request in [r for r in requests if weighty(r)] + [r for r in requests if not weighty(r)]:
         if substantive(request):
             text = task_goal(request)
             if text:
@@ -210,4 +236,4 @@ def objective(requests: list[str], substantive) -> Objective | None:
     return None
 
 
-__all__ = ["Objective", "injected", "invocation", "is_request", "objective", "request_words", "stated_goal", "task_goal", "user_requests"]
+__all__ = ["Objective", "injected", "invocation", "is_request", "objective", "sets_work", "request_words", "stated_goal", "task_goal", "user_requests", "with_now"]

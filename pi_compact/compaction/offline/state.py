@@ -20,7 +20,7 @@ from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
 from .outcome import stopped
-from .goal import objective, request_words, user_requests
+from .goal import COMMAND_PREFIX, Objective, objective, request_words, sets_work, user_requests
 from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
@@ -77,6 +77,8 @@ _OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
 """A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
 one pattern over the whole tail backtracks on hostile text)."""
 _TOKEN = re.compile(r"\S+")
+_NOW_CHARS = 150
+"""The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
 """An error the agent's harness wrapped in its own tag: the call was turned back before it ran."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
@@ -128,6 +130,9 @@ class RegionState:
     on declining a call; none that names a thing since replaced."""
     replaced: tuple[str, ...] = ()
     """Code-like names the region says were replaced or removed (an earlier summary's rules naming them lapse)."""
+    goal_now: str = ""
+    """The user's latest request that sets work (:func:`.goal.sets_work`; not a reply to the agent's question),
+    when it is not the goal's own request: what the objective is now, in the user's words and language."""
     goal_stated: bool = False
     """The user stated the goal (or redirected the work) in this region: it replaces an earlier summary's goal."""
     declined: tuple[tuple[str, str], ...] = ()
@@ -519,7 +524,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                   for d, s, end in zip(drafts, statuses, ends))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    aim = objective(_goal_requests(listed), is_substantive)
+    replies = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
+    aim = objective(_goal_requests(listed), is_substantive,
+                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in replies))
     since = drafts[-1].index if drafts else -1
     # a call the harness turned back (``<tool_use_error>File has not been read yet``) did nothing to fix
     work = [_action_label(a, names) for a in facts.attempts if a.failed and not a.aborted
@@ -538,7 +545,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                          for q, a in facts.answers if not _STEERING.search(q))])),
         succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
-        goal_stated=bool(aim and aim.stated),
+        goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
         mid_work=working, tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)),
@@ -563,6 +570,26 @@ def _stopped_by_user(messages: list[dict], attempts: tuple[Attempt, ...]) -> tup
                and not request_words(content_text(message.get("content")))
                and stopped(content_text(message.get("content")))}
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
+
+
+def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
+    """See :attr:`RegionState.goal_now`: the latest request that sets work, not an answer to the agent's question
+    nor a correction ("no, …", "actually, …"), that came after finished work or is the one under way, and that
+    the agent worked on (changed files or committed) unless it is the last."""
+    worked = False  # the turns after this one that answered its question did work for it
+    for number in range(len(turns) - 1, -1, -1):
+        turn, request = turns[number], turns[number].request.strip()
+        before = turns[number - 1].status if number else DONE
+        worked = worked or bool(turn.changed or turn.commits) or number == len(turns) - 1
+        if before == ASKED:
+            continue  # an answer to the agent's question: its work is the asking request's
+        if (request and sets_work(request) and not _REJECTION.match(request) and not is_slash_command(request)
+                and worked):
+            if aim and (request == aim.request.strip() or aim.text in request):
+                return ""
+            return clip_words(request, _NOW_CHARS)
+        worked = False
+    return ""
 
 
 def _goal_requests(messages: list[dict]) -> list[str]:

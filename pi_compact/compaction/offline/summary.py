@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import task_goal
+from .goal import task_goal, with_now
 from .progress import done_item, left_something
 from .rules import names_any
 from .steps import in_progress_items, next_items
@@ -416,6 +416,11 @@ class OfflineSummarizer:
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
+    """The objective (:func:`_objective`) and what the user has asked for since (:func:`.goal.with_now`)."""
+    return with_now(_objective(state, merged, first_request), state.goal_now)
+
+
+def _objective(state: RegionState, merged: list[str], first_request: str) -> str:
     """The current objective: one the user stated in this region; else the earlier summary's; else the session's
     first request that asks for work; else this region's first request."""
     if state.goal_stated or not (merged or first_request):

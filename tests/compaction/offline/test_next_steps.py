@@ -213,3 +213,43 @@ def test_the_task_list_grows_linearly_in_tasks_times_the_words_naming_them() -> 
     assert found.linear, str(found)
     kept = task_list(regions[200])
     assert kept is not None and [t.status for t in kept.tasks] == [DONE] * 200
+
+
+# -- the goal: the objective, and what the user asks for now, in any language -----------------------------------
+
+NUDGES = st.sampled_from(["push it up!", "New branch.", "implement", "1.", "Continue from where you left off."])
+FIRST = "Add a CSV exporter to the reports page, with one column per metric and a download button."
+REDIRECTS = st.sampled_from([
+    "Agora vamos integrar o CMS no aplicativo, com a listagem de treinos vinda da API.",
+    "Maintenant il faut intégrer le CMS dans l'application et afficher les séances depuis l'API.",
+    "现在我们把内容管理系统接入应用程序，训练列表从接口获取，并且加上缓存和错误处理。",
+    "Next, wire the CMS into the app so the workout list comes from its API.",
+])
+
+
+def _worked(request: str, path: str) -> list[dict]:
+    block = call(path, "write", path=path, content="x")
+    return [user(request), assistant(block), result(path, "write", "ok"), assistant("Done: wrote it.")]
+
+
+@EXAMPLES
+@given(nudge=NUDGES, redirect=REDIRECTS, nudge_first=st.booleans())
+def test_the_goal_is_work_the_user_stated_and_now_the_latest_redirect_in_any_language(
+        nudge: str, redirect: str, nudge_first: bool) -> None:
+    opening = [*_worked(nudge, "a.txt"), *_worked(FIRST, "src/csv.py")] if nudge_first else _worked(FIRST, "src/csv.py")
+    messages = [*opening, *_worked(redirect, "src/cms.py")]
+    goal = items(summarize(messages), "## Goal")
+    assert len(goal) == 1 and goal[0].startswith(FIRST.split(",")[0]) and nudge not in goal[0].split(" — now: ")[0]
+    assert goal[0].endswith(f" — now: {redirect}")
+
+
+@EXAMPLES
+@given(reply=st.sampled_from(["The first option, with the cache in front of the client please.",
+                              "no, that is wrong: keep the old header format and only change the footer."]))
+def test_an_answer_to_the_agents_question_or_a_correction_is_not_the_objective_now(reply: str) -> None:
+    messages = [*_worked(FIRST, "src/csv.py"), user("Make the export faster for large reports with many rows."),
+                assistant("Should I add a cache or stream the rows?"), user(reply),
+                assistant(call("e", "edit", path="src/csv.py", oldText="a", newText="b")), result("e", "edit", "ok"),
+                assistant("Done.")]
+    goal = items(summarize(messages), "## Goal")[0]
+    assert reply not in goal and goal.endswith(" — now: Make the export faster for large reports with many rows.")
