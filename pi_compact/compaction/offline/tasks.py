@@ -108,7 +108,8 @@ _LABEL = re.compile(r"^\W{0,3}([A-Za-z][A-Za-z_]{0,15})[- ]?(\d{1,4}(?:\.\d{1,3}
 """A task's short name at the start of its text (``TASK-003:``, ``WP14.``, ``Task 7 —``), which the agent's words
 name when it reports on the task."""
 _NAMED = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z_]{0,15})[- ]?(\d{1,4}(?:\.\d{1,3})?)(?![\w-])")
-_FINISHED = re.compile(r"\b(?:complete[d]?|done|finished|passes|passing|works)\b|✅|✓", re.I)
+_FINISHED = re.compile(r"\b(?:complete[d]?|done|finished|passes|passing|works|added|created|implemented|updated"
+                       r"|fixed|wrote|written)\b|✅|✓", re.I)
 _STARTED = re.compile(r"^\W{0,3}(?:now|next|moving (?:on )?to|starting|on to|let'?s (?:do|start))\b", re.I)
 
 
@@ -116,22 +117,52 @@ def _name(letters: str, number: str) -> str:
     return f"{letters.lower()}{number}"
 
 
+_WORDS = re.compile(r"[A-Za-z_][\w.-]{3,60}|[^\W\d_]{4,}")
+_STOP = frozenset({"with", "from", "into", "that", "this", "them", "then", "when", "for", "the", "and", "add", "update",
+                   "create", "make", "implement", "fix", "run", "test", "tests", "file", "files", "code", "use"})
+_SHARE = 0.6
+"""A sentence names a task when it holds this share of the task title's words."""
+
+
+def _title_words(task: Task) -> set[str]:
+    title = task.text.split(" — ", 1)[0]
+    return {w.lower().rstrip(".-") for w in _WORDS.findall(title)} - _STOP
+
+
 def _reported(tasks: list[Task], texts: list[str]) -> list[Task]:
-    """``tasks`` as the agent's words after the list's last change report them: "TASK-002 complete." finishes
-    TASK-002, "Now TASK-003 – …" starts TASK-003. Only a task with a short name can be named this way; each
-    sentence's names are looked up, so the work grows with the text, not with the text times the tasks."""
+    """``tasks`` as the agent's words after the list's last change report them (agents often finish several tasks
+    before they tick them off): "TASK-002 complete." finishes TASK-002, "Now TASK-003 – …" starts it; a sentence
+    that holds most of a task's title words and says it is done ("Added the sessionLanes field to the Model")
+    finishes that task. Each sentence's names and words are looked up in indexes, so the work grows with the text
+    and the tasks, not with their product."""
     labels = {_name(*match.groups()): n for n, task in enumerate(tasks) if (match := _LABEL.match(task.text))}
-    if not labels:
-        return tasks
+    wanted = {n: _title_words(task) for n, task in enumerate(tasks) if task.status != DONE}
+    index: dict[str, list[int]] = {}
+    for n, words in wanted.items():
+        for word in words:
+            index.setdefault(word, []).append(n)
     tasks = list(tasks)
     for text in texts:
         for sentence in re.split(r"(?<=[.!?])\s+|\n+", text[:20_000]):
+            finished = bool(_FINISHED.search(sentence))
             named = next((labels[key] for found in _NAMED.finditer(sentence)
                           if (key := _name(*found.groups())) in labels), None)
-            status = DONE if _FINISHED.search(sentence) else ACTIVE if _STARTED.match(sentence) else None
+            status = DONE if finished else ACTIVE if _STARTED.match(sentence) else None
             if named is not None and status and tasks[named].status != DONE:
                 tasks[named] = Task(tasks[named].text, status)
+            if finished and named is None:
+                for n in _covered(sentence, wanted, index):
+                    tasks[n] = Task(tasks[n].text, DONE)
     return tasks
+
+
+def _covered(sentence: str, wanted: dict[int, set[str]], index: dict[str, list[int]]) -> list[int]:
+    """The tasks whose title words ``sentence`` holds, most of them (three words at least)."""
+    counts: dict[int, int] = {}
+    for word in {w.lower().rstrip(".-") for w in _WORDS.findall(sentence[:2000])}:
+        for n in index.get(word, ())[:50]:
+            counts[n] = counts.get(n, 0) + 1
+    return [n for n, hits in counts.items() if hits >= 3 and hits >= _SHARE * len(wanted[n])]
 
 
 def task_list(messages: Any) -> TaskList | None:

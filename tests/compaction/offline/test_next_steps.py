@@ -253,3 +253,19 @@ def test_an_answer_to_the_agents_question_or_a_correction_is_not_the_objective_n
                 assistant("Done.")]
     goal = items(summarize(messages), "## Goal")[0]
     assert reply not in goal and goal.endswith(" — now: Make the export faster for large reports with many rows.")
+
+
+@EXAMPLES
+@given(report=st.sampled_from(["Added the `sessionLanes` field to the Model.", "The sessionLanes field on the Model is done.",
+                               "✅ sessionLanes field added to Model"]),
+       style=st.sampled_from(["claude", "codex", "incremental"]))
+def test_a_task_the_agent_reported_done_after_its_last_list_update_is_no_next_step(report: str, style: str) -> None:
+    tasks = [("Add sessionLanes field to Model", "in_progress"), ("Render the lanes in the view", "pending")]
+    listed = _incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style)
+    messages = [user("Show session lanes in the list view, green for the active one."), *listed,
+                assistant(report, call("w", "edit", path="view.go", oldText="a", newText="b")), result("w", "edit", "ok"),
+                assistant("Now the rendering.", call("r", "read", path="view.go")), result("r", "read", "x")]
+    kept = task_list(messages)
+    assert kept is not None and [t.status for t in kept.tasks] == [DONE, PENDING]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert "sessionLanes" not in steps and "Render the lanes in the view" in steps
