@@ -40,6 +40,11 @@ def _stopping_words(answer: str, working: bool) -> str:
     return clip_words(" ".join(kept), _STEP_CHARS)
 
 
+def _question(answer: str) -> str:
+    """The agent's last question in ``answer``, clipped."""
+    return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
+
+
 def in_progress_items(state: RegionState) -> list[str]:
     """The latest request with how far it got, and the task the agent's list marks in progress."""
     items = []
@@ -50,8 +55,7 @@ def in_progress_items(state: RegionState) -> list[str]:
         return items
     request = clip_words(state.latest_request, 200)
     if state.latest_status == ASKED:
-        question = next((s for s in reversed(sentences(state.last_answer)) if s.endswith(("?", "？"))), "")
-        status = f"answered; waiting for the user's reply to “{clip_words(question, 200)}”"
+        status = f"answered; waiting for the user's reply to “{_question(state.last_answer)}”"
     elif state.latest_status == INTERRUPTED:
         status = "interrupted before it finished"
     elif state.latest_status == DECLINED:
@@ -78,6 +82,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
+    question = _question(answer) if state.latest_status == ASKED else ""
+    if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
+        steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
     if plan_line:
         steps.append(plan_line)
     if state.latest_status != DONE:

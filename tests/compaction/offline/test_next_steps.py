@@ -269,3 +269,16 @@ def test_a_task_the_agent_reported_done_after_its_last_list_update_is_no_next_st
     assert kept is not None and [t.status for t in kept.tasks] == [DONE, PENDING]
     steps = "\n".join(items(summarize(messages), "## Next Steps"))
     assert "sessionLanes" not in steps and "Render the lanes in the view" in steps
+
+
+@EXAMPLES
+@given(question=st.sampled_from(["Should I keep the evals/ directory or remove it?", "Which of the two layouts do you prefer?",
+                                 "Quer que eu faça o commit agora?", "要我现在提交吗？"]),
+       kind=st.sampled_from(["compaction", "branch"]))
+def test_a_region_that_ends_on_the_agents_question_waits_on_it(question: str, kind: str) -> None:
+    messages = [*_worked(FIRST, "src/csv.py"), user("Clean up the skill folder before we ship it."),
+                assistant(call("l", "bash", command="ls skill/")), result("l", "bash", "evals/\nSKILL.md"),
+                assistant(f"The folder holds SKILL.md and an evals/ directory. {question}")]
+    summary = summarize(messages, kind=kind)
+    steps = items(summary, "## Next Steps")
+    assert question in steps[0] and "wait for the user's next request" not in "\n".join(steps)
