@@ -236,4 +236,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["Objective", "injected", "invocation", "is_request", "objective", "sets_work", "request_words", "stated_goal", "task_goal", "user_requests", "with_now"]
+__all__ = ["COMMAND_PREFIX", "Objective", "injected", "invocation", "is_request", "objective", "request_words",
+           "sets_work", "stated_goal", "task_goal", "user_requests", "with_now"]

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, error_lines, is_scratch,
+                    is_shell_tool,
                     message_dicts, shell_command)
 from .outcome import stopped
 from .goal import COMMAND_PREFIX, Objective, objective, request_words, sets_work, user_requests
@@ -77,7 +78,7 @@ _OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
 """A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
 one pattern over the whole tail backtracks on hostile text)."""
 _TOKEN = re.compile(r"\S+")
-_NOW_CHARS = 150
+_NOW_CHARS = 120
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
 """An error the agent's harness wrapped in its own tag: the call was turned back before it ran."""
@@ -322,6 +323,15 @@ def command_key(command: str) -> str:
     return _without_output_filters(command)
 
 
+def _filtered(command: str) -> bool:
+    """True when ``command`` pipes its output through a filter (``| grep``, ``| tail``): its exit status is the
+    filter's."""
+    command = one_line(command)
+    while _CD_PREFIX.match(command):
+        command = _CD_PREFIX.sub("", command, count=1)
+    return "|" in command and _without_output_filters(command) != command.removesuffix("2>&1").strip()
+
+
 def _without_output_filters(command: str) -> str:
     stages = command.split("|")
     while len(stages) > 1 and _OUTPUT_FILTER.match(stages[-1]):
@@ -359,6 +369,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 fixed[position] = (attempt.tool, attempt.target) in others
             continue
         if is_shell_tool(attempt.tool):
+            if _filtered(attempt.target) and attempt.error:
+                continue  # `bun verify | grep FAIL` exits with grep's status; the errors it printed are the check's
             for second in _chain(command_key(attempt.target)):
                 commands.add(second)
                 heads.add(tuple(_TOKEN.findall(second)[:3]))
@@ -492,7 +504,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
         cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
     names = PathNames(cwd, known)
-    facts = replace(facts, attempts=_stopped_by_user(listed, facts.attempts))
+    facts = replace(facts, attempts=_filtered_errors(listed, _stopped_by_user(listed, facts.attempts)))
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []
@@ -561,6 +573,21 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
     # a command (a check, a merge, a push) says what was under way; a file change is in the file list already
     work = [a for a in attempts if a.index > last.answered_at and not a.aborted and is_shell_tool(a.tool)]
     return _action_label(work[-1], names) if work else "-"
+
+
+def _filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
+    """The attempts, a successful command whose output went through a filter (``| grep``, ``| tail``) and shows an
+    error and no pass given that error line, and failed unless it only inspects files: the filter's exit status hid
+    the check's failure."""
+    found = []
+    for attempt in attempts:
+        if not attempt.failed and is_shell_tool(attempt.tool) and _filtered(attempt.target) \
+                and 0 <= attempt.index < len(messages):
+            lines = error_lines(content_text(messages[attempt.index].get("content"))[-20_000:], 1)
+            if lines and not attempt.passed:  # a check (not a lookup) whose output shows errors failed
+                attempt = replace(attempt, error=lines[0], failed=not attempt.lookup)
+        found.append(attempt)
+    return tuple(found)
 
 
 def _stopped_by_user(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:

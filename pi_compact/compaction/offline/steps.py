@@ -20,6 +20,8 @@ ANNOUNCED = re.compile(
     r"|next,? (?:let me|i(?:'ll| will)?)|first,? (?:let me|i(?:'ll| will)?))\s+\S", re.I)
 """The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
 _STEP_CHARS = 300
+_REQUEST_CHARS = 160
+"""The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
 _FIXES = 2
 
@@ -53,7 +55,7 @@ def in_progress_items(state: RegionState) -> list[str]:
                   for task in state.tasks.with_status(ACTIVE)]
     if not state.latest_request or state.latest_status == DONE:
         return items
-    request = clip_words(state.latest_request, 200)
+    request = clip_words(state.latest_request, _REQUEST_CHARS)
     if state.latest_status == ASKED:
         status = f"answered; waiting for the user's reply to “{_question(state.last_answer)}”"
     elif state.latest_status == INTERRUPTED:

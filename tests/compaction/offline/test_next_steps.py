@@ -256,14 +256,16 @@ def test_an_answer_to_the_agents_question_or_a_correction_is_not_the_objective_n
 
 
 @EXAMPLES
-@given(report=st.sampled_from(["Added the `sessionLanes` field to the Model.", "The sessionLanes field on the Model is done.",
+@given(report=st.sampled_from(["Added the `sessionLanes` field to the Model.",
+                               "The sessionLanes field on the Model is done.",
                                "✅ sessionLanes field added to Model"]),
        style=st.sampled_from(["claude", "codex", "incremental"]))
 def test_a_task_the_agent_reported_done_after_its_last_list_update_is_no_next_step(report: str, style: str) -> None:
     tasks = [("Add sessionLanes field to Model", "in_progress"), ("Render the lanes in the view", "pending")]
     listed = _incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style)
     messages = [user("Show session lanes in the list view, green for the active one."), *listed,
-                assistant(report, call("w", "edit", path="view.go", oldText="a", newText="b")), result("w", "edit", "ok"),
+                assistant(report, call("w", "edit", path="view.go", oldText="a", newText="b")),
+                result("w", "edit", "ok"),
                 assistant("Now the rendering.", call("r", "read", path="view.go")), result("r", "read", "x")]
     kept = task_list(messages)
     assert kept is not None and [t.status for t in kept.tasks] == [DONE, PENDING]
@@ -272,7 +274,8 @@ def test_a_task_the_agent_reported_done_after_its_last_list_update_is_no_next_st
 
 
 @EXAMPLES
-@given(question=st.sampled_from(["Should I keep the evals/ directory or remove it?", "Which of the two layouts do you prefer?",
+@given(question=st.sampled_from(["Should I keep the evals/ directory or remove it?",
+                                 "Which of the two layouts do you prefer?",
                                  "Quer que eu faça o commit agora?", "要我现在提交吗？"]),
        kind=st.sampled_from(["compaction", "branch"]))
 def test_a_region_that_ends_on_the_agents_question_waits_on_it(question: str, kind: str) -> None:
@@ -282,3 +285,31 @@ def test_a_region_that_ends_on_the_agents_question_waits_on_it(question: str, ki
     summary = summarize(messages, kind=kind)
     steps = items(summary, "## Next Steps")
     assert question in steps[0] and "wait for the user's next request" not in "\n".join(steps)
+
+
+@EXAMPLES
+@given(check=st.sampled_from(["pytest -q", "bun verify", "cargo test"]),
+       filter_=st.sampled_from(["| tail -5", "2>&1 | grep -E 'FAIL'", "| head -40"]), passed=st.booleans())
+def test_a_filtered_rerun_settles_a_failure_only_when_its_output_says_it_passed(check: str, filter_: str,
+                                                                              passed: bool) -> None:
+    messages = [user("Make the test suite pass."), assistant(call("a", "bash", command=check)),
+                result("a", "bash", bash_fail("FAILED test_journal - 4 failed", 1), error=True),
+                assistant("Let me look at the failures.", call("b", "bash", command=f"{check} {filter_}")),
+                result("b", "bash", "12 passed in 0.5s" if passed else "FAILED test_journal - 4 failed"),
+                assistant("Looking into the journal test next.", call("c", "read", path="src/journal.py")),
+                result("c", "read", "x")]
+    blocked = "\n".join(items(summarize(messages), "### Blocked"))
+    assert (check in blocked) != passed
+
+
+@EXAMPLES
+@given(check=st.sampled_from(["npm test 2>&1 | tail -20", "cargo build 2>&1 | head -50", "bun verify | grep -E 'fail'"]),
+       output=st.sampled_from(["FAILED tests/test_api.py::test_retry - AssertionError", "error[E0308]: mismatched types",
+                               "error: expect(received).toBe(expected)"]))
+def test_a_check_whose_filtered_output_shows_errors_failed(check: str, output: str) -> None:
+    messages = [user("Get the build green."), assistant(call("a", "bash", command=check)), result("a", "bash", output),
+                assistant("Let me look at it.", call("g", "bash", command="grep -rn 'error' src | head -5")),
+                result("g", "bash", "src/log.ts:3: export const error = console.error"),
+                assistant("Reading the test now.", call("r", "read", path="src/a.ts")), result("r", "read", "x")]
+    blocked = "\n".join(items(summarize(messages), "### Blocked"))
+    assert check.split(" 2>&1")[0].split(" |")[0] in blocked and output in blocked and "grep" not in blocked
