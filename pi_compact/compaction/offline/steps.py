@@ -47,10 +47,16 @@ def _question(answer: str) -> str:
     return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
 
 
+def _tasks_open(state: RegionState) -> bool:
+    """The agent's task list still says where the work stands: changed during the latest request, or the request
+    is not finished."""
+    return bool(state.tasks) and (state.tasks_current or state.latest_status != DONE)
+
+
 def in_progress_items(state: RegionState) -> list[str]:
     """The latest request with how far it got, and the task the agent's list marks in progress."""
     items = []
-    if state.tasks and state.tasks_current and state.latest_status != DONE:
+    if _tasks_open(state):
         items += [f"{clip_words(task, 240)} (in progress on the agent's task list)"
                   for task in state.tasks.with_status(ACTIVE)]
     if not state.latest_request or state.latest_status == DONE:
@@ -77,10 +83,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         last_call = f" (its last action: {state.mid_work})" if state.mid_work not in ("", "-") else ""
         if stopped_at:
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}")
-    if state.tasks and (state.tasks_current or state.latest_status != DONE):
-        steps += [f"Finish the task in progress: {clip_words(t, 240)}" for t in state.tasks.with_status(ACTIVE)]
+    if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
         pending = state.tasks.with_status(PENDING)
-        steps += [f"Then: {clip_words(t, 240)}" for t in pending[:_TASKS]]
+        steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
