@@ -12,27 +12,26 @@ the agent meant to do next) the summarizer quotes instead, from :attr:`RegionSta
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, error_lines, is_scratch,
-                    is_shell_tool,
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
-from .outcome import stopped
-from .goal import COMMAND_PREFIX, Objective, objective, request_words, sets_work, user_requests
+from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
 from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
 from .shell import shell_effects
+from .text import clip_words, one_line, sentences  # noqa: F401 (one_line: summary's, from here)
+from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
+                     work_failure)
 
 DONE, ASKED, INTERRUPTED, OPEN, DECLINED = "done", "asked", "interrupted", "open", "declined"
 """A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither; ended on
 a call the user declined (the user decides what comes instead)."""
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _SLASH_COMMAND = re.compile(r"^/[\w:.-]*(?:\s|$)")
 _DONE = re.compile(
     r"^\W{0,4}(?:(?:perfect|great|excellent|good|ok|okay|alright|yes)[!.,]?\s+)?(?:done|fixed|finished|complete[d]?"
@@ -73,15 +72,8 @@ _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i wi
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
-_CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
-_OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
-"""A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
-one pattern over the whole tail backtracks on hostile text)."""
-_TOKEN = re.compile(r"\S+")
 _NOW_CHARS = 120
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
-_HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
-"""An error the agent's harness wrapped in its own tag: the call was turned back before it ran."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -163,38 +155,6 @@ class RegionState:
 
 
 # -- text helpers ---------------------------------------------------------------------------------------------
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
-
-
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def clip_words(text: str, limit: int) -> str:
-    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut), never
-    inside a backticked value (``DEV_MODE=true npm run dev`` is kept whole or left out whole)."""
-    text = one_line(text)
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if "`" not in cut:
-        return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
-    inside, space, opened = False, -1, -1  # the last space outside a span, and where the open span starts
-    for position, char in enumerate(cut):
-        if char == "`":
-            inside, opened = not inside, position
-        elif char == " " and not inside:
-            space = position
-    if space >= limit // 2 or (space > 0 and inside):
-        return cut[:space] + "…"
-    if inside:
-        before = cut[:opened].rstrip()
-        # one value longer than the limit: say it is cut, keep the quote closed
-        return before + "…" if before else cut[: limit - 2] + "…`"
-    return cut + "…"
 
 
 def is_slash_command(text: str) -> bool:
@@ -312,147 +272,11 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
     return OPEN
 
 
-# -- errors ---------------------------------------------------------------------------------------------------
-
-
-def command_key(command: str) -> str:
-    """A command without its ``cd dir &&`` prefix and its ``| head``-like tail: runs of the same check compare equal."""
-    command = one_line(command)
-    while _CD_PREFIX.match(command):
-        command = _CD_PREFIX.sub("", command, count=1)
-    return _without_output_filters(command)
-
-
-def _filtered(command: str) -> bool:
-    """True when ``command`` pipes its output through a filter (``| grep``, ``| tail``): its exit status is the
-    filter's."""
-    command = one_line(command)
-    while _CD_PREFIX.match(command):
-        command = _CD_PREFIX.sub("", command, count=1)
-    return "|" in command and _without_output_filters(command) != command.removesuffix("2>&1").strip()
-
-
-def _without_output_filters(command: str) -> str:
-    stages = command.split("|")
-    while len(stages) > 1 and _OUTPUT_FILTER.match(stages[-1]):
-        stages.pop()
-    kept = "|".join(stages).rstrip()
-    return kept.removesuffix("2>&1").strip()
-
-
-def _chain(command: str) -> list[str]:
-    """A command and, when it is an ``&&`` chain, each of its parts (all of them ran when the chain succeeded)."""
-    parts = [command_key(part) for part in command.split("&&")] if "&&" in command else []
-    return [command, *(part for part in parts if part)]
-
-
-def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
-    """Per attempt: whether a later attempt of the same action succeeded: the same command (or one with the same
-    first three words, or a chain that ran it: ``git add . && git commit``), a change of the same file, the same
-    tool on the same target. The successes are indexed once, from the end, so no failure is compared with every
-    later attempt (which was quadratic)."""
-    commands: set[str] = set()
-    heads: set[tuple[str, ...]] = set()
-    changed: set[str] = set()
-    others: set[tuple[str, str]] = set()
-    changes = EDIT_TOOLS | WRITE_TOOLS
-    fixed = [False] * len(attempts)
-    for position in range(len(attempts) - 1, -1, -1):
-        attempt = attempts[position]
-        if attempt.failed:
-            if is_shell_tool(attempt.tool):
-                first = command_key(attempt.target)
-                fixed[position] = first in commands or tuple(_TOKEN.findall(first)[:3]) in heads
-            elif attempt.tool.lower() in changes:
-                fixed[position] = names.name(attempt.target) in changed
-            else:
-                fixed[position] = (attempt.tool, attempt.target) in others
-            continue
-        if is_shell_tool(attempt.tool):
-            if _filtered(attempt.target) and attempt.error:
-                continue  # `bun verify | grep FAIL` exits with grep's status; the errors it printed are the check's
-            for second in _chain(command_key(attempt.target)):
-                commands.add(second)
-                heads.add(tuple(_TOKEN.findall(second)[:3]))
-        elif attempt.tool.lower() in changes:
-            changed.add(names.name(attempt.target))
-        else:
-            others.add((attempt.tool, attempt.target))
-    return fixed
-
-
-def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
-    """Per attempt: whether a file its error names (``src/retry.py:12: error: …``) was changed afterwards. The
-    agent acted on the error, which counts as settled unless the check fails again (that failure is its own).
-    The changed names are gathered from the end, and each error is read once, token by token."""
-    changed: set[str] = set()
-    settled = [False] * len(attempts)
-    for position in range(len(attempts) - 1, -1, -1):
-        attempt = attempts[position]
-        if attempt.failed and attempt.error and changed:
-            settled[position] = any(name in changed for name in _named_files(attempt.error))
-        elif not attempt.failed and not attempt.aborted and attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
-            name = attempt.target.rstrip("/").rsplit("/", 1)[-1]
-            if len(name) >= 4 and "." in name:
-                changed.add(name)
-    return settled
-
-
-_PATH_TOKEN = re.compile(r"(?<![\w.-])[\w.-]{4,255}")
-
-
-def _named_files(error: str) -> Iterator[str]:
-    """The file names an error may mention: each token of word characters, dots and dashes, and its starts that end
-    before a dot or a dash (``retry.py`` in ``retry.py.orig``), as a word boundary would end them."""
-    for token in _PATH_TOKEN.finditer(error[:20_000]):
-        text = token.group()
-        yield text
-        for cut, char in enumerate(text):
-            if char in ".-" and cut >= 4:
-                yield text[:cut]
-
-
-def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
-    """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
-    open_errors: dict[str, str] = {}
-    resolved: dict[str, None] = {}
-    fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
-    for position, attempt in enumerate(attempts):
-        if not attempt.failed or attempt.aborted:
-            continue
-        label = _action_label(attempt, names)
-        # a call the harness turned back before it ran ("File has not been read yet") broke nothing
-        fixed = fixed_later[position] or changed_since[position] or bool(_HARNESS_ERROR.match(attempt.error))
-        if fixed or attempt.lookup or _looks_up(attempt.tool) or turn_done(attempt.index):
-            open_errors.pop(label, None)
-            resolved[label] = None
-        else:
-            resolved.pop(label, None)
-            open_errors[label] = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
-    return list(open_errors.values()), list(resolved)
-
-
-_LOOKUP_TOOL = re.compile(r"read|view|grep|glob|search|fetch|find|list|^ls$|^cat$", re.I)
-
-
-def _looks_up(tool: str) -> bool:
-    """A tool that only looks something up (reads a file, searches, fetches a page): when it fails, information was
-    not obtained, nothing was broken; the agent looks elsewhere. Not a shell (its commands are judged one by one)."""
-    return not is_shell_tool(tool) and tool.lower() not in EDIT_TOOLS | WRITE_TOOLS and bool(_LOOKUP_TOOL.search(tool))
-
-
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
     """A declined call as the user's decision: what was declined and, when they said, why."""
-    label = _action_label(Attempt(0, refused.tool, refused.target, False), names)
+    label = action_label(Attempt(0, refused.tool, refused.target, False), names)
     reason = f": “{clip_words(refused.reason, 200)}”" if refused.reason else ""
     return f"The user declined {label} (not done){reason}"
-
-
-def _action_label(attempt: Attempt, names: PathNames) -> str:
-    if is_shell_tool(attempt.tool):
-        return f"`{clip_words(command_key(attempt.target), 120)}`"
-    target = names.name(attempt.target) if attempt.target else ""
-    return f"{attempt.tool} `{target}`" if target else attempt.tool
 
 
 def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -480,7 +304,7 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
     actions: dict[str, str] = {}
     for attempt in attempts:
         tool = attempt.tool.lower()
-        if attempt.refused or (attempt.failed and _HARNESS_ERROR.match(attempt.error)):
+        if attempt.refused or (attempt.failed and turned_back(attempt)):
             continue  # never happened (declined, or turned back by the harness before it ran)
         if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
             verb = "written" if tool in WRITE_TOOLS else "edited"
@@ -504,7 +328,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
         cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
     names = PathNames(cwd, known)
-    facts = replace(facts, attempts=_filtered_errors(listed, _stopped_by_user(listed, facts.attempts)))
+    facts = replace(facts, attempts=with_filtered_errors(listed, with_stops(listed, facts.attempts)))
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []
@@ -530,7 +354,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     def turn_done(index: int) -> bool:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
 
-    open_errors, resolved = _errors(facts.attempts, turn_done, names)
+    open_errors, resolved = open_and_resolved(facts.attempts, turn_done, names)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names))
                   for d, s, end in zip(drafts, statuses, ends))
@@ -540,9 +364,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     aim = objective(_goal_requests(listed), is_substantive,
                     lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in replies))
     since = drafts[-1].index if drafts else -1
-    # a call the harness turned back (``<tool_use_error>File has not been read yet``) did nothing to fix
-    work = [_action_label(a, names) for a in facts.attempts if a.failed and not a.aborted
-            and (is_shell_tool(a.tool) or a.tool.lower() in EDIT_TOOLS | WRITE_TOOLS) and not _HARNESS_ERROR.match(a.error)]
+    work = [action_label(a, names) for a in facts.attempts if work_failure(a)]
     tasks = task_list(listed)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
@@ -555,14 +377,14 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                        *(_refusal_line(r, names) for r in facts.refusals),
                                        *(clip_words(f"Asked “{q}” — the user chose “{a}”", 240)
                                          for q, a in facts.answers if not _STEERING.search(q))])),
-        succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
+        succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
         mid_work=working, tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
-        declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
+        declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
 
 
@@ -572,31 +394,7 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
         return ""
     # a command (a check, a merge, a push) says what was under way; a file change is in the file list already
     work = [a for a in attempts if a.index > last.answered_at and not a.aborted and is_shell_tool(a.tool)]
-    return _action_label(work[-1], names) if work else "-"
-
-
-def _filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
-    """The attempts, a successful command whose output went through a filter (``| grep``, ``| tail``) and shows an
-    error and no pass given that error line, and failed unless it only inspects files: the filter's exit status hid
-    the check's failure."""
-    found = []
-    for attempt in attempts:
-        if not attempt.failed and is_shell_tool(attempt.tool) and _filtered(attempt.target) \
-                and 0 <= attempt.index < len(messages):
-            lines = error_lines(content_text(messages[attempt.index].get("content"))[-20_000:], 1)
-            if lines and not attempt.passed:  # a check (not a lookup) whose output shows errors failed
-                attempt = replace(attempt, error=lines[0], failed=not attempt.lookup)
-        found.append(attempt)
-    return tuple(found)
-
-
-def _stopped_by_user(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
-    """The attempts, those whose failed result the user's interruption notice follows (``[Request interrupted by
-    user for tool use]``) marked aborted: the user stopped the call, often saying why in the result itself."""
-    notices = {index - 1 for index, message in enumerate(messages) if message.get("role") == "user"
-               and not request_words(content_text(message.get("content")))
-               and stopped(content_text(message.get("content")))}
-    return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
+    return action_label(work[-1], names) if work else "-"
 
 
 def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
