@@ -313,3 +313,15 @@ def test_a_check_whose_filtered_output_shows_errors_failed(check: str, output: s
                 assistant("Reading the test now.", call("r", "read", path="src/a.ts")), result("r", "read", "x")]
     blocked = "\n".join(items(summarize(messages), "### Blocked"))
     assert check.split(" 2>&1")[0].split(" |")[0] in blocked and output in blocked and "grep" not in blocked
+
+
+@EXAMPLES
+@given(template=DOCUMENTS, name=NAMES)
+def test_the_sessions_first_request_is_never_a_skills_text(template: str, name: str) -> None:
+    from pi_compact.compaction.pipeline import _first_user_text
+
+    path = [{"type": "message", "id": str(n), "message": message} for n, message in enumerate([
+        user("<system_instruction>You are inside a harness.</system_instruction>"),
+        assistant(call("s", "Skill", skill=name)), result("s", "Skill", f"Launching skill: {name}"),
+        user(_document(template, name)), assistant("Loaded."), user(FIRST)])]
+    assert _first_user_text(path) == FIRST
