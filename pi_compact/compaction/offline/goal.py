@@ -81,7 +81,22 @@ def request_words(text: str) -> str:
         position = tag.end()
     if depth == 0:
         kept.append(text[position:])
-    return _NOTICE.sub(" ", "".join(kept)).strip()
+    words = _NOTICE.sub(" ", "".join(kept)).strip()
+    return "" if tags is _ANY_TAG and _about_its_block(words, text) else words
+
+
+_LONG_TOKEN = re.compile(r"\S{16,400}")
+"""A value long enough that a chance repeat is unlikely (a path, an id)."""
+
+
+def _about_its_block(words: str, text: str) -> bool:
+    """True when the words outside a harness's tags are one line that ends on a long value (a path, an id) the
+    tagged block holds: the harness's own line about its block ("Read the output file to retrieve the result:
+    /tmp/…/b4g.output"), not the user's words beside an attached context."""
+    if not words or "\n" in words:
+        return False
+    last = words.split()[-1].strip(".,:;!?")
+    return bool(_LONG_TOKEN.fullmatch(last)) and last in text.replace(words, " ", 1)
 
 
 _COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.-]{1,60}:[\w:.-]{1,60})\s{0,20}</command-name>")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.goal import injected, user_requests
+from pi_compact.compaction.offline.goal import injected, request_words, user_requests
 from pi_compact.compaction.offline.tasks import ACTIVE, DONE, PENDING, task_list
 
 from tests.growth import growth
@@ -325,3 +325,15 @@ def test_the_sessions_first_request_is_never_a_skills_text(template: str, name: 
         assistant(call("s", "Skill", skill=name)), result("s", "Skill", f"Launching skill: {name}"),
         user(_document(template, name)), assistant("Loaded."), user(FIRST)])]
     assert _first_user_text(path) == FIRST
+
+
+@EXAMPLES
+@given(tag=st.sampled_from(["task-notification", "background_result", "job-status"]),
+       value=st.sampled_from(["/private/tmp/claude-501/proj/tasks/b4gbi9rjs.output", "run-7f3a9c2e1b4d5f60aa91",
+                              "C:\\Users\\me\\AppData\\Local\\Temp\\job-123456.log"]),
+       line=st.sampled_from(["Read the output file to retrieve the result: {}", "Resultado disponível em {}"]))
+def test_a_harness_line_about_its_own_block_is_no_request(tag: str, value: str, line: str) -> None:
+    notice = f"<{tag}>\n<id>x1</id>\n<output>{value}</output>\n<status>completed</status>\n</{tag}>\n{line.format(value)}"
+    assert request_words(notice) == ""
+    attached = f"<ide_opened_file>The user opened {value} in the IDE.</ide_opened_file>\nwhy does {value} crash here?"
+    assert request_words(attached) == f"why does {value} crash here?"
