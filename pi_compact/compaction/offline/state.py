@@ -394,6 +394,8 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
         return ""
     # a command (a check, a merge, a push) says what was under way; a file change is in the file list already
     work = [a for a in attempts if a.index > last.answered_at and not a.aborted and is_shell_tool(a.tool)]
+    if work and not work[-1].failed and _commit_message(work[-1].target):
+        return ""  # the work after its last words ended in a commit: what it announced is done
     return action_label(work[-1], names) if work else "-"
 
 

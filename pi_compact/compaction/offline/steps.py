@@ -19,6 +19,8 @@ ANNOUNCED = re.compile(
     r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|i'm going to|now (?:let me|i(?:'ll| will| need to)?)"
     r"|next,? (?:let me|i(?:'ll| will)?)|first,? (?:let me|i(?:'ll| will)?))\s+\S", re.I)
 """The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
+_REPORTED = re.compile(r"\b(?:complete[ds]?|done|pass(?:es|ed|ing)?|fixed|green|succeeded|works)\b|✅|✓", re.I)
+"""A sentence that reports a result, not what comes next."""
 _STEP_CHARS = 300
 _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
@@ -36,8 +38,9 @@ def _stopping_words(answer: str, working: bool) -> str:
         return ""
     kept = [found[-1]]
     for sentence in reversed(found[:-1]):
-        if len(" ".join([sentence, *kept])) > _STEP_CHARS or sentence.startswith(("#", "|", "```")):
-            break
+        if len(" ".join([sentence, *kept])) > _STEP_CHARS or sentence.startswith(("#", "|", "```")) \
+                or _REPORTED.search(sentence):
+            break  # a sentence that reports a result belongs to Done ("WP1 complete. Now WP2: …")
         kept.insert(0, sentence)
     return clip_words(" ".join(kept), _STEP_CHARS)
 

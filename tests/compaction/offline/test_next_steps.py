@@ -337,3 +337,26 @@ def test_a_harness_line_about_its_own_block_is_no_request(tag: str, value: str, 
     assert request_words(notice) == ""
     attached = f"<ide_opened_file>The user opened {value} in the IDE.</ide_opened_file>\nwhy does {value} crash here?"
     assert request_words(attached) == f"why does {value} crash here?"
+
+
+@EXAMPLES
+@given(words=st.sampled_from(["Now let me update the checkboxes in the plan and commit:", "Let me commit it:",
+                              "Tests pass. Committing WP3 now."]),
+       message=st.sampled_from(["WP3: Add event subscription", "Fix stale comment"]))
+def test_work_that_ends_in_a_commit_after_the_agents_last_words_is_no_step_to_continue(words: str, message: str) -> None:
+    messages = [user("Implement WP3 of the plan and commit it."),
+                assistant(words, call("c", "bash", command=f'git add -A && git commit -m "{message}"')),
+                result("c", "bash", f"[main 1a2b3c4] {message}\n 2 files changed")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert "Continue where the agent stopped" not in steps and f"Committed: {message}" in summarize(messages)
+
+
+@EXAMPLES
+@given(report=st.sampled_from(["WP1 complete.", "All 12 tests pass.", "The parser is fixed ✅."]),
+       step=st.sampled_from(["Now WP2: create the session class.", "Next the printer module."]))
+def test_a_sentence_that_reports_a_result_is_not_part_of_the_step_to_continue(report: str, step: str) -> None:
+    messages = [user("Work through the plan's packages one by one."),
+                assistant(f"{report} {step}", call("e", "bash", command="npm run check")),
+                result("e", "bash", "ok")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert step in steps and report not in steps
