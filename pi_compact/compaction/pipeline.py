@@ -24,7 +24,7 @@ from ..errors import CompactionError, PiCompactError, SummarizerError
 from .offline.compose import compose, shorten_to, strip_generated
 from .cut import entry_tokens, valid_cut_points
 from .offline.facts import extract_facts
-from .offline.goal import request_words
+from .offline.goal import injected, request_words
 from .offline import OfflineSummarizer
 from .prepare import CompactionPreparation, FileLists, collect_files, message_for_summary
 from .prune import condense
@@ -279,9 +279,11 @@ def _text(content: object) -> str | None:
 
 
 def _first_user_text(path: list[dict]) -> str | None:
+    previous = None
     for entry in path:
         message = entry.get("message") if entry.get("type") == "message" else None
-        if isinstance(message, dict) and message.get("role") == "user":
+        before, previous = previous, message if isinstance(message, dict) else previous
+        if isinstance(message, dict) and message.get("role") == "user" and not injected(before, message):
             text = _text(message.get("content"))
             if text and not is_slash_command(text):  # "/mode" is no request
                 words = request_words(text)  # the user's words, without what a harness wrapped around them

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..accessors import json_strings
+from ..compaction.offline.goal import injected
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import FAULT_COST, WAITING, asked_last, find_faults
 from .growing import GrowingText, PieceFinder
@@ -290,10 +291,11 @@ def _text(content: Any) -> str:
 def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Said]:
     """What ``messages`` say; ``targets`` maps tool-call ids to what they worked on (kept across calls)."""
     said: list[_Said] = []
-    for message in messages:
+    for number, message in enumerate(messages):
         role = message.get("role")
         if role in ("user", "custom"):
-            said.append(_Said("user", _text(message.get("content"))))
+            if not injected(messages[number - 1] if number else None, message):  # a skill's text is no user's
+                said.append(_Said("user", _text(message.get("content"))))
         elif role == "assistant" and isinstance(message.get("content"), list):
             for block in message["content"]:
                 said.extend(_assistant_block(block, targets))

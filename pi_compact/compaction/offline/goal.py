@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...accessors import content_text
+
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 """A harness's tag: a compound name (``command-name``, ``system-reminder``, ``environment_context``), which
 markup a user types (``<div>``, ``<b>``) is not."""
@@ -79,21 +81,77 @@ def request_words(text: str) -> str:
         position = tag.end()
     if depth == 0:
         kept.append(text[position:])
-    return _NOTICE.sub(" ", "".join(kept)).strip()
+    words = _NOTICE.sub(" ", "".join(kept)).strip()
+    return "" if tags is _ANY_TAG and _about_its_block(words, text) else words
+
+
+_LONG_TOKEN = re.compile(r"\S{16,400}")
+"""A value long enough that a chance repeat is unlikely (a path, an id)."""
+
+
+def _about_its_block(words: str, text: str) -> bool:
+    """True when the words outside a harness's tags are one line that ends on a long value (a path, an id) the
+    tagged block holds: the harness's own line about its block ("Read the output file to retrieve the result:
+    /tmp/…/b4g.output"), not the user's words beside an attached context."""
+    if not words or "\n" in words:
+        return False
+    last = words.split()[-1].strip(".,:;!?")
+    return bool(_LONG_TOKEN.fullmatch(last)) and last in text.replace(words, " ", 1)
 
 
 _COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.-]{1,60}:[\w:.-]{1,60})\s{0,20}</command-name>")
+_ANY_COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.:-]{1,120})\s{0,20}</command-name>")
+COMMAND_PREFIX = "Run the command `"
+"""How :func:`invocation` words a command the user ran."""
 _ARGS = re.compile(r"<command-args>([^<]{0,300})</command-args>")
 
 
-def invocation(text: str) -> str:
-    """A namespaced command the user ran through the harness (``/gsd:discuss-phase 14``), as a request naming the
-    task (``Run `/gsd:discuss-phase 14```), or ``""``: built-in commands (``/clear``, ``/model``) are none."""
-    command = _COMMAND.search(text[:5000])
+def invocation(text: str, expanded: bool = False) -> str:
+    """A command the user ran through the harness (``/gsd:discuss-phase 14``), as a request naming the task
+    (``Run `/gsd:discuss-phase 14```), or ``""``. Built-in commands (``/clear``, ``/model``) are none: a namespaced
+    one always counts, another one when the harness expanded it into instructions (``expanded``)."""
+    command = (_ANY_COMMAND if expanded else _COMMAND).search(text[:5000])
     if not command:
         return ""
     args = _ARGS.search(text[:5000])
-    return f"Run the command `/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
+    return f"{COMMAND_PREFIX}/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
+
+
+_DOC_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
+_DOCUMENT_LINES = 8
+
+
+def injected(previous: dict | None, message: dict) -> bool:
+    """True when the user message ``message`` was put there by the agent's harness, not typed by the user: a
+    Markdown document (a heading, several lines) right after a tool result or a command the user ran, before the
+    agent speaks: a skill's or a slash command's instructions (Claude Code's "Base directory for this skill: …"
+    rows). Judged by where the message stands and its shape, never by its words, so any harness and any language
+    count; a short message after a tool result (pi's steering message) or a command stays the user's."""
+    if not isinstance(previous, dict) or message.get("role") != "user":
+        return False
+    before = previous.get("role")
+    invoked = before == "user" and "<command-" in content_text(previous.get("content"))[:5000]
+    if before != "toolResult" and not invoked:
+        return False
+    head = content_text(message.get("content"))[:20_000]
+    # a document wrapped whole in the harness's tags (``<local-command-stdout>``) is markup, no request anyway
+    return head.count("\n") >= _DOCUMENT_LINES and bool(_DOC_HEADING.search(head)) and bool(request_words(head))
+
+
+def user_requests(messages: list[dict]) -> list[tuple[int, str]]:
+    """``(index, words)`` of the requests among ``messages``: the user messages the user wrote (see
+    :func:`injected`), harness markup removed (:func:`request_words`), a command the user ran as ``Run the command
+    `/name args```; empty ones left out."""
+    found = []
+    for index, message in enumerate(messages):
+        if message.get("role") != "user" or injected(messages[index - 1] if index else None, message):
+            continue
+        text = content_text(message.get("content"))
+        expanded = index + 1 < len(messages) and injected(message, messages[index + 1])
+        words = invocation(text, expanded) or request_words(text)
+        if words.strip():
+            found.append((index, words))
+    return found
 
 
 def is_request(text: str) -> bool:
@@ -154,14 +212,38 @@ def task_goal(request: str, limit: int = 400) -> str:
     return _clip(" ".join(chosen), limit)
 
 
-def objective(requests: list[str], substantive) -> Objective | None:
+_NOW = " — now: "
+_NOW_WORDS = 8
+"""A request of this many words (or characters / 4 where words are not spaced) can set the work; a shorter one
+("yes", "push it up!", "1.") steers it."""
+
+
+def sets_work(request: str) -> bool:
+    """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language."""
+    words = request_words(request)
+    return len(words.split()) >= _NOW_WORDS or (len(words.split()) < 3 and len(words) >= 4 * _NOW_WORDS)
+
+
+def with_now(goal: str, now: str) -> str:
+    """``goal`` followed by what the user asks for now (``X — now: Y``), a previous "now" replaced; ``goal`` as it
+    is when ``now`` is empty or already part of it."""
+    base, _, earlier = goal.partition(_NOW)
+    if not now or now in base:
+        return goal
+    return f"{base}{_NOW}{now}"
+
+
+def objective(requests: list[str], substantive, weighty=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
-    asks for work (``substantive`` tells a request from a nudge)."""
+    asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
+    (:func:`sets_work` unless given) before the others."""
     for request in reversed(requests):
         stated = stated_goal(request)
         if stated:
             return Objective(stated, request, True)
-    for request in requests:
+    # a request that states work of its own first; a short one ("push it up!") only when no request does
+    weighty = weighty or sets_work
+    for request in [r for r in requests if weighty(r)] + [r for r in requests if not weighty(r)]:
         if substantive(request):
             text = task_goal(request)
             if text:
@@ -169,4 +251,5 @@ def objective(requests: list[str], substantive) -> Objective | None:
     return None
 
 
-__all__ = ["Objective", "invocation", "is_request", "objective", "request_words", "stated_goal", "task_goal"]
+__all__ = ["COMMAND_PREFIX", "Objective", "injected", "invocation", "is_request", "objective", "request_words",
+           "sets_work", "stated_goal", "task_goal", "user_requests", "with_now"]

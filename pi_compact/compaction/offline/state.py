@@ -12,24 +12,26 @@ the agent meant to do next) the summarizer quotes instead, from :attr:`RegionSta
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
-from .goal import invocation, objective, request_words
+from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
 from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
+from .tasks import TaskList, task_list
 from .shell import shell_effects
+from .text import clip_words, one_line, sentences  # noqa: F401 (one_line: summary's, from here)
+from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
+                     work_failure)
 
 DONE, ASKED, INTERRUPTED, OPEN, DECLINED = "done", "asked", "interrupted", "open", "declined"
 """A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither; ended on
 a call the user declined (the user decides what comes instead)."""
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _SLASH_COMMAND = re.compile(r"^/[\w:.-]*(?:\s|$)")
 _DONE = re.compile(
     r"^\W{0,4}(?:(?:perfect|great|excellent|good|ok|okay|alright|yes)[!.,]?\s+)?(?:done|fixed|finished|complete[d]?"
@@ -70,11 +72,8 @@ _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i wi
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
-_CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
-_OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
-"""A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
-one pattern over the whole tail backtracks on hostile text)."""
-_TOKEN = re.compile(r"\S+")
+_NOW_CHARS = 120
+"""The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -124,12 +123,25 @@ class RegionState:
     on declining a call; none that names a thing since replaced."""
     replaced: tuple[str, ...] = ()
     """Code-like names the region says were replaced or removed (an earlier summary's rules naming them lapse)."""
+    goal_now: str = ""
+    """The user's latest request that sets work (:func:`.goal.sets_work`; not a reply to the agent's question),
+    when it is not the goal's own request: what the objective is now, in the user's words and language."""
     goal_stated: bool = False
     """The user stated the goal (or redirected the work) in this region: it replaces an earlier summary's goal."""
     declined: tuple[tuple[str, str], ...] = ()
     """``(call label, what the user said)`` of the calls the user declined, in order."""
     plan: PlanItems | None = None
     """The checklist file the agent changed last, with what is still unchecked (path relative to the cwd)."""
+    tasks: TaskList | None = None
+    """The task list the agent kept through its tools (``TodoWrite``, ``TaskCreate``, ``update_plan``)."""
+    tasks_current: bool = False
+    """The task list was last changed while the agent worked on the latest request (an older one may be stale)."""
+    mid_work: str = ""
+    """When the region ends while the agent was still working (calls after its last words, no hand-back): the
+    label of its last command after those words (``"-"`` when it ran none)."""
+    work_errors: tuple[str, ...] = ()
+    """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
+    fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -143,38 +155,6 @@ class RegionState:
 
 
 # -- text helpers ---------------------------------------------------------------------------------------------
-
-
-def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
-
-
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def clip_words(text: str, limit: int) -> str:
-    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (``…`` marks the cut), never
-    inside a backticked value (``DEV_MODE=true npm run dev`` is kept whole or left out whole)."""
-    text = one_line(text)
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if "`" not in cut:
-        return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
-    inside, space, opened = False, -1, -1  # the last space outside a span, and where the open span starts
-    for position, char in enumerate(cut):
-        if char == "`":
-            inside, opened = not inside, position
-        elif char == " " and not inside:
-            space = position
-    if space >= limit // 2 or (space > 0 and inside):
-        return cut[:space] + "…"
-    if inside:
-        before = cut[:opened].rstrip()
-        # one value longer than the limit: say it is cut, keep the quote closed
-        return before + "…" if before else cut[: limit - 2] + "…`"
-    return cut + "…"
 
 
 def is_slash_command(text: str) -> bool:
@@ -240,10 +220,11 @@ def _decisions_in(text: str) -> list[str]:
 def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDraft]:
     turns: list[_TurnDraft] = []
     commits: dict[str, str] = {}  # tool call id -> commit message, until its result comes
+    requests = dict(user_requests(messages))  # harness markup and injected instructions are not the user's
     for index, message in enumerate(messages):
         role = message.get("role")
         if role == "user":
-            text = request_words(content_text(message.get("content")))  # harness markup is not the user's
+            text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
             continue
@@ -291,126 +272,11 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
     return OPEN
 
 
-# -- errors ---------------------------------------------------------------------------------------------------
-
-
-def command_key(command: str) -> str:
-    """A command without its ``cd dir &&`` prefix and its ``| head``-like tail: runs of the same check compare equal."""
-    command = one_line(command)
-    while _CD_PREFIX.match(command):
-        command = _CD_PREFIX.sub("", command, count=1)
-    return _without_output_filters(command)
-
-
-def _without_output_filters(command: str) -> str:
-    stages = command.split("|")
-    while len(stages) > 1 and _OUTPUT_FILTER.match(stages[-1]):
-        stages.pop()
-    kept = "|".join(stages).rstrip()
-    return kept.removesuffix("2>&1").strip()
-
-
-def _chain(command: str) -> list[str]:
-    """A command and, when it is an ``&&`` chain, each of its parts (all of them ran when the chain succeeded)."""
-    parts = [command_key(part) for part in command.split("&&")] if "&&" in command else []
-    return [command, *(part for part in parts if part)]
-
-
-def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
-    """Per attempt: whether a later attempt of the same action succeeded: the same command (or one with the same
-    first three words, or a chain that ran it: ``git add . && git commit``), a change of the same file, the same
-    tool on the same target. The successes are indexed once, from the end, so no failure is compared with every
-    later attempt (which was quadratic)."""
-    commands: set[str] = set()
-    heads: set[tuple[str, ...]] = set()
-    changed: set[str] = set()
-    others: set[tuple[str, str]] = set()
-    changes = EDIT_TOOLS | WRITE_TOOLS
-    fixed = [False] * len(attempts)
-    for position in range(len(attempts) - 1, -1, -1):
-        attempt = attempts[position]
-        if attempt.failed:
-            if is_shell_tool(attempt.tool):
-                first = command_key(attempt.target)
-                fixed[position] = first in commands or tuple(_TOKEN.findall(first)[:3]) in heads
-            elif attempt.tool.lower() in changes:
-                fixed[position] = names.name(attempt.target) in changed
-            else:
-                fixed[position] = (attempt.tool, attempt.target) in others
-            continue
-        if is_shell_tool(attempt.tool):
-            for second in _chain(command_key(attempt.target)):
-                commands.add(second)
-                heads.add(tuple(_TOKEN.findall(second)[:3]))
-        elif attempt.tool.lower() in changes:
-            changed.add(names.name(attempt.target))
-        else:
-            others.add((attempt.tool, attempt.target))
-    return fixed
-
-
-def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
-    """Per attempt: whether a file its error names (``src/retry.py:12: error: …``) was changed afterwards. The
-    agent acted on the error, which counts as settled unless the check fails again (that failure is its own).
-    The changed names are gathered from the end, and each error is read once, token by token."""
-    changed: set[str] = set()
-    settled = [False] * len(attempts)
-    for position in range(len(attempts) - 1, -1, -1):
-        attempt = attempts[position]
-        if attempt.failed and attempt.error and changed:
-            settled[position] = any(name in changed for name in _named_files(attempt.error))
-        elif not attempt.failed and not attempt.aborted and attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
-            name = attempt.target.rstrip("/").rsplit("/", 1)[-1]
-            if len(name) >= 4 and "." in name:
-                changed.add(name)
-    return settled
-
-
-_PATH_TOKEN = re.compile(r"(?<![\w.-])[\w.-]{4,255}")
-
-
-def _named_files(error: str) -> Iterator[str]:
-    """The file names an error may mention: each token of word characters, dots and dashes, and its starts that end
-    before a dot or a dash (``retry.py`` in ``retry.py.orig``), as a word boundary would end them."""
-    for token in _PATH_TOKEN.finditer(error[:20_000]):
-        text = token.group()
-        yield text
-        for cut, char in enumerate(text):
-            if char in ".-" and cut >= 4:
-                yield text[:cut]
-
-
-def _errors(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
-    """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
-    open_errors: dict[str, str] = {}
-    resolved: dict[str, None] = {}
-    fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
-    for position, attempt in enumerate(attempts):
-        if not attempt.failed or attempt.aborted:
-            continue
-        label = _action_label(attempt, names)
-        fixed = fixed_later[position] or changed_since[position]
-        if fixed or attempt.lookup or turn_done(attempt.index):
-            open_errors.pop(label, None)
-            resolved[label] = None
-        else:
-            resolved.pop(label, None)
-            open_errors[label] = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
-    return list(open_errors.values()), list(resolved)
-
-
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
     """A declined call as the user's decision: what was declined and, when they said, why."""
-    label = _action_label(Attempt(0, refused.tool, refused.target, False), names)
+    label = action_label(Attempt(0, refused.tool, refused.target, False), names)
     reason = f": “{clip_words(refused.reason, 200)}”" if refused.reason else ""
     return f"The user declined {label} (not done){reason}"
-
-
-def _action_label(attempt: Attempt, names: PathNames) -> str:
-    if is_shell_tool(attempt.tool):
-        return f"`{clip_words(command_key(attempt.target), 120)}`"
-    target = names.name(attempt.target) if attempt.target else ""
-    return f"{attempt.tool} `{target}`" if target else attempt.tool
 
 
 def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -438,8 +304,8 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
     actions: dict[str, str] = {}
     for attempt in attempts:
         tool = attempt.tool.lower()
-        if attempt.refused:
-            continue  # never happened
+        if attempt.refused or (attempt.failed and turned_back(attempt)):
+            continue  # never happened (declined, or turned back by the harness before it ran)
         if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
@@ -462,6 +328,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
         cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
     names = PathNames(cwd, known)
+    facts = replace(facts, attempts=with_filtered_errors(listed, with_stops(listed, facts.attempts)))
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []
@@ -471,6 +338,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         if inside and inside[-1].refused and inside[-1].index > turn.answered_at and status != DONE:
             status = DECLINED  # the user declined the agent's last call and has not said what instead
         statuses.append(status)
+    working = _working_at_end(drafts[-1], facts.attempts, names) if drafts else ""
+    if working and statuses[-1] == DONE:
+        statuses[-1] = OPEN  # "All checks pass. Now let me read the review comments." and a call: not finished
     for number, turn in enumerate(drafts[:-1]):
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
@@ -484,13 +354,18 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     def turn_done(index: int) -> bool:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
 
-    open_errors, resolved = _errors(facts.attempts, turn_done, names)
+    open_errors, resolved = open_and_resolved(facts.attempts, turn_done, names)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names))
                   for d, s, end in zip(drafts, statuses, ends))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    aim = objective(_goal_requests(listed), is_substantive)
+    replies = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
+    aim = objective(_goal_requests(listed), is_substantive,
+                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in replies))
+    since = drafts[-1].index if drafts else -1
+    work = [action_label(a, names) for a in facts.attempts if work_failure(a)]
+    tasks = task_list(listed)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     return RegionState(
         goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
@@ -502,26 +377,52 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                        *(_refusal_line(r, names) for r in facts.refusals),
                                        *(clip_words(f"Asked “{q}” — the user chose “{a}”", 240)
                                          for q, a in facts.answers if not _STEERING.search(q))])),
-        succeeded=tuple(dict.fromkeys(_action_label(a, names) for a in facts.attempts if not a.failed)),
+        succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
-        goal_stated=bool(aim and aim.stated),
+        goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
+        mid_work=working, tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
+        work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
-        declined=tuple((_action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
+        declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
+
+
+def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames) -> str:
+    """See :attr:`RegionState.mid_work`: ``""`` when the agent handed back (or the user stopped it)."""
+    if last.handed_back or last.interrupted or last.called_at < max(last.answered_at, 0):
+        return ""
+    # a command (a check, a merge, a push) says what was under way; a file change is in the file list already
+    work = [a for a in attempts if a.index > last.answered_at and not a.aborted and is_shell_tool(a.tool)]
+    if work and not work[-1].failed and _commit_message(work[-1].target):
+        return ""  # the work after its last words ended in a commit: what it announced is done
+    return action_label(work[-1], names) if work else "-"
+
+
+def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
+    """See :attr:`RegionState.goal_now`: the latest request that sets work, not an answer to the agent's question
+    nor a correction ("no, …", "actually, …"), that came after finished work or is the one under way, and that
+    the agent worked on (changed files or committed) unless it is the last."""
+    worked = False  # the turns after this one that answered its question did work for it
+    for number in range(len(turns) - 1, -1, -1):
+        turn, request = turns[number], turns[number].request.strip()
+        before = turns[number - 1].status if number else DONE
+        worked = worked or bool(turn.changed or turn.commits) or number == len(turns) - 1
+        if before == ASKED:
+            continue  # an answer to the agent's question: its work is the asking request's
+        if (request and sets_work(request) and not _REJECTION.match(request) and not is_slash_command(request)
+                and worked):
+            if aim and (request == aim.request.strip() or aim.text in request):
+                return ""
+            return clip_words(request, _NOW_CHARS)
+        worked = False
+    return ""
 
 
 def _goal_requests(messages: list[dict]) -> list[str]:
     """The user's requests in order, a namespaced command they ran (``/gsd:discuss-phase 14``) among them: it names
     the task that the conversation after it works on."""
-    found = []
-    for message in messages:
-        if message.get("role") == "user":
-            text = content_text(message.get("content"))
-            words = invocation(text) or request_words(text)
-            if words.strip() and not is_slash_command(words):
-                found.append(words)
-    return found
+    return [words for _, words in user_requests(messages) if not is_slash_command(words)]
 
 
 def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
@@ -534,8 +435,9 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
             finished = turn.status == DONE and number < len(turns) - 1
             if (lasting(rule) or not finished) and not names_any(rule, gone):
                 kept[rule] = None
-    from_requests = {rule for turn in turns for rule in constraint_sentences(turn.request)}
-    kept.update((rule, None) for rule in facts.constraints if rule not in from_requests)  # said on declining
+    said_on_declining = {refused.reason for refused in facts.refusals if refused.reason}
+    # facts.constraints also holds the rules of a skill's instructions the harness injected: no user's rule
+    kept.update((rule, None) for rule in facts.constraints if rule in said_on_declining)
     return list(kept)
 
 

@@ -17,9 +17,10 @@ from typing import Any, Callable
 
 from .compose import strip_generated
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import task_goal
+from .goal import task_goal, with_now
 from .progress import done_item, left_something
 from .rules import names_any
+from .steps import in_progress_items, next_items
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, is_substantive, one_line,
@@ -146,47 +147,14 @@ def _is_files(item: str) -> bool:
 
 
 def _add_in_progress(new: Sections, state: RegionState) -> None:
-    if not state.latest_request or state.latest_status == DONE:
-        return
-    request = clip_words(state.latest_request, 200)
-    if state.latest_status == ASKED:
-        question = next((s for s in reversed(sentences(state.last_answer)) if s.endswith("?")), "")
-        status = f"answered; waiting for the user's reply to “{clip_words(question, 200)}”"
-    elif state.latest_status == INTERRUPTED:
-        status = "interrupted before it finished"
-    elif state.latest_status == DECLINED:
-        status = "on hold: the user declined the agent's last call"
-    else:
-        status = "under way"
-    new.add("in_progress", f"“{request}” — {status}")
-
-
-_ANNOUNCED = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now i(?:'ll| will| need to)?|next,? i(?:'ll| will)?)\s+\S",
-                        re.I)
-"""The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
+    for item in in_progress_items(state):
+        new.add("in_progress", item)
 
 
 def _add_next(new: Sections, state: RegionState) -> None:
-    if state.latest_status in (OPEN, INTERRUPTED) and state.last_answer:
-        last = sentences(state.last_answer)[-1:] or [""]
-        if _ANNOUNCED.match(last[0]):  # the agent stopped mid-work: what it was about to do comes first
-            new.add("next", f"Continue where the agent stopped: {clip_words(last[0], 240)}")
-    for step in state.next_steps:
-        new.add("next", f"Open question to the user: {step}" if step.endswith("?") else step)
-    if state.plan and state.plan.open:
-        new.add("next", _plan_line(state.plan.path, state.plan.open))
-    for error in state.open_errors[:3]:
-        new.add("next", f"Fix: {error if len(error) <= 200 else error[:199] + '…'}")
-    if state.latest_status == DECLINED:
-        label, reason = state.declined[-1] if state.declined else ("the last call", "")
-        new.add("next", f"Go on with the last request as the user directed when declining {label}: "
-                        f"“{clip_words(reason, 200)}”" if reason else
-                f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
-    elif state.latest_request and state.latest_status not in (DONE, ASKED):
-        new.add("next", f"Finish the last request: “{clip_words(state.latest_request, 100)}” (quoted in full under "
-                        "Critical Context).")
-    if not new.items["next"] and state.latest_request:
-        new.add("next", "The last request is done: wait for the user's next request.")
+    plan = _plan_line(state.plan.path, state.plan.open) if state.plan and state.plan.open else ""
+    for step in next_items(state, plan):
+        new.add("next", step)
 
 
 def _plan_line(path: str, open_items: tuple[str, ...]) -> str:
@@ -448,6 +416,11 @@ class OfflineSummarizer:
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
+    """The objective (:func:`_objective`) and what the user has asked for since (:func:`.goal.with_now`)."""
+    return with_now(_objective(state, merged, first_request), state.goal_now)
+
+
+def _objective(state: RegionState, merged: list[str], first_request: str) -> str:
     """The current objective: one the user stated in this region; else the earlier summary's; else the session's
     first request that asks for work; else this region's first request."""
     if state.goal_stated or not (merged or first_request):

@@ -208,8 +208,8 @@ def test_a_reading_instruction_or_a_plan_wrapper_is_not_a_goal_by_itself(opener:
     task = "Then add a --dry-run flag to the sync command so that nothing is written."
     summary = summarize([user(opener), assistant("Read."), user(task), assistant("Added the flag.")])
     goal = items(summary, "## Goal")[0]
-    if "Plan:" in opener:
-        assert goal == "Implement the plan “Move the settings loader into its own module”"
+    if "Plan:" in opener:  # the plan is the objective; the request after it is what the user asks for now
+        assert goal == f"Implement the plan “Move the settings loader into its own module” — now: {task}"
     else:
         assert "--dry-run" in goal and "take a look" not in goal.lower() and "read" not in goal.lower()
 
@@ -242,7 +242,7 @@ def test_a_request_the_agent_answered_and_handed_back_is_not_the_next_step(answe
                          assistant(call("r", "read", path="src/parser.py")), result("r", "read", "def parse(): ..."),
                          assistant(answer)], kind=kind)
     steps = "\n".join(items(summary, "## Next Steps"))
-    assert "Finish the last request" not in steps and "Fix" not in steps
+    assert "latest request" not in steps and "Fix" not in steps
     assert items(summary, "### In Progress") == ["(none)"]
 
 

@@ -1,0 +1,204 @@
+"""Which failures of a region are still open: the same check run again, a file the error names changed since, a
+lookup that found nothing, a call the user stopped or the harness turned back are settled; a check whose filtered
+output shows errors failed whatever the filter's exit status.
+
+A failure left open becomes a Blocked item and, when it is a command or a file change, a "Fix:" step; a settled
+one is named once ("Resolved along the way"). Commands compare without their ``cd dir &&`` prefix and their
+``| head``-like tail, so runs of the same check compare equal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from ...accessors import content_text
+from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
+from .goal import request_words
+from .outcome import stopped
+from .paths import PathNames
+from .text import clip_words, one_line
+
+_CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
+_OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
+"""A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
+one pattern over the whole tail backtracks on hostile text)."""
+_TOKEN = re.compile(r"\S+")
+_HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
+"""An error the agent's harness wrapped in its own tag: the call was turned back before it ran."""
+
+
+def command_key(command: str) -> str:
+    """A command without its ``cd dir &&`` prefix and its ``| head``-like tail: runs of the same check compare equal."""
+    command = one_line(command)
+    while _CD_PREFIX.match(command):
+        command = _CD_PREFIX.sub("", command, count=1)
+    return _without_output_filters(command)
+
+
+def _filtered(command: str) -> bool:
+    """True when ``command`` pipes its output through a filter (``| grep``, ``| tail``): its exit status is the
+    filter's."""
+    command = one_line(command)
+    while _CD_PREFIX.match(command):
+        command = _CD_PREFIX.sub("", command, count=1)
+    return "|" in command and _without_output_filters(command) != command.removesuffix("2>&1").strip()
+
+
+def _without_output_filters(command: str) -> str:
+    stages = command.split("|")
+    while len(stages) > 1 and _OUTPUT_FILTER.match(stages[-1]):
+        stages.pop()
+    kept = "|".join(stages).rstrip()
+    return kept.removesuffix("2>&1").strip()
+
+
+def _chain(command: str) -> list[str]:
+    """A command and, when it is an ``&&`` chain, each of its parts (all of them ran when the chain succeeded)."""
+    parts = [command_key(part) for part in command.split("&&")] if "&&" in command else []
+    return [command, *(part for part in parts if part)]
+
+
+def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
+    """Per attempt: whether a later attempt of the same action succeeded: the same command (or one with the same
+    first three words, or a chain that ran it: ``git add . && git commit``), a change of the same file, the same
+    tool on the same target. The successes are indexed once, from the end, so no failure is compared with every
+    later attempt (which was quadratic)."""
+    commands: set[str] = set()
+    heads: set[tuple[str, ...]] = set()
+    changed: set[str] = set()
+    others: set[tuple[str, str]] = set()
+    changes = EDIT_TOOLS | WRITE_TOOLS
+    fixed = [False] * len(attempts)
+    for position in range(len(attempts) - 1, -1, -1):
+        attempt = attempts[position]
+        if attempt.failed:
+            if is_shell_tool(attempt.tool):
+                first = command_key(attempt.target)
+                fixed[position] = first in commands or tuple(_TOKEN.findall(first)[:3]) in heads
+            elif attempt.tool.lower() in changes:
+                fixed[position] = names.name(attempt.target) in changed
+            else:
+                fixed[position] = (attempt.tool, attempt.target) in others
+            continue
+        if is_shell_tool(attempt.tool):
+            if _filtered(attempt.target) and attempt.error:
+                continue  # `bun verify | grep FAIL` exits with grep's status; the errors it printed are the check's
+            for second in _chain(command_key(attempt.target)):
+                commands.add(second)
+                heads.add(tuple(_TOKEN.findall(second)[:3]))
+        elif attempt.tool.lower() in changes:
+            changed.add(names.name(attempt.target))
+        else:
+            others.add((attempt.tool, attempt.target))
+    return fixed
+
+
+def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
+    """Per attempt: whether a file its error names (``src/retry.py:12: error: …``) was changed afterwards. The
+    agent acted on the error, which counts as settled unless the check fails again (that failure is its own).
+    The changed names are gathered from the end, and each error is read once, token by token."""
+    changed: set[str] = set()
+    settled = [False] * len(attempts)
+    for position in range(len(attempts) - 1, -1, -1):
+        attempt = attempts[position]
+        if attempt.failed and attempt.error and changed:
+            settled[position] = any(name in changed for name in _named_files(attempt.error))
+        elif not attempt.failed and not attempt.aborted and attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
+            name = attempt.target.rstrip("/").rsplit("/", 1)[-1]
+            if len(name) >= 4 and "." in name:
+                changed.add(name)
+    return settled
+
+
+_PATH_TOKEN = re.compile(r"(?<![\w.-])[\w.-]{4,255}")
+
+
+def _named_files(error: str) -> Iterator[str]:
+    """The file names an error may mention: each token of word characters, dots and dashes, and its starts that end
+    before a dot or a dash (``retry.py`` in ``retry.py.orig``), as a word boundary would end them."""
+    for token in _PATH_TOKEN.finditer(error[:20_000]):
+        text = token.group()
+        yield text
+        for cut, char in enumerate(text):
+            if char in ".-" and cut >= 4:
+                yield text[:cut]
+
+
+def open_and_resolved(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
+    """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
+    open_errors: dict[str, str] = {}
+    resolved: dict[str, None] = {}
+    fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
+    for position, attempt in enumerate(attempts):
+        if not attempt.failed or attempt.aborted:
+            continue
+        label = action_label(attempt, names)
+        # a call the harness turned back before it ran ("File has not been read yet") broke nothing
+        fixed = fixed_later[position] or changed_since[position] or turned_back(attempt)
+        if fixed or attempt.lookup or _looks_up(attempt.tool) or turn_done(attempt.index):
+            open_errors.pop(label, None)
+            resolved[label] = None
+        else:
+            resolved.pop(label, None)
+            open_errors[label] = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
+    return list(open_errors.values()), list(resolved)
+
+
+_LOOKUP_TOOL = re.compile(r"read|view|grep|glob|search|fetch|find|list|^ls$|^cat$", re.I)
+
+
+def _looks_up(tool: str) -> bool:
+    """A tool that only looks something up (reads a file, searches, fetches a page): when it fails, information was
+    not obtained, nothing was broken; the agent looks elsewhere. Not a shell (its commands are judged one by one)."""
+    return not is_shell_tool(tool) and tool.lower() not in EDIT_TOOLS | WRITE_TOOLS and bool(_LOOKUP_TOOL.search(tool))
+
+
+def turned_back(attempt: Attempt) -> bool:
+    """A failed call the harness turned back before it ran (``<tool_use_error>File has not been read yet``): it
+    broke nothing and changed nothing."""
+    return attempt.failed and bool(_HARNESS_ERROR.match(attempt.error))
+
+
+def work_failure(attempt: Attempt) -> bool:
+    """A failure a next step should fix: of a command or a file change, not stopped, not turned back (a failed
+    read, search or web fetch is information not obtained, no work item)."""
+    return attempt.failed and not attempt.aborted and not turned_back(attempt) and (
+        is_shell_tool(attempt.tool) or attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS)
+
+
+def action_label(attempt: Attempt, names: PathNames) -> str:
+    if is_shell_tool(attempt.tool):
+        return f"`{clip_words(command_key(attempt.target), 120)}`"
+    target = names.name(attempt.target) if attempt.target else ""
+    return f"{attempt.tool} `{target}`" if target else attempt.tool
+
+
+def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
+    """The attempts, a successful command whose output went through a filter (``| grep``, ``| tail``) and shows an
+    error and no pass given that error line, and failed unless it only inspects files: the filter's exit status hid
+    the check's failure."""
+    found = []
+    for attempt in attempts:
+        if not attempt.failed and is_shell_tool(attempt.tool) and _filtered(attempt.target) \
+                and 0 <= attempt.index < len(messages):
+            lines = error_lines(content_text(messages[attempt.index].get("content"))[-20_000:], 1)
+            if lines and not attempt.passed:  # a check (not a lookup) whose output shows errors failed
+                attempt = replace(attempt, error=lines[0], failed=not attempt.lookup)
+        found.append(attempt)
+    return tuple(found)
+
+
+def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
+    """The attempts, those whose failed result the user's interruption notice follows (``[Request interrupted by
+    user for tool use]``) marked aborted: the user stopped the call, often saying why in the result itself."""
+    notices = {index - 1 for index, message in enumerate(messages) if message.get("role") == "user"
+               and not request_words(content_text(message.get("content")))
+               and stopped(content_text(message.get("content")))}
+    return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
+
+
+__all__ = ["action_label", "command_key", "open_and_resolved", "turned_back", "with_filtered_errors", "with_stops",
+           "work_failure"]

@@ -1,0 +1,120 @@
+"""What a summary puts under In Progress and Next Steps: where the work stands when the region ends.
+
+The next agent needs the step to take now, in order of how surely the transcript shows it: the question the agent
+asked and waits on; the work it announced or was doing when it stopped ("Now let me …", with the words before it
+that say what and why); the in-progress and pending items of its own task list; the steps its last answer names;
+a plan file's unchecked items; the commands or edits that failed since the latest request. The user's latest
+request is itself the step only when nothing more precise says how far it got. Never a request already answered,
+never a failure of a lookup (a read, a search, a web fetch), never "Fix:" of what was settled later.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
+from .tasks import ACTIVE, PENDING
+
+ANNOUNCED = re.compile(
+    r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|i'm going to|now (?:let me|i(?:'ll| will| need to)?)"
+    r"|next,? (?:let me|i(?:'ll| will)?)|first,? (?:let me|i(?:'ll| will)?))\s+\S", re.I)
+"""The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
+_REPORTED = re.compile(r"\b(?:complete[ds]?|done|pass(?:es|ed|ing)?|fixed|green|succeeded|works)\b|✅|✓", re.I)
+"""A sentence that reports a result, not what comes next."""
+_STEP_CHARS = 300
+_REQUEST_CHARS = 160
+"""The latest request as In Progress names it (Critical Context quotes it whole)."""
+_TASKS = 6
+_FIXES = 2
+
+
+def _stopping_words(answer: str, working: bool) -> str:
+    """The agent's announced action with the sentences before it in the same paragraph, up to
+    :data:`_STEP_CHARS` ("Let me check and fix this." alone does not say what "this" is); when the agent was
+    still working (``working``), its last paragraph whatever it says."""
+    paragraph = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()][-1:] or [""]
+    found = sentences(paragraph[0])
+    if not found or not (working or ANNOUNCED.match(found[-1])):
+        return ""
+    kept = [found[-1]]
+    for sentence in reversed(found[:-1]):
+        if len(" ".join([sentence, *kept])) > _STEP_CHARS or sentence.startswith(("#", "|", "```")) \
+                or _REPORTED.search(sentence):
+            break  # a sentence that reports a result belongs to Done ("WP1 complete. Now WP2: …")
+        kept.insert(0, sentence)
+    return clip_words(" ".join(kept), _STEP_CHARS)
+
+
+def _question(answer: str) -> str:
+    """The agent's last question in ``answer``, clipped."""
+    return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
+
+
+def _tasks_open(state: RegionState) -> bool:
+    """The agent's task list still says where the work stands: changed during the latest request, or the request
+    is not finished."""
+    return bool(state.tasks) and (state.tasks_current or state.latest_status != DONE)
+
+
+def in_progress_items(state: RegionState) -> list[str]:
+    """The latest request with how far it got, and the task the agent's list marks in progress."""
+    items = []
+    if _tasks_open(state):
+        items += [f"{clip_words(task, 240)} (in progress on the agent's task list)"
+                  for task in state.tasks.with_status(ACTIVE)]
+    if not state.latest_request or state.latest_status == DONE:
+        return items
+    request = clip_words(state.latest_request, _REQUEST_CHARS)
+    if state.latest_status == ASKED:
+        status = f"answered; waiting for the user's reply to “{_question(state.last_answer)}”"
+    elif state.latest_status == INTERRUPTED:
+        status = "interrupted before it finished"
+    elif state.latest_status == DECLINED:
+        status = "on hold: the user declined the agent's last call"
+    else:
+        status = "under way"
+    return [f"“{request}” — {status}", *items]
+
+
+def next_items(state: RegionState, plan_line: str = "") -> list[str]:
+    """The next steps, surest first (see the module docstring); ``plan_line`` names a plan file's open items."""
+    steps: list[str] = []
+    answer = state.turns[-1].final_answer if state.turns else ""  # an earlier turn's words are not about this one
+    if state.latest_status in (OPEN, INTERRUPTED) and answer:
+        # the agent stopped mid-work: what it was doing, in its own last words, comes first
+        stopped_at = _stopping_words(answer, bool(state.mid_work))
+        last_call = f" (its last action: {state.mid_work})" if state.mid_work not in ("", "-") else ""
+        if stopped_at:
+            steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}")
+    if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
+        pending = state.tasks.with_status(PENDING)
+        steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
+        if len(pending) > _TASKS:
+            steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
+    steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
+    question = _question(answer) if state.latest_status == ASKED else ""
+    if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
+        steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
+    if plan_line:
+        steps.append(plan_line)
+    if state.latest_status != DONE:
+        steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
+    if state.latest_status == DECLINED:
+        label, reason = state.declined[-1] if state.declined else ("the last call", "")
+        steps.append(f"Go on with the last request as the user directed when declining {label}: "
+                     f"“{clip_words(reason, 200)}”" if reason else
+                     f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
+    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (steps and answer):
+        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, 200)}” (quoted in "
+                     "full under Critical Context).")
+    if not steps and state.latest_request:
+        steps.append("The last request is done: wait for the user's next request.")
+    return steps
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters exactly (an error line is searched for as it is, so not at a word)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+__all__ = ["ANNOUNCED", "in_progress_items", "next_items"]

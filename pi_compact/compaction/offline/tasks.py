@@ -1,0 +1,190 @@
+"""The task list an agent keeps through its own tools: which item is in progress and which are still to do.
+
+Agents track their work in a list they update as they go: Claude Code's ``TodoWrite`` (the whole list each time)
+or ``TaskCreate``/``TaskUpdate`` (one item at a time, by id), Codex's ``update_plan`` (``plan: [{step, status}]``).
+When a region ends mid-work, that list says exactly what the agent was doing and what it meant to do next, better
+than its last words. The calls are read by their arguments' shape, not by the tool's name: a list of items that
+each have a status replaces the list; an item's text without an id adds one (its id the first number of the
+result, ``Task #3 created``, else the next ordinal); an id with a status or a text updates one. Only calls whose
+result did not fail count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ...accessors import content_text
+from .facts import message_dicts
+
+PENDING, ACTIVE, DONE, DROPPED = "pending", "in_progress", "completed", "dropped"
+_STATUSES = {
+    PENDING: ("pending", "todo", "to_do", "to-do", "not_started", "not started", "open", "planned", "queued"),
+    ACTIVE: ("in_progress", "in-progress", "in progress", "active", "doing", "started", "running", "current"),
+    DONE: ("completed", "complete", "done", "finished", "resolved", "closed"),
+    DROPPED: ("cancelled", "canceled", "deleted", "removed", "skipped", "abandoned"),
+}
+_STATUS_OF = {word: status for status, words in _STATUSES.items() for word in words}
+_TEXT_KEYS = ("content", "subject", "step", "title", "task", "text", "name")
+_ID_KEYS = ("taskId", "task_id", "id", "todoId", "todo_id")
+_FIRST_NUMBER = re.compile(r"#?(\d{1,9})")
+_DETAIL = 160
+"""Characters of an item's description kept after its title."""
+
+
+@dataclass(frozen=True)
+class Task:
+    text: str
+    status: str
+
+
+@dataclass(frozen=True)
+class TaskList:
+    tasks: tuple[Task, ...]
+    updated_at: int
+    """Index (in the region's messages) of the last call that changed the list."""
+
+    def with_status(self, status: str) -> list[str]:
+        return [task.text for task in self.tasks if task.status == status]
+
+
+def _status(value: Any) -> str | None:
+    return _STATUS_OF.get(value.strip().lower()) if isinstance(value, str) else None
+
+
+def _text(item: dict) -> str:
+    """An item's title, and its description when that says more (files, commands)."""
+    title = next((item[k].strip() for k in _TEXT_KEYS if isinstance(item.get(k), str) and item[k].strip()), "")
+    detail = item.get("description") if isinstance(item.get("description"), str) else ""
+    detail = " ".join(detail.split())
+    if detail and title and detail.lower() not in title.lower():
+        cut = detail if len(detail) <= _DETAIL else detail[: _DETAIL - 1].rsplit(" ", 1)[0] + "…"
+        return f"{title} — {cut}"
+    return title or detail[:_DETAIL]
+
+
+def _full_list(arguments: dict) -> list[Task] | None:
+    """The items of a call that sets the whole list (every element a dict with a status and a text), or None."""
+    for value in arguments.values():
+        if isinstance(value, list) and value and all(isinstance(i, dict) and _status(i.get("status"))
+                                                     and _text(i) for i in value):
+            return [Task(_text(item), _status(item["status"]) or PENDING) for item in value]
+    return None
+
+
+class _Tracker:
+    def __init__(self) -> None:
+        self.items: dict[str, Task] = {}
+        self.updated_at = -1
+
+    def apply(self, arguments: dict, result: str, index: int) -> None:
+        whole = _full_list(arguments)
+        key = next((str(arguments[k]) for k in _ID_KEYS if isinstance(arguments.get(k), (str, int))), None)
+        if whole is not None:
+            self.items = {str(n): task for n, task in enumerate(whole, 1)}
+        elif key is not None and key in self.items:
+            old = self.items[key]
+            status = _status(arguments.get("status")) or old.status
+            self.items[key] = Task(_text(arguments) if any(k in arguments for k in _TEXT_KEYS) else old.text, status)
+        elif key is None and _text(arguments) and ("status" not in arguments or _status(arguments["status"])):
+            number = _FIRST_NUMBER.search(result)
+            new_id = number.group(1) if number and number.group(1) not in self.items else str(len(self.items) + 1)
+            self.items[new_id] = Task(_text(arguments), _status(arguments.get("status")) or PENDING)
+        else:
+            return
+        self.updated_at = index
+
+
+def _is_task_call(name: str) -> bool:
+    """A tool that keeps the agent's own list (``TodoWrite``, ``TaskCreate``, ``update_plan``), not one that runs a
+    sub-agent (``Task``) or reads the list (``TaskList``): its name says task/todo/plan and changing it."""
+    lowered = name.lower()
+    return any(word in lowered for word in ("todo", "task", "plan")) and any(
+        verb in lowered for verb in ("write", "create", "update", "add", "set", "todo"))
+
+
+_LABEL = re.compile(r"^\W{0,3}([A-Za-z][A-Za-z_]{0,15})[- ]?(\d{1,4}(?:\.\d{1,3})?)(?=\s*[:.)—-])")
+"""A task's short name at the start of its text (``TASK-003:``, ``WP14.``, ``Task 7 —``), which the agent's words
+name when it reports on the task."""
+_NAMED = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z_]{0,15})[- ]?(\d{1,4}(?:\.\d{1,3})?)(?![\w-])")
+_FINISHED = re.compile(r"\b(?:complete[d]?|done|finished|passes|passing|works|added|created|implemented|updated"
+                       r"|fixed|wrote|written)\b|✅|✓", re.I)
+_STARTED = re.compile(r"^\W{0,3}(?:now|next|moving (?:on )?to|starting|on to|let'?s (?:do|start))\b", re.I)
+
+
+def _name(letters: str, number: str) -> str:
+    return f"{letters.lower()}{number}"
+
+
+_WORDS = re.compile(r"[A-Za-z_][\w.-]{3,60}|[^\W\d_]{4,}")
+_STOP = frozenset({"with", "from", "into", "that", "this", "them", "then", "when", "for", "the", "and", "add", "update",
+                   "create", "make", "implement", "fix", "run", "test", "tests", "file", "files", "code", "use"})
+_SHARE = 0.6
+"""A sentence names a task when it holds this share of the task title's words."""
+
+
+def _title_words(task: Task) -> set[str]:
+    title = task.text.split(" — ", 1)[0]
+    return {w.lower().rstrip(".-") for w in _WORDS.findall(title)} - _STOP
+
+
+def _reported(tasks: list[Task], texts: list[str]) -> list[Task]:
+    """``tasks`` as the agent's words after the list's last change report them (agents often finish several tasks
+    before they tick them off): "TASK-002 complete." finishes TASK-002, "Now TASK-003 – …" starts it; a sentence
+    that holds most of a task's title words and says it is done ("Added the sessionLanes field to the Model")
+    finishes that task. Each sentence's names and words are looked up in indexes, so the work grows with the text
+    and the tasks, not with their product."""
+    labels = {_name(*match.groups()): n for n, task in enumerate(tasks) if (match := _LABEL.match(task.text))}
+    wanted = {n: _title_words(task) for n, task in enumerate(tasks) if task.status != DONE}
+    index: dict[str, list[int]] = {}
+    for n, words in wanted.items():
+        for word in words:
+            index.setdefault(word, []).append(n)
+    tasks = list(tasks)
+    for text in texts:
+        for sentence in re.split(r"(?<=[.!?])\s+|\n+", text[:20_000]):
+            finished = bool(_FINISHED.search(sentence))
+            named = next((labels[key] for found in _NAMED.finditer(sentence)
+                          if (key := _name(*found.groups())) in labels), None)
+            status = DONE if finished else ACTIVE if _STARTED.match(sentence) else None
+            if named is not None and status and tasks[named].status != DONE:
+                tasks[named] = Task(tasks[named].text, status)
+            if finished and named is None:
+                for n in _covered(sentence, wanted, index):
+                    tasks[n] = Task(tasks[n].text, DONE)
+    return tasks
+
+
+def _covered(sentence: str, wanted: dict[int, set[str]], index: dict[str, list[int]]) -> list[int]:
+    """The tasks whose title words ``sentence`` holds, most of them (three words at least)."""
+    counts: dict[int, int] = {}
+    for word in {w.lower().rstrip(".-") for w in _WORDS.findall(sentence[:2000])}:
+        for n in index.get(word, ())[:50]:
+            counts[n] = counts.get(n, 0) + 1
+    return [n for n, hits in counts.items() if hits >= 3 and hits >= _SHARE * len(wanted[n])]
+
+
+def task_list(messages: Any) -> TaskList | None:
+    """The task list as the region's successful calls leave it and the agent's later words report it (see
+    :func:`_reported`), or None when the agent kept none."""
+    tracker, calls, texts = _Tracker(), {}, []
+    for index, message in enumerate(message_dicts(messages)):
+        if message.get("role") == "assistant":
+            texts.append((index, content_text(message.get("content"))))
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list):
+            for block in message["content"]:
+                if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("id"), str) \
+                        and isinstance(block.get("arguments"), dict) and _is_task_call(str(block.get("name", ""))):
+                    calls[block["id"]] = block["arguments"]
+        elif message.get("role") == "toolResult" and not message.get("isError"):
+            call_id = message.get("toolCallId")
+            if isinstance(call_id, str) and call_id in calls:
+                tracker.apply(calls.pop(call_id), content_text(message.get("content"))[:200], index)
+    if not tracker.items:
+        return None
+    later = [text for index, text in texts if index > tracker.updated_at and text]
+    return TaskList(tuple(_reported(list(tracker.items.values()), later)), tracker.updated_at)
+
+
+__all__ = ["ACTIVE", "DONE", "DROPPED", "PENDING", "Task", "TaskList", "task_list"]

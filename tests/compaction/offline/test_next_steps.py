@@ -1,0 +1,362 @@
+"""Where the work stands when a region ends: the agent's task list, its last words when it stopped mid-work, the
+instructions a harness injected, and which failures make a next step (steps.py, tasks.py, goal.injected). Each
+class is tested on generated variations: several agents' tool formats, phrasings and languages."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.goal import injected, request_words, user_requests
+from pi_compact.compaction.offline.tasks import ACTIVE, DONE, PENDING, task_list
+
+from tests.growth import growth
+
+from ..messages import assistant, bash_fail, call, junk_messages, result, user
+from .test_classes import EXAMPLES, summarize
+from .test_offline import items
+
+TITLES = ["Rename the parser module", "Add ingestion tests", "Update docs and README.md", "Run the full test suite",
+          "Wire the cache into the orchestrator", "Regenerate bun.lock"]
+STATUS_WORDS = {PENDING: ["pending", "todo", "not_started"], ACTIVE: ["in_progress", "in-progress", "active"],
+                DONE: ["completed", "done", "finished"]}
+
+
+def _whole_list(call_id: str, tasks: list[tuple[str, str]], style: str) -> list[dict]:
+    """One call that sets the whole list: Claude Code's TodoWrite or Codex's update_plan."""
+    if style == "codex":
+        block = call(call_id, "update_plan", plan=[{"step": t, "status": s} for t, s in tasks])
+    else:
+        block = call(call_id, "TodoWrite", todos=[{"content": t, "status": s, "activeForm": t} for t, s in tasks])
+    return [assistant(block), result(call_id, block["name"], "Todos have been modified successfully.")]
+
+
+def _incremental(tasks: list[tuple[str, str]]) -> list[dict]:
+    """Claude Code's TaskCreate (ids from the result) then TaskUpdate per item."""
+    messages = []
+    for number, (title, _) in enumerate(tasks, 1):
+        block = call(f"c{number}", "TaskCreate", subject=title, description=f"{title} in detail", activeForm=title)
+        messages += [assistant(block), result(f"c{number}", "TaskCreate", f"Task #{number} created successfully")]
+    for number, (_, status) in enumerate(tasks, 1):
+        block = call(f"u{number}", "TaskUpdate", taskId=str(number), status=status)
+        messages += [assistant(block), result(f"u{number}", "TaskUpdate", f"Updated task #{number} status")]
+    return messages
+
+
+STATUSES = st.lists(st.sampled_from([PENDING, ACTIVE, DONE]), min_size=2, max_size=len(TITLES))
+
+
+@EXAMPLES
+@given(statuses=STATUSES, style=st.sampled_from(["claude", "codex", "incremental"]), data=st.data())
+def test_the_task_list_gives_the_task_in_progress_and_the_pending_ones_as_next(statuses: list[str], style: str,
+                                                                               data: st.DataObject) -> None:
+    worded = [data.draw(st.sampled_from(STATUS_WORDS[s])) for s in statuses]
+    tasks = list(zip(TITLES, worded))
+    kept = task_list(_incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style))
+    assert kept is not None and [t.status for t in kept.tasks] == statuses
+    messages = [user("Implement the attached plan, task by task."),
+                *(_incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style)),
+                assistant("Now I'll rewrite the test file.", call("w", "write", path="tests/test_x.py", content="x")),
+                result("w", "write", "ok")]
+    summary = summarize(messages)
+    steps, ongoing = "\n".join(items(summary, "## Next Steps")), "\n".join(items(summary, "### In Progress"))
+    for title, status in zip(TITLES, statuses):
+        if status == DONE:
+            assert title not in steps and title not in ongoing
+        elif status == PENDING:
+            assert title in steps
+        else:  # named once, under In Progress
+            assert title in ongoing and title not in steps
+    assert "wait for the user's next request" not in steps
+
+
+def test_a_failed_task_call_changes_nothing() -> None:
+    block = call("t", "TodoWrite", todos=[{"content": "Ship it", "status": "pending"}])
+    assert task_list([assistant(block), result("t", "TodoWrite", "invalid input", error=True)]) is None
+
+
+@given(junk_messages)
+def test_task_list_never_raises_on_junk(messages: list) -> None:
+    task_list(messages)
+
+
+# -- instructions the harness injected are no request ---------------------------------------------------------
+
+DOCUMENTS = st.sampled_from([
+    "Base directory for this skill: /home/u/.claude/skills/{name}\n\n# {title}\n\n{body}",
+    "# {title}\n\nYou are an expert reviewer.\n\n## Steps\n{body}",
+    "## {title}\n\nSuivez ces étapes avec soin.\n\n### Étapes\n{body}",
+    "# {title}\n\n按以下步骤执行。\n\n## 步骤\n{body}",
+])
+NAMES = st.sampled_from(["wfc-plan", "testing-bun", "pr-comments", "doc-writer"])
+
+
+def _document(template: str, name: str) -> str:
+    body = "\n".join(f"{n}. Do step {n} and check it." for n in range(1, 9))
+    return template.format(name=name, title=name.replace("-", " ").title(), body=body)
+
+
+@EXAMPLES
+@given(template=DOCUMENTS, name=NAMES, via=st.sampled_from(["tool", "command"]))
+def test_instructions_a_harness_injected_are_neither_goal_nor_request(template: str, name: str, via: str) -> None:
+    document = _document(template, name)
+    if via == "tool":
+        loaded = [assistant(call("s", "Skill", skill=name)), result("s", "Skill", f"Launching skill: {name}"),
+                  user(document)]
+    else:
+        loaded = [user(f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>"),
+                  user(document)]
+    messages = [user("Add retry with backoff to the HTTP client in src/http.py."), assistant("On it."), *loaded,
+                assistant("Following the skill, let me read src/http.py.", call("r", "read", path="src/http.py")),
+                result("r", "read", "def get(): ...")]
+    assert not any(words == document or "Do step 3" in words for _, words in user_requests(messages))
+    at = messages.index(loaded[-1])
+    assert injected(messages[at - 1], messages[at])
+    summary = summarize(messages)
+    goal = "\n".join(items(summary, "## Goal"))
+    assert "Do step" not in goal and "skill" not in goal.lower()
+    open_part = "\n".join(items(summary, "### In Progress") + items(summary, "## Next Steps"))
+    assert "Do step" not in open_part and "Base directory" not in open_part
+
+
+@given(text=st.sampled_from(["stop, use the staging database instead", "also handle 429 responses",
+                             "# not a doc, one heading only", "wait"]))
+def test_a_short_message_after_a_tool_result_stays_the_users(text: str) -> None:
+    messages = [user("Add retry to the client."), assistant(call("r", "read", path="a.py")), result("r", "read", "x"),
+                user(text)]
+    assert not injected(messages[2], messages[3])
+    assert (3, text) in user_requests(messages)
+
+
+# -- the region ends while the agent works: its last words and action are the next step ------------------------
+
+CLAIMS = st.sampled_from(["All CI checks passed — lint and tests are green.", "Perfect! All tests pass.",
+                          "Done with the formatter.", "Everything builds successfully now."])
+GOING_ON = st.sampled_from([("Now let me check the review comments on the PR.", "gh pr view 35 --comments"),
+                            ("Let me commit and push the fixes:", "git push origin feature"),
+                            ("Next I'll run the full suite once more.", "pytest -q"),
+                            ("Step 2: resolve the merge conflicts before the review.", "git merge origin/main")])
+
+
+@EXAMPLES
+@given(claim=CLAIMS, going_on=GOING_ON, kind=st.sampled_from(["compaction", "branch"]))
+def test_a_region_that_ends_mid_work_is_not_done(claim: str, going_on: tuple, kind: str) -> None:
+    words, command = going_on
+    messages = [user("Fix CI on main and get the PR merged."),
+                assistant(call("t", "bash", command="npm test")), result("t", "bash", "12 passed"),
+                assistant(f"{claim} {words}", call("g", "bash", command=command)), result("g", "bash", "output")]
+    summary = summarize(messages, kind=kind)
+    steps = "\n".join(items(summary, "## Next Steps"))
+    assert "wait for the user's next request" not in steps
+    assert words.rstrip(":") in steps and command in steps
+
+
+@EXAMPLES
+@given(diagnosis=st.sampled_from(["The real issue is likely async inserts on the cloud server.",
+                                  "The schema loader still resolves the old package name."]),
+       announce=st.sampled_from(["Let me check and fix this.", "I'll fix that now.", "Let me look into it."]))
+def test_an_announcement_keeps_the_words_that_say_what_it_is_about(diagnosis: str, announce: str) -> None:
+    messages = [user("Make the live e2e tests pass."), assistant(call("v", "bash", command="bun verify")),
+                result("v", "bash", bash_fail("4 failed", 1), error=True),
+                assistant(f"Same 4 failures. {diagnosis} {announce}", call("r", "read", path="src/index.ts")),
+                result("r", "read", "export {}")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert diagnosis in steps and announce in steps
+
+
+# -- which failures make a "Fix:" step --------------------------------------------------------------------------
+
+LOOKUPS = st.sampled_from([("WebFetch", {"url": "https://example.com/docs"}, "Request failed with status code 500"),
+                           ("read", {"path": "src/missing.ts"}, "ENOENT: no such file or directory"),
+                           ("Grep", {"pattern": "TODO", "path": "src"}, "No matches found"),
+                           ("edit", {"path": "src/a.ts", "oldText": "a", "newText": "b"},
+                            "<tool_use_error>File has not been read yet. Read it first.</tool_use_error>")])
+
+
+@EXAMPLES
+@given(lookup=LOOKUPS)
+def test_a_failed_lookup_or_a_call_the_harness_turned_back_is_no_fix_step(lookup: tuple) -> None:
+    name, arguments, error = lookup
+    messages = [user("Integrate the CMS client into the app."),
+                assistant("Let me look first.", call("l", name, **arguments)), result("l", name, error, error=True),
+                assistant("Let me run the build.", call("b", "bash", command="npm run build")),
+                result("b", "bash", bash_fail("error TS2304: Cannot find name 'Cms'", 2), error=True),
+                assistant("The build fails on the missing type; let me add it.")]
+    summary = summarize(messages)
+    steps = [s for s in items(summary, "## Next Steps") if s.startswith("Fix:")]
+    assert steps == ["Fix: `npm run build` failed: error TS2304: Cannot find name 'Cms'"]
+    assert items(summary, "### Blocked") == ["`npm run build` failed: error TS2304: Cannot find name 'Cms'"]
+
+
+@EXAMPLES
+@given(notice=st.sampled_from(["[Request interrupted by user for tool use]", "[Request interrupted by user]"]),
+       words=st.sampled_from(["did we ever do this in a branch?", "no, use the worktree", "wait"]))
+def test_a_call_the_user_stopped_is_no_error(notice: str, words: str) -> None:
+    messages = [user("Validate all the skills."),
+                assistant(call("v", "bash", command="skills-ref validate ~/.claude/skills/x")),
+                result("v", "bash", words, error=True), user(notice), user("let's check the branches first"),
+                assistant("Sure: there are two branches, main and dev.")]
+    summary = summarize(messages)
+    assert items(summary, "### Blocked") == ["(none)"]
+    assert not any(step.startswith("Fix:") for step in items(summary, "## Next Steps"))
+
+
+def _named_tasks(size: int) -> list[dict]:
+    tasks = [(f"TASK-{n:03d}: part {n}", "pending") for n in range(size)]
+    report = " ".join(f"TASK-{n:03d} complete. Now TASK-{n + 1:03d} – next part." for n in range(size))
+    return [*_whole_list("t", tasks, "claude"), assistant(report)]
+
+
+def test_the_task_list_grows_linearly_in_tasks_times_the_words_naming_them() -> None:
+    regions = {size: _named_tasks(size) for size in (200, 400, 800)}
+    found = growth("task_list", lambda size: (lambda: task_list(regions[size])), 200, runs=3)
+    assert found.linear, str(found)
+    kept = task_list(regions[200])
+    assert kept is not None and [t.status for t in kept.tasks] == [DONE] * 200
+
+
+# -- the goal: the objective, and what the user asks for now, in any language -----------------------------------
+
+NUDGES = st.sampled_from(["push it up!", "New branch.", "implement", "1.", "Continue from where you left off."])
+FIRST = "Add a CSV exporter to the reports page, with one column per metric and a download button."
+REDIRECTS = st.sampled_from([
+    "Agora vamos integrar o CMS no aplicativo, com a listagem de treinos vinda da API.",
+    "Maintenant il faut intégrer le CMS dans l'application et afficher les séances depuis l'API.",
+    "现在我们把内容管理系统接入应用程序，训练列表从接口获取，并且加上缓存和错误处理。",
+    "Next, wire the CMS into the app so the workout list comes from its API.",
+])
+
+
+def _worked(request: str, path: str) -> list[dict]:
+    block = call(path, "write", path=path, content="x")
+    return [user(request), assistant(block), result(path, "write", "ok"), assistant("Done: wrote it.")]
+
+
+@EXAMPLES
+@given(nudge=NUDGES, redirect=REDIRECTS, nudge_first=st.booleans())
+def test_the_goal_is_work_the_user_stated_and_now_the_latest_redirect_in_any_language(
+        nudge: str, redirect: str, nudge_first: bool) -> None:
+    opening = [*_worked(nudge, "a.txt"), *_worked(FIRST, "src/csv.py")] if nudge_first else _worked(FIRST, "src/csv.py")
+    messages = [*opening, *_worked(redirect, "src/cms.py")]
+    goal = items(summarize(messages), "## Goal")
+    assert len(goal) == 1 and goal[0].startswith(FIRST.split(",")[0]) and nudge not in goal[0].split(" — now: ")[0]
+    assert goal[0].endswith(f" — now: {redirect}")
+
+
+@EXAMPLES
+@given(reply=st.sampled_from(["The first option, with the cache in front of the client please.",
+                              "no, that is wrong: keep the old header format and only change the footer."]))
+def test_an_answer_to_the_agents_question_or_a_correction_is_not_the_objective_now(reply: str) -> None:
+    messages = [*_worked(FIRST, "src/csv.py"), user("Make the export faster for large reports with many rows."),
+                assistant("Should I add a cache or stream the rows?"), user(reply),
+                assistant(call("e", "edit", path="src/csv.py", oldText="a", newText="b")), result("e", "edit", "ok"),
+                assistant("Done.")]
+    goal = items(summarize(messages), "## Goal")[0]
+    assert reply not in goal and goal.endswith(" — now: Make the export faster for large reports with many rows.")
+
+
+@EXAMPLES
+@given(report=st.sampled_from(["Added the `sessionLanes` field to the Model.",
+                               "The sessionLanes field on the Model is done.",
+                               "✅ sessionLanes field added to Model"]),
+       style=st.sampled_from(["claude", "codex", "incremental"]))
+def test_a_task_the_agent_reported_done_after_its_last_list_update_is_no_next_step(report: str, style: str) -> None:
+    tasks = [("Add sessionLanes field to Model", "in_progress"), ("Render the lanes in the view", "pending")]
+    listed = _incremental(tasks) if style == "incremental" else _whole_list("t", tasks, style)
+    messages = [user("Show session lanes in the list view, green for the active one."), *listed,
+                assistant(report, call("w", "edit", path="view.go", oldText="a", newText="b")),
+                result("w", "edit", "ok"),
+                assistant("Now the rendering.", call("r", "read", path="view.go")), result("r", "read", "x")]
+    kept = task_list(messages)
+    assert kept is not None and [t.status for t in kept.tasks] == [DONE, PENDING]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert "sessionLanes" not in steps and "Render the lanes in the view" in steps
+
+
+@EXAMPLES
+@given(question=st.sampled_from(["Should I keep the evals/ directory or remove it?",
+                                 "Which of the two layouts do you prefer?",
+                                 "Quer que eu faça o commit agora?", "要我现在提交吗？"]),
+       kind=st.sampled_from(["compaction", "branch"]))
+def test_a_region_that_ends_on_the_agents_question_waits_on_it(question: str, kind: str) -> None:
+    messages = [*_worked(FIRST, "src/csv.py"), user("Clean up the skill folder before we ship it."),
+                assistant(call("l", "bash", command="ls skill/")), result("l", "bash", "evals/\nSKILL.md"),
+                assistant(f"The folder holds SKILL.md and an evals/ directory. {question}")]
+    summary = summarize(messages, kind=kind)
+    steps = items(summary, "## Next Steps")
+    assert question in steps[0] and "wait for the user's next request" not in "\n".join(steps)
+
+
+@EXAMPLES
+@given(check=st.sampled_from(["pytest -q", "bun verify", "cargo test"]),
+       filter_=st.sampled_from(["| tail -5", "2>&1 | grep -E 'FAIL'", "| head -40"]), passed=st.booleans())
+def test_a_filtered_rerun_settles_a_failure_only_when_its_output_says_it_passed(check: str, filter_: str,
+                                                                              passed: bool) -> None:
+    messages = [user("Make the test suite pass."), assistant(call("a", "bash", command=check)),
+                result("a", "bash", bash_fail("FAILED test_journal - 4 failed", 1), error=True),
+                assistant("Let me look at the failures.", call("b", "bash", command=f"{check} {filter_}")),
+                result("b", "bash", "12 passed in 0.5s" if passed else "FAILED test_journal - 4 failed"),
+                assistant("Looking into the journal test next.", call("c", "read", path="src/journal.py")),
+                result("c", "read", "x")]
+    blocked = "\n".join(items(summarize(messages), "### Blocked"))
+    assert (check in blocked) != passed
+
+
+@EXAMPLES
+@given(check=st.sampled_from(["npm test 2>&1 | tail -20", "cargo build 2>&1 | head -50", "bun verify | grep -E 'fail'"]),
+       output=st.sampled_from(["FAILED tests/test_api.py::test_retry - AssertionError", "error[E0308]: mismatched types",
+                               "error: expect(received).toBe(expected)"]))
+def test_a_check_whose_filtered_output_shows_errors_failed(check: str, output: str) -> None:
+    messages = [user("Get the build green."), assistant(call("a", "bash", command=check)), result("a", "bash", output),
+                assistant("Let me look at it.", call("g", "bash", command="grep -rn 'error' src | head -5")),
+                result("g", "bash", "src/log.ts:3: export const error = console.error"),
+                assistant("Reading the test now.", call("r", "read", path="src/a.ts")), result("r", "read", "x")]
+    blocked = "\n".join(items(summarize(messages), "### Blocked"))
+    assert check.split(" 2>&1")[0].split(" |")[0] in blocked and output in blocked and "grep" not in blocked
+
+
+@EXAMPLES
+@given(template=DOCUMENTS, name=NAMES)
+def test_the_sessions_first_request_is_never_a_skills_text(template: str, name: str) -> None:
+    from pi_compact.compaction.pipeline import _first_user_text
+
+    path = [{"type": "message", "id": str(n), "message": message} for n, message in enumerate([
+        user("<system_instruction>You are inside a harness.</system_instruction>"),
+        assistant(call("s", "Skill", skill=name)), result("s", "Skill", f"Launching skill: {name}"),
+        user(_document(template, name)), assistant("Loaded."), user(FIRST)])]
+    assert _first_user_text(path) == FIRST
+
+
+@EXAMPLES
+@given(tag=st.sampled_from(["task-notification", "background_result", "job-status"]),
+       value=st.sampled_from(["/private/tmp/claude-501/proj/tasks/b4gbi9rjs.output", "run-7f3a9c2e1b4d5f60aa91",
+                              "C:\\Users\\me\\AppData\\Local\\Temp\\job-123456.log"]),
+       line=st.sampled_from(["Read the output file to retrieve the result: {}", "Resultado disponível em {}"]))
+def test_a_harness_line_about_its_own_block_is_no_request(tag: str, value: str, line: str) -> None:
+    notice = f"<{tag}>\n<id>x1</id>\n<output>{value}</output>\n<status>completed</status>\n</{tag}>\n{line.format(value)}"
+    assert request_words(notice) == ""
+    attached = f"<ide_opened_file>The user opened {value} in the IDE.</ide_opened_file>\nwhy does {value} crash here?"
+    assert request_words(attached) == f"why does {value} crash here?"
+
+
+@EXAMPLES
+@given(words=st.sampled_from(["Now let me update the checkboxes in the plan and commit:", "Let me commit it:",
+                              "Tests pass. Committing WP3 now."]),
+       message=st.sampled_from(["WP3: Add event subscription", "Fix stale comment"]))
+def test_work_that_ends_in_a_commit_after_the_agents_last_words_is_no_step_to_continue(words: str, message: str) -> None:
+    messages = [user("Implement WP3 of the plan and commit it."),
+                assistant(words, call("c", "bash", command=f'git add -A && git commit -m "{message}"')),
+                result("c", "bash", f"[main 1a2b3c4] {message}\n 2 files changed")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert "Continue where the agent stopped" not in steps and f"Committed: {message}" in summarize(messages)
+
+
+@EXAMPLES
+@given(report=st.sampled_from(["WP1 complete.", "All 12 tests pass.", "The parser is fixed ✅."]),
+       step=st.sampled_from(["Now WP2: create the session class.", "Next the printer module."]))
+def test_a_sentence_that_reports_a_result_is_not_part_of_the_step_to_continue(report: str, step: str) -> None:
+    messages = [user("Work through the plan's packages one by one."),
+                assistant(f"{report} {step}", call("e", "bash", command="npm run check")),
+                result("e", "bash", "ok")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert step in steps and report not in steps
