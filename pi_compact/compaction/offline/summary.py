@@ -16,6 +16,7 @@ import re
 from typing import Any, Callable
 
 from .compose import strip_generated
+from .details import LOG_LABEL, READ_LABEL, detail_items, detail_room
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
 from .progress import done_item, left_something
@@ -318,6 +319,8 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
 
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
+        drop_first(items["critical"], where=lambda i: i.startswith(LOG_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(READ_LABEL)),
         *extra,
         drop_first(items["critical"], where=lambda i: i.startswith(_EARLIER_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(_RESOLVED_LABEL)),
@@ -390,7 +393,8 @@ class OfflineSummarizer:
         messages = tuple(request.messages) if isinstance(request.messages, (tuple, list)) else ()
         input_tokens = sum(map(estimate_tokens, messages))
         previous = request.previous_summary if isinstance(request.previous_summary, str) else ""
-        budget = self._budget(request, input_tokens + text_tokens(previous))
+        replaced = input_tokens + text_tokens(previous)
+        budget = self._budget(request, replaced)
         metadata = request.metadata if isinstance(request.metadata, dict) else {}
         cwd = metadata.get("cwd") if isinstance(metadata.get("cwd"), str) else ""
         facts = extract_facts(messages)
@@ -400,7 +404,8 @@ class OfflineSummarizer:
             text = self._turn_prefix(state, facts, budget)
         else:
             first = metadata.get("first_request") if isinstance(metadata.get("first_request"), str) else ""
-            text = self._full(state, facts, previous, messages, request.kind == "branch", instructions, budget, first)
+            text = self._full(state, facts, previous, messages, request.kind == "branch", instructions, budget, first,
+                              details=(cwd, detail_room(replaced, budget)))
         return SummaryResult(text, input_tokens=input_tokens, output_tokens=text_tokens(text), model="offline")
 
     def _budget(self, request: SummaryRequest, replaced_tokens: int) -> int:
@@ -411,7 +416,7 @@ class OfflineSummarizer:
         return budget
 
     def _full(self, state: RegionState, facts: Facts, previous: str, messages: tuple, branch: bool,
-              instructions: str, budget: int, first_request: str = "") -> str:
+              instructions: str, budget: int, first_request: str = "", details: tuple[str, int] | None = None) -> str:
         old = _absorb_transcripts(parse(previous)) if previous.strip() else Sections()
         for role, summary in _embedded_summaries(messages):
             embedded = parse(strip_generated(summary) or "")
@@ -430,6 +435,8 @@ class OfflineSummarizer:
         focus = _focus_words(instructions)
         _focus_first(sections, focus)
         focus_line = (f"Focus: {_FOCUS_PREFIX.sub('', instructions)}",) if instructions else ()
+        if details:
+            _add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line))
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:
@@ -445,6 +452,34 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
+
+
+def _add_details(sections: Sections, messages: tuple, state: RegionState, facts: Facts, details: tuple[str, int],
+                 draw: Callable[[], str]) -> None:
+    """The region's details in the room left (:mod:`.details`); an earlier region's details give way to them."""
+    cwd, room = details
+    critical = sections.items["critical"]
+    earlier = [item for item in critical if item.startswith((LOG_LABEL, READ_LABEL))]
+    critical[:] = [item for item in critical if item not in earlier]
+    base, shown = list(critical), draw()
+    target, added = room, []
+    for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
+        added = detail_items(messages, state, facts, cwd, shown, target - text_tokens(shown))
+        critical[:] = base + added
+        over = text_tokens(draw()) - room
+        if over <= 0:
+            break
+        target -= over + 8
+    else:
+        added = []
+    critical[:] = base + added
+    for item in earlier if not added else ():  # an earlier region's details, while they fit the room
+        critical.append(item)
+        if text_tokens(draw()) > room:
+            critical.pop()
+    logged = "\n".join(item for item in added if item.startswith(LOG_LABEL))
+    critical[:] = [item for item in critical if not (  # the log names the request already
+        item.startswith(_EARLIER_LABEL) and item[len(_EARLIER_LABEL):].strip().rstrip("…").strip() in logged)]
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:

@@ -1,0 +1,210 @@
+"""The details a large region can afford: the files read, each request with what the agent found and did.
+
+The sections of :mod:`.summary` say what is true now in a few lines, whatever the region's size. A region of
+150,000 tokens holds far more that the next agent would otherwise search for: the files it read, the value the
+agent settled on, the test that failed and why, the option the user picked. Those are named in the user's and the
+agent's own words, so the details are their sentences, not paraphrases, chosen for the *terms* they add to the
+summary (paths, file names, identifiers, values, numbers): a sentence that names nothing new is left out, however
+long. The room they may take grows with the region (:func:`detail_room`) and never passes the summary's budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ...accessors import content_text
+from .facts import Facts, message_dicts
+from .goal import request_words
+from .paths import PathNames, infer_cwd
+from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
+from ..tokens import text_tokens
+
+DETAIL_RATIO = 0.015
+"""Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
+DETAIL_MAX = 2000
+"""At most this many tokens in all: a summary the next agent reads whole (about 7,000 characters)."""
+LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
+READ_LABEL = "Files read (not changed):"
+_SENTENCE_CHARS = 240
+_REQUEST_CHARS = 200
+_SUB = "  > "
+"""A log line under its request: the agent's words quoted (a quote, not a list bullet: the line stays part of its
+item when the summary is read back, and claims nothing about the state now)."""
+
+_TERM = re.compile(r"`([^`\n]{1,120})`|([^\s`]+)")
+_EDGES = "()[]{}<>,;:!?\"'*“”‘’…"
+_RESULTISH = re.compile(
+    r"\b(?:because|root cause|the (?:fix|issue|problem|cause) (?:is|was)|instead|decided|chose|option|prefer"
+    r"|fail(?:s|ed|ing|ure)?|error|pass(?:es|ed)?|fixed|added|created|removed|renamed|replaced|committed|pushed"
+    r"|moved|updated|implemented|now|works?|found|shows?|confirm(?:s|ed)?)\b", re.I)
+_ANNOUNCE = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now (?:i'll|let me)|first,? (?:let me|i'll))\b", re.I)
+_FILLER = re.compile(r"\b(?:let me know|feel free|hope (?:this|that) helps|anything else|successfully completed)\b",
+                     re.I)
+_MARKER = re.compile(r"^\s{0,8}(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+)")
+
+
+def detail_room(replaced_tokens: int, budget: int) -> int:
+    """Tokens the whole summary may take once its details are in: a share of the region, within the budget."""
+    return max(0, min(budget, DETAIL_MAX, int(replaced_tokens * DETAIL_RATIO)))
+
+
+def terms(text: str) -> set[str]:
+    """The named things in ``text``: backticked values, and words with a path, file, code or number shape."""
+    found: set[str] = set()
+    for quoted, word in _TERM.findall(text):
+        if quoted:
+            found.add(quoted.strip().lower())
+            continue
+        word = word.strip(_EDGES).rstrip(".")
+        if len(word) >= 3 and _named(word):
+            found.add(word.lower())
+    return found
+
+
+def _named(word: str) -> bool:
+    """A word that names a thing rather than says something: ``a/b``, ``x.ts``, ``snake_case``, ``camelCase``,
+    ``#46``, ``62/62``, ``v2.1``."""
+    if any(mark in word for mark in "/_#=@") or any(char.isdigit() for char in word):
+        return True
+    if "." in word.strip("."):
+        return True
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:]))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    turn: int
+    order: int
+    text: str
+    weight: int
+
+
+def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, shown: str, room: int) -> list[str]:
+    """Critical Context items that add to ``shown`` (the summary so far) the region's terms it lacks, within
+    ``room`` tokens: the files read, then request by request the agent's sentences that name the most new things."""
+    if room <= 0:
+        return []
+    listed = list(message_dicts(messages))
+    have = terms(shown)
+    items: list[str] = []
+    read = _files_read(listed, facts, state, cwd, have)
+    spent = 0
+    if read:
+        line = f"{READ_LABEL} " + ", ".join(f"`{path}`" for path in read)
+        while read and text_tokens(line) > room // 4:  # files never take more than a quarter of the room
+            read = read[:-1]
+            line = f"{READ_LABEL} " + ", ".join(f"`{path}`" for path in read)
+        if read:
+            items.append(line)
+            spent += text_tokens(line)
+            have |= terms(line)
+    groups = _agent_texts(listed)
+    if len(groups) != len(state.turns):
+        groups = [[text for group in groups for text in group]] if groups else []
+        turns: tuple[Turn, ...] = (state.turns[-1],) if state.turns else ()
+    else:
+        turns = state.turns
+    chosen = _choose(_candidates(groups, turns), have, room - spent)
+    log = _log(turns, chosen, one_line(shown))
+    return items + ([log] if log else [])
+
+
+def _files_read(listed: list[dict], facts: Facts, state: RegionState, cwd: str, have: set[str]) -> list[str]:
+    known = [*facts.modified_files, *facts.read_files]
+    if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
+        cwd = infer_cwd(listed) or cwd  # as the region's state names its files
+    names = PathNames(cwd, known)
+    changed = {path for path, _ in state.modified}
+    read = list(dict.fromkeys(names.name(path) for path in facts.read_files))
+    return [path for path in read if path not in changed and path.lower() not in have
+            and not names.is_directory(path, read)]
+
+
+def _agent_texts(listed: list[dict]) -> list[list[str]]:
+    """The agent's texts, grouped by the user request they follow (as :mod:`.state` groups its turns)."""
+    groups: list[list[str]] = []
+    for message in listed:
+        role = message.get("role")
+        if role == "user":
+            text = request_words(content_text(message.get("content")))
+            if text.strip() and not is_slash_command(text):
+                groups.append([])
+        elif role == "assistant":
+            if not groups:
+                groups.append([])
+            text = content_text(message.get("content"), "\n").strip()
+            if text:
+                groups[-1].append(text)
+    return groups
+
+
+def _candidates(groups: list[list[str]], turns: Iterable[Turn]) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    order = 0
+    for number, (group, turn) in enumerate(zip(groups, turns)):
+        if turn.request.strip():
+            found.append(_Candidate(number, -1, clip_words(turn.request, _REQUEST_CHARS), 2))
+        for text in group:
+            for sentence in _sentences(text):
+                weight = (1 if _RESULTISH.search(sentence) else 0) - (1 if _ANNOUNCE.match(sentence) else 0)
+                found.append(_Candidate(number, order, clip_words(sentence, _SENTENCE_CHARS), weight))
+                order += 1
+    return found
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences and list items of an agent text, code blocks and tables left out."""
+    found, fenced = [], False
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or line.strip().startswith("|"):
+            continue
+        for sentence in sentences(_MARKER.sub("", line)):
+            if len(sentence) >= 20 and not _FILLER.search(sentence) and not sentence.endswith(":"):
+                found.append(sentence.replace("**", "").strip("* "))
+    return found
+
+
+def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Candidate]:
+    """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``."""
+    scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
+    heads = {c.turn: text_tokens(c.text) + 4 for c in candidates if c.order < 0}
+    chosen, spent, seen, opened = [], text_tokens(LOG_LABEL), set(have), set()
+    for candidate in scored:
+        new = terms(candidate.text) - seen
+        if not new or len(new) + candidate.weight < 1:
+            continue
+        cost = text_tokens(candidate.text) + 3 + (heads.get(candidate.turn, 2) if candidate.turn not in opened else 0)
+        if spent + cost > room:
+            continue
+        chosen.append(candidate)
+        opened.add(candidate.turn)
+        spent += cost
+        seen |= new
+    return chosen
+
+
+def _log(turns: tuple[Turn, ...], chosen: list[_Candidate], shown: str) -> str:
+    """One item: each request that has a chosen sentence, its sentences under it in the agent's order; a request
+    the summary quotes already (the goal, the last request) is not copied again."""
+    by_turn: dict[int, list[_Candidate]] = {}
+    for candidate in chosen:
+        by_turn.setdefault(candidate.turn, []).append(candidate)
+    lines = [LOG_LABEL]
+    for number in sorted(by_turn):
+        picked = sorted(by_turn[number], key=lambda c: c.order)
+        request = turns[number].request.strip() if number < len(turns) else ""
+        head = f"Request “{clip_words(request, _REQUEST_CHARS)}”:" if request else "Before any request:"
+        if request and one_line(request)[:60] in shown:
+            head = "Request (as quoted above):"
+        lines.append(head)
+        lines += [f"{_SUB}{c.text}" for c in picked if c.order >= 0]
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "LOG_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]

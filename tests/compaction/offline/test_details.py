@@ -1,0 +1,132 @@
+"""A large region's summary holds its details in the user's and agent's own terms, within a room that grows with the
+region; a small region's summary stays as short as before."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.details import DETAIL_MAX, LOG_LABEL, READ_LABEL, detail_room, terms
+from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.tokens import text_tokens
+
+from ..messages import assistant, call, result, user
+from .test_classes import EXAMPLES, summarize
+from .test_offline import section
+
+CWD = "/home/dev/project"
+FILLER = "".join(f"    value_{n} = compute(row[{n}], scale={n % 7})\n" for n in range(4000))
+"""A file body of about 60,000 tokens: what makes a region large."""
+
+
+def _region(findings: list[str], *, reads: int = 2, requests: int = 2, cwd: str = CWD) -> list[dict]:
+    """``requests`` requests, each answered after reading big files, the agent saying ``findings`` on the way."""
+    messages: list[dict] = []
+    for number in range(requests):
+        messages.append(user(f"Please look into part {number} of the importer and fix what is broken there."))
+        for read in range(reads):
+            path = f"{cwd}/src/importer/part_{number}_{read}.py"
+            messages += [assistant(call(f"r{number}{read}", "read", path=path)),
+                         result(f"r{number}{read}", "read", FILLER)]
+        for finding in findings[number::requests]:
+            messages.append(assistant(finding))
+    return messages
+
+
+IDENTIFIERS = st.lists(st.from_regex(r"[a-z]{3,8}_[a-z]{3,8}", fullmatch=True), min_size=3, max_size=12,
+                       unique=True)
+SHAPES = st.sampled_from([
+    "The root cause is that `{}` is read before the lock is taken.",
+    "I replaced the call to {}() with a bounded loop, because the old one never returned.",
+    "Found it: {} fails when the header row is empty.",
+    "The fix is to pass `{}=1` to the query so the insert is synchronous.",
+])
+
+
+@EXAMPLES
+@given(names=IDENTIFIERS, shape=SHAPES)
+def test_a_large_region_keeps_the_agents_findings_in_its_own_terms(names: list[str], shape: str) -> None:
+    findings = [shape.format(name) for name in names]
+    text = summarize(_region(findings), metadata={"cwd": CWD})
+    assert all(name in text for name in names)
+    log = "\n".join(line for line in section(text, "## Critical Context"))
+    # the agent's words are quoted: a finding about a failure claims nothing about the state now
+    assert all(line.lstrip().startswith(("> ", "Request")) for line in log.split(LOG_LABEL, 1)[1].splitlines()
+               if line.strip() and not line.startswith("- "))
+
+
+@EXAMPLES
+@given(names=IDENTIFIERS, shape=SHAPES)
+def test_a_small_region_has_no_details(names: list[str], shape: str) -> None:
+    small = [user("Please look into the importer and fix what is broken there.")] + \
+        [assistant(shape.format(name)) for name in names]
+    text = summarize(small)
+    assert LOG_LABEL not in text and READ_LABEL not in text
+
+
+@pytest.mark.parametrize("count", [1, 4, 40, 400])
+def test_the_details_stay_within_the_room_the_region_affords(count: int) -> None:
+    findings = [f"The value of `limit_{n}` is now {n * 3}, set in src/conf/part_{n}.toml." for n in range(count)]
+    messages = _region(findings, reads=3, requests=4)
+    replaced = sum(text_tokens(str(m)) for m in messages)
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert text_tokens(text) <= max(detail_room(replaced, 13_000), DETAIL_MAX)
+    if count >= 40:  # more findings than fit: the room is used, not exceeded
+        assert text_tokens(text) >= detail_room(replaced, 13_000) * 0.6
+
+
+def test_files_read_are_named_from_the_working_directory_and_changed_ones_are_not_repeated() -> None:
+    messages = _region(["The parser `split_rows` drops the last row when the file has no final newline."], reads=3)
+    messages += [assistant(call("e", "edit", path=f"{CWD}/src/importer/part_0_0.py", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant("Fixed `split_rows`: the last row is kept now.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    read_line = next(line for line in text.splitlines() if READ_LABEL in line)
+    assert "`src/importer/part_1_2.py`" in read_line and CWD not in read_line
+    assert "part_0_0.py" not in read_line  # changed: the Done list names it
+
+
+def test_an_earlier_regions_details_give_way_to_this_ones() -> None:
+    def findings(word: str) -> list[str]:
+        return [f"The profile shows `{word}_{n}` taking {n}0 ms per row." for n in range(6)] + ["All done here."]
+
+    first = summarize(_region(findings("alpha")), metadata={"cwd": CWD})
+    assert first.count(LOG_LABEL) == 1 and "alpha_0" in first
+    second = summarize(_region(findings("beta")), previous_summary=first, metadata={"cwd": CWD})
+    assert second.count(LOG_LABEL) == 1 and all(f"beta_{n}" in second for n in range(6))
+    assert "alpha_0" not in second.split(LOG_LABEL, 1)[1]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("see `select_sequential_consistency = 1` in journal-store.ts", {"select_sequential_consistency = 1",
+                                                                     "journal-store.ts"}),
+    ("PR #46 passes 62/62 tests on v2.1", {"#46", "62/62", "v2.1"}),
+    ("the ClickHouseJournalStore class and src/bin/lib.ts.", {"clickhousejournalstore", "src/bin/lib.ts"}),
+    ("Plain words say nothing named here.", set()),
+])
+def test_terms_are_the_named_things_of_a_text(text: str, expected: set[str]) -> None:
+    assert terms(text) == expected
+
+
+# -- answers a question tool lists one a line, in the order it asked ------------------------------------------
+
+@EXAMPLES
+@given(pairs=st.lists(st.sampled_from([("Where should the table live?", "In the configured database"),
+                                       ("Keep the local journal?", "No, remove it entirely"),
+                                       ("Which flag name?", "--dry-run")]), min_size=1, max_size=3, unique=True),
+       marker=st.sampled_from(["{}. ", "- ", "{}) "]), lead=st.sampled_from(["User responses:\n", "Answers:\n", ""]))
+def test_answers_listed_one_a_line_are_paired_with_the_questions_asked(pairs: list, marker: str, lead: str) -> None:
+    asked = [{"question": q, "options": [a, "something else"]} for q, a in pairs]
+    answered = lead + "\n".join(marker.format(n) + a for n, (_, a) in enumerate(pairs, 1))
+    messages = [user("Let's settle the journal design."), assistant(call("q", "mcp__x__AskUserQuestion", questions=asked)),
+                result("q", "mcp__x__AskUserQuestion", answered), assistant("Noted.")]
+    assert list(extract_facts(messages).answers) == [(q, a) for q, a in pairs]
+    decisions = "\n".join(section(summarize(messages), "## Key Decisions"))
+    assert all(q in decisions and a in decisions for q, a in pairs)
+
+
+def test_answers_that_do_not_pair_stand_together() -> None:
+    asked = [{"question": "First?"}, {"question": "Second?"}]
+    messages = [user("Decide."), assistant(call("q", "ask_user", questions=asked)),
+                result("q", "ask_user", "1. only one answer given"), assistant("Noted.")]
+    assert list(extract_facts(messages).answers) == [("First? / Second?", "only one answer given")]
