@@ -16,18 +16,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .facts import Facts, message_dicts
+from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, message_dicts, tool_path
+from .outcome import refusal
 from .goal import request_words
 from .paths import PathNames, infer_cwd
 from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
 from ..tokens import text_tokens
 
-DETAIL_RATIO = 0.015
+DETAIL_RATIO = 0.02
 """Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
 DETAIL_MAX = 2000
 """At most this many tokens in all: a summary the next agent reads whole (about 7,000 characters)."""
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
+NAMES_LABEL = "Names the changes brought in, by file:"
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
 _SUB = "  > "
@@ -43,6 +45,18 @@ _RESULTISH = re.compile(
 _ANNOUNCE = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now (?:i'll|let me)|first,? (?:let me|i'll))\b", re.I)
 _FILLER = re.compile(r"\b(?:let me know|feel free|hope (?:this|that) helps|anything else|successfully completed)\b",
                      re.I)
+_DEFINED = re.compile(
+    r"(?m)^[ \t]{0,16}(?:export[ \t]{1,4})?(?:default[ \t]{1,4})?(?:pub[ \t]{1,4})?(?:async[ \t]{1,4})?"
+    r"(?:def|class|function|interface|type|struct|enum|fn|func|trait|module)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})"
+    r"(?![\w$])(?![ \t]{0,2}[,}])"  # not ``type Name,`` inside an import list
+    r"|^(?:export[ \t]{1,4})?(?:const|let|var)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})")
+"""A definition: a function, class, type, or a top-level constant (a local variable is no news)."""
+_CODE_NAME = re.compile(r"[A-Za-z_$][\w$]{2,60}")
+_NEW_KEYS = ("newText", "new_string", "new_str", "content", "file_text")
+_OLD_KEYS = ("oldText", "old_string", "old_str")
+_CODE_CHARS = 20_000
+"""Each edit's text is read this far: names are looked for, not the whole of a generated file."""
+_NAMES_PER_FILE = 6
 _MARKER = re.compile(r"^\s{0,8}(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+)")
 
 
@@ -101,6 +115,11 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
             items.append(line)
             spent += text_tokens(line)
             have |= terms(line)
+    changed = _names_line(_changed_names(listed, _path_names(listed, facts, cwd)), have, room // 4)
+    if changed:
+        items.append(changed)
+        spent += text_tokens(changed)
+        have |= terms(changed)
     groups = _agent_texts(listed)
     if len(groups) != len(state.turns):
         groups = [[text for group in groups for text in group]] if groups else []
@@ -112,11 +131,67 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     return items + ([log] if log else [])
 
 
-def _files_read(listed: list[dict], facts: Facts, state: RegionState, cwd: str, have: set[str]) -> list[str]:
+def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
     known = [*facts.modified_files, *facts.read_files]
     if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
         cwd = infer_cwd(listed) or cwd  # as the region's state names its files
-    names = PathNames(cwd, known)
+    return PathNames(cwd, known)
+
+
+def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]:
+    """Per changed file (the last changed last), the code names its successful edits and writes brought in: what
+    was defined first, then other names the old text did not have."""
+    failed = {m.get("toolCallId") for m in listed if m.get("role") == "toolResult" and (
+        m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
+    found: dict[str, dict[str, None]] = {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or block.get("id") in failed:
+                continue
+            tool = str(block.get("name", "")).lower()
+            path = tool_path(block.get("arguments"))
+            if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS):
+                new, old = _edit_texts(block.get("arguments"))
+                named = found.pop(names.name(path), {})
+                named.update(dict.fromkeys(_new_names(new, old)))
+                found[names.name(path)] = named
+    return {path: list(named) for path, named in found.items() if named}
+
+
+def _edit_texts(arguments: Any) -> tuple[str, str]:
+    """The text an edit or write put in and the text it replaced (a multi-edit's edits joined)."""
+    parts = [arguments] if isinstance(arguments, dict) else []
+    if isinstance(arguments, dict) and isinstance(arguments.get("edits"), list):
+        parts += [edit for edit in arguments["edits"] if isinstance(edit, dict)]
+    new = "\n".join(str(part[key])[:_CODE_CHARS] for part in parts for key in _NEW_KEYS if isinstance(part.get(key), str))
+    old = "\n".join(str(part[key])[:_CODE_CHARS] for part in parts for key in _OLD_KEYS if isinstance(part.get(key), str))
+    return new, old
+
+
+def _new_names(new: str, old: str) -> list[str]:
+    """The definitions ``new`` adds; for an edit (``old`` given) also the code-shaped names it brings in. A whole
+    file's other names are mostly what it imports and uses, no news."""
+    before = set(_CODE_NAME.findall(old))
+    defined = [a or b for a, b in _DEFINED.findall(new) if (a or b) not in before]
+    shaped = [name for name in _CODE_NAME.findall(new) if name not in before and ("_" in name.strip("_") or any(
+        a.islower() and b.isupper() for a, b in zip(name, name[1:])))] if old else []
+    return list(dict.fromkeys(defined + shaped))[:_NAMES_PER_FILE]
+
+
+def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str:
+    """One item: each changed file with the names it gained that the summary does not show yet, within ``room``."""
+    rows = [(path, [n for n in named if n.lower() not in have]) for path, named in changed.items()]
+    rows = [(path, named) for path, named in rows if named]
+    lines = [f"  `{path}`: " + ", ".join(f"`{name}`" for name in named) for path, named in rows]
+    while lines and text_tokens("\n".join([NAMES_LABEL, *lines])) > room:
+        lines = lines[1:]  # the files changed longest ago go first
+    return "\n".join([NAMES_LABEL, *(line.strip() if n == 0 else line for n, line in enumerate(lines))]) \
+        if lines else ""
+
+
+def _files_read(listed: list[dict], facts: Facts, state: RegionState, cwd: str, have: set[str]) -> list[str]:
+    names = _path_names(listed, facts, cwd)
     changed = {path for path, _ in state.modified}
     read = list(dict.fromkeys(names.name(path) for path in facts.read_files))
     return [path for path in read if path not in changed and path.lower() not in have
@@ -207,4 +282,4 @@ def _log(turns: tuple[Turn, ...], chosen: list[_Candidate], shown: str) -> str:
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "LOG_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]
+__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "LOG_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]

@@ -130,3 +130,35 @@ def test_answers_that_do_not_pair_stand_together() -> None:
     messages = [user("Decide."), assistant(call("q", "ask_user", questions=asked)),
                 result("q", "ask_user", "1. only one answer given"), assistant("Noted.")]
     assert list(extract_facts(messages).answers) == [("First? / Second?", "only one answer given")]
+
+
+# -- what each change brought in ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("tool", "arguments", "brought", "not_brought"), [
+    ("edit", {"oldText": "def load(path):\n    pass\n", "newText": "def load(path):\n    return read_rows(path)\n\n"
+              "def read_rows(path):\n    return []\n"}, ["read_rows"], ["load", "path"]),
+    ("Edit", {"old_string": "const a = 1;", "new_string": "export const RETRY_LIMIT = 3;\nfunction retryLater() {}"},
+     ["RETRY_LIMIT", "retryLater"], []),
+    ("Write", {"content": "import { type Options, helperName } from './x';\n\nexport interface JournalStore {}\n"
+               "export class ClickHouseJournalStore {}\n"}, ["JournalStore", "ClickHouseJournalStore"],
+     ["Options", "helperName"]),
+    ("MultiEdit", {"edits": [{"old_string": "x", "new_string": "fn parse_header() {}"},
+                             {"old_string": "y", "new_string": "struct HeaderRow {}"}]}, ["parse_header", "HeaderRow"], []),
+])
+def test_the_names_a_change_brings_in_are_listed_under_its_file(tool: str, arguments: dict, brought: list,
+                                                                 not_brought: list) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("w", tool, file_path=f"{CWD}/src/store/journal.ts", **arguments)),
+                 result("w", tool, "The file was updated."), assistant("Updated the journal store.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    line = next(line for line in text.splitlines() if "`src/store/journal.ts`:" in line)
+    assert all(f"`{name}`" in line for name in brought)
+    assert not any(f"`{name}`" in line for name in not_brought)
+
+
+def test_a_change_the_user_declined_brings_in_nothing() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("w", "Write", file_path=f"{CWD}/src/fast.py", content="def fast_path():\n    pass\n")),
+                 result("w", "Write", "The user doesn't want to proceed with this tool use. The tool use was "
+                        "rejected.", error=True), assistant("Understood, I will not write it.")]
+    assert "fast_path" not in summarize(messages, metadata={"cwd": CWD})
