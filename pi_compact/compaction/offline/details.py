@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, message_dicts, tool_path
+from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, message_dicts, shell_command, tool_path
 from .outcome import refusal
 from .goal import request_words
 from .paths import PathNames, infer_cwd
@@ -30,6 +30,7 @@ DETAIL_MAX = 2000
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
 NAMES_LABEL = "Names the changes brought in, by file:"
+GIT_LABEL = "Git:"
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
 _SUB = "  > "
@@ -51,6 +52,10 @@ _DEFINED = re.compile(
     r"(?![\w$])(?![ \t]{0,2}[,}])"  # not ``type Name,`` inside an import list
     r"|^(?:export[ \t]{1,4})?(?:const|let|var)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})")
 """A definition: a function, class, type, or a top-level constant (a local variable is no news)."""
+_BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]{1,40}=[^\s;&|]{1,300}){0,3}\s{1,4}(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
+                     r"|push\s{1,4}(?:-u\s{1,4}|--set-upstream\s{1,4})?[\w.-]{1,100})\s{1,4}([\w./-]{1,200})")
+"""A command that names the branch the work is on: created, switched to, renamed, pushed."""
+_PULL_REQUEST = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:pull|merge_requests)/\d{1,7}")
 _CODE_NAME = re.compile(r"[A-Za-z_$][\w$]{2,60}")
 _NEW_KEYS = ("newText", "new_string", "new_str", "content", "file_text")
 _OLD_KEYS = ("oldText", "old_string", "old_str")
@@ -115,6 +120,11 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
             items.append(line)
             spent += text_tokens(line)
             have |= terms(line)
+    git = _git_line(listed)
+    if git and not terms(git) <= have:
+        items.append(git)
+        spent += text_tokens(git)
+        have |= terms(git)
     changed = _names_line(_changed_names(listed, _path_names(listed, facts, cwd)), have, room // 4)
     if changed:
         items.append(changed)
@@ -129,6 +139,26 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     chosen = _choose(_candidates(groups, turns), have, room - spent)
     log = _log(turns, chosen, one_line(shown))
     return items + ([log] if log else [])
+
+
+def _git_line(listed: list[dict]) -> str:
+    """The branch the region's successful git commands left the work on, and the pull requests they opened."""
+    failed = {m.get("toolCallId") for m in listed if m.get("role") == "toolResult" and m.get("isError")}
+    outputs = {m.get("toolCallId"): content_text(m.get("content"))[:4000] for m in listed
+               if m.get("role") == "toolResult" and not m.get("isError")}
+    branch, requests = "", {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or block.get("id") in failed:
+                continue
+            command = (shell_command(block.get("name"), block.get("arguments")) or "")[:2000]
+            named = [m.group(1) for m in _BRANCH.finditer(command) if m.group(1) not in ("HEAD", "--force", "-f")]
+            branch = named[-1] if named else branch
+            if "pr create" in command or "mr create" in command:
+                requests.update(dict.fromkeys(_PULL_REQUEST.findall(outputs.get(block.get("id"), ""))))
+    parts = ([f"on branch `{branch}`"] if branch else []) + [f"opened {url}" for url in requests]
+    return f"{GIT_LABEL} {'; '.join(parts)}" if parts else ""
 
 
 def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
@@ -282,4 +312,4 @@ def _log(turns: tuple[Turn, ...], chosen: list[_Candidate], shown: str) -> str:
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "LOG_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]
+__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "GIT_LABEL", "LOG_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]

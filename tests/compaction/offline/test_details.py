@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.details import DETAIL_MAX, LOG_LABEL, READ_LABEL, detail_room, terms
+from pi_compact.compaction.offline.details import DETAIL_MAX, GIT_LABEL, LOG_LABEL, READ_LABEL, detail_room, terms
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.tokens import text_tokens
 
@@ -162,3 +162,37 @@ def test_a_change_the_user_declined_brings_in_nothing() -> None:
                  result("w", "Write", "The user doesn't want to proceed with this tool use. The tool use was "
                         "rejected.", error=True), assistant("Understood, I will not write it.")]
     assert "fast_path" not in summarize(messages, metadata={"cwd": CWD})
+
+
+# -- where the work is in git ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("commands", "branch"), [
+    (["git checkout -b feat/journal-store"], "feat/journal-store"),
+    (["git switch -c fix-42"], "fix-42"),
+    (["git -C /home/dev/project branch -m marc/typed-flag-parser"], "marc/typed-flag-parser"),
+    (["git branch -m old-name new-name", "git push -u origin new-name"], "new-name"),
+    (["git add -A && git commit -m 'x' && git push --set-upstream origin release/2.1"], "release/2.1"),
+])
+def test_the_branch_the_work_is_on_is_named(commands: list, branch: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    for n, command in enumerate(commands):
+        messages += [assistant(call(f"g{n}", "bash", command=command)), result(f"g{n}", "bash", "ok")]
+    messages.append(assistant("Done with git."))
+    assert f"{GIT_LABEL} on branch `{branch}`" in summarize(messages, metadata={"cwd": CWD})
+
+
+@pytest.mark.parametrize("host", ["https://github.com/acme/tool/pull/46", "https://gitlab.example.org/acme/tool/merge_requests/7"])
+def test_a_pull_request_the_region_opened_is_named(host: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    command = "gh pr create --title 'Faster importer'" if "github" in host else "glab mr create --fill"
+    messages += [assistant(call("p", "bash", command=command)), result("p", "bash", f"Creating...\n{host}\n"),
+                 assistant("Opened it.")]
+    assert f"opened {host}" in summarize(messages, metadata={"cwd": CWD})
+
+
+def test_a_failed_branch_command_names_no_branch() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("g", "bash", command="git checkout -b broken/name")),
+                 result("g", "bash", "fatal: a branch named 'broken/name' already exists", error=True),
+                 assistant("That branch exists already.")]
+    assert GIT_LABEL not in summarize(messages, metadata={"cwd": CWD})
