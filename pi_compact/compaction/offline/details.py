@@ -29,10 +29,13 @@ DETAIL_MAX = 2000
 """At most this many tokens in all: a summary the next agent reads whole (about 7,000 characters)."""
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
+EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
 NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
+_SHORT_REQUEST = 90
+_QUOTED_HEAD = 48
 _SUB = "  > "
 """A log line under its request: the agent's words quoted (a quote, not a list bullet: the line stays part of its
 item when the summary is read back, and claims nothing about the state now)."""
@@ -112,14 +115,17 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     read = _files_read(listed, facts, state, cwd, have)
     spent = 0
     if read:
-        line = f"{READ_LABEL} " + ", ".join(f"`{path}`" for path in read)
-        while read and text_tokens(line) > room // 4:  # files never take more than a quarter of the room
-            read = read[:-1]
-            line = f"{READ_LABEL} " + ", ".join(f"`{path}`" for path in read)
-        if read:
+        line = _paths_line(READ_LABEL, read, room // 4)  # files never take more than a quarter of the room
+        if line:
             items.append(line)
             spent += text_tokens(line)
             have |= terms(line)
+    unlisted = [path for path, _ in state.modified if f"`{path.lower()}`" not in shown.lower()]
+    if unlisted:  # the Done list names the files changed last; the room can name the others
+        line = _paths_line(EARLIER_CHANGED_LABEL, unlisted, room // 4)
+        items.append(line) if line else None
+        spent += text_tokens(line) if line else 0
+        have |= terms(line)
     git = _git_line(listed)
     if git and not terms(git) <= have:
         items.append(git)
@@ -136,9 +142,21 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         turns: tuple[Turn, ...] = (state.turns[-1],) if state.turns else ()
     else:
         turns = state.turns
+    heads = _heads(turns, one_line(shown), (room - spent) // 2)
+    have |= {term for head, _ in heads.values() for term in terms(head)}
+    spent += text_tokens(LOG_LABEL) + _cost(heads)
     chosen = _choose(_candidates(groups, turns), have, room - spent)
-    log = _log(turns, chosen, one_line(shown))
+    log = _log(turns, heads, chosen)
     return items + ([log] if log else [])
+
+
+def _paths_line(label: str, paths: list[str], room: int) -> str:
+    """``label`` and the paths, as many of the first as fit ``room`` tokens."""
+    line = f"{label} " + ", ".join(f"`{path}`" for path in paths)
+    while paths and text_tokens(line) > room:
+        paths = paths[: len(paths) * 3 // 4] if len(paths) > 4 else paths[:-1]
+        line = f"{label} " + ", ".join(f"`{path}`" for path in paths)
+    return line if paths else ""
 
 
 def _git_line(listed: list[dict]) -> str:
@@ -250,8 +268,6 @@ def _candidates(groups: list[list[str]], turns: Iterable[Turn]) -> list[_Candida
     found: list[_Candidate] = []
     order = 0
     for number, (group, turn) in enumerate(zip(groups, turns)):
-        if turn.request.strip():
-            found.append(_Candidate(number, -1, clip_words(turn.request, _REQUEST_CHARS), 2))
         for text in group:
             for sentence in _sentences(text):
                 weight = (1 if _RESULTISH.search(sentence) else 0) - (1 if _ANNOUNCE.match(sentence) else 0)
@@ -275,41 +291,62 @@ def _sentences(text: str) -> list[str]:
     return found
 
 
+def _heads(turns: tuple[Turn, ...], shown: str, room: int) -> dict[int, tuple[str, bool]]:
+    """Every request of the region by number, in the user's words, and whether the summary quotes it already
+    (then only its first words name it): whole up to a length; shorter, then only the newest, when they would take
+    more than ``room``."""
+    heads: dict[int, tuple[str, bool]] = {}
+    for limit in (_REQUEST_CHARS, _SHORT_REQUEST):
+        heads = {}
+        for number, turn in enumerate(turns):
+            request = turn.request.strip()
+            if request:
+                quoted = one_line(request)[:60] in shown
+                heads[number] = (f"Request “{clip_words(request, min(limit, _QUOTED_HEAD) if quoted else limit)}”:",
+                                 quoted)
+        if _cost(heads) <= room:
+            return heads
+    while heads and _cost(heads) > room:
+        del heads[min(heads)]  # the oldest requests go first
+    return heads
+
+
+def _cost(heads: dict[int, tuple[str, bool]]) -> int:
+    return sum(text_tokens(head) + 2 for head, _ in heads.values())
+
+
 def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Candidate]:
     """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``."""
     scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
-    heads = {c.turn: text_tokens(c.text) + 4 for c in candidates if c.order < 0}
-    chosen, spent, seen, opened = [], text_tokens(LOG_LABEL), set(have), set()
+    chosen, spent, seen = [], 0, set(have)
     for candidate in scored:
         new = terms(candidate.text) - seen
         if not new or len(new) + candidate.weight < 1:
             continue
-        cost = text_tokens(candidate.text) + 3 + (heads.get(candidate.turn, 2) if candidate.turn not in opened else 0)
+        cost = text_tokens(candidate.text) + 3
         if spent + cost > room:
             continue
         chosen.append(candidate)
-        opened.add(candidate.turn)
         spent += cost
         seen |= new
     return chosen
 
 
-def _log(turns: tuple[Turn, ...], chosen: list[_Candidate], shown: str) -> str:
-    """One item: each request that has a chosen sentence, its sentences under it in the agent's order; a request
-    the summary quotes already (the goal, the last request) is not copied again."""
-    by_turn: dict[int, list[_Candidate]] = {}
+def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: list[_Candidate]) -> str:
+    """One item: each request, the agent's chosen sentences under it in their order (a request the summary quotes
+    already is left out when nothing is said under it)."""
+    by_turn: dict[int, list[_Candidate]] = {number: [] for number in heads}
     for candidate in chosen:
         by_turn.setdefault(candidate.turn, []).append(candidate)
     lines = [LOG_LABEL]
     for number in sorted(by_turn):
-        picked = sorted(by_turn[number], key=lambda c: c.order)
+        said = [f"{_SUB}{c.text}" for c in sorted(by_turn[number], key=lambda c: c.order)]
         request = turns[number].request.strip() if number < len(turns) else ""
-        head = f"Request “{clip_words(request, _REQUEST_CHARS)}”:" if request else "Before any request:"
-        if request and one_line(request)[:60] in shown:
-            head = "Request (as quoted above):"
-        lines.append(head)
-        lines += [f"{_SUB}{c.text}" for c in picked if c.order >= 0]
+        head, quoted = heads.get(number, (f"Request “{clip_words(request, _QUOTED_HEAD)}”:" if request else
+                                          "Before any request:", True))
+        if said or not quoted:
+            lines += [head, *said]
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "GIT_LABEL", "LOG_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]
+__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL", "LOG_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]

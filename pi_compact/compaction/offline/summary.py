@@ -16,7 +16,8 @@ import re
 from typing import Any, Callable
 
 from .compose import strip_generated
-from .details import GIT_LABEL, LOG_LABEL, NAMES_LABEL, READ_LABEL, detail_items, detail_room
+from .details import (EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, NAMES_LABEL, READ_LABEL, detail_items,
+                      detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
 from .progress import done_item, left_something
@@ -322,6 +323,7 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
         drop_first(items["critical"], where=lambda i: i.startswith(LOG_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(NAMES_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(READ_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(EARLIER_CHANGED_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(GIT_LABEL)),
         *extra,
         drop_first(items["critical"], where=lambda i: i.startswith(_EARLIER_LABEL)),
@@ -456,12 +458,15 @@ class OfflineSummarizer:
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
 
 
+_DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL)
+
+
 def _add_details(sections: Sections, messages: tuple, state: RegionState, facts: Facts, details: tuple[str, int],
                  draw: Callable[[], str]) -> None:
     """The region's details in the room left (:mod:`.details`); an earlier region's details give way to them."""
     cwd, room = details
     critical = sections.items["critical"]
-    earlier = [item for item in critical if item.startswith((LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL))]
+    earlier = [item for item in critical if item.startswith(_DETAIL_LABELS)]
     critical[:] = [item for item in critical if item not in earlier]
     base, shown = list(critical), draw()
     target, added = room, []

@@ -196,3 +196,29 @@ def test_a_failed_branch_command_names_no_branch() -> None:
                  result("g", "bash", "fatal: a branch named 'broken/name' already exists", error=True),
                  assistant("That branch exists already.")]
     assert GIT_LABEL not in summarize(messages, metadata={"cwd": CWD})
+
+
+# -- every request of the region, in the user's words ---------------------------------------------------------
+
+@EXAMPLES
+@given(requests=st.lists(st.sampled_from([
+    "Make sure it just provides it as help, not as the only place to look.",
+    "Keep the old parser around for reference.",
+    "Sounds right, how long does static analysis take?",
+    "Ok make sure we ignore worktrees that aren't relevant to the reviewer",
+    "Log an issue and do the rest by hand.",
+]), min_size=2, max_size=5, unique=True))
+def test_every_request_of_a_large_region_is_listed_in_the_users_words(requests: list) -> None:
+    messages: list[dict] = []
+    for number, request in enumerate(requests):
+        messages += [user(request), assistant(call(f"r{number}", "read", path=f"{CWD}/src/part_{number}.py")),
+                     result(f"r{number}", "read", FILLER), assistant("Looked at it; nothing else to report.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert all(request in text for request in requests)  # the last one quoted, the others in the log
+
+
+def test_a_request_the_summary_quotes_is_named_by_its_first_words_in_the_log() -> None:
+    request = "Please look into part 0 of the importer and fix what is broken there."
+    text = summarize(_region([f"The profile shows `step_{n}` taking {n}0 ms." for n in range(8)]),
+                     metadata={"cwd": CWD})
+    assert text.count(request) == 1 and LOG_LABEL in text  # the Goal quotes it; the log names it by its first words
