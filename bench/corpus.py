@@ -3,7 +3,8 @@ with the summary the original agent's LLM wrote of it (the reference) and the of
 split by repository into a calibration half and a validation half (``sessions_fixtures/labels/split.json``).
 
 ``python -m bench.corpus dump FILE COMPACTION_ID`` prints a region's user requests, the agent's texts and the
-failing tool results, and never its summaries: what the hand labels are written from.
+failing tool results, and never its summaries: what the hand labels are written from. ``python -m bench.corpus
+unlabelled`` lists the regions no label file names yet.
 """
 
 from __future__ import annotations
@@ -118,15 +119,14 @@ def dump(file: str, compaction_id: str) -> None:
 def main(argv: list[str]) -> None:
     if argv[:1] == ["dump"]:
         dump(argv[1], argv[2])
+    elif argv[:1] == ["unlabelled"]:
+        for region in unlabelled():
+            print(f"{half_of(region):12} {region.repository:30} {region.key}")
     else:
         for region in regions():
             print(f"{half_of(region):12} {region.repository:30} {region.key:50} {len(region.entries):5} entries "
                   f"prev={'y' if region.previous else 'n'}")
 
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
-    del strip_generated
 
 
 def labels_for(region: Region) -> dict | None:
@@ -136,6 +136,18 @@ def labels_for(region: Region) -> dict | None:
         if data.get("region", {}).get("compactionId") == region.compaction_id:
             return data
     return None
+
+
+def label_files() -> dict[str, Path]:
+    """Every hand-label file of the corpus by the compaction id it names (validation and calibration folders)."""
+    paths = sorted(LABELS.glob("*.json")) + sorted(CALIBRATION_LABELS.glob("*.json"))
+    return {json.loads(p.read_text(encoding="utf-8"))["region"]["compactionId"]: p for p in paths}
+
+
+def unlabelled() -> list[Region]:
+    """The corpus regions no label file names: the labelling work left (``python -m bench.corpus unlabelled``)."""
+    named = label_files()
+    return [region for region in regions() if region.compaction_id not in named]
 
 
 BEFORE_SCRIPT = """
@@ -165,3 +177,8 @@ def summaries_at_commit(commit: str, wanted: list[Region]) -> dict[str, str]:
         subprocess.run([sys.executable, "-c", BEFORE_SCRIPT, "in.json", "out.json"], cwd=folder, check=True,
                        env={"PYTHONPATH": folder, "PATH": "/usr/bin:/bin"})
         return json.loads((Path(folder) / "out.json").read_text(encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
+    del strip_generated
