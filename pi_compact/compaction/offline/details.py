@@ -32,6 +32,7 @@ READ_LABEL = "Files read (not changed):"
 EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
 NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
+MET_LABEL = "Failures met on the way and since settled (their output quoted):"
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
 _SHORT_REQUEST = 90
@@ -126,6 +127,11 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
+    met = _met_item(facts, state, have, room // 5)
+    if met:
+        items.append(met)
+        spent += text_tokens(met)
+        have |= terms(met)
     git = _git_line(listed)
     if git and not terms(git) <= have:
         items.append(git)
@@ -148,6 +154,31 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     chosen = _choose(_candidates(groups, turns), have, room - spent)
     log = _log(turns, heads, chosen)
     return items + ([log] if log else [])
+
+
+def _met_item(facts: Facts, state: RegionState, have: set[str], room: int) -> str:
+    """The failures the region settled (the open ones are under Blocked), each its error line as the tool wrote it,
+    those naming the most things the summary lacks first, within ``room``; lookups that found nothing, calls the
+    user stopped or declined are no failures."""
+    open_text = "\n".join(state.open_errors)
+    lines: dict[str, set[str]] = {}
+    for attempt in facts.attempts:
+        if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip():
+            continue
+        if attempt.error.strip()[:80] in open_text:
+            continue
+        where = clip_words(attempt.target, 80) if attempt.target else attempt.tool
+        line = f"{_SUB}`{where.replace('`', '')}`: {clip_words(attempt.error, 200)}"
+        lines.setdefault(line, terms(line))
+    chosen, spent, seen = [], text_tokens(MET_LABEL), set(have)
+    for line, named in sorted(lines.items(), key=lambda pair: -len(pair[1] - have)):
+        cost = text_tokens(line) + 2
+        if named - seen and spent + cost <= room:
+            chosen.append(line)
+            spent += cost
+            seen |= named
+    order = list(lines)
+    return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
 
 
 def _paths_line(label: str, paths: list[str], room: int) -> str:
@@ -349,4 +380,4 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL", "LOG_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]
+__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]

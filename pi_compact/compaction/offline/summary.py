@@ -16,7 +16,7 @@ import re
 from typing import Any, Callable
 
 from .compose import strip_generated
-from .details import (EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, NAMES_LABEL, READ_LABEL, detail_items,
+from .details import (EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, READ_LABEL, detail_items,
                       detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
@@ -321,6 +321,7 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
         drop_first(items["critical"], where=lambda i: i.startswith(LOG_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(MET_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(NAMES_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(READ_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(EARLIER_CHANGED_LABEL)),
@@ -458,7 +459,7 @@ class OfflineSummarizer:
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
 
 
-_DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL)
+_DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL)
 
 
 def _add_details(sections: Sections, messages: tuple, state: RegionState, facts: Facts, details: tuple[str, int],

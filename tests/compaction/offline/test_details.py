@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.details import DETAIL_MAX, GIT_LABEL, LOG_LABEL, READ_LABEL, detail_room, terms
+from pi_compact.compaction.offline.details import DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, READ_LABEL, detail_room, terms
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.tokens import text_tokens
 
-from ..messages import assistant, call, result, user
+from ..messages import assistant, bash_fail, call, result, user
 from .test_classes import EXAMPLES, summarize
-from .test_offline import section
+from .test_offline import items, section
 
 CWD = "/home/dev/project"
 FILLER = "".join(f"    value_{n} = compute(row[{n}], scale={n % 7})\n" for n in range(4000))
@@ -222,3 +222,38 @@ def test_a_request_the_summary_quotes_is_named_by_its_first_words_in_the_log() -
     text = summarize(_region([f"The profile shows `step_{n}` taking {n}0 ms." for n in range(8)]),
                      metadata={"cwd": CWD})
     assert text.count(request) == 1 and LOG_LABEL in text  # the Goal quotes it; the log names it by its first words
+
+
+# -- the failures the region met and settled ------------------------------------------------------------------
+
+ERRORS = st.sampled_from([
+    "ImportError: cannot import name 'is_python' from 'wfc.scripts.ast_analyzer'",
+    "main.go:12:2: SA1000: error parsing regexp: invalid escape sequence: `\\1`",
+    "hooks.go:634: not enough arguments in call to initializer.InitializeSession",
+    "fatal: bad tree object 082c2c4495629bd585a0a11807b4e0ede9a99753",
+])
+
+
+@EXAMPLES
+@given(error=ERRORS, command=st.sampled_from(["go build ./...", "uv run pytest -q", "make lint"]))
+def test_a_failure_the_region_settled_is_quoted_with_its_error(error: str, command: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("f", "bash", command=command)), result("f", "bash", bash_fail(error, 1), error=True),
+                 assistant(call("e", "edit", path=f"{CWD}/src/fix.go", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant(call("g", "bash", command=command)),
+                 result("g", "bash", "ok"), assistant("It builds and passes now.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    met = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert f"`{command}`" in met and error.split(":")[-1].strip()[:30] in met
+    assert all(line.startswith("  > ") for line in met.strip("\n").splitlines())
+    assert items(text, "### Blocked") == ["(none)"]
+
+
+def test_a_lookup_that_found_nothing_and_an_open_failure_are_not_among_the_settled() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("l", "bash", command="grep -rn missing_name src/")), result("l", "bash", "", error=True),
+                 assistant(call("f", "bash", command="make test")),
+                 result("f", "bash", bash_fail("FAIL: TestResume_SessionLogAlreadyExists", 2), error=True),
+                 assistant("The resume test fails; I will look at it next.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert MET_LABEL not in text
