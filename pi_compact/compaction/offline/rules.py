@@ -107,7 +107,10 @@ def picked_option(answer: str, reply: str) -> str:
     for line in answer[-6000:].splitlines():
         option = _OPTION.match(line.replace("**", "").strip())
         if option and (option.group(1).isdigit() or len(option.group(1)) == 1):
-            listed.setdefault(option.group(1).lower(), " ".join(option.group(2).split()))
+            key = option.group(1).lower()
+            if key in ("1", "a"):
+                listed = {}  # a list starts: the options are the last list, after what the agent found
+            listed[key] = " ".join(option.group(2).split())
     wanted = next(group for group in pick.groups() if group).lower()
     if wanted == "last":
         return list(listed.values())[-1] if listed else ""
