@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, message_dicts, shell_command, tool_path
+from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, is_shell_tool, message_dicts, shell_command, tool_path
 from .outcome import refusal
 from .goal import request_words
 from .paths import PathNames, infer_cwd
@@ -33,6 +33,7 @@ EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
 NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (their output quoted):"
+RAN_LABEL = "Commands that succeeded (the last run of each):"
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
 _SHORT_REQUEST = 90
@@ -132,6 +133,11 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(met)
         spent += text_tokens(met)
         have |= terms(met)
+    ran = _ran_line(facts, have, room // 6)
+    if ran:
+        items.append(ran)
+        spent += text_tokens(ran)
+        have |= terms(ran)
     git = _git_line(listed)
     if git and not terms(git) <= have:
         items.append(git)
@@ -179,6 +185,40 @@ def _met_item(facts: Facts, state: RegionState, have: set[str], room: int) -> st
             seen |= named
     order = list(lines)
     return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
+
+
+def _ran_line(facts: Facts, have: set[str], room: int) -> str:
+    """The shell commands whose last run succeeded and that changed or checked something (not lookups), the latest
+    first, those the summary does not show yet, within ``room``. A pipeline is left out: ``bun verify | grep FAIL``
+    exits as grep does, whatever the check found."""
+    last: dict[str, bool] = {}  # command -> whether its last run succeeded, the latest run last
+    for attempt in facts.attempts:
+        if attempt.lookup or attempt.aborted or not attempt.target.strip() or not is_shell_tool(attempt.tool):
+            continue
+        if "|" in attempt.target or "<<" in attempt.target or "git commit" in attempt.target:
+            continue  # a pipeline's status is its filter's; commits are listed under Done
+        command = clip_words(_CD_PREFIX.sub("", attempt.target).replace("`", "'"), 100)
+        last.pop(command, None)
+        last[command] = not attempt.failed
+    shown = [f"`{command}`" for command, passed in reversed(last.items()) if passed and command.lower() not in have]
+    while shown and text_tokens(f"{RAN_LABEL} {', '.join(shown)}") > room:
+        shown = shown[: len(shown) * 3 // 4] if len(shown) > 4 else shown[:-1]
+    return f"{RAN_LABEL} {', '.join(shown)}" if shown else ""
+
+
+_CD_PREFIX = re.compile(r"^\s{0,8}cd\s{1,4}[^\s;&|]{1,500}\s{0,4}&&\s{0,4}")
+_COMMITTED = re.compile(r"^\[([^\]\s]{1,200})(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.{1,300})$", re.M)
+"""The line ``git commit`` prints: ``[main 1a2b3c4] fix: keep the cache bounded``."""
+
+
+def commit_hashes(messages: Any) -> dict[str, str]:
+    """The first line of each commit message the region's tool results report, and its short hash."""
+    found: dict[str, str] = {}
+    for message in message_dicts(messages):
+        if message.get("role") == "toolResult" and not message.get("isError"):
+            for _, sha, subject in _COMMITTED.findall(content_text(message.get("content"), "\n")[:20_000]):
+                found[" ".join(subject.split())] = sha
+    return found
 
 
 def _paths_line(label: str, paths: list[str], room: int) -> str:
@@ -380,4 +420,4 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]
+__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "RAN_LABEL", "commit_hashes", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]

@@ -16,8 +16,8 @@ import re
 from typing import Any, Callable
 
 from .compose import strip_generated
-from .details import (EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, READ_LABEL, detail_items,
-                      detail_room)
+from .details import (EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL, READ_LABEL,
+                      commit_hashes, detail_items, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
 from .progress import done_item, left_something
@@ -41,6 +41,7 @@ _CUT_MARK = 40
 """Room for the "[… N characters cut …]" line :func:`bounded` puts in a cut text."""
 _PLAN_LABEL = "Still unchecked in the plan "
 _FILES = 24
+_COMMITTED_LABEL = "Committed:"
 _BRANCH_INTRO = "A conversation branch that was explored and then left."
 _LEFT_LABEL = "Tried on a branch that was left (its changes are not on this path):"
 _REQUEST_LABEL, _ANSWER_LABEL = "Last user request (verbatim):", "Agent's last answer (verbatim):"
@@ -107,7 +108,7 @@ def _add_done(new: Sections, state: RegionState) -> None:
     finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     for turn in state.turns:
         for commit in turn.commits:
-            new.add("done", f"Committed: {commit}")
+            new.add("done", f"{_COMMITTED_LABEL} {commit}")
     for turn in finished[-6:]:
         if not turn.commits:
             new.add("done", done_item(turn))
@@ -321,6 +322,7 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
         drop_first(items["critical"], where=lambda i: i.startswith(LOG_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(RAN_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(MET_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(NAMES_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(READ_LABEL)),
@@ -429,6 +431,7 @@ class OfflineSummarizer:
                          _NOTHING_NEW)
         earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
+        _with_hashes(sections.items["done"], commit_hashes(messages))
         sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
         first_line = one_line(first_request)
         sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
@@ -459,7 +462,15 @@ class OfflineSummarizer:
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
 
 
-_DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL)
+def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
+    """Each "Committed:" item with the hash git printed for it (the next agent can show, revert or cite it)."""
+    for number, item in enumerate(done):
+        subject = item.removeprefix(_COMMITTED_LABEL).strip()
+        if item.startswith(_COMMITTED_LABEL) and subject in hashes and hashes[subject] not in item:
+            done[number] = f"{_COMMITTED_LABEL} {subject} (`{hashes[subject]}`)"
+
+
+_DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL)
 
 
 def _add_details(sections: Sections, messages: tuple, state: RegionState, facts: Facts, details: tuple[str, int],

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.details import DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, READ_LABEL, detail_room, terms
+from pi_compact.compaction.offline.details import (DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, RAN_LABEL, READ_LABEL,
+                                                    detail_room, terms)
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.tokens import text_tokens
 
@@ -257,3 +258,29 @@ def test_a_lookup_that_found_nothing_and_an_open_failure_are_not_among_the_settl
                  assistant("The resume test fails; I will look at it next.")]
     text = summarize(messages, metadata={"cwd": CWD})
     assert MET_LABEL not in text
+
+
+# -- commits by hash, commands whose last run succeeded -------------------------------------------------------
+
+@pytest.mark.parametrize("printed", ["[main 3696270] {}", "[feat/x (root-commit) 23c05e9aa] {}",
+                                     "[marc/num-6552 5a26ea8] {}\n 2 files changed, 9 insertions(+)"])
+def test_a_commit_is_listed_with_the_hash_git_printed(printed: str) -> None:
+    subject = "fix: keep the cache bounded"
+    command = f"git add -A && git commit -m '{subject}'"
+    text = summarize([user("Commit the cache fix."), assistant(call("c", "bash", command=command)),
+                      result("c", "bash", printed.format(subject)), assistant("Committed.")])
+    sha = printed.split("] ")[0].split()[-1]
+    assert f"Committed: {subject} (`{sha}`)" in items(text, "### Done")
+
+
+def test_only_commands_whose_last_run_succeeded_are_listed_as_succeeded() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    runs = [("a", "mise run test:integration", False), ("b", "mise run lint", True), ("c", "mise run lint", False),
+            ("d", "make verify | grep FAIL", False), ("e", "cd /home/dev/project && mise run fmt", False)]
+    for call_id, command, fails in runs:
+        messages += [assistant(call(call_id, "bash", command=command)),
+                     result(call_id, "bash", bash_fail("FAIL", 1) if fails else "ok", error=fails)]
+    messages.append(assistant("Formatted and checked."))
+    line = next(line for line in summarize(messages, metadata={"cwd": CWD}).splitlines() if RAN_LABEL in line)
+    assert "`mise run test:integration`" in line and "`mise run fmt`" in line
+    assert "`mise run lint`" not in line and "grep" not in line
