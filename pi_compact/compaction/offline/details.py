@@ -25,8 +25,8 @@ from ..tokens import text_tokens
 
 DETAIL_RATIO = 0.02
 """Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
-DETAIL_MAX = 2000
-"""At most this many tokens in all: a summary the next agent reads whole (about 7,000 characters)."""
+DETAIL_MAX = 1900
+"""At most this many tokens in all: a summary the next agent reads whole (6,000–7,000 characters)."""
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
 EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"

@@ -431,7 +431,6 @@ class OfflineSummarizer:
                          _NOTHING_NEW)
         earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
-        _with_hashes(sections.items["done"], commit_hashes(messages))
         sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
         first_line = one_line(first_request)
         sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
@@ -475,11 +474,16 @@ _DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED
 
 def _add_details(sections: Sections, messages: tuple, state: RegionState, facts: Facts, details: tuple[str, int],
                  draw: Callable[[], str]) -> None:
-    """The region's details in the room left (:mod:`.details`); an earlier region's details give way to them."""
+    """The region's details in the room left (:mod:`.details`), the commits' hashes first; an earlier region's
+    details give way to them."""
     cwd, room = details
     critical = sections.items["critical"]
     earlier = [item for item in critical if item.startswith(_DETAIL_LABELS)]
     critical[:] = [item for item in critical if item not in earlier]
+    done = list(sections.items["done"])
+    _with_hashes(sections.items["done"], commit_hashes(messages))
+    if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
+        sections.items["done"][:] = done
     base, shown = list(critical), draw()
     target, added = room, []
     for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)

@@ -646,5 +646,5 @@ def test_work_after_a_commit_keeps_the_turn_open_and_a_chain_that_succeeds_resol
     assert items(text, "### In Progress") == ["“yeah, do it all” — under way"]
     assert items(text, "### Blocked") == [
         "`npm run publish` failed: error TS2305: Module has no exported member 'EditorTheme'."]
-    assert "Committed: Release v0.8.0 (`45ffe0a`)" in items(text, "### Done")
+    assert "Committed: Release v0.8.0" in items(text, "### Done")
     assert "TS2345" not in text
