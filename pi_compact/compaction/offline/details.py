@@ -67,6 +67,8 @@ _OLD_KEYS = ("oldText", "old_string", "old_str")
 _CODE_CHARS = 20_000
 """Each edit's text is read this far: names are looked for, not the whole of a generated file."""
 _NAMES_PER_FILE = 6
+_PROSE = (".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", ".org")
+"""Prose files: a capitalized "GitHub" in a guide is no name the change defined."""
 _MARKER = re.compile(r"^\s{0,8}(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+)")
 
 
@@ -270,7 +272,7 @@ def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]
                 continue
             tool = str(block.get("name", "")).lower()
             path = tool_path(block.get("arguments"))
-            if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS):
+            if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS) and not path.lower().endswith(_PROSE):
                 new, old = _edit_texts(block.get("arguments"))
                 named = found.pop(names.name(path), {})
                 named.update(dict.fromkeys(_new_names(new, old)))

@@ -287,3 +287,13 @@ def test_only_commands_whose_last_run_succeeded_are_listed_as_succeeded() -> Non
     line = next(line for line in summarize(messages, metadata={"cwd": CWD}).splitlines() if RAN_LABEL in line)
     assert "`mise run test:integration`" in line and "`mise run fmt`" in line
     assert "`mise run lint`" not in line and "grep" not in line
+
+
+@pytest.mark.parametrize("path", ["docs/guide.md", "README.mdx", "notes/plan.txt"])
+def test_a_prose_file_brings_in_no_names(path: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("w", "Write", file_path=f"{CWD}/{path}", content="Push to GitHub or GitLab, then "
+                                "run `add_users_table`.\n\nclass Example in a code sample\n")),
+                 result("w", "Write", "Written."), assistant("Wrote the guide.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert f"`{path}`:" not in text
