@@ -165,14 +165,17 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
 
 
 def _met_item(facts: Facts, state: RegionState, have: set[str], room: int) -> str:
-    """The failures the region settled (the open ones are under Blocked), each its error line as the tool wrote it,
-    those naming the most things the summary lacks first, within ``room``; lookups that found nothing, calls the
-    user stopped or declined are no failures."""
+    """The failures of commands and file changes the region settled (the open ones are under Blocked), each its
+    error line as the tool wrote it, those naming the most things the summary lacks first, within ``room``; reads,
+    searches and fetches that failed, calls the user stopped or declined are no such failures."""
     open_text = "\n".join(state.open_errors)
     lines: dict[str, set[str]] = {}
     for attempt in facts.attempts:
         if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip():
             continue
+        tool = attempt.tool.lower()
+        if not (is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS):
+            continue  # a read, a search or a fetch that failed is no work that was settled
         if attempt.error.strip()[:80] in open_text:
             continue
         where = clip_words(attempt.target, 80) if attempt.target else attempt.tool

@@ -297,3 +297,15 @@ def test_a_prose_file_brings_in_no_names(path: str) -> None:
                  result("w", "Write", "Written."), assistant("Wrote the guide.")]
     text = summarize(messages, metadata={"cwd": CWD})
     assert f"`{path}`:" not in text
+
+
+@pytest.mark.parametrize(("tool", "arguments", "error"), [
+    ("WebFetch", {"url": "https://example.org/docs"}, "Request failed with status code 500"),
+    ("Read", {"file_path": f"{CWD}/missing.py"}, "<tool_use_error>File does not exist.</tool_use_error>"),
+    ("Grep", {"pattern": "parse_rows", "path": "src"}, "Error: path not found: src"),
+])
+def test_a_failed_read_search_or_fetch_is_no_settled_failure(tool: str, arguments: dict, error: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("x", tool, **arguments)), result("x", tool, error, error=True),
+                 assistant("That lookup failed; the loop is the issue anyway.")]
+    assert MET_LABEL not in summarize(messages, metadata={"cwd": CWD})
