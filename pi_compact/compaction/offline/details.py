@@ -11,7 +11,7 @@ long. The room they may take grows with the region (:func:`detail_room`) and nev
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, is_shell_tool, message_dicts,
 from .outcome import refusal
 from .goal import request_words
 from .paths import PathNames, infer_cwd
+from .sections import Sections
 from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
 from ..tokens import text_tokens
 
@@ -27,6 +28,7 @@ DETAIL_RATIO = 0.02
 """Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
 DETAIL_MAX = 1900
 """At most this many tokens in all: a summary the next agent reads whole (6,000–7,000 characters)."""
+COMMITTED_LABEL = "Committed:"
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
 EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
@@ -57,7 +59,8 @@ _DEFINED = re.compile(
     r"(?![\w$])(?![ \t]{0,2}[,}])"  # not ``type Name,`` inside an import list
     r"|^(?:export[ \t]{1,4})?(?:const|let|var)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})")
 """A definition: a function, class, type, or a top-level constant (a local variable is no news)."""
-_BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]{1,40}=[^\s;&|]{1,300}){0,3}\s{1,4}(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
+_BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]{1,40}=[^\s;&|]{1,300}){0,3}\s{1,4}"
+                     r"(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
                      r"|push\s{1,4}(?:-u\s{1,4}|--set-upstream\s{1,4})?[\w.-]{1,100})\s{1,4}([\w./-]{1,200})")
 """A command that names the branch the work is on: created, switched to, renamed, pushed."""
 _PULL_REQUEST = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:pull|merge_requests)/\d{1,7}")
@@ -288,9 +291,10 @@ def _edit_texts(arguments: Any) -> tuple[str, str]:
     parts = [arguments] if isinstance(arguments, dict) else []
     if isinstance(arguments, dict) and isinstance(arguments.get("edits"), list):
         parts += [edit for edit in arguments["edits"] if isinstance(edit, dict)]
-    new = "\n".join(str(part[key])[:_CODE_CHARS] for part in parts for key in _NEW_KEYS if isinstance(part.get(key), str))
-    old = "\n".join(str(part[key])[:_CODE_CHARS] for part in parts for key in _OLD_KEYS if isinstance(part.get(key), str))
-    return new, old
+    def joined(keys: tuple[str, ...]) -> str:
+        return "\n".join(part[key][:_CODE_CHARS] for part in parts for key in keys if isinstance(part.get(key), str))
+
+    return joined(_NEW_KEYS), joined(_OLD_KEYS)
 
 
 def _new_names(new: str, old: str) -> list[str]:
@@ -425,4 +429,53 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
-__all__ = ["DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "RAN_LABEL", "commit_hashes", "NAMES_LABEL", "READ_LABEL", "detail_items", "detail_room", "terms"]
+# -- into the summary -----------------------------------------------------------------------------------------
+
+DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL)
+
+
+def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
+    """Each "Committed:" item with the hash git printed for it (the next agent can show, revert or cite it)."""
+    for number, item in enumerate(done):
+        subject = item.removeprefix(COMMITTED_LABEL).strip()
+        if item.startswith(COMMITTED_LABEL) and subject in hashes and hashes[subject] not in item:
+            done[number] = f"{COMMITTED_LABEL} {subject} (`{hashes[subject]}`)"
+
+
+def add_details(sections: Sections, messages: Any, state: RegionState, facts: Facts, details: tuple[str, int],
+                draw: Callable[[], str], earlier_label: str) -> None:
+    """The region's details added to ``sections`` in the room left (``details``: the cwd and the room in tokens;
+    ``draw`` renders the summary), the commits' hashes first; an earlier region's details give way to them, and
+    an ``earlier_label`` item ("Earlier request: …") the work log names already goes."""
+    cwd, room = details
+    critical = sections.items["critical"]
+    earlier = [item for item in critical if item.startswith(DETAIL_LABELS)]
+    critical[:] = [item for item in critical if item not in earlier]
+    done = list(sections.items["done"])
+    _with_hashes(sections.items["done"], commit_hashes(messages))
+    if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
+        sections.items["done"][:] = done
+    base, shown = list(critical), draw()
+    target, added = room, []
+    for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
+        added = detail_items(messages, state, facts, cwd, shown, target - text_tokens(shown))
+        critical[:] = base + added
+        over = text_tokens(draw()) - room
+        if over <= 0:
+            break
+        target -= over + 8
+    else:
+        added = []
+    critical[:] = base + added
+    for item in earlier if not added else ():  # an earlier region's details, while they fit the room
+        critical.append(item)
+        if text_tokens(draw()) > room:
+            critical.pop()
+    logged = "\n".join(item for item in added if item.startswith(LOG_LABEL))
+    critical[:] = [item for item in critical if not (  # the log names the request already
+        item.startswith(earlier_label) and item[len(earlier_label):].strip().rstrip("…").strip() in logged)]
+
+
+__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL",
+           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "RAN_LABEL", "READ_LABEL", "add_details", "commit_hashes",
+           "detail_items", "detail_room", "terms"]

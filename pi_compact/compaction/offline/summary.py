@@ -16,8 +16,8 @@ import re
 from typing import Any, Callable
 
 from .compose import strip_generated
-from .details import (EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL, READ_LABEL,
-                      commit_hashes, detail_items, detail_room)
+from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
+                      READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal
 from .progress import done_item, left_something
@@ -41,7 +41,6 @@ _CUT_MARK = 40
 """Room for the "[… N characters cut …]" line :func:`bounded` puts in a cut text."""
 _PLAN_LABEL = "Still unchecked in the plan "
 _FILES = 24
-_COMMITTED_LABEL = "Committed:"
 _BRANCH_INTRO = "A conversation branch that was explored and then left."
 _LEFT_LABEL = "Tried on a branch that was left (its changes are not on this path):"
 _REQUEST_LABEL, _ANSWER_LABEL = "Last user request (verbatim):", "Agent's last answer (verbatim):"
@@ -108,7 +107,7 @@ def _add_done(new: Sections, state: RegionState) -> None:
     finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     for turn in state.turns:
         for commit in turn.commits:
-            new.add("done", f"{_COMMITTED_LABEL} {commit}")
+            new.add("done", f"{COMMITTED_LABEL} {commit}")
     for turn in finished[-6:]:
         if not turn.commits:
             new.add("done", done_item(turn))
@@ -443,7 +442,8 @@ class OfflineSummarizer:
         _focus_first(sections, focus)
         focus_line = (f"Focus: {_FOCUS_PREFIX.sub('', instructions)}",) if instructions else ()
         if details:
-            _add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line))
+            add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
+                        _EARLIER_LABEL)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:
@@ -459,50 +459,6 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
-
-
-def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
-    """Each "Committed:" item with the hash git printed for it (the next agent can show, revert or cite it)."""
-    for number, item in enumerate(done):
-        subject = item.removeprefix(_COMMITTED_LABEL).strip()
-        if item.startswith(_COMMITTED_LABEL) and subject in hashes and hashes[subject] not in item:
-            done[number] = f"{_COMMITTED_LABEL} {subject} (`{hashes[subject]}`)"
-
-
-_DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL)
-
-
-def _add_details(sections: Sections, messages: tuple, state: RegionState, facts: Facts, details: tuple[str, int],
-                 draw: Callable[[], str]) -> None:
-    """The region's details in the room left (:mod:`.details`), the commits' hashes first; an earlier region's
-    details give way to them."""
-    cwd, room = details
-    critical = sections.items["critical"]
-    earlier = [item for item in critical if item.startswith(_DETAIL_LABELS)]
-    critical[:] = [item for item in critical if item not in earlier]
-    done = list(sections.items["done"])
-    _with_hashes(sections.items["done"], commit_hashes(messages))
-    if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
-        sections.items["done"][:] = done
-    base, shown = list(critical), draw()
-    target, added = room, []
-    for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
-        added = detail_items(messages, state, facts, cwd, shown, target - text_tokens(shown))
-        critical[:] = base + added
-        over = text_tokens(draw()) - room
-        if over <= 0:
-            break
-        target -= over + 8
-    else:
-        added = []
-    critical[:] = base + added
-    for item in earlier if not added else ():  # an earlier region's details, while they fit the room
-        critical.append(item)
-        if text_tokens(draw()) > room:
-            critical.pop()
-    logged = "\n".join(item for item in added if item.startswith(LOG_LABEL))
-    critical[:] = [item for item in critical if not (  # the log names the request already
-        item.startswith(_EARLIER_LABEL) and item[len(_EARLIER_LABEL):].strip().rstrip("…").strip() in logged)]
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:

@@ -30,7 +30,8 @@ ORDINALS = {1: "the first one", 2: "the second one", 3: "The third option", 4: "
 def test_a_reply_that_picks_a_listed_option_names_that_option(fmt: tuple, pick: str, chosen: int, count: int) -> None:
     line, key = fmt
     chosen = min(chosen, count)
-    answer = "What I found:\n1. The index references a missing object.\n2. Nothing else is broken.\n3. Not even the cache.\n4. Nor the refs.\n\n" + \
+    answer = "What I found:\n1. The index references a missing object.\n2. Nothing else is broken.\n" + \
+        "3. Not even the cache.\n4. Nor the refs.\n\n" + \
         "There are a few ways to go.\n\n" + "\n".join(
         line.format(n=n, letter="ABCD"[n - 1], text=text) for n, text in enumerate(OPTIONS[:count], 1)) + \
         "\n\nWhich do you prefer?"
