@@ -103,6 +103,7 @@ def test_a_label_is_found_in_commits_as_the_pattern_found_it(label: str, text: s
 
 # -- every function on session text, on hostile regions generated from the patterns' own pieces -------------------
 
+from pi_compact.compaction.offline.details import detail_items  # noqa: E402
 from pi_compact.compaction.offline.paths import infer_cwd  # noqa: E402
 from pi_compact.compaction.offline.summary import OfflineSummarizer  # noqa: E402
 from pi_compact.compaction.prune import condense  # noqa: E402
@@ -161,6 +162,8 @@ ENTRY_POINTS = {
         m["content"][0]["arguments"].get("command", "") for m in region if m["role"] == "assistant"
         and m["content"] and m["content"][0].get("type") == "toolCall")), _OFFLINE),
     "infer_cwd": (lambda region: infer_cwd(region), _OFFLINE),
+    "detail_items": (lambda region: detail_items(region, region_state(region, extract_facts(region)),
+                                                 extract_facts(region), "", "", 10**6), _OFFLINE),
     "condense": (lambda region: condense(region), ("pi_compact.compaction.prune",)),
     "redact_secrets": (lambda region: redact_secrets(condense(region)), ("pi_compact.compaction.redact",)),
     "score_quality": (lambda region: score_quality(region, _summary_of(region)),

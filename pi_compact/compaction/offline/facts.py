@@ -438,7 +438,7 @@ class _Collector:
             return
         refused = refusal(text) and (failed or declined_outright(text))
         if not failed and not refused and _QUESTION_TOOL.search(name):
-            self.answers += [(q.strip(), a.strip()) for q, a in _ANSWER.findall(text[:20_000])][:20]
+            self.answers += question_answers(call.arguments, text)
         halted = not refused and failed and stopped(text)
         if refused:
             self._refused(name, run_target(call), text)
@@ -531,6 +531,33 @@ _QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
 """A tool through which the agent asks the user to choose (Claude Code's AskUserQuestion and the like)."""
 _ANSWER = re.compile(r'"([^"\n]{3,300})"\s{0,3}=\s{0,3}"([^"\n]{1,300})"')
 """One answer in such a tool's result: ``"Which approach?"="Hybrid"``."""
+_ANSWER_LINE = re.compile(r"^\s{0,8}(?:[-*•]|\d{1,2}[.)])\s+(\S.*)$")
+"""One answer of a numbered or bulleted list of answers (``User responses:\n1. In the configured database``)."""
+
+
+def question_answers(arguments: Any, text: str) -> list[tuple[str, str]]:
+    """``(question, answer)`` pairs in a question tool's result: written ``"question"="answer"`` by some tools;
+    others list the answers one a line in the order the call asked its questions, so the call names them."""
+    found = [(q.strip(), a.strip()) for q, a in _ANSWER.findall(text[:20_000])]
+    if found:
+        return found[:20]
+    asked = _questions(arguments)
+    answers = [m.group(1).strip() for m in map(_ANSWER_LINE.match, text[:20_000].splitlines()) if m]
+    if not asked or not answers:
+        return []
+    if len(answers) != len(asked):  # the order cannot pair them: the answers stand together
+        return [(" / ".join(asked)[:300], "; ".join(answers)[:300])]
+    return [(q[:300], a[:300]) for q, a in zip(asked, answers)][:20]
+
+
+def _questions(arguments: Any) -> list[str]:
+    """The questions a question tool's call asked (``questions: [{question: …}]`` or ``question: …``)."""
+    if not isinstance(arguments, dict):
+        return []
+    listed = arguments.get("questions")
+    items = listed if isinstance(listed, list) else [arguments]
+    return [" ".join(item["question"].split()) for item in items
+            if isinstance(item, dict) and isinstance(item.get("question"), str) and item["question"].strip()]
 _ABORTED = frozenset({"Command aborted", "Command cancelled", "Aborted", "Cancelled"})
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")

@@ -59,6 +59,14 @@ _CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would
 """The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
 than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_PICK = re.compile(r"^\W{0,3}(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
+                   r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good))\b)"
+                   r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
+                   r"\s{1,3}(?:one|option|choice)\b)", re.I)
+"""A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one"."""
+_OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
+"""A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
 
 
 def lasting(rule: str) -> bool:
@@ -90,8 +98,31 @@ def user_choices(request: str) -> list[str]:
             and not s.strip().endswith(("?", ":"))]
 
 
+def picked_option(answer: str, reply: str) -> str:
+    """The option of the agent's answer that the user's reply picks by its number, letter or rank, as listed."""
+    pick = _PICK.match(reply.strip())
+    if not pick:
+        return ""
+    listed: dict[str, str] = {}
+    for line in answer[-6000:].splitlines():
+        option = _OPTION.match(line.replace("**", "").strip())
+        if option and (option.group(1).isdigit() or len(option.group(1)) == 1):
+            key = option.group(1).lower()
+            if key in ("1", "a"):
+                listed = {}  # a list starts: the options are the last list, after what the agent found
+            listed[key] = " ".join(option.group(2).split())
+    wanted = next(group for group in pick.groups() if group).lower()
+    if wanted == "last":
+        return list(listed.values())[-1] if listed else ""
+    return listed.get(_ORDINALS.get(wanted, wanted), "")
+
+
 def accepted_proposal(answer: str, reply: str) -> str:
-    """The agent's proposal (the last sentence of its answer that proposes) when the user's reply accepts it."""
+    """The agent's proposal (the last sentence of its answer that proposes) when the user's reply accepts it; the
+    option the reply picks when the answer listed options."""
+    picked = picked_option(answer, reply)
+    if picked:
+        return picked
     if not _APPROVAL.match(reply.strip()):
         return ""
     found = [" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:]) if s.strip()]
@@ -103,4 +134,4 @@ def accepted_proposal(answer: str, reply: str) -> str:
     return found[at]
 
 
-__all__ = ["accepted_proposal", "lasting", "names_any", "replaced_names", "user_choices"]
+__all__ = ["accepted_proposal", "lasting", "names_any", "picked_option", "replaced_names", "user_choices"]

@@ -16,6 +16,8 @@ import re
 from typing import Any, Callable
 
 from .compose import strip_generated
+from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
+                      READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import task_goal, with_now
 from .progress import done_item, left_something
@@ -106,7 +108,7 @@ def _add_done(new: Sections, state: RegionState) -> None:
     finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     for turn in state.turns:
         for commit in turn.commits:
-            new.add("done", f"Committed: {commit}")
+            new.add("done", f"{COMMITTED_LABEL} {commit}")
     for turn in finished[-6:]:
         if not turn.commits:
             new.add("done", done_item(turn))
@@ -286,6 +288,13 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
 
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
+        drop_first(items["critical"], where=lambda i: i.startswith(LOG_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(RAN_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(MET_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(NAMES_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(READ_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(EARLIER_CHANGED_LABEL)),
+        drop_first(items["critical"], where=lambda i: i.startswith(GIT_LABEL)),
         *extra,
         drop_first(items["critical"], where=lambda i: i.startswith(_EARLIER_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(_RESOLVED_LABEL)),
@@ -358,7 +367,8 @@ class OfflineSummarizer:
         messages = tuple(request.messages) if isinstance(request.messages, (tuple, list)) else ()
         input_tokens = sum(map(estimate_tokens, messages))
         previous = request.previous_summary if isinstance(request.previous_summary, str) else ""
-        budget = self._budget(request, input_tokens + text_tokens(previous))
+        replaced = input_tokens + text_tokens(previous)
+        budget = self._budget(request, replaced)
         metadata = request.metadata if isinstance(request.metadata, dict) else {}
         cwd = metadata.get("cwd") if isinstance(metadata.get("cwd"), str) else ""
         facts = extract_facts(messages)
@@ -368,7 +378,8 @@ class OfflineSummarizer:
             text = self._turn_prefix(state, facts, budget)
         else:
             first = metadata.get("first_request") if isinstance(metadata.get("first_request"), str) else ""
-            text = self._full(state, facts, previous, messages, request.kind == "branch", instructions, budget, first)
+            text = self._full(state, facts, previous, messages, request.kind == "branch", instructions, budget, first,
+                              details=(cwd, detail_room(replaced, budget)))
         return SummaryResult(text, input_tokens=input_tokens, output_tokens=text_tokens(text), model="offline")
 
     def _budget(self, request: SummaryRequest, replaced_tokens: int) -> int:
@@ -379,7 +390,7 @@ class OfflineSummarizer:
         return budget
 
     def _full(self, state: RegionState, facts: Facts, previous: str, messages: tuple, branch: bool,
-              instructions: str, budget: int, first_request: str = "") -> str:
+              instructions: str, budget: int, first_request: str = "", details: tuple[str, int] | None = None) -> str:
         old = _absorb_transcripts(parse(previous)) if previous.strip() else Sections()
         for role, summary in _embedded_summaries(messages):
             embedded = parse(strip_generated(summary) or "")
@@ -398,6 +409,9 @@ class OfflineSummarizer:
         focus = _focus_words(instructions)
         _focus_first(sections, focus)
         focus_line = (f"Focus: {_FOCUS_PREFIX.sub('', instructions)}",) if instructions else ()
+        if details:
+            add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
+                        _EARLIER_LABEL)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:

@@ -1,0 +1,481 @@
+"""The details a large region can afford: the files read, each request with what the agent found and did.
+
+The sections of :mod:`.summary` say what is true now in a few lines, whatever the region's size. A region of
+150,000 tokens holds far more that the next agent would otherwise search for: the files it read, the value the
+agent settled on, the test that failed and why, the option the user picked. Those are named in the user's and the
+agent's own words, so the details are their sentences, not paraphrases, chosen for the *terms* they add to the
+summary (paths, file names, identifiers, values, numbers): a sentence that names nothing new is left out, however
+long. The room they may take grows with the region (:func:`detail_room`) and never passes the summary's budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ...accessors import content_text
+from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, is_shell_tool, message_dicts, shell_command, tool_path
+from .outcome import refusal
+from .goal import request_words
+from .paths import PathNames, infer_cwd
+from .sections import Sections
+from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
+from ..tokens import text_tokens
+
+DETAIL_RATIO = 0.02
+"""Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
+DETAIL_MAX = 1900
+"""At most this many tokens in all: a summary the next agent reads whole (6,000–7,000 characters)."""
+COMMITTED_LABEL = "Committed:"
+LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
+READ_LABEL = "Files read (not changed):"
+EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
+NAMES_LABEL = "Names the changes brought in, by file:"
+GIT_LABEL = "Git:"
+MET_LABEL = "Failures met on the way and since settled (their output quoted):"
+RAN_LABEL = "Commands that succeeded (the last run of each):"
+_SENTENCE_CHARS = 240
+_REQUEST_CHARS = 200
+_SHORT_REQUEST = 90
+_QUOTED_HEAD = 48
+_SUB = "  > "
+"""A log line under its request: the agent's words quoted (a quote, not a list bullet: the line stays part of its
+item when the summary is read back, and claims nothing about the state now)."""
+
+_TERM = re.compile(r"`([^`\n]{1,120})`|([^\s`]+)")
+_EDGES = "()[]{}<>,;:!?\"'*“”‘’…"
+_RESULTISH = re.compile(
+    r"\b(?:because|root cause|the (?:fix|issue|problem|cause) (?:is|was)|instead|decided|chose|option|prefer"
+    r"|fail(?:s|ed|ing|ure)?|error|pass(?:es|ed)?|fixed|added|created|removed|renamed|replaced|committed|pushed"
+    r"|moved|updated|implemented|now|works?|found|shows?|confirm(?:s|ed)?)\b", re.I)
+_ANNOUNCE = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now (?:i'll|let me)|first,? (?:let me|i'll))\b", re.I)
+_FILLER = re.compile(r"\b(?:let me know|feel free|hope (?:this|that) helps|anything else|successfully completed)\b",
+                     re.I)
+_DEFINED = re.compile(
+    r"(?m)^[ \t]{0,16}(?:export[ \t]{1,4})?(?:default[ \t]{1,4})?(?:pub[ \t]{1,4})?(?:async[ \t]{1,4})?"
+    r"(?:def|class|function|interface|type|struct|enum|fn|func|trait|module)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})"
+    r"(?![\w$])(?![ \t]{0,2}[,}])"  # not ``type Name,`` inside an import list
+    r"|^(?:export[ \t]{1,4})?(?:const|let|var)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})")
+"""A definition: a function, class, type, or a top-level constant (a local variable is no news)."""
+_BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]{1,40}=[^\s;&|]{1,300}){0,3}\s{1,4}"
+                     r"(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
+                     r"|push\s{1,4}(?:-u\s{1,4}|--set-upstream\s{1,4})?[\w.-]{1,100})\s{1,4}([\w./-]{1,200})")
+"""A command that names the branch the work is on: created, switched to, renamed, pushed."""
+_PULL_REQUEST = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:pull|merge_requests)/\d{1,7}")
+_CODE_NAME = re.compile(r"[A-Za-z_$][\w$]{2,60}")
+_NEW_KEYS = ("newText", "new_string", "new_str", "content", "file_text")
+_OLD_KEYS = ("oldText", "old_string", "old_str")
+_CODE_CHARS = 20_000
+"""Each edit's text is read this far: names are looked for, not the whole of a generated file."""
+_NAMES_PER_FILE = 6
+_PROSE = (".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", ".org")
+"""Prose files: a capitalized "GitHub" in a guide is no name the change defined."""
+_MARKER = re.compile(r"^\s{0,8}(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+)")
+
+
+def detail_room(replaced_tokens: int, budget: int) -> int:
+    """Tokens the whole summary may take once its details are in: a share of the region, within the budget."""
+    return max(0, min(budget, DETAIL_MAX, int(replaced_tokens * DETAIL_RATIO)))
+
+
+def terms(text: str) -> set[str]:
+    """The named things in ``text``: backticked values, and words with a path, file, code or number shape."""
+    found: set[str] = set()
+    for quoted, word in _TERM.findall(text):
+        if quoted:
+            found.add(quoted.strip().lower())
+            continue
+        word = word.strip(_EDGES).rstrip(".")
+        if len(word) >= 3 and _named(word):
+            found.add(word.lower())
+    return found
+
+
+def _named(word: str) -> bool:
+    """A word that names a thing rather than says something: ``a/b``, ``x.ts``, ``snake_case``, ``camelCase``,
+    ``#46``, ``62/62``, ``v2.1``."""
+    if any(mark in word for mark in "/_#=@") or any(char.isdigit() for char in word):
+        return True
+    if "." in word.strip("."):
+        return True
+    return any(a.islower() and b.isupper() for a, b in zip(word, word[1:]))
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    turn: int
+    order: int
+    text: str
+    weight: int
+
+
+def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, shown: str, room: int) -> list[str]:
+    """Critical Context items that add to ``shown`` (the summary so far) the region's terms it lacks, within
+    ``room`` tokens: the files read, then request by request the agent's sentences that name the most new things."""
+    if room <= 0:
+        return []
+    listed = list(message_dicts(messages))
+    have = terms(shown)
+    items: list[str] = []
+    read = _files_read(listed, facts, state, cwd, have)
+    spent = 0
+    if read:
+        line = _paths_line(READ_LABEL, read, room // 4)  # files never take more than a quarter of the room
+        if line:
+            items.append(line)
+            spent += text_tokens(line)
+            have |= terms(line)
+    unlisted = [path for path, _ in state.modified if f"`{path.lower()}`" not in shown.lower()]
+    if unlisted:  # the Done list names the files changed last; the room can name the others
+        line = _paths_line(EARLIER_CHANGED_LABEL, unlisted, room // 4)
+        items.append(line) if line else None
+        spent += text_tokens(line) if line else 0
+        have |= terms(line)
+    met = _met_item(facts, state, have, room // 5)
+    if met:
+        items.append(met)
+        spent += text_tokens(met)
+        have |= terms(met)
+    ran = _ran_line(facts, have, room // 6)
+    if ran:
+        items.append(ran)
+        spent += text_tokens(ran)
+        have |= terms(ran)
+    git = _git_line(listed)
+    if git and not terms(git) <= have:
+        items.append(git)
+        spent += text_tokens(git)
+        have |= terms(git)
+    changed = _names_line(_changed_names(listed, _path_names(listed, facts, cwd)), have, room // 4)
+    if changed:
+        items.append(changed)
+        spent += text_tokens(changed)
+        have |= terms(changed)
+    groups = _agent_texts(listed)
+    if len(groups) != len(state.turns):
+        groups = [[text for group in groups for text in group]] if groups else []
+        turns: tuple[Turn, ...] = (state.turns[-1],) if state.turns else ()
+    else:
+        turns = state.turns
+    heads = _heads(turns, one_line(shown), (room - spent) // 2)
+    have |= {term for head, _ in heads.values() for term in terms(head)}
+    spent += text_tokens(LOG_LABEL) + _cost(heads)
+    chosen = _choose(_candidates(groups, turns), have, room - spent)
+    log = _log(turns, heads, chosen)
+    return items + ([log] if log else [])
+
+
+def _met_item(facts: Facts, state: RegionState, have: set[str], room: int) -> str:
+    """The failures of commands and file changes the region settled (the open ones are under Blocked), each its
+    error line as the tool wrote it, those naming the most things the summary lacks first, within ``room``; reads,
+    searches and fetches that failed, calls the user stopped or declined are no such failures."""
+    open_text = "\n".join(state.open_errors)
+    lines: dict[str, set[str]] = {}
+    for attempt in facts.attempts:
+        if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip():
+            continue
+        tool = attempt.tool.lower()
+        if not (is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS):
+            continue  # a read, a search or a fetch that failed is no work that was settled
+        if attempt.error.strip()[:80] in open_text:
+            continue
+        where = clip_words(attempt.target, 80) if attempt.target else attempt.tool
+        line = f"{_SUB}`{where.replace('`', '')}`: {clip_words(attempt.error, 200)}"
+        lines.setdefault(line, terms(line))
+    chosen, spent, seen = [], text_tokens(MET_LABEL), set(have)
+    for line, named in sorted(lines.items(), key=lambda pair: -len(pair[1] - have)):
+        cost = text_tokens(line) + 2
+        if named - seen and spent + cost <= room:
+            chosen.append(line)
+            spent += cost
+            seen |= named
+    order = list(lines)
+    return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
+
+
+def _ran_line(facts: Facts, have: set[str], room: int) -> str:
+    """The shell commands whose last run succeeded and that changed or checked something (not lookups), the latest
+    first, those the summary does not show yet, within ``room``. A pipeline is left out: ``bun verify | grep FAIL``
+    exits as grep does, whatever the check found."""
+    last: dict[str, bool] = {}  # command -> whether its last run succeeded, the latest run last
+    for attempt in facts.attempts:
+        if attempt.lookup or attempt.aborted or not attempt.target.strip() or not is_shell_tool(attempt.tool):
+            continue
+        if "|" in attempt.target or "<<" in attempt.target or "git commit" in attempt.target:
+            continue  # a pipeline's status is its filter's; commits are listed under Done
+        command = clip_words(_CD_PREFIX.sub("", attempt.target).replace("`", "'"), 100)
+        last.pop(command, None)
+        last[command] = not attempt.failed
+    shown = [f"`{command}`" for command, passed in reversed(last.items()) if passed and command.lower() not in have]
+    while shown and text_tokens(f"{RAN_LABEL} {', '.join(shown)}") > room:
+        shown = shown[: len(shown) * 3 // 4] if len(shown) > 4 else shown[:-1]
+    return f"{RAN_LABEL} {', '.join(shown)}" if shown else ""
+
+
+_CD_PREFIX = re.compile(r"^\s{0,8}cd\s{1,4}[^\s;&|]{1,500}\s{0,4}&&\s{0,4}")
+_COMMITTED = re.compile(r"^\[([^\]\s]{1,200})(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.{1,300})$", re.M)
+"""The line ``git commit`` prints: ``[main 1a2b3c4] fix: keep the cache bounded``."""
+
+
+def commit_hashes(messages: Any) -> dict[str, str]:
+    """The first line of each commit message the region's tool results report, and its short hash."""
+    found: dict[str, str] = {}
+    for message in message_dicts(messages):
+        if message.get("role") == "toolResult" and not message.get("isError"):
+            for _, sha, subject in _COMMITTED.findall(content_text(message.get("content"), "\n")[:20_000]):
+                found[" ".join(subject.split())] = sha
+    return found
+
+
+def _paths_line(label: str, paths: list[str], room: int) -> str:
+    """``label`` and the paths, as many of the first as fit ``room`` tokens."""
+    line = f"{label} " + ", ".join(f"`{path}`" for path in paths)
+    while paths and text_tokens(line) > room:
+        paths = paths[: len(paths) * 3 // 4] if len(paths) > 4 else paths[:-1]
+        line = f"{label} " + ", ".join(f"`{path}`" for path in paths)
+    return line if paths else ""
+
+
+def _git_line(listed: list[dict]) -> str:
+    """The branch the region's successful git commands left the work on, and the pull requests they opened."""
+    failed = {m.get("toolCallId") for m in listed if m.get("role") == "toolResult" and m.get("isError")}
+    outputs = {m.get("toolCallId"): content_text(m.get("content"))[:4000] for m in listed
+               if m.get("role") == "toolResult" and not m.get("isError")}
+    branch, requests = "", {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or block.get("id") in failed:
+                continue
+            command = (shell_command(block.get("name"), block.get("arguments")) or "")[:2000]
+            named = [m.group(1) for m in _BRANCH.finditer(command) if m.group(1) not in ("HEAD", "--force", "-f")]
+            branch = named[-1] if named else branch
+            if "pr create" in command or "mr create" in command:
+                requests.update(dict.fromkeys(_PULL_REQUEST.findall(outputs.get(block.get("id"), ""))))
+    parts = ([f"on branch `{branch}`"] if branch else []) + [f"opened {url}" for url in requests]
+    return f"{GIT_LABEL} {'; '.join(parts)}" if parts else ""
+
+
+def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
+    known = [*facts.modified_files, *facts.read_files]
+    if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
+        cwd = infer_cwd(listed) or cwd  # as the region's state names its files
+    return PathNames(cwd, known)
+
+
+def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]:
+    """Per changed file (the last changed last), the code names its successful edits and writes brought in: what
+    was defined first, then other names the old text did not have."""
+    failed = {m.get("toolCallId") for m in listed if m.get("role") == "toolResult" and (
+        m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
+    found: dict[str, dict[str, None]] = {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or block.get("id") in failed:
+                continue
+            tool = str(block.get("name", "")).lower()
+            path = tool_path(block.get("arguments"))
+            if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS) and not path.lower().endswith(_PROSE):
+                new, old = _edit_texts(block.get("arguments"))
+                named = found.pop(names.name(path), {})
+                named.update(dict.fromkeys(_new_names(new, old)))
+                found[names.name(path)] = named
+    return {path: list(named) for path, named in found.items() if named}
+
+
+def _edit_texts(arguments: Any) -> tuple[str, str]:
+    """The text an edit or write put in and the text it replaced (a multi-edit's edits joined)."""
+    parts = [arguments] if isinstance(arguments, dict) else []
+    if isinstance(arguments, dict) and isinstance(arguments.get("edits"), list):
+        parts += [edit for edit in arguments["edits"] if isinstance(edit, dict)]
+    def joined(keys: tuple[str, ...]) -> str:
+        return "\n".join(part[key][:_CODE_CHARS] for part in parts for key in keys if isinstance(part.get(key), str))
+
+    return joined(_NEW_KEYS), joined(_OLD_KEYS)
+
+
+def _new_names(new: str, old: str) -> list[str]:
+    """The definitions ``new`` adds; for an edit (``old`` given) also the code-shaped names it brings in. A whole
+    file's other names are mostly what it imports and uses, no news."""
+    before = set(_CODE_NAME.findall(old))
+    defined = [a or b for a, b in _DEFINED.findall(new) if (a or b) not in before]
+    shaped = [name for name in _CODE_NAME.findall(new) if name not in before and ("_" in name.strip("_") or any(
+        a.islower() and b.isupper() for a, b in zip(name, name[1:])))] if old else []
+    return list(dict.fromkeys(defined + shaped))[:_NAMES_PER_FILE]
+
+
+def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str:
+    """One item: each changed file with the names it gained that the summary does not show yet, within ``room``."""
+    rows = [(path, [n for n in named if n.lower() not in have]) for path, named in changed.items()]
+    rows = [(path, named) for path, named in rows if named]
+    lines = [f"  `{path}`: " + ", ".join(f"`{name}`" for name in named) for path, named in rows]
+    while lines and text_tokens("\n".join([NAMES_LABEL, *lines])) > room:
+        lines = lines[1:]  # the files changed longest ago go first
+    return "\n".join([NAMES_LABEL, *(line.strip() if n == 0 else line for n, line in enumerate(lines))]) \
+        if lines else ""
+
+
+def _files_read(listed: list[dict], facts: Facts, state: RegionState, cwd: str, have: set[str]) -> list[str]:
+    names = _path_names(listed, facts, cwd)
+    changed = {path for path, _ in state.modified}
+    read = list(dict.fromkeys(names.name(path) for path in facts.read_files))
+    return [path for path in read if path not in changed and path.lower() not in have
+            and not names.is_directory(path, read)]
+
+
+def _agent_texts(listed: list[dict]) -> list[list[str]]:
+    """The agent's texts, grouped by the user request they follow (as :mod:`.state` groups its turns)."""
+    groups: list[list[str]] = []
+    for message in listed:
+        role = message.get("role")
+        if role == "user":
+            text = request_words(content_text(message.get("content")))
+            if text.strip() and not is_slash_command(text):
+                groups.append([])
+        elif role == "assistant":
+            if not groups:
+                groups.append([])
+            text = content_text(message.get("content"), "\n").strip()
+            if text:
+                groups[-1].append(text)
+    return groups
+
+
+def _candidates(groups: list[list[str]], turns: Iterable[Turn]) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    order = 0
+    for number, (group, turn) in enumerate(zip(groups, turns)):
+        for text in group:
+            for sentence in _sentences(text):
+                weight = (1 if _RESULTISH.search(sentence) else 0) - (1 if _ANNOUNCE.match(sentence) else 0)
+                found.append(_Candidate(number, order, clip_words(sentence, _SENTENCE_CHARS), weight))
+                order += 1
+    return found
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences and list items of an agent text, code blocks and tables left out."""
+    found, fenced = [], False
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced or line.strip().startswith("|"):
+            continue
+        for sentence in sentences(_MARKER.sub("", line)):
+            if len(sentence) >= 20 and not _FILLER.search(sentence) and not sentence.endswith(":"):
+                found.append(sentence.replace("**", "").strip("* "))
+    return found
+
+
+def _heads(turns: tuple[Turn, ...], shown: str, room: int) -> dict[int, tuple[str, bool]]:
+    """Every request of the region by number, in the user's words, and whether the summary quotes it already
+    (then only its first words name it): whole up to a length; shorter, then only the newest, when they would take
+    more than ``room``."""
+    heads: dict[int, tuple[str, bool]] = {}
+    for limit in (_REQUEST_CHARS, _SHORT_REQUEST):
+        heads = {}
+        for number, turn in enumerate(turns):
+            request = turn.request.strip()
+            if request:
+                quoted = one_line(request)[:60] in shown
+                heads[number] = (f"Request “{clip_words(request, min(limit, _QUOTED_HEAD) if quoted else limit)}”:",
+                                 quoted)
+        if _cost(heads) <= room:
+            return heads
+    while heads and _cost(heads) > room:
+        del heads[min(heads)]  # the oldest requests go first
+    return heads
+
+
+def _cost(heads: dict[int, tuple[str, bool]]) -> int:
+    return sum(text_tokens(head) + 2 for head, _ in heads.values())
+
+
+def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Candidate]:
+    """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``."""
+    scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
+    chosen, spent, seen = [], 0, set(have)
+    for candidate in scored:
+        new = terms(candidate.text) - seen
+        if not new or len(new) + candidate.weight < 1:
+            continue
+        cost = text_tokens(candidate.text) + 3
+        if spent + cost > room:
+            continue
+        chosen.append(candidate)
+        spent += cost
+        seen |= new
+    return chosen
+
+
+def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: list[_Candidate]) -> str:
+    """One item: each request, the agent's chosen sentences under it in their order (a request the summary quotes
+    already is left out when nothing is said under it)."""
+    by_turn: dict[int, list[_Candidate]] = {number: [] for number in heads}
+    for candidate in chosen:
+        by_turn.setdefault(candidate.turn, []).append(candidate)
+    lines = [LOG_LABEL]
+    for number in sorted(by_turn):
+        said = [f"{_SUB}{c.text}" for c in sorted(by_turn[number], key=lambda c: c.order)]
+        request = turns[number].request.strip() if number < len(turns) else ""
+        head, quoted = heads.get(number, (f"Request “{clip_words(request, _QUOTED_HEAD)}”:" if request else
+                                          "Before any request:", True))
+        if said or not quoted:
+            lines += [head, *said]
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+# -- into the summary -----------------------------------------------------------------------------------------
+
+DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL)
+
+
+def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
+    """Each "Committed:" item with the hash git printed for it (the next agent can show, revert or cite it)."""
+    for number, item in enumerate(done):
+        subject = item.removeprefix(COMMITTED_LABEL).strip()
+        if item.startswith(COMMITTED_LABEL) and subject in hashes and hashes[subject] not in item:
+            done[number] = f"{COMMITTED_LABEL} {subject} (`{hashes[subject]}`)"
+
+
+def add_details(sections: Sections, messages: Any, state: RegionState, facts: Facts, details: tuple[str, int],
+                draw: Callable[[], str], earlier_label: str) -> None:
+    """The region's details added to ``sections`` in the room left (``details``: the cwd and the room in tokens;
+    ``draw`` renders the summary), the commits' hashes first; an earlier region's details give way to them, and
+    an ``earlier_label`` item ("Earlier request: …") the work log names already goes."""
+    cwd, room = details
+    critical = sections.items["critical"]
+    earlier = [item for item in critical if item.startswith(DETAIL_LABELS)]
+    critical[:] = [item for item in critical if item not in earlier]
+    done = list(sections.items["done"])
+    _with_hashes(sections.items["done"], commit_hashes(messages))
+    if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
+        sections.items["done"][:] = done
+    base, shown = list(critical), draw()
+    target, added = room, []
+    for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
+        added = detail_items(messages, state, facts, cwd, shown, target - text_tokens(shown))
+        critical[:] = base + added
+        over = text_tokens(draw()) - room
+        if over <= 0:
+            break
+        target -= over + 8
+    else:
+        added = []
+    critical[:] = base + added
+    for item in earlier if not added else ():  # an earlier region's details, while they fit the room
+        critical.append(item)
+        if text_tokens(draw()) > room:
+            critical.pop()
+    logged = "\n".join(item for item in added if item.startswith(LOG_LABEL))
+    critical[:] = [item for item in critical if not (  # the log names the request already
+        item.startswith(earlier_label) and item[len(earlier_label):].strip().rstrip("…").strip() in logged)]
+
+
+__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL",
+           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "RAN_LABEL", "READ_LABEL", "add_details", "commit_hashes",
+           "detail_items", "detail_room", "terms"]

@@ -1,0 +1,311 @@
+"""A large region's summary holds its details in the user's and agent's own terms, within a room that grows with the
+region; a small region's summary stays as short as before."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.details import (DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, RAN_LABEL, READ_LABEL,
+                                                    detail_room, terms)
+from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.tokens import text_tokens
+
+from ..messages import assistant, bash_fail, call, result, user
+from .test_classes import EXAMPLES, summarize
+from .test_offline import items, section
+
+CWD = "/home/dev/project"
+FILLER = "".join(f"    value_{n} = compute(row[{n}], scale={n % 7})\n" for n in range(4000))
+"""A file body of about 60,000 tokens: what makes a region large."""
+
+
+def _region(findings: list[str], *, reads: int = 2, requests: int = 2, cwd: str = CWD) -> list[dict]:
+    """``requests`` requests, each answered after reading big files, the agent saying ``findings`` on the way."""
+    messages: list[dict] = []
+    for number in range(requests):
+        messages.append(user(f"Please look into part {number} of the importer and fix what is broken there."))
+        for read in range(reads):
+            path = f"{cwd}/src/importer/part_{number}_{read}.py"
+            messages += [assistant(call(f"r{number}{read}", "read", path=path)),
+                         result(f"r{number}{read}", "read", FILLER)]
+        for finding in findings[number::requests]:
+            messages.append(assistant(finding))
+    return messages
+
+
+IDENTIFIERS = st.lists(st.from_regex(r"[a-z]{3,8}_[a-z]{3,8}", fullmatch=True), min_size=3, max_size=12,
+                       unique=True)
+SHAPES = st.sampled_from([
+    "The root cause is that `{}` is read before the lock is taken.",
+    "I replaced the call to {}() with a bounded loop, because the old one never returned.",
+    "Found it: {} fails when the header row is empty.",
+    "The fix is to pass `{}=1` to the query so the insert is synchronous.",
+])
+
+
+@EXAMPLES
+@given(names=IDENTIFIERS, shape=SHAPES)
+def test_a_large_region_keeps_the_agents_findings_in_its_own_terms(names: list[str], shape: str) -> None:
+    findings = [shape.format(name) for name in names]
+    text = summarize(_region(findings), metadata={"cwd": CWD})
+    assert all(name in text for name in names)
+    log = "\n".join(line for line in section(text, "## Critical Context"))
+    # the agent's words are quoted: a finding about a failure claims nothing about the state now
+    assert all(line.lstrip().startswith(("> ", "Request")) for line in log.split(LOG_LABEL, 1)[1].splitlines()
+               if line.strip() and not line.startswith("- "))
+
+
+@EXAMPLES
+@given(names=IDENTIFIERS, shape=SHAPES)
+def test_a_small_region_has_no_details(names: list[str], shape: str) -> None:
+    small = [user("Please look into the importer and fix what is broken there.")] + \
+        [assistant(shape.format(name)) for name in names]
+    text = summarize(small)
+    assert LOG_LABEL not in text and READ_LABEL not in text
+
+
+@pytest.mark.parametrize("count", [1, 4, 40, 400])
+def test_the_details_stay_within_the_room_the_region_affords(count: int) -> None:
+    findings = [f"The value of `limit_{n}` is now {n * 3}, set in src/conf/part_{n}.toml." for n in range(count)]
+    messages = _region(findings, reads=3, requests=4)
+    replaced = sum(text_tokens(str(m)) for m in messages)
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert text_tokens(text) <= max(detail_room(replaced, 13_000), DETAIL_MAX)
+    if count >= 40:  # more findings than fit: the room is used, not exceeded
+        assert text_tokens(text) >= detail_room(replaced, 13_000) * 0.6
+
+
+def test_files_read_are_named_from_the_working_directory_and_changed_ones_are_not_repeated() -> None:
+    messages = _region(["The parser `split_rows` drops the last row when the file has no final newline."], reads=3)
+    messages += [assistant(call("e", "edit", path=f"{CWD}/src/importer/part_0_0.py", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant("Fixed `split_rows`: the last row is kept now.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    read_line = next(line for line in text.splitlines() if READ_LABEL in line)
+    assert "`src/importer/part_1_2.py`" in read_line and CWD not in read_line
+    assert "part_0_0.py" not in read_line  # changed: the Done list names it
+
+
+def test_an_earlier_regions_details_give_way_to_this_ones() -> None:
+    def findings(word: str) -> list[str]:
+        return [f"The profile shows `{word}_{n}` taking {n}0 ms per row." for n in range(6)] + ["All done here."]
+
+    first = summarize(_region(findings("alpha")), metadata={"cwd": CWD})
+    assert first.count(LOG_LABEL) == 1 and "alpha_0" in first
+    second = summarize(_region(findings("beta")), previous_summary=first, metadata={"cwd": CWD})
+    assert second.count(LOG_LABEL) == 1 and all(f"beta_{n}" in second for n in range(6))
+    assert "alpha_0" not in second.split(LOG_LABEL, 1)[1]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("see `select_sequential_consistency = 1` in journal-store.ts", {"select_sequential_consistency = 1",
+                                                                     "journal-store.ts"}),
+    ("PR #46 passes 62/62 tests on v2.1", {"#46", "62/62", "v2.1"}),
+    ("the ClickHouseJournalStore class and src/bin/lib.ts.", {"clickhousejournalstore", "src/bin/lib.ts"}),
+    ("Plain words say nothing named here.", set()),
+])
+def test_terms_are_the_named_things_of_a_text(text: str, expected: set[str]) -> None:
+    assert terms(text) == expected
+
+
+# -- answers a question tool lists one a line, in the order it asked ------------------------------------------
+
+@EXAMPLES
+@given(pairs=st.lists(st.sampled_from([("Where should the table live?", "In the configured database"),
+                                       ("Keep the local journal?", "No, remove it entirely"),
+                                       ("Which flag name?", "--dry-run")]), min_size=1, max_size=3, unique=True),
+       marker=st.sampled_from(["{}. ", "- ", "{}) "]), lead=st.sampled_from(["User responses:\n", "Answers:\n", ""]))
+def test_answers_listed_one_a_line_are_paired_with_the_questions_asked(pairs: list, marker: str, lead: str) -> None:
+    asked = [{"question": q, "options": [a, "something else"]} for q, a in pairs]
+    answered = lead + "\n".join(marker.format(n) + a for n, (_, a) in enumerate(pairs, 1))
+    messages = [user("Let's settle the journal design."), assistant(call("q", "mcp__x__AskUserQuestion", questions=asked)),
+                result("q", "mcp__x__AskUserQuestion", answered), assistant("Noted.")]
+    assert list(extract_facts(messages).answers) == [(q, a) for q, a in pairs]
+    decisions = "\n".join(section(summarize(messages), "## Key Decisions"))
+    assert all(q in decisions and a in decisions for q, a in pairs)
+
+
+def test_answers_that_do_not_pair_stand_together() -> None:
+    asked = [{"question": "First?"}, {"question": "Second?"}]
+    messages = [user("Decide."), assistant(call("q", "ask_user", questions=asked)),
+                result("q", "ask_user", "1. only one answer given"), assistant("Noted.")]
+    assert list(extract_facts(messages).answers) == [("First? / Second?", "only one answer given")]
+
+
+# -- what each change brought in ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("tool", "arguments", "brought", "not_brought"), [
+    ("edit", {"oldText": "def load(path):\n    pass\n", "newText": "def load(path):\n    return read_rows(path)\n\n"
+              "def read_rows(path):\n    return []\n"}, ["read_rows"], ["load", "path"]),
+    ("Edit", {"old_string": "const a = 1;", "new_string": "export const RETRY_LIMIT = 3;\nfunction retryLater() {}"},
+     ["RETRY_LIMIT", "retryLater"], []),
+    ("Write", {"content": "import { type Options, helperName } from './x';\n\nexport interface JournalStore {}\n"
+               "export class ClickHouseJournalStore {}\n"}, ["JournalStore", "ClickHouseJournalStore"],
+     ["Options", "helperName"]),
+    ("MultiEdit", {"edits": [{"old_string": "x", "new_string": "fn parse_header() {}"},
+                             {"old_string": "y", "new_string": "struct HeaderRow {}"}]}, ["parse_header", "HeaderRow"], []),
+])
+def test_the_names_a_change_brings_in_are_listed_under_its_file(tool: str, arguments: dict, brought: list,
+                                                                 not_brought: list) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("w", tool, file_path=f"{CWD}/src/store/journal.ts", **arguments)),
+                 result("w", tool, "The file was updated."), assistant("Updated the journal store.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    line = next(line for line in text.splitlines() if "`src/store/journal.ts`:" in line)
+    assert all(f"`{name}`" in line for name in brought)
+    assert not any(f"`{name}`" in line for name in not_brought)
+
+
+def test_a_change_the_user_declined_brings_in_nothing() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("w", "Write", file_path=f"{CWD}/src/fast.py", content="def fast_path():\n    pass\n")),
+                 result("w", "Write", "The user doesn't want to proceed with this tool use. The tool use was "
+                        "rejected.", error=True), assistant("Understood, I will not write it.")]
+    assert "fast_path" not in summarize(messages, metadata={"cwd": CWD})
+
+
+# -- where the work is in git ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("commands", "branch"), [
+    (["git checkout -b feat/journal-store"], "feat/journal-store"),
+    (["git switch -c fix-42"], "fix-42"),
+    (["git -C /home/dev/project branch -m marc/typed-flag-parser"], "marc/typed-flag-parser"),
+    (["git branch -m old-name new-name", "git push -u origin new-name"], "new-name"),
+    (["git add -A && git commit -m 'x' && git push --set-upstream origin release/2.1"], "release/2.1"),
+])
+def test_the_branch_the_work_is_on_is_named(commands: list, branch: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    for n, command in enumerate(commands):
+        messages += [assistant(call(f"g{n}", "bash", command=command)), result(f"g{n}", "bash", "ok")]
+    messages.append(assistant("Done with git."))
+    assert f"{GIT_LABEL} on branch `{branch}`" in summarize(messages, metadata={"cwd": CWD})
+
+
+@pytest.mark.parametrize("host", ["https://github.com/acme/tool/pull/46", "https://gitlab.example.org/acme/tool/merge_requests/7"])
+def test_a_pull_request_the_region_opened_is_named(host: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    command = "gh pr create --title 'Faster importer'" if "github" in host else "glab mr create --fill"
+    messages += [assistant(call("p", "bash", command=command)), result("p", "bash", f"Creating...\n{host}\n"),
+                 assistant("Opened it.")]
+    assert f"opened {host}" in summarize(messages, metadata={"cwd": CWD})
+
+
+def test_a_failed_branch_command_names_no_branch() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("g", "bash", command="git checkout -b broken/name")),
+                 result("g", "bash", "fatal: a branch named 'broken/name' already exists", error=True),
+                 assistant("That branch exists already.")]
+    assert GIT_LABEL not in summarize(messages, metadata={"cwd": CWD})
+
+
+# -- every request of the region, in the user's words ---------------------------------------------------------
+
+@EXAMPLES
+@given(requests=st.lists(st.sampled_from([
+    "Make sure it just provides it as help, not as the only place to look.",
+    "Keep the old parser around for reference.",
+    "Sounds right, how long does static analysis take?",
+    "Ok make sure we ignore worktrees that aren't relevant to the reviewer",
+    "Log an issue and do the rest by hand.",
+]), min_size=2, max_size=5, unique=True))
+def test_every_request_of_a_large_region_is_listed_in_the_users_words(requests: list) -> None:
+    messages: list[dict] = []
+    for number, request in enumerate(requests):
+        messages += [user(request), assistant(call(f"r{number}", "read", path=f"{CWD}/src/part_{number}.py")),
+                     result(f"r{number}", "read", FILLER), assistant("Looked at it; nothing else to report.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert all(request in text for request in requests)  # the last one quoted, the others in the log
+
+
+def test_a_request_the_summary_quotes_is_named_by_its_first_words_in_the_log() -> None:
+    request = "Please look into part 0 of the importer and fix what is broken there."
+    text = summarize(_region([f"The profile shows `step_{n}` taking {n}0 ms." for n in range(8)]),
+                     metadata={"cwd": CWD})
+    assert text.count(request) == 1 and LOG_LABEL in text  # the Goal quotes it; the log names it by its first words
+
+
+# -- the failures the region met and settled ------------------------------------------------------------------
+
+ERRORS = st.sampled_from([
+    "ImportError: cannot import name 'is_python' from 'wfc.scripts.ast_analyzer'",
+    "main.go:12:2: SA1000: error parsing regexp: invalid escape sequence: `\\1`",
+    "hooks.go:634: not enough arguments in call to initializer.InitializeSession",
+    "fatal: bad tree object 082c2c4495629bd585a0a11807b4e0ede9a99753",
+])
+
+
+@EXAMPLES
+@given(error=ERRORS, command=st.sampled_from(["go build ./...", "uv run pytest -q", "make lint"]))
+def test_a_failure_the_region_settled_is_quoted_with_its_error(error: str, command: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("f", "bash", command=command)), result("f", "bash", bash_fail(error, 1), error=True),
+                 assistant(call("e", "edit", path=f"{CWD}/src/fix.go", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant(call("g", "bash", command=command)),
+                 result("g", "bash", "ok"), assistant("It builds and passes now.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    met = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert f"`{command}`" in met and error.split(":")[-1].strip()[:30] in met
+    assert all(line.startswith("  > ") for line in met.strip("\n").splitlines())
+    assert items(text, "### Blocked") == ["(none)"]
+
+
+def test_a_lookup_that_found_nothing_and_an_open_failure_are_not_among_the_settled() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("l", "bash", command="grep -rn missing_name src/")), result("l", "bash", "", error=True),
+                 assistant(call("f", "bash", command="make test")),
+                 result("f", "bash", bash_fail("FAIL: TestResume_SessionLogAlreadyExists", 2), error=True),
+                 assistant("The resume test fails; I will look at it next.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert MET_LABEL not in text
+
+
+# -- commits by hash, commands whose last run succeeded -------------------------------------------------------
+
+@pytest.mark.parametrize("printed", ["[main 3696270] {}", "[feat/x (root-commit) 23c05e9aa] {}",
+                                     "[marc/num-6552 5a26ea8] {}\n 2 files changed, 9 insertions(+)"])
+def test_a_commit_is_listed_with_the_hash_git_printed_where_the_room_allows(printed: str) -> None:
+    subject = "fix: keep the cache bounded"
+    command = f"git add -A && git commit -m '{subject}'"
+    commit = [user("Commit the cache fix."), assistant(call("c", "bash", command=command)),
+              result("c", "bash", printed.format(subject)), assistant("Committed.")]
+    sha = printed.split("] ")[0].split()[-1]
+    large = summarize(_region(["The profile shows the importer spends 90% of its time in one loop."]) + commit,
+                      metadata={"cwd": CWD})
+    assert f"Committed: {subject} (`{sha}`)" in items(large, "### Done")
+    assert f"Committed: {subject}" in items(summarize(commit), "### Done")  # a small region has no room for it
+
+
+def test_only_commands_whose_last_run_succeeded_are_listed_as_succeeded() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    runs = [("a", "mise run test:integration", False), ("b", "mise run lint", True), ("c", "mise run lint", False),
+            ("d", "make verify | grep FAIL", False), ("e", "cd /home/dev/project && mise run fmt", False)]
+    for call_id, command, fails in runs:
+        messages += [assistant(call(call_id, "bash", command=command)),
+                     result(call_id, "bash", bash_fail("FAIL", 1) if fails else "ok", error=fails)]
+    messages.append(assistant("Formatted and checked."))
+    line = next(line for line in summarize(messages, metadata={"cwd": CWD}).splitlines() if RAN_LABEL in line)
+    assert "`mise run test:integration`" in line and "`mise run fmt`" in line
+    assert "`mise run lint`" not in line and "grep" not in line
+
+
+@pytest.mark.parametrize("path", ["docs/guide.md", "README.mdx", "notes/plan.txt"])
+def test_a_prose_file_brings_in_no_names(path: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("w", "Write", file_path=f"{CWD}/{path}", content="Push to GitHub or GitLab, then "
+                                "run `add_users_table`.\n\nclass Example in a code sample\n")),
+                 result("w", "Write", "Written."), assistant("Wrote the guide.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert f"`{path}`:" not in text
+
+
+@pytest.mark.parametrize(("tool", "arguments", "error"), [
+    ("WebFetch", {"url": "https://example.org/docs"}, "Request failed with status code 500"),
+    ("Read", {"file_path": f"{CWD}/missing.py"}, "<tool_use_error>File does not exist.</tool_use_error>"),
+    ("Grep", {"pattern": "parse_rows", "path": "src"}, "Error: path not found: src"),
+])
+def test_a_failed_read_search_or_fetch_is_no_settled_failure(tool: str, arguments: dict, error: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("x", tool, **arguments)), result("x", tool, error, error=True),
+                 assistant("That lookup failed; the loop is the issue anyway.")]
+    assert MET_LABEL not in summarize(messages, metadata={"cwd": CWD})

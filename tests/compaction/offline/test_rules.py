@@ -1,0 +1,62 @@
+"""The option a user picks by its number, letter or rank is the decision, in the agent's words for it."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.rules import accepted_proposal, picked_option
+
+from ..messages import assistant, user
+from .test_classes import EXAMPLES, summarize
+from .test_offline import section
+
+OPTIONS = ["Fix the broken import in executor.py first", "Implement the AST metrics by hand",
+           "Log an issue and skip the orchestrator", "Rewrite the CLI on top of the orchestrator"]
+LISTS = st.sampled_from([
+    ("{n}. {text}", lambda n: str(n)),
+    ("**Option {n}: {text}** (see below)", lambda n: str(n)),
+    ("- Option {n}) {text}", lambda n: str(n)),
+    ("{letter}) {text}", lambda n: "ABCD"[n - 1]),
+])
+PICKS = st.sampled_from(["{key}", "{key} please", "option {key}", "Option {key}, do it right", "{key}. go",
+                         "{key} fix it and do it right is best"])
+ORDINALS = {1: "the first one", 2: "the second one", 3: "The third option", 4: "the last one"}
+
+
+@EXAMPLES
+@given(fmt=LISTS, pick=PICKS, chosen=st.integers(1, 4), count=st.integers(2, 4))
+def test_a_reply_that_picks_a_listed_option_names_that_option(fmt: tuple, pick: str, chosen: int, count: int) -> None:
+    line, key = fmt
+    chosen = min(chosen, count)
+    answer = "What I found:\n1. The index references a missing object.\n2. Nothing else is broken.\n" + \
+        "3. Not even the cache.\n4. Nor the refs.\n\n" + \
+        "There are a few ways to go.\n\n" + "\n".join(
+        line.format(n=n, letter="ABCD"[n - 1], text=text) for n, text in enumerate(OPTIONS[:count], 1)) + \
+        "\n\nWhich do you prefer?"
+    if not key(chosen).isdigit() and pick.startswith("{key} fix"):
+        pick = "{key}, fix it and do it right is best"  # "A fix is needed" starts with no pick: a comma makes one
+    reply = pick.format(key=key(chosen))
+    assert picked_option(answer, reply).startswith(OPTIONS[chosen - 1])
+    summary = summarize([user("The orchestrator failed, what now?"), assistant(answer), user(reply),
+                         assistant("On it.")])
+    assert OPTIONS[chosen - 1] in "\n".join(section(summary, "## Key Decisions"))
+
+
+@pytest.mark.parametrize("chosen", [1, 2, 3, 4])
+def test_a_pick_by_rank_names_that_option(chosen: int) -> None:
+    answer = "\n".join(f"{n}. {text}" for n, text in enumerate(OPTIONS, 1))
+    assert picked_option(answer, ORDINALS[chosen]) == OPTIONS[chosen - 1]
+
+
+@pytest.mark.parametrize("reply", ["a good idea, but first check the tests", "2024 is the year in the header",
+                                   "3.5 seconds is too slow", "1/2 of the rows are missing", "I think so"])
+def test_a_reply_that_only_starts_like_a_pick_picks_nothing(reply: str) -> None:
+    answer = "\n".join(f"{n}. {text}" for n, text in enumerate(OPTIONS, 1))
+    assert picked_option(answer, reply) == ""
+
+
+def test_an_approval_of_an_answer_without_options_is_still_its_proposal() -> None:
+    answer = "The cache grows without bound. Shall I keep the cache in memory with an LRU of 1,000 entries?"
+    assert accepted_proposal(answer, "yes") == "Shall I keep the cache in memory with an LRU of 1,000 entries?"
