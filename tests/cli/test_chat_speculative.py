@@ -48,7 +48,7 @@ def test_the_request_after_the_crossing_does_not_wait_for_a_summary(server: Fake
         server.push(FakeReply(text="Short."), FakeReply(text="Answered right away."))
         # dense (numbered) lines: the 20,000 bytes a 40k window lets a command return still cross the threshold
         # (estimated 9,240 tokens; hex ids, which the tokenizer cuts finer, are estimated 12,956 since the
-        # per-text bounds, and the background summary then no longer fits the crossing)
+        # per-text bounds: a 30,438-token crossing, at which the chat asked the summarizer once more)
         (project / "big.log").write_text("A long log line. 4815162342 " * 2_200 + "\n")
         chat = Chat(["--session", str(file), "--base-url", server.url, "--model", "claude-test", "--window",
                      str(WINDOW), "--reserve", "16384"], agent_dir, project)
