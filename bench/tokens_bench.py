@@ -2,7 +2,10 @@
 
 The table is on the held-out half of every class of bench/token_corpus (the half the weights never saw),
 with the ratio on the fitted half beside it, then random text (the property of issue 23.7, measured on 200
-seeded texts of each kind). "Before" is the estimate this project had until issue 15 (pi's ``ceil(chars / 4)``, CJK one token per
+seeded texts of each kind) and short random text (1-200 characters of one alphabet, 300 seeded strings each).
+"weights" is the estimate of the per-character weights and the consonant-run bound alone
+(``tokens.weight_units``), as it was before the per-text bounds of ``token_bounds`` (issue 23.7's leftover:
+short random text); "after" is the estimate with them. "Before" is the estimate this project had until issue 15 (pi's ``ceil(chars / 4)``, CJK one token per
 character), kept here for the comparison; "after" is ``pi_compact.compaction.tokens.text_tokens``. Real
 counts come from anthropic-tokenizer (offline). Each class is its corpus file's two halves
 (bench/token_corpus: calibration + holdout) joined; µs per KB is the best of several timed runs of one call
@@ -27,7 +30,7 @@ from pathlib import Path
 from anthropic_tokenizer import count_tokens
 
 from pi_compact.compaction import tokens
-from pi_compact.compaction.tokens import estimate_tokens, text_tokens
+from pi_compact.compaction.tokens import estimate_tokens, text_tokens, weight_units
 from sessions_fixtures import LARGE_SESSION, REALISTIC
 
 from .token_corpus import EXTRA, FORMATS, JUDGED, LANGUAGES, UNLIKE, corpus
@@ -57,13 +60,18 @@ def best_seconds(before, after, runs: int) -> tuple[float, float]:
     return best[0], best[1]
 
 
+def weight_tokens(text: str) -> int:
+    return -(-weight_units(text) // tokens.UNITS_PER_TOKEN)
+
+
 def measure(name: str, text: str) -> dict:
     real = count_tokens(text)
     before, after = before_tokens(text), text_tokens(text)
+    weights = weight_tokens(text)
     kb = len(text.encode("utf-8")) / 1024
     seconds = best_seconds(lambda: before_tokens(text), lambda: text_tokens(text), max(20, 200_000 // len(text)))
     return {"class": name, "chars": len(text), "real": real, "before": before, "after": after,
-            "ratio_before": before / real, "ratio_after": after / real,
+            "ratio_before": before / real, "ratio_weights": weights / real, "ratio_after": after / real,
             "us_per_kb_before": seconds[0] * 1e6 / kb, "us_per_kb_after": seconds[1] * 1e6 / kb}
 
 
@@ -95,10 +103,12 @@ def session_row(name: str, path: Path) -> dict:
         return sum(map(estimate_tokens, messages))
 
     before, after = estimate_before(), estimate_after()
+    with _text_units(weight_units):
+        weights = sum(map(estimate_tokens, messages))
     us_before, us_after = (seconds * 1e6 / size_kb for seconds in best_seconds(estimate_before, estimate_after, 3))
     real = sum(map(count_tokens, read))
     return {"class": name, "chars": sum(map(len, read)), "real": real, "before": before, "after": after,
-            "ratio_before": before / real, "ratio_after": after / real,
+            "ratio_before": before / real, "ratio_weights": weights / real, "ratio_after": after / real,
             "us_per_kb_before": us_before, "us_per_kb_after": us_after}
 
 
@@ -122,6 +132,24 @@ def random_texts(count: int = 200, seed: int = 23) -> dict[str, list[str]]:
     }
 
 
+SHORT_ALPHABETS = {
+    "printable": string.printable, "punctuation": string.punctuation, "digits": string.digits,
+    "hex": "0123456789abcdef", "base64": string.ascii_letters + string.digits + "+/", "mixed case": string.ascii_letters,
+    "lowercase": string.ascii_lowercase, "whitespace": " \t\n\r", "letters ab": "ab",
+    "punctuation+letters": string.punctuation + string.ascii_lowercase,
+}
+
+
+def short_texts(count: int = 300, seed: int = 7) -> dict[str, list[str]]:
+    """Strings of 1-200 characters of one alphabet, and runs of one short random group repeated."""
+    rng = random.Random(seed)
+    texts = {kind: ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 200))) for _ in range(count)]
+             for kind, alphabet in SHORT_ALPHABETS.items()}
+    texts["repeated groups"] = ["".join(rng.choice(string.printable) for _ in range(rng.randint(1, 4))) * rng.randint(1, 60)
+                                for _ in range(count)]
+    return texts
+
+
 def main() -> None:
     calib, holdout = corpus("calib"), corpus("holdout")
     groups = {name: "judged" for name in JUDGED} | {name: "extra" for name in EXTRA} | {
@@ -136,12 +164,12 @@ def main() -> None:
     print("token estimate vs anthropic-tokenizer on the held-out half (ratio = estimate / real; before = chars/4,")
     print("CJK 1/char; 'calib': the after ratio on the half the weights were fitted on)")
     print(f"{'class':18} {'group':8} {'chars':>7} {'real':>6} {'before':>7} {'after':>6} {'ratio before':>13} "
-          f"{'ratio after':>12} {'calib':>6} {'µs/KB before':>13} {'µs/KB after':>12}")
+          f"{'weights':>8} {'ratio after':>12} {'calib':>6} {'µs/KB before':>13} {'µs/KB after':>12}")
     for row in rows:
         calib_cell = f"{row['calib']:>6.2f}" if row["calib"] else f"{'':>6}"
         print(f"{row['class'][:18]:18} {groups.get(row['class'], ''):8} {row['chars']:>7,} {row['real']:>6,} "
-              f"{row['before']:>7,} {row['after']:>6,} {row['ratio_before']:>13.2f} {row['ratio_after']:>12.2f} "
-              f"{calib_cell} {row['us_per_kb_before']:>13.2f} {row['us_per_kb_after']:>12.2f}")
+              f"{row['before']:>7,} {row['after']:>6,} {row['ratio_before']:>13.2f} {row['ratio_weights']:>8.2f} "
+              f"{row['ratio_after']:>12.2f} {calib_cell} {row['us_per_kb_before']:>13.2f} {row['us_per_kb_after']:>12.2f}")
     print("\nrandom text (200 texts of 200-800 characters each): estimate / real")
     print(f"{'kind':24} {'min':>5} {'median':>7} {'max':>5} {'below 0.9':>10}")
     randoms = {}
@@ -150,8 +178,18 @@ def main() -> None:
         randoms[kind] = ratios
         below = sum(r < 0.9 for r in ratios)
         print(f"{kind:24} {ratios[0]:>5.2f} {ratios[len(ratios) // 2]:>7.2f} {ratios[-1]:>5.2f} {below:>10}")
+    print("\nshort random text (300 strings of 1-200 characters each): estimate / real, weights alone -> after")
+    print(f"{'kind':22} {'min':>11} {'median':>11} {'below 0.9':>11}")
+    shorts = {}
+    for kind, texts in short_texts().items():
+        real = [count_tokens(t) for t in texts]
+        sides = [sorted(estimate(t) / r for t, r in zip(texts, real)) for estimate in (weight_tokens, text_tokens)]
+        shorts[kind] = {"weights": sides[0], "after": sides[1]}
+        cells = [f"{w[index]:.2f} -> {a[index]:.2f}" for w, a in [sides] for index in (0, len(w) // 2)]
+        below = " -> ".join(str(sum(r < 0.9 for r in side)) for side in sides)
+        print(f"{kind:22} {cells[0]:>11} {cells[1]:>11} {below:>11}")
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "random": randoms}, indent=2) + "\n")
+    OUT.write_text(json.dumps({"rows": rows, "random": randoms, "short": shorts}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -18,12 +18,23 @@ byte; and lowercase text that is no language (random letters: runs of four conso
 :data:`CLUSTER_TOKENS` per such run. On the 45 classes of the corpus (``make bench`` prints the table, on the
 half the weights never saw too) no class comes out below 0.93; ordinary prose and code come out 1.0-1.26.
 
+Weights are averages, and a short text is no average: ``t"r`` is four tokens and weighs one, ``a"a"a"…`` a
+token per character and weighs a fifth, ten random letters five and weigh two. So the estimate of each text
+is the largest of its weights and the bounds of :mod:`~pi_compact.compaction.token_bounds`, counted from the
+text itself (runs a tokenizer cuts first, ends inside them it cannot merge across, a floor for a few
+characters), which on English and code stay below the weights and change nothing. A text the tokenizer reads
+expanded (NFKC: ``ﷺ`` is 18 characters) is weighed as it is read. Hypothesis finds no string of 1-200
+characters of any alphabet the tests draw below 0.9 of the real count (tests/compaction/test_tokens_short.py).
+The bounds are not additive: the estimate of a whole is at most the sum of its parts' and at least each
+part's, which is what the pipeline relies on (it measures a fitted summary whole).
+
 The sum is taken in C, since it runs before every request: ``bytes.translate`` maps each byte of ASCII text
 (or of the Latin-1 characters, and the high byte of each UTF-16 code unit, of other text) to its weight in
 1/32 token, and ``zlib.adler32`` started at 0 adds the bytes up (its low half is the byte sum modulo 65521,
 so it is read per chunk small enough never to wrap); the consonant runs are one more translate and a
 ``bytes.count``. That is 1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
-regular expression (its character class is built at the first such text, in a quarter second).
+regular expression (its character class is built at the first such text, in a quarter second). The bounds
+add a few translates and counts per KB and a fixed dozen C calls per text (``make bench`` prints µs/KB).
 
 Images count 1,200 tokens, wherever they are (pi counts them only in tool results).
 
@@ -36,12 +47,16 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 import string
+import unicodedata
 import zlib
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+
+from .token_bounds import bound_units
 
 IMAGE_TOKENS = 1200
 
@@ -217,11 +232,41 @@ def cluster_units(latin: bytes) -> int:
 
 
 def text_units(text: str) -> int:
-    """The weight of a string in 1/``UNITS_PER_TOKEN`` tokens."""
+    """The weight of a string in 1/``UNITS_PER_TOKEN`` tokens: its :func:`weight_units`, or the per-text bounds
+    of :mod:`~pi_compact.compaction.token_bounds` where they count more; a text the tokenizer reads expanded
+    (NFKC: a ligature, ``ﷺ`` is 18 characters) is weighed as it is read."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return max(_byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data), bound_units(text, data, len(data)))
+    latin = text.encode("latin-1", "ignore")
+    units = max(_other_weight_units(text, latin), bound_units(text, latin, len(text.encode("utf-8", "surrogatepass"))))
+    if not unicodedata.is_normalized("NFKC", text):
+        units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
+    return units
+
+
+def _expansion_units(text: str) -> int:
+    """What the characters NFKC writes as several (ligatures, squared words, letters with a nukta) cost beyond
+    their expansion's weights: a compatibility character is rare, and read alone its expansion costs its
+    UTF-8 bytes, not what the same characters cost in running text."""
+    extra = 0
+    for char, count in Counter(text).items():  # one pass, then once per distinct character
+        expanded = unicodedata.normalize("NFKC", char)
+        if len(expanded) > 1:
+            extra += count * max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
+    return extra
+
+
+def weight_units(text: str) -> int:
+    """The per-character weights of a string and its consonant-run bound, in 1/``UNITS_PER_TOKEN`` tokens."""
     if text.isascii():
         data = text.encode("ascii")
         return _byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data)
-    latin = text.encode("latin-1", "ignore")
+    return _other_weight_units(text, text.encode("latin-1", "ignore"))
+
+
+def _other_weight_units(text: str, latin: bytes) -> int:
+    """:func:`weight_units` of a text that is not ASCII."""
     units = _byte_sum(latin.translate(_LOW_UNITS)) + cluster_units(latin)
     high = text.encode("utf-16-be", "surrogatepass")[0::2]
     units += _byte_sum(high.translate(_HIGH_UNITS))
@@ -297,7 +342,9 @@ def _assistant_units(content: Any) -> int:
         elif kind == "thinking":
             units += _string_units(block.get("thinking"))
         elif kind == "toolCall":
-            units += _string_units(block.get("name")) + text_units(_compact_json(block.get("arguments")))
+            # name and arguments as one text: the per-text bounds would price a lone "bash" as a short text
+            name = block.get("name")
+            units += text_units((name if isinstance(name, str) else "") + _compact_json(block.get("arguments")))
     return units
 
 

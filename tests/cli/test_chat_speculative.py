@@ -46,8 +46,10 @@ def test_the_request_after_the_crossing_does_not_wait_for_a_summary(server: Fake
         (agent_dir / "settings.json").write_text(json.dumps(settings))
         summarizer.push(FakeReply(text=SUMMARY, delay=5), FakeReply(text=SUMMARY, delay=1))
         server.push(FakeReply(text="Short."), FakeReply(text="Answered right away."))
-        # dense (hex) lines: the 20,000 bytes a 40k window lets a command return still cross the threshold
-        (project / "big.log").write_text("A long log line. 0x3f9a2c71e5 " * 2_200 + "\n")
+        # dense (numbered) lines: the 20,000 bytes a 40k window lets a command return still cross the threshold
+        # (estimated 9,240 tokens; hex ids, which the tokenizer cuts finer, are estimated 12,956 since the
+        # per-text bounds: a 30,438-token crossing, at which the chat asked the summarizer once more)
+        (project / "big.log").write_text("A long log line. 4815162342 " * 2_200 + "\n")
         chat = Chat(["--session", str(file), "--base-url", server.url, "--model", "claude-test", "--window",
                      str(WINDOW), "--reserve", "16384"], agent_dir, project)
 

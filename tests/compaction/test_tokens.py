@@ -17,7 +17,7 @@ from pi_compact.compaction import (ContextTokens, calculate_context_tokens, esti
                                    estimate_tokens)
 from pi_compact.compaction.tokens import (CLUSTER, CLUSTER_TOKENS, IMAGE_TOKENS, UNFITTED, UNITS_PER_TOKEN,
                                           WEIGHTS, byte_classes, char_class, cluster_units, text_tokens,
-                                          text_units)
+                                          text_units, weight_units)
 
 from .builders import assistant, bash_run, call, image, text, tool_result, usage, user
 
@@ -109,13 +109,14 @@ TEXTS = st.text(st.characters(codec="utf-8"), max_size=300) | st.text(
 
 @given(TEXTS)
 def test_units_are_the_per_byte_weights_summed(value) -> None:
-    assert text_units(value) == reference_units(value)
+    assert weight_units(value) == reference_units(value)
+    assert text_units(value) >= weight_units(value)  # the per-text bounds only ever raise the estimate
 
 
 @given(st.sampled_from("a9Z{中😀"), st.integers(1, 40_000))
 def test_long_texts_are_summed_in_chunks_without_wrapping(char, count) -> None:
     value = char * count
-    assert text_units(value) == reference_units(value) == count * text_units(char)
+    assert weight_units(value) == reference_units(value) == count * weight_units(char)
 
 
 @given(TEXTS, TEXTS)
@@ -124,9 +125,11 @@ def test_estimates_add_up_under_concatenation(left, right) -> None:
     # left out here (its own arithmetic is reference_units')
     assume(cluster_units((left + right).encode("latin-1", "ignore")) == 0)
     assume(cluster_units(left.encode("latin-1", "ignore")) == cluster_units(right.encode("latin-1", "ignore")) == 0)
-    assert text_units(left + right) == text_units(left) + text_units(right)
-    assert text_tokens(left) <= text_tokens(left + right) <= text_tokens(left) + text_tokens(right)
-    assert text_tokens(left + right) >= text_tokens(left) + text_tokens(right) - 1
+    assert weight_units(left + right) == weight_units(left) + weight_units(right)
+    # the per-text bounds (runs, ends inside them, the short-text floor) grow with what is appended, and count
+    # in a whole at most one token more than in its parts (a token may end where they join); the pipeline
+    # measures a fitted summary whole, so that is all it needs
+    assert text_tokens(left) <= text_tokens(left + right) <= text_tokens(left) + text_tokens(right) + 1
 
 
 @given(TEXTS)
@@ -159,8 +162,8 @@ ROLE_CASES = [
     pytest.param(user([text("look"), image()]), ("look",), 1, id="user-image-counted"),
     pytest.param(assistant("answer", {"type": "thinking", "thinking": "hmm"}), ("answer", "hmm"), 0,
                  id="assistant-text-thinking"),
-    pytest.param(assistant(call("c1", "read", path="a.py")), ("read", '{"path":"a.py"}'), 0,
-                 id="assistant-tool-call-compact-json"),
+    pytest.param(assistant(call("c1", "read", path="a.py")), ('read{"path":"a.py"}',), 0,
+                 id="assistant-tool-call-name-and-compact-json"),
     pytest.param(tool_result("c1", "read", "file body"), ("file body",), 0, id="tool-result"),
     pytest.param(tool_result("c1", "read", [text("two"), image(), image()]), ("two",), 2, id="tool-result-images"),
     pytest.param({"role": "custom", "customType": "x", "content": "note", "display": True}, ("note",), 0,
@@ -182,8 +185,10 @@ def test_estimate_tokens_counts_what_each_role_sends(message, counted, images) -
 
 
 def test_a_message_rounds_up_once_not_per_block() -> None:
-    blocks = [text("a")] * 8  # 8 lowercase letters: 7/32 token each, 56/32 together
-    assert estimate_tokens(user(blocks)) == 2 < 8 * text_tokens("a")
+    sentence = "A message is rounded up once, after the weights of all its blocks are summed together."
+    assert text_units(sentence) % UNITS_PER_TOKEN  # a fraction of a token left over
+    blocks = [text(sentence)] * 8
+    assert estimate_tokens(user(blocks)) == -(-8 * text_units(sentence) // UNITS_PER_TOKEN) < 8 * text_tokens(sentence)
 
 
 # -- context size ---------------------------------------------------------------------------------------------

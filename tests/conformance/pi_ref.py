@@ -33,9 +33,10 @@ def ensure_pi() -> Path:
 
 
 NODE_TIMEOUT_S = 240
-"""A batch answers in seconds. Twice in this project's full runs a `pi_context.mjs --batch` child spun at 100%
-CPU for minutes on requests it answered at once when run again (cause not found); it is given this long, then
-run once more, so such a spin fails (or passes) the test instead of stalling the whole suite."""
+"""A batch answers in seconds. Twice this project's full runs stalled on a `pi_context.mjs --batch` child spinning
+at 100% CPU: pi 0.73.1's v1 migration can give two entries one random id, and pi then walks a parent cycle
+forever. The script now seeds pi's ids and answers such a clash (or any cycle on the walk) as pi's bug, so a
+batch is the same on every run; this timeout is the last guard, turned into an error naming the script."""
 
 
 def _node(script: str, args: list[str], payload: Any) -> Any:
@@ -44,7 +45,7 @@ def _node(script: str, args: list[str], payload: Any) -> Any:
     try:
         done = subprocess.run(command, input=data, capture_output=True, timeout=NODE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        done = subprocess.run(command, input=data, capture_output=True, timeout=NODE_TIMEOUT_S)
+        raise RuntimeError(f"node {script} {' '.join(args)} gave no answer in {NODE_TIMEOUT_S} s") from None
     if done.returncode != 0:
         detail = done.stderr.decode(errors="replace") or done.stdout.decode(errors="replace")
         raise RuntimeError(f"node {script} {' '.join(args)} failed (exit {done.returncode}):\n{detail}")
@@ -55,7 +56,9 @@ def pi_contexts(requests: list[dict]) -> list[dict]:
     """Answer many `pi_context.mjs` requests with one node start.
 
     A request is `{"file": path, "leaf"?: id | None, "entries"?: True, "tree"?: True, "llm"?: True}`;
-    each answer is `{"ok": True, "context": {...}, ...}` or `{"ok": False, "error": ...}`, in order.
+    each answer is `{"ok": True, "context": {...}, ...}` or `{"ok": False, "error": ...}`, in order, with
+    `"piBug": True` where pi itself would never answer (a clash of its migrated ids, a parent cycle).
+    Migrated ids are seeded: the same on every run, and the same in `entries` and `tree`.
     """
     return _node("pi_context.mjs", ["--batch"], [{**r, "file": str(r["file"])} for r in requests])
 

@@ -129,3 +129,60 @@ def test_pi_write_round_trip(tmp_path: Path) -> None:
 def test_pi_write_reports_bad_scripts(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="does not name an earlier op"):
         pi_write([{"op": "branch", "index": 3}], tmp_path)
+
+
+# -- the spinning pi child (stop 26's "Merge fixes") -------------------------------------------------------
+# pi 0.73.1's v1 migration draws 8-hex ids "collision-checked" against a set it never fills, so two entries can
+# share one; pi then walks a parent cycle forever. The harness seeds the ids and answers such files as pi's bug.
+
+CLASH = ["aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002",
+         "aaaaaaaa-0000-4000-8000-000000000003"]
+
+
+def test_migrated_ids_are_the_same_on_every_run_and_in_entries_and_tree() -> None:
+    request = {"file": BEFORE_COMPACTION, "entries": True, "tree": True}
+    first, second = pi_contexts([request, request])
+    [third] = pi_contexts([request])
+    ids = [entry["id"] for entry in first["entries"][1:]]
+    assert first == second == third
+    assert len(set(ids)) == len(ids)
+    assert [node["entry"]["id"] for node in first["tree"]] == ids
+
+
+@pytest.mark.parametrize("extra", [{}, {"tree": True}, {"leaf": None, "tree": True}],
+                         ids=["context", "tree", "null-leaf-tree"])
+def test_a_clash_of_pis_migrated_ids_is_reported_as_pis_bug_not_walked(extra: dict) -> None:
+    [answer] = pi_contexts([{"file": BEFORE_COMPACTION, "uuids": CLASH, **extra}])
+    assert not answer["ok"] and answer["piBug"]
+    assert "gave two entries the id aaaaaaaa" in answer["error"]
+
+
+def test_a_clash_pi_never_walks_is_answered_as_pi_answers_it() -> None:
+    # the null leaf: pi returns the empty context before walking anything
+    [answer] = pi_contexts([{"file": BEFORE_COMPACTION, "uuids": CLASH, "leaf": None}])
+    assert answer == {"ok": True, "context": {"messages": [], "thinkingLevel": "off", "model": None}}
+
+
+def test_ids_that_do_not_clash_are_used_as_pi_draws_them() -> None:
+    [answer] = pi_contexts([{"file": BEFORE_COMPACTION, "entries": True, "uuids": CLASH[:2]}])
+    assert answer["ok"]
+    assert [entry["id"] for entry in answer["entries"][1:3]] == ["aaaaaaaa", "bbbbbbbb"]
+
+
+def _entry(entry_id: str, parent: str | None, text: str) -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": "2025-01-01T00:00:00.000Z",
+            "message": {"role": "user", "content": text, "timestamp": 1}}
+
+
+@pytest.mark.parametrize("leaf, looping", [(None, True), ("c", True), ("b", True), ("d", False), ("x", True)],
+                         ids=["default-leaf", "into-loop", "on-loop", "beside-loop", "unknown-leaf-falls-back"])
+def test_a_parent_cycle_on_the_walk_is_reported_and_one_beside_it_is_not(tmp_path: Path, leaf, looping) -> None:
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    entries = [_entry("d", None, "root"), _entry("a", "b", "one"), _entry("b", "a", "two"), _entry("c", "a", "three")]
+    path = tmp_path / "cycle.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in [header, *entries]))
+    [answer] = pi_contexts([{"file": path} | ({} if leaf is None else {"leaf": leaf})])
+    if looping:
+        assert not answer["ok"] and answer["piBug"] and "loops through" in answer["error"]
+    else:
+        assert answer["ok"] and [m["content"] for m in answer["context"]["messages"]] == ["root"]

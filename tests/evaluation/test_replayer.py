@@ -63,11 +63,11 @@ def result(call_id: str, name: str, text: str, *, error: bool = False) -> dict:
 
 
 def prose(tokens: int, seed: int = 0) -> str:
-    """``tokens`` estimated tokens (to within one word) of distinct ASCII text."""
-    words, units = [], 0
-    while units < tokens * UNITS_PER_TOKEN:
+    """``tokens`` estimated tokens (to within one word) of distinct ASCII text. Measured whole: the estimate of
+    a text is not the sum of its words' (each short word has a floor of its own)."""
+    words: list[str] = []
+    while not words or text_units(" ".join(words)) < tokens * UNITS_PER_TOKEN:
         words.append(f"w{seed}x{len(words):05d}")
-        units += text_units(words[-1] + " ")
     return " ".join(words)
 
 
