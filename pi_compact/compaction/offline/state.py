@@ -23,6 +23,7 @@ from .rules import accepted_proposal, lasting, names_any, replaced_names, user_c
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
+from .subject import current_subject
 from .shell import shell_effects
 from .text import clip_words, one_line, sentences  # noqa: F401 (one_line: summary's, from here)
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
@@ -139,6 +140,8 @@ class RegionState:
     mid_work: str = ""
     """When the region ends while the agent was still working (calls after its last words, no hand-back): the
     label of its last command after those words (``"-"`` when it ran none)."""
+    subject: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    """``(files, code names)`` the latest turn's work ends on (:func:`.subject.current_subject`)."""
     work_errors: tuple[str, ...] = ()
     """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
@@ -380,7 +383,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
-        mid_work=working, tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
+        mid_work=working, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
+from .subject import names_code, subject_line
 from .tasks import ACTIVE, PENDING
 
 ANNOUNCED = re.compile(
@@ -73,7 +74,9 @@ def in_progress_items(state: RegionState) -> list[str]:
         status = "on hold: the user declined the agent's last call"
     else:
         status = "under way"
-    return [f"“{request}” — {status}", *items]
+    subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_code(
+        _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))) else ""
+    return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:

@@ -23,6 +23,7 @@ from .goal import task_goal, with_now
 from .progress import done_item, left_something
 from .rules import names_any
 from .steps import in_progress_items, next_items
+from .subject import SUBJECT_LABEL
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, is_substantive, one_line,
@@ -308,6 +309,7 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
         drop_first(items["decisions"]),
         drop_first(items["constraints"], keep=4),
         shorten(_ANSWER_LABEL, 300),
+        drop_first(items["in_progress"], where=lambda i: i.startswith(SUBJECT_LABEL)),
         drop_first(items["next"], keep=2),
         drop_first(items["done"], keep=1),
     ]

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.goal import injected, request_words, user_requests
+from pi_compact.compaction.offline.subject import current_subject
 from pi_compact.compaction.offline.tasks import ACTIVE, DONE, PENDING, task_list
 
 from tests.growth import growth
@@ -360,3 +361,82 @@ def test_a_sentence_that_reports_a_result_is_not_part_of_the_step_to_continue(re
                 result("e", "bash", "ok")]
     steps = "\n".join(items(summarize(messages), "## Next Steps"))
     assert step in steps and report not in steps
+
+
+# -- the current subject: the files and code names the agent's unfinished work ends on ---------------------------
+
+FUNCTIONS = ["computeSessionLanes", "find_branches_for_checkpoint", "isSessionActive", "Store.flushPending"]
+FILES = ["cmd/cli/list/view.go", "src/store/pending.py", "lib/session.ts", "pkg/data/data.go"]
+VAGUE = ["Now let me add tests for the new function:", "Let me update the logic.", "Let me fix this:",
+         "Now I'll wire it into the flow.", "Ahora voy a corregir esto:"]
+
+
+def _edit_call(call_id: str, style: str, path: str, new: str) -> dict:
+    """A file change as Claude Code (Edit/Write), pi (edit/write) or another agent (str_replace) writes it."""
+    if style == "claude-edit":
+        return call(call_id, "Edit", file_path=path, old_string="x = 1", new_string=new)
+    if style == "claude-write":
+        return call(call_id, "Write", file_path=path, content=new)
+    if style == "pi-edit":
+        return call(call_id, "edit", path=path, oldText="x = 1", newText=new)
+    return call(call_id, "str_replace", path=path, old_str="x = 1", new_str=new)
+
+
+EDIT_STYLES = st.sampled_from(["claude-edit", "claude-write", "pi-edit", "str_replace"])
+
+
+def _mid_work(style: str, path: str, function: str, vague: str, *, failed: bool = False,
+              committed: bool = False) -> list[dict]:
+    """A request, the agent naming ``function``, editing ``path``, then stopping with ``vague`` words and a call."""
+    messages = [user("Please handle the lanes so each session gets its own."),
+                assistant(f"I'll change `{function}` so it handles this."),
+                assistant(_edit_call("e1", style, path, f"def {function.split('.')[-1]}(): pass")),
+                result("e1", "edit", "Error: old text not found" if failed else "ok", error=failed)]
+    if committed:
+        messages += [assistant(call("g", "bash", command="git add -A && git commit -m 'lanes'")),
+                     result("g", "bash", "[main 1a2b3c4] lanes")]
+    return [*messages, assistant(vague, call("r", "bash", command="ls")), result("r", "bash", "a\nb")]
+
+
+@EXAMPLES
+@given(style=EDIT_STYLES, path=st.sampled_from(FILES), function=st.sampled_from(FUNCTIONS),
+       vague=st.sampled_from(VAGUE))
+def test_vague_last_words_get_the_files_and_names_the_work_ends_on(style: str, path: str, function: str,
+                                                                  vague: str) -> None:
+    ongoing = "\n".join(items(summarize(_mid_work(style, path, function, vague)), "### In Progress"))
+    assert f"`{path}`" in ongoing and f"`{function.split('.')[-1]}`" in ongoing  # defined by the edit
+
+
+@EXAMPLES
+@given(style=EDIT_STYLES, path=st.sampled_from(FILES), function=st.sampled_from(FUNCTIONS),
+       vague=st.sampled_from(VAGUE), case=st.sampled_from(["failed", "committed"]))
+def test_a_failed_or_committed_edit_is_not_the_subject(style: str, path: str, function: str, vague: str,
+                                                       case: str) -> None:
+    messages = _mid_work(style, path, function, vague, failed=case == "failed", committed=case == "committed")
+    ongoing = "\n".join(items(summarize(messages), "### In Progress"))
+    assert f"`{path}`" not in ongoing
+    if case == "committed":  # the words before the commit were about finished work too
+        assert "current subject" not in ongoing
+
+
+@EXAMPLES
+@given(style=EDIT_STYLES, path=st.sampled_from(FILES), function=st.sampled_from(FUNCTIONS))
+def test_named_last_words_or_a_finished_turn_need_no_subject_line(style: str, path: str, function: str) -> None:
+    named = _mid_work(style, path, function, f"Now let me update `{function}` to return the result:")
+    finished = _mid_work(style, path, function, "Now I'll wire it into the flow.")[:-2] + [
+        assistant(f"Done: `{function}` now gives each session its own lane.")]
+    for messages in (named, finished):
+        assert "current subject" not in summarize(messages)
+
+
+def test_the_current_subject_grows_linearly_with_the_turn() -> None:
+    def turn(size: int) -> list[dict]:
+        steps = [m for n in range(size) for m in (
+            assistant(f"Now `step_{n}` and `Mod{n}.run()`.", _edit_call(f"e{n}", "pi-edit", f"src/m{n}.py", "def f(): pass")),
+            result(f"e{n}", "edit", "ok"))]
+        return [user("go"), *steps]
+    regions = {size: turn(size) for size in (300, 600, 1200)}
+    found = growth("current_subject", lambda size: (lambda: current_subject(regions[size], 0)), 300, runs=3)
+    assert found.linear, str(found)
+    files, names = current_subject(regions[300], 0)
+    assert files[0] == "src/m299.py" and names[:2] == ("Mod299.run()", "step_299")

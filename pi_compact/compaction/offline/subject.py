@@ -1,0 +1,111 @@
+"""The agent's current subject when a region ends mid-work: the files its last edits changed and the code names
+its last words and edits point at.
+
+"Now let me add tests for the new function:" does not say which function or which file; the next agent needs the
+names to pick up the thread (`content_overlap_test.go`, `computeSessionLanes`). They are read from the latest
+request's turn by shape, not by tool name alone: a call whose arguments hold a path and text to write or replace
+is an edit (Claude Code's ``Edit``/``Write``, pi's ``edit``/``write``, Codex's ``apply_patch`` paths are in
+the file list already); a name is code-like when it is backticked in the agent's words and written as code is
+(``camelCase``, ``snake_case``, ``Dotted.name``, ``call()``), or when an edit's text defines it (``func X``,
+``def x``, ``class X``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ...accessors import content_text
+from .facts import EDIT_TOOLS, WRITE_TOOLS, is_shell_tool, message_dicts
+
+_PATH_KEYS = ("file_path", "path", "filePath", "notebook_path")
+_TEXT_KEYS = ("new_string", "newText", "new_str", "content", "old_string", "oldText", "old_str")
+_BACKTICKED = re.compile(r"`([A-Za-z_$][\w$]{0,60}(?:\.[A-Za-z_$][\w$]{0,60}){0,3}(?:\(\))?)`")
+_CODE_LIKE = re.compile(r"[a-z0-9][A-Z]|_|\.|\(\)|^[A-Z][a-z]+[A-Z]")
+"""camelCase, snake_case, Dotted.name, call(), PascalCase: a name from code, not an English word."""
+_DEFINED = re.compile(r"\b(?:func|def|class|function|fn|interface|struct|type|enum)\s+(?:\([^()\n]{0,80}\)\s*)?"
+                      r"([A-Za-z_]\w{2,60})")
+SUBJECT_LABEL = "The agent's current subject:"
+_FILES = 3
+_NAMES = 4
+_TEXTS = 1
+"""The agent's last texts of the turn read for names: its earlier words may be about finished work."""
+
+
+def _edit(block: dict) -> tuple[str, str] | None:
+    """``(path, text written)`` of a call that changes a file, else None."""
+    arguments = block.get("arguments")
+    if not isinstance(arguments, dict) or str(block.get("name", "")).lower() not in EDIT_TOOLS | WRITE_TOOLS:
+        return None
+    path = next((arguments[k] for k in _PATH_KEYS if isinstance(arguments.get(k), str) and arguments[k].strip()), "")
+    text = "\n".join(arguments[k] for k in _TEXT_KEYS if isinstance(arguments.get(k), str))
+    return (path.strip(), text) if path else None
+
+
+def _commits(block: dict) -> bool:
+    """A shell call that runs ``git … commit`` (what it changed before is finished work, not the subject)."""
+    arguments = block.get("arguments")
+    command = arguments.get("command") if isinstance(arguments, dict) else None
+    if not isinstance(command, str) or not is_shell_tool(str(block.get("name", "")).lower()):
+        return False
+    for piece in re.split(r"[|;&\n]", command[:5000]):
+        words = piece.split()
+        if "git" in words and "commit" in words[words.index("git"):]:
+            return True
+    return False
+
+
+def _names_in_words(text: str) -> list[str]:
+    return [name for name in _BACKTICKED.findall(text[:20_000]) if _CODE_LIKE.search(name)]
+
+
+def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """``(files, names)`` the agent's work after message ``since`` (the latest request) ends on: the files of its
+    last successful edits, the last first, each named by ``name``; the code names of its last words and edits."""
+    calls: dict[str, tuple[str, str] | None] = {}
+    edits: list[tuple[str, str]] = []
+    texts: list[str] = []
+    for index, message in enumerate(message_dicts(messages)):
+        if index <= since:
+            continue
+        if message.get("role") == "assistant":
+            words = content_text(message.get("content"))
+            if words.strip():
+                texts.append(words)
+            for block in message.get("content") if isinstance(message.get("content"), list) else ():
+                if isinstance(block, dict) and isinstance(block.get("id"), str):
+                    if _edit(block) or _commits(block):
+                        calls[block["id"]] = _edit(block)
+        elif message.get("role") == "toolResult" and not message.get("isError"):
+            call_id = message.get("toolCallId")
+            if isinstance(call_id, str) and call_id in calls:
+                found = calls.pop(call_id)
+                if found:
+                    edits.append(found)
+                else:  # a commit: what was edited and said before it is done
+                    edits, texts = [], []
+    files = list(dict.fromkeys(name(path) for path, _ in reversed(edits)))[:_FILES]
+    names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_names_in_words(text))]
+    names += [n for _, text in reversed(edits[-2:]) for n in _DEFINED.findall(text[:20_000])]
+    shown = {f.rsplit("/", 1)[-1] for f in files}
+    return tuple(files), tuple([n for n in dict.fromkeys(names) if n not in shown][:_NAMES])
+
+
+def names_code(words: str) -> bool:
+    """``words`` name a file or a code name themselves (then they say the subject already)."""
+    return bool(_names_in_words(words)) or bool(re.search(r"\w\.[a-z]{1,5}\b|`[^`\n]{1,80}/[^`\n]{1,80}`", words))
+
+
+def subject_line(files: tuple[str, ...], names: tuple[str, ...]) -> str:
+    """One In Progress item naming the subject, or ``""`` when there is none."""
+    if not files and not names:
+        return ""
+    parts = []
+    if files:
+        parts.append("last edited " + ", ".join(f"`{path}`" for path in files))
+    if names:
+        parts.append("named last " + ", ".join(f"`{n}`" for n in names))
+    return f"{SUBJECT_LABEL} " + "; ".join(parts)
+
+
+__all__ = ["SUBJECT_LABEL", "current_subject", "names_code", "subject_line"]
