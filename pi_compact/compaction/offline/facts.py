@@ -207,6 +207,25 @@ def first_line(text: str) -> str:
     return ""
 
 
+_FAILED_TEST = re.compile(r"(?:--- FAIL:|FAILED|FAIL:|(?:✕|✗|×|●))[ \t]+(?!\()\S"
+                          r"|test[ \t]+\S+[ \t]+\.\.\.[ \t]+FAILED\b")
+"""A line naming a failing test: go's ``--- FAIL: TestX``, pytest's ``FAILED a.py::test_x``, jest's ``✕ adds``/``●
+Suite › adds``, cargo's ``test x ... FAILED``; not a bare verdict (``FAIL``, ``[test] ERROR task failed``)."""
+
+
+def failed_test(text: str) -> str:
+    """The first line of ``text`` that names a failing test, with the indented line under it (go's
+    ``x_test.go:265: got …``), or ``""``."""
+    lines = text[:200_000].splitlines()
+    for number, line in enumerate(lines):
+        if "FAIL" in line or line.lstrip()[:1] in ("✕", "✗", "×", "●"):
+            if _FAILED_TEST.match(line.strip()):
+                after = lines[number + 1] if number + 1 < len(lines) else ""
+                below = after.strip() if after[:1].isspace() else ""
+                return (f"{line.strip()} — {below}" if below else line.strip())[:ERROR_LINE_LIMIT]
+    return ""
+
+
 def failure_line(text: str, shell: bool) -> str:
     """The line that best says why an output failed: its most telling error line, else (shell output, where
     the first line is usually an echo of the script being run and the verdict comes last) its last line,
@@ -495,7 +514,8 @@ class _Collector:
         if failed and not lines and failure_line(text, shell):
             lines = [failure_line(text, shell)]
         self.errors.add(*lines)
-        error = main_error(lines) if lines and failed else ""
+        # a test run's error lines end in its verdict ("FAIL"), which names nothing to fix: the failing test does
+        error = ((failed_test(text) if shell else "") or main_error(lines)) if lines and failed else ""
         passed = passed_line(text) if shell and not failed else ""
         self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance

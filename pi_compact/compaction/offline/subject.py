@@ -24,7 +24,8 @@ _BACKTICKED = re.compile(r"`([A-Za-z_$][\w$]{0,60}(?:\.[A-Za-z_$][\w$]{0,60}){0,
 _CODE_LIKE = re.compile(r"[a-z0-9][A-Z]|_|\.|\(\)|^[A-Z][a-z]+[A-Z]")
 """camelCase, snake_case, Dotted.name, call(), PascalCase: a name from code, not an English word."""
 _DEFINED = re.compile(r"\b(?:func|def|class|function|fn|interface|struct|type|enum)\s+(?:\([^()\n]{0,80}\)\s*)?"
-                      r"([A-Za-z_]\w{2,60})")
+                      r"([A-Za-z_]\w{2,60})(?=[ \t]*[(<{:=\[])")
+"""A definition in code, its name followed by what code puts there ("function for the lanes" is English)."""
 SUBJECT_LABEL = "The agent's current subject:"
 _FILES = 3
 _NAMES = 4

@@ -7,6 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pi_compact.compaction.offline.facts import failed_test
 from pi_compact.compaction.offline.goal import injected, request_words, user_requests
 from pi_compact.compaction.offline.subject import current_subject
 from pi_compact.compaction.offline.tasks import ACTIVE, DONE, PENDING, task_list
@@ -432,7 +433,8 @@ def test_named_last_words_or_a_finished_turn_need_no_subject_line(style: str, pa
 def test_the_current_subject_grows_linearly_with_the_turn() -> None:
     def turn(size: int) -> list[dict]:
         steps = [m for n in range(size) for m in (
-            assistant(f"Now `step_{n}` and `Mod{n}.run()`.", _edit_call(f"e{n}", "pi-edit", f"src/m{n}.py", "def f(): pass")),
+            assistant(f"Now `step_{n}` and `Mod{n}.run()`.",
+                      _edit_call(f"e{n}", "pi-edit", f"src/m{n}.py", "def f(): pass")),
             result(f"e{n}", "edit", "ok"))]
         return [user("go"), *steps]
     regions = {size: turn(size) for size in (300, 600, 1200)}
@@ -440,3 +442,37 @@ def test_the_current_subject_grows_linearly_with_the_turn() -> None:
     assert found.linear, str(found)
     files, names = current_subject(regions[300], 0)
     assert files[0] == "src/m299.py" and names[:2] == ("Mod299.run()", "step_299")
+
+
+# -- a failing test run: the step names the failing test, not the run's verdict ----------------------------------
+
+TEST_NAMES = ["TestResume_SessionLogAlreadyExists", "test_rewind_keeps_log", "adds two numbers", "parses_empty_input"]
+RUNNERS = {
+    "go": lambda name: f"=== RUN   {name}\n--- FAIL: {name} (0.46s)\n    resume_test.go:265: log was overwritten\n"
+                       "FAIL\nFAIL\texample.com/cli/cmd\t17.7s\nFAIL\n[test:integration] ERROR task failed",
+    "pytest": lambda name: f"tests/test_a.py F.\n=== short test summary info ===\nFAILED tests/test_a.py::{name} - "
+                           "AssertionError: assert 1 == 2\n1 failed, 1 passed in 0.12s\nError: Process completed",
+    "jest": lambda name: f"FAIL src/sum.test.ts\n  ✕ {name} (3 ms)\n\n  ● sum › {name}\n\n"
+                         "Tests: 1 failed, 3 passed\nnpm ERR! Test failed.",
+    "cargo": lambda name: f"running 2 tests\ntest tests::{name} ... FAILED\ntest tests::other ... ok\n\nfailures:\n"
+                          "error: test failed, to rerun pass `--lib`",
+}
+
+
+@EXAMPLES
+@given(runner=st.sampled_from(sorted(RUNNERS)), name=st.sampled_from(TEST_NAMES),
+       command=st.sampled_from(["mise run test:integration", "npm test", "pytest -q", "cargo test", "make check"]))
+def test_a_failing_test_run_is_fixed_by_the_test_it_names(runner: str, name: str, command: str) -> None:
+    messages = [user("Make the resume flow reuse the existing log."),
+                assistant("Running the tests.", call("t", "bash", command=command)),
+                result("t", "bash", bash_fail(RUNNERS[runner](name), 1), error=True)]
+    fixes = [step for step in items(summarize(messages), "## Next Steps") if step.startswith("Fix:")]
+    assert len(fixes) == 1 and name in fixes[0] and command in fixes[0]
+
+
+@EXAMPLES
+@given(verdict=st.sampled_from(["FAIL", "[test] ERROR task failed", "FAILED (errors=1)", "Tests failed.",
+                                "FAIL\texample.com/cli\t3.2s"]))
+def test_a_bare_verdict_is_no_failing_test(verdict: str) -> None:
+    assert failed_test(f"building…\n{verdict}\n") == ""
+    assert failed_test(bash_fail(f"--- FAIL: TestX (0.1s)\n{verdict}", 1)) == "--- FAIL: TestX (0.1s)"
