@@ -89,13 +89,24 @@ _LONG_TOKEN = re.compile(r"\S{16,400}")
 """A value long enough that a chance repeat is unlikely (a path, an id)."""
 
 
+_POINTER = re.compile(r"([^:\n]{1,80}):[ \t]{0,20}(\S{1,400})")
+"""One line ending in a label and a single value after a colon."""
+_POINTER_WORDS = 10
+_PATH_LIKE = re.compile(r"[/\\]|\.\w{1,8}$|^\w{2,10}://")
+"""A path, a file name or a URL: what a harness's line points at."""
+
+
 def _about_its_block(words: str, text: str) -> bool:
     """True when the words outside a harness's tags are one line that ends on a long value (a path, an id) the
-    tagged block holds: the harness's own line about its block ("Read the output file to retrieve the result:
-    /tmp/…/b4g.output"), not the user's words beside an attached context."""
+    tagged block holds, or a short label and one path after a colon: the harness's own line about its block
+    ("Read the output file to retrieve the result: /tmp/…/b4g.output", a sub-agent's notification's "Full
+    transcript available at: …"), not the user's words beside an attached context."""
     if not words or "\n" in words:
         return False
     last = words.split()[-1].strip(".,:;!?")
+    pointer = _POINTER.fullmatch(words)  # "Full transcript available at: /tmp/…/a1.output": where its block lives
+    if pointer and len(pointer.group(1).split()) <= _POINTER_WORDS and _PATH_LIKE.search(pointer.group(2)):
+        return True
     return bool(_LONG_TOKEN.fullmatch(last)) and last in text.replace(words, " ", 1)
 
 

@@ -476,3 +476,30 @@ def test_a_failing_test_run_is_fixed_by_the_test_it_names(runner: str, name: str
 def test_a_bare_verdict_is_no_failing_test(verdict: str) -> None:
     assert failed_test(f"building…\n{verdict}\n") == ""
     assert failed_test(bash_fail(f"--- FAIL: TestX (0.1s)\n{verdict}", 1)) == "--- FAIL: TestX (0.1s)"
+
+
+# -- a sub-agent's notification is the harness's, not a request ---------------------------------------------------
+
+POINTER_LABELS = ["Full transcript available at", "Read the output file to retrieve the result", "Output saved to",
+                  "Transcript complet disponible ici", "完整记录位于"]
+POINTER_VALUES = ["/tmp/claude/tasks/a1b2c3.output", "REDACTED.output", "https://example.com/runs/42",
+                  r"C:\Users\me\AppData\run.log"]
+
+
+@EXAMPLES
+@given(label=st.sampled_from(POINTER_LABELS), value=st.sampled_from(POINTER_VALUES),
+       tag=st.sampled_from(["task-notification", "agent-result", "background-job"]),
+       body=st.sampled_from(["<status>completed</status>", "<summary>Agent \"Eval 1\" completed</summary>\n"
+                             "<result>I need your help to proceed: fix the guide.</result>"]))
+def test_a_notification_with_a_pointer_line_is_no_request(label: str, value: str, tag: str, body: str) -> None:
+    request = "also are we getting rid of the workspace afterwards?"
+    messages = [user(request), assistant("I already deleted it. Want me to remove `evals/` too, or keep it?"),
+                user(f"<{tag}>\n<task-id>a2a10e</task-id>\n{body}\n</{tag}>\n{label}: {value}")]
+    assert [words for _, words in user_requests(messages)] == [request]
+
+
+@EXAMPLES
+@given(value=st.sampled_from(POINTER_VALUES))
+def test_the_users_words_after_a_pasted_block_stay_a_request(value: str) -> None:
+    text = f"<context>\nlog lines\n</context>\nplease fix the failing import in {value} and rerun the suite"
+    assert [words for _, words in user_requests([user(text)])] == [text.split("\n")[-1]]
