@@ -411,6 +411,19 @@ class RegionIndex:
         self._last_mention[sig] = (len(self.said), found)
         return self.said[found] if found >= 0 else None
 
+    def plan_status(self, sig: "_Signature") -> bool | None:
+        """Whether the agent's plan (a todo or plan tool's list), written after the last text or command that
+        mentions ``sig``, marks the item done (``True``) or not yet (``False``); ``None`` when no later plan
+        names it. A plan rewritten after a commit that named the item keeps it open: the plan is the newer word."""
+        since = self._last_mention.get(sig, (0, -1))[1]
+        for index in range(len(self.said) - 1, since, -1):
+            said = self.said[index]
+            if said.role == "call" and isinstance(said.arguments, dict):
+                status = _plan_entry_status(said.arguments, sig)
+                if status is not None:
+                    return status in _PLAN_DONE
+        return None
+
     def _mentions(self, sig: "_Signature", index: int) -> bool:
         lowered = self._lowered[index]
         if sig.salient:
@@ -422,6 +435,33 @@ class RegionIndex:
         if words is None:
             words = self._said_stems[index] = {w[:_STEM] for w in _WORD.findall(lowered)}
         return sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
+
+
+_PLAN_DONE = frozenset({"completed", "complete", "done", "finished"})
+_PLAN_TEXT = ("content", "subject", "title", "description", "step", "text", "task")
+
+
+def _plan_entry_status(arguments: dict, sig: "_Signature") -> str | None:
+    """The status of the entry of a plan tool's list (``todos``, ``plan``, …: dicts with a ``status``) that
+    names ``sig`` the way a mention does, lower-cased; ``None`` when no entry names it."""
+    for value in arguments.values():
+        if not isinstance(value, list):
+            continue
+        for entry in value:
+            if not isinstance(entry, dict) or not isinstance(entry.get("status"), str):
+                continue
+            text = " ".join(str(entry[key]) for key in _PLAN_TEXT if isinstance(entry.get(key), str)).lower()
+            if text and _mentioned_in(sig, text):
+                return entry["status"].lower()
+    return None
+
+
+def _mentioned_in(sig: "_Signature", lowered: str) -> bool:
+    """Most of the salient tokens of ``sig``, else most of its content words, are in ``lowered``."""
+    if sig.salient:
+        return sum(any(f in lowered for f in _path_forms(t)) for t in sig.salient) * 2 > len(sig.salient)
+    stems = {w[:_STEM] for w in _WORD.findall(lowered)}
+    return len(sig.words) >= 2 and sum(w[:_STEM] in stems for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
 
 
 def _path_forms(token: str) -> list[str]:
@@ -776,18 +816,51 @@ def summaries_at(path: Sequence[dict], cuts: Sequence[int], *, summarizer: Any =
 def _is_stale(item: SummaryItem, sig: _Signature, region: RegionIndex, labels: RegionLabels | None) -> bool:
     if labels is not None:  # the labels are the truth: an item they do not know is not judged stale
         return labels.status_of(item.text) == "done"
-    return _finished_in_region(sig, region)
+    return _finished_in_region(item.text, sig, region)
 
 
-def _finished_in_region(sig: _Signature, region: RegionIndex) -> bool:
-    """The heuristic: the last user/assistant text or command that mentions the item reports it finished (an
-    assistant text with a completion word, or a ``git commit``)."""
+def _finished_in_region(text: str, sig: _Signature, region: RegionIndex) -> bool:
+    """The heuristic: the last user/assistant text or command that mentions the item reports it finished (a
+    sentence of an assistant text that names the item beside a completion word, or a ``git commit``), unless
+    the agent's plan, written after it, still lists the item as not done."""
     said = region.last_mention(sig)
     if said is None:
         return False
+    planned = region.plan_status(sig)
+    if planned is not None:
+        return planned
     if said.role == "command":
         return _is_git_commit(said.text)
-    return said.role == "assistant" and bool(_COMPLETION.search(said.text))
+    return said.role == "assistant" and _reports_done(text, sig, said.text)
+
+
+def _reports_done(text: str, sig: _Signature, said: str) -> bool:
+    """A sentence of ``said`` names the item and a completion word that is not the item's own ("update the
+    `Created` flag" finishes nothing); code blocks and other sentences ("TASK-002 complete. Now TASK-003") are
+    no report on it."""
+    own = {word.lower() for word in _COMPLETION.findall(text)}
+    for sentence in _sentences(_FENCED.sub(" ", said)):
+        lowered = sentence.lower()
+        if _names(sig, lowered) and any(word.lower() not in own for word in _COMPLETION.findall(sentence)):
+            return True
+    return False
+
+
+_FENCED = re.compile(r"```[^`]*```")
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+
+
+def _sentences(text: str) -> list[str]:
+    return [piece for piece in _SENTENCE_END.split(text) if piece.strip()]
+
+
+def _names(sig: _Signature, lowered: str) -> bool:
+    """One of the item's salient tokens, else two of its content words (all, when it has fewer), are in
+    ``lowered``: a sentence that names the item."""
+    if sig.salient:
+        return any(form in lowered for token in sig.salient for form in _path_forms(token))
+    stems = {word[:_STEM] for word in _WORD.findall(lowered)}
+    return sum(word[:_STEM] in stems for word in sig.words) >= min(2, len(sig.words))
 
 
 def _is_git_commit(command: str) -> bool:
