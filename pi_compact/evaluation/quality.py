@@ -469,7 +469,8 @@ def _path_forms(token: str) -> list[str]:
     spellings, found by any."""
     token = token.lower().strip("/\\")
     parts = re.split(r"[/\\]", token)
-    forms = [token] + ["/".join(parts[i:]) for i in range(1, len(parts))]
+    # a bare last part with no extension (``.git/worktrees/2/index``'s ``index``) is a common word, no file name
+    forms = [token] + [tail for tail in ("/".join(parts[i:]) for i in range(1, len(parts))) if "/" in tail or "." in tail]
     return [f for f in forms if len(f) >= 3] or [token]
 
 
@@ -881,6 +882,9 @@ class _Failure:
     target: str
     text: str
     resolved: bool
+    edited: bool = False
+    """Settled only because a file its output names was changed afterwards, with no rerun since: the agent acted
+    on it, but whether it is fixed the region does not show."""
 
 
 def _failures(region: RegionIndex) -> list[_Failure]:
@@ -914,7 +918,7 @@ class _ErrorIndex:
             head = f"tool:{said.tool}" if said.tool else _command_head(said.target)
             settled = (bool(_ABORTED.search(said.text[:200])) or _INSPECTION.match(head) is not None
                        or not said.text.strip())
-            self._open.append([number, said, head, settled, len(self._changes), set()])
+            self._open.append([number, said, head, settled, len(self._changes), set(), False])
             self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
             return
         for head in _chain_heads(said.target) | ({f"tool:{said.tool}"} if said.tool else set()):
@@ -925,11 +929,14 @@ class _ErrorIndex:
                 self._changes.append((number, name))
 
     def failures(self) -> list[_Failure]:
-        return [_Failure(state[1].target, state[1].text, self._resolved(state)) for state in self._open]
+        return [_Failure(state[1].target, state[1].text, self._resolved(state), state[6]) for state in self._open]
 
     def _resolved(self, state: list) -> bool:
-        number, said, head, settled, _, _ = state
-        if settled or (head and self._last_success.get(head, -1) > number):
+        number, said, head, settled = state[:4]
+        if head and self._last_success.get(head, -1) > number:
+            state[6] = False  # rerun and passed: settled for sure
+            return True
+        if settled:
             return True
         # a file the error output names (``chat-simple.ts(28,2): error TS2739``) was changed afterwards: the
         # agent acted on the error, which the region treats as settled unless it fails again
@@ -938,7 +945,7 @@ class _ErrorIndex:
             if name not in looked:
                 looked.add(name)
                 if name in text:
-                    state[3] = True
+                    state[3] = state[6] = True
                     return True
         state[4] = len(self._changes)
         return False
@@ -1002,6 +1009,8 @@ def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, la
     if index is None:
         return None
     seen_failures.add(index)
+    if failures[index].edited:  # being fixed, not rerun: "open" and "resolved" are both fair, neither is judged
+        return None
     return "resolved" if failures[index].resolved else "open"
 
 

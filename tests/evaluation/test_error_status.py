@@ -1,0 +1,81 @@
+"""Error status (no labels): the scorer judges an error's status only where the region decides it. A failure
+the agent acted on by editing a file its output names, with no rerun since, is being fixed: calling it open is
+as fair as calling it resolved. A path's bare last part with no extension (``…/worktrees/2/index``) is a common
+word, so it does not tie a summary's error to an unrelated failure that happens to print that word."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pi_compact.evaluation.quality import score_quality
+from tests.compaction.messages import assistant, bash_fail, call, result, user
+
+FAILURES = (
+    ("go build ./...", "cmd/app/handlers.go:634:64: not enough arguments in call to InitializeSession",
+     "cmd/app/handlers.go"),
+    ("git merge origin/feature --no-edit", "CONFLICT (content): Merge conflict in pkg/session/state.go\n"
+     "Automatic merge failed; fix conflicts and then commit the result.", "pkg/session/state.go"),
+    ("npx tsc --noEmit", "src/chat.ts(28,2): error TS2739: missing selectedPrefix", "src/chat.ts"),
+)
+
+
+def _failed_then(command: str, output: str, *after: dict) -> list[dict]:
+    return [user("build it"), assistant(call("c1", "bash", command=command)),
+            result("c1", "bash", bash_fail(output, 1), error=True), *after]
+
+
+def _edit(path: str, number: int = 2) -> list[dict]:
+    return [assistant(call(f"e{number}", "edit", path=path, oldText="a", newText="b")),
+            result(f"e{number}", "edit", f"Successfully replaced text in {path}.")]
+
+
+def _open_claim(command: str, output: str) -> str:
+    return f"## Blocked\n- `{command}` failed: {output.splitlines()[-1]}\n"
+
+
+def _resolved_claim(command: str, output: str) -> str:
+    return f"## Progress\n### Done\n- [x] Fixed: `{command}` failed: {output.splitlines()[-1]}\n"
+
+
+@pytest.mark.parametrize(("command", "output", "path"), FAILURES)
+@pytest.mark.parametrize("claim", [_open_claim, _resolved_claim])
+def test_a_failure_being_fixed_and_not_rerun_is_not_judged(command, output, path, claim):
+    messages = _failed_then(command, output, *_edit(path))
+    assert score_quality(messages, claim(command, output)).error_mistakes == ()
+
+
+@pytest.mark.parametrize(("command", "output", "path"), FAILURES)
+def test_a_failure_rerun_and_passing_is_resolved_even_after_edits(command, output, path):
+    messages = _failed_then(command, output, *_edit(path), assistant(call("c3", "bash", command=command)),
+                            result("c3", "bash", "ok"))
+    assert score_quality(messages, _open_claim(command, output)).error_mistakes
+    assert score_quality(messages, _resolved_claim(command, output)).error_mistakes == ()
+
+
+@pytest.mark.parametrize(("command", "output", "path"), FAILURES)
+def test_a_failure_left_alone_is_open(command, output, path):
+    messages = _failed_then(command, output, assistant("I will look at it later."))
+    assert score_quality(messages, _open_claim(command, output)).error_mistakes == ()
+    assert score_quality(messages, _resolved_claim(command, output)).error_mistakes
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(["index", "config", "HEAD", "main", "build"]),
+       depth=st.integers(min_value=1, max_value=4))
+def test_a_bare_path_tail_does_not_tie_an_error_to_another_failure(name, depth):
+    path = "/".join(["/repo/.git"] + [f"d{n}" for n in range(depth)] + [name])
+    messages = [
+        user("why is the repo broken?"),
+        assistant(call("c1", "bash", command="git status")),
+        result("c1", "bash", bash_fail("fatal: unable to read e53647ba1f1e5203bedff558b482f178db045555", 128),
+               error=True),
+        # a later, unrelated failure that prints the bare word, then settled by its own rerun
+        assistant(call("c2", "bash", command=f"chmod -x {name}-hook")),
+        result("c2", "bash", bash_fail(f"chmod: {name}-hook: No such file or directory", 1), error=True),
+        assistant(call("c3", "bash", command=f"chmod -x {name}-hook")),
+        result("c3", "bash", "ok"),
+    ]
+    summary = f"## Blocked\n- `xxd {path}` failed: fatal: unable to read e53647ba1f1e5203bedff558b482f178db045555\n"
+    assert score_quality(messages, summary).error_mistakes == ()
