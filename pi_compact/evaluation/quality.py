@@ -322,7 +322,7 @@ def _assistant_block(block: Any, targets: dict[str, tuple[str, str]]) -> Iterato
     elif block.get("type") == "toolCall":
         arguments = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
         command = arguments.get("command") if isinstance(arguments.get("command"), str) else None
-        target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath")
+        target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath", "url")
                                   and isinstance(v, str)), "")
         name = str(block.get("name"))
         targets[str(block.get("id"))] = (f"{name}:{target}", "" if command is not None else name)
@@ -979,7 +979,7 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     mentioned_labels: set[int] = set()
     mentioned_failures: set[int] = set()
     for item in items:
-        if not _ERROR_MENTION.search(item.text) or item.text.startswith(">"):
+        if not _claims_error(item.text) or item.text.startswith(">"):
             continue  # a quoted line claims nothing
         said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
         truth = _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels,
@@ -1004,14 +1004,32 @@ def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, la
             return "open" if label.status == "open" else "resolved"
     sig = signature(text)
     # the error as it stands: its latest failure (an earlier one of the same name was often settled by a rerun)
-    lasts = [haystacks.last(f) for t in sig.salient for f in _path_forms(t)]
-    index = max((i for i in lasts if i is not None), default=None)
+    # that holds most of the names the summary gives it: one shared name (the product's, "ClickHouse") does
+    # not make an unrelated failure the same error
+    lasts = {haystacks.last(f) for t in sig.salient for f in _path_forms(t)} - {None}
+    index = next((i for i in sorted(lasts, reverse=True)
+                  if _holds_most(haystacks.pieces[i], sig.salient)), None)
     if index is None:
         return None
     seen_failures.add(index)
     if failures[index].edited:  # being fixed, not rerun: "open" and "resolved" are both fair, neither is judged
         return None
     return "resolved" if failures[index].resolved else "open"
+
+
+def _holds_most(haystack: str, names: Sequence[str]) -> bool:
+    held = sum(any(form in haystack for form in _path_forms(name)) for name in names)
+    return held * 2 > len(names)
+
+
+def _claims_error(text: str) -> bool:
+    """``text`` reports an error, once what only describes code is left out: a condition ("use X when Y
+    fails", "if the fetch errors, retry") and a backticked file or identifier (`plugin-error.ts`)."""
+    return bool(_ERROR_MENTION.search(_CONDITION.sub(" ", _CODE_NAME.sub(" ", text))))
+
+
+_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|in case|on)\b[^.,;:!?\n]*", re.IGNORECASE)
+_CODE_NAME = re.compile(r"`[^`\s]*[./_-][^`\s]*`")
 
 
 def _open_errors_left_out(failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],

@@ -77,5 +77,42 @@ def test_a_bare_path_tail_does_not_tie_an_error_to_another_failure(name, depth):
         assistant(call("c3", "bash", command=f"chmod -x {name}-hook")),
         result("c3", "bash", "ok"),
     ]
-    summary = f"## Blocked\n- `xxd {path}` failed: fatal: unable to read e53647ba1f1e5203bedff558b482f178db045555\n"
+    summary = (f"## Blocked\n- `git status` failed: fatal: unable to read e53647ba1f1e5203bedff558b482f178db045555"
+               f" (the index `{path}` points at it)\n")
     assert score_quality(messages, summary).error_mistakes == ()
+
+
+@pytest.mark.parametrize("product", ["ClickHouse", "PostgreSQL", "GitHub"])
+def test_one_shared_name_does_not_make_another_failure_the_same_error(product):
+    messages = [
+        user("make the e2e tests pass"),
+        assistant(call("c1", "bash", command="bun verify")),
+        result("c1", "bash", bash_fail(f"@chkit/{product.lower()}: typecheck failed", 1), error=True),
+        assistant(call("c2", "bash", command="bun verify")),
+        result("c2", "bash", "all green"),
+        assistant(f"Same 4 failures: `select_sequential_consistency` alone is not enough on {product}."),
+    ]
+    summary = (f"## Next Steps\n1. Same 4 failures: `select_sequential_consistency` alone is not enough on "
+               f"{product}; look at async inserts.\n")
+    assert score_quality(messages, summary).error_mistakes == ()
+
+
+@pytest.mark.parametrize("condition", ["when {x} fails", "if {x} errors out", "whenever {x} fails",
+                                       "in case {x} fails", "unless {x} fails"])
+@pytest.mark.parametrize("section", ["## Next Steps\n1. ", "## Blocked\n- "])
+def test_a_condition_in_a_plan_item_is_no_error_report(condition, section):
+    output = "--- FAIL: TestRewind (0.01s)\nrewind.go:40: restoreFromStrategy returned nil, restoreFromShadow not called"
+    messages = _failed_then("go test ./...", output,
+                            assistant(call("c2", "bash", command="go test ./...")), result("c2", "bash", "ok"))
+    item = ("Update the callers in `rewind.go` to use `restoreFromShadow` "
+            + condition.format(x="`restoreFromStrategy`") + ".")
+    assert score_quality(messages, section + item + "\n").error_mistakes == ()
+    # the same item reporting the failure itself is judged
+    assert score_quality(messages, section + "`go test ./...` fails in `rewind.go`: TestRewind\n").error_mistakes
+
+
+@pytest.mark.parametrize("name", ["plugin-error.ts", "error_handler.py", "src/errors/index.ts"])
+def test_the_word_error_inside_a_backticked_file_name_is_no_error_report(name):
+    messages = _failed_then("npm test", f"FAIL {name}\n  TypeError: x is undefined",
+                            assistant(call("c2", "bash", command="npm test")), result("c2", "bash", "ok"))
+    assert score_quality(messages, f"## Next Steps\n1. Read `{name}` and add a case\n").error_mistakes == ()
