@@ -1029,7 +1029,8 @@ def _claims_error(text: str) -> bool:
 
 
 _CONDITION = re.compile(r"\b(?:when|whenever|if|unless|in case|on)\b[^.,;:!?\n]*", re.IGNORECASE)
-_CODE_NAME = re.compile(r"`[^`\s]*[./_-][^`\s]*`")
+_CODE_NAME = re.compile(r"`[^`\s./_-]*[./_-][^`\s]*`")
+"""The part before the first separator cannot hold one, so an unclosed span backtracks once, not per dot."""
 
 
 def _open_errors_left_out(failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],
