@@ -61,6 +61,8 @@ _SECTION_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("in_progress", re.compile(r"in[ -]progress|current (?:task|work|state|step)|ongoing|under way|wip\b")),
     ("done", re.compile(r"\bdone\b|complete[ds]?\b|finished|accomplished")),
     ("next", re.compile(r"\bnext\b|to ?do\b|remaining|upcoming|pending")),
+    # "Errors and fixes", "Problems solved": a log of errors with their fixes, settled unless an item says not
+    ("fixes", re.compile(r"\b(?:errors?|issues?|problems?|bugs?)\b[^#]{0,20}\b(?:fix(?:es|ed)?|resolved|solved|solutions?)\b")),
     ("blocked", re.compile(r"blocked|blocker|open (?:errors?|issues?|problems?)|\berrors?\b|\bissues\b|failures")),
     ("constraints", re.compile(r"constraint|preference|requirement|\brules?\b|guideline")),
 )
@@ -97,6 +99,12 @@ _RESOLVED_MENTION = re.compile(
     r"irrelevant|aborted by the user|reverted)\b",
     re.IGNORECASE,
 )
+_STILL_OPEN = re.compile(
+    r"\b(?:ongoing|still (?:fail\w*|broken|open|there)|current (?:issue|error|problem|blocker)|not (?:yet )?(?:fixed|resolved)"
+    r"|did not fix|didn'?t fix|unresolved|remain(?:s|ing)? (?:open|unresolved|failing))\b",
+    re.IGNORECASE,
+)
+"""An error marked as not settled, whatever else the item says about it ("the root cause is …")."""
 _ADDRESSED = re.compile(
     r"\b(?:if you need (?:specific|more|further|the)|you were (?:asked|working)|you generated|without asking the user"
     r"|continue (?:the conversation|from where|where (?:we|you) left)|(?:read|see) the full transcript)\b",
@@ -165,8 +173,10 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
                 stack.pop()
             parent = stack[-1][1] if stack else "other"
             own = section_of(title)
+            if own == "blocked" and parent == "fixes":
+                own = parent  # "**Error 2:**" under "Errors and fixes" is one entry of the log
             stack.append((level, own if own != "other" else parent))
-            if own in ("other", parent) and parent in SCORED_SECTIONS + ("blocked",):
+            if own in ("other", parent) and parent in SCORED_SECTIONS + ("blocked", "fixes"):
                 items.append(_item(parent, title))  # "### WP14: Create main-new.ts (NEXT)" under Next Steps
             continue
         section = stack[-1][1] if stack else "other"
@@ -981,7 +991,8 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     for item in items:
         if not _claims_error(item.text) or item.text.startswith(">"):
             continue  # a quoted line claims nothing
-        said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
+        said_open = bool(_STILL_OPEN.search(item.text)) or (
+            item.section not in ("done", "fixes") and not _RESOLVED_MENTION.search(item.text))
         truth = _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels,
                              mentioned_failures)
         if truth is None:

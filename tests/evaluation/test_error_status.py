@@ -116,3 +116,28 @@ def test_the_word_error_inside_a_backticked_file_name_is_no_error_report(name):
     messages = _failed_then("npm test", f"FAIL {name}\n  TypeError: x is undefined",
                             assistant(call("c2", "bash", command="npm test")), result("c2", "bash", "ok"))
     assert score_quality(messages, f"## Next Steps\n1. Read `{name}` and add a case\n").error_mistakes == ()
+
+
+FIXES_HEADINGS = ("4. Errors and fixes:", "## Errors and Fixes", "## Problems solved", "### Issues resolved")
+
+
+@pytest.mark.parametrize("heading", FIXES_HEADINGS)
+@pytest.mark.parametrize("entry", ["- {x}", "**Error 1:**\n- {x}"])
+def test_an_errors_and_fixes_log_reports_its_errors_settled(heading, entry):
+    output = "src/chat.ts(28,2): error TS2739: missing selectedPrefix"
+    fixed = _failed_then("npx tsc --noEmit", output, assistant(call("c3", "bash", command="npx tsc --noEmit")),
+                         result("c3", "bash", "ok"))
+    still = _failed_then("npx tsc --noEmit", output, assistant("I will look at it later."))
+    past = "`npx tsc --noEmit` failed: error TS2739 in `src/chat.ts`, added the prefix"
+    summary = f"{heading}\n{entry.format(x=past)}\n"
+    assert score_quality(fixed, summary).error_mistakes == ()
+    assert score_quality(still, summary).error_mistakes  # the log calls it settled: wrong where it is open
+
+
+@pytest.mark.parametrize("marker", ["Ongoing:", "Still failing:", "Current issue:", "Not yet fixed:"])
+def test_an_entry_marked_open_is_open_whatever_its_heading_or_explanation(marker):
+    output = "src/chat.ts(28,2): error TS2739: missing selectedPrefix"
+    still = _failed_then("npx tsc --noEmit", output, assistant("I will look at it later."))
+    item = f"{marker} `npx tsc --noEmit` fails with error TS2739 in `src/chat.ts`; the root cause is the old type"
+    for heading in ("## Errors and fixes", "## Blocked"):
+        assert score_quality(still, f"{heading}\n- {item}\n").error_mistakes == ()
