@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 import string
 import unicodedata
 import zlib
@@ -250,10 +249,10 @@ def _expansion_units(text: str) -> int:
     their expansion's weights: a compatibility character is rare, and read alone its expansion costs its
     UTF-8 bytes, not what the same characters cost in running text."""
     extra = 0
-    for char, count in Counter(text).items():  # one pass, then once per distinct character
+    for char in set(text):  # one pass, then once per distinct character (counted only if it expands)
         expanded = unicodedata.normalize("NFKC", char)
         if len(expanded) > 1:
-            extra += count * max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
+            extra += text.count(char) * max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
     return extra
 
 
@@ -270,7 +269,7 @@ def _other_weight_units(text: str, latin: bytes) -> int:
     units = _byte_sum(latin.translate(_LOW_UNITS)) + cluster_units(latin)
     high = text.encode("utf-16-be", "surrogatepass")[0::2]
     units += _byte_sum(high.translate(_HIGH_UNITS))
-    if any(char in text for char in ZERO_WIDTH):
+    if b"\x20" in high and any(char in text for char in ZERO_WIDTH):  # all in U+20xx: most texts hold none
         units += _ZERO_WIDTH_EXTRA * sum(map(text.count, ZERO_WIDTH))
     if high.translate(None, _OUTSIDE_RARE_BLOCKS):
         units += sum(map(_rare_extra, _rare_pattern().findall(text)))
