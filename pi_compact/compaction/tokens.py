@@ -250,10 +250,19 @@ def _expansion_units(text: str) -> int:
     UTF-8 bytes, not what the same characters cost in running text."""
     extra = 0
     for char in set(text):  # one pass, then once per distinct character (counted only if it expands)
-        expanded = unicodedata.normalize("NFKC", char)
-        if len(expanded) > 1:
-            extra += text.count(char) * max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
+        units = _char_expansion_units(char)
+        if units:
+            extra += text.count(char) * units
     return extra
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _char_expansion_units(char: str) -> int:
+    """What one character costs beyond its NFKC expansion's weights (0 unless it expands to several)."""
+    expanded = unicodedata.normalize("NFKC", char)
+    if len(expanded) < 2:
+        return 0
+    return max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
 
 
 def weight_units(text: str) -> int:
