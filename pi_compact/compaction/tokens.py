@@ -34,7 +34,10 @@ The sum is taken in C, since it runs before every request: ``bytes.translate`` m
 so it is read per chunk small enough never to wrap); the consonant runs are one more translate and a
 ``bytes.count``. That is 1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
 regular expression (its character class is built at the first such text, in a quarter second). The bounds
-add a few translates and counts per KB and a fixed dozen C calls per text (``make bench`` prints µs/KB).
+add one translate and a dozen big-integer operations per text (the run bound) and a fixed few dozen C calls
+on its first characters (the ends inside runs); a character's NFKC expansion cost is cached. ``make bench``
+prints µs/KB beside round 1's obvious version, which tests/compaction/test_tokens_same.py holds these
+figures exactly equal to.
 
 Images count 1,200 tokens, wherever they are (pi counts them only in tool results).
 
