@@ -226,8 +226,8 @@ def inner_units(text: str) -> int:
     if size < 2:
         return 0
     data = prefix.encode("ascii")
-    pairs = _rare_pairs().subn("", _pair_codes(_cells(prefix), size))[1]
-    triples = _rare_triples().subn("", _triple_codes(_cells(data.translate(_LETTER_INDEX).decode("ascii")), size))[1]
+    pairs = len(_rare_pairs().findall(_pair_codes(_cells(prefix), size)))
+    triples = len(_rare_triples().findall(_triple_codes(_cells(data.translate(_LETTER_INDEX).decode("ascii")), size)))
     long_runs = 0
     if _LONG_MASK in data.translate(_LETTER_MASK):  # most texts have none: one C search instead of the pattern
         long_runs = sum(len(run) - LONG_RUN for run in _LONG_RUN.findall(prefix))
