@@ -11,7 +11,9 @@ counts come from anthropic-tokenizer (offline). Each class is its corpus file's 
 (bench/token_corpus: calibration + holdout) joined; µs per KB is the best of several timed runs of one call
 on that text (before and after interleaved), divided by its UTF-8 size. The last rows are whole bundled
 sessions: every message estimated (``estimate_tokens``, so the walk over the message dicts is in the time)
-against the real count of the strings it reads. Writes bench/out/tokens.json as well.
+against the real count of the strings it reads. "µs/KB round 1" times the estimate as round 1 of issue 23.7 left
+it (the frozen copy in tests/compaction/reference, whose figures the fast one equals exactly), beside "after".
+Writes bench/out/tokens.json as well.
 
     python -m bench.tokens_bench
 """
@@ -32,6 +34,7 @@ from anthropic_tokenizer import count_tokens
 from pi_compact.compaction import tokens
 from pi_compact.compaction.tokens import estimate_tokens, text_tokens, weight_units
 from sessions_fixtures import LARGE_SESSION, REALISTIC
+from tests.compaction.reference.tokens_before import text_units as round1_units
 
 from .token_corpus import EXTRA, FORMATS, JUDGED, LANGUAGES, UNLIKE, corpus
 
@@ -69,8 +72,11 @@ def measure(name: str, text: str) -> dict:
     before, after = before_tokens(text), text_tokens(text)
     weights = weight_tokens(text)
     kb = len(text.encode("utf-8")) / 1024
-    seconds = best_seconds(lambda: before_tokens(text), lambda: text_tokens(text), max(20, 200_000 // len(text)))
-    return {"class": name, "chars": len(text), "real": real, "before": before, "after": after,
+    runs = max(20, 200_000 // len(text))
+    seconds = best_seconds(lambda: before_tokens(text), lambda: text_tokens(text), runs)
+    round1 = best_seconds(lambda: round1_units(text), lambda: text_tokens(text), runs)
+    return {"us_per_kb_round1": round1[0] * 1e6 / kb,
+            "class": name, "chars": len(text), "real": real, "before": before, "after": after,
             "ratio_before": before / real, "ratio_weights": weights / real, "ratio_after": after / real,
             "us_per_kb_before": seconds[0] * 1e6 / kb, "us_per_kb_after": seconds[1] * 1e6 / kb}
 
@@ -102,12 +108,18 @@ def session_row(name: str, path: Path) -> dict:
     def estimate_after() -> int:
         return sum(map(estimate_tokens, messages))
 
+    def estimate_round1() -> int:
+        with _text_units(round1_units):
+            return sum(map(estimate_tokens, messages))
+
     before, after = estimate_before(), estimate_after()
     with _text_units(weight_units):
         weights = sum(map(estimate_tokens, messages))
     us_before, us_after = (seconds * 1e6 / size_kb for seconds in best_seconds(estimate_before, estimate_after, 3))
+    ms_round1, ms_after = (seconds * 1e3 for seconds in best_seconds(estimate_round1, estimate_after, 3))
     real = sum(map(count_tokens, read))
-    return {"class": name, "chars": sum(map(len, read)), "real": real, "before": before, "after": after,
+    return {"us_per_kb_round1": ms_round1 * 1e3 / size_kb, "ms_round1": ms_round1, "ms_after": ms_after,
+            "class": name, "chars": sum(map(len, read)), "real": real, "before": before, "after": after,
             "ratio_before": before / real, "ratio_weights": weights / real, "ratio_after": after / real,
             "us_per_kb_before": us_before, "us_per_kb_after": us_after}
 
@@ -164,12 +176,18 @@ def main() -> None:
     print("token estimate vs anthropic-tokenizer on the held-out half (ratio = estimate / real; before = chars/4,")
     print("CJK 1/char; 'calib': the after ratio on the half the weights were fitted on)")
     print(f"{'class':18} {'group':8} {'chars':>7} {'real':>6} {'before':>7} {'after':>6} {'ratio before':>13} "
-          f"{'weights':>8} {'ratio after':>12} {'calib':>6} {'µs/KB before':>13} {'µs/KB after':>12}")
+          f"{'weights':>8} {'ratio after':>12} {'calib':>6} {'µs/KB before':>13} {'µs/KB round 1':>14} {'µs/KB after':>12}")
     for row in rows:
         calib_cell = f"{row['calib']:>6.2f}" if row["calib"] else f"{'':>6}"
         print(f"{row['class'][:18]:18} {groups.get(row['class'], ''):8} {row['chars']:>7,} {row['real']:>6,} "
               f"{row['before']:>7,} {row['after']:>6,} {row['ratio_before']:>13.2f} {row['ratio_weights']:>8.2f} "
-              f"{row['ratio_after']:>12.2f} {calib_cell} {row['us_per_kb_before']:>13.2f} {row['us_per_kb_after']:>12.2f}")
+              f"{row['ratio_after']:>12.2f} {calib_cell} {row['us_per_kb_before']:>13.2f} {row['us_per_kb_round1']:>14.2f} {row['us_per_kb_after']:>12.2f}")
+    for row in rows:
+        if "ms_after" in row:
+            print(f"{row['class']}: every message estimated in {row['ms_round1']:.1f} ms (round 1) -> {row['ms_after']:.1f} ms")
+    short = "Read the file and fix the failing test now"  # 41 characters: the fixed cost of one text
+    cost = best_seconds(lambda: round1_units(short), lambda: text_tokens(short), 2000)
+    print(f"a {len(short)}-character text: {cost[0] * 1e6:.2f} µs (round 1) -> {cost[1] * 1e6:.2f} µs")
     print("\nrandom text (200 texts of 200-800 characters each): estimate / real")
     print(f"{'kind':24} {'min':>5} {'median':>7} {'max':>5} {'below 0.9':>10}")
     randoms = {}

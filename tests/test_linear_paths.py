@@ -46,7 +46,7 @@ def _plan_against_commits(size: int):
 @pytest.mark.parametrize("what, build, n", [
     ("next steps after a line of colons", lambda n: _state_of_answer("Next steps" + ":" * n + " x"), 4_000),
     ("a heading with spaces inside", _items_of_heading, 2_000),
-    ("a command of repeated 'git '", _staleness_of_git_repeats, 8_000),
+    ("a command of repeated 'git '", _staleness_of_git_repeats, 32_000),
     ("plan items against commit messages", _plan_against_commits, 1_000),
 ])
 def test_the_paths_found_slow_grow_linearly(what, build, n) -> None:

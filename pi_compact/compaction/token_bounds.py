@@ -72,19 +72,31 @@ def _ascii_map(value_of) -> bytes:
     return bytes(value_of(chr(value)) if value < 128 else 0 for value in range(256))
 
 
-# one byte per character: its kind as one bit (letter 1, digit 2, other 4), whitespace 0
-_KIND_BITS = bytes({"letter": 1, "number": 2, "other": 4}.get(_kind(chr(value)), 0) for value in range(256))
-_BREAK_BITS = bytes(1 if _kind(chr(value)) == "break" else 0 for value in range(256))
-_WHITE_BITS = bytes(1 if chr(value).isspace() else 0 for value in range(256))
-_VISIBLE_BITS = bytes(1 - bit for bit in _WHITE_BITS)
-_DIGITS = bytes(ord("x") if _kind(chr(value)) == "number" else ord(" ") for value in range(256))
-_LETTER_DIGIT = bytes(1 if value & 3 == 3 else 0 for value in range(256))  # a letter and a digit, either order
+# one byte per character, all the bit planes the run bound reads: its kind (letter 1, digit 2, other 4;
+# whitespace 0), whitespace 8, whitespace that is not a space 16 (a break)
+_LETTER, _NUMBER, _KINDS, _WHITE, _BREAK = 1, 2, 7, 8, 16
+_RUN_BITS = bytes({"letter": 1, "number": 2, "other": 4}.get(_kind(chr(value)), 0)
+                  | (_WHITE if chr(value).isspace() else 0) | (_BREAK if _kind(chr(value)) == "break" else 0)
+                  for value in range(256))
+_DIGIT_RUN = bytes([_NUMBER]) * 4  # a digit is no whitespace: its byte is the number bit alone
 _LETTER_INDEX = _ascii_map(lambda char: ord(char.lower()) - 96 if char.isalpha() else 0)  # a/A 1 … z/Z 26
+_LETTER_MASK = _ascii_map(lambda char: ord("a") if char in string.ascii_letters else ord(" "))
 # spaces and tabs are left out of repeats: however grouped they are long tokens (indentation); newlines weigh
 # more than their repeats could add
 _REPEAT_MAPS = tuple(_ascii_map(lambda char, other=other: other if char in " \t" else ord(char)) for other in (1, 2))
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _LONG_RUN = re.compile("[A-Za-z]{%d,}" % (LONG_RUN + 1))
+
+_MASK_BYTES = 1 << 15
+"""Masks of one bit plane are this long, and cut down to a text's length by ``&`` (which costs the shorter
+operand's length); a longer text builds its own."""
+_MASKS = {bit: int.from_bytes(bytes([bit]) * _MASK_BYTES, "big") for bit in (_LETTER, _KINDS, _WHITE, _BREAK)}
+
+
+def _masks(size: int) -> dict[int, int]:
+    if size <= _MASK_BYTES:
+        return _MASKS
+    return {bit: int.from_bytes(bytes([bit]) * size, "big") for bit in _MASKS}
 
 
 def run_units(latin: bytes) -> int:
@@ -93,25 +105,30 @@ def run_units(latin: bytes) -> int:
     numbers into tokens of up to three or four digits); and :data:`ALTERNATION` per letter next to a digit.
     Characters above U+00FF are left out by the caller, which can only join runs, never split one.
 
-    Counted on big integers, one byte per character (``x >> 8`` is each character's predecessor), so that a
-    run start is a bit set in a character and not in the one before it: a handful of C calls per text."""
-    kinds = int.from_bytes(latin.translate(_KIND_BITS), "big")
+    Counted on one big integer, one byte per character holding its bit planes (``x >> 8`` is each character's
+    predecessor, ``&`` a mask keeps one plane), so that a run start is a bit set in a character and not in the one
+    before it: one translate and a dozen integer operations per text, each in C."""
+    planes = latin.translate(_RUN_BITS)
+    bits = int.from_bytes(planes, "big")
+    masks = _masks(len(latin))
+    kinds = bits & masks[_KINDS]
     before = kinds >> 8
-    runs = (kinds & ~before).bit_count() + latin.translate(_DIGITS).count(b"xxxx") + _whitespace(latin)
-    adjacent = (kinds | before).to_bytes(len(latin), "big").translate(_LETTER_DIGIT).count(1)
+    runs = (kinds ^ (kinds & before)).bit_count() + planes.count(_DIGIT_RUN) + _whitespace(bits, masks)
+    joined = kinds | before  # a letter and a digit next to each other, either order: both low bits set
+    adjacent = (joined & (joined >> 1) & masks[_LETTER]).bit_count()
     return runs * UNITS_PER_TOKEN + adjacent * ALTERNATION
 
 
-def _whitespace(latin: bytes) -> int:
+def _whitespace(bits: int, masks: dict[int, int]) -> int:
     """Pre-tokens of whitespace. A run of whitespace before a word is one pre-token for all but its last
     character, which joins the word if it is a space and is one more if not ("a  b" is a, " ", " b";
     "a\t\tb" is a, \t, \t, b); a run that ends the text is one."""
-    white = int.from_bytes(latin.translate(_WHITE_BITS), "big")
-    starts = white & ~(white >> 8)
+    white = bits & masks[_WHITE]
+    starts = white ^ (white & (white >> 8))
     longer = (starts & (white << 8)).bit_count()  # runs of two or more (the next character is white too)
-    breaks, visible = (int.from_bytes(latin.translate(table), "big") for table in (_BREAK_BITS, _VISIBLE_BITS))
-    before_word = ((breaks >> 8) & visible).bit_count()
-    ends_alone = white & 1 and not white & 0x100  # the text ends with one whitespace character
+    breaks = (bits & masks[_BREAK]) >> 8  # at the character after each break
+    before_word = breaks.bit_count() - (breaks & (white << 1)).bit_count()  # ... unless that one is white too
+    ends_alone = white & _WHITE and not white & (_WHITE << 8)  # the text ends with one whitespace character
     return longer + before_word + bool(ends_alone)
 
 
@@ -140,7 +157,7 @@ def _chunks(table: str, size: int) -> set[str]:
 
 @functools.cache
 def _rare_pairs() -> re.Pattern[str]:
-    """Every rare pair as the character ``128 * first + second`` (see :func:`_codes`), in one character class:
+    """Every rare pair as the character ``128 * first + second`` (see :func:`_pair_codes`), in one character class:
     letters or punctuation not in :data:`COMMON_PAIRS`, whitespace not in :data:`JOINED_WHITESPACE`. A
     character twice (``''``, ``--``) is never rare: tokenizers hold long runs of one character; a lowercase
     letter before an uppercase one always is, however often code writes it (``useState``): a tokenizer cuts
@@ -164,16 +181,20 @@ def _one_of(codes) -> re.Pattern[str]:
     return re.compile("[" + "".join(map(chr, codes)) + "]")  # codes 1057 … 27482: no character to escape
 
 
-def _codes(data: bytes, width: int, shift: int) -> str:
-    """A character per position: ``data[i - width + 1] << (width - 1)·shift | … | data[i]``, all at once in C
-    (the bytes as 16-bit cells of a big integer, shifted by a cell and by ``shift`` bits and added, the cells
-    never carrying into each other, read back as UTF-16: no code reaches the surrogates). The first
-    ``width - 1`` positions, with fewer characters, are left out."""
-    cells = int.from_bytes(data.decode("latin-1").encode("utf-16-be"), "big")
-    total = 0
-    for back in range(width - 1, -1, -1):
-        total = (total << shift) + (cells >> 16 * back)
-    return total.to_bytes(2 * len(data), "big").decode("utf-16-be")[width - 1 :]
+def _pair_codes(cells: int, size: int) -> str:
+    """A character per position from the second: ``data[i - 1] << 7 | data[i]``, all at once in C (``cells``:
+    the ``size`` bytes as 16-bit cells of a big integer, read from their UTF-16; shifted by a cell and by 7 bits
+    and added, the cells never carrying into each other, read back as UTF-16: no code reaches the surrogates)."""
+    return (((cells >> 16) << 7) + cells).to_bytes(2 * size, "big").decode("utf-16-be")[1:]
+
+
+def _triple_codes(cells: int, size: int) -> str:
+    """As :func:`_pair_codes`, ``data[i - 2] << 10 | data[i - 1] << 5 | data[i]`` from the third position."""
+    return (((((cells >> 32) << 5) + (cells >> 16)) << 5) + cells).to_bytes(2 * size, "big").decode("utf-16-be")[2:]
+
+
+def _cells(prefix: str) -> int:
+    return int.from_bytes(prefix.encode("utf-16-be"), "big")
 
 
 def _repeats(data: bytes) -> int:
@@ -182,11 +203,16 @@ def _repeats(data: bytes) -> int:
     letter of a word, ``ll``, counts nothing), the largest count of any period (``gggg`` repeats with every
     one): the zero bytes of the text XORed with itself ``period`` further on, spaces and tabs left out."""
     size, best = len(data), 0
-    first, second = (int.from_bytes(data.translate(table), "big") for table in _REPEAT_MAPS)
-    for period in range(1, min(REPEAT_PERIODS, size // 2) + 1):
-        same = (first >> 8 * period) ^ second  # byte i: character i - period against character i
-        best = max(best, same.to_bytes(size, "big")[period:].count(b"\0" * max(2, period)))
+    first = int.from_bytes(data.translate(_REPEAT_MAPS[0]), "big")
+    second = int.from_bytes(data.translate(_REPEAT_MAPS[1]), "big")
+    for period, shift, zeros in _PERIODS[: min(REPEAT_PERIODS, size // 2)]:
+        found = ((first >> shift) ^ second).to_bytes(size, "big").count(zeros, period)
+        if found > best:  # byte i: character i - period against character i
+            best = found
     return best
+
+
+_PERIODS = tuple((period, 8 * period, b"\0" * max(2, period)) for period in range(1, REPEAT_PERIODS + 1))
 
 
 def inner_units(text: str) -> int:
@@ -196,13 +222,19 @@ def inner_units(text: str) -> int:
     prefix = text[:PREFIX_CHARS]
     if not prefix.isascii():
         prefix = _NOT_ASCII.sub(" ", prefix)
-    if len(prefix) < 2:
+    size = len(prefix)
+    if size < 2:
         return 0
     data = prefix.encode("ascii")
-    pairs = _rare_pairs().subn("", _codes(data, 2, 7))[1]
-    triples = _rare_triples().subn("", _codes(data.translate(_LETTER_INDEX), 3, 5))[1]
-    long_runs = sum(len(run) - LONG_RUN for run in _LONG_RUN.findall(prefix))
+    pairs = len(_rare_pairs().findall(_pair_codes(_cells(prefix), size)))
+    triples = len(_rare_triples().findall(_triple_codes(_cells(data.translate(_LETTER_INDEX).decode("ascii")), size)))
+    long_runs = 0
+    if _LONG_MASK in data.translate(_LETTER_MASK):  # most texts have none: one C search instead of the pattern
+        long_runs = sum(len(run) - LONG_RUN for run in _LONG_RUN.findall(prefix))
     return (pairs + _repeats(data)) * UNITS_PER_TOKEN + triples * TRIPLE_UNITS + long_runs * LONG_RUN_UNITS
+
+
+_LONG_MASK = b"a" * (LONG_RUN + 1)
 
 
 def short_tokens(size: int) -> int:

@@ -34,7 +34,10 @@ The sum is taken in C, since it runs before every request: ``bytes.translate`` m
 so it is read per chunk small enough never to wrap); the consonant runs are one more translate and a
 ``bytes.count``. That is 1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
 regular expression (its character class is built at the first such text, in a quarter second). The bounds
-add a few translates and counts per KB and a fixed dozen C calls per text (``make bench`` prints µs/KB).
+add one translate and a dozen big-integer operations per text (the run bound) and a fixed few dozen C calls
+on its first characters (the ends inside runs); a character's NFKC expansion cost is cached. ``make bench``
+prints µs/KB beside round 1's obvious version, which tests/compaction/test_tokens_same.py holds these
+figures exactly equal to.
 
 Images count 1,200 tokens, wherever they are (pi counts them only in tool results).
 
@@ -47,7 +50,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 import string
 import unicodedata
 import zlib
@@ -250,11 +252,20 @@ def _expansion_units(text: str) -> int:
     their expansion's weights: a compatibility character is rare, and read alone its expansion costs its
     UTF-8 bytes, not what the same characters cost in running text."""
     extra = 0
-    for char, count in Counter(text).items():  # one pass, then once per distinct character
-        expanded = unicodedata.normalize("NFKC", char)
-        if len(expanded) > 1:
-            extra += count * max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
+    for char in set(text):  # one pass, then once per distinct character (counted only if it expands)
+        units = _char_expansion_units(char)
+        if units:
+            extra += text.count(char) * units
     return extra
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _char_expansion_units(char: str) -> int:
+    """What one character costs beyond its NFKC expansion's weights (0 unless it expands to several)."""
+    expanded = unicodedata.normalize("NFKC", char)
+    if len(expanded) < 2:
+        return 0
+    return max(0, len(expanded.encode("utf-8")) * UNITS_PER_TOKEN - weight_units(expanded))
 
 
 def weight_units(text: str) -> int:
@@ -270,7 +281,7 @@ def _other_weight_units(text: str, latin: bytes) -> int:
     units = _byte_sum(latin.translate(_LOW_UNITS)) + cluster_units(latin)
     high = text.encode("utf-16-be", "surrogatepass")[0::2]
     units += _byte_sum(high.translate(_HIGH_UNITS))
-    if any(char in text for char in ZERO_WIDTH):
+    if b"\x20" in high and any(char in text for char in ZERO_WIDTH):  # all in U+20xx: most texts hold none
         units += _ZERO_WIDTH_EXTRA * sum(map(text.count, ZERO_WIDTH))
     if high.translate(None, _OUTSIDE_RARE_BLOCKS):
         units += sum(map(_rare_extra, _rare_pattern().findall(text)))

@@ -31,7 +31,9 @@ _GOAL_STATED = re.compile(
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
 _COMMON = frozenset("""this that with from have will would should could please then them they there what when which
     your about into also just more only some such than very make sure want need like phase focus goal main current
-    now lets let's""".split())
+    now lets let's where while continue continued stopped agent""".split())
+"""Words that name no content: glue, and the words a summary frames a step with ("Continue where the agent
+stopped: …"), so a resume prompt ("Continue from where you left off") matches no step by them alone."""
 _TROUBLE = re.compile(
     r"\b(?:still (?:fail\w*|broken)|could ?n[o']t|unable to|does ?n[o']t work|not working|oh wait|hmm|wait,"
     r"|(?:errors?|failures?) (?:remain|persist|look like)|the (?:problem|issue) is|mismatch\w*"
@@ -42,7 +44,8 @@ WAITING = re.compile(r"wait for the user'?s next request|nothing (?:is )?(?:left
                      r"|\bno (?:\w+ )?pending (?:tasks?|work)\b", re.I)
 """A next step that only says to wait: nothing checkable, but wrong when work is left."""
 _LASTING = re.compile(
-    r"\b(?:never|always|don'?t|do not|must ?n[o']t|no more than|at most|only|avoid|from now on|unchanged|alone)\b"
+    r"\b(?:never|always|don'?t|do not|must(?: ?n[o']t)?|no more than|at most|only|avoid|from now on|unchanged|alone"
+    r"|make sure|ensure|required?|by default|default(?:s)? to)\b"
     r"|不要|别|永远|始终|总是|禁止|只能",
     re.I,
 )

@@ -61,6 +61,8 @@ _SECTION_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("in_progress", re.compile(r"in[ -]progress|current (?:task|work|state|step)|ongoing|under way|wip\b")),
     ("done", re.compile(r"\bdone\b|complete[ds]?\b|finished|accomplished")),
     ("next", re.compile(r"\bnext\b|to ?do\b|remaining|upcoming|pending")),
+    # "Errors and fixes", "Problems solved": a log of errors with their fixes, settled unless an item says not
+    ("fixes", re.compile(r"\b(?:errors?|issues?|problems?|bugs?)\b[^#]{0,20}\b(?:fix(?:es|ed)?|resolved|solved|solutions?)\b")),
     ("blocked", re.compile(r"blocked|blocker|open (?:errors?|issues?|problems?)|\berrors?\b|\bissues\b|failures")),
     ("constraints", re.compile(r"constraint|preference|requirement|\brules?\b|guideline")),
 )
@@ -97,6 +99,12 @@ _RESOLVED_MENTION = re.compile(
     r"irrelevant|aborted by the user|reverted)\b",
     re.IGNORECASE,
 )
+_STILL_OPEN = re.compile(
+    r"\b(?:ongoing|still (?:fail\w*|broken|open|there)|current (?:issue|error|problem|blocker)|not (?:yet )?(?:fixed|resolved)"
+    r"|did not fix|didn'?t fix|unresolved|remain(?:s|ing)? (?:open|unresolved|failing))\b",
+    re.IGNORECASE,
+)
+"""An error marked as not settled, whatever else the item says about it ("the root cause is …")."""
 _ADDRESSED = re.compile(
     r"\b(?:if you need (?:specific|more|further|the)|you were (?:asked|working)|you generated|without asking the user"
     r"|continue (?:the conversation|from where|where (?:we|you) left)|(?:read|see) the full transcript)\b",
@@ -165,8 +173,10 @@ def summary_items(summary: str) -> tuple[SummaryItem, ...]:
                 stack.pop()
             parent = stack[-1][1] if stack else "other"
             own = section_of(title)
+            if own == "blocked" and parent == "fixes":
+                own = parent  # "**Error 2:**" under "Errors and fixes" is one entry of the log
             stack.append((level, own if own != "other" else parent))
-            if own in ("other", parent) and parent in SCORED_SECTIONS + ("blocked",):
+            if own in ("other", parent) and parent in SCORED_SECTIONS + ("blocked", "fixes"):
                 items.append(_item(parent, title))  # "### WP14: Create main-new.ts (NEXT)" under Next Steps
             continue
         section = stack[-1][1] if stack else "other"
@@ -322,7 +332,7 @@ def _assistant_block(block: Any, targets: dict[str, tuple[str, str]]) -> Iterato
     elif block.get("type") == "toolCall":
         arguments = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
         command = arguments.get("command") if isinstance(arguments.get("command"), str) else None
-        target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath")
+        target = command or next((v for k, v in arguments.items() if k in ("path", "file_path", "filePath", "url")
                                   and isinstance(v, str)), "")
         name = str(block.get("name"))
         targets[str(block.get("id"))] = (f"{name}:{target}", "" if command is not None else name)
@@ -411,6 +421,19 @@ class RegionIndex:
         self._last_mention[sig] = (len(self.said), found)
         return self.said[found] if found >= 0 else None
 
+    def plan_status(self, sig: "_Signature") -> bool | None:
+        """Whether the agent's plan (a todo or plan tool's list), written after the last text or command that
+        mentions ``sig``, marks the item done (``True``) or not yet (``False``); ``None`` when no later plan
+        names it. A plan rewritten after a commit that named the item keeps it open: the plan is the newer word."""
+        since = self._last_mention.get(sig, (0, -1))[1]
+        for index in range(len(self.said) - 1, since, -1):
+            said = self.said[index]
+            if said.role == "call" and isinstance(said.arguments, dict):
+                status = _plan_entry_status(said.arguments, sig)
+                if status is not None:
+                    return status in _PLAN_DONE
+        return None
+
     def _mentions(self, sig: "_Signature", index: int) -> bool:
         lowered = self._lowered[index]
         if sig.salient:
@@ -424,12 +447,40 @@ class RegionIndex:
         return sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
 
 
+_PLAN_DONE = frozenset({"completed", "complete", "done", "finished"})
+_PLAN_TEXT = ("content", "subject", "title", "description", "step", "text", "task")
+
+
+def _plan_entry_status(arguments: dict, sig: "_Signature") -> str | None:
+    """The status of the entry of a plan tool's list (``todos``, ``plan``, …: dicts with a ``status``) that
+    names ``sig`` the way a mention does, lower-cased; ``None`` when no entry names it."""
+    for value in arguments.values():
+        if not isinstance(value, list):
+            continue
+        for entry in value:
+            if not isinstance(entry, dict) or not isinstance(entry.get("status"), str):
+                continue
+            text = " ".join(str(entry[key]) for key in _PLAN_TEXT if isinstance(entry.get(key), str)).lower()
+            if text and _mentioned_in(sig, text):
+                return entry["status"].lower()
+    return None
+
+
+def _mentioned_in(sig: "_Signature", lowered: str) -> bool:
+    """Most of the salient tokens of ``sig``, else most of its content words, are in ``lowered``."""
+    if sig.salient:
+        return sum(any(f in lowered for f in _path_forms(t)) for t in sig.salient) * 2 > len(sig.salient)
+    stems = {w[:_STEM] for w in _WORD.findall(lowered)}
+    return len(sig.words) >= 2 and sum(w[:_STEM] in stems for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
+
+
 def _path_forms(token: str) -> list[str]:
     """A path and its shorter tails (``/abs/repo/src/a.ts`` → ``repo/src/a.ts`` … ``a.ts``): one file, three
     spellings, found by any."""
     token = token.lower().strip("/\\")
     parts = re.split(r"[/\\]", token)
-    forms = [token] + ["/".join(parts[i:]) for i in range(1, len(parts))]
+    # a bare last part with no extension (``.git/worktrees/2/index``'s ``index``) is a common word, no file name
+    forms = [token] + [tail for tail in ("/".join(parts[i:]) for i in range(1, len(parts))) if "/" in tail or "." in tail]
     return [f for f in forms if len(f) >= 3] or [token]
 
 
@@ -776,18 +827,51 @@ def summaries_at(path: Sequence[dict], cuts: Sequence[int], *, summarizer: Any =
 def _is_stale(item: SummaryItem, sig: _Signature, region: RegionIndex, labels: RegionLabels | None) -> bool:
     if labels is not None:  # the labels are the truth: an item they do not know is not judged stale
         return labels.status_of(item.text) == "done"
-    return _finished_in_region(sig, region)
+    return _finished_in_region(item.text, sig, region)
 
 
-def _finished_in_region(sig: _Signature, region: RegionIndex) -> bool:
-    """The heuristic: the last user/assistant text or command that mentions the item reports it finished (an
-    assistant text with a completion word, or a ``git commit``)."""
+def _finished_in_region(text: str, sig: _Signature, region: RegionIndex) -> bool:
+    """The heuristic: the last user/assistant text or command that mentions the item reports it finished (a
+    sentence of an assistant text that names the item beside a completion word, or a ``git commit``), unless
+    the agent's plan, written after it, still lists the item as not done."""
     said = region.last_mention(sig)
     if said is None:
         return False
+    planned = region.plan_status(sig)
+    if planned is not None:
+        return planned
     if said.role == "command":
         return _is_git_commit(said.text)
-    return said.role == "assistant" and bool(_COMPLETION.search(said.text))
+    return said.role == "assistant" and _reports_done(text, sig, said.text)
+
+
+def _reports_done(text: str, sig: _Signature, said: str) -> bool:
+    """A sentence of ``said`` names the item and a completion word that is not the item's own ("update the
+    `Created` flag" finishes nothing); code blocks and other sentences ("TASK-002 complete. Now TASK-003") are
+    no report on it."""
+    own = {word.lower() for word in _COMPLETION.findall(text)}
+    for sentence in _sentences(_FENCED.sub(" ", said)):
+        lowered = sentence.lower()
+        if _names(sig, lowered) and any(word.lower() not in own for word in _COMPLETION.findall(sentence)):
+            return True
+    return False
+
+
+_FENCED = re.compile(r"```[^`]*```")
+_SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
+
+
+def _sentences(text: str) -> list[str]:
+    return [piece for piece in _SENTENCE_END.split(text) if piece.strip()]
+
+
+def _names(sig: _Signature, lowered: str) -> bool:
+    """One of the item's salient tokens, else two of its content words (all, when it has fewer), are in
+    ``lowered``: a sentence that names the item."""
+    if sig.salient:
+        return any(form in lowered for token in sig.salient for form in _path_forms(token))
+    stems = {word[:_STEM] for word in _WORD.findall(lowered)}
+    return sum(word[:_STEM] in stems for word in sig.words) >= min(2, len(sig.words))
 
 
 def _is_git_commit(command: str) -> bool:
@@ -808,6 +892,9 @@ class _Failure:
     target: str
     text: str
     resolved: bool
+    edited: bool = False
+    """Settled only because a file its output names was changed afterwards, with no rerun since: the agent acted
+    on it, but whether it is fixed the region does not show."""
 
 
 def _failures(region: RegionIndex) -> list[_Failure]:
@@ -841,7 +928,7 @@ class _ErrorIndex:
             head = f"tool:{said.tool}" if said.tool else _command_head(said.target)
             settled = (bool(_ABORTED.search(said.text[:200])) or _INSPECTION.match(head) is not None
                        or not said.text.strip())
-            self._open.append([number, said, head, settled, len(self._changes), set()])
+            self._open.append([number, said, head, settled, len(self._changes), set(), False])
             self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
             return
         for head in _chain_heads(said.target) | ({f"tool:{said.tool}"} if said.tool else set()):
@@ -852,11 +939,14 @@ class _ErrorIndex:
                 self._changes.append((number, name))
 
     def failures(self) -> list[_Failure]:
-        return [_Failure(state[1].target, state[1].text, self._resolved(state)) for state in self._open]
+        return [_Failure(state[1].target, state[1].text, self._resolved(state), state[6]) for state in self._open]
 
     def _resolved(self, state: list) -> bool:
-        number, said, head, settled, _, _ = state
-        if settled or (head and self._last_success.get(head, -1) > number):
+        number, said, head, settled = state[:4]
+        if head and self._last_success.get(head, -1) > number:
+            state[6] = False  # rerun and passed: settled for sure
+            return True
+        if settled:
             return True
         # a file the error output names (``chat-simple.ts(28,2): error TS2739``) was changed afterwards: the
         # agent acted on the error, which the region treats as settled unless it fails again
@@ -865,7 +955,7 @@ class _ErrorIndex:
             if name not in looked:
                 looked.add(name)
                 if name in text:
-                    state[3] = True
+                    state[3] = state[6] = True
                     return True
         state[4] = len(self._changes)
         return False
@@ -899,9 +989,10 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     mentioned_labels: set[int] = set()
     mentioned_failures: set[int] = set()
     for item in items:
-        if not _ERROR_MENTION.search(item.text) or item.text.startswith(">"):
+        if not _claims_error(item.text) or item.text.startswith(">"):
             continue  # a quoted line claims nothing
-        said_open = item.section != "done" and not _RESOLVED_MENTION.search(item.text)
+        said_open = bool(_STILL_OPEN.search(item.text)) or (
+            item.section not in ("done", "fixes") and not _RESOLVED_MENTION.search(item.text))
         truth = _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels,
                              mentioned_failures)
         if truth is None:
@@ -924,12 +1015,33 @@ def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, la
             return "open" if label.status == "open" else "resolved"
     sig = signature(text)
     # the error as it stands: its latest failure (an earlier one of the same name was often settled by a rerun)
-    lasts = [haystacks.last(f) for t in sig.salient for f in _path_forms(t)]
-    index = max((i for i in lasts if i is not None), default=None)
+    # that holds most of the names the summary gives it: one shared name (the product's, "ClickHouse") does
+    # not make an unrelated failure the same error
+    lasts = {haystacks.last(f) for t in sig.salient for f in _path_forms(t)} - {None}
+    index = next((i for i in sorted(lasts, reverse=True)
+                  if _holds_most(haystacks.pieces[i], sig.salient)), None)
     if index is None:
         return None
     seen_failures.add(index)
+    if failures[index].edited:  # being fixed, not rerun: "open" and "resolved" are both fair, neither is judged
+        return None
     return "resolved" if failures[index].resolved else "open"
+
+
+def _holds_most(haystack: str, names: Sequence[str]) -> bool:
+    held = sum(any(form in haystack for form in _path_forms(name)) for name in names)
+    return held * 2 > len(names)
+
+
+def _claims_error(text: str) -> bool:
+    """``text`` reports an error, once what only describes code is left out: a condition ("use X when Y
+    fails", "if the fetch errors, retry") and a backticked file or identifier (`plugin-error.ts`)."""
+    return bool(_ERROR_MENTION.search(_CONDITION.sub(" ", _CODE_NAME.sub(" ", text))))
+
+
+_CONDITION = re.compile(r"\b(?:when|whenever|if|unless|in case|on)\b[^.,;:!?\n]*", re.IGNORECASE)
+_CODE_NAME = re.compile(r"`[^`\s./_-]*[./_-][^`\s]*`")
+"""The part before the first separator cannot hold one, so an unclosed span backtracks once, not per dot."""
 
 
 def _open_errors_left_out(failures: list[_Failure], labels: RegionLabels | None, seen_labels: set[int],
