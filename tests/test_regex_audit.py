@@ -143,7 +143,9 @@ SUPER_LINEAR_SHAPES = [
     (r"^\W*(?:next steps?|remaining|todo|still to do)\b.*:\W*$", True),
     (r"\d+\s*,\s*\d+x", False),
 ]
-LINEAR_SHAPES = [(r"[a-z]++\d{1,5}", False), (r"(#{1,6})\s+(?=\S)", True), (r"\bgit\b", False)]
+# An unanchored run without a word boundary in front is not among them: ``[a-z]++\d{1,5}`` is tried from every
+# letter of a long run (0.7 ms at 1,000 letters, 80 ms at 16,000), so the audit was right when it flagged it.
+LINEAR_SHAPES = [(r"\b[a-z]++\d{1,5}", False), (r"(#{1,6})\s+(?=\S)", True), (r"\bgit\b", False)]
 
 
 @pytest.mark.parametrize("source, anchored", SUPER_LINEAR_SHAPES)
