@@ -18,8 +18,9 @@ from pathlib import Path
 
 from pi_compact import Session
 from pi_compact.compaction.offline import OfflineSummarizer
-from pi_compact.compaction.offline.compose import strip_generated
-from pi_compact.compaction.prepare import message_for_summary
+from pi_compact.compaction.offline.compose import compose, strip_generated
+from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.prepare import collect_files, message_for_summary
 from pi_compact.compaction.summarizer import SummaryRequest
 from pi_compact.importers import read_transcript, reference_summaries, write_session
 from sessions_fixtures import AGENTS_DIR, HERE
@@ -50,10 +51,18 @@ class Region:
         return tuple(m for m in (message_for_summary(e) for e in self.entries) if m is not None)
 
     def offline(self) -> str:
+        """The summary as a compaction stores it: the offline summarizer's text with pi's ``<read-files>`` /
+        ``<modified-files>`` lists of the region appended (what the continuing agent reads; the reference
+        summaries hold their own file sections)."""
+        messages = self.messages()
         request = SummaryRequest(system="", prompt="", max_tokens=13_000, kind="compaction",
-                                 messages=self.messages(), previous_summary=self.previous,
+                                 messages=messages, previous_summary=self.previous,
                                  metadata={"cwd": self.cwd})
-        return OfflineSummarizer().summarize(request).text
+        body = OfflineSummarizer().summarize(request).text
+        files = collect_files(list(self.entries), messages)
+        return compose(body, first_request=None, current_request=None, dropped_note=None,
+                       read_files=files.read_files, modified_files=files.modified_files, cwd=self.cwd,
+                       gone=extract_facts(list(messages)).gone)
 
 
 @cache

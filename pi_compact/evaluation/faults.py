@@ -15,6 +15,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+CHANGING_TOOLS = ("edit:", "write:", "multiedit:", "multi_edit:", "str_replace:", "edit_file:", "write_file:",
+                  "notebookedit:", "apply_patch:")
+"""How the call target of a tool that changes a file begins (``name:path``; Claude Code's are "Edit", "Write")."""
+
 _DECLINED = re.compile(
     r"\b(?:the user|user|you)\b[^.\n]{0,60}?\b(?:reject(?:ed|s)?|declin(?:ed|es)?|den(?:y|ied|ies)|refus(?:ed|es)?"
     r"|blocked|(?:doesn'?t|does not|don'?t|do not|did not|didn'?t) (?:want|approve|allow|permit|accept))\b"
@@ -159,9 +163,27 @@ def _declined_targets(said: Sequence[Any]) -> list[str]:
             if s.role == "result" and s.target and _DECLINED.search(s.text[:400])]
 
 
+def _written_targets(said: Sequence[Any]) -> set[str]:
+    """Files a write or edit of the region changed: a file the user declined once and let through later is
+    modified."""
+    return {s.target.split(":", 1)[-1] for s in said
+            if s.role == "result" and s.tool and s.target.lower().startswith(CHANGING_TOOLS) and not s.failed
+            and not _DECLINED.search(s.text[:400])}
+
+
+def _same_file(listed: str, path: str) -> bool:
+    """A file list's entry (often relative to the session's folder) names ``path``: one ends with the other at a
+    "/" (two files of one basename in different folders are not the same file)."""
+    if not listed or not path:
+        return False
+    shorter, longer = sorted((listed.lstrip("./"), path.lstrip("./")), key=len)
+    return longer == shorter or longer.endswith("/" + shorter)
+
+
 def _declined_as_errors(said, summary, sections, labels) -> list[str]:
     found = []
     targets = [t for t in _declined_targets(said) if t.strip()]
+    written = _written_targets(said)
     open_lines = _under(sections, "block", "next", "progress", "error", "issue")
     for target in targets:
         name = target.strip().rsplit("/", 1)[-1][:60]
@@ -169,7 +191,8 @@ def _declined_as_errors(said, summary, sections, labels) -> list[str]:
             if name in line and _OPEN_WORDS.search(line):
                 found.append(f"declined call reported as an error or a fix: {line[:120]}")
         for kind, block in _file_blocks(summary):
-            if kind == "modified-files" and any(entry.strip().endswith(name) for entry in block.splitlines()):
+            if kind == "modified-files" and target not in written and any(
+                    _same_file(entry.strip(), target.strip()) for entry in block.splitlines()):
                 found.append(f"declined write listed as modified: {name}")
     return found
 

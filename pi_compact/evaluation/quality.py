@@ -35,7 +35,7 @@ from typing import Any
 from ..accessors import json_strings
 from ..compaction.offline.goal import injected
 from ..compaction.tokens import estimate_tokens, text_tokens
-from .faults import FAULT_COST, WAITING, asked_last, find_faults
+from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, find_faults
 from .growing import GrowingText, PieceFinder
 from .recall import NeedIndex, recall
 
@@ -933,7 +933,7 @@ class _ErrorIndex:
             return
         for head in _chain_heads(said.target) | ({f"tool:{said.tool}"} if said.tool else set()):
             self._last_success[head] = number
-        if said.target.lower().startswith(_CHANGING_TOOLS):  # Claude Code's tools are "Edit", "Write"
+        if said.target.lower().startswith(CHANGING_TOOLS):  # Claude Code's tools are "Edit", "Write"
             name = said.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
             if len(name) >= 4 and "." in name:
                 self._changes.append((number, name))
@@ -966,7 +966,6 @@ _INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|
 """A look that found nothing (grep's exit 1, no such file) is not an error left open."""
 
 
-_CHANGING_TOOLS = ("edit:", "write:", "multiedit:", "multi_edit:", "str_replace:", "edit_file:", "write_file:")
 
 
 def _chain_heads(target: str) -> set[str]:

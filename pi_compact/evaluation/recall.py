@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .faults import CHANGING_TOOLS
+
 _STEM = 5
 _WORD = re.compile(r"[^\W\d_]{5,}", re.UNICODE)
 _LONG_WORD = re.compile(r"[^\W\d_]{6,}", re.UNICODE)
@@ -41,8 +43,6 @@ _CD = re.compile(r"^cd [^&;|\n]{1,300}&&\s*")
 """The directory a command runs in: where, not what."""
 _MESSAGE_FLAG = re.compile(r"\s-\w{0,3}m\s*[\"']")
 _DOC_HEADING = re.compile(r"^#{1,6} ", re.M)
-_CHANGING = ("edit:", "write:", "multiedit:", "multi_edit:", "str_replace:", "edit_file:", "write_file:",
-             "notebookedit:", "apply_patch:")
 _COMMON = frozenset("""about above after again against because before being below between cannot could doing
     during every further having other should their there these those through under until where which while
     would yours please thanks think thing things maybe really something right going actually there's let's
@@ -151,7 +151,7 @@ class NeedIndex:
             return
         # what the last calls that worked were on (a failed look the agent moved past is nowhere it stands)
         self._actions.append(_CD.sub("", target))
-        if said.target.lower().startswith(_CHANGING) and target.strip():
+        if said.target.lower().startswith(CHANGING_TOOLS) and target.strip():
             self._files.pop(target.strip(), None)
             self._files[target.strip()] = None
             if len(self._files) > RECENT_FILES:

@@ -9,7 +9,7 @@ import pytest
 
 from pi_compact.evaluation.faults import find_faults
 from pi_compact.evaluation.quality import RegionIndex
-from tests.compaction.messages import assistant, user
+from tests.compaction.messages import assistant, call, result, user
 
 REQUIREMENTS = (
     "it must be controlled by configuration, default to off",
@@ -54,3 +54,34 @@ def test_an_answered_request_given_as_the_next_step_is_still_a_fault():
                  assistant("The README now documents the upload worker's retry policy."))
     summary = "## Next Steps\n1. Document the upload worker retry policy in the README\n"
     assert [f for f in find_faults(said, summary) if "answered request" in f]
+
+
+DECLINED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file "
+            "edit, the new_string was NOT written to the file).")
+
+
+def _declined_then(path: str, *later: dict) -> list:
+    return _said(user("tidy the client"), assistant(call("d", "Edit", file_path=path, old_string="a", new_string="b")),
+                 result("d", "Edit", DECLINED, error=True), *later)
+
+
+def _modified(*paths: str) -> str:
+    return "## Goal\ntidy the client\n\n<modified-files>\n" + "\n".join(paths) + "\n</modified-files>\n"
+
+
+@pytest.mark.parametrize("path", ["/w/proj/src/client.go", "/w/proj/pkg/a/SKILL.md"])
+def test_a_declined_write_listed_as_modified_is_a_fault(path):
+    faults = find_faults(_declined_then(path), _modified(path.removeprefix("/w/proj/")))
+    assert [f for f in faults if "declined write listed as modified" in f]
+
+
+@pytest.mark.parametrize("path", ["/w/proj/src/client.go", "/w/proj/pkg/a/SKILL.md"])
+def test_a_file_declined_once_then_written_is_modified(path):
+    written = (assistant(call("w", "Write", file_path=path, content="x")), result("w", "Write", "File written"))
+    faults = find_faults(_declined_then(path, *written), _modified(path.removeprefix("/w/proj/")))
+    assert not [f for f in faults if "declined write listed as modified" in f]
+
+
+def test_a_declined_file_is_not_another_file_of_the_same_name():
+    faults = find_faults(_declined_then("/w/proj/pkg/a/SKILL.md"), _modified("pkg/b/SKILL.md"))
+    assert not [f for f in faults if "declined write listed as modified" in f]

@@ -462,7 +462,9 @@ class _Collector:
         if refused:
             self._refused(name, run_target(call), text)
         effects = shell_effects(run_target(call)) if call.command_index is not None else None
-        changed = effects.writes if effects else [tool_path(call.arguments)]
+        lowered = call.name.lower()
+        changes_file = lowered in WRITE_TOOLS or lowered in EDIT_TOOLS
+        changed = effects.writes if effects else [tool_path(call.arguments)] if changes_file else []
         (self.refused_paths if refused else self.written_paths).update(changed)
         if not refused and not failed:
             for path in changed:  # written again after a deletion: it exists

@@ -86,6 +86,17 @@ def test_a_declined_call_is_a_decision_not_an_error_a_fix_or_a_changed_file(
 
 
 @EXAMPLES
+@given(refusal=DECLINED, kind=st.sampled_from(["edit", "write", "Write"]), path=PATHS,
+       looked=st.sampled_from(["read", "Read", "grep", "view"]))
+def test_a_file_only_looked_at_then_declined_was_not_changed(refusal: str, kind: str, path: str, looked: str) -> None:
+    messages = [user("Tidy the error handling in the client."),
+                assistant(call("l1", looked, path=path)), result("l1", looked, "line 1\nline 2"),
+                *_declined_call(kind, path, refusal)]
+    facts = extract_facts(messages)
+    assert path in facts.gone and path not in facts.modified_files
+
+
+@EXAMPLES
 @given(stop=st.sampled_from(["Command aborted", "Operation aborted", "Request interrupted by user",
                              "Cancelled by the user"]), path=PATHS)
 def test_a_call_stopped_while_it_ran_is_neither_an_error_nor_a_decision(stop: str, path: str) -> None:
