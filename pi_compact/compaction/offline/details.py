@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, WRITE_TOOLS, Facts, is_shell_tool, message_dicts, shell_command, tool_path
+from .errors import command_key, turned_back
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, is_shell_tool, message_dicts, shell_command,
+                    tool_path)
 from .outcome import refusal
 from .goal import request_words
 from .paths import PathNames, infer_cwd
@@ -34,8 +36,10 @@ READ_LABEL = "Files read (not changed):"
 EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
 NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
-MET_LABEL = "Failures met on the way and since settled (their output quoted):"
+MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
+FAILURE_FLOOR = 160
+"""Tokens the settled failures may always take (two or three of them), however small the region."""
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
 _SHORT_REQUEST = 90
@@ -133,11 +137,6 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
-    met = _met_item(facts, state, have, room // 5)
-    if met:
-        items.append(met)
-        spent += text_tokens(met)
-        have |= terms(met)
     ran = _ran_line(facts, have, room // 6)
     if ran:
         items.append(ran)
@@ -167,32 +166,113 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     return items + ([log] if log else [])
 
 
-def _met_item(facts: Facts, state: RegionState, have: set[str], room: int) -> str:
-    """The failures of commands and file changes the region settled (the open ones are under Blocked), each its
-    error line as the tool wrote it, those naming the most things the summary lacks first, within ``room``; reads,
-    searches and fetches that failed, calls the user stopped or declined are no such failures."""
+def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathNames, have: set[str],
+              room: int) -> str:
+    """The failures the region met and settled (the open ones are under Blocked), each with what failed in the
+    tool's own words and what the agent did next, those naming the most things the summary lacks first, within
+    ``room``: commands and file changes; a lookup (a fetch, a browser call) only when the same tool then succeeded
+    (what was done instead); the model's own API errors once a later reply went through. A call the user stopped
+    or declined, or the harness turned back before it ran, is no such failure."""
     open_text = "\n".join(state.open_errors)
-    lines: dict[str, set[str]] = {}
-    for attempt in facts.attempts:
-        if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip():
+    then = _next_steps(facts.attempts, names)
+    found: dict[str, str] = {}  # the failure's line -> what the agent did after its latest occurrence
+    for position, attempt in enumerate(facts.attempts):
+        if not _settled_failure(attempt, position in then) or attempt.error.strip()[:80] in open_text:
             continue
-        tool = attempt.tool.lower()
-        if not (is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS):
-            continue  # a read, a search or a fetch that failed is no work that was settled
-        if attempt.error.strip()[:80] in open_text:
-            continue
-        where = clip_words(attempt.target, 80) if attempt.target else attempt.tool
-        line = f"{_SUB}`{where.replace('`', '')}`: {clip_words(attempt.error, 200)}"
-        lines.setdefault(line, terms(line))
+        found.pop(line := _failure_line(attempt, names), None)
+        found[line] = then.get(position, "")
+    for error in _provider_errors(listed):
+        found.setdefault(f"{_SUB}the model's API: {clip_words(error, 160)}", "a later reply went through")
+    lines = {f"{line}; then {after}" if after else line: None for line, after in found.items()}
+    named = {line: terms(line) for line in lines}
     chosen, spent, seen = [], text_tokens(MET_LABEL), set(have)
-    for line, named in sorted(lines.items(), key=lambda pair: -len(pair[1] - have)):
+    for line in sorted(lines, key=lambda line: -len(named[line] - have)):
         cost = text_tokens(line) + 2
-        if named - seen and spent + cost <= room:
+        if named[line] - seen and spent + cost <= room:
             chosen.append(line)
             spent += cost
-            seen |= named
+            seen |= named[line]
     order = list(lines)
     return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
+
+
+def _settled_failure(attempt: Attempt, followed: bool) -> bool:
+    """A failure worth naming as met and settled: of work (a command, a file change) or, when the same tool then
+    succeeded (``followed``), of any other tool; with an error line; not a shell lookup that found nothing."""
+    if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip() \
+            or turned_back(attempt):
+        return False
+    tool = attempt.tool.lower()
+    return is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS or followed
+
+
+def _failure_line(attempt: Attempt, names: PathNames) -> str:
+    if is_shell_tool(attempt.tool):
+        command = command_key(attempt.target)  # without its ``cd dir &&`` and ``| tail``: the check that failed
+        where = f"`{clip_words(command, 80).replace('`', '')}`" if command else attempt.tool
+    else:
+        target = names.name(attempt.target) if attempt.target else ""
+        where = f"{attempt.tool} `{clip_words(target, 80).replace('`', '')}`" if target else attempt.tool
+    return f"{_SUB}{where}: {clip_words(attempt.error, 200)}"
+
+
+def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, str]:
+    """Per failed attempt, what the agent did next that worked: the next successful command or file change after a
+    failed one (``git pull --rebase`` after a rejected push, the edit after a lint finding), the same tool's next
+    success after any other failed call (the page fetched instead). One pass; each failure waits once."""
+    then: dict[int, str] = {}
+    waiting: list[int] = []
+    others: dict[str, list[int]] = {}
+    for position, attempt in enumerate(attempts):
+        tool = attempt.tool.lower()
+        work = is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS
+        if attempt.failed:
+            if not attempt.aborted and not attempt.refused:
+                (waiting if work else others.setdefault(attempt.tool, [])).append(position)
+            continue
+        if attempt.aborted or attempt.refused or (work and attempt.lookup):
+            continue
+        if work and waiting:
+            done = _done_as(attempt, names)
+            then.update(dict.fromkeys(waiting, done))
+            waiting = []
+        elif not work and others.get(attempt.tool):
+            then.update(dict.fromkeys(others.pop(attempt.tool), _done_as(attempt, names)))
+    return then
+
+
+def _done_as(attempt: Attempt, names: PathNames) -> str:
+    tool = attempt.tool.lower()
+    target = clip_words(names.name(attempt.target) if attempt.target and not is_shell_tool(tool) else attempt.target,
+                        80).replace("`", "'")
+    if is_shell_tool(tool):
+        command = clip_words(command_key(attempt.target), 80).replace("`", "'")
+        return f"ran `{command}`" if command else "ran a command"
+    verb = "edited" if tool in EDIT_TOOLS else "wrote" if tool in WRITE_TOOLS else attempt.tool
+    return f"{verb} `{target}`" if target else verb
+
+
+def _provider_errors(listed: list[dict]) -> list[str]:
+    """The errors of the model's own API (``API Error: 529 … Overloaded``, ``FailedToOpenSocket``) that a later
+    reply got past: a reply that ended in an error, then one that did not."""
+    found: dict[str, None] = {}
+    pending: list[str] = []
+    for message in listed:
+        if message.get("role") != "assistant":
+            continue
+        error = message.get("errorMessage")
+        if message.get("stopReason") == "error" and isinstance(error, str) and error.strip():
+            pending.append(one_line(error))
+        elif message.get("stopReason") != "error" and pending:
+            found.update(dict.fromkeys(pending))
+            pending = []
+    return list(found)
+
+
+def failure_room(room: int) -> int:
+    """Tokens the settled failures may take beyond the details' room: what must not be retried is said whatever
+    else fills the summary."""
+    return max(FAILURE_FLOOR, room // 4) if room > 0 else 0
 
 
 def _ran_line(facts: Facts, have: set[str], room: int) -> str:
@@ -455,6 +535,11 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
     _with_hashes(sections.items["done"], commit_hashes(messages))
     if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
         sections.items["done"][:] = done
+    listed = list(message_dicts(messages))
+    met = _met_item(listed, facts, state, _path_names(listed, facts, cwd), terms(draw()), failure_room(room))
+    if met:  # beyond the room: the other details keep theirs
+        critical.append(met)
+        room += text_tokens(met) + 2
     base, shown = list(critical), draw()
     target, added = room, []
     for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)

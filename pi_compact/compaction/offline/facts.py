@@ -15,6 +15,7 @@ from typing import Any
 from ...accessors import content_text
 from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_body, passed_line, refusal,
                       refusal_reason, stopped)
+from .diagnostics import telling_line
 from .goal import request_words
 from .shell import shell_effects
 
@@ -139,6 +140,12 @@ def tool_path(arguments: Any) -> str:
             if isinstance(value, str) and value.strip():
                 return value.strip()
     return ""
+
+
+def web_address(arguments: Any) -> str:
+    """The page a fetch or browser call works on (its ``url``), or ``""``."""
+    url = arguments.get("url") if isinstance(arguments, dict) else None
+    return url.strip()[:2000] if isinstance(url, str) and url.strip().startswith(("http://", "https://")) else ""
 
 
 def is_shell_tool(name: str) -> bool:
@@ -471,7 +478,7 @@ class _Collector:
                 self.deleted.pop(path, None)
             self.deleted.update(dict.fromkeys(effects.deletes if effects else ()))
         if call.command_index is None:
-            path = tool_path(call.arguments)
+            path = tool_path(call.arguments) or web_address(call.arguments)  # a page fetched is its target
             self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
                           refused=refused)
             return
@@ -517,7 +524,9 @@ class _Collector:
             lines = [failure_line(text, shell)]
         self.errors.add(*lines)
         # a test run's error lines end in its verdict ("FAIL"), which names nothing to fix: the failing test does
-        error = ((failed_test(text) if shell else "") or main_error(lines)) if lines and failed else ""
+        # and a runner's verdict ("[lint] ERROR task failed") names nothing either: the located diagnostic does
+        error = (((failed_test(text) or telling_line(text)) if shell else "") or main_error(lines)) \
+            if lines and failed else ""
         passed = passed_line(text) if shell and not failed else ""
         self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance
