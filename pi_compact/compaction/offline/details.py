@@ -17,8 +17,9 @@ from typing import Any
 
 from ...accessors import content_text
 from .errors import command_key, turned_back
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, is_shell_tool, message_dicts, shell_command,
-                    tool_path)
+from .diagnostics import is_telling
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
+                    shell_command, tool_path)
 from .outcome import refusal
 from .goal import request_words
 from .paths import PathNames, infer_cwd
@@ -38,7 +39,7 @@ NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
-FAILURE_FLOOR = 160
+FAILURE_FLOOR = 200
 """Tokens the settled failures may always take (two or three of them), however small the region."""
 _SENTENCE_CHARS = 240
 _REQUEST_CHARS = 200
@@ -182,7 +183,7 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
         found.pop(line := _failure_line(attempt, names), None)
         found[line] = then.get(position, "")
     for error in _provider_errors(listed):
-        found.setdefault(f"{_SUB}the model's API: {clip_words(error, 160)}", "a later reply went through")
+        found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "a later reply went through")
     lines = {f"{line}; then {after}" if after else line: None for line, after in found.items()}
     named = {line: terms(line) for line in lines}
     chosen, spent, seen = [], text_tokens(MET_LABEL), set(have)
@@ -200,10 +201,16 @@ def _settled_failure(attempt: Attempt, followed: bool) -> bool:
     """A failure worth naming as met and settled: of work (a command, a file change) or, when the same tool then
     succeeded (``followed``), of any other tool; with an error line; not a shell lookup that found nothing."""
     if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip() \
-            or turned_back(attempt):
+            or turned_back(attempt) or not _names_what_failed(attempt.error):
         return False
     tool = attempt.tool.lower()
     return is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS or followed
+
+
+def _names_what_failed(error: str) -> bool:
+    """An error line that says what failed (an error, a failing test, a diagnostic), not whatever the output's last
+    line was (``ci-cd.md``, ``=== a444d3 ===``)."""
+    return bool(error_lines(error, 1)) or is_telling(error) or bool(failed_test(error))
 
 
 def _failure_line(attempt: Attempt, names: PathNames) -> str:
@@ -211,9 +218,16 @@ def _failure_line(attempt: Attempt, names: PathNames) -> str:
         command = command_key(attempt.target)  # without its ``cd dir &&`` and ``| tail``: the check that failed
         where = f"`{clip_words(command, 80).replace('`', '')}`" if command else attempt.tool
     else:
-        target = names.name(attempt.target) if attempt.target else ""
-        where = f"{attempt.tool} `{clip_words(target, 80).replace('`', '')}`" if target else attempt.tool
-    return f"{_SUB}{where}: {clip_words(attempt.error, 200)}"
+        target = _shown_target(attempt, names)
+        where = f"{attempt.tool} `{target}`" if target else attempt.tool
+    error = clip_words(attempt.error, 200)
+    return f"{_SUB}{where}: {error if error.count('`') % 2 == 0 else error.replace('`', chr(39))}"
+
+
+def _shown_target(attempt: Attempt, names: PathNames) -> str:
+    """A non-shell call's target as the summary names it: a file by its short name, a web address whole."""
+    target = attempt.target if "://" in attempt.target else names.name(attempt.target) if attempt.target else ""
+    return clip_words(target, 80).replace("`", "'")
 
 
 def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, str]:
@@ -243,8 +257,7 @@ def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, st
 
 def _done_as(attempt: Attempt, names: PathNames) -> str:
     tool = attempt.tool.lower()
-    target = clip_words(names.name(attempt.target) if attempt.target and not is_shell_tool(tool) else attempt.target,
-                        80).replace("`", "'")
+    target = _shown_target(attempt, names)
     if is_shell_tool(tool):
         command = clip_words(command_key(attempt.target), 80).replace("`", "'")
         return f"ran `{command}`" if command else "ran a command"
@@ -262,11 +275,23 @@ def _provider_errors(listed: list[dict]) -> list[str]:
             continue
         error = message.get("errorMessage")
         if message.get("stopReason") == "error" and isinstance(error, str) and error.strip():
-            pending.append(one_line(error))
+            pending.append(_api_error(error))
         elif message.get("stopReason") != "error" and pending:
             found.update(dict.fromkeys(pending))
             pending = []
     return list(found)
+
+
+_JSON_MESSAGE = re.compile(r'"message"\s{0,4}:\s{0,4}"([^"\n]{1,200})"')
+
+
+def _api_error(error: str) -> str:
+    """An API error in few words: the words before its JSON body, and the body's message (``API Error: 529 —
+    Overloaded``), not the body's ids."""
+    error = one_line(error[:4000])
+    head, brace, _ = error.partition("{")
+    message = _JSON_MESSAGE.search(error) if brace else None
+    return f"{head.strip()} — {message.group(1)}" if head.strip() and message else clip_words(error, 160)
 
 
 def failure_room(room: int) -> int:

@@ -18,6 +18,7 @@ _CONFLICT_IN = "conflict in "
 _CONFLICTS_NAMED = 6
 _REJECTED = ("! [rejected]", "! [remote rejected]")
 _HOOK_FAILED = "Failed"
+_HOOKS_LABEL = "pre-commit hooks failed:"
 """pre-commit's verdict per hook: ``Detect secrets........Failed``."""
 
 
@@ -45,8 +46,15 @@ def telling_line(text: str) -> str:
         more = f" and {len(named) - _CONFLICTS_NAMED} more" if len(named) > _CONFLICTS_NAMED else ""
         return f"CONFLICT: merge conflict in {', '.join(named[:_CONFLICTS_NAMED])}{more}"[:_LINE_CHARS]
     if hooks:
-        return f"pre-commit hooks failed: {', '.join(dict.fromkeys(hooks))}"[:_LINE_CHARS]
-    return (located or rejected)[:_LINE_CHARS]
+        return f"{_HOOKS_LABEL} {', '.join(dict.fromkeys(hooks))}"[:_LINE_CHARS]
+    found = (located or rejected)[:_LINE_CHARS]
+    return found if found.count("`") % 2 == 0 else found.replace("`", "'")  # a quote cut by the line's end
+
+
+def is_telling(line: str) -> bool:
+    """True for a line :func:`telling_line` gives: a located diagnostic, git's conflicts or rejection, pre-commit's
+    failed hooks."""
+    return line.startswith(("CONFLICT", _HOOKS_LABEL, *_REJECTED)) or is_located(line)
 
 
 def is_located(line: str) -> bool:
@@ -92,4 +100,4 @@ def _with_source(diagnostic: str, below: str) -> str:
     return f"{diagnostic} — {code.replace('`', chr(39))}"
 
 
-__all__ = ["is_located", "telling_line"]
+__all__ = ["is_located", "is_telling", "telling_line"]

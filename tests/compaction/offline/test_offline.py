@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sessions_fixtures import LARGE_SESSION
 
 from pi_compact import Session
-from pi_compact.compaction.offline.details import LOG_LABEL
+from pi_compact.compaction.offline.details import LOG_LABEL, MET_LABEL
 from pi_compact.compaction.offline.compose import strip_generated
 from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.settings import CompactionSettings
@@ -99,9 +99,12 @@ def test_progress_names_changed_files_with_their_last_action_and_only_the_open_e
     assert changed_files(text) == {"src/parser.py": "edited", "docs/parser.md": "written"}
     assert items(text, "### In Progress") == [
         "“Please finish the changelog entry and fix the lint error; don't touch package.json.” — under way"]
-    # pytest failed, then passed after the fix: resolved, one line at most; lint still fails: open
+    # pytest failed, then passed after the fix: resolved, named with its error among the settled failures (the next
+    # agent must not retry it), never as blocked; lint still fails: open
     assert items(text, "### Blocked") == ["`npm run lint` failed: error: Unexpected console statement (no-console)"]
-    assert "ValueError" not in text and "- Resolved along the way: `pytest -q tests/test_parser.py`" in text
+    assert "- Resolved along the way: `pytest -q tests/test_parser.py`" in text
+    settled = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert "ValueError" in settled and text.count("ValueError") == 1
     assert items(text, "## Next Steps") == [
         "Fix: `npm run lint` failed: error: Unexpected console statement (no-console)",
         "Carry out the user's latest request: “Please finish the changelog entry and fix the lint error; don't touch "
@@ -500,8 +503,8 @@ def test_chained_offline_compactions_stay_within_the_budget() -> None:
         sizes.append(text_tokens(summary))
         assert sizes[-1] <= CompactionSettings().length_budget(replaced)
     # this session never needs much more than the floor (the ratio budget passes it by a few percent since the
-    # estimate of issue 23.7 counts code higher)
-    assert max(sizes) <= 1.1 * CompactionSettings().offline_summary_tokens
+    # estimate of issue 23.7 counts code higher; the failures a region settled take a line or two beyond its room)
+    assert max(sizes) <= 1.15 * CompactionSettings().offline_summary_tokens
     assert all(summary.count(heading + "\n") == 1 for heading in HEADINGS)
 
 
@@ -651,4 +654,5 @@ def test_work_after_a_commit_keeps_the_turn_open_and_a_chain_that_succeeds_resol
     assert items(text, "### Blocked") == [
         "`npm run publish` failed: error TS2305: Module has no exported member 'EditorTheme'."]
     assert "Committed: Release v0.8.0" in items(text, "### Done")
-    assert "TS2345" not in text
+    # the commit's failure was settled: named once, among the settled failures, with what settled it
+    assert text.count("TS2345") == 1 and "TS2345" in text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
