@@ -184,15 +184,17 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
         found[line] = then.get(position, "")
     for error in _provider_errors(listed):
         found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "a later reply went through")
-    lines = {f"{line}; then {after}" if after else line: None for line, after in found.items()}
+    lines = {f"{line}; then {after}" if after else line: line.split(": ", 1)[-1] for line, after in found.items()}
     named = {line: terms(line) for line in lines}
-    chosen, spent, seen = [], text_tokens(MET_LABEL), set(have)
+    # the failure itself is the news (a conflict in a file the summary names): a line that adds no name still counts,
+    # after those that do, unless its error was said already
+    chosen, spent, said = [], text_tokens(MET_LABEL), set()
     for line in sorted(lines, key=lambda line: -len(named[line] - have)):
         cost = text_tokens(line) + 2
-        if named[line] - seen and spent + cost <= room:
+        if lines[line] not in said and spent + cost <= room:
             chosen.append(line)
             spent += cost
-            seen |= named[line]
+            said.add(lines[line])
     order = list(lines)
     return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
 
@@ -200,17 +202,24 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
 def _settled_failure(attempt: Attempt, followed: bool) -> bool:
     """A failure worth naming as met and settled: of work (a command, a file change) or, when the same tool then
     succeeded (``followed``), of any other tool; with an error line; not a shell lookup that found nothing."""
-    if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip() \
-            or turned_back(attempt) or not _names_what_failed(attempt.error):
+    if not attempt.failed or attempt.lookup or attempt.aborted or attempt.refused or not attempt.error.strip():
         return False
     tool = attempt.tool.lower()
-    return is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS or followed
+    if is_shell_tool(tool):  # a command's output may end on anything: its line must say what failed
+        return _names_what_failed(attempt.error)
+    # an edit the harness turned back ("String to replace not found") was redone another way: worth knowing
+    return tool in EDIT_TOOLS or tool in WRITE_TOOLS or (followed and not turned_back(attempt))
+
+
+_FAILURE_WORDS = re.compile(r"\b(?:no such file|not found|no matches found|permission denied|cannot|could not|unable to"
+                            r"|invalid|unknown|refused|timed out|not allowed|failed)\b", re.I)
+"""A shell's own words for a failure that names no "error" (zsh's ``no such file or directory: /wfc-plan``)."""
 
 
 def _names_what_failed(error: str) -> bool:
     """An error line that says what failed (an error, a failing test, a diagnostic), not whatever the output's last
     line was (``ci-cd.md``, ``=== a444d3 ===``)."""
-    return bool(error_lines(error, 1)) or is_telling(error) or bool(failed_test(error))
+    return bool(error_lines(error, 1) or _FAILURE_WORDS.search(error)) or is_telling(error) or bool(failed_test(error))
 
 
 def _failure_line(attempt: Attempt, names: PathNames) -> str:
@@ -297,7 +306,7 @@ def _api_error(error: str) -> str:
 def failure_room(room: int) -> int:
     """Tokens the settled failures may take beyond the details' room: what must not be retried is said whatever
     else fills the summary."""
-    return max(FAILURE_FLOOR, room // 4) if room > 0 else 0
+    return max(FAILURE_FLOOR, room // 4)
 
 
 def _ran_line(facts: Facts, have: set[str], room: int) -> str:

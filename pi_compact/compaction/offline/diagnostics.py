@@ -24,11 +24,12 @@ _HOOKS_LABEL = "pre-commit hooks failed:"
 
 def telling_line(text: str) -> str:
     """The line that names what failed: git's merge conflicts (with every conflicted file), else the pre-commit hooks
-    that failed, else the first located
-    diagnostic (with the source line a linter prints under it), else git's push rejection; ``""`` when none."""
+    that failed, else the first located diagnostic (with the source line a linter prints under it, and the linters
+    golangci-lint's tally names when there are several), else git's push rejection; ``""`` when none."""
     lines = text[:_SCAN_CHARS].splitlines()
     conflicts: list[str] = []
     hooks: list[str] = []
+    linters: list[str] = []
     located, rejected = "", ""
     for number, line in enumerate(lines):
         stripped = line.strip()
@@ -41,20 +42,32 @@ def telling_line(text: str) -> str:
             located = _with_source(stripped, lines[number + 1] if number + 1 < len(lines) else "")
         elif not rejected and stripped.startswith(_REJECTED):
             rejected = stripped
+        elif stripped.startswith("* ") and _tallied(stripped):
+            linters.append(stripped[2:].partition(":")[0])
+    found = located or rejected
+    linters = list(dict.fromkeys(linters))
+    if located and len(linters) > 1:  # the first finding says one linter's words; the tally names them all
+        found = f"findings by {', '.join(linters)}; the first: {located}"
     if conflicts:
         named = list(dict.fromkeys(conflicts))
         more = f" and {len(named) - _CONFLICTS_NAMED} more" if len(named) > _CONFLICTS_NAMED else ""
-        return f"CONFLICT: merge conflict in {', '.join(named[:_CONFLICTS_NAMED])}{more}"[:_LINE_CHARS]
-    if hooks:
-        return f"{_HOOKS_LABEL} {', '.join(dict.fromkeys(hooks))}"[:_LINE_CHARS]
-    found = (located or rejected)[:_LINE_CHARS]
+        found = f"CONFLICT: merge conflict in {', '.join(named[:_CONFLICTS_NAMED])}{more}"
+    elif hooks:
+        found = f"{_HOOKS_LABEL} {', '.join(dict.fromkeys(hooks))}"
+    found = found[:_LINE_CHARS]
     return found if found.count("`") % 2 == 0 else found.replace("`", "'")  # a quote cut by the line's end
+
+
+def _tallied(line: str) -> bool:
+    """golangci-lint's count per linter under its findings: ``* errcheck: 2``."""
+    name, colon, count = line[2:].partition(": ")
+    return bool(colon) and count.strip().isdigit() and name.replace("-", "").isalnum()
 
 
 def is_telling(line: str) -> bool:
     """True for a line :func:`telling_line` gives: a located diagnostic, git's conflicts or rejection, pre-commit's
     failed hooks."""
-    return line.startswith(("CONFLICT", _HOOKS_LABEL, *_REJECTED)) or is_located(line)
+    return line.startswith(("CONFLICT", _HOOKS_LABEL, "findings by ", *_REJECTED)) or is_located(line)
 
 
 def is_located(line: str) -> bool:

@@ -172,8 +172,8 @@ def work_failure(attempt: Attempt) -> bool:
 def action_label(attempt: Attempt, names: PathNames) -> str:
     if is_shell_tool(attempt.tool):
         return f"`{clip_words(command_key(attempt.target), 120)}`"
-    target = names.name(attempt.target) if attempt.target else ""
-    return f"{attempt.tool} `{target}`" if target else attempt.tool
+    target = attempt.target if "://" in attempt.target else names.name(attempt.target) if attempt.target else ""
+    return f"{attempt.tool} `{target}`" if target else attempt.tool  # a web address whole, not as a path
 
 
 def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:

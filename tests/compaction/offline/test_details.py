@@ -309,3 +309,100 @@ def test_a_failed_read_search_or_fetch_is_no_settled_failure(tool: str, argument
     messages += [assistant(call("x", tool, **arguments)), result("x", tool, error, error=True),
                  assistant("That lookup failed; the loop is the issue anyway.")]
     assert MET_LABEL not in summarize(messages, metadata={"cwd": CWD})
+
+
+# -- a settled failure says what failed in its tool's words, then what the agent did next (issue 20) ----------
+
+SHELLS = st.sampled_from([  # (tool, output as the agent's harness reports a failed command)
+    ("bash", lambda text: bash_fail(text, 1)),  # pi
+    ("Bash", lambda text: f"Exit code 1\n{text}"),  # Claude Code
+    ("exec_command", lambda text: f"{text}\nexit code: 1"),  # Codex
+])
+CHECKS = st.sampled_from([  # (command, output, what must be named, the fix: an edit of this file or a command)
+    ("mise run lint", "[lint] $ golangci-lint run ./...\n[lint] ERROR task failed\n\ncmd/cli/state.go:131:16: Error "
+     "return value is not checked (errcheck)\n\tpath, _ := GetWorktreePath()\n\t        ^\n1 issues:\n* errcheck: 1",
+     ["errcheck", "GetWorktreePath"], "cmd/cli/state.go"),
+    ("go build ./...", "# example.com/cli\ncmd/cli/hooks.go:634:64: not enough arguments in call to "
+     "initializer.InitializeSession\n\thave (string, string)\n\twant (string, string, string)",
+     ["not enough arguments", "InitializeSession"], "cmd/cli/hooks.go"),
+    ("npx eslint src", "src/app/view.ts:12:5: 'user' is assigned a value but never used (no-unused-vars)",
+     ["no-unused-vars", "view.ts:12:5"], "src/app/view.ts"),
+    ("git push", "To github.com:example/cli.git\n ! [rejected]        feature -> feature (fetch first)\nerror: failed "
+     "to push some refs to 'github.com:example/cli.git'", ["rejected", "fetch first"], "git pull --rebase"),
+    ("git merge origin/main", "Auto-merging src/state.go\nCONFLICT (content): Merge conflict in src/state.go\n"
+     "Automatic merge failed; fix conflicts and then commit the result.", ["CONFLICT", "src/state.go"], "src/state.go"),
+    ("uv run pytest -q", "FAILED tests/test_cache.py::test_expiry - AssertionError: 3 != 2\n1 failed, 9 passed",
+     ["test_expiry"], "src/cache.py"),
+])
+
+
+def _settled(check: tuple, shell: tuple, large: bool) -> tuple[list[dict], str]:
+    command, output, _, fix = check
+    tool, failed = shell
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."]) if large else \
+        [user("Run the checks and fix what fails.")]
+    messages += [assistant(call("f", tool, command=command)), result("f", tool, failed(output), error=True)]
+    if "/" in fix:
+        messages += [assistant(call("e", "edit", path=f"{CWD}/{fix}", oldText="a", newText="b")),
+                     result("e", "edit", "Edited.")]
+    else:
+        messages += [assistant(call("p", tool, command=fix)), result("p", tool, "Successfully rebased.")]
+    messages += [assistant(call("g", tool, command=command)), result("g", tool, "ok"),
+                 assistant("Fixed; the check passes now.")]
+    return messages, fix
+
+
+@EXAMPLES
+@given(check=CHECKS, shell=SHELLS, large=st.booleans())
+def test_a_settled_failure_names_its_finding_and_what_settled_it_however_small_the_region(
+        check: tuple, shell: tuple, large: bool) -> None:
+    messages, fix = _settled(check, shell, large)
+    text = summarize(messages, metadata={"cwd": CWD})
+    met = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert all(name in met for name in check[2]) and f"`{check[0]}`" in met
+    assert "; then " in met and fix in met.split("; then ", 1)[1]
+    assert "ERROR task failed" not in met and "Automatic merge failed" not in met  # a verdict names nothing
+    assert items(text, "### Blocked") == ["(none)"]
+    assert not any(check[2][0] in step for step in items(text, "## Next Steps"))
+
+
+@pytest.mark.parametrize("output", ["ci-cd.md", "=== a444d35242db423f5 ===", "did we ever do this in a branch?"])
+def test_a_failure_whose_output_names_no_error_is_not_quoted_as_settled(output: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [assistant(call("f", "bash", command="for f in docs/*.md; do head -1 $f; done")),
+                 result("f", "bash", bash_fail(output, 1), error=True),
+                 assistant(call("e", "edit", path=f"{CWD}/docs/index.md", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant("Updated the index.")]
+    assert MET_LABEL not in summarize(messages, metadata={"cwd": CWD})
+
+
+@pytest.mark.parametrize("tool", ["WebFetch", "fetch_url", "mcp__browser__navigate"])
+def test_a_fetch_that_failed_names_the_page_fetched_instead(tool: str) -> None:
+    wanted, instead = "https://example.org/docs/cli/how-it-works", "https://example.org/docs"
+    messages = [user("Find out how the tool handles squash merges."),
+                assistant(call("a", tool, url=wanted)),
+                result("a", tool, "Request failed with status code 404", error=True),
+                assistant(call("b", tool, url=instead)), result("b", tool, "The docs index: …"),
+                assistant("The index says squash merges are rewritten.")]
+    met = summarize(messages, metadata={"cwd": CWD}).split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert wanted in met and "404" in met and f"then {tool} `{instead}`" in met
+
+
+@pytest.mark.parametrize(("error", "named"), [
+    ('API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_0"}',
+     ["529", "Overloaded"]),
+    ("API Error: Unable to connect to API (FailedToOpenSocket)", ["FailedToOpenSocket"]),
+    ("429 Too Many Requests: rate limit exceeded", ["429", "rate limit"]),
+])
+@pytest.mark.parametrize("answered", [True, False])
+def test_an_error_of_the_models_own_api_is_settled_once_a_later_reply_went_through(
+        error: str, named: list[str], answered: bool) -> None:
+    failed = assistant(error)
+    failed.update(stopReason="error", errorMessage=error)
+    messages = [user("Does this change apply to resume too?"), failed, user("Does this change apply to resume too?")]
+    if answered:
+        messages.append(assistant("Yes: resume goes through the same restore path."))
+    text = summarize(messages, metadata={"cwd": CWD})
+    met = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0] if MET_LABEL in text else ""
+    assert all(name in met for name in named) is answered
+    assert "request_id" not in text.split("## Critical Context", 1)[-1] if answered else True
