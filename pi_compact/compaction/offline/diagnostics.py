@@ -107,8 +107,9 @@ def _with_source(diagnostic: str, below: str) -> str:
     string)``): it names what the finding is about. A caret line, another diagnostic or a count is neither."""
     code = below.strip()
     tagged = diagnostic.endswith(")") and diagnostic.rpartition("(")[2][:-1].replace("-", "").isalnum()
-    if not (tagged or below[:1].isspace()) or not code or len(code) > _CODE_CHARS or not any(char.isalpha() for char in code) or is_located(code) \
-            or code[0].isdigit() or code.startswith(("*", "#", "FAIL", "ok ", "---", "===")):
+    if not (tagged or below[:1].isspace()) or not code or len(code) > _CODE_CHARS or is_located(code) \
+            or not any(char.isalpha() for char in code) or code[0].isdigit() \
+            or code.startswith(("*", "#", "FAIL", "ok ", "---", "===")):
         return diagnostic
     return f"{diagnostic} — {code.replace('`', chr(39))}"
 

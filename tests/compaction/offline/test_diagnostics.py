@@ -54,7 +54,8 @@ def test_a_linter_finding_keeps_the_source_line_under_it(below: str, kept: bool)
 def test_a_go_compile_error_keeps_the_indented_line_that_goes_on_with_it() -> None:
     output = ("# example.com/cli\ncmd/cli/hooks.go:634:64: not enough arguments in call to Init\n"
               "\thave (string, string)\n\twant (string, string, string)")
-    assert telling_line(output) == "cmd/cli/hooks.go:634:64: not enough arguments in call to Init — have (string, string)"
+    assert telling_line(output) == \
+        "cmd/cli/hooks.go:634:64: not enough arguments in call to Init — have (string, string)"
 
 
 @pytest.mark.parametrize("output", [
