@@ -18,6 +18,7 @@ from typing import Any
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
+from .gates import commit_gates
 from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
 from .rules import accepted_proposal, lasting, names_any, replaced_names, said_on_declining, user_choices
 from .paths import PathNames, infer_cwd
@@ -77,6 +78,8 @@ _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wr
                         r"|actually\b|you fucked|wtf)", re.I)
 _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
+UNNAMED_COMMIT = "a commit"
+"""A commit whose message neither the command nor git's output gave: it finishes its turn, and says nothing in Done."""
 _PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? [0-9a-f]{7,40}\] ([^\n]{1,300})$", re.M)
 """The line ``git commit`` prints (``[main 1a2b3c4] fix: keep the cache bounded``): the subject as git took it,
 whatever quoting or heredoc the command used."""
@@ -152,6 +155,8 @@ class RegionState:
     work_errors: tuple[str, ...] = ()
     """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
+    gates: tuple[str, ...] = ()
+    """The checks run before each commit or push (:func:`.gates.commit_gates`): the routine a next commit follows."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -211,11 +216,11 @@ class _TurnDraft:
 def _commit_message(command: str) -> str:
     match = _COMMIT.search(command[:4000])
     if not match:
-        return "a commit" if re.search(r"\bgit\s+commit\b", command) else ""
+        return UNNAMED_COMMIT if re.search(r"\bgit\s+commit\b", command) else ""
     message = (match.group(1) or match.group(2) or "").replace('\\"', '"')
     if message.lstrip().startswith("$(cat <<"):  # -m "$(cat <<'EOF' … EOF)": the message is the heredoc's body
         body = command[match.end():].split("\n")
-        message = next((line.strip() for line in body if line.strip()), "a commit")
+        message = next((line.strip() for line in body if line.strip()), UNNAMED_COMMIT)
     return clip_words(message, 160)
 
 
@@ -262,8 +267,9 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
                     if _commit_message(command) and isinstance(block.get("id"), str):
                         commits[block["id"]] = _commit_message(command)
         elif role == "toolResult" and isinstance(message.get("toolCallId"), str) and message["toolCallId"] in commits:
-            succeeded = next((not a.failed for a in attempts if a.index == index), False)
             printed = _PRINTED_COMMIT.search(content_text(message.get("content"), "\n")[:20_000])
+            # git printing the commit proves it, though a later part of the command failed (``commit && push``)
+            succeeded = bool(printed) or next((not a.failed for a in attempts if a.index == index), False)
             message_given = commits.pop(message["toolCallId"])
             turn.commits += [clip_words(printed.group(1), 160) if printed else message_given] if succeeded else []
             turn.committed_at = index if succeeded else turn.committed_at
@@ -399,7 +405,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
         mid_work=working, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
-        constraints=tuple(_binding_rules(turns, facts)),
+        constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
