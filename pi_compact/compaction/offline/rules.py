@@ -87,6 +87,7 @@ _RECOMMENDS = re.compile(r"\b(?:i'?d say|i think|suggest|recommend|propose|the (
 _MARKERS = re.compile(r"\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}")
 """A list item's marker: an item of a list is one of several things, not the agent's recommendation."""
 _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
+_WORDS = re.compile(r"[A-Za-z]{4,}")
 _TABLE_CELLS = re.compile(r"\s{0,3}\|\s{0,3}(?=\S)")
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
 
@@ -174,7 +175,7 @@ def accepted_proposal(answer: str, reply: str) -> str:
         if len(found[at].split()) < 7 or _POINTS_BACK.search(found[at]):  # "Option B it is, then."
             return f"{before} {found[at]}".strip()
         return found[at]
-    return _agreed_action(found[at], before)
+    return _agreed_action(found[at], before, reply)
 
 
 def _picked(answer: str, reply: str) -> str:
@@ -189,14 +190,33 @@ def _picked(answer: str, reply: str) -> str:
     return text if key == "last" else f"option {key.upper() if key.isalpha() else key}: {text}"
 
 
-def _agreed_action(question: str, before: str) -> str:
+def _answered(alternatives: str, reply: str) -> str:
+    """A question between alternatives and the user's words past the "yes" (``yes - commit, push, reply``): what
+    they chose, in their words; a bare "yes" chose nothing."""
+    said = reply.strip()
+    approval = _APPROVAL.match(said)
+    if not approval:
+        return ""
+    while approval:  # "yeah, let's do it": approvals only
+        said = said[approval.end():].strip(" -–—,.:;!")
+        approval = _APPROVAL.match(said) if said else None
+    said = next(iter(_SENTENCE.split(said)), "").strip()
+    offered = {word.lower() for word in _WORDS.findall(alternatives)}
+    if len(said.split()) < 2 or said.endswith(("?", "？")) or not offered & {w.lower() for w in _WORDS.findall(said)}:
+        return ""  # an answer about something else ("okay, so what have we got?") chose none of them
+    return f"{alternatives} — the user: “{said}”"
+
+
+def _agreed_action(question: str, before: str, reply: str = "") -> str:
     """The action a question offered ("Should I remove the unused `StageFiles()`?"), as a statement, with the
     recommendation before it when there is one; a question that only points back is that recommendation."""
     asks = None
     for asks in _ASKS.finditer(question):
         pass
-    if asks is None or _ALTERNATIVES.search(question[asks.end():]):
+    if asks is None:
         return ""
+    if _ALTERNATIVES.search(question[asks.end():]):
+        return _answered(question[asks.end():].rstrip("?？ ").strip(), reply)
     action = question[asks.end():].rstrip("?？ ").strip()
     listed = _MARKERS.match(before)
     context = _HEDGE.sub("", before[listed.end():] if listed else before).strip()
@@ -205,7 +225,7 @@ def _agreed_action(question: str, before: str) -> str:
     concrete = len(action.split()) >= 3 and not _POINTS_BACK.search(action) and not _VAGUE.search(action)
     if concrete:
         return f"{action}: {context}" if usable and _RECOMMENDS.search(before) else action
-    if not usable or len(action.split()) < 3 and not _RECOMMENDS.search(before):
+    if not usable:
         return ""
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 

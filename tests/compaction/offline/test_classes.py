@@ -493,3 +493,12 @@ def test_a_commit_is_named_by_the_subject_git_printed(message: str, command: str
                          assistant("Committed.")])
     done = items(summary, "### Done")
     assert f"Committed: {message}" in done and "Committed: a commit" not in done
+
+
+@given(st.sampled_from(["The fix is to add `select_sequential_consistency = 1` to the journal read query.",
+                        "The simplest fix is to rebuild the worktree's index.",
+                        "The right approach is to bail out early when HEAD cannot be read."]))
+def test_the_fix_the_agent_settled_on_is_a_decision(fix: str) -> None:
+    summary = summarize([user("Reads of the journal are flaky, find out why."),
+                         assistant(f"Found it: reads can hit a replica that lags. {fix}")])
+    assert fix in items(summary, "## Key Decisions")

@@ -116,3 +116,12 @@ def test_a_list_of_questions_offers_no_option() -> None:
 def test_a_table_row_option_is_said_without_its_cells() -> None:
     answer = "A) At commit time (Recommended) | Generate when the user commits |\nB) Never | Skip it |"
     assert accepted_proposal(answer, "A") == "option A: At commit time: Generate when the user commits"
+
+
+@pytest.mark.parametrize(("reply", "agreed"), [
+    ("yes - commit, push, reply to the review comment.", "“commit, push, reply to the review comment”"),
+    ("yeah let's do it", ""), ("okay, so what have we got here?", ""), ("ok, check the review thread first", "“check"),
+])
+def test_alternatives_answered_in_words_are_the_users_choice(reply: str, agreed: str) -> None:
+    said = accepted_proposal("Tests pass. Want me to commit and push, or reply to that review thread too?", reply)
+    assert (agreed in said and "the user:" in said) if agreed else said == ""
