@@ -87,6 +87,8 @@ _RECOMMENDS = re.compile(r"\b(?:i'?d say|i think|suggest|recommend|propose|the (
 _MARKERS = re.compile(r"\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}")
 """A list item's marker: an item of a list is one of several things, not the agent's recommendation."""
 _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
+_LISTED = 4
+"""Items of a list an offer introduced that the decision names."""
 _WORDS = re.compile(r"[A-Za-z]{4,}")
 _TABLE_CELLS = re.compile(r"\s{0,3}\|\s{0,3}(?=\S)")
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
@@ -169,8 +171,8 @@ def accepted_proposal(answer: str, reply: str) -> str:
     if at is None:
         return ""
     before = found[at - 1] if at else ""
-    if found[at].endswith(":"):
-        return ""  # "Want me to implement this with both:": what it offers is the list after it
+    if found[at].endswith(":"):  # "Want me to implement this with both:": what it offers is the list after it
+        return _offered_list(found[at], found[at + 1 :])
     if not found[at].endswith(("?", "？")):
         if len(found[at].split()) < 7 or _POINTS_BACK.search(found[at]):  # "Option B it is, then."
             return f"{before} {found[at]}".strip()
@@ -188,6 +190,23 @@ def _picked(answer: str, reply: str) -> str:
     key = _ORDINALS.get(key, key)
     text = _TABLE_CELLS.sub(": ", _RECOMMENDED.sub("", text)).strip(" |:")
     return text if key == "last" else f"option {key.upper() if key.isalpha() else key}: {text}"
+
+
+def _offered_list(question: str, after: list[str]) -> str:
+    """An offer that introduces a list, with the list's first items: what the user said yes to."""
+    asks = None
+    for asks in _ASKS.finditer(question):
+        pass
+    listed = []
+    for line in after[:_LISTED]:
+        marker = _MARKERS.match(line)
+        if not marker:
+            break
+        listed.append(line[marker.end():].strip())
+    if not listed:
+        return ""
+    action = question[asks.end():] if asks else question
+    return f"{action.rstrip(': ')}: {'; '.join(listed)}"
 
 
 def _answered(alternatives: str, reply: str) -> str:

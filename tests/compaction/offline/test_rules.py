@@ -125,3 +125,11 @@ def test_a_table_row_option_is_said_without_its_cells() -> None:
 def test_alternatives_answered_in_words_are_the_users_choice(reply: str, agreed: str) -> None:
     said = accepted_proposal("Tests pass. Want me to commit and push, or reply to that review thread too?", reply)
     assert (agreed in said and "the user:" in said) if agreed else said == ""
+
+
+def test_an_offer_that_introduces_a_list_is_the_action_and_its_items() -> None:
+    answer = "The UUID is the robust one.\n\nWant me to implement this with tracking both:\n" \
+             "- `LastTranscriptUUID` - the last message's uuid\n- `LastTranscriptLineCount` - the line count\n"
+    assert accepted_proposal(answer, "Yes, let's do both") == \
+        "implement this with tracking both: `LastTranscriptUUID` - the last message's uuid; " \
+        "`LastTranscriptLineCount` - the line count"
