@@ -18,8 +18,9 @@ from typing import Any
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
+from .gates import commit_gates
 from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
-from .rules import accepted_proposal, lasting, names_any, replaced_names, user_choices
+from .rules import accepted_proposal, lasting, names_any, replaced_names, said_on_declining, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
@@ -52,10 +53,14 @@ _NEXT = re.compile(
     re.I,
 )
 _DECISION = re.compile(
-    r"\b(?:decided|decide to|decision|chose|choose to|opted|going with|go with|settled on|agreed|I agree"
+    r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
+    r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
+    r"|would be) to|I(?:'ve| have)? (?:went|gone) with"
     r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
     re.I,
 )
+"""A sentence that reports a choice ("decision" only as "Decision:" or "the decision is": a "decision gate" or "the
+carry-forward decision logic" is a thing talked about, not a choice made)."""
 _TROUBLE = re.compile(
     r"\b(?:still (?:fail\w*|broken|erroring|an? (?:error|issue|problem))|(?:could ?n[o']t|unable to|can ?n[o']t|failed to)"
     r" \w+|(?:does ?n[o']t|is ?n[o']t|not) (?:work\w*|pass\w*|compil\w*|build\w*)|oh wait|hmm\b|wait,|the (?:problem|issue) is"
@@ -72,7 +77,13 @@ _ANNOUNCES = re.compile(r"^\W{0,3}(?:let me|i'll|i will|now i(?:'ll| will| need 
 _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
+_NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
+UNNAMED_COMMIT = "a commit"
+"""A commit whose message neither the command nor git's output gave: it finishes its turn, and says nothing in Done."""
+_PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? [0-9a-f]{7,40}\] ([^\n]{1,300})$", re.M)
+"""The line ``git commit`` prints (``[main 1a2b3c4] fix: keep the cache bounded``): the subject as git took it,
+whatever quoting or heredoc the command used."""
 _NOW_CHARS = 120
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
@@ -145,6 +156,8 @@ class RegionState:
     work_errors: tuple[str, ...] = ()
     """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
+    gates: tuple[str, ...] = ()
+    """The checks run before each commit or push (:func:`.gates.commit_gates`): the routine a next commit follows."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -190,6 +203,8 @@ class _TurnDraft:
     """Where the agent last wrote text."""
     handed_back: bool = False
     """The turn's last message is the agent's text with no call after it: the agent ended its turn."""
+    request_decided: bool = False
+    """The request accepted the previous answer's proposal or picked one of its options."""
 
     def went_on_after_commit(self) -> bool:
         """The agent kept working after its last commit and had not stopped to report (a release goes on to tag and
@@ -202,11 +217,11 @@ class _TurnDraft:
 def _commit_message(command: str) -> str:
     match = _COMMIT.search(command[:4000])
     if not match:
-        return "a commit" if re.search(r"\bgit\s+commit\b", command) else ""
+        return UNNAMED_COMMIT if re.search(r"\bgit\s+commit\b", command) else ""
     message = (match.group(1) or match.group(2) or "").replace('\\"', '"')
     if message.lstrip().startswith("$(cat <<"):  # -m "$(cat <<'EOF' … EOF)": the message is the heredoc's body
         body = command[match.end():].split("\n")
-        message = next((line.strip() for line in body if line.strip()), "a commit")
+        message = next((line.strip() for line in body if line.strip()), UNNAMED_COMMIT)
     return clip_words(message, 160)
 
 
@@ -215,6 +230,7 @@ def _decisions_in(text: str) -> list[str]:
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
         if (20 <= len(sentence) <= 400 and _DECISION.search(sentence) and not _NARRATION.match(sentence)
+                and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
                 and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
     return found
@@ -252,8 +268,11 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
                     if _commit_message(command) and isinstance(block.get("id"), str):
                         commits[block["id"]] = _commit_message(command)
         elif role == "toolResult" and isinstance(message.get("toolCallId"), str) and message["toolCallId"] in commits:
-            succeeded = next((not a.failed for a in attempts if a.index == index), False)
-            turn.commits += [commits.pop(message["toolCallId"])] if succeeded else []
+            printed = _PRINTED_COMMIT.search(content_text(message.get("content"), "\n")[:20_000])
+            # git printing the commit proves it, though a later part of the command failed (``commit && push``)
+            succeeded = bool(printed) or next((not a.failed for a in attempts if a.index == index), False)
+            message_given = commits.pop(message["toolCallId"])
+            turn.commits += [clip_words(printed.group(1), 160) if printed else message_given] if succeeded else []
             turn.committed_at = index if succeeded else turn.committed_at
     return turns
 
@@ -351,8 +370,10 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         agreed = accepted_proposal(turn.answer, reply)
         if agreed:
             turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", 240))
+            drafts[number + 1].request_decided = True
     for turn in drafts:
-        turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)]
+        turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
+                           if not (turn.request_decided and _NAMES_OPTION.search(choice))]  # said above, in full
 
     def turn_done(index: int) -> bool:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
@@ -385,7 +406,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
         mid_work=working, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
-        constraints=tuple(_binding_rules(turns, facts)),
+        constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
@@ -438,9 +459,8 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
             finished = turn.status == DONE and number < len(turns) - 1
             if (lasting(rule) or not finished) and not names_any(rule, gone):
                 kept[rule] = None
-    said_on_declining = {refused.reason for refused in facts.refusals if refused.reason}
-    # facts.constraints also holds the rules of a skill's instructions the harness injected: no user's rule
-    kept.update((rule, None) for rule in facts.constraints if rule in said_on_declining)
+    for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)
+        kept.update((clip_words(rule, 300), None) for rule in said_on_declining(refused.reason))
     return list(kept)
 
 

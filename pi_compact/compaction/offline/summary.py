@@ -26,7 +26,7 @@ from .steps import in_progress_items, next_items
 from .subject import SUBJECT_LABEL
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, is_substantive, one_line,
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, UNNAMED_COMMIT, RegionState, clip_words, is_substantive, one_line,
                     region_state, sentences)
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
@@ -47,6 +47,7 @@ _BRANCH_INTRO = "A conversation branch that was explored and then left."
 _LEFT_LABEL = "Tried on a branch that was left (its changes are not on this path):"
 _REQUEST_LABEL, _ANSWER_LABEL = "Last user request (verbatim):", "Agent's last answer (verbatim):"
 _RESOLVED_LABEL, _EARLIER_LABEL, _FILES_LABEL = "Resolved along the way:", "Earlier request:", "Files changed (by last action):"
+_GATES_LABEL = "Checks run before committing (the session's routine):"
 _FILE_ITEM = re.compile(r"^Changed `([^`\n]+)` \(last: ([^\n]*)\)$")
 """A changed file as summaries before this layout listed it, one item each (still read when merging)."""
 _ACTION_LINE = re.compile(r"^\s*([^:`\n]{1,40}):\s(.*)$")
@@ -86,6 +87,8 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
     new.add("goal", state.goal)
     for constraint in state.constraints:
         new.add("constraints", clip_words(constraint, 300))
+    if state.gates:
+        new.add("constraints", clip_words(f"{_GATES_LABEL} {', '.join(f'`{check}`' for check in state.gates)}", 400))
     _add_done(new, state)
     _add_in_progress(new, state)
     for error in state.open_errors:
@@ -109,7 +112,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
     finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     for turn in state.turns:
         for commit in turn.commits:
-            new.add("done", f"{COMMITTED_LABEL} {commit}")
+            if commit != UNNAMED_COMMIT:
+                new.add("done", f"{COMMITTED_LABEL} {commit}")
     for turn in finished[-6:]:
         if not turn.commits:
             new.add("done", done_item(turn))
@@ -175,7 +179,9 @@ def _merge(old: Sections, new: Sections, state: RegionState) -> Sections:
     merged.items["goal"] = old.items["goal"][:1] or new.items["goal"][:1]
     moved_on = bool(state.latest_request)
     lapsed = set(state.replaced)  # an earlier rule naming a thing this part replaced no longer applies
-    old_rules = [rule for rule in old.items["constraints"] if not names_any(rule, lapsed)]
+    gates_now = any(rule.startswith(_GATES_LABEL) for rule in new.items["constraints"])
+    old_rules = [rule for rule in old.items["constraints"] if not names_any(rule, lapsed)
+                 and not (gates_now and rule.startswith(_GATES_LABEL))]  # the routine as the newest part kept it
     merged.items["constraints"] = _newest(old_rules + new.items["constraints"], _LIMITS["constraints"])
     merged.items["decisions"] = _newest(old.items["decisions"] + new.items["decisions"], _LIMITS["decisions"])
     merged.items["done"] = _merge_done(old.items["done"], new.items["done"])
@@ -205,7 +211,7 @@ def _merge_done(old: list[str], new: list[str]) -> list[str]:
         if count:
             collapsed += int(count.group(1))
             listing.append(count.group(2).lstrip("…").strip())
-        elif not _is_files(item):
+        elif not _is_files(item) and item != f"{COMMITTED_LABEL} {UNNAMED_COMMIT}":  # (as earlier summaries said)
             others.append(item)
     actions = _file_actions([item for item in old + new if _is_files(item)])
     keep = _LIMITS["done"]

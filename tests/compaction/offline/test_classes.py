@@ -456,3 +456,49 @@ def test_an_agent_stopped_mid_work_continues_with_what_it_announced(words: str, 
                 assistant(words, *([call("n", "bash", command="nc -z host 5001")] if called else []))]
     steps = items(summarize(messages), "## Next Steps")
     assert steps[0] == f"Continue where the agent stopped: {words}"
+
+
+# -- decisions, constraints and done in plain words (issue 20, part 5) ----------------------------------------
+
+ASIDES = st.sampled_from(["is testenv getting a bit too large?", "have a look at this first https://example.com/x/1",
+                          "the other branch just got merged today", "do you have the docs tool?",
+                          "no, I did not say commit anything"])
+
+
+@EXAMPLES
+@given(refusal=DECLINED, aside=ASIDES, reason_format=REASON_FORMAT, path=PATHS)
+def test_a_question_or_remark_said_on_declining_is_no_constraint(refusal: str, aside: str, reason_format: str,
+                                                                 path: str) -> None:
+    messages = [user("Add a small cache in front of the API client and test it."),
+                *_declined_call("edit", path, refusal + reason_format.format(aside))]
+    summary = summarize(messages)
+    assert aside in "\n".join(items(summary, "## Key Decisions"))  # the declined call still records it
+    assert aside not in "\n".join(items(summary, "## Constraints & Preferences"))
+
+
+@given(remark=st.sampled_from(["Includes a flowchart showing the carry-forward decision logic.",
+                               "The decision gate passed on all five samples.",
+                               "## Decision Gate PASSED", "It would mean applying the same logic in the merge decision."]))
+def test_a_decision_talked_about_is_no_decision_made(remark: str) -> None:
+    summary = summarize([user("Write the design doc for the carry-forward step."),
+                         assistant(f"Wrote docs/carry.md. {remark}")])
+    assert remark.strip("# ").split()[1] not in "\n".join(items(summary, "## Key Decisions"))
+
+
+@given(st.sampled_from(["fix: keep the cache bounded", "Inline the Gemini commit helper", "Release 2.1.0"]),
+       st.sampled_from(["git commit -F /tmp/message.txt", "git commit", "git commit -am \"$MESSAGE\""]))
+def test_a_commit_is_named_by_the_subject_git_printed(message: str, command: str) -> None:
+    summary = summarize([user("Commit what we have."), assistant(call("c", "bash", command=command)),
+                         result("c", "bash", f"[feature/x 1a2b3c4] {message}\n 2 files changed"),
+                         assistant("Committed.")])
+    done = items(summary, "### Done")
+    assert f"Committed: {message}" in done and "Committed: a commit" not in done
+
+
+@given(st.sampled_from(["The fix is to add `select_sequential_consistency = 1` to the journal read query.",
+                        "The simplest fix is to rebuild the worktree's index.",
+                        "The right approach is to bail out early when HEAD cannot be read."]))
+def test_the_fix_the_agent_settled_on_is_a_decision(fix: str) -> None:
+    summary = summarize([user("Reads of the journal are flaky, find out why."),
+                         assistant(f"Found it: reads can hit a replica that lags. {fix}")])
+    assert fix in items(summary, "## Key Decisions")

@@ -59,4 +59,77 @@ def test_a_reply_that_only_starts_like_a_pick_picks_nothing(reply: str) -> None:
 
 def test_an_approval_of_an_answer_without_options_is_still_its_proposal() -> None:
     answer = "The cache grows without bound. Shall I keep the cache in memory with an LRU of 1,000 entries?"
-    assert accepted_proposal(answer, "yes") == "Shall I keep the cache in memory with an LRU of 1,000 entries?"
+    assert accepted_proposal(answer, "yes") == "keep the cache in memory with an LRU of 1,000 entries"
+
+
+# -- what was agreed, said as a statement: the action or the recommendation, never the question ---------------
+
+ASKING = st.sampled_from(["Shall I {}?", "Want me to {}?", "Should I {}?", "Would you like me to {}?",
+                          "Do you want me to {}?"])
+ACTIONS = st.sampled_from(["remove the unused `StageFiles()` helper", "move the retry loop into client.py",
+                           "rename `LastInteractionAt` to `LastInteractionTime`"])
+AGREEING = st.sampled_from(["yes", "yeah let's do it", "Sounds good, go ahead.", "ok do it", "sure"])
+
+
+@given(asking=ASKING, action=ACTIONS, reply=AGREEING)
+def test_an_offer_the_user_accepted_is_the_action_not_the_question(asking: str, action: str, reply: str) -> None:
+    agreed = accepted_proposal(f"The build passes now. {asking.format(action)}", reply)
+    assert agreed == action
+
+
+RECOMMENDATIONS = st.sampled_from([
+    "I'd say keep the parser inline here, and #162 can be closed",
+    "I recommend we use the state machine's phase instead of the stored string",
+    "The simplest fix is to bail out with an error when HEAD cannot be read",
+])
+POINTING_BACK = st.sampled_from(["Want me to go ahead?", "Shall I do that?", "Should I proceed with this change?",
+                                 "Want me to implement it?"])
+
+
+@given(recommendation=RECOMMENDATIONS, asking=POINTING_BACK, reply=AGREEING)
+def test_an_offer_that_points_back_is_the_recommendation_before_it(recommendation: str, asking: str,
+                                                                    reply: str) -> None:
+    agreed = accepted_proposal(f"Both work. {recommendation}. {asking}", reply)
+    assert "?" not in agreed and recommendation.split()[-1] in agreed and recommendation.split()[3] in agreed
+
+
+@given(question=st.sampled_from(["Want me to commit and push, or reply to that review thread too?",
+                                 "Do you want me to fix it in this PR or create an issue?",
+                                 "Should I show them? Hide them?", "Want me to go ahead?",
+                                 "Want me to implement this with both variants:"]),
+       reply=AGREEING)
+def test_an_offer_a_bare_yes_cannot_settle_is_no_decision(question: str, reply: str) -> None:
+    assert accepted_proposal(f"- item one\n- item two\n\n{question}", reply) == ""
+
+
+@pytest.mark.parametrize("reply", ["let's go with option 2", "we'll go with option 2.", "I'd take option 2"])
+def test_a_pick_inside_a_sentence_names_the_option_and_its_key(reply: str) -> None:
+    answer = "\n".join(f"{n}. {text}" for n, text in enumerate(OPTIONS, 1))
+    assert accepted_proposal(answer, reply) == f"option 2: {OPTIONS[1]}"
+
+
+def test_a_list_of_questions_offers_no_option() -> None:
+    answer = "Open questions:\n1. Orphaned sessions: should we show them?\n2. Hidden ones: list them too?"
+    assert accepted_proposal(answer, "1 - show them greyed out") == ""
+
+
+def test_a_table_row_option_is_said_without_its_cells() -> None:
+    answer = "A) At commit time (Recommended) | Generate when the user commits |\nB) Never | Skip it |"
+    assert accepted_proposal(answer, "A") == "option A: At commit time: Generate when the user commits"
+
+
+@pytest.mark.parametrize(("reply", "agreed"), [
+    ("yes - commit, push, reply to the review comment.", "“commit, push, reply to the review comment”"),
+    ("yeah let's do it", ""), ("okay, so what have we got here?", ""), ("ok, check the review thread first", "“check"),
+])
+def test_alternatives_answered_in_words_are_the_users_choice(reply: str, agreed: str) -> None:
+    said = accepted_proposal("Tests pass. Want me to commit and push, or reply to that review thread too?", reply)
+    assert (agreed in said and "the user:" in said) if agreed else said == ""
+
+
+def test_an_offer_that_introduces_a_list_is_the_action_and_its_items() -> None:
+    answer = "The UUID is the robust one.\n\nWant me to implement this with tracking both:\n" \
+             "- `LastTranscriptUUID` - the last message's uuid\n- `LastTranscriptLineCount` - the line count\n"
+    assert accepted_proposal(answer, "Yes, let's do both") == \
+        "implement this with tracking both: `LastTranscriptUUID` - the last message's uuid; " \
+        "`LastTranscriptLineCount` - the line count"
