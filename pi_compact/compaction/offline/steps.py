@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
-from .subject import names_code, subject_line
+from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
 ANNOUNCED = re.compile(
@@ -27,6 +27,21 @@ _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
 _FIXES = 2
+_LATEST_CHARS = 500
+"""The latest request, when it is itself the next step: quoted far enough to hold what it asks (a question at the
+end of a long message is the point of it)."""
+_OPEN_LIST = re.compile(
+    r"\b(?:to (?:investigate|look at|check|verify|decide|consider|do|fix|address)|open (?:questions?|issues?|items?"
+    r"|points?)|not (?:yet )?(?:done|implemented|addressed|fixed|covered)|remaining|left (?:to do|open)|pending"
+    r"|skipped|follow[- ]?ups?|outstanding|unresolved|still (?:open|to do|needed)|todo|next steps?)\b", re.I)
+"""A line that introduces work still open ("**Possible causes to investigate**:", "Two deviations from the plan:")."""
+_LIST_ITEM = re.compile(r"^([ \t]{0,12})(?:[-*+•]|\d{1,3}[.)])[ \t]+(\S.{0,2000})")
+_INTRO_CHARS = 120
+_LISTS = 2
+_LIST_ITEMS = 5
+_DEFERRED = re.compile(r"\b(?:(?:question|thing|check)s? first|first,? (?:a |one )?(?:quick )?(?:question|thing)"
+                       r"|before (?:that|we do that|you do that))\b", re.I)
+"""A reply that puts the agent's question off ("quick follow up question first: …")."""
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -49,6 +64,55 @@ def _stopping_words(answer: str, working: bool) -> str:
 def _question(answer: str) -> str:
     """The agent's last question in ``answer``, clipped."""
     return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
+
+
+def _open_lists(answer: str) -> list[str]:
+    """The lists the agent's last answer gives of work still open, one step per list: its intro line (up to
+    :data:`_INTRO_CHARS`, ending in a colon) says open work, its items follow (blank lines between them allowed;
+    sub-items are left out)."""
+    found: list[str] = []
+    lines = answer.splitlines()
+    number = 0
+    while number < len(lines) and len(found) < _LISTS:
+        intro = lines[number].strip().strip("*_#> \t")
+        number += 1
+        if not (intro.endswith(":") or lines[number - 1].rstrip().endswith(":")) or len(intro) > _INTRO_CHARS \
+                or not _OPEN_LIST.search(intro):
+            continue
+        listed, indent = [], None
+        while number < len(lines):
+            item = _LIST_ITEM.match(lines[number])
+            if item and indent is None:
+                indent = item.group(1)
+            if item and item.group(1) == indent:
+                listed.append(_item_title(item.group(2)))
+            elif lines[number].strip() and not item:
+                break
+            number += 1
+        if listed:
+            shown = "; ".join(listed[:_LIST_ITEMS]) + ("; …" if len(listed) > _LIST_ITEMS else "")
+            found.append(f"{intro.rstrip(':*_ ')} (the agent's last answer): {shown}")
+    return found
+
+
+_TITLED = re.compile(r"^\*\*([^*\n]{3,160})\*\*:?[ \t]{0,4}(?:[—–:-]|$)")
+
+
+def _item_title(item: str) -> str:
+    """A list item as a step names it: its bold title when it has one ("**`stripGlobalFlags` kept** — because
+    …"; the reasons are the agent's, the title is the item), else the item."""
+    titled = _TITLED.match(item)
+    return clip_words(titled.group(1) if titled else item, 160)
+
+
+def _deferred_question(state: RegionState) -> str:
+    """The question the agent asked in an earlier turn that the user's reply put off ("quick question first: …"):
+    it still waits for an answer."""
+    for number in range(len(state.turns) - 2, -1, -1):
+        if _DEFERRED.search(state.turns[number + 1].request[:2000]):  # its questions, the first says what it is about
+            asked = [s for s in sentences(state.turns[number].final_answer) if s.endswith(("?", "？"))]
+            return clip_words(" … ".join(asked[:1] + asked[-1:] if len(asked) > 1 else asked), 300)
+    return ""
 
 
 def _tasks_open(state: RegionState) -> bool:
@@ -74,8 +138,9 @@ def in_progress_items(state: RegionState) -> list[str]:
         status = "on hold: the user declined the agent's last call"
     else:
         status = "under way"
-    subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_code(
-        _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))) else ""
+    stopped_at = _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))
+    subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_subject(
+        stopped_at, *state.subject) else ""
     return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
 
 
@@ -95,6 +160,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
+    steps += [listed for listed in _open_lists(answer) if not any(step in listed for step in state.next_steps)]
+    deferred = _deferred_question(state)
+    if deferred:
+        steps.append(f"Still unanswered from earlier (the user put it off): “{deferred}”")
     question = _question(answer) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
@@ -108,8 +177,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (steps and answer):
-        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, 200)}” (quoted in "
-                     "full under Critical Context).")
+        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}”")
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps

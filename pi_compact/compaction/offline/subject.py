@@ -56,8 +56,21 @@ def _commits(block: dict) -> bool:
     return False
 
 
+_FINISHED = re.compile(r"\b(?:fixed|done|complete[ds]?|finished|resolved|committed|implemented|added|updated"
+                       r"|removed|passe[ds]|passing)\b|✅|✓", re.I)
+"""A sentence that reports work finished: the names in it are done, not the subject."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
 def _names_in_words(text: str) -> list[str]:
     return [name for name in _BACKTICKED.findall(text[:20_000]) if _CODE_LIKE.search(name)]
+
+
+def _open_names_in_words(text: str) -> list[str]:
+    """The code names of ``text`` outside the sentences that report them finished ("… `os.Getwd()` - but we just
+    fixed that")."""
+    return [name for sentence in _SENTENCE_END.split(text[:20_000]) if not _FINISHED.search(sentence)
+            for name in _names_in_words(sentence)]
 
 
 def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -86,15 +99,18 @@ def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[s
                 else:  # a commit: what was edited and said before it is done
                     edits, texts = [], []
     files = list(dict.fromkeys(name(path) for path, _ in reversed(edits)))[:_FILES]
-    names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_names_in_words(text))]
+    names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_open_names_in_words(text))]
     names += [n for _, text in reversed(edits[-2:]) for n in _DEFINED.findall(text[:20_000])]
     shown = {f.rsplit("/", 1)[-1] for f in files}
     return tuple(files), tuple([n for n in dict.fromkeys(names) if n not in shown][:_NAMES])
 
 
-def names_code(words: str) -> bool:
-    """``words`` name a file or a code name themselves (then they say the subject already)."""
-    return bool(_names_in_words(words)) or bool(re.search(r"\w\.[a-z]{1,5}\b|`[^`\n]{1,80}/[^`\n]{1,80}`", words))
+def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...]) -> bool:
+    """``words`` name one of the subject's files (by its base name) or code names: they say the subject already.
+    Words that name some other file ("testenv.go is already quite large. Let me create a dedicated file") do not."""
+    lowered = words.lower()
+    return any(path.rsplit("/", 1)[-1].lower() in lowered for path in files) or any(
+        name.rstrip("()").lower() in lowered for name in names)
 
 
 def subject_line(files: tuple[str, ...], names: tuple[str, ...]) -> str:
@@ -109,4 +125,4 @@ def subject_line(files: tuple[str, ...], names: tuple[str, ...]) -> str:
     return f"{SUBJECT_LABEL} " + "; ".join(parts)
 
 
-__all__ = ["SUBJECT_LABEL", "current_subject", "names_code", "subject_line"]
+__all__ = ["SUBJECT_LABEL", "current_subject", "names_subject", "subject_line"]
