@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
+from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, sentences
 from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
@@ -42,6 +42,12 @@ _LIST_ITEMS = 5
 _DEFERRED = re.compile(r"\b(?:(?:question|thing|check)s? first|first,? (?:a |one )?(?:quick )?(?:question|thing)"
                        r"|before (?:that|we do that|you do that))\b", re.I)
 """A reply that puts the agent's question off ("quick follow up question first: …")."""
+_ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|sure|go (?:ahead|for it)|do it|please"
+                             r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
+"""A reply that opens with an answer ("yes, but what about …?")."""
+_ASKED_BACK = 4
+_SHORT_REPLY = 25
+"""A latest request of at most this many words says little without the question it answers."""
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -105,13 +111,21 @@ def _item_title(item: str) -> str:
     return clip_words(titled.group(1) if titled else item, 160)
 
 
-def _deferred_question(state: RegionState) -> str:
-    """The question the agent asked in an earlier turn that the user's reply put off ("quick question first: …"):
-    it still waits for an answer."""
-    for number in range(len(state.turns) - 2, -1, -1):
-        if _DEFERRED.search(state.turns[number + 1].request[:2000]):  # its questions, the first says what it is about
-            asked = [s for s in sentences(state.turns[number].final_answer) if s.endswith(("?", "？"))]
-            return clip_words(" … ".join(asked[:1] + asked[-1:] if len(asked) > 1 else asked), 300)
+def _unanswered_question(state: RegionState) -> str:
+    """The question an earlier turn's answer asked that the user never answered: the reply put it off ("quick
+    question first: …") or asked something else ("hmm, could this be related?"), and no later request opens with
+    an answer ("yeah, let's …"). It still waits. Only the last :data:`_ASKED_BACK` turns are looked at, none
+    before a commit (work done since settles more than the words show)."""
+    last = len(state.turns) - 1
+    for number in range(last - 1, max(last - 1 - _ASKED_BACK, -1), -1):
+        turn, later = state.turns[number], state.turns[number + 1:]
+        if turn.commits or any(t.commits or _ANSWER_OPENING.match(t.request.strip()) for t in later):
+            return ""
+        reply = later[0].request.strip()
+        asked = [s.replace("**", "") for s in sentences(turn.final_answer) if s.endswith(("?", "？"))]
+        if asked and (_DEFERRED.search(reply[:2000]) or reply.endswith(("?", "？"))):
+            # the first question says what it is about; alone, "Want me to do that?" says nothing
+            return clip_words(" … ".join([*asked[:1], *asked[1:][-1:]]), 300) if len(asked[0].split()) >= 6 else ""
     return ""
 
 
@@ -141,7 +155,26 @@ def in_progress_items(state: RegionState) -> list[str]:
     stopped_at = _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))
     subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_subject(
         stopped_at, *state.subject) else ""
-    return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
+    thread = _thread(state)
+    return [f"“{request}” — {status}{thread}", *items, *([subject] if subject else [])]
+
+
+def _asks(turn: Turn) -> str:
+    """The question the turn's answer put to the user (the last one), or ``""``."""
+    return _question(turn.final_answer) if turn.status == ASKED or "?" in turn.final_answer else ""
+
+
+def _thread(state: RegionState) -> str:
+    """For a short latest request that answers the agent's question ("let's go with option 1"): the question and
+    the request the exchange started from, which say what the answer is about."""
+    turns = state.turns
+    if len(turns) < 2 or len(state.latest_request.split()) > _SHORT_REPLY or not _asks(turns[-2]):
+        return ""
+    start = len(turns) - 1
+    while start > 0 and _asks(turns[start - 1]) and len(turns) - start <= _ASKED_BACK:
+        start -= 1
+    origin = f", in the thread of “{clip_words(turns[start].request, 200)}”" if start < len(turns) - 2 else ""
+    return f" (the user's answer to “{_asks(turns[-2])}”{origin})"
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
@@ -161,9 +194,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
     steps += [listed for listed in _open_lists(answer) if not any(step in listed for step in state.next_steps)]
-    deferred = _deferred_question(state)
-    if deferred:
-        steps.append(f"Still unanswered from earlier (the user put it off): “{deferred}”")
+    unanswered = _unanswered_question(state)
+    if unanswered and state.latest_status != ASKED:
+        steps.append(f"Still unanswered from earlier (the user asked something else or put it off): “{unanswered}”")
     question = _question(answer) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
