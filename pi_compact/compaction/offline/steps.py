@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, sentences
+from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
 from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
@@ -46,8 +46,6 @@ _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
 _ASKED_BACK = 4
-_SHORT_REPLY = 25
-"""A latest request of at most this many words says little without the question it answers."""
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -155,26 +153,7 @@ def in_progress_items(state: RegionState) -> list[str]:
     stopped_at = _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))
     subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_subject(
         stopped_at, *state.subject) else ""
-    thread = _thread(state)
-    return [f"“{request}” — {status}{thread}", *items, *([subject] if subject else [])]
-
-
-def _asks(turn: Turn) -> str:
-    """The question the turn's answer put to the user (the last one), or ``""``."""
-    return _question(turn.final_answer) if turn.status == ASKED or "?" in turn.final_answer else ""
-
-
-def _thread(state: RegionState) -> str:
-    """For a short latest request that answers the agent's question ("let's go with option 1"): the question and
-    the request the exchange started from, which say what the answer is about."""
-    turns = state.turns
-    if len(turns) < 2 or len(state.latest_request.split()) > _SHORT_REPLY or not _asks(turns[-2]):
-        return ""
-    start = len(turns) - 1
-    while start > 0 and _asks(turns[start - 1]) and len(turns) - start <= _ASKED_BACK:
-        start -= 1
-    origin = f", in the thread of “{clip_words(turns[start].request, 200)}”" if start < len(turns) - 2 else ""
-    return f" (the user's answer to “{_asks(turns[-2])}”{origin})"
+    return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
@@ -193,10 +172,6 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
-    steps += [listed for listed in _open_lists(answer) if not any(step in listed for step in state.next_steps)]
-    unanswered = _unanswered_question(state)
-    if unanswered and state.latest_status != ASKED:
-        steps.append(f"Still unanswered from earlier (the user asked something else or put it off): “{unanswered}”")
     question = _question(answer) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
@@ -204,15 +179,27 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append(plan_line)
     if state.latest_status != DONE:
         steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
+    said_how_far = bool(steps)
+    steps += [listed for listed in _open_lists(answer) if not any(step in listed for step in state.next_steps)]
     if state.latest_status == DECLINED:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
-    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (steps and answer):
+    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (said_how_far and answer):
         steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}”")
+    steps += _after_the_request(state)
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
+    return steps
+
+
+def _after_the_request(state: RegionState) -> list[str]:
+    """What waits besides the latest request: an earlier question of the agent's the user never answered."""
+    steps = []
+    unanswered = _unanswered_question(state) if state.latest_status != ASKED else ""
+    if unanswered:
+        steps.append(f"Still unanswered from earlier (the user asked something else or put it off): “{unanswered}”")
     return steps
 
 
