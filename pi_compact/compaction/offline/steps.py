@@ -70,11 +70,11 @@ def _question(answer: str) -> str:
     return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
 
 
-def _open_lists(answer: str) -> list[str]:
+def _open_lists(answer: str) -> list[tuple[str, list[str]]]:
     """The lists the agent's last answer gives of work still open, one step per list: its intro line (up to
     :data:`_INTRO_CHARS`, ending in a colon) says open work, its items follow (blank lines between them allowed;
-    sub-items are left out)."""
-    found: list[str] = []
+    sub-items are left out). Each step comes with the items as written."""
+    found: list[tuple[str, list[str]]] = []
     lines = answer.splitlines()
     number = 0
     while number < len(lines) and len(found) < _LISTS:
@@ -83,19 +83,20 @@ def _open_lists(answer: str) -> list[str]:
         if not (intro.endswith(":") or lines[number - 1].rstrip().endswith(":")) or len(intro) > _INTRO_CHARS \
                 or not _OPEN_LIST.search(intro):
             continue
-        listed, indent = [], None
+        listed, raw, indent = [], [], None
         while number < len(lines):
             item = _LIST_ITEM.match(lines[number])
             if item and indent is None:
                 indent = item.group(1)
             if item and item.group(1) == indent:
                 listed.append(_item_title(item.group(2)))
+                raw.append(item.group(2))
             elif lines[number].strip() and not item:
                 break
             number += 1
         if listed:
             shown = "; ".join(listed[:_LIST_ITEMS]) + ("; …" if len(listed) > _LIST_ITEMS else "")
-            found.append(f"{intro.rstrip(':*_ ')} (the agent's last answer): {shown}")
+            found.append((f"{intro.rstrip(':*_ ')} (the agent's last answer): {shown}", raw))
     return found
 
 
@@ -171,7 +172,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
-    steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
+    lists = _open_lists(answer)
+    listed = [item[:60] for _, raw in lists for item in raw]  # said once, by the items' titles
+    steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps
+              if not any(step.startswith(item) for item in listed)]
     question = _question(answer) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
@@ -180,14 +184,15 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if state.latest_status != DONE:
         steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
     said_how_far = bool(steps)
-    steps += [listed for listed in _open_lists(answer) if not any(step in listed for step in state.next_steps)]
+    steps += [step for step, _ in lists]
     if state.latest_status == DECLINED:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (said_how_far and answer):
-        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}”")
+        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
+                     "(quoted in full under Critical Context).")
     steps += _after_the_request(state)
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
