@@ -151,8 +151,8 @@ class RegionState:
     mid_work: str = ""
     """When the region ends while the agent was still working (calls after its last words, no hand-back): the
     label of its last command after those words (``"-"`` when it ran none)."""
-    subject: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    """``(files, code names)`` the latest turn's work ends on (:func:`.subject.current_subject`)."""
+    subject: tuple[tuple[str, ...], ...] = ((), (), ())
+    """``(files, code names, files read since)`` the latest turn's work ends on (:func:`.subject.current_subject`)."""
     work_errors: tuple[str, ...] = ()
     """The open errors a next step should fix: failures of commands or file changes (a failed read, search or web
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""

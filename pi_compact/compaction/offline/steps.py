@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
-from .subject import names_code, subject_line
+from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
 ANNOUNCED = re.compile(
@@ -27,6 +27,25 @@ _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
 _FIXES = 2
+_LATEST_CHARS = 500
+"""The latest request, when it is itself the next step: quoted far enough to hold what it asks (a question at the
+end of a long message is the point of it)."""
+_OPEN_LIST = re.compile(
+    r"\b(?:to (?:investigate|look at|check|verify|decide|consider|do|fix|address)|open (?:questions?|issues?|items?"
+    r"|points?)|not (?:yet )?(?:done|implemented|addressed|fixed|covered)|remaining|left (?:to do|open)|pending"
+    r"|skipped|follow[- ]?ups?|outstanding|unresolved|still (?:open|to do|needed)|todo|next steps?)\b", re.I)
+"""A line that introduces work still open ("**Possible causes to investigate**:", "Two deviations from the plan:")."""
+_LIST_ITEM = re.compile(r"^([ \t]{0,12})(?:[-*+•]|\d{1,3}[.)])[ \t]+(\S.{0,2000})")
+_INTRO_CHARS = 120
+_LISTS = 2
+_LIST_ITEMS = 5
+_DEFERRED = re.compile(r"\b(?:(?:question|thing|check)s? first|first,? (?:a |one )?(?:quick )?(?:question|thing)"
+                       r"|before (?:that|we do that|you do that))\b", re.I)
+"""A reply that puts the agent's question off ("quick follow up question first: …")."""
+_ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|sure|go (?:ahead|for it)|do it|please"
+                             r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
+"""A reply that opens with an answer ("yes, but what about …?")."""
+_ASKED_BACK = 4
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -49,6 +68,64 @@ def _stopping_words(answer: str, working: bool) -> str:
 def _question(answer: str) -> str:
     """The agent's last question in ``answer``, clipped."""
     return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
+
+
+def _open_lists(answer: str) -> list[tuple[str, list[str]]]:
+    """The lists the agent's last answer gives of work still open, one step per list: its intro line (up to
+    :data:`_INTRO_CHARS`, ending in a colon) says open work, its items follow (blank lines between them allowed;
+    sub-items are left out). Each step comes with the items as written."""
+    found: list[tuple[str, list[str]]] = []
+    lines = answer.splitlines()
+    number = 0
+    while number < len(lines) and len(found) < _LISTS:
+        intro = lines[number].strip().strip("*_#> \t")
+        number += 1
+        if not (intro.endswith(":") or lines[number - 1].rstrip().endswith(":")) or len(intro) > _INTRO_CHARS \
+                or not _OPEN_LIST.search(intro):
+            continue
+        listed, raw, indent = [], [], None
+        while number < len(lines):
+            item = _LIST_ITEM.match(lines[number])
+            if item and indent is None:
+                indent = item.group(1)
+            if item and item.group(1) == indent:
+                listed.append(_item_title(item.group(2)))
+                raw.append(item.group(2))
+            elif lines[number].strip() and not item:
+                break
+            number += 1
+        if listed:
+            shown = "; ".join(listed[:_LIST_ITEMS]) + ("; …" if len(listed) > _LIST_ITEMS else "")
+            found.append((f"{intro.rstrip(':*_ ')} (the agent's last answer): {shown}", raw))
+    return found
+
+
+_TITLED = re.compile(r"^\*\*([^*\n]{3,160})\*\*:?[ \t]{0,4}(?:[—–:-]|$)")
+
+
+def _item_title(item: str) -> str:
+    """A list item as a step names it: its bold title when it has one ("**`stripGlobalFlags` kept** — because
+    …"; the reasons are the agent's, the title is the item), else the item."""
+    titled = _TITLED.match(item)
+    return clip_words(titled.group(1) if titled else item, 160)
+
+
+def _unanswered_question(state: RegionState) -> str:
+    """The question an earlier turn's answer asked that the user never answered: the reply put it off ("quick
+    question first: …") or asked something else ("hmm, could this be related?"), and no later request opens with
+    an answer ("yeah, let's …"). It still waits. Only the last :data:`_ASKED_BACK` turns are looked at, none
+    before a commit (work done since settles more than the words show)."""
+    last = len(state.turns) - 1
+    for number in range(last - 1, max(last - 1 - _ASKED_BACK, -1), -1):
+        turn, later = state.turns[number], state.turns[number + 1:]
+        if turn.commits or any(t.commits or _ANSWER_OPENING.match(t.request.strip()) for t in later):
+            return ""
+        reply = later[0].request.strip()
+        asked = [s.replace("**", "") for s in sentences(turn.final_answer) if s.endswith(("?", "？"))]
+        if asked and (_DEFERRED.search(reply[:2000]) or reply.endswith(("?", "？"))):
+            # the first question says what it is about; alone, "Want me to do that?" says nothing
+            return clip_words(" … ".join([*asked[:1], *asked[1:][-1:]]), 300) if len(asked[0].split()) >= 6 else ""
+    return ""
 
 
 def _tasks_open(state: RegionState) -> bool:
@@ -74,8 +151,9 @@ def in_progress_items(state: RegionState) -> list[str]:
         status = "on hold: the user declined the agent's last call"
     else:
         status = "under way"
-    subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_code(
-        _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))) else ""
+    stopped_at = _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))
+    subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_subject(
+        stopped_at, *state.subject) else ""
     return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
 
 
@@ -94,7 +172,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
-    steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps]
+    lists = _open_lists(answer)
+    listed = [item[:60] for _, raw in lists for item in raw]  # said once, by the items' titles
+    steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps
+              if not any(step.startswith(item) for item in listed)]
     question = _question(answer) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
@@ -102,16 +183,28 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append(plan_line)
     if state.latest_status != DONE:
         steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
+    said_how_far = bool(steps)
+    steps += [step for step, _ in lists]
     if state.latest_status == DECLINED:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
-    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (steps and answer):
-        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, 200)}” (quoted in "
-                     "full under Critical Context).")
+    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (said_how_far and answer):
+        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
+                     "(quoted in full under Critical Context).")
+    steps += _after_the_request(state)
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
+    return steps
+
+
+def _after_the_request(state: RegionState) -> list[str]:
+    """What waits besides the latest request: an earlier question of the agent's the user never answered."""
+    steps = []
+    unanswered = _unanswered_question(state) if state.latest_status != ASKED else ""
+    if unanswered:
+        steps.append(f"Still unanswered from earlier (the user asked something else or put it off): “{unanswered}”")
     return steps
 
 

@@ -1,5 +1,5 @@
-"""The agent's current subject when a region ends mid-work: the files its last edits changed and the code names
-its last words and edits point at.
+"""The agent's current subject when a region ends mid-work: the files its last edits changed, the code names its
+last words and edits point at, and the files it read since its last edit (what it is looking into).
 
 "Now let me add tests for the new function:" does not say which function or which file; the next agent needs the
 names to pick up the thread (`content_overlap_test.go`, `computeSessionLanes`). They are read from the latest
@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, WRITE_TOOLS, is_shell_tool, message_dicts
+from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, is_shell_tool, message_dicts, tool_path
 
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path")
 _TEXT_KEYS = ("new_string", "newText", "new_str", "content", "old_string", "oldText", "old_str")
@@ -29,6 +29,7 @@ _DEFINED = re.compile(r"\b(?:func|def|class|function|fn|interface|struct|type|en
 SUBJECT_LABEL = "The agent's current subject:"
 _FILES = 3
 _NAMES = 4
+_READS = 2
 _TEXTS = 1
 """The agent's last texts of the turn read for names: its earlier words may be about finished work."""
 
@@ -56,15 +57,30 @@ def _commits(block: dict) -> bool:
     return False
 
 
+_FINISHED = re.compile(r"\b(?:fixed|done|complete[ds]?|finished|resolved|committed|implemented|added|updated"
+                       r"|removed|passe[ds]|passing)\b|✅|✓", re.I)
+"""A sentence that reports work finished: the names in it are done, not the subject."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
 def _names_in_words(text: str) -> list[str]:
     return [name for name in _BACKTICKED.findall(text[:20_000]) if _CODE_LIKE.search(name)]
 
 
-def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """``(files, names)`` the agent's work after message ``since`` (the latest request) ends on: the files of its
-    last successful edits, the last first, each named by ``name``; the code names of its last words and edits."""
-    calls: dict[str, tuple[str, str] | None] = {}
+def _open_names_in_words(text: str) -> list[str]:
+    """The code names of ``text`` outside the sentences that report them finished ("… `os.Getwd()` - but we just
+    fixed that")."""
+    return [name for sentence in _SENTENCE_END.split(text[:20_000]) if not _FINISHED.search(sentence)
+            for name in _names_in_words(sentence)]
+
+
+def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[str, ...], ...]:
+    """``(files, names, reading)`` the agent's work after message ``since`` (the latest request) ends on: the
+    files of its last successful edits, the last first, each named by ``name``; the code names of its last words
+    and edits; the files it read after its last edit (a failure it looks into, code it checks before changing)."""
+    calls: dict[str, tuple[str, Any]] = {}
     edits: list[tuple[str, str]] = []
+    reads: list[str] = []
     texts: list[str] = []
     for index, message in enumerate(message_dicts(messages)):
         if index <= since:
@@ -75,38 +91,59 @@ def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[s
                 texts.append(words)
             for block in message.get("content") if isinstance(message.get("content"), list) else ():
                 if isinstance(block, dict) and isinstance(block.get("id"), str):
-                    if _edit(block) or _commits(block):
-                        calls[block["id"]] = _edit(block)
+                    kind = _kind(block)
+                    if kind:
+                        calls[block["id"]] = kind
         elif message.get("role") == "toolResult" and not message.get("isError"):
             call_id = message.get("toolCallId")
-            if isinstance(call_id, str) and call_id in calls:
-                found = calls.pop(call_id)
-                if found:
-                    edits.append(found)
-                else:  # a commit: what was edited and said before it is done
-                    edits, texts = [], []
+            kind, found = calls.pop(call_id) if isinstance(call_id, str) and call_id in calls else ("", None)
+            if kind == "edit":
+                edits.append(found)
+                reads = []
+            elif kind == "read":
+                reads.append(found)
+            elif kind == "commit":  # what was edited, read and said before it is done
+                edits, reads, texts = [], [], []
     files = list(dict.fromkeys(name(path) for path, _ in reversed(edits)))[:_FILES]
-    names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_names_in_words(text))]
+    names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_open_names_in_words(text))]
     names += [n for _, text in reversed(edits[-2:]) for n in _DEFINED.findall(text[:20_000])]
     shown = {f.rsplit("/", 1)[-1] for f in files}
-    return tuple(files), tuple([n for n in dict.fromkeys(names) if n not in shown][:_NAMES])
+    reading = [path for path in dict.fromkeys(name(path) for path in reversed(reads)) if path not in files]
+    return (tuple(files), tuple([n for n in dict.fromkeys(names) if n not in shown][:_NAMES]),
+            tuple(reading[:_READS]))
 
 
-def names_code(words: str) -> bool:
-    """``words`` name a file or a code name themselves (then they say the subject already)."""
-    return bool(_names_in_words(words)) or bool(re.search(r"\w\.[a-z]{1,5}\b|`[^`\n]{1,80}/[^`\n]{1,80}`", words))
+def _kind(block: dict) -> tuple[str, Any] | None:
+    """What a call does to the subject: ``("edit", (path, text))``, ``("read", path)``, ``("commit", None)``."""
+    edit = _edit(block)
+    if edit:
+        return "edit", edit
+    if _commits(block):
+        return "commit", None
+    path = tool_path(block.get("arguments"))
+    return ("read", path) if path and str(block.get("name", "")).lower() in READ_TOOLS else None
 
 
-def subject_line(files: tuple[str, ...], names: tuple[str, ...]) -> str:
+def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = ()) -> bool:
+    """``words`` name one of the subject's files (by its base name) or code names: they say the subject already.
+    Words that name some other file ("testenv.go is already quite large. Let me create a dedicated file") do not."""
+    lowered = words.lower()
+    return any(path.rsplit("/", 1)[-1].lower() in lowered for path in (*files, *reading)) or any(
+        name.rstrip("()").lower() in lowered for name in names)
+
+
+def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = ()) -> str:
     """One In Progress item naming the subject, or ``""`` when there is none."""
-    if not files and not names:
+    if not files and not names and not reading:
         return ""
     parts = []
     if files:
         parts.append("last edited " + ", ".join(f"`{path}`" for path in files))
     if names:
         parts.append("named last " + ", ".join(f"`{n}`" for n in names))
+    if reading:
+        parts.append(("reading " if not files else "reading since its last edit ") + ", ".join(f"`{p}`" for p in reading))
     return f"{SUBJECT_LABEL} " + "; ".join(parts)
 
 
-__all__ = ["SUBJECT_LABEL", "current_subject", "names_code", "subject_line"]
+__all__ = ["SUBJECT_LABEL", "current_subject", "names_subject", "subject_line"]

@@ -262,9 +262,11 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
     has nothing left to cut)."""
     items = sections.items
 
-    def drop_first(target: list[str], keep: int = 0, where: Callable[[str], bool] = lambda item: True):
+    def drop_first(target: list[str], keep: int = 0, where: Callable[[str], bool] = lambda item: True,
+                   from_end: bool = False):
         def step() -> int:
-            first = next((n for n, item in enumerate(target) if where(item)), None)
+            order = range(len(target) - 1, -1, -1) if from_end else range(len(target))
+            first = next((n for n in order if where(target[n])), None)
             if first is None or (keep and sum(map(where, target)) <= keep):
                 return 0
             return text_tokens(target.pop(first)) + 1
@@ -316,7 +318,7 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
         drop_first(items["constraints"], keep=4),
         shorten(_ANSWER_LABEL, 300),
         drop_first(items["in_progress"], where=lambda i: i.startswith(SUBJECT_LABEL)),
-        drop_first(items["next"], keep=2),
+        drop_first(items["next"], keep=2, from_end=True),  # next steps come surest first: the last go first
         drop_first(items["done"], keep=1),
     ]
 

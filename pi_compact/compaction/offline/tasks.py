@@ -87,6 +87,9 @@ class _Tracker:
             old = self.items[key]
             status = _status(arguments.get("status")) or old.status
             self.items[key] = Task(_text(arguments) if any(k in arguments for k in _TEXT_KEYS) else old.text, status)
+        elif key is not None and _text(arguments) and _status(arguments.get("status")):
+            # an item the list held before the region (created earlier): its update says what it is now
+            self.items[key] = Task(_text(arguments), _status(arguments["status"]) or PENDING)
         elif key is None and _text(arguments) and ("status" not in arguments or _status(arguments["status"])):
             number = _FIRST_NUMBER.search(result)
             new_id = number.group(1) if number and number.group(1) not in self.items else str(len(self.items) + 1)
@@ -94,6 +97,26 @@ class _Tracker:
         else:
             return
         self.updated_at = index
+
+    def read(self, result: str, index: int) -> None:
+        """A call that lists the whole list (Claude Code's ``TaskList``: ``#4 [pending] Investigate …``): the
+        list as it stands, which may have been made before the region began."""
+        found = {match.group(1): Task(match.group(3).strip(), status)
+                 for match in _LISTED.finditer(result[:_LISTING]) if (status := _status(match.group(2)))}
+        if found:
+            self.items, self.updated_at = found, index
+
+
+_LISTED = re.compile(r"^[ \t]{0,8}#?(\d{1,9})[.)]?[ \t]{1,8}\[([A-Za-z_ -]{2,20})\][ \t]{1,8}([^\n\[]{1,400})", re.M)
+"""A listed item: its id, its status in brackets, its text up to a bracket (``[blocked by #2]`` is not its title)."""
+_LISTING = 20_000
+
+
+def _reads_list(name: str) -> bool:
+    """A tool that shows the agent's own list (``TaskList``, ``TodoRead``)."""
+    lowered = name.lower()
+    return any(word in lowered for word in ("todo", "task")) and any(
+        verb in lowered for verb in ("list", "read", "get", "view", "show"))
 
 
 def _is_task_call(name: str) -> bool:
@@ -168,7 +191,7 @@ def _covered(sentence: str, wanted: dict[int, set[str]], index: dict[str, list[i
 def task_list(messages: Any) -> TaskList | None:
     """The task list as the region's successful calls leave it and the agent's later words report it (see
     :func:`_reported`), or None when the agent kept none."""
-    tracker, calls, texts = _Tracker(), {}, []
+    tracker, calls, reads, texts = _Tracker(), {}, set(), []
     for index, message in enumerate(message_dicts(messages)):
         if message.get("role") == "assistant":
             texts.append((index, content_text(message.get("content"))))
@@ -177,10 +200,16 @@ def task_list(messages: Any) -> TaskList | None:
                 if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("id"), str) \
                         and isinstance(block.get("arguments"), dict) and _is_task_call(str(block.get("name", ""))):
                     calls[block["id"]] = block["arguments"]
+                elif isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("id"), str) \
+                        and _reads_list(str(block.get("name", ""))):
+                    reads.add(block["id"])
         elif message.get("role") == "toolResult" and not message.get("isError"):
             call_id = message.get("toolCallId")
             if isinstance(call_id, str) and call_id in calls:
                 tracker.apply(calls.pop(call_id), content_text(message.get("content"))[:200], index)
+            elif isinstance(call_id, str) and call_id in reads:
+                reads.discard(call_id)
+                tracker.read(content_text(message.get("content")), index)
     if not tracker.items:
         return None
     later = [text for index, text in texts if index > tracker.updated_at and text]

@@ -440,8 +440,8 @@ def test_the_current_subject_grows_linearly_with_the_turn() -> None:
     regions = {size: turn(size) for size in (300, 600, 1200)}
     found = growth("current_subject", lambda size: (lambda: current_subject(regions[size], 0)), 300, runs=3)
     assert found.linear, str(found)
-    files, names = current_subject(regions[300], 0)
-    assert files[0] == "src/m299.py" and names[:2] == ("Mod299.run()", "step_299")
+    files, names, reading = current_subject(regions[300], 0)
+    assert files[0] == "src/m299.py" and names[:2] == ("Mod299.run()", "step_299") and not reading
 
 
 # -- a failing test run: the step names the failing test, not the run's verdict ----------------------------------
@@ -503,3 +503,154 @@ def test_a_notification_with_a_pointer_line_is_no_request(label: str, value: str
 def test_the_users_words_after_a_pasted_block_stay_a_request(value: str) -> None:
     text = f"<context>\nlog lines\n</context>\nplease fix the failing import in {value} and rerun the suite"
     assert [words for _, words in user_requests([user(text)])] == [text.split("\n")[-1]]
+
+
+# -- issue 20: the next step where the region leaves it -------------------------------------------------------
+
+LISTED_STATUS = {PENDING: ["pending", "todo"], ACTIVE: ["in_progress", "active"], DONE: ["completed", "done"]}
+
+
+@EXAMPLES
+@given(statuses=st.lists(st.sampled_from([PENDING, ACTIVE, DONE]), min_size=2, max_size=5), data=st.data(),
+       marker=st.sampled_from(["#{} [{}] {}", "{}. [{}] {}", "  #{}  [{}] {}"]), blocked=st.booleans())
+def test_a_listed_task_list_seeds_the_list_made_before_the_region(statuses: list[str], data: st.DataObject,
+                                                                  marker: str, blocked: bool) -> None:
+    """A list the agent made in an earlier region is known here only by a listing call (``TaskList``) and updates
+    by id: they say what is still to do."""
+    worded = [data.draw(st.sampled_from(LISTED_STATUS[s])) for s in statuses]
+    listing = "\n".join(marker.format(n, word, title) + (f" [blocked by #{n - 1}]" if blocked and n > 1 else "")
+                        for n, (word, title) in enumerate(zip(worded, TITLES), 1))
+    messages = [user("Carry on with the task list."), assistant(call("l", "TaskList")),
+                result("l", "TaskList", listing)]
+    kept = task_list(messages)
+    assert kept is not None and [(t.text, t.status) for t in kept.tasks] == list(zip(TITLES, statuses))
+    steps = "\n".join(items(summarize([*messages, assistant("Now I'll rewrite the test file.",
+                                                            call("w", "write", path="t.py", content="x")),
+                                       result("w", "write", "ok")]), "## Next Steps"))
+    for title, status in zip(TITLES, statuses):
+        assert (title in steps) == (status == PENDING)
+
+
+@given(status=st.sampled_from(["in_progress", "completed", "pending"]), key=st.sampled_from(["taskId", "id"]))
+def test_an_update_of_a_task_made_before_the_region_adds_it(status: str, key: str) -> None:
+    block = call("u", "TaskUpdate", **{key: "3"}, status=status, description="Reinitialize logging after stdin")
+    kept = task_list([assistant(block), result("u", "TaskUpdate", "Updated task #3 description, status")])
+    assert kept is not None and [(t.text, t.status) for t in kept.tasks] == [
+        ("Reinitialize logging after stdin", {"in_progress": ACTIVE, "completed": DONE, "pending": PENDING}[status])]
+
+
+OPEN_INTROS = ["**Possible causes to investigate**:", "Open questions:", "## Still to do:", "Remaining issues:",
+               "**Not yet done:**", "Follow-ups for later:"]
+OPEN_ITEMS = [("Check `BaseCommit` against the shadow branch name", ""),
+              ("**`stripCache` kept**", " — the plugin command still needs lenient parsing, removing it breaks it"),
+              ("Silent error in `repo.Reference()` at line 492", ""), ("**Retry budget**", ": three tries, then fail")]
+
+
+@EXAMPLES
+@given(intro=st.sampled_from(OPEN_INTROS), listed=st.lists(st.sampled_from(OPEN_ITEMS), min_size=1, max_size=3,
+                                                           unique=True),
+       marker=st.sampled_from(["- ", "1. ", "* "]), spaced=st.booleans(), ending=st.sampled_from(
+           ["## Summary\n\nThe investigation so far.", "Done: the logs are collected."]))
+def test_the_last_answers_list_of_open_work_is_the_next_step(intro: str, listed: list, marker: str, spaced: bool,
+                                                             ending: str) -> None:
+    """An answer that reports (so the request counts as done) and lists what is still open: the list is the next
+    step, each item by its title, not the reasons after it."""
+    gap = "\n\n" if spaced else "\n"
+    body = gap.join(f"{marker}{title}{reason}" for title, reason in listed)
+    answer = f"{ending}\n\n{intro}{gap}{body}\n\nThat is where it stands."
+    steps = "\n".join(items(summarize([user("Find out why the hook saw no new content."), assistant(answer)]),
+                            "## Next Steps"))
+    for title, reason in listed:
+        assert title.replace("**", "") in steps
+        assert not reason or reason.strip(" —:") not in steps
+
+
+@given(intro=st.sampled_from(["What changed:", "**Files edited**:", "Summary of the fix:"]))
+def test_a_list_of_what_was_done_is_no_next_step(intro: str) -> None:
+    answer = f"Done: the fix is in.\n\n{intro}\n- Renamed `loadConfig` in `config.go`\n- Added a test"
+    steps = "\n".join(items(summarize([user("Fix the config loader."), assistant(answer)]), "## Next Steps"))
+    assert "loadConfig" not in steps
+
+
+QUESTIONS = ["Do you want me to revert the go-git change back to the CLI call?",
+             "Should I remove the unused `StageFiles()` helper as well?"]
+PUT_OFF = ["quick follow up question first: why did the other repo keep uncommitted files?",
+           "hmm, we changed the shadow tracking recently, could this be related?",
+           "one question first, what does the hook log say about it"]
+
+
+@EXAMPLES
+@given(question=st.sampled_from(QUESTIONS), reply=st.sampled_from(PUT_OFF), answered=st.booleans(),
+       later=st.sampled_from(["can you look in ../other-repo at the session logs", "which commit was that?"]))
+def test_a_question_the_user_put_off_stays_open(question: str, reply: str, answered: bool, later: str) -> None:
+    """The agent asked; the user asked something else first and went on: the question still waits, unless a later
+    request answers it ("yes, …")."""
+    messages = [user("Review the staging change in this branch."),
+                assistant(f"The change looks unneeded. {question}"),
+                user(reply), assistant("It is the branch check that skipped the commits."),
+                user("yes, revert it please" if answered else later),
+                assistant("Let me look at that.", call("r", "bash", command="git log --oneline -3")),
+                result("r", "bash", "a1b2c3 x")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert (question in steps) != answered
+
+
+def test_a_reply_that_answers_leaves_no_question_open() -> None:
+    messages = [user("Review the staging change."), assistant(f"It looks unneeded. {QUESTIONS[0]}"),
+                user("yes, and what about the tests?"), assistant("They pass with go-git too."),
+                user("ok now check the other repo"), assistant("Checking.", call("r", "bash", command="ls")),
+                result("r", "bash", "a")]
+    assert QUESTIONS[0] not in "\n".join(items(summarize(messages), "## Next Steps"))
+
+
+@given(point=st.sampled_from(["but github now shows 627 right?", "so is the total_committed number still right?"]))
+def test_the_latest_request_as_the_step_is_quoted_to_its_point(point: str) -> None:
+    """A long request the agent had not got to: its point often comes last."""
+    request = ("ah I messed up, I reset the commit and made a new one, the old shadow branch was gone, so the data "
+               "is now totally off I guess? but this should mean it attributes more to me but numbers should be "
+               f"correct? {point}")
+    messages = [user("check the attribution of the last commit"), assistant("Let me check.",
+                call("r", "bash", command="git log -1")), result("r", "bash", "x"), user(request)]
+    assert point in "\n".join(items(summarize(messages), "## Next Steps"))
+
+
+# -- the subject: names reported done are not it; a file read since the last edit is -----------------------------
+
+@EXAMPLES
+@given(style=EDIT_STYLES, done=st.sampled_from(["fixed", "added", "updated", "removed"]),
+       vague=st.sampled_from(VAGUE))
+def test_names_the_last_words_report_done_are_not_the_subject(style: str, done: str, vague: str) -> None:
+    messages = [user("Does the guide cover this?"),
+                assistant(f"Partly. It lists `GetSessionDir`. But we just {done} `os.Getwd()` as a bug.\n\n{vague}",
+                          _edit_call("e", style, "docs/GUIDE.md", "Use the repo root.")),
+                result("e", "edit", "ok")]
+    ongoing = "\n".join(items(summarize(messages), "### In Progress"))
+    assert "`GetSessionDir`" in ongoing and "os.Getwd" not in ongoing
+
+
+@EXAMPLES
+@given(style=EDIT_STYLES, path=st.sampled_from(FILES), test=st.sampled_from(["store_test.go", "tests/test_store.py"]),
+       reader=st.sampled_from(["Read", "read", "view"]))
+def test_a_file_read_since_the_last_edit_is_part_of_the_subject(style: str, path: str, test: str,
+                                                                reader: str) -> None:
+    """The agent edited, a check failed, it reads the test to see why: the test file is what it works on."""
+    messages = [user("Split the attribution per file."),
+                assistant("Now I'll split it.", _edit_call("e", style, path, "def split(): pass")),
+                result("e", "edit", "ok"),
+                assistant(call("t", "bash", command="make test")), result("t", "bash", bash_fail("FAIL", 1), error=True),
+                assistant("Let me look at the test.", call("r", reader, path=test)), result("r", reader, "line 1")]
+    ongoing = "\n".join(items(summarize(messages), "### In Progress"))
+    assert f"`{test}`" in ongoing and f"`{path}`" in ongoing
+
+
+@EXAMPLES
+@given(style=EDIT_STYLES, function=st.sampled_from(FUNCTIONS))
+def test_last_words_naming_another_file_still_get_the_subject(style: str, function: str) -> None:
+    """"testenv.go is already large. Let me create a dedicated file:" names a file, not the one written."""
+    name = function.split(".")[-1]
+    messages = [user("Centralise the interactive helpers."),
+                assistant("Good point - testenv.go is already quite large. Let me create a dedicated file:",
+                          _edit_call("w", style, "integration/interactive.go", f"func {name}() {{}}")),
+                result("w", "write", "ok")]
+    ongoing = "\n".join(items(summarize(messages), "### In Progress"))
+    assert "`integration/interactive.go`" in ongoing and f"`{name}`" in ongoing
