@@ -437,7 +437,7 @@ def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
     ]
     used += _repeated_cells(head) + kind_cells + len(count)
     if node.label:
-        label = f"[{one_line(node.label, 40)}] "
+        label = f"[{one_line(_label_text(node.label), 40)}] "
         line.append((label, "bold cyan"))
         used += _cells(label)
     if entry_id == style.leaf_id:
@@ -447,6 +447,11 @@ def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
     preview_style = _STYLES[entry_type] if entry_type in _MARKERS else ("" if on_path else "dim")
     line.append((_fit(preview, width - used), preview_style))
     return line
+
+
+def _label_text(label: object) -> str:
+    """A label as text: a hand-edited file may label with an object or a number (pi keeps any truthy value)."""
+    return label if isinstance(label, str) else json.dumps(label, ensure_ascii=False, default=str)
 
 
 def _cells(text: str) -> int:

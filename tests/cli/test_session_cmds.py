@@ -679,3 +679,13 @@ def test_show_draws_every_kind_the_straightforward_way(tmp_path):
     path = _every_kind(tmp_path / "every.jsonl")
     out = invoke("session", "show", str(path), env={"COLUMNS": "120"}).stdout
     assert out.split("\n\n", 1)[1] == _straightforward_tree(path, colour=False, width=120)
+
+
+@pytest.mark.parametrize("command", ["show", "tree"])
+def test_a_label_that_is_no_string_is_drawn_as_json(tmp_path, command):
+    path = write_session(tmp_path / "s.jsonl", [user("abc00001", None, "hi", 1)])
+    label = {"type": "label", "id": "f0000002", "parentId": "abc00001", "timestamp": "2025-01-01T00:00:02.000Z",
+             "targetId": "abc00001", "label": {"a": [1, "b"]}}
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(label) + b"\n")
+    assert '[{"a": [1, "b"]}]' in invoke("session", command, str(path)).stdout
