@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from sys import intern
 from typing import NamedTuple
 
@@ -25,8 +26,6 @@ from rich.panel import Panel
 from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
-
-from ..accessors import content_text
 
 PREVIEW_CHARS = 160
 """Longest one-line preview of an entry before the terminal width crops it further."""
@@ -48,7 +47,6 @@ _STYLES = {
     "branch_summary": "bold magenta",
 }
 _SHORT_KINDS = {"thinking_level_change": "thinking_level"}
-_MARKERS = {"compaction": ("▣ ", "bold yellow"), "branch_summary": ("◈ ", "bold magenta")}
 
 
 # -- untrusted text ------------------------------------------------------------------------------------------
@@ -105,10 +103,26 @@ def one_line(text: str, limit: int | None = None) -> str:
     return flat if len(flat) <= limit else flat[: max(limit - 1, 0)] + "…"
 
 
+def one_line_reads(limit: int) -> int:
+    """How much of a text :func:`one_line` reads with ``limit``: two texts that start with the same this many
+    characters, and both have more (or are the same), give the same line."""
+    return max(limit + limit // 2 + 16, 8 * limit + 256) + 1
+
+
 def _flat(text: str) -> str:
     if text.isascii() and text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
         return text  # nothing to make visible or collapse: ids, kinds (a tree flattens several per entry)
-    return " ".join(visible(text).split())  # whitespace runs collapsed to one space, none at either end
+    flat = " ".join(text.split())  # whitespace runs collapsed to one space, none at either end
+    # Every control character is unprintable to Python: printable words, and no control among the blanks
+    # between them, leave nothing to make visible. Cheaper than searching for controls (a tree flattens the
+    # start of every entry), and the same line.
+    if flat.isprintable() and not any(map(text.__contains__, _BLANK_CONTROLS)):
+        return flat
+    return " ".join(visible(text).split())
+
+
+_BLANK_CONTROLS = tuple(char for char in map(chr, _CONTROLS) if char.isspace())
+"""Control characters that ``str.split`` takes for blanks (vertical tab, carriage return, NEL...)."""
 
 
 class _Console(Console):
@@ -141,19 +155,37 @@ def warn(problems: Iterable[object], *, console: Console | None = None) -> None:
 # -- what an entry is, in a few words ------------------------------------------------------------------------
 
 
-def text_of(content: object, *, images: bool = True) -> str:
+def text_of(content: object, *, images: bool = True, room: int | None = None) -> str:
     """The text of a message's ``content`` (a string or blocks), blocks joined by spaces; images as
     ``[image image/png]`` where they stand, since a person reading the view should see a picture was there
-    (the library's :func:`~pi_compact.accessors.content_text` is what a model reads: text only)."""
-    if images and isinstance(content, list):
-        content = [_image_as_text(block) for block in content]
-    return content_text(content, " ")
+    (the library's :func:`~pi_compact.accessors.content_text` is what a model reads: text only).
 
-
-def _image_as_text(block: object) -> object:
-    if isinstance(block, dict) and block.get("type") == "image":
-        return {"type": "text", "text": f"[image {block.get('mimeType', '')}]".replace(" ]", "]")}
-    return block
+    With ``room``, the blocks after the first ``room`` characters are left out: the start of the text, at least
+    ``room`` characters long (or all of it), for a preview that shows no more.
+    """
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts: list[str] = []
+    size = 0
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text")
+            if not isinstance(text, str):
+                continue
+        elif kind == "image" and images:
+            text = f"[image {block.get('mimeType', '')}]".replace(" ]", "]")
+        else:
+            continue
+        parts.append(text)
+        size += len(text) + 1
+        if room is not None and size > room:
+            break
+    return " ".join(parts)
 
 
 def entry_kind(entry: dict) -> str:
@@ -165,12 +197,16 @@ def entry_kind(entry: dict) -> str:
     return str(entry.get("type"))
 
 
-def entry_preview(entry: dict) -> str:
-    """What the entry says, on one line (not yet made visible or cut)."""
+def entry_preview(entry: dict, room: int | None = None) -> str:
+    """What the entry says, on one line (not yet made visible or cut).
+
+    With ``room``: the start of it, at least ``room`` characters long (or all of it). A tree shows the first
+    characters of each entry, and a 50 KB tool output or a long run of text blocks need not be copied whole.
+    """
     kind = entry.get("type")
     if kind == "message":
         message = entry.get("message")
-        return message_preview(message) if isinstance(message, dict) else "(no message)"
+        return message_preview(message, room) if isinstance(message, dict) else "(no message)"
     if kind == "model_change":
         return f"{entry.get('provider')}/{entry.get('modelId')}"
     if kind == "thinking_level_change":
@@ -187,31 +223,50 @@ def entry_preview(entry: dict) -> str:
     if kind == "custom":
         return str(entry.get("customType"))
     if kind == "custom_message":
-        return f"{entry.get('customType')}: {text_of(entry.get('content'))}"
+        return f"{entry.get('customType')}: {text_of(entry.get('content'), room=room)}"
     return ""
 
 
-def message_preview(message: dict) -> str:
+def message_preview(message: dict, room: int | None = None) -> str:
+    """What a message says, on one line; ``room`` as for :func:`entry_preview`."""
     role = message.get("role")
     if role == "assistant":
-        content = message.get("content")
-        blocks = content if isinstance(content, list) else []
-        calls = [tool_call_line(b) for b in blocks if isinstance(b, dict) and b.get("type") == "toolCall"]
-        text = text_of(content)
-        if not text and any(isinstance(b, dict) and b.get("type") == "thinking" for b in blocks):
-            text = "(thinking)"
-        error = f"[{message.get('stopReason')}] " if message.get("stopReason") in ("error", "aborted") else ""
-        return error + " ".join([text] + [f"→ {c}" for c in calls]).strip()
+        return _assistant_preview(message, room)
     if role == "toolResult":
         error = " (error)" if message.get("isError") else ""
-        return f"{message.get('toolName')}{error}: {text_of(message.get('content'))}"
+        return f"{message.get('toolName')}{error}: {text_of(message.get('content'), room=room)}"
     if role == "bashExecution":
         code = message.get("exitCode")
         status = f" → exit {code}" if code not in (None, 0) else ""
         return f"$ {message.get('command')}{status}"
     if role in ("branchSummary", "compactionSummary"):
         return str(message.get("summary", ""))
-    return text_of(message.get("content"))
+    return text_of(message.get("content"), room=room)
+
+
+def _assistant_preview(message: dict, room: int | None) -> str:
+    """The text, then ``→ call(…)`` per tool call; ``(thinking)`` when it only thought."""
+    content = message.get("content")
+    blocks = content if isinstance(content, list) else []
+    text = text_of(content, room=room)
+    if not text and any(isinstance(b, dict) and b.get("type") == "thinking" for b in blocks):
+        text = "(thinking)"
+    parts, size = [text], len(text)
+    cut = room is not None and size >= room  # the calls are past the room: left out
+    if not cut:
+        for block in blocks:
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                parts.append("→ " + tool_call_line(block))
+                size += len(parts[-1]) + 1
+                if room is not None and size >= room:
+                    cut = True
+                    break
+    said = " ".join(parts).strip()
+    if cut and len(said) < room:  # type: ignore[operator]
+        # stripping took the room back (blanks at the cut): the start of the whole is not known from this part
+        return _assistant_preview(message, None)
+    error = f"[{message.get('stopReason')}] " if message.get("stopReason") in ("error", "aborted") else ""
+    return error + said
 
 
 def tool_call_line(block: dict) -> str:
@@ -271,13 +326,14 @@ class EntryLook(NamedTuple):
 
 def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], EntryLook]:
     """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens`` counts if given."""
+    room = one_line_reads(PREVIEW_CHARS)  # a tree shows the start of each entry: only that much is put together
 
     def look(entry: dict) -> EntryLook:
         return EntryLook(
             str(entry.get("id")),
             intern(str(entry.get("type"))),  # a handful of names, 100,000 times: one copy each
             intern(entry_kind(entry)),
-            one_line(entry_preview(entry), PREVIEW_CHARS),
+            one_line(entry_preview(entry, room), PREVIEW_CHARS),
             tokens(entry) if tokens else None,
         )
 
@@ -326,16 +382,25 @@ def tree_lines(roots: list, style: TreeStyle, width: int) -> Iterator[Line]:
     A run of single children stays in the same column; only a real branch point indents, with ``├─``/``└─``
     connectors. Iterative, so a 100,000-entry chain draws in constant stack depth.
     """
+    for node, head in _drawing_order(roots):
+        yield _entry_line(node, head, style, width)
+
+
+def _drawing_order(roots: list) -> Iterator[tuple[object, str]]:
+    """Each node of the tree with the margin drawn before it, in :func:`tree_lines`' order."""
     stack: list[tuple[object, str, _Gutter]] = []
     _push_children(stack, roots, _ROOT_GUTTER, branching=len(roots) > 1)
     while stack:
         node, head, body = stack.pop()
-        yield _entry_line(node, head, style, width)
+        yield node, head
         children = node.children  # type: ignore[attr-defined]
-        if len(children) == 1:
-            stack.append((children[0], body.text(), body))
-        else:
-            _push_children(stack, children, body, branching=True)
+        if len(children) == 1:  # a run of single children, most of a session: drawn without the stack
+            head = body.text()
+            while len(children) == 1:
+                node = children[0]
+                yield node, head
+                children = node.children  # type: ignore[attr-defined]
+        _push_children(stack, children, body, branching=True)
 
 
 def _push_children(stack: list, children, body: _Gutter, *, branching: bool) -> None:
@@ -350,45 +415,72 @@ def _push_children(stack: list, children, body: _Gutter, *, branching: bool) -> 
 
 
 def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
-    # Once per entry of the file: the columns are measured as they are made, not in a second pass.
-    look: EntryLook = node.digest
-    on_path = look.id in style.on_path
-    marker, marker_style = _MARKERS.get(look.type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
-    tokens = look.tokens
-    ident = f"{one_line(look.id[:8]):<8} "
-    kind = _kind_column(look.kind)
-    count = f"{'~' + short_count(tokens) if tokens is not None else '':>7} "
+    # Once per entry of the file: the columns are measured as they are made (the few that repeat, once).
+    entry_id, entry_type, kind, preview, tokens = node.digest  # an EntryLook: unpacked, it is read faster
+    on_path = entry_id in style.on_path
+    marker, marker_style, used = _MARKERS.get(entry_type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
+    short_id = entry_id[:8]
+    if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
+        ident = f"{short_id:<8} "
+        used += len(ident)
+    else:
+        ident = f"{one_line(short_id):<8} "
+        used += _cells(ident)
+    kind_column, kind_cells = _kind_column(kind)
+    count = _count_column(tokens)
     line: Line = [
         (head, "dim"),
         (marker, marker_style),
         (ident, "bold" if on_path else "dim"),
-        (kind, _STYLES.get(look.type, _STYLES.get(look.kind, "")) if on_path else "dim"),
+        (kind_column, _STYLES.get(entry_type, _STYLES.get(kind, "")) if on_path else "dim"),
         (count, "dim"),
     ]
-    used = _cells(head) + _cells(marker) + _cells(ident) + _cells(kind) + _cells(count)
+    used += _repeated_cells(head) + kind_cells + len(count)
     if node.label:
-        label = f"[{one_line(node.label, 40)}] "
+        label = f"[{one_line(_label_text(node.label), 40)}] "
         line.append((label, "bold cyan"))
         used += _cells(label)
-    if look.id == style.leaf_id:
+    if entry_id == style.leaf_id:
         line.append(("◀ leaf", "bold reverse green"))
         line.append((" ", ""))
         used += _cells("◀ leaf") + 1
-    preview_style = _STYLES[look.type] if look.type in _MARKERS else ("" if on_path else "dim")
-    line.append((_fit(look.preview, width - used), preview_style))
+    preview_style = _STYLES[entry_type] if entry_type in _MARKERS else ("" if on_path else "dim")
+    line.append((_fit(preview, width - used), preview_style))
     return line
 
 
-_ON_PATH_DOT, _OFF_PATH_DOT = ("• ", "bold"), ("· ", "dim")
+def _label_text(label: object) -> str:
+    """A label as text: a hand-edited file may label with an object or a number (pi keeps any truthy value)."""
+    return label if isinstance(label, str) else json.dumps(label, ensure_ascii=False, default=str)
 
 
 def _cells(text: str) -> int:
     return len(text) if text.isascii() else cell_len(text)
 
 
+def _marker(text: str, style: str) -> tuple[str, str, int]:
+    return text, style, _cells(text)
+
+
+_MARKERS = {"compaction": _marker("▣ ", "bold yellow"), "branch_summary": _marker("◈ ", "bold magenta")}
+_ON_PATH_DOT, _OFF_PATH_DOT = _marker("• ", "bold"), _marker("· ", "dim")
+
+
 @lru_cache(maxsize=1024)
-def _kind_column(kind: str) -> str:
-    return f"{one_line(_SHORT_KINDS.get(kind, kind), 14):<14}"
+def _repeated_cells(text: str) -> int:
+    """:func:`_cells` of a text met again and again (a margin: one per column of the tree)."""
+    return _cells(text)
+
+
+@lru_cache(maxsize=1024)
+def _kind_column(kind: str) -> tuple[str, int]:
+    column = f"{one_line(_SHORT_KINDS.get(kind, kind), 14):<14}"
+    return column, _cells(column)
+
+
+@lru_cache(maxsize=4096)
+def _count_column(tokens: int | None) -> str:
+    return f"{'~' + short_count(tokens) if tokens is not None else '':>7} "
 
 
 def _fit(text: str, cells: int) -> str:
@@ -397,7 +489,8 @@ def _fit(text: str, cells: int) -> str:
         return ""
     if text.isascii():  # one column per character: the common case, and much cheaper than measuring
         return text if len(text) <= cells else text[: cells - 1] + "…"
-    if _one_cell_each(text):  # what rich's measuring and cutting come to then, without their cost
+    if _one_cell_each(text[: cells + 1]):  # what rich's measuring and cutting come to then, without their cost
+        # (the characters after these cannot change the cut: they only add columns past it)
         return text if len(text) <= cells else text[: cells - 1].rstrip() + "…"
     return set_cell_size(text, cells - 1).rstrip() + "…" if cell_len(text) > cells else text
 
@@ -408,6 +501,8 @@ _ONE_CELL = set(map(chr, range(0x20, 0x7F)))
 
 def _one_cell_each(text: str) -> bool:
     """Whether rich measures every character of ``text`` as one column, none joining or widening another."""
+    if _ONE_CELL.issuperset(text):
+        return True
     unknown = set(text).difference(_ONE_CELL)
     if any(char in "\u200d\ufe0f" or get_character_cell_size(char) != 1 for char in unknown):
         return False  # a zero-width joiner or variation selector 16 changes its neighbour's width
@@ -438,7 +533,7 @@ class _Painter:
 
     def paint(self, line: Line) -> str:
         if self.console.color_system is None:
-            return "".join(text for text, _ in line)
+            return "".join([text for text, _ in line])
         parts = []
         for text, name in line:
             if not text:
@@ -452,15 +547,10 @@ def print_tree(console: Console, roots: list, style: TreeStyle) -> None:
     if not roots:
         console.print(Text("(no entries)", style="dim"))
         return
-    painter = _Painter(console)
+    paint, width = _Painter(console).paint, console.width
+    lines = (paint(_entry_line(node, head, style, width)).rstrip(" ") for node, head in _drawing_order(roots))
     out = console.file
-    batch: list[str] = []
-    for line in tree_lines(roots, style, console.width):
-        batch.append(painter.paint(line).rstrip(" "))
-        if len(batch) == 1000:
-            out.write("\n".join(batch) + "\n")
-            batch = []
-    if batch:
+    while batch := list(islice(lines, 4096)):  # a few writes of a few hundred KB, not one per line
         out.write("\n".join(batch) + "\n")
     out.flush()
 

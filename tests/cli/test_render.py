@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len, set_cell_size
 
@@ -152,3 +152,69 @@ def test_counts_agree_with_their_noun(number, one, many, expected):
     from pi_compact.cli.render import counted
 
     assert counted(number, one, many) == expected
+
+
+# -- a tree previews the start of each entry: the start is put together, not the whole --------------------------
+
+_LONG = st.sampled_from(["", " ", "  \n ", "word " * 40, "\t" * 30, "x" * 90, "日本 " * 20]) | texts
+_BLOCKS = st.one_of(
+    st.builds(lambda t: {"type": "text", "text": t}, _LONG),
+    st.builds(lambda t: {"type": "thinking", "thinking": t}, _LONG),
+    st.builds(lambda name, args: {"type": "toolCall", "name": name, "arguments": args},
+              st.sampled_from(["read", "bash", None]),
+              st.dictionaries(st.sampled_from(["path", "command", "n"]), _LONG | st.integers(), max_size=3)),
+    st.builds(lambda mime: {"type": "image", "mimeType": mime}, st.sampled_from(["image/png", "", None])),
+    st.sampled_from([{"type": "text", "text": 5}, {"type": "text"}, "a string", None]),
+)
+_MESSAGES = st.builds(
+    lambda role, content, extra: {"role": role, "content": content, **extra},
+    st.sampled_from(["user", "assistant", "toolResult", "bashExecution", "custom", "compactionSummary", None]),
+    _LONG | st.lists(_BLOCKS, max_size=6) | st.sampled_from([None, 5]),
+    st.fixed_dictionaries({}, optional={"stopReason": st.sampled_from(["error", "stop"]), "isError": st.booleans(),
+                                        "toolName": st.sampled_from(["read", None]), "command": _LONG,
+                                        "summary": _LONG, "exitCode": st.sampled_from([0, 1, None])}),
+)
+_ENTRIES = st.one_of(
+    st.builds(lambda m: {"type": "message", "message": m}, _MESSAGES | st.sampled_from([None, "text"])),
+    st.builds(lambda c, t: {"type": "custom_message", "customType": t, "content": c},
+              _LONG | st.lists(_BLOCKS, max_size=4), st.sampled_from(["note", None])),
+    st.builds(lambda s: {"type": "compaction", "summary": s, "tokensBefore": 5, "firstKeptEntryId": "a"}, _LONG),
+    st.builds(lambda s: {"type": "branch_summary", "summary": s, "fromId": "a"}, _LONG),
+)
+
+
+_BLANK_THEN_CALL = {"role": "assistant", "content": [{"type": "text", "text": "\t" * 30},
+                                                    {"type": "toolCall", "name": "read", "arguments": {"path": "a"}}]}
+
+
+@SETTINGS
+@given(_ENTRIES, st.integers(min_value=1, max_value=120))
+@example({"type": "message", "message": _BLANK_THEN_CALL}, 10)  # the room taken by blanks that strip() drops
+@example({"type": "message", "message": {"role": "toolResult", "content": [{"type": "text", "text": "a"}] * 50}}, 7)
+def test_a_preview_with_room_is_the_start_of_the_whole(entry, room):
+    whole = render.entry_preview(entry)
+    start = render.entry_preview(entry, room)
+    assert whole.startswith(start)
+    assert start == whole or len(start) >= room
+
+
+@SETTINGS
+@given(texts, st.integers(min_value=0, max_value=12), st.integers(min_value=0, max_value=300))
+def test_one_line_reads_no_further_than_it_says(text, limit, more):
+    padded = " \n" * 150 + text  # blanks at the start: one_line must look past its first window
+    reads = render.one_line_reads(limit)
+    assert render.one_line(padded[: reads + more], limit) == render.one_line(padded, limit)
+    assert render.one_line(text[: reads + more], limit) == render.one_line(text, limit)
+
+
+@SETTINGS
+@given(_ENTRIES)
+def test_the_tree_look_is_the_whole_preview_made_one_line(entry):
+    look = render.entry_look()({"id": "a", **entry})
+    assert look.preview == render.one_line(render.entry_preview(entry), render.PREVIEW_CHARS)
+
+
+def test_every_control_character_is_unprintable_to_python():
+    # _flat's shortcut: printable words and no control among the blanks leave nothing for visible() to do
+    assert not any(chr(code).isprintable() for code in render._CONTROLS)
+    assert set(render._BLANK_CONTROLS) == {chr(code) for code in render._CONTROLS if chr(code).isspace()}

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from pi_compact import Session, session_json
 from pi_compact.cli import main, session_cmds
 from pi_compact.cli.app import app
+from pi_compact.errors import NotASessionError
 from pi_compact.store import scan as scan_module
 from sessions_fixtures import PI_SESSIONS
 
@@ -609,3 +610,82 @@ def test_the_session_group_lists_all_its_commands():
     names = {line.split()[0] for line in listing.splitlines() if line.startswith("  ") and line.split()}
     expected = {"show", "tree", "context", "info", "list", "label", "name", "fork", "checkout", "diff", "compact", "doctor"}
     assert done.returncode == 0 and expected <= names
+
+
+# -- show's tree, read in pieces with previews of the start only, is the straightforward drawing ---------------
+
+
+def _straightforward_tree(path: Path, *, colour: bool, width: int) -> str:
+    """The tree ``session show`` draws, the plain way: the whole file opened, every entry parsed and kept, each
+    whole preview made one line, the pieces of every line painted and the lines printed one by one."""
+    import io
+    from types import SimpleNamespace
+
+    from pi_compact.cli import render
+    from pi_compact.compaction.tokens import estimate_tokens
+
+    session = Session.open(path)
+    on_path = frozenset(session.path_ids())
+
+    def look(entry: dict) -> render.EntryLook:
+        return render.EntryLook(str(entry.get("id")), str(entry.get("type")), render.entry_kind(entry),
+                                render.one_line(render.entry_preview(entry), render.PREVIEW_CHARS),
+                                session_json.entry_tokens(estimate_tokens)(entry))
+
+    def drawable(root) -> SimpleNamespace:  # children first, with a stack: a chain is as deep as the file is long
+        made: dict[int, SimpleNamespace] = {}
+        stack = [(root, False)]
+        while stack:
+            tree_node, ready = stack.pop()
+            if ready:
+                made[id(tree_node)] = SimpleNamespace(
+                    id=tree_node.id, digest=look(tree_node.entry), label=tree_node.label,
+                    children=[made[id(child)] for child in tree_node.children])
+            else:
+                stack.append((tree_node, True))
+                stack.extend((child, False) for child in tree_node.children)
+        return made[id(root)]
+
+    out = io.StringIO()
+    console = render._Console(file=out, width=width, color_system="256" if colour else None, force_terminal=colour,
+                              highlight=False, markup=False, emoji=False)
+    painter = render._Painter(console)
+    roots = [drawable(root) for root in session.tree()]
+    for line in render.tree_lines(roots, render.TreeStyle(session.leaf_id, on_path), width):
+        out.write(painter.paint(line).rstrip(" ") + "\n")
+    return out.getvalue() or painter.paint([("(no entries)", "dim")]) + "\n"
+
+
+def _sessions_to_draw() -> list[Path]:
+    corpus = sorted((PROJECT / "tests" / "reliability" / "corpus").glob("*.jsonl"))
+    return [*PI_FIXTURES, DEMO, PROJECT / "sessions_fixtures" / "branches.jsonl", *corpus]
+
+
+@pytest.mark.parametrize("path", _sessions_to_draw(), ids=lambda p: p.name)
+@pytest.mark.parametrize("colour", [False, True], ids=["plain", "colour"])
+def test_show_draws_the_tree_the_straightforward_way_draws(tmp_path, monkeypatch, path, colour):
+    try:
+        expected = _straightforward_tree(path, colour=colour, width=90)
+    except NotASessionError:
+        pytest.skip("not a session: the CLI's errors are tested above")
+    env = {"FORCE_COLOR": "1", "TERM": "xterm-256color", "COLUMNS": "90"} if colour else {"COLUMNS": "90"}
+    for piece_bytes in (8 * 1024 * 1024, 512):  # pieces of a few lines each, as a big file is read
+        monkeypatch.setattr("pi_compact.store.stream.PIECE_BYTES", piece_bytes)
+        out = invoke("session", "show", str(path), env=env).stdout
+        assert out.split("\n\n", 1)[1] == expected
+
+
+def test_show_draws_every_kind_the_straightforward_way(tmp_path):
+    path = _every_kind(tmp_path / "every.jsonl")
+    out = invoke("session", "show", str(path), env={"COLUMNS": "120"}).stdout
+    assert out.split("\n\n", 1)[1] == _straightforward_tree(path, colour=False, width=120)
+
+
+@pytest.mark.parametrize("command", ["show", "tree"])
+def test_a_label_that_is_no_string_is_drawn_as_json(tmp_path, command):
+    path = write_session(tmp_path / "s.jsonl", [user("abc00001", None, "hi", 1)])
+    label = {"type": "label", "id": "f0000002", "parentId": "abc00001", "timestamp": "2025-01-01T00:00:02.000Z",
+             "targetId": "abc00001", "label": {"a": [1, "b"]}}
+    with path.open("ab") as handle:
+        handle.write(orjson.dumps(label) + b"\n")
+    assert '[{"a": [1, "b"]}]' in invoke("session", command, str(path)).stdout
