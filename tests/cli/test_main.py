@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from sessions_fixtures import DEMO, LARGE_SESSION
+from bench.generate import write_session
+from sessions_fixtures import DEMO
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 EXIT_BROKEN_PIPE = 141
@@ -128,15 +129,24 @@ def test_a_symlinked_session_file_still_opens(tmp_path):
 # -- how output ends ---------------------------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def long_session(tmp_path_factory):
+    """A session whose every view is many times a pipe's buffer (a reader that takes one pipe's worth in one read
+    and leaves must still find output left to write)."""
+    path = tmp_path_factory.mktemp("long") / "long.jsonl"
+    write_session(path, 3_000)
+    return path
+
+
 @pytest.mark.parametrize(
     "args",
     [["session", "show"], ["session", "tree"], ["session", "context"], ["session", "context", "--json"]],
     ids=lambda a: " ".join(a[1:]),
 )
-def test_a_closed_pipe_ends_the_command_quietly_with_141(args):
+def test_a_closed_pipe_ends_the_command_quietly_with_141(args, long_session):
     """``pi-compact session show F | head -1``: the reader leaves after one line; no message, SIGPIPE's status."""
     environ = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "COLUMNS")}
-    command = [sys.executable, "-m", "pi_compact", args[0], args[1], str(LARGE_SESSION), *args[2:]]
+    command = [sys.executable, "-m", "pi_compact", args[0], args[1], str(long_session), *args[2:]]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ) as child:
         assert child.stdout.read(100)  # as `head -c 100`; then the reader leaves
         child.stdout.close()  # the output is larger than a pipe's buffer: the writer will meet the closed end
