@@ -43,7 +43,7 @@ OVERFLOW_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"context[_ ]length[_ ]exceeded",
         r"too many tokens",
         r"token limit exceeded",
-        r"^4(?:00|13)\s*(?:status code)?\s*\(no body\)",
+        r"^4(?:00|13)\s*(?:status code\s*)?\(no body\)",  # pi's \s*(?:status code)?\s*, without two adjacent \s*
     )
 )
 """Anthropic, OpenAI, Google, Bedrock, Mistral, llama.cpp, Ollama, LM Studio, ... wordings of an overflow."""
