@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.tokens import text_tokens
 from pi_compact.compaction.offline.plans import open_plan_items
 from pi_compact.compaction.offline.state import region_state
 from pi_compact.evaluation.quality import score_quality, summary_items
@@ -48,6 +49,8 @@ def _plan_against_commits(size: int):
     ("a heading with spaces inside", _items_of_heading, 2_000),
     ("a command of repeated 'git '", _staleness_of_git_repeats, 32_000),
     ("plan items against commit messages", _plan_against_commits, 1_000),
+    ("the token estimate of many short repeats", lambda n: lambda: text_tokens("aaab:" * n), 20_000),
+    ("the token estimate of one long repeat", lambda n: lambda: text_tokens("kxwq" * n), 20_000),
 ])
 def test_the_paths_found_slow_grow_linearly(what, build, n) -> None:
     found = growth(what, build, n, runs=3)

@@ -102,8 +102,7 @@ class _Folder:
         pending = [_map_strings(m, redact_secrets) for m in messages] if redact else list(messages)
         while pending:
             answer = max(1, min(budget, self.window // 4))
-            chunk, rest = self._take(pending, self._room(answer, running, instructions))
-            prompt = self._prompt(chunk, running, instructions, kind)
+            chunk, rest, prompt = self._request(pending, answer, running, instructions, kind)
             request = SummaryRequest(SYSTEM_PROMPT, prompt, answer, kind, tuple(chunk), running, instructions)
             try:
                 result = self.summarizer.summarize(request)
@@ -115,6 +114,18 @@ class _Folder:
             self.output_tokens += result.output_tokens or text_tokens(result.text)
             running = checked_summary(result.text, kind)
         return running
+
+    def _request(self, pending: list[dict], answer: int, running, instructions, kind: str):
+        """The next chunk, what is left and the chunk's prompt, measured whole: the estimate of a text may exceed
+        the sum of its parts' (a repeat that spans two messages), so a prompt over the window is planned again
+        with less room until it fits or the room is the smallest a chunk may have."""
+        room = self._room(answer, running, instructions)
+        while True:
+            chunk, rest = self._take(pending, room)
+            prompt = self._prompt(chunk, running, instructions, kind)
+            if text_tokens(SYSTEM_PROMPT + prompt) + answer <= self.window or room <= MIN_CHUNK_TOKENS:
+                return chunk, rest, prompt
+            room = max(MIN_CHUNK_TOKENS, room * 4 // 5)
 
     def _prompt(self, chunk: list[dict], running: str | None, instructions: str | None, kind: str) -> str:
         conversation = serialize_conversation(convert_to_llm(chunk), tool_result_chars=self.settings.tool_result_chars)

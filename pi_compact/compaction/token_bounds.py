@@ -11,12 +11,18 @@ itself, and the estimate takes the largest:
 - **ends inside runs** (:func:`inner_units`): a tokenizer merges what its training text was full of, so a pair
   of characters or a triple of letters that natural text hardly ever writes (``vj``, ``Qz``, ``'[``, ``iui``)
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``);
+- **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
+  into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
+  600), read over the whole text for texts longer than half the first characters;
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens.
 
 On English, code and every other natural class of the corpus the first two count fewer tokens than the text
 has (a lower bound there), so they change nothing where the weights were right. The ends inside runs are read
-in a text's first :data:`PREFIX_CHARS` characters, so they cost the same on any text, in a dozen C calls.
+in a text's first :data:`PREFIX_CHARS` characters, so they cost the same on any text, in a dozen C calls; the
+repeats anywhere cost a few big-integer operations per period on the whole text (and Python work per stretch
+only where a text holds a real one). The run bound and the repeats take the larger of ends and repeats, never
+their sum, since both count the same ends inside a repeat.
 """
 
 from __future__ import annotations
@@ -212,7 +218,8 @@ def _repeats(data: bytes) -> int:
     return best
 
 
-_PERIODS = tuple((period, 8 * period, b"\0" * max(2, period)) for period in range(1, REPEAT_PERIODS + 1))
+MAX_PERIOD = 8
+_PERIODS = tuple((period, 8 * period, b"\0" * max(2, period)) for period in range(1, MAX_PERIOD + 1))
 
 
 def inner_units(text: str) -> int:
@@ -237,6 +244,118 @@ def inner_units(text: str) -> int:
 _LONG_MASK = b"a" * (LONG_RUN + 1)
 
 
+PERIODIC_MIN = 24
+"""Periodic characters a text must hold at one period before its stretches are priced (see
+:func:`periodic_units`); below, a repeat is priced as in the first characters, a token per two repeats."""
+
+PERIODIC_UNITS = 16
+"""What a character of an ASCII stretch repeating a group costs at least, in 1/32 tokens: half a token. A
+tokenizer merges the groups natural text writes (``ab``), once: ``ab`` × 2,000 is 2,000 tokens, ``i`` × 4,000
+2,000. Runs it merges further (``x`` × 1,600 is 50 tokens) come out high: nothing in the text tells ``x`` from ``i``;
+digits are left to the run bound, spaces and tabs out (indentation), drawn lines to their weights, higher."""
+
+LONG_GROUP_UNITS = 24
+"""What a character of an ASCII stretch repeating a group of three characters or more costs at least: three
+quarters of a token. A random group of three to eight is cut into a token per one or two characters (``mvg``
+× 1,000 is 2,000 tokens, ``kxwq`` × 1,000 and ``Aacu`` × 1,000 3,000), whatever pairs natural text merges in it."""
+
+WIDE_PERIODIC_UNITS = 2 * UNITS_PER_TOKEN
+"""What a code unit of a stretch whose group holds a character that is not ASCII costs: two tokens. Repeated, a
+character of a fitted block is one token (``а``, ``的``, ``é``) or two (``η``, ``│``, ``ก``), never three; one
+above U+FFFF is two units and at most two tokens; the unfitted blocks weigh their UTF-8 bytes already. Drawn
+lines (``─``, ``═``), which a tokenizer merges, come out a little above their weights."""
+
+# a character's byte for periodic matching: ASCII as itself, any other a byte from 128 up made of its code unit
+# (a collision between two non-ASCII characters can only add a repeat, never hide one); spaces and tabs never
+# match (indentation is a few long tokens however it repeats), as two codes that differ at every period
+_PERIODIC_MAPS = tuple(bytes(other if value in b" \t" else value for value in range(256)) for other in (1, 2))
+_HIGH_SCRAMBLE = bytes((value * 37 + 11) % 128 for value in range(256))
+_ONE_IF_ZERO = bytes([1]) + bytes(255)
+_ONE_IF_ASCII = bytes([1]) * 128 + bytes(128)
+
+
+def _periodic_codes(text: str) -> bytes:
+    """One byte per UTF-16 code unit of ``text`` (see above; an astral character is two units). All in C: the
+    code is ``low`` where the unit is ASCII, else ``128 | (low ^ scrambled high)``, chosen through a mask of 0xFF
+    per ASCII unit."""
+    if text.isascii():
+        return text.encode("ascii")
+    units = text.encode("utf-16-be", "surrogatepass")
+    high, low = units[0::2], units[1::2]
+    size = len(low)
+    ascii_units = int.from_bytes(high.translate(_ONE_IF_ZERO), "big") & int.from_bytes(low.translate(_ONE_IF_ASCII), "big")
+    mask = ascii_units * 0xFF  # 0xFF per ASCII unit: a byte of 1 times 255 never carries into the next
+    everything = int.from_bytes(b"\xff" * size, "big")
+    low_bits = int.from_bytes(low, "big")
+    wide = (low_bits ^ int.from_bytes(high.translate(_HIGH_SCRAMBLE), "big")) | int.from_bytes(b"\x80" * size, "big")
+    codes = (low_bits & mask) | (wide & (everything ^ mask))
+    return codes.to_bytes(size, "big")
+
+
+def periodic_units(text: str) -> int:
+    """Tokens of the stretches of ``text`` that repeat a group of up to :data:`MAX_PERIOD` code units, in 1/32
+    tokens, at the period where they cost most: a tokenizer has no token for a random group twice, so each
+    repeat costs at least what the group costs alone. A stretch's characters cost :data:`PERIODIC_UNITS` each,
+    or the group's rare pairs per character if more (``kxwq`` × 1,000 is 3,000 tokens), or, where the group
+    holds a character that is not ASCII, :data:`WIDE_PERIODIC_UNITS` (``η`` × 300 is 600 tokens: a token per
+    byte). Reads the whole text, at every period: a few C operations per period, and Python work per
+    stretch only where a period has :data:`PERIODIC_MIN` repeating characters or more."""
+    codes = _periodic_codes(text)
+    size = len(codes)
+    if size < 3:
+        return 0
+    first = int.from_bytes(codes.translate(_PERIODIC_MAPS[0]), "big")
+    second = int.from_bytes(codes.translate(_PERIODIC_MAPS[1]), "big")
+    best = 0
+    for period, shift, zeros in _PERIODS[: min(MAX_PERIOD, size // 2)]:
+        same = ((first >> shift) ^ second).to_bytes(size, "big")  # byte i: zero where code i == code i - period
+        found = same.count(zeros, period)
+        if found * len(zeros) >= PERIODIC_MIN:
+            units = sum((end - start) * _group_units(codes[end - period : end])
+                        for start, end in (m.span() for m in _ZERO_RUNS[len(zeros)].finditer(same, period)))
+        else:
+            units = found * UNITS_PER_TOKEN
+        best = max(best, units)
+    return best
+
+
+@functools.lru_cache(maxsize=4096)
+def _group_units(group: bytes) -> int:
+    """What one code unit of a stretch repeating the group of these codes costs, in 1/32 tokens."""
+    if not group.isascii():
+        return WIDE_PERIODIC_UNITS
+    if group.isdigit():
+        return 0  # the run bound counts a token per four digits already, what a repeated number costs at most
+    group = _root(group)
+    size = len(group)
+    cyclic = (group + group[:2]).decode("ascii")
+    pairs = sum(1 for start in range(size) if cyclic[start : start + 2] in _rare_pair_set())
+    triples = sum(1 for start in range(size) if cyclic[start : start + 3] in _rare_triple_set())
+    return max(PERIODIC_UNITS if size < 3 else LONG_GROUP_UNITS, (pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS) // size)
+
+
+def _root(group: bytes) -> bytes:
+    """The shortest group that ``group`` repeats (``xxx`` is ``x`` thrice: a stretch of one letter)."""
+    size = len(group)
+    return next(group[:part] for part in range(1, size + 1) if size % part == 0 and group[:part] * (size // part) == group)
+
+
+_ZERO_RUNS = {size: re.compile(b"\\x00{%d,}" % size) for size in range(2, MAX_PERIOD + 1)}
+
+
+@functools.cache
+def _rare_pair_set() -> frozenset[str]:
+    common = _chunks(COMMON_PAIRS, 2)
+    return frozenset(a + b for a in string.printable for b in string.printable if _rare(a, b, common))
+
+
+@functools.cache
+def _rare_triple_set() -> frozenset[str]:
+    common = _chunks(COMMON_TRIPLES, 3)
+    letters = string.ascii_lowercase
+    return frozenset(a + b + c for a in letters for b in letters for c in letters if a + b + c not in common)
+
+
 def short_tokens(size: int) -> int:
     """The floor of a text of ``size`` UTF-8 bytes."""
     return min(-(-size * 9 // 10), SHORT_TOKENS)
@@ -248,4 +367,7 @@ def bound_units(text: str, latin: bytes, size: int) -> int:
     floor = short_tokens(size) * UNITS_PER_TOKEN
     if size <= SHORT_TOKENS:
         return floor  # a token holds at least a byte: this floor is already 0.9 of the most it could be
-    return max(run_units(latin) + inner_units(text) + MARGIN * UNITS_PER_TOKEN, floor)
+    inner = inner_units(text)
+    if len(text) > PREFIX_CHARS // 2:
+        inner = max(inner, periodic_units(text))
+    return max(run_units(latin) + inner + MARGIN * UNITS_PER_TOKEN, floor)

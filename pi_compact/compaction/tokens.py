@@ -25,8 +25,9 @@ text itself (runs a tokenizer cuts first, ends inside them it cannot merge acros
 characters), which on English and code stay below the weights and change nothing. A text the tokenizer reads
 expanded (NFKC: ``ﷺ`` is 18 characters) is weighed as it is read. Hypothesis finds no string of 1-200
 characters of any alphabet the tests draw below 0.9 of the real count (tests/compaction/test_tokens_short.py).
-The bounds are not additive: the estimate of a whole is at most the sum of its parts' and at least each
-part's, which is what the pipeline relies on (it measures a fitted summary whole).
+The bounds are not additive: the estimate of a whole is at least each part's, and may exceed the sum of its
+parts' where a repeat spans them (two messages of ``ab`` × 200 joined), so the pipeline measures each request
+whole before it is sent (compaction/summarize.py).
 
 The sum is taken in C, since it runs before every request: ``bytes.translate`` maps each byte of ASCII text
 (or of the Latin-1 characters, and the high byte of each UTF-16 code unit, of other text) to its weight in

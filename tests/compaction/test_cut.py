@@ -60,7 +60,8 @@ def test_pi_split_turn_when_cutting_at_an_assistant_message() -> None:
     chain.message(assistant("A1"))
     chain.message(user("Turn 2"))  # index 2
     for part in range(3):
-        chain.message(assistant(f"A2-{part} " + "x" * 1600))  # 401 tokens each, indices 3..5
+        # ~400 tokens each, indices 3..5 (words, not "x" * 1600: a repeat of one letter is priced as a repeat)
+        chain.message(assistant(f"A2-{part} " + "word " * 400))
     cut = find_cut_point(chain.entries, 0, len(chain), 700)
     assert cut == CutPoint(4, 2, True)
 

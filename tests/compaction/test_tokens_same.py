@@ -1,6 +1,7 @@
 """The fast token estimate (issue 24) gives exactly the figures of the obvious one it replaced
-(tests/compaction/reference: a frozen copy of tokens.py and token_bounds.py before the rewrite), on generated
-text of every class the estimate treats apart and on every string of every bundled session."""
+(tests/compaction/reference: a frozen copy of tokens.py and token_bounds.py before the rewrite, with the
+periodic bound of issue 23.7 written one code unit at a time beside it), on generated text of every class the
+estimate treats apart and on every string of every bundled session."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pi_compact.compaction import token_bounds
 from pi_compact.compaction.tokens import estimate_tokens, text_units
 from sessions_fixtures import AGENTS_DIR, HERE
 
-from .reference import token_bounds_before, tokens_before
+from .reference import periodic_obvious, token_bounds_before, tokens_before
 
 _EXPANDING = "".join(chr(code) for code in range(0xF900, 0xFE00) if len(unicodedata.normalize("NFKC", chr(code))) > 1)
 ALPHABETS = {
@@ -72,6 +73,16 @@ def test_any_text_is_estimated_as_before(value) -> None:
 @given(st.lists(st.sampled_from(list(ALPHABETS.values())), min_size=1, max_size=6), st.data())
 def test_text_mixing_classes_is_estimated_as_before(alphabets, data) -> None:
     value = "".join(data.draw(st.text(st.sampled_from(alphabet), max_size=120)) for alphabet in alphabets)
+    same(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(list(ALPHABETS.values())), st.integers(1, 9), st.integers(0, 600), st.data())
+def test_periodic_stretches_are_priced_as_the_obvious_bound_does(alphabet, period, length, data) -> None:
+    group = data.draw(st.text(st.sampled_from(alphabet), min_size=period, max_size=period))
+    noise = data.draw(st.text(st.sampled_from(alphabet), max_size=40))
+    value = noise + (group * (length // period + 1))[:length] + noise
+    assert token_bounds.periodic_units(value) == periodic_obvious.periodic_units(value)
     same(value)
 
 

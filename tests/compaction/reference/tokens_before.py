@@ -61,7 +61,7 @@ from typing import Any
 
 import orjson
 
-from .token_bounds_before import bound_units
+from .periodic_obvious import bound_units  # the frozen bounds and the periodic one (issue 23.7)
 
 IMAGE_TOKENS = 1200
 
