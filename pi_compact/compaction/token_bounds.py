@@ -298,8 +298,9 @@ def periodic_units(text: str) -> int:
     repeat costs at least what the group costs alone. A stretch's characters cost :data:`PERIODIC_UNITS` each,
     or the group's rare pairs per character if more (``kxwq`` × 1,000 is 3,000 tokens), or, where the group
     holds a character that is not ASCII, :data:`WIDE_PERIODIC_UNITS` (``η`` × 300 is 600 tokens: a token per
-    byte). Reads the whole text, at every period: a few C operations per period, and Python work per
-    stretch only where a period has :data:`PERIODIC_MIN` repeating characters or more."""
+    byte). Each space next to a tab adds a token (:func:`_tab_changes`). Reads the whole text, at every period:
+    a few C operations per period, and Python work per stretch only where a period has :data:`PERIODIC_MIN`
+    repeating characters or more."""
     codes = _periodic_codes(text)
     size = len(codes)
     if size < 3:
@@ -316,7 +317,13 @@ def periodic_units(text: str) -> int:
         else:
             units = found * UNITS_PER_TOKEN
         best = max(best, units)
-    return best
+    return best + _tab_changes(codes) * UNITS_PER_TOKEN
+
+
+def _tab_changes(codes: bytes) -> int:
+    """Spaces next to tabs: a tokenizer merges runs of one of them (indentation), never the two (`` \t`` × 2,000
+    is 2,000 tokens), so each change ends a token; they are never matched as repeats."""
+    return codes.count(b" \t") + codes.count(b"\t ")
 
 
 @functools.lru_cache(maxsize=4096)

@@ -63,7 +63,8 @@ def periodic_units(text: str) -> int:
         else:
             cost = found * UNIT
         best = max(best, cost)
-    return best
+    changes = sum({codes[i - 1], codes[i]} == {ord(" "), ord("\t")} for i in range(1, size))
+    return best + changes * UNIT
 
 
 def bound_units(text: str, latin: bytes, size: int) -> int:
