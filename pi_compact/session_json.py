@@ -121,22 +121,49 @@ def compaction_refusal_json(session: Session, reason: str, settings: CompactionS
 
 
 class EntryCounts:
-    """Entries by type and messages by role, in the order first met (filled while the tree is read)."""
+    """Entries by type and messages by role, in the order first met (filled while the tree is read).
+
+    Each line's type (and each message's role) is noted as the entry has it and named at the end: counting by
+    name as the file is read cost a tenth of ``session show`` on a 100k-entry file."""
 
     def __init__(self) -> None:
-        self.entries = 0
-        self.types: Counter[str] = Counter()
-        self.roles: Counter[str] = Counter()
+        self.kinds: list[Any] = []
+        """Every line's ``type``, as the entry has it."""
+        self.message_roles: list[Any] = []
+        """Every message line's ``role``, as the message has it (``"none"`` where the message is no object)."""
 
     def add(self, entry: dict) -> None:
-        self.entries += 1
-        self.types[str(entry.get("type"))] += 1
-        message = entry.get("message")
-        if entry.get("type") == "message":
-            self.roles[str(message.get("role")) if isinstance(message, dict) else "none"] += 1
+        kind = entry.get("type")
+        self.kinds.append(kind)
+        if kind == "message":
+            message = entry.get("message")
+            self.message_roles.append(message.get("role") if isinstance(message, dict) else "none")
+
+    @property
+    def entries(self) -> int:
+        return len(self.kinds)
+
+    @property
+    def types(self) -> Counter[str]:
+        return _named(self.kinds)
+
+    @property
+    def roles(self) -> Counter[str]:
+        return _named(self.message_roles)
 
     def to_json(self) -> dict[str, Any]:
         return {"entries": self.entries, "types": dict(self.types), "roles": dict(self.roles)}
+
+
+def _named(values: list[Any]) -> Counter[str]:
+    """How often each ``str(value)`` occurs, in the order first met."""
+    try:
+        counted = Counter(values)
+    except TypeError:  # a hand-edited type that is a list or an object
+        return Counter(map(str, values))
+    if all(type(value) is str for value in counted):
+        return counted
+    return Counter(map(str, values))  # 1 and True, 1 and 1.0 are one key to a Counter, two names here
 
 
 def counted_tree(session: Session, digest: Callable[[dict], Any]) -> tuple[list[DigestNode], EntryCounts]:
@@ -169,12 +196,15 @@ def file_counted_tree(path: str | os.PathLike, digest: Callable[[dict], Any]) ->
         session = Session.open(path)
         return (session, *counted_tree(session, digest))
     counts, digests = EntryCounts(), {}
+    kinds, roles = counts.kinds, counts.message_roles
     with _gc_paused():  # as in SessionIndex.digest_tree: a pass this size creates no cycle worth collecting
         for piece in streamed.pieces():
-            read = piece.entry
-            for slot in piece.slots:  # every line, file order: a later duplicate's digest overwrites the earlier
-                entry = read(slot)
-                counts.add(entry)
+            for slot, entry in zip(piece.slots, piece.entries()):  # every line, file order: a later duplicate's
+                kind = entry.get("type")  # digest overwrites the earlier. Counted as EntryCounts.add counts, inlined
+                kinds.append(kind)
+                if kind == "message":
+                    message = entry.get("message")
+                    roles.append(message.get("role") if isinstance(message, dict) else "none")
                 digests[slot.id] = digest(entry)
     session = _read_only(streamed)
     return session, session._index.digest_nodes(digests), counts

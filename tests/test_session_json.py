@@ -7,10 +7,13 @@ role, a label, a float that pi prints as an integer, a shadowed duplicate id, a 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pi_compact
 from pi_compact import (
@@ -184,6 +187,25 @@ def test_counted_tree_digests_and_counts_every_line_once(session) -> None:
     roots, counts = counted_tree(session, lambda e: seen.append(e["id"]) or e["id"])
     assert sorted(seen) == sorted(e["id"] for e in ENTRIES) and roots[0].digest == "u1"
     assert isinstance(counts, EntryCounts) and counts.entries == len(ENTRIES)
+
+
+_ODD_VALUES = ["message", "label", 1, True, 1.0, 0, False, None, "1", "True", "None", [1], {"a": 1}, "none"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_ODD_VALUES) | st.text(max_size=3), st.sampled_from(_ODD_VALUES + ["x"]))))
+def test_counts_name_every_type_and_role_as_str_does(lines) -> None:
+    """Types and roles are noted as the entries have them and named at the end: 1 and True (one key to a
+    Counter), a list (no key at all) are named as ``str`` names them, in the order first met."""
+    counts, types, roles = EntryCounts(), Counter(), Counter()
+    for kind, role in lines:
+        message = {"role": role} if role != "x" else "not an object"
+        counts.add({"type": kind, "message": message})
+        types[str(kind)] += 1
+        if kind == "message":
+            roles[str(role) if role != "x" else "none"] += 1
+    assert counts.to_json() == {"entries": len(lines), "types": dict(types), "roles": dict(roles)}
+    assert list(counts.types.items()) == list(types.items()) and list(counts.roles.items()) == list(roles.items())
 
 
 @pytest.mark.parametrize(

@@ -96,17 +96,22 @@ def one_line(text: str, limit: int | None = None) -> str:
     # Flattening a prefix gives a prefix of the flattened whole (give or take a trailing space), so when a
     # short prefix already overflows, the cut is the same as the whole's: a tree previews every entry, and
     # looks further only where collapsed whitespace left that prefix short.
-    short = limit + limit // 2 + 16
+    # Flattening costs a string per word: the shortest prefix that may do is tried first (it does for nearly
+    # every entry), longer ones where blanks collapsed; previews of 50 KB tool outputs look at the start only.
+    short = limit + 16
     flat = _flat(text[:short])
     if len(flat) <= limit and len(text) > short:
-        flat = _flat(text[: 8 * limit + 256])  # previews of 50 KB tool outputs: look at the start only
+        for size in (limit + limit // 2 + 16, 8 * limit + 256):
+            flat = _flat(text[:size])
+            if len(flat) > limit or len(text) <= size:
+                break
     return flat if len(flat) <= limit else flat[: max(limit - 1, 0)] + "…"
 
 
 def one_line_reads(limit: int) -> int:
     """How much of a text :func:`one_line` reads with ``limit``: two texts that start with the same this many
     characters, and both have more (or are the same), give the same line."""
-    return max(limit + limit // 2 + 16, 8 * limit + 256) + 1
+    return max(limit + 16, limit + limit // 2 + 16, 8 * limit + 256) + 1
 
 
 def _flat(text: str) -> str:
@@ -116,13 +121,19 @@ def _flat(text: str) -> str:
     # Every control character is unprintable to Python: printable words, and no control among the blanks
     # between them, leave nothing to make visible. Cheaper than searching for controls (a tree flattens the
     # start of every entry), and the same line.
-    if flat.isprintable() and not any(map(text.__contains__, _BLANK_CONTROLS)):
+    if flat.isprintable() and not _blank_control_in(text):
         return flat
     return " ".join(visible(text).split())
 
 
 _BLANK_CONTROLS = tuple(char for char in map(chr, _CONTROLS) if char.isspace())
 """Control characters that ``str.split`` takes for blanks (vertical tab, carriage return, NEL...)."""
+
+
+def _blank_control_in(text: str) -> bool:
+    """Whether ``text`` holds one of :data:`_BLANK_CONTROLS` (spelt out: four times faster than a loop over them)."""
+    return ("\r" in text or "\x0b" in text or "\x0c" in text or "\x1c" in text or "\x1d" in text or "\x1e" in text
+            or "\x1f" in text or "\x85" in text)
 
 
 class _Console(Console):
@@ -160,11 +171,12 @@ def text_of(content: object, *, images: bool = True, room: int | None = None) ->
     ``[image image/png]`` where they stand, since a person reading the view should see a picture was there
     (the library's :func:`~pi_compact.accessors.content_text` is what a model reads: text only).
 
-    With ``room``, the blocks after the first ``room`` characters are left out: the start of the text, at least
-    ``room`` characters long (or all of it), for a preview that shows no more.
+    With ``room``, the start of the text, at least ``room`` characters long (or all of it), for a preview that
+    shows no more: the blocks after the first ``room`` characters are left out, and a longer text is cut there
+    (a preview puts it after a name: a 50 KB tool output need not be copied whole).
     """
     if isinstance(content, str):
-        return content
+        return content if room is None or len(content) <= room else content[:room]
     if not isinstance(content, list):
         return ""
     parts: list[str] = []
@@ -184,7 +196,7 @@ def text_of(content: object, *, images: bool = True, room: int | None = None) ->
         parts.append(text)
         size += len(text) + 1
         if room is not None and size > room:
-            break
+            return " ".join(parts)[:room]
     return " ".join(parts)
 
 
@@ -327,15 +339,25 @@ class EntryLook(NamedTuple):
 def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], EntryLook]:
     """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens`` counts if given."""
     room = one_line_reads(PREVIEW_CHARS)  # a tree shows the start of each entry: only that much is put together
+    make = tuple.__new__  # an EntryLook without its Python-level __new__: this runs once per line of the file
 
     def look(entry: dict) -> EntryLook:
-        return EntryLook(
+        # entry_kind and entry_preview, with the message read once: most entries of a session are messages
+        entry_type = entry.get("type")
+        message = entry.get("message") if entry_type == "message" else None
+        if isinstance(message, dict):
+            role = message.get("role")
+            kind = "message" if role is None else str(role)
+            said = message_preview(message, room)
+        else:
+            kind, said = str(entry_type), entry_preview(entry, room)
+        return make(EntryLook, (
             str(entry.get("id")),
-            intern(str(entry.get("type"))),  # a handful of names, 100,000 times: one copy each
-            intern(entry_kind(entry)),
-            one_line(entry_preview(entry, room), PREVIEW_CHARS),
+            intern(str(entry_type)),  # a handful of names, 100,000 times: one copy each
+            intern(kind),
+            one_line(said, PREVIEW_CHARS),
             tokens(entry) if tokens else None,
-        )
+        ))
 
     return look
 
@@ -543,12 +565,93 @@ class _Painter:
         return "".join(parts)
 
 
+class _PaintedLines:
+    """Tree lines made as terminal text at once: ``_Painter.paint(_entry_line(...))``, with what repeats from
+    line to line (a marker, a kind column in its style, a count, a margin) painted and measured once.
+
+    :func:`_entry_line` builds a list of pieces per line and the painter walks it: for a 100k-entry tree that
+    was a tenth of ``session show``. The tests hold this to the pieces' way, byte for byte."""
+
+    def __init__(self, console: Console, style: TreeStyle, width: int) -> None:
+        painter = _Painter(console)
+        self._codes = painter._wrap if console.color_system is not None else lambda name: ("", "")
+        self._on_path, self._leaf_id, self._width = style.on_path, style.leaf_id, width
+        self._columns: dict[tuple, tuple] = {}
+        self._counts: dict[int | None, tuple[str, int]] = {}
+        self._heads: dict[str, tuple[str, int]] = {}
+
+    def _painted(self, text: str, name: str) -> str:
+        before, after = self._codes(name)
+        return before + text + after if text else ""
+
+    def _columns_of(self, key: tuple) -> tuple:
+        """Per (entry type, kind, on the path): the marker and kind column painted, the ident's codes, the
+        cells of the marker and kind column, and the preview's codes."""
+        entry_type, kind, on_path = key
+        marker, marker_style, marker_cells = _MARKERS.get(entry_type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
+        kind_column, kind_cells = _kind_column(kind)
+        kind_style = _STYLES.get(entry_type, _STYLES.get(kind, "")) if on_path else "dim"
+        ident_before, ident_after = self._codes("bold" if on_path else "dim")
+        preview_style = _STYLES[entry_type] if entry_type in _MARKERS else ("" if on_path else "dim")
+        columns = (self._painted(marker, marker_style) + ident_before, ident_after + self._painted(kind_column, kind_style),
+                   marker_cells + kind_cells, self._codes(preview_style))
+        self._columns[key] = columns
+        return columns
+
+    def _count_of(self, tokens: int | None) -> tuple[str, int]:
+        count = _count_column(tokens)
+        painted = self._counts[tokens] = (self._painted(count, "dim"), len(count))
+        return painted
+
+    def _head_of(self, head: str) -> tuple[str, int]:
+        painted = self._heads[head] = (self._painted(head, "dim"), _cells(head))
+        return painted
+
+    def line(self, node, head: str) -> str:
+        entry_id, entry_type, kind, preview, tokens = node.digest  # an EntryLook: unpacked, it is read faster
+        on_path = entry_id in self._on_path
+        key = (entry_type, kind, on_path)
+        columns = self._columns.get(key) or self._columns_of(key)
+        count, count_cells = self._counts.get(tokens) or self._count_of(tokens)
+        painted_head, used = self._heads.get(head) or self._head_of(head)
+        short_id = entry_id[:8]
+        if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
+            ident = f"{short_id:<8} "
+            used += len(ident)
+        else:
+            ident = f"{one_line(short_id):<8} "
+            used += _cells(ident)
+        text = painted_head + columns[0] + ident + columns[1] + count
+        used += columns[2] + count_cells
+        if node.label or entry_id == self._leaf_id:
+            text, used = self._label_and_leaf(node, entry_id, text, used)
+        cells = self._width - used
+        if preview.isascii() and cells > 0:  # _fit's common case, inlined
+            shown = preview if len(preview) <= cells else preview[: cells - 1] + "…"
+        else:
+            shown = _fit(preview, cells)
+        if shown:
+            before, after = columns[3]
+            text += before + shown + after
+        return text.rstrip(" ")
+
+    def _label_and_leaf(self, node, entry_id: str, text: str, used: int) -> tuple[str, int]:
+        if node.label:
+            label = f"[{one_line(_label_text(node.label), 40)}] "
+            text += self._painted(label, "bold cyan")
+            used += _cells(label)
+        if entry_id == self._leaf_id:
+            text += self._painted("◀ leaf", "bold reverse green") + self._painted(" ", "")
+            used += _cells("◀ leaf") + 1
+        return text, used
+
+
 def print_tree(console: Console, roots: list, style: TreeStyle) -> None:
     if not roots:
         console.print(Text("(no entries)", style="dim"))
         return
-    paint, width = _Painter(console).paint, console.width
-    lines = (paint(_entry_line(node, head, style, width)).rstrip(" ") for node, head in _drawing_order(roots))
+    line = _PaintedLines(console, style, console.width).line
+    lines = (line(node, head) for node, head in _drawing_order(roots))
     out = console.file
     while batch := list(islice(lines, 4096)):  # a few writes of a few hundred KB, not one per line
         out.write("\n".join(batch) + "\n")

@@ -22,13 +22,14 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+from orjson import loads as orjson_loads  # jsonl.loads itself: a call less per line of the file
+
 from ..errors import SessionFileError
 from ..types import CURRENT_SESSION_VERSION
 from .index import SessionIndex
 from .migrate import header_version
 from . import scan
 from .depth import MAX_DEPTH, depth
-from .jsonl import loads
 from .scan import Problem, Report, Slot, find_header_in, no_header, parse_slot, scan_entries
 from .session_file import open_regular_file
 
@@ -164,13 +165,32 @@ class Piece:
         if self._deep is None:
             self._deep = _bracket_heavy(self.data, self._first_line)
         try:
-            entry = loads(memoryview(self.data)[slot.start : slot.end])
+            entry = orjson_loads(memoryview(self.data)[slot.start : slot.end])
         except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
             entry = None
         # parse_in_place's bracket count, from one pass over the piece; where it may be, the depth itself
         if isinstance(entry, dict) and (slot.line not in self._deep or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
             return entry
         return parse_slot(self.data, slot, keep=False, report=self._report)
+
+    def entries(self) -> Iterator[dict]:
+        """:meth:`entry` of each slot, in order (the CorruptEntryError of a broken line ends the iteration).
+
+        What :meth:`entry` does, inlined for the lines that parse in place: a pass over a 100k-entry file
+        parses every line, and a call per line was a tenth of the pass."""
+        if self._deep is None:
+            self._deep = _bracket_heavy(self.data, self._first_line)
+        view, deep = memoryview(self.data), self._deep
+        for slot in self.slots:
+            if slot.entry is None and slot.line not in deep:
+                try:
+                    entry = orjson_loads(view[slot.start : slot.end])
+                except ValueError:
+                    entry = None
+                if isinstance(entry, dict):
+                    yield entry
+                    continue
+            yield self.entry(slot)
 
 
 _NOT_BRACKET = bytes(byte for byte in range(256) if byte not in b"[{\n")

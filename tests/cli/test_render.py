@@ -218,3 +218,9 @@ def test_every_control_character_is_unprintable_to_python():
     # _flat's shortcut: printable words and no control among the blanks leave nothing for visible() to do
     assert not any(chr(code).isprintable() for code in render._CONTROLS)
     assert set(render._BLANK_CONTROLS) == {chr(code) for code in render._CONTROLS if chr(code).isspace()}
+
+
+def test_blank_controls_are_found_by_the_spelt_out_test():
+    # _flat asks _blank_control_in rather than looping over _BLANK_CONTROLS: the two must name the same characters
+    found = {chr(code) for code in range(0x11000) if render._blank_control_in(chr(code))}
+    assert found == set(render._BLANK_CONTROLS)

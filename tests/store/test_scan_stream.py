@@ -231,6 +231,21 @@ def test_hostile_files_read_the_same(tmp_path, monkeypatch, data, lazy, piece_by
     assert streamed(path) == whole(path)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=hostile_files(), lazy=st.booleans(), piece_bytes=st.sampled_from([5, 64, 4096]))
+def test_a_piece_parses_its_entries_as_entry_parses_each(tmp_path, monkeypatch, data, lazy, piece_bytes):
+    """Piece.entries (show's pass, with the parse inlined) gives what Piece.entry gives slot by slot, or its error."""
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(data)
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0 if lazy else 8 * 1024 * 1024)
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    opened = _outcome(lambda: StreamedFile.open(path))
+    if opened[0] != "ok" or opened[1] is None:
+        return
+    for piece in opened[1].pieces():
+        assert _outcome(lambda: list(piece.entries())) == _outcome(lambda: [piece.entry(slot) for slot in piece.slots])
+
+
 @pytest.mark.parametrize("before", [b"", b"\x00" * 3000 + b"\n", b" " * 3000 + b"\n", b"\r" * 3000 + b"\n",
                                     b"\x0b" * 3000 + b"\n", b"\x0b" * 3000 + b"x\n", b" " * 3000, b"\xef\xbb\xbf" + b" " * 3000])
 def test_long_lines_before_the_header(tmp_path, monkeypatch, before):
