@@ -217,6 +217,8 @@ class _Converter:
         ms = time_of(row.value.get("timestamp"))
         at, blocks = parent, _blocks(content)
         results = [b for b in blocks if b.get("type") == "tool_result"]
+        if results and not row.value.get("isSidechain"):
+            at = self._after_earlier_results(parent)
         for index, block in enumerate(results):
             entry_id = row.value["uuid"] if index == 0 else f"{row.value['uuid']}.{index}"
             at = self._add(row, "message", {"message": self._tool_result(block, ms)}, at, entry_id)["id"]
@@ -226,6 +228,28 @@ class _Converter:
                     "timestamp": ms or 0}
             at = self._add(row, "message", {"message": user}, at, f"{row.value['uuid']}.u" if results else None)["id"]
         return at  # type: ignore[return-value]
+
+    def _after_earlier_results(self, parent: str | None) -> str | None:
+        """Where a tool result goes: after what the main chain last added when both follow the same assistant
+        message. Claude Code writes a message's parallel calls as rows of their own, each result a child of its
+        call's row, and progress rows between them; read as written, the results of one message would be
+        sibling branches and all but the last would leave the path the conversation goes on from."""
+        last = self.last_main
+        if parent is None or last is None or last == parent:
+            return parent
+        if self._answering(parent) is not None and self._answering(parent) == self._answering(last):
+            return last
+        return parent
+
+    def _answering(self, entry_id: str) -> str | None:
+        """The assistant message ``entry_id`` follows, past tool results and custom rows (None if anything else)."""
+        for entry in self.tree.ancestors(entry_id):
+            role = entry.get("message", {}).get("role") if entry["type"] == "message" else None
+            if role == "assistant":
+                return entry["id"]
+            if entry["type"] != "custom" and role != "toolResult":
+                return None
+        return None
 
     def _tool_result(self, block: dict, ms: int | None) -> dict:
         call_id = block.get("tool_use_id")

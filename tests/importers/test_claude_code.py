@@ -13,7 +13,7 @@ from pi_compact import Session, TranscriptError
 from pi_compact.importers import import_transcript, read_transcript
 from pi_compact.importers.claude_code import read_claude_code
 
-from .rows import CONTINUED, boundary, cc_assistant, cc_user, jsonl, text, tool_result, tool_use
+from .rows import CONTINUED, boundary, cc_assistant, cc_user, jsonl, stamp, text, tool_result, tool_use
 
 
 def _write(tmp_path: Path, rows: list[dict], name: str = "in.jsonl") -> Path:
@@ -71,6 +71,30 @@ def test_rows_of_one_message_split_by_a_tool_result_still_join(imported) -> None
     messages = _context(session)
     assert [m["role"] for m in messages] == ["user", "assistant", "toolResult", "toolResult"]
     assert [b["id"] for b in messages[1]["content"]] == ["t1", "t2"]
+
+
+def _progress(uid: str, parent: str) -> dict:
+    return {"type": "progress", "uuid": uid, "parentUuid": parent, "sessionId": "sess-1", "timestamp": stamp(0)}
+
+
+def test_results_of_parallel_calls_written_as_rows_of_their_own_stay_on_one_path(imported) -> None:
+    # as Claude Code writes two parallel calls: each call a row of the same message, progress rows between
+    # them, each result a child of its own call's row, the conversation going on after the last result
+    session = imported([
+        cc_user("u1", None, "check it"),
+        cc_assistant("a1", "u1", [text("running both")], "m1"),
+        cc_assistant("a2", "a1", [tool_use("t1", command="ruff check && mypy")], "m1"),
+        _progress("p1", "a2"),
+        cc_assistant("a3", "p1", [tool_use("t2", command="pytest")], "m1"),
+        _progress("p2", "a3"),
+        cc_user("r1", "a2", [tool_result("t1", "ruff: ok\nmypy: ok")]),
+        _progress("p3", "r1"),
+        cc_user("r2", "a3", [tool_result("t2", "3 passed")]),
+        cc_assistant("a4", "r2", [text("all green")], "m2"),
+    ])
+    messages = _context(session)
+    assert [m["role"] for m in messages] == ["user", "assistant", "toolResult", "toolResult", "assistant"]
+    assert [m["toolCallId"] for m in messages if m["role"] == "toolResult"] == ["t1", "t2"]
 
 
 def test_tool_results_carry_the_error_flag_and_the_name_of_their_call(imported) -> None:
