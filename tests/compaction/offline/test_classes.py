@@ -502,3 +502,30 @@ def test_the_fix_the_agent_settled_on_is_a_decision(fix: str) -> None:
     summary = summarize([user("Reads of the journal are flaky, find out why."),
                          assistant(f"Found it: reads can hit a replica that lags. {fix}")])
     assert fix in items(summary, "## Key Decisions")
+
+
+# -- the user's words said in passing: a rule or a choice in an earlier request, many requests back ---------------
+
+IN_PASSING = st.sampled_from([
+    "you'll need to be in a worktree please so we don't collide with the other session, create it from main and "
+    "then run the fixer on the skills",
+    "For the website design I prefer the visual appearance of direction A, it's a lot cleaner, together with the "
+    "segment catalog and the studio of direction B.",
+    "fix them all, skip the comment about the O(N*M) ancestor walk (but reply to it as per the previous response, "
+    "won't fix with the same rationale)",
+    "1) all 6 agents, 2) use skills-ref for the validation where it is installed, 3) integrate it with wfc-build",
+])
+LATER = st.lists(st.sampled_from(["look at the next failing test", "run it against all the skills",
+                                  "can you check the remaining warnings", "now do the same for the docs site",
+                                  "rerun the whole suite please"]), min_size=5, max_size=9)
+
+
+@EXAMPLES
+@given(said=IN_PASSING, later=LATER)
+def test_a_rule_or_choice_said_in_passing_keeps_the_users_words(said: str, later: list[str]) -> None:
+    messages = [user("Build the skill remediation pipeline described in plans/skills.md, with its tests."),
+                assistant("I have the plan. Which parts should I do, and how do you want me to work?"),
+                user(said), assistant("Understood, doing that now.")]
+    for number, request in enumerate(later):
+        messages += [user(f"{request} ({number})"), assistant(f"Done with step {number}; all checks pass.")]
+    assert said in summarize(messages)
