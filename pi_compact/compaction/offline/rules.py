@@ -90,7 +90,7 @@ _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
 _LISTED = 4
 _ACKNOWLEDGES = re.compile(
     r"^\W{0,3}(?:got it|understood|makes sense|noted|agreed|perfect|exactly|(?:you'?re|you are) (?:absolutely |quite )?right"
-    r"|good (?:call|catch|point)|fair point)\s{0,2}(?:[.!,:;]|\s[-–—])\W{0,3}",
+    r"|good (?:call|catch|point)|fair point)\s{0,2}(?:[.!,:;]|\s[-–—])[\s\-–—!]{0,3}",
     re.I,
 )
 """The agent's first words on the user's reply that accept it ("You're right —", "Got it.", "Good catch!"); "You're right

@@ -539,6 +539,7 @@ SETTLED = st.sampled_from([
     "the local journal is removed entirely and ClickHouse is the only journal store.",
     "we shouldn't silently continue with an empty `baseCommit` when the repository cannot be opened.",
     "files that are part of the commit count in the attribution.",
+    "`bun verify` runs through `doppler run`, which provides the ClickHouse credentials.",
 ])
 GOES_ON = st.sampled_from(["", " Let me update the plan.", " I'll change the loader now.\n\n## Plan\n- one"])
 
