@@ -98,6 +98,8 @@ to ask" and "Great question" accept nothing."""
 _GOES_ON = re.compile(r"^\W{0,3}(?:let me|let'?s|i'?ll|i will|now|next|first|then|here'?s|here is|before|ok(?:ay)?|so,)\b",
                       re.I)
 """A sentence that narrates what the agent does next: what it accepted ends there."""
+_GOES_ON_INSIDE = re.compile(r"[-–—;,:]\s{0,2}(?:let me|let'?s|i'?ll|i will)\b", re.I)
+"""A sentence that turns to narration halfway ("The output was truncated — let me re-run it"): it ends there too."""
 _RESTATED = 2
 _SAYS_SOMETHING = 5
 _OF_ITSELF = re.compile(r"^\W{0,3}I(?:\b|')", re.I)
@@ -168,7 +170,8 @@ def acknowledged(text: str) -> str:
             sentence = " ".join(sentence.split())
             if not sentence:
                 continue
-            if _GOES_ON.match(sentence) or sentence.endswith((":", "?", "？")) or len(kept) == _RESTATED:
+            if _GOES_ON.match(sentence) or _GOES_ON_INSIDE.search(sentence) or sentence.endswith((":", "?", "？")) \
+                    or len(kept) == _RESTATED:
                 return _said(kept)
             kept.append(sentence)
     return _said(kept)

@@ -541,7 +541,8 @@ SETTLED = st.sampled_from([
     "files that are part of the commit count in the attribution.",
     "`bun verify` runs through `doppler run`, which provides the ClickHouse credentials.",
 ])
-GOES_ON = st.sampled_from(["", " Let me update the plan.", " I'll change the loader now.\n\n## Plan\n- one"])
+GOES_ON = st.sampled_from(["", " Let me update the plan.", " I'll change the loader now.\n\n## Plan\n- one",
+                           " The output was cut — let me re-run it and read the test failures."])
 
 
 @EXAMPLES
@@ -558,7 +559,7 @@ def test_what_the_agent_agreed_the_users_reply_settled_is_a_decision(ack: str, s
     messages.append(assistant(ack.format(settled) + goes_on))
     decisions = "\n".join(items(summarize(messages), "## Key Decisions"))
     assert settled.rstrip(".") in decisions
-    assert "Let me" not in decisions and "I'll change" not in decisions
+    assert "let me" not in decisions.lower() and "I'll change" not in decisions and "failures" not in decisions
 
 
 @given(said=st.sampled_from(["You're right, let me update the script.", "You're right to ask. Let me trace it.",
