@@ -15,10 +15,12 @@ from .state import Turn, clip_words, sentences
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
     r"|split|wrote|written|ported|converted|refactored|made|introduced|switched|became|is (?:now )?standalone"
-    r"|pass(?:es|ed|ing)?|works now|now works|returns|succeeds?|no longer|in place|set up|configured|committed)\b",
+    r"|pass(?:es|ed|ing)?|works now|now works|returns|succeeds?|no longer|in place|set up|configured|committed"
+    r"|I (?:increased|raised|bumped|lowered|reduced|decreased|capped|disabled|enabled|reverted|restored)"
+    r"|the (?:root )?(?:cause|issue|problem|bug) was)\b",
     re.I,
 )
-"""A sentence that states a result."""
+"""A sentence that states a result: what changed (a limit the agent raised), or what the cause was."""
 _FILLER = re.compile(
     r"^\W*(?:perfect|great|excellent|awesome|done|all done|ok(?:ay)?|good|nice|sure|alright)\W*$"
     r"|\b(?:successfully completed|completed (?:the|all|your) (?:task|request|changes)|let me know|feel free"

@@ -88,6 +88,23 @@ _MARKERS = re.compile(r"\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}")
 """A list item's marker: an item of a list is one of several things, not the agent's recommendation."""
 _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
 _LISTED = 4
+_ACKNOWLEDGES = re.compile(
+    r"^\W{0,3}(?:got it|understood|makes sense|noted|agreed|perfect|exactly|(?:you'?re|you are) (?:absolutely |quite )?right"
+    r"|good (?:call|catch|point)|fair point)\s{0,2}(?:[.!,:;]|\s[-–—])[\s\-–—!]{0,3}",
+    re.I,
+)
+"""The agent's first words on the user's reply that accept it ("You're right —", "Got it.", "Good catch!"); "You're right
+to ask" and "Great question" accept nothing."""
+_GOES_ON = re.compile(r"^\W{0,3}(?:let me|let'?s|i'?ll|i will|now|next|first|then|here'?s|here is|before|ok(?:ay)?|so,)\b",
+                      re.I)
+"""A sentence that narrates what the agent does next: what it accepted ends there."""
+_GOES_ON_INSIDE = re.compile(r"[-–—;,:]\s{0,2}(?:let me|let'?s|i'?ll|i will)\b", re.I)
+"""A sentence that turns to narration halfway ("The output was truncated — let me re-run it"): it ends there too."""
+_RESTATED = 2
+_SAYS_SOMETHING = 5
+_OF_ITSELF = re.compile(r"^\W{0,3}I(?:\b|')", re.I)
+"""The agent speaking of itself after the acknowledgement, not of what the user settled."""
+"""Sentences of the agent's acknowledgement kept: what it took the user's point to be."""
 """Items of a list an offer introduced that the decision names."""
 _WORDS = re.compile(r"[A-Za-z]{4,}")
 _TABLE_CELLS = re.compile(r"\s{0,3}\|\s{0,3}(?=\S)")
@@ -134,6 +151,37 @@ def user_choices(request: str) -> list[str]:
     return [" ".join(s.split()) for s in _SENTENCE.split(request[:10_000])
             if 12 <= len(s.strip()) <= 300 and _CHOICE.search(s) and _CHOOSER.search(s)
             and not s.strip().endswith(("?", ":"))]
+
+
+def acknowledged(text: str) -> str:
+    """What the agent took the user's reply to settle, in its own words: the sentences after an acknowledgement that
+    opens its answer ("Got it — the local journal is being removed, ClickHouse is the only store."; "You're right -
+    we shouldn't continue with an empty `baseCommit`."), up to the first that narrates its next step; ``""`` when
+    the answer opens with no acknowledgement or goes straight on ("You're right, let me update the script")."""
+    ack = _ACKNOWLEDGES.match(text)
+    if not ack:
+        return ""
+    paragraph = text[ack.end():2000].split("\n\n", 1)[0]
+    kept: list[str] = []
+    for line in paragraph.splitlines():
+        if _MARKERS.match(line) or line.lstrip().startswith(("#", "```", "|", ">")):
+            break
+        for sentence in _SENTENCE.split(line.replace("**", "")):
+            sentence = " ".join(sentence.split())
+            if not sentence:
+                continue
+            if _GOES_ON.match(sentence) or _GOES_ON_INSIDE.search(sentence) or sentence.endswith((":", "?", "？")) \
+                    or len(kept) == _RESTATED:
+                return _said(kept)
+            kept.append(sentence)
+    return _said(kept)
+
+
+def _said(kept: list[str]) -> str:
+    said = " ".join(kept)
+    if len(said.split()) < _SAYS_SOMETHING or _OF_ITSELF.match(said):
+        return ""  # "I was wrong.", "I have everything I need.": nothing of what the user settled
+    return said
 
 
 def picked_option(answer: str, reply: str) -> str:
@@ -249,5 +297,5 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "lasting", "names_any", "picked_option", "replaced_names", "said_on_declining",
+__all__ = ["accepted_proposal", "acknowledged", "lasting", "names_any", "picked_option", "replaced_names", "said_on_declining",
            "user_choices"]

@@ -20,7 +20,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     message_dicts, shell_command)
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
-from .rules import accepted_proposal, lasting, names_any, replaced_names, said_on_declining, user_choices
+from .rules import accepted_proposal, acknowledged, lasting, names_any, replaced_names, said_on_declining, user_choices
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
@@ -78,6 +78,8 @@ _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i wi
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
+_QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
+"""A tool through which the user answers the agent's questions (as :mod:`.facts` tells them)."""
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
 UNNAMED_COMMIT = "a commit"
 """A commit whose message neither the command nor git's output gave: it finishes its turn, and says nothing in Done."""
@@ -240,8 +242,11 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
     turns: list[_TurnDraft] = []
     commits: dict[str, str] = {}  # tool call id -> commit message, until its result comes
     requests = dict(user_requests(messages))  # harness markup and injected instructions are not the user's
+    replied = False  # the last message is the user's: a request, or answers given through a question tool
     for index, message in enumerate(messages):
         role = message.get("role")
+        after_reply, replied = replied, role == "user" or (
+            role == "toolResult" and bool(_QUESTION_TOOL.search(str(message.get("toolName") or ""))))
         if role == "user":
             text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
@@ -259,6 +264,8 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.decisions += _decisions_in(text)
+                agreed = acknowledged(text) if after_reply else ""
+                turn.decisions += [clip_words(f"Agreed with the user: {agreed}", 240)] if agreed else []
             if message.get("stopReason") in ("aborted", "error"):
                 turn.interrupted = True
             for block in message.get("content") if isinstance(message.get("content"), list) else ():

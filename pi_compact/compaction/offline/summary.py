@@ -37,7 +37,16 @@ ANSWER_QUOTE = 800
 """The agent's last answer is quoted up to this many characters (head and tail kept)."""
 _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
-_EARLIER = 5
+_EARLIER = 12
+_EARLIER_CHARS = 300
+_EARLIER_SURE = 5
+_EARLIER_SHORT = 120
+_EARLIER_ROOM = 1000
+"""Tokens a summary may take with all of the earlier requests in, however short the region (its detail room can be
+a few hundred tokens: too few for the user's words, which carry more than details do)."""
+"""The user's earlier requests kept (the newest), and the characters quoted of each: the user's words hold the
+rules and choices said in passing ("you'll need to be in a worktree", "1) all 6"); all but the newest
+:data:`_EARLIER_SURE` only where the region's room allows them."""
 _PLAN_ITEMS = 8
 _CUT_MARK = 40
 """Room for the "[… N characters cut …]" line :func:`bounded` puts in a cut text."""
@@ -98,7 +107,7 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
     _add_next(new, state)
     real = [turn.request for turn in state.turns if turn.request.strip()]
     for request in [r for r in real[:-1] if is_substantive(r) and r != state.goal_request][-_EARLIER:]:
-        new.add("critical", f"{_EARLIER_LABEL} {clip_words(request, 120)}")
+        new.add("critical", f"{_EARLIER_LABEL} {clip_words(request, _EARLIER_CHARS)}")
     if state.latest_request:
         new.add("critical", quote(_REQUEST_LABEL, state.latest_request, REQUEST_QUOTE))
     if state.last_answer:
@@ -241,7 +250,7 @@ def _merge_critical(old: list[str], new: list[str]) -> list[str]:
     for item in old:
         if item.startswith(_REQUEST_LABEL) and _REQUEST_LABEL in replaced:
             text = " ".join(line.strip().lstrip(">").strip() for line in item.splitlines()[1:])
-            history.append(f"{_EARLIER_LABEL} {clip_words(text, 120)}")
+            history.append(f"{_EARLIER_LABEL} {clip_words(text, _EARLIER_CHARS)}")
         elif not any(item.startswith(label) for label in replaced):
             (history if item.startswith(_EARLIER_LABEL) else kept).append(item)
     history = _newest(history + [i for i in new if i.startswith(_EARLIER_LABEL)], _EARLIER)
@@ -420,6 +429,8 @@ class OfflineSummarizer:
         _focus_first(sections, focus)
         focus_line = (f"Focus: {_FOCUS_PREFIX.sub('', instructions)}",) if instructions else ()
         if details:
+            _within_room(sections.items["critical"], max(details[1], _EARLIER_ROOM),
+                         lambda: render(sections, LAYOUT, focus_line))
             add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
                         _EARLIER_LABEL)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
@@ -437,6 +448,20 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
+
+
+def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> None:
+    """While the summary is over the room a short region leaves it, the oldest earlier requests beyond the newest
+    :data:`_EARLIER_SURE` go, then the rest are cut to :data:`_EARLIER_SHORT` characters, oldest first (a summary of
+    a few messages is no place for a dozen of the user's older words)."""
+    earlier = [n for n, item in enumerate(critical) if item.startswith(_EARLIER_LABEL)]
+    while len(earlier) > _EARLIER_SURE and text_tokens(draw()) > room:
+        del critical[earlier.pop(0)]
+        earlier = [n - 1 for n in earlier]
+    for n in earlier:  # then the oldest are cut to a line
+        if text_tokens(draw()) <= room:
+            return
+        critical[n] = clip_words(critical[n], len(_EARLIER_LABEL) + 1 + _EARLIER_SHORT)
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
@@ -465,7 +490,7 @@ def _absorb_transcripts(sections: Sections) -> Sections:
             for rule in constraint_sentences(request):
                 sections.add("constraints", clip_words(rule, 300))
         for request in [r for r in requests if is_substantive(r)][-_EARLIER:]:
-            sections.add("critical", f"{_EARLIER_LABEL} {clip_words(request, 120)}")
+            sections.add("critical", f"{_EARLIER_LABEL} {clip_words(request, _EARLIER_CHARS)}")
     return sections
 
 

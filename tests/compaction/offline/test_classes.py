@@ -502,3 +502,80 @@ def test_the_fix_the_agent_settled_on_is_a_decision(fix: str) -> None:
     summary = summarize([user("Reads of the journal are flaky, find out why."),
                          assistant(f"Found it: reads can hit a replica that lags. {fix}")])
     assert fix in items(summary, "## Key Decisions")
+
+
+# -- the user's words said in passing: a rule or a choice in an earlier request, many requests back ---------------
+
+IN_PASSING = st.sampled_from([
+    "you'll need to be in a worktree please so we don't collide with the other session, create it from main and "
+    "then run the fixer on the skills",
+    "For the website design I prefer the visual appearance of direction A, it's a lot cleaner, together with the "
+    "segment catalog and the studio of direction B.",
+    "fix them all, skip the comment about the O(N*M) ancestor walk (but reply to it as per the previous response, "
+    "won't fix with the same rationale)",
+    "1) all 6 agents, 2) use skills-ref for the validation where it is installed, 3) integrate it with wfc-build",
+])
+LATER = st.lists(st.sampled_from(["look at the next failing test", "run it against all the skills",
+                                  "can you check the remaining warnings", "now do the same for the docs site",
+                                  "rerun the whole suite please"]), min_size=5, max_size=9)
+
+
+@EXAMPLES
+@given(said=IN_PASSING, later=LATER)
+def test_a_rule_or_choice_said_in_passing_keeps_the_users_words(said: str, later: list[str]) -> None:
+    messages = [user("Build the skill remediation pipeline described in plans/skills.md, with its tests."),
+                assistant("I have the plan. Which parts should I do, and how do you want me to work?"),
+                user(said), assistant("Understood, doing that now.")]
+    for number, request in enumerate(later):
+        messages += [user(f"{request} ({number})"), assistant(f"Done with step {number}; all checks pass.")]
+    assert said in summarize(messages)
+
+
+# -- the agent's acknowledgement of the user's reply restates what the reply settled ---------------------------
+
+ACKNOWLEDGEMENTS = st.sampled_from(["Got it — {}", "You're right - {}", "Good catch. {}", "Understood: {}",
+                                    "Perfect! {}", "Good call, {}"])
+SETTLED = st.sampled_from([
+    "the local journal is removed entirely and ClickHouse is the only journal store.",
+    "we shouldn't silently continue with an empty `baseCommit` when the repository cannot be opened.",
+    "files that are part of the commit count in the attribution.",
+    "`bun verify` runs through `doppler run`, which provides the ClickHouse credentials.",
+])
+GOES_ON = st.sampled_from(["", " Let me update the plan.", " I'll change the loader now.\n\n## Plan\n- one",
+                           " The output was cut — let me re-run it and read the test failures."])
+
+
+@EXAMPLES
+@given(ack=ACKNOWLEDGEMENTS, settled=SETTLED, goes_on=GOES_ON, through_tool=st.booleans())
+def test_what_the_agent_agreed_the_users_reply_settled_is_a_decision(ack: str, settled: str, goes_on: str,
+                                                                     through_tool: bool) -> None:
+    messages = [user("Move the migration journal into the database and keep the loader working."),
+                assistant("Which store should hold the journal, and what about the old files?")]
+    if through_tool:
+        block = call("q1", "AskUserQuestion", questions=[{"question": "Which store?"}])
+        messages += [assistant("", block), result("q1", "AskUserQuestion", "User answered: remove the old one")]
+    else:
+        messages.append(user("remove the old one, the database is the only place now"))
+    messages.append(assistant(ack.format(settled) + goes_on))
+    decisions = "\n".join(items(summarize(messages), "## Key Decisions"))
+    assert settled.rstrip(".") in decisions
+    assert "let me" not in decisions.lower() and "I'll change" not in decisions and "failures" not in decisions
+
+
+@given(said=st.sampled_from(["You're right, let me update the script.", "You're right to ask. Let me trace it.",
+                             "Perfect — I have everything I need.", "Great question. The key is the cache."]),
+       after_tool=st.booleans())
+def test_an_acknowledgement_that_restates_nothing_is_no_decision(said: str, after_tool: bool) -> None:
+    messages = [user("Why does the tree lose the old checkpoints after a rebase?")]
+    if after_tool:
+        messages += [assistant("", call("r1", "bash", command="git log --oneline -3")),
+                     result("r1", "bash", "abc123 fix the cache")]
+    messages.append(assistant(said))
+    assert items(summarize(messages), "## Key Decisions") == ["(none)"]
+
+
+def test_an_acknowledgement_of_a_tool_result_is_no_decision() -> None:
+    messages = [user("Check what the last commit changed in the cache."),
+                assistant("", call("r1", "bash", command="git show --stat HEAD")),
+                result("r1", "bash", "cache.py | 4 ++--"), assistant("Got it — the last commit only touched cache.py.")]
+    assert items(summarize(messages), "## Key Decisions") == ["(none)"]
