@@ -46,6 +46,12 @@ _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
 _ASKED_BACK = 4
+_STATUS_HEADER = re.compile(r"^\W{0,4}(?:done|status|state|complete[ds]?|implemented|finished|result)\W{0,4}$", re.I)
+"""The column of a status table that says whether each row is done ("Done?", "**Status**")."""
+_NOT_DONE = re.compile(r"^\W{0,6}(?:no\b|not\b|pending|todo|to do|partial(?:ly)?|skipped|missing|open\b|deferred"
+                       r"|remaining)|^\W{0,4}(?:❌|✗|✘|⏳|⚠️?)", re.I)
+"""A status cell that says the row is not done ("**No**", "❌ not yet", "Partial")."""
+_TABLE_ROWS = 4
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -108,6 +114,29 @@ def _item_title(item: str) -> str:
     …"; the reasons are the agent's, the title is the item), else the item."""
     titled = _TITLED.match(item)
     return clip_words(titled.group(1) if titled else item, 160)
+
+
+def _undone_rows(answer: str) -> str:
+    """The rows of the last answer's status table (a Markdown table with a "Done?" or "Status" column) whose status
+    says not done, as one step: the agent's own account of what the plan or request still lacks ("| 5.1 | Remove
+    `stripGlobalFlags()` | **No** | Still needed … |"): each row by the cells before its status, with its notes as
+    plain words (what they quote in backticks is other work, not the row's)."""
+    rows: list[str] = []
+    column = None
+    for line in answer.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else []
+        if not cells:
+            column = None
+        elif column is None:
+            column = next((n for n, cell in enumerate(cells) if _STATUS_HEADER.match(cell.replace("*", ""))), None)
+        elif column < len(cells) and _NOT_DONE.match(cells[column].replace("*", "")) and not set(line) <= set("|-: "):
+            named = clip_words(" ".join(cell.replace("**", "") for cell in cells[:column] if cell), 160)
+            why = clip_words(" ".join(re.sub(r"[`*]", "", cell) for cell in cells[column + 1:] if cell), 120)
+            rows.append(f"{named} ({why})" if why else named)
+    if not rows:
+        return ""
+    shown = "; ".join(rows[:_TABLE_ROWS]) + ("; …" if len(rows) > _TABLE_ROWS else "")
+    return f"Not done by the agent's last status table: {shown}"
 
 
 def _unanswered_question(state: RegionState) -> str:
@@ -185,6 +214,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
     said_how_far = bool(steps)
     steps += [step for step, _ in lists]
+    undone = _undone_rows(answer)
+    steps += [undone] if undone else []
     if state.latest_status == DECLINED:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
