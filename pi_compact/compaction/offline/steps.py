@@ -46,6 +46,8 @@ _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
 _ASKED_BACK = 4
+_REPLY_WORDS = 12
+"""A request this short that follows an answer is a reply to it."""
 _STATUS_HEADER = re.compile(r"^\W{0,4}(?:done|status|state|complete[ds]?|implemented|finished|result)\W{0,4}$", re.I)
 """The column of a status table that says whether each row is done ("Done?", "**Status**")."""
 _NOT_DONE = re.compile(r"^\W{0,6}(?:no\b|not\b|pending|todo|to do|partial(?:ly)?|skipped|missing|open\b|deferred"
@@ -222,12 +224,32 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (said_how_far and answer):
+        reacts_to = _reacts_to(state)
         steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
-                     "(quoted in full under Critical Context).")
+                     + (f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to
+                        else "(quoted in full under Critical Context)."))
     steps += _after_the_request(state)
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+def _reacts_to(state: RegionState) -> str:
+    """The agent's last words before the latest request, when the agent has not acted on the request yet and the
+    request is a short reply ("that was a little while back :|", "which one?"): alone it does not say what it is
+    about, the answer it reacts to does. Its last sentences are quoted whole (a name in them is the subject, and
+    their own words say what was already done)."""
+    if len(state.turns) < 2 or state.turns[-1].final_answer or state.mid_work or any(state.subject) \
+            or len(state.latest_request.split()) > _REPLY_WORDS:
+        return ""
+    paragraphs = [p for p in re.split(r"\n\s*\n", state.turns[-2].final_answer.strip()) if p.strip()]
+    found = sentences(paragraphs[-1]) if paragraphs else []
+    kept: list[str] = []
+    for sentence in reversed(found):
+        if kept and len(" ".join([sentence, *kept])) > _STEP_CHARS:
+            break
+        kept.insert(0, sentence)
+    return clip_words(" ".join(kept), _STEP_CHARS)
 
 
 def _after_the_request(state: RegionState) -> list[str]:
