@@ -229,6 +229,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      + (f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to
                         else "(quoted in full under Critical Context)."))
     steps += _after_the_request(state)
+    if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
+        # the edits under way are not committed: the session's routine comes before they are
+        steps.append(f"Before committing the edits under way, run the session's checks: "
+                     f"{', '.join(f'`{check}`' for check in state.gates)}.")
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
