@@ -1,5 +1,6 @@
 """The agent's current subject when a region ends mid-work: the files its last edits changed, the code names its
-last words and edits point at, and the files it read since its last edit (what it is looking into).
+last words and edits point at, the files it read since its last edit (what it is looking into) and the names it
+searched the code for since then.
 
 "Now let me add tests for the new function:" does not say which function or which file; the next agent needs the
 names to pick up the thread (`content_overlap_test.go`, `computeSessionLanes`). They are read from the latest
@@ -30,6 +31,13 @@ SUBJECT_LABEL = "The agent's current subject:"
 _FILES = 3
 _NAMES = 4
 _READS = 2
+_SEARCHES = 2
+_SEARCH_TOOLS = frozenset({"grep", "search", "rg", "ripgrep", "search_files", "grep_search"})
+_PATTERN_KEYS = ("pattern", "query", "regex")
+_SHELL_SEARCH = re.compile(r"(?:^|[|;&(]\s{0,4})(?:git\s{1,4}grep|grep|rg|ag)\b[^|;&\n'\"]{0,120}(['\"])([^'\"\n]{3,80})\1")
+"""A shell search and its first quoted pattern (``grep -rn "os.Getwd()" src/``)."""
+_PLAIN_PATTERN = re.compile(r"^[A-Za-z_$][\w$.:()/<>-]{2,60}$")
+"""A pattern that names one thing (``os.Getwd()``, ``LastCheckpointID``), not a regex of alternatives."""
 _TEXTS = 1
 """The agent's last texts of the turn read for names: its earlier words may be about finished work."""
 
@@ -75,12 +83,15 @@ def _open_names_in_words(text: str) -> list[str]:
 
 
 def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[str, ...], ...]:
-    """``(files, names, reading)`` the agent's work after message ``since`` (the latest request) ends on: the
-    files of its last successful edits, the last first, each named by ``name``; the code names of its last words
-    and edits; the files it read after its last edit (a failure it looks into, code it checks before changing)."""
+    """``(files, names, reading, searched)`` the agent's work after message ``since`` (the latest request) ends on:
+    the files of its last successful edits, the last first, each named by ``name``; the code names of its last
+    words and edits; the files it read after its last edit (a failure it looks into, code it checks before
+    changing); the names it searched the code for after its last edit ("check the whole code base for this" is
+    about ``os.Getwd()``)."""
     calls: dict[str, tuple[str, Any]] = {}
     edits: list[tuple[str, str]] = []
     reads: list[str] = []
+    searches: list[str] = []
     texts: list[str] = []
     for index, message in enumerate(message_dicts(messages)):
         if index <= since:
@@ -99,18 +110,20 @@ def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[s
             kind, found = calls.pop(call_id) if isinstance(call_id, str) and call_id in calls else ("", None)
             if kind == "edit":
                 edits.append(found)
-                reads = []
+                reads, searches = [], []
             elif kind == "read":
                 reads.append(found)
+            elif kind == "search":
+                searches.append(found)
             elif kind == "commit":  # what was edited, read and said before it is done
-                edits, reads, texts = [], [], []
+                edits, reads, texts, searches = [], [], [], []
     files = list(dict.fromkeys(name(path) for path, _ in reversed(edits)))[:_FILES]
     names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_open_names_in_words(text))]
     names += [n for _, text in reversed(edits[-2:]) for n in _DEFINED.findall(text[:20_000])]
     shown = {f.rsplit("/", 1)[-1] for f in files}
     reading = [path for path in dict.fromkeys(name(path) for path in reversed(reads)) if path not in files]
     return (tuple(files), tuple([n for n in dict.fromkeys(names) if n not in shown][:_NAMES]),
-            tuple(reading[:_READS]))
+            tuple(reading[:_READS]), tuple(list(dict.fromkeys(reversed(searches)))[:_SEARCHES]))
 
 
 def _kind(block: dict) -> tuple[str, Any] | None:
@@ -120,21 +133,41 @@ def _kind(block: dict) -> tuple[str, Any] | None:
         return "edit", edit
     if _commits(block):
         return "commit", None
+    searched = _searched(block)
+    if searched:
+        return "search", searched
     path = tool_path(block.get("arguments"))
     return ("read", path) if path and str(block.get("name", "")).lower() in READ_TOOLS else None
 
 
-def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = ()) -> bool:
+def _searched(block: dict) -> str:
+    """The one name a search call looks for (a search tool's pattern, a shell ``grep``/``rg``'s first quoted
+    pattern), unescaped; ``""`` for other calls and for patterns of alternatives or wildcards."""
+    arguments, tool = block.get("arguments"), str(block.get("name", "")).lower()
+    if not isinstance(arguments, dict):
+        return ""
+    pattern = next((arguments[k] for k in _PATTERN_KEYS if isinstance(arguments.get(k), str)), "") \
+        if tool in _SEARCH_TOOLS else ""
+    if is_shell_tool(tool) and isinstance(arguments.get("command"), str):
+        found = _SHELL_SEARCH.search(arguments["command"][:2000])
+        pattern = found.group(2) if found else ""
+    pattern = re.sub(r"\\(.)", r"\1", pattern.strip())
+    return pattern if _PLAIN_PATTERN.match(pattern) else ""
+
+
+def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = (),
+                  searched: tuple[str, ...] = ()) -> bool:
     """``words`` name one of the subject's files (by its base name) or code names: they say the subject already.
     Words that name some other file ("testenv.go is already quite large. Let me create a dedicated file") do not."""
     lowered = words.lower()
     return any(path.rsplit("/", 1)[-1].lower() in lowered for path in (*files, *reading)) or any(
-        name.rstrip("()").lower() in lowered for name in names)
+        name.rstrip("()").lower() in lowered for name in (*names, *searched))
 
 
-def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = ()) -> str:
+def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = (),
+                 searched: tuple[str, ...] = ()) -> str:
     """One In Progress item naming the subject, or ``""`` when there is none."""
-    if not files and not names and not reading:
+    if not files and not names and not reading and not searched:
         return ""
     parts = []
     if files:
@@ -143,6 +176,8 @@ def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[
         parts.append("named last " + ", ".join(f"`{n}`" for n in names))
     if reading:
         parts.append(("reading " if not files else "reading since its last edit ") + ", ".join(f"`{p}`" for p in reading))
+    if searched:
+        parts.append("searched the code for " + ", ".join(f"`{p}`" for p in searched))
     return f"{SUBJECT_LABEL} " + "; ".join(parts)
 
 
