@@ -195,7 +195,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if state.latest_status in (OPEN, INTERRUPTED) and answer:
         # the agent stopped mid-work: what it was doing, in its own last words, comes first
         stopped_at = _stopping_words(answer, bool(state.mid_work))
-        last_call = f" (its last action: {state.mid_work})" if state.mid_work not in ("", "-") else ""
+        after = state.subject[4:5] and state.subject[4]
+        went_on = f"; HEAD is now {after[0]}" if after else ""
+        last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
+            f" ({went_on[2:]})" if went_on else ""
         if stopped_at:
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}")
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
