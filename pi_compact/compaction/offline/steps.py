@@ -200,7 +200,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
             f" ({went_on[2:]})" if went_on else ""
         if stopped_at:
-            steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}")
+            steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
         pending = state.tasks.with_status(PENDING)
         steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
@@ -239,6 +239,19 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+_ANNOUNCES_TESTS = re.compile(r"\b(?:run|rerun|re-run|running)\b[^.\n]{0,60}\btests?\b", re.I)
+_TEST_COMMAND = re.compile(r"^`[^`]{0,200}\b(?:pytest|test|tests|jest|vitest|rspec|ctest|phpunit)\b", re.I)
+
+
+def _test_run(stopped_at: str, last_call: str, state: RegionState) -> str:
+    """When the agent's last words announce a test run ("run a final comprehensive test"), the test command the
+    region ran last (its words do not say which; the next agent runs the same), unless they name it already."""
+    if not _ANNOUNCES_TESTS.search(stopped_at):
+        return ""
+    command = next((label for label in reversed(state.succeeded) if _TEST_COMMAND.match(label)), "")
+    return f" — the region's tests ran as {command}" if command and command not in stopped_at + last_call else ""
 
 
 def _reacts_to(state: RegionState) -> str:

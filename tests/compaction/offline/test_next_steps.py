@@ -762,3 +762,18 @@ def test_work_after_a_commit_names_it(sha: str, moved: bool) -> None:
                           call("g", "bash", command=f"gh api repos/o/r/pulls/1/comments/9/replies -f body='Fixed in {sha}'"))]
     steps = "\n".join(items(summarize(messages), "## Next Steps"))
     assert (f"HEAD is now {sha}" in steps) != moved
+
+
+@EXAMPLES
+@given(runner=st.sampled_from(["uv run pytest tests/test_hooks.py -v", "go test ./pkg/...", "npm test"]),
+       words=st.sampled_from(["Let me format the files and run a final comprehensive test:",
+                              "Now let me run the tests again:", "Next I'll rerun the whole test suite:"]))
+def test_an_announced_test_run_names_the_regions_test_command(runner: str, words: str) -> None:
+    """"run a final comprehensive test" does not say how: the region's own test command does."""
+    messages = [user("add tests for the hooks"),
+                assistant(call("t", "bash", command=runner)), result("t", "bash", "3 passed"),
+                assistant(words, call("f", "bash", command="uv run black tests/"))]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert f"`{runner}`" in steps
+    quiet = [*messages[:3], assistant("Let me format the files:", call("f", "bash", command="uv run black tests/"))]
+    assert f"`{runner}`" not in "\n".join(items(summarize(quiet), "## Next Steps"))
