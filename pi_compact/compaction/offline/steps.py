@@ -48,6 +48,8 @@ _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|
 _ASKED_BACK = 4
 _REPLY_WORDS = 12
 """A request this short that follows an answer is a reply to it."""
+_REPLY_CONTEXT = 240
+"""The agent's words a reply answers, quoted up to this (its last sentences; the rest of the answer is Done's)."""
 _STATUS_HEADER = re.compile(r"^\W{0,4}(?:done|status|state|complete[ds]?|implemented|finished|result)\W{0,4}$", re.I)
 """The column of a status table that says whether each row is done ("Done?", "**Status**")."""
 _NOT_DONE = re.compile(r"^\W{0,6}(?:no\b|not\b|pending|todo|to do|partial(?:ly)?|skipped|missing|open\b|deferred"
@@ -266,10 +268,10 @@ def _reacts_to(state: RegionState) -> str:
     found = sentences(paragraphs[-1]) if paragraphs else []
     kept: list[str] = []
     for sentence in reversed(found):
-        if kept and len(" ".join([sentence, *kept])) > _STEP_CHARS:
+        if kept and len(" ".join([sentence, *kept])) > _REPLY_CONTEXT:
             break
         kept.insert(0, sentence)
-    return clip_words(" ".join(kept), _STEP_CHARS)
+    return clip_words(" ".join(kept), _REPLY_CONTEXT)
 
 
 def _after_the_request(state: RegionState) -> list[str]:
