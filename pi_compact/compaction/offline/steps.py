@@ -46,6 +46,16 @@ _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
 _ASKED_BACK = 4
+_REPLY_WORDS = 12
+"""A request this short that follows an answer is a reply to it."""
+_REPLY_CONTEXT = 240
+"""The agent's words a reply answers, quoted up to this (its last sentences; the rest of the answer is Done's)."""
+_STATUS_HEADER = re.compile(r"^\W{0,4}(?:done|status|state|complete[ds]?|implemented|finished|result)\W{0,4}$", re.I)
+"""The column of a status table that says whether each row is done ("Done?", "**Status**")."""
+_NOT_DONE = re.compile(r"^\W{0,6}(?:no\b|not\b|pending|todo|to do|partial(?:ly)?|skipped|missing|open\b|deferred"
+                       r"|remaining)|^\W{0,4}(?:❌|✗|✘|⏳|⚠️?)", re.I)
+"""A status cell that says the row is not done ("**No**", "❌ not yet", "Partial")."""
+_TABLE_ROWS = 4
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -110,6 +120,29 @@ def _item_title(item: str) -> str:
     return clip_words(titled.group(1) if titled else item, 160)
 
 
+def _undone_rows(answer: str) -> str:
+    """The rows of the last answer's status table (a Markdown table with a "Done?" or "Status" column) whose status
+    says not done, as one step: the agent's own account of what the plan or request still lacks ("| 5.1 | Remove
+    `stripGlobalFlags()` | **No** | Still needed … |"): each row by the cells before its status, with its notes as
+    plain words (what they quote in backticks is other work, not the row's)."""
+    rows: list[str] = []
+    column = None
+    for line in answer.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else []
+        if not cells:
+            column = None
+        elif column is None:
+            column = next((n for n, cell in enumerate(cells) if _STATUS_HEADER.match(cell.replace("*", ""))), None)
+        elif column < len(cells) and _NOT_DONE.match(cells[column].replace("*", "")) and not set(line) <= set("|-: "):
+            named = clip_words(" ".join(cell.replace("**", "") for cell in cells[:column] if cell), 160)
+            why = clip_words(" ".join(re.sub(r"[`*]", "", cell) for cell in cells[column + 1:] if cell), 120)
+            rows.append(f"{named} ({why})" if why else named)
+    if not rows:
+        return ""
+    shown = "; ".join(rows[:_TABLE_ROWS]) + ("; …" if len(rows) > _TABLE_ROWS else "")
+    return f"Not done by the agent's last status table: {shown}"
+
+
 def _unanswered_question(state: RegionState) -> str:
     """The question an earlier turn's answer asked that the user never answered: the reply put it off ("quick
     question first: …") or asked something else ("hmm, could this be related?"), and no later request opens with
@@ -164,9 +197,12 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if state.latest_status in (OPEN, INTERRUPTED) and answer:
         # the agent stopped mid-work: what it was doing, in its own last words, comes first
         stopped_at = _stopping_words(answer, bool(state.mid_work))
-        last_call = f" (its last action: {state.mid_work})" if state.mid_work not in ("", "-") else ""
+        after = state.subject[4:5] and state.subject[4]
+        went_on = f"; HEAD is now {after[0]}" if after else ""
+        last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
+            f" ({went_on[2:]})" if went_on else ""
         if stopped_at:
-            steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}")
+            steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
         pending = state.tasks.with_status(PENDING)
         steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
@@ -185,18 +221,57 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
     said_how_far = bool(steps)
     steps += [step for step, _ in lists]
+    undone = _undone_rows(answer)
+    steps += [undone] if undone else []
     if state.latest_status == DECLINED:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (said_how_far and answer):
+        reacts_to = _reacts_to(state)
         steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
-                     "(quoted in full under Critical Context).")
+                     + (f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to
+                        else "(quoted in full under Critical Context)."))
     steps += _after_the_request(state)
+    if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
+        # the edits under way are not committed: the session's routine comes before they are
+        steps.append(f"Before committing the edits under way, run the session's checks: "
+                     f"{', '.join(f'`{check}`' for check in state.gates)}.")
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+_ANNOUNCES_TESTS = re.compile(r"\b(?:run|rerun|re-run|running)\b[^.\n]{0,60}\btests?\b", re.I)
+_TEST_COMMAND = re.compile(r"^`[^`]{0,200}\b(?:pytest|test|tests|jest|vitest|rspec|ctest|phpunit)\b", re.I)
+
+
+def _test_run(stopped_at: str, last_call: str, state: RegionState) -> str:
+    """When the agent's last words announce a test run ("run a final comprehensive test"), the test command the
+    region ran last (its words do not say which; the next agent runs the same), unless they name it already."""
+    if not _ANNOUNCES_TESTS.search(stopped_at):
+        return ""
+    command = next((label for label in reversed(state.succeeded) if _TEST_COMMAND.match(label)), "")
+    return f" — the region's tests ran as {command}" if command and command not in stopped_at + last_call else ""
+
+
+def _reacts_to(state: RegionState) -> str:
+    """The agent's last words before the latest request, when the agent has not acted on the request yet and the
+    request is a short reply ("that was a little while back :|", "which one?"): alone it does not say what it is
+    about, the answer it reacts to does. Its last sentences are quoted whole (a name in them is the subject, and
+    their own words say what was already done)."""
+    if len(state.turns) < 2 or state.turns[-1].final_answer or state.mid_work or any(state.subject) \
+            or len(state.latest_request.split()) > _REPLY_WORDS:
+        return ""
+    paragraphs = [p for p in re.split(r"\n\s*\n", state.turns[-2].final_answer.strip()) if p.strip()]
+    found = sentences(paragraphs[-1]) if paragraphs else []
+    kept: list[str] = []
+    for sentence in reversed(found):
+        if kept and len(" ".join([sentence, *kept])) > _REPLY_CONTEXT:
+            break
+        kept.insert(0, sentence)
+    return clip_words(" ".join(kept), _REPLY_CONTEXT)
 
 
 def _after_the_request(state: RegionState) -> list[str]:

@@ -1,5 +1,7 @@
 """The agent's current subject when a region ends mid-work: the files its last edits changed, the code names its
-last words and edits point at, and the files it read since its last edit (what it is looking into).
+last words and edits point at, the files it read since its last edit (what it is looking into) and the names it
+searched the code for since then; and when it went on after a commit, that commit (what it does next builds on
+it: "Fixed in 3696270" replies, a push).
 
 "Now let me add tests for the new function:" does not say which function or which file; the next agent needs the
 names to pick up the thread (`content_overlap_test.go`, `computeSessionLanes`). They are read from the latest
@@ -30,6 +32,15 @@ SUBJECT_LABEL = "The agent's current subject:"
 _FILES = 3
 _NAMES = 4
 _READS = 2
+_SEARCHES = 2
+_SEARCH_TOOLS = frozenset({"grep", "search", "rg", "ripgrep", "search_files", "grep_search"})
+_PATTERN_KEYS = ("pattern", "query", "regex")
+_SHELL_SEARCH = re.compile(r"(?:^|[|;&(]\s{0,4})(?:git\s{1,4}grep|grep|rg|ag)\b[^|;&\n'\"]{0,120}(['\"])([^'\"\n]{3,80})\1")
+"""A shell search and its first quoted pattern (``grep -rn "os.Getwd()" src/``)."""
+_PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? ([0-9a-f]{7,40})\] ([^\n]{1,300})$", re.M)
+"""The line ``git commit`` prints (``[main 1a2b3c4] fix: keep the cache bounded``)."""
+_PLAIN_PATTERN = re.compile(r"^[A-Za-z_$][\w$.:()/<>-]{2,60}$")
+"""A pattern that names one thing (``os.Getwd()``, ``LastCheckpointID``), not a regex of alternatives."""
 _TEXTS = 1
 """The agent's last texts of the turn read for names: its earlier words may be about finished work."""
 
@@ -44,17 +55,21 @@ def _edit(block: dict) -> tuple[str, str] | None:
     return (path.strip(), text) if path else None
 
 
-def _commits(block: dict) -> bool:
-    """A shell call that runs ``git … commit`` (what it changed before is finished work, not the subject)."""
+_MOVES_HEAD = frozenset({"checkout", "switch", "reset", "rebase", "merge", "pull", "stash", "revert", "am"})
+
+
+def _git_verbs(block: dict) -> set[str]:
+    """The words after ``git`` in the pieces of a shell call's command (``commit``, ``checkout``, …)."""
     arguments = block.get("arguments")
     command = arguments.get("command") if isinstance(arguments, dict) else None
     if not isinstance(command, str) or not is_shell_tool(str(block.get("name", "")).lower()):
-        return False
+        return set()
+    verbs: set[str] = set()
     for piece in re.split(r"[|;&\n]", command[:5000]):
         words = piece.split()
-        if "git" in words and "commit" in words[words.index("git"):]:
-            return True
-    return False
+        if "git" in words:
+            verbs.update(words[words.index("git") + 1:])
+    return verbs
 
 
 _FINISHED = re.compile(r"\b(?:fixed|done|complete[ds]?|finished|resolved|committed|implemented|added|updated"
@@ -75,17 +90,23 @@ def _open_names_in_words(text: str) -> list[str]:
 
 
 def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[str, ...], ...]:
-    """``(files, names, reading)`` the agent's work after message ``since`` (the latest request) ends on: the
-    files of its last successful edits, the last first, each named by ``name``; the code names of its last words
-    and edits; the files it read after its last edit (a failure it looks into, code it checks before changing)."""
+    """``(files, names, reading, searched, committed)`` the agent's work after message ``since`` (the latest
+    request) ends on:
+    the files of its last successful edits, the last first, each named by ``name``; the code names of its last
+    words and edits; the files it read after its last edit (a failure it looks into, code it checks before
+    changing); the names it searched the code for after its last edit ("check the whole code base for this" is
+    about ``os.Getwd()``); the hash of the commit it made last when it went on after it, else nothing."""
     calls: dict[str, tuple[str, Any]] = {}
     edits: list[tuple[str, str]] = []
     reads: list[str] = []
+    searches: list[str] = []
+    committed, went_on = "", False
     texts: list[str] = []
     for index, message in enumerate(message_dicts(messages)):
         if index <= since:
             continue
         if message.get("role") == "assistant":
+            went_on = bool(committed)
             words = content_text(message.get("content"))
             if words.strip():
                 texts.append(words)
@@ -99,18 +120,26 @@ def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[s
             kind, found = calls.pop(call_id) if isinstance(call_id, str) and call_id in calls else ("", None)
             if kind == "edit":
                 edits.append(found)
-                reads = []
+                reads, searches = [], []
             elif kind == "read":
                 reads.append(found)
+            elif kind == "search":
+                searches.append(found)
             elif kind == "commit":  # what was edited, read and said before it is done
-                edits, reads, texts = [], [], []
+                edits, reads, texts, searches = [], [], [], []
+                printed = _PRINTED_COMMIT.search(content_text(message.get("content"))[:20_000])
+                committed = printed.group(1) if printed else ""
+                went_on = False
+            elif kind == "moved":  # HEAD is no longer the commit
+                committed = ""
     files = list(dict.fromkeys(name(path) for path, _ in reversed(edits)))[:_FILES]
     names = [n for text in reversed(texts[-_TEXTS:]) for n in reversed(_open_names_in_words(text))]
     names += [n for _, text in reversed(edits[-2:]) for n in _DEFINED.findall(text[:20_000])]
     shown = {f.rsplit("/", 1)[-1] for f in files}
     reading = [path for path in dict.fromkeys(name(path) for path in reversed(reads)) if path not in files]
     return (tuple(files), tuple([n for n in dict.fromkeys(names) if n not in shown][:_NAMES]),
-            tuple(reading[:_READS]))
+            tuple(reading[:_READS]), tuple(list(dict.fromkeys(reversed(searches)))[:_SEARCHES]),
+            (committed,) if committed and went_on else ())
 
 
 def _kind(block: dict) -> tuple[str, Any] | None:
@@ -118,24 +147,47 @@ def _kind(block: dict) -> tuple[str, Any] | None:
     edit = _edit(block)
     if edit:
         return "edit", edit
-    if _commits(block):
+    verbs = _git_verbs(block)
+    if "commit" in verbs:
         return "commit", None
+    if verbs & _MOVES_HEAD:
+        return "moved", None
+    searched = _searched(block)
+    if searched:
+        return "search", searched
     path = tool_path(block.get("arguments"))
     return ("read", path) if path and str(block.get("name", "")).lower() in READ_TOOLS else None
 
 
-def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = ()) -> bool:
+def _searched(block: dict) -> str:
+    """The one name a search call looks for (a search tool's pattern, a shell ``grep``/``rg``'s first quoted
+    pattern), unescaped; ``""`` for other calls and for patterns of alternatives or wildcards."""
+    arguments, tool = block.get("arguments"), str(block.get("name", "")).lower()
+    if not isinstance(arguments, dict):
+        return ""
+    pattern = next((arguments[k] for k in _PATTERN_KEYS if isinstance(arguments.get(k), str)), "") \
+        if tool in _SEARCH_TOOLS else ""
+    if is_shell_tool(tool) and isinstance(arguments.get("command"), str):
+        found = _SHELL_SEARCH.search(arguments["command"][:2000])
+        pattern = found.group(2) if found else ""
+    pattern = re.sub(r"\\(.)", r"\1", pattern.strip())
+    return pattern if _PLAIN_PATTERN.match(pattern) else ""
+
+
+def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = (),
+                  searched: tuple[str, ...] = (), committed: tuple[str, ...] = ()) -> bool:
     """``words`` name one of the subject's files (by its base name) or code names: they say the subject already.
     Words that name some other file ("testenv.go is already quite large. Let me create a dedicated file") do not."""
     lowered = words.lower()
     return any(path.rsplit("/", 1)[-1].lower() in lowered for path in (*files, *reading)) or any(
-        name.rstrip("()").lower() in lowered for name in names)
+        name.rstrip("()").lower() in lowered for name in (*names, *searched))
 
 
-def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = ()) -> str:
+def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = (),
+                 searched: tuple[str, ...] = (), committed: tuple[str, ...] = ()) -> str:
     """One In Progress item naming the subject, or ``""`` when there is none."""
-    if not files and not names and not reading:
-        return ""
+    if not files and not names and not reading and not searched:
+        return ""  # the commit the work went on after is finished work: the next step names it
     parts = []
     if files:
         parts.append("last edited " + ", ".join(f"`{path}`" for path in files))
@@ -143,6 +195,8 @@ def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[
         parts.append("named last " + ", ".join(f"`{n}`" for n in names))
     if reading:
         parts.append(("reading " if not files else "reading since its last edit ") + ", ".join(f"`{p}`" for p in reading))
+    if searched:
+        parts.append("searched the code for " + ", ".join(f"`{p}`" for p in searched))
     return f"{SUBJECT_LABEL} " + "; ".join(parts)
 
 

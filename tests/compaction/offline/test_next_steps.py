@@ -440,7 +440,7 @@ def test_the_current_subject_grows_linearly_with_the_turn() -> None:
     regions = {size: turn(size) for size in (300, 600, 1200)}
     found = growth("current_subject", lambda size: (lambda: current_subject(regions[size], 0)), 300, runs=3)
     assert found.linear, str(found)
-    files, names, reading = current_subject(regions[300], 0)
+    files, names, reading, _, _ = current_subject(regions[300], 0)
     assert files[0] == "src/m299.py" and names[:2] == ("Mod299.run()", "step_299") and not reading
 
 
@@ -654,3 +654,126 @@ def test_last_words_naming_another_file_still_get_the_subject(style: str, functi
                 result("w", "write", "ok")]
     ongoing = "\n".join(items(summarize(messages), "### In Progress"))
     assert "`integration/interactive.go`" in ongoing and f"`{name}`" in ongoing
+
+
+# -- the agent's status table, a short reply, the routine before a commit, searches, work after a commit ------------
+
+TABLE_HEADERS = [("Step", "Planned", "Done?", "Notes"), ("#", "Item", "Status", "Why"), ("Task", "What", "Implemented", "")]
+NOT_DONE_CELLS = ["**No**", "❌ not yet", "Partial", "Pending", "Not done"]
+DONE_CELLS = ["**Yes**", "✅", "Done"]
+
+
+def _table(header: tuple, rows: list[tuple]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+@EXAMPLES
+@given(header=st.sampled_from(TABLE_HEADERS), undone=st.sampled_from(NOT_DONE_CELLS),
+       done=st.sampled_from(DONE_CELLS), first=st.booleans())
+def test_the_rows_a_status_table_gives_not_done_are_the_next_step(header: tuple, undone: str, done: str,
+                                                                   first: bool) -> None:
+    """"did we implement the full plan?" answered with a table: its rows marked not done are what is left, named
+    by their step and title; the rows done are not."""
+    rows = [("**5.1**", "Remove `stripCache()`", undone, "still needed by the `plugin` command"),
+            ("**5.3**", "Update the stale `stricli` reference", done, "updated the planning doc")]
+    answer = f"Here's the status against each plan step:\n\n{_table(header, rows if first else rows[::-1])}\n\n" \
+             "Both deviations are practical tradeoffs."
+    steps = "\n".join(items(summarize([user("did we implement the full plan?"), assistant(answer)]), "## Next Steps"))
+    assert "5.1 Remove `stripCache()`" in steps and "still needed by the plugin command" in steps
+    assert "stricli" not in steps and "wait for the user's next request" not in steps
+
+
+def test_a_table_without_a_status_column_says_nothing_open() -> None:
+    answer = "Results:\n\n" + _table(("Case", "Before", "After"), [("`load`", "No", "Yes")])
+    steps = "\n".join(items(summarize([user("Compare the timings."), assistant(answer)]), "## Next Steps"))
+    assert "load" not in steps
+
+
+@EXAMPLES
+@given(reply=st.sampled_from(["that was a little while back :|", "which one?", "hmm, are you sure?"]),
+       function=st.sampled_from(FUNCTIONS))
+def test_a_short_reply_not_yet_acted_on_is_quoted_with_the_words_it_answers(reply: str, function: str) -> None:
+    answer = f"**`6d61daaa`** — from Jan 22.\n\nThat's the commit that added `{function}` to the PostCommit path."
+    messages = [user("which commit introduced the index rewrite?"),
+                assistant("Let me look.", call("g", "bash", command="git log --oneline -5")), result("g", "bash", "a"),
+                assistant(answer), user(reply)]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert reply in steps and f"`{function}`" in steps
+
+
+CHECKS = [("mise run lint", "mise run test:ci"), ("uv run ruff check .", "uv run pytest -q"), ("npm test",)]
+
+
+@EXAMPLES
+@given(checks=st.sampled_from(CHECKS), style=EDIT_STYLES, path=st.sampled_from(FILES), commits=st.integers(1, 2))
+def test_edits_under_way_end_with_the_sessions_checks_before_a_commit(checks: tuple, style: str, path: str,
+                                                                      commits: int) -> None:
+    """The session ran the same checks before each commit: edits still under way at the end meet them next."""
+    messages = [user("Fix the two review comments.")]
+    for number in range(commits):
+        messages += [assistant(_edit_call(f"e{number}", style, path, f"x = {number}")), result(f"e{number}", "edit", "ok")]
+        for n, check in enumerate(checks):
+            messages += [assistant(call(f"k{number}{n}", "bash", command=check)), result(f"k{number}{n}", "bash", "ok")]
+        messages += [assistant(call(f"c{number}", "bash", command=f"git commit -am 'fix {number}'")),
+                     result(f"c{number}", "bash", f"[main a1b2c3{number}] fix {number}")]
+    messages += [user("now resolve the merge conflicts"),
+                 assistant("Let me keep our version.", _edit_call("m", style, path, "merged = True")),
+                 result("m", "edit", "ok")]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert all(f"`{check}`" in steps for check in checks)
+    finished = summarize(messages[:-3])  # the last commit done: nothing under way to check
+    assert "Before committing" not in "\n".join(items(finished, "## Next Steps"))
+
+
+@EXAMPLES
+@given(name=st.sampled_from(["os.Getwd()", "LastCheckpointID", "paths.RepoRoot"]),
+       how=st.sampled_from(["Grep", "grep", "bash"]))
+def test_what_the_agent_searched_for_is_part_of_the_subject(name: str, how: str) -> None:
+    """"can we check the whole code base for this?": the search says what "this" is."""
+    escaped = name.replace(".", "\\.").replace("(", "\\(").replace(")", "\\)")
+    search = call("s", "bash", command=f'grep -rn "{escaped}" src/ --include="*.go"') if how == "bash" else \
+        call("s", how, pattern=escaped, path="src")
+    messages = [user("can we check the whole code base if this is an issue in other places?"),
+                assistant("Let me search.", search), result("s", search["name"], "src/a.go:3: x"),
+                assistant("Let me see what function this is in:", call("r", "Read", file_path="src/a.go")),
+                result("r", "Read", "func a() {}")]
+    assert f"`{name}`" in "\n".join(items(summarize(messages), "### In Progress"))
+    assert current_subject([search, result("s", search["name"], "x")], -1)[3] == ()  # a call without its turn
+
+
+def test_a_search_of_alternatives_names_nothing() -> None:
+    messages = [user("where is it excluded?"),
+                assistant(call("s", "Grep", pattern="\\.claude|\\.entire|exclude.*path")), result("s", "Grep", "x")]
+    assert current_subject(messages, 0)[3] == ()
+
+
+@EXAMPLES
+@given(sha=st.sampled_from(["3696270", "a1b2c3d4"]), moved=st.booleans())
+def test_work_after_a_commit_names_it(sha: str, moved: bool) -> None:
+    """The agent committed, then went on (replying "Fixed in <sha>" to review comments): the next step says which
+    commit the work builds on, unless git moved HEAD since."""
+    messages = [user("commit, then reply to the PR comments"),
+                assistant(call("c", "bash", command="git commit -m 'fix: review'")),
+                result("c", "bash", f"[feature {sha}] fix: review\n 2 files changed"),
+                *([assistant(call("m", "bash", command="git checkout main")), result("m", "bash", "ok")] if moved
+                  else []),
+                assistant("Now let me reply to the PR comments:",
+                          call("g", "bash", command=f"gh api repos/o/r/pulls/1/comments/9/replies -f body='Fixed in {sha}'"))]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert (f"HEAD is now {sha}" in steps) != moved
+
+
+@EXAMPLES
+@given(runner=st.sampled_from(["uv run pytest tests/test_hooks.py -v", "go test ./pkg/...", "npm test"]),
+       words=st.sampled_from(["Let me format the files and run a final comprehensive test:",
+                              "Now let me run the tests again:", "Next I'll rerun the whole test suite:"]))
+def test_an_announced_test_run_names_the_regions_test_command(runner: str, words: str) -> None:
+    """"run a final comprehensive test" does not say how: the region's own test command does."""
+    messages = [user("add tests for the hooks"),
+                assistant(call("t", "bash", command=runner)), result("t", "bash", "3 passed"),
+                assistant(words, call("f", "bash", command="uv run black tests/"))]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert f"`{runner}`" in steps
+    quiet = [*messages[:3], assistant("Let me format the files:", call("f", "bash", command="uv run black tests/"))]
+    assert f"`{runner}`" not in "\n".join(items(summarize(quiet), "## Next Steps"))
