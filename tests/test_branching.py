@@ -147,6 +147,14 @@ def test_collect_abandoned_is_old_leaf_back_to_the_ancestor_oldest_first(tree, o
 # -- preparing within a budget -------------------------------------------------------------------------------
 
 
+_WORDS = ("alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa")
+
+
+def _prose(words: int) -> str:
+    """Words in no short period (a letter or a group repeated is priced as a repeat, above its weights)."""
+    return " ".join(_WORDS[i * i % 7] for i in range(words))
+
+
 def _entry(message: dict, n: int) -> dict:
     return {"type": "message", "id": f"m{n}", "parentId": f"m{n - 1}" if n else None,
             "timestamp": "2026-01-01T00:00:00.000Z", "message": message}
@@ -169,22 +177,22 @@ def test_a_branch_larger_than_the_budget_keeps_the_newest_messages_and_every_fil
 
 def test_an_older_summary_past_the_budget_is_kept_only_while_under_90_percent() -> None:
     summary = {"type": "compaction", "id": "c", "parentId": None, "timestamp": "2026-01-01T00:00:00.000Z",
-               "summary": "s" * 4600, "firstKeptEntryId": "c", "tokensBefore": 9}  # 1,007 tokens
-    small, big = _entry(user("a" * 400), 1), _entry(user("a" * 4200), 1)  # 88 and 919 tokens
+               "summary": _prose(860), "firstKeptEntryId": "c", "tokensBefore": 9}  # 1,015 tokens
+    small, big = _entry(user(_prose(75)), 1), _entry(user(_prose(790)), 1)  # 90 and 933 tokens
     under = prepare_branch([summary, small], 1000)
     assert [m["role"] for m in under.messages] == ["compactionSummary", "user"]
     assert under.tokens > 1000  # taken anyway, as pi does
     over = prepare_branch([summary, big], 1000)
     assert [m["role"] for m in over.messages] == ["user"]
-    plain = prepare_branch([_entry(user("s" * 4600), 0), small], 1000)
+    plain = prepare_branch([_entry(user(_prose(860)), 0), small], 1000)
     assert [m["role"] for m in plain.messages] == ["user"]  # an ordinary message is not
 
 
 def test_tool_results_are_read_and_counted_at_the_length_the_summarizer_sees() -> None:
-    entries = [_entry(assistant("", ("bash", "x")), 0), _entry(tool_result("z" * 100_000), 1)]
+    entries = [_entry(assistant("", ("bash", "x")), 0), _entry(tool_result(_prose(17_500)), 1)]  # 100k chars
     prep = prepare_branch(entries, 0, tool_result_chars=2000)
     assert [m["role"] for m in prep.messages] == ["assistant", "toolResult"]  # pi drops tool results
-    assert 400 < prep.tokens < 600  # 2,000 of the 100,000 letters (437 tokens), the call and the cut marker
+    assert 400 < prep.tokens < 600  # 2,000 of the 100,000 characters (415 tokens), the call and the cut marker
     assert prep.total_tokens > 20_000
 
 
