@@ -13,7 +13,7 @@ itself, and the estimate takes the largest:
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
-  600), read over the whole text;
+  600), read over the whole text for texts longer than half the first characters;
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens.
 
@@ -252,9 +252,7 @@ PERIODIC_UNITS = 16
 """What a character of an ASCII stretch repeating a group costs at least, in 1/32 tokens: half a token. A
 tokenizer merges the groups natural text writes (``ab``), once: ``ab`` × 2,000 is 2,000 tokens, ``i`` × 4,000
 2,000. Runs it merges further (``x`` × 1,600 is 50 tokens) come out high: nothing in the text tells ``x`` from ``i``;
-digits are left to the run bound, runs of spaces cost nothing (indentation), tabs never match, drawn lines are
-priced by their weights, higher. A group holding a space (words repeated, `` aab`` × 500 is 1,000 tokens) costs a
-token per repeat beside the run bound's token per word."""
+digits are left to the run bound, spaces and tabs out (indentation), drawn lines to their weights, higher."""
 
 LONG_GROUP_UNITS = 24
 """What a character of an ASCII stretch repeating a group of three characters or more costs at least: three
@@ -268,9 +266,9 @@ above U+FFFF is two units and at most two tokens; the unfitted blocks weigh thei
 lines (``─``, ``═``), which a tokenizer merges, come out a little above their weights."""
 
 # a character's byte for periodic matching: ASCII as itself, any other a byte from 128 up made of its code unit
-# (a collision between two non-ASCII characters can only add a repeat, never hide one); tabs never match, as
-# two codes that differ at every period (a run of spaces matches, and its group costs nothing: indentation)
-_PERIODIC_MAPS = tuple(bytes(other if value == 9 else value for value in range(256)) for other in (1, 2))
+# (a collision between two non-ASCII characters can only add a repeat, never hide one); spaces and tabs never
+# match (indentation is a few long tokens however it repeats), as two codes that differ at every period
+_PERIODIC_MAPS = tuple(bytes(other if value in b" \t" else value for value in range(256)) for other in (1, 2))
 _HIGH_SCRAMBLE = bytes((value * 37 + 11) % 128 for value in range(256))
 _ONE_IF_ZERO = bytes([1]) + bytes(255)
 _ONE_IF_ASCII = bytes([1]) * 128 + bytes(128)
@@ -333,19 +331,14 @@ def _group_units(group: bytes) -> int:
     """What one code unit of a stretch repeating the group of these codes costs, in 1/32 tokens."""
     if not group.isascii():
         return WIDE_PERIODIC_UNITS
-    if group.isdigit() or not group.strip():
-        return 0  # the run bound counts a token per four digits already, what a repeated number costs at most;
-        # a run of spaces is indentation, a few long tokens
+    if group.isdigit():
+        return 0  # the run bound counts a token per four digits already, what a repeated number costs at most
     group = _root(group)
     size = len(group)
     cyclic = (group + group[:2]).decode("ascii")
     pairs = sum(1 for start in range(size) if cyclic[start : start + 2] in _rare_pair_set())
     triples = sum(1 for start in range(size) if cyclic[start : start + 3] in _rare_triple_set())
-    if b" " in group:  # words repeated: the run bound counts each as a token, and a word the tokenizer lacks is two
-        least = UNITS_PER_TOKEN // size
-    else:
-        least = PERIODIC_UNITS if size < 3 else LONG_GROUP_UNITS
-    return max(least, (pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS) // size)
+    return max(PERIODIC_UNITS if size < 3 else LONG_GROUP_UNITS, (pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS) // size)
 
 
 def _root(group: bytes) -> bytes:
@@ -381,5 +374,7 @@ def bound_units(text: str, latin: bytes, size: int) -> int:
     floor = short_tokens(size) * UNITS_PER_TOKEN
     if size <= SHORT_TOKENS:
         return floor  # a token holds at least a byte: this floor is already 0.9 of the most it could be
-    inner = max(inner_units(text), periodic_units(text))
+    inner = inner_units(text)
+    if len(text) > PREFIX_CHARS // 2:
+        inner = max(inner, periodic_units(text))
     return max(run_units(latin) + inner + MARGIN * UNITS_PER_TOKEN, floor)

@@ -27,16 +27,13 @@ def group_units(group: list[int]) -> int:
         if len(text) % part == 0 and text[:part] * (len(text) // part) == text:
             text = text[:part]
             break
-    if text.isdigit() or not text.strip():
+    if text.isdigit():
         return 0
     cyclic = text + text[:2]
     size = len(text)
     pairs = sum(cyclic[i : i + 2] in spec._rare_pair_set() for i in range(size))
     triples = sum(cyclic[i : i + 3] in spec._rare_triple_set() for i in range(size))
-    if " " in text:
-        least = UNIT // size
-    else:
-        least = spec.PERIODIC_UNITS if size < 3 else spec.LONG_GROUP_UNITS
+    least = spec.PERIODIC_UNITS if size < 3 else spec.LONG_GROUP_UNITS
     return max(least, (pairs * UNIT + triples * spec.TRIPLE_UNITS) // size)
 
 
@@ -53,7 +50,7 @@ def periodic_units(text: str) -> int:
         runs = []  # (start, end) of each maximal run of positions that repeat the one a period before
         start = None
         for i in range(period, size + 1):
-            repeats = i < size and codes[i] == codes[i - period] and codes[i] != ord("\t")
+            repeats = i < size and codes[i] == codes[i - period] and chr(codes[i]) not in " \t"
             if repeats and start is None:
                 start = i
             elif not repeats and start is not None:
@@ -72,8 +69,8 @@ def periodic_units(text: str) -> int:
 
 def bound_units(text: str, latin: bytes, size: int) -> int:
     """The bounds as token_bounds.py takes them: the frozen ones, or the run bound with the periodic bound above
-    where that is more."""
+    (for a text of more than half the first characters the ends inside runs are read in) where that is more."""
     units = before.bound_units(text, latin, size)
-    if size <= spec.SHORT_TOKENS:
+    if size <= spec.SHORT_TOKENS or len(text) <= spec.PREFIX_CHARS // 2:
         return units
     return max(units, before.run_units(latin) + periodic_units(text) + spec.MARGIN * UNIT)
