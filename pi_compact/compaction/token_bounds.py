@@ -13,7 +13,8 @@ itself, and the estimate takes the largest:
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
-  600), read over the whole text for texts longer than half the first characters;
+  600, `` aab`` × 500 1,000), read over the whole text for texts longer than half the first characters, with
+  the changes between whitespace characters (``"    \\n \\t"`` is three tokens);
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens.
 
@@ -79,24 +80,24 @@ def _ascii_map(value_of) -> bytes:
 
 
 # one byte per character, all the bit planes the run bound reads: its kind (letter 1, digit 2, other 4;
-# whitespace 0), whitespace 8, whitespace that is not a space 16 (a break)
-_LETTER, _NUMBER, _KINDS, _WHITE, _BREAK = 1, 2, 7, 8, 16
+# whitespace 0), whitespace 8, whitespace that is not a space 16 (a break); and the whitespace changes: a space
+# 32, a tab 64, a line feed 128
+_LETTER, _NUMBER, _KINDS, _WHITE, _BREAK, _SPACE, _TAB, _LINE_FEED = 1, 2, 7, 8, 16, 32, 64, 128
 _RUN_BITS = bytes({"letter": 1, "number": 2, "other": 4}.get(_kind(chr(value)), 0)
                   | (_WHITE if chr(value).isspace() else 0) | (_BREAK if _kind(chr(value)) == "break" else 0)
+                  | {" ": _SPACE, "\t": _TAB, "\n": _LINE_FEED}.get(chr(value), 0)
                   for value in range(256))
 _DIGIT_RUN = bytes([_NUMBER]) * 4  # a digit is no whitespace: its byte is the number bit alone
 _LETTER_INDEX = _ascii_map(lambda char: ord(char.lower()) - 96 if char.isalpha() else 0)  # a/A 1 … z/Z 26
 _LETTER_MASK = _ascii_map(lambda char: ord("a") if char in string.ascii_letters else ord(" "))
-# spaces and tabs are left out of repeats: however grouped they are long tokens (indentation); newlines weigh
-# more than their repeats could add
-_REPEAT_MAPS = tuple(_ascii_map(lambda char, other=other: other if char in " \t" else ord(char)) for other in (1, 2))
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _LONG_RUN = re.compile("[A-Za-z]{%d,}" % (LONG_RUN + 1))
 
 _MASK_BYTES = 1 << 15
 """Masks of one bit plane are this long, and cut down to a text's length by ``&`` (which costs the shorter
 operand's length); a longer text builds its own."""
-_MASKS = {bit: int.from_bytes(bytes([bit]) * _MASK_BYTES, "big") for bit in (_LETTER, _KINDS, _WHITE, _BREAK)}
+_MASKS = {bit: int.from_bytes(bytes([bit]) * _MASK_BYTES, "big")
+          for bit in (_LETTER, _KINDS, _WHITE, _BREAK, _SPACE, _TAB)}
 
 
 def _masks(size: int) -> dict[int, int]:
@@ -114,6 +115,11 @@ def run_units(latin: bytes) -> int:
     Counted on one big integer, one byte per character holding its bit planes (``x >> 8`` is each character's
     predecessor, ``&`` a mask keeps one plane), so that a run start is a bit set in a character and not in the one
     before it: one translate and a dozen integer operations per text, each in C."""
+    return _runs(latin)[0]
+
+
+def _runs(latin: bytes) -> tuple[int, int, dict[int, int]]:
+    """:func:`run_units`, and the bit planes and masks it read."""
     planes = latin.translate(_RUN_BITS)
     bits = int.from_bytes(planes, "big")
     masks = _masks(len(latin))
@@ -122,7 +128,7 @@ def run_units(latin: bytes) -> int:
     runs = (kinds ^ (kinds & before)).bit_count() + planes.count(_DIGIT_RUN) + _whitespace(bits, masks)
     joined = kinds | before  # a letter and a digit next to each other, either order: both low bits set
     adjacent = (joined & (joined >> 1) & masks[_LETTER]).bit_count()
-    return runs * UNITS_PER_TOKEN + adjacent * ALTERNATION
+    return runs * UNITS_PER_TOKEN + adjacent * ALTERNATION, bits, masks
 
 
 def _whitespace(bits: int, masks: dict[int, int]) -> int:
@@ -162,29 +168,40 @@ def _chunks(table: str, size: int) -> set[str]:
 
 
 @functools.cache
-def _rare_pairs() -> re.Pattern[str]:
-    """Every rare pair as the character ``128 * first + second`` (see :func:`_pair_codes`), in one character class:
-    letters or punctuation not in :data:`COMMON_PAIRS`, whitespace not in :data:`JOINED_WHITESPACE`. A
-    character twice (``''``, ``--``) is never rare: tokenizers hold long runs of one character; a lowercase
-    letter before an uppercase one always is, however often code writes it (``useState``): a tokenizer cuts
-    camelCase where the case changes."""
+def _rare_pair_set() -> frozenset[str]:
+    """Every rare pair: letters or punctuation not in :data:`COMMON_PAIRS`, whitespace not in
+    :data:`JOINED_WHITESPACE`. A character twice (``''``, ``--``) is never rare: tokenizers hold long runs of one
+    character; a lowercase letter before an uppercase one always is, however often code writes it
+    (``useState``): a tokenizer cuts camelCase where the case changes."""
     common = _chunks(COMMON_PAIRS, 2)
-    return _one_of(128 * ord(a) + ord(b) for a in string.printable for b in string.printable
-                   if _rare(a, b, common))
+    return frozenset(a + b for a in string.printable for b in string.printable if _rare(a, b, common))
+
+
+@functools.cache
+def _rare_triple_set() -> frozenset[str]:
+    """Every rare triple of lowercase letters: not in :data:`COMMON_TRIPLES`."""
+    common = _chunks(COMMON_TRIPLES, 3)
+    letters = string.ascii_lowercase
+    return frozenset(a + b + c for a in letters for b in letters for c in letters if a + b + c not in common)
+
+
+@functools.cache
+def _rare_pairs() -> re.Pattern[str]:
+    """The rare pairs, each as the character ``128 * first + second`` (see :func:`_pair_codes`), in one
+    character class."""
+    return _one_of(128 * ord(a) + ord(b) for a, b in _rare_pair_set())
 
 
 @functools.cache
 def _rare_triples() -> re.Pattern[str]:
-    """Every rare triple of letters as the character ``1024 * first + 32 * second + third`` (letters numbered
-    from 1), in one character class."""
-    common = _chunks(COMMON_TRIPLES, 3)
-    letters = string.ascii_lowercase
-    return _one_of(1024 * (letters.index(a) + 1) + 32 * (letters.index(b) + 1) + letters.index(c) + 1
-                   for a in letters for b in letters for c in letters if a + b + c not in common)
+    """The rare triples, each as the character ``1024 * first + 32 * second + third`` (letters numbered from 1),
+    in one character class."""
+    return _one_of(sum(code << shift for code, shift in zip((ord(char) - 96 for char in triple), (10, 5, 0)))
+                   for triple in _rare_triple_set())
 
 
 def _one_of(codes) -> re.Pattern[str]:
-    return re.compile("[" + "".join(map(chr, codes)) + "]")  # codes 1057 … 27482: no character to escape
+    return re.compile("[" + "".join(map(chr, sorted(codes))) + "]")  # codes 1057 … 27482: no character to escape
 
 
 def _pair_codes(cells: int, size: int) -> str:
@@ -203,29 +220,50 @@ def _cells(prefix: str) -> int:
     return int.from_bytes(prefix.encode("utf-16-be"), "big")
 
 
-def _repeats(data: bytes) -> int:
+def _collapse(codes: bytes) -> bytes:
+    """The codes with every space right after a space and every tab right after a tab left out, for matching
+    repeats: however it is grouped, a run of one of them is a few long tokens (indentation) and repeats
+    nothing, while a single one matches, so that words repeated (`` aab`` × 500) are repeats too."""
+    if b"  " in codes:
+        codes = _SPACE_RUN.sub(b" ", codes)
+    if b"\t\t" in codes:
+        codes = _TAB_RUN.sub(b"\t", codes)
+    return codes
+
+
+_SPACE_RUN, _TAB_RUN = re.compile(b"  +"), re.compile(b"\t\t+")
+
+
+def _repeats(codes: bytes) -> int:
     """How many times a character or a group of up to :data:`REPEAT_PERIODS` characters repeats right after
-    itself, once per two repeats (``gggg`` is ``gg gg``, ``||||`` is ``|| ||``, ``abab`` is ``ab ab``; a doubled
-    letter of a word, ``ll``, counts nothing), the largest count of any period (``gggg`` repeats with every
-    one): the zero bytes of the text XORed with itself ``period`` further on, spaces and tabs left out."""
-    size, best = len(data), 0
-    first = int.from_bytes(data.translate(_REPEAT_MAPS[0]), "big")
-    second = int.from_bytes(data.translate(_REPEAT_MAPS[1]), "big")
-    for period, shift, zeros in _PERIODS[: min(REPEAT_PERIODS, size // 2)]:
-        found = ((first >> shift) ^ second).to_bytes(size, "big").count(zeros, period)
-        if found > best:  # byte i: character i - period against character i
-            best = found
+    itself in the first :data:`PREFIX_CHARS` of the codes of a text, runs of spaces and tabs collapsed (see
+    :func:`periodic_units`), once per two repeats (``gggg`` is ``gg gg``, ``||||`` is ``|| ||``, ``abab`` is ``ab
+    ab``, `` aab aab`` is `` aab`` twice; a doubled letter of a word, ``ll``, counts nothing), the largest count
+    of any period (``gggg`` repeats with every one): the zero bytes of the codes XORed with themselves
+    ``period`` further on. :func:`periodic_units` counts the same in the codes it compares anyway."""
+    prefix = codes[:PREFIX_CHARS]
+    size, best = len(prefix), 0
+    whole = int.from_bytes(prefix, "big")
+    for period, shift, zeros in _REPEATS[: size // 2]:
+        best = max(best, ((whole >> shift) ^ whole).to_bytes(size, "big").count(zeros, period))
     return best
 
 
 MAX_PERIOD = 8
-_PERIODS = tuple((period, 8 * period, b"\0" * max(2, period)) for period in range(1, MAX_PERIOD + 1))
+_REPEATS = tuple((period, 8 * period, b"\0" * max(2, period)) for period in range(1, REPEAT_PERIODS + 1))
+# (period, its shift in bits, the zeros of a stretch at it, those of a repeat of the first characters or None)
+_PERIODS = tuple((period, 8 * period, _REPEATS[period - 1][2] if period < 3 else b"\0" * 2 * period,
+                  _REPEATS[period - 1][2] if period <= REPEAT_PERIODS else None) for period in range(1, MAX_PERIOD + 1))
 
 
 def inner_units(text: str) -> int:
     """Token ends inside the runs of the first :data:`PREFIX_CHARS` characters, in 1/32 tokens: rare pairs,
-    rare letter triples, repeats and letters past :data:`LONG_RUN` (see the module docstring). A character
-    that is not ASCII is read as a space."""
+    rare letter triples, repeats and letters past :data:`LONG_RUN` (see the module docstring)."""
+    return _ends_inside(text) + _repeats(_periodic_codes(text)) * UNITS_PER_TOKEN
+
+
+def _ends_inside(text: str) -> int:
+    """:func:`inner_units` but the repeats. A character that is not ASCII is read as a space."""
     prefix = text[:PREFIX_CHARS]
     if not prefix.isascii():
         prefix = _NOT_ASCII.sub(" ", prefix)
@@ -238,7 +276,7 @@ def inner_units(text: str) -> int:
     long_runs = 0
     if _LONG_MASK in data.translate(_LETTER_MASK):  # most texts have none: one C search instead of the pattern
         long_runs = sum(len(run) - LONG_RUN for run in _LONG_RUN.findall(prefix))
-    return (pairs + _repeats(data)) * UNITS_PER_TOKEN + triples * TRIPLE_UNITS + long_runs * LONG_RUN_UNITS
+    return pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS + long_runs * LONG_RUN_UNITS
 
 
 _LONG_MASK = b"a" * (LONG_RUN + 1)
@@ -246,18 +284,26 @@ _LONG_MASK = b"a" * (LONG_RUN + 1)
 
 PERIODIC_MIN = 24
 """Periodic characters a text must hold at one period before its stretches are priced (see
-:func:`periodic_units`); below, a repeat is priced as in the first characters, a token per two repeats."""
+:func:`periodic_units`); below, each repeat costs a token."""
 
 PERIODIC_UNITS = 16
 """What a character of an ASCII stretch repeating a group costs at least, in 1/32 tokens: half a token. A
 tokenizer merges the groups natural text writes (``ab``), once: ``ab`` × 2,000 is 2,000 tokens, ``i`` × 4,000
 2,000. Runs it merges further (``x`` × 1,600 is 50 tokens) come out high: nothing in the text tells ``x`` from ``i``;
-digits are left to the run bound, spaces and tabs out (indentation), drawn lines to their weights, higher."""
+digits are left to the run bound, whitespace alone to its changes (:func:`_whitespace_changes`), drawn lines to
+their weights, higher."""
 
 LONG_GROUP_UNITS = 24
 """What a character of an ASCII stretch repeating a group of three characters or more costs at least: three
 quarters of a token. A random group of three to eight is cut into a token per one or two characters (``mvg``
 × 1,000 is 2,000 tokens, ``kxwq`` × 1,000 and ``Aacu`` × 1,000 3,000), whatever pairs natural text merges in it."""
+
+WORD_UNITS = LONG_GROUP_UNITS
+"""What a character other than whitespace of an ASCII stretch repeating a group that holds a space or a tab
+(words repeated) costs at least, in 1/32 tokens, and a token per repeat if more, beside the run bound's token
+per word: a tokenizer cuts each repeat alone, and a word it lacks into a token per one or two characters
+(`` aab`` is `` a``, ``ab``; ``qqo `` is ``qq``, ``o``, `` q``, ``q``, ``o``…). The words it has come out high
+(``word `` × 400 is 401 tokens, estimated 1,600): nothing in the text tells them apart."""
 
 WIDE_PERIODIC_UNITS = 2 * UNITS_PER_TOKEN
 """What a code unit of a stretch whose group holds a character that is not ASCII costs: two tokens. Repeated, a
@@ -265,31 +311,22 @@ character of a fitted block is one token (``а``, ``的``, ``é``) or two (``η`
 above U+FFFF is two units and at most two tokens; the unfitted blocks weigh their UTF-8 bytes already. Drawn
 lines (``─``, ``═``), which a tokenizer merges, come out a little above their weights."""
 
-# a character's byte for periodic matching: ASCII as itself, any other a byte from 128 up made of its code unit
-# (a collision between two non-ASCII characters can only add a repeat, never hide one); spaces and tabs never
-# match (indentation is a few long tokens however it repeats), as two codes that differ at every period
-_PERIODIC_MAPS = tuple(bytes(other if value in b" \t" else value for value in range(256)) for other in (1, 2))
-_HIGH_SCRAMBLE = bytes((value * 37 + 11) % 128 for value in range(256))
-_ONE_IF_ZERO = bytes([1]) + bytes(255)
-_ONE_IF_ASCII = bytes([1]) * 128 + bytes(128)
+# a code unit's byte for periodic matching: its low byte, with the top bit set above U+00FF, so that ASCII is
+# itself and nothing else is ASCII (two characters alike in their low seven bits can only add a repeat, never
+# hide one: a random pair of them is alike one time in 128, as any two characters in seven bits)
+_TOP_BIT_IF_NOT_ZERO = bytes([0]) + bytes([128]) * 255
 
 
-def _periodic_codes(text: str) -> bytes:
-    """One byte per UTF-16 code unit of ``text`` (see above; an astral character is two units). All in C: the
-    code is ``low`` where the unit is ASCII, else ``128 | (low ^ scrambled high)``, chosen through a mask of 0xFF
-    per ASCII unit."""
+def _periodic_codes(text: str, utf16: bytes | None = None) -> bytes:
+    """One byte per UTF-16 code unit of ``text`` (see above; an astral character is two units), runs of spaces
+    and of tabs collapsed (:func:`_collapse`). All in C: the low bytes OR the high bytes read as 0 or 128. Its
+    UTF-16-BE may be given (``surrogatepass``)."""
     if text.isascii():
-        return text.encode("ascii")
-    units = text.encode("utf-16-be", "surrogatepass")
-    high, low = units[0::2], units[1::2]
-    size = len(low)
-    ascii_units = int.from_bytes(high.translate(_ONE_IF_ZERO), "big") & int.from_bytes(low.translate(_ONE_IF_ASCII), "big")
-    mask = ascii_units * 0xFF  # 0xFF per ASCII unit: a byte of 1 times 255 never carries into the next
-    everything = int.from_bytes(b"\xff" * size, "big")
-    low_bits = int.from_bytes(low, "big")
-    wide = (low_bits ^ int.from_bytes(high.translate(_HIGH_SCRAMBLE), "big")) | int.from_bytes(b"\x80" * size, "big")
-    codes = (low_bits & mask) | (wide & (everything ^ mask))
-    return codes.to_bytes(size, "big")
+        return _collapse(text.encode("ascii"))
+    units = utf16 or text.encode("utf-16-be", "surrogatepass")
+    low = units[1::2]
+    high = int.from_bytes(units[0::2].translate(_TOP_BIT_IF_NOT_ZERO), "big")
+    return _collapse((int.from_bytes(low, "big") | high).to_bytes(len(low), "big"))
 
 
 def periodic_units(text: str) -> int:
@@ -298,32 +335,73 @@ def periodic_units(text: str) -> int:
     repeat costs at least what the group costs alone. A stretch's characters cost :data:`PERIODIC_UNITS` each,
     or the group's rare pairs per character if more (``kxwq`` × 1,000 is 3,000 tokens), or, where the group
     holds a character that is not ASCII, :data:`WIDE_PERIODIC_UNITS` (``η`` × 300 is 600 tokens: a token per
-    byte). Each space next to a tab adds a token (:func:`_tab_changes`). Reads the whole text, at every period:
-    a few C operations per period, and Python work per stretch only where a period has :data:`PERIODIC_MIN`
-    repeating characters or more."""
-    codes = _periodic_codes(text)
+    byte); a group holding a space or a tab (words) :data:`WORD_UNITS`. A stretch is the group three times at
+    least (twice for groups of one or two): a word written twice (``parse parse``) is one token more, as each
+    repeat short of that. Runs of spaces and of tabs are read as one (:func:`_collapse`), and each change
+    between whitespace characters a tokenizer does not merge adds a token (:func:`_whitespace_changes`). Reads
+    the whole text, at every period: a few C operations per period, and Python work per stretch only where a
+    period has :data:`PERIODIC_MIN` repeating characters or more."""
+    latin = text.encode("latin-1", "ignore")
+    _, bits, masks = _runs(latin)
+    return _periodic(_periodic_codes(text))[0] + _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
+
+
+def _periodic(codes: bytes) -> tuple[int, int]:
+    """:func:`periodic_units` of the codes of a text, and their :func:`_repeats`."""
     size = len(codes)
     if size < 3:
-        return 0
-    first = int.from_bytes(codes.translate(_PERIODIC_MAPS[0]), "big")
-    second = int.from_bytes(codes.translate(_PERIODIC_MAPS[1]), "big")
-    best = 0
-    for period, shift, zeros in _PERIODS[: min(MAX_PERIOD, size // 2)]:
-        same = ((first >> shift) ^ second).to_bytes(size, "big")  # byte i: zero where code i == code i - period
+        return 0, 0
+    whole = int.from_bytes(codes, "big")
+    best = repeats = 0
+    prefix = min(size, PREFIX_CHARS)
+    for period, shift, zeros, prefix_zeros in _PERIODS[: min(MAX_PERIOD, size // 2)]:
+        same = ((whole >> shift) ^ whole).to_bytes(size, "big")  # byte i: zero where code i == code i - period
         found = same.count(zeros, period)
+        if prefix_zeros:  # the repeats of the first characters (see _repeats), counted here at no further cost
+            count = found if prefix_zeros is zeros and prefix == size else same.count(prefix_zeros, period, prefix)
+            if count > repeats:
+                repeats = count
+        if not found:
+            continue
         if found * len(zeros) >= PERIODIC_MIN:
             units = sum((end - start) * _group_units(codes[end - period : end])
                         for start, end in (m.span() for m in _ZERO_RUNS[len(zeros)].finditer(same, period)))
         else:
             units = found * UNITS_PER_TOKEN
-        best = max(best, units)
-    return best + _tab_changes(codes) * UNITS_PER_TOKEN
+        if units > best:
+            best = units
+    return best, repeats
 
 
-def _tab_changes(codes: bytes) -> int:
-    """Spaces next to tabs: a tokenizer merges runs of one of them (indentation), never the two (`` \t`` × 2,000
-    is 2,000 tokens), so each change ends a token; they are never matched as repeats."""
-    return codes.count(b" \t") + codes.count(b"\t ")
+WHITESPACE = " \t\n\r\x0b\x0c"
+MERGED_WHITESPACE = ("\n ", "\n\t", "\r\n")
+"""The changes from one whitespace character to another that a tokenizer merges: a line break and the next line's
+indentation, CR LF. It merges a run of one character too, and ends a token at any other change (`` \\t`` × 2,000
+is 2,000 tokens, ``"    \\n \\t"`` is ``"    "``, ``"\\n "``, ``"\\t"``): a line break joins what follows it, not what
+comes before."""
+
+
+def _whitespace_changes(latin: bytes, bits: int, masks: dict[int, int]) -> int:
+    """The changes between whitespace characters that end a token (see :data:`MERGED_WHITESPACE`) in the Latin-1
+    bytes of a text (and the bit planes :func:`run_units` read from them): each costs a token, while a stretch
+    repeating whitespace alone costs nothing. A few integer operations where the text holds spaces, tabs and
+    line feeds alone, else a C count per kind of change it can hold."""
+    if b"\r" in latin or b"\x0b" in latin or b"\x0c" in latin:
+        present = "".join(char for char in WHITESPACE if ord(char) in latin)
+        return sum(map(latin.count, _changes_among(present)))
+    # a space, then a tab or a line feed (their bits moved down to the plane of spaces by one and by two)
+    changes = (((bits & masks[_SPACE]) >> 8) & ((bits >> 1) | (bits >> 2))).bit_count()
+    if b"\t" in latin:  # a tab, then a space or a line feed
+        changes += (((bits & masks[_TAB]) >> 9) & (bits | (bits >> 2)) & masks[_SPACE]).bit_count()
+    return changes
+
+
+_WHITESPACE_BYTES = WHITESPACE.encode()
+
+
+@functools.cache
+def _changes_among(present: str) -> tuple[bytes, ...]:
+    return tuple((a + b).encode() for a in present for b in present if a != b and a + b not in MERGED_WHITESPACE)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -333,12 +411,18 @@ def _group_units(group: bytes) -> int:
         return WIDE_PERIODIC_UNITS
     if group.isdigit():
         return 0  # the run bound counts a token per four digits already, what a repeated number costs at most
+    if not group.strip(_WHITESPACE_BYTES):
+        return 0  # its changes are counted apart, and a run of one whitespace character is one long token
     group = _root(group)
     size = len(group)
     cyclic = (group + group[:2]).decode("ascii")
     pairs = sum(1 for start in range(size) if cyclic[start : start + 2] in _rare_pair_set())
     triples = sum(1 for start in range(size) if cyclic[start : start + 3] in _rare_triple_set())
-    return max(PERIODIC_UNITS if size < 3 else LONG_GROUP_UNITS, (pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS) // size)
+    if b" " in group or b"\t" in group:
+        least = max(UNITS_PER_TOKEN, WORD_UNITS * len(group.translate(None, _WHITESPACE_BYTES)))
+    else:
+        least = (PERIODIC_UNITS if size < 3 else LONG_GROUP_UNITS) * size
+    return max(least, pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS) // size
 
 
 def _root(group: bytes) -> bytes:
@@ -347,20 +431,8 @@ def _root(group: bytes) -> bytes:
     return next(group[:part] for part in range(1, size + 1) if size % part == 0 and group[:part] * (size // part) == group)
 
 
-_ZERO_RUNS = {size: re.compile(b"\\x00{%d,}" % size) for size in range(2, MAX_PERIOD + 1)}
+_ZERO_RUNS = {len(zeros): re.compile(b"\\x00{%d,}" % len(zeros)) for _, _, zeros, _ in _PERIODS}
 
-
-@functools.cache
-def _rare_pair_set() -> frozenset[str]:
-    common = _chunks(COMMON_PAIRS, 2)
-    return frozenset(a + b for a in string.printable for b in string.printable if _rare(a, b, common))
-
-
-@functools.cache
-def _rare_triple_set() -> frozenset[str]:
-    common = _chunks(COMMON_TRIPLES, 3)
-    letters = string.ascii_lowercase
-    return frozenset(a + b + c for a in letters for b in letters for c in letters if a + b + c not in common)
 
 
 def short_tokens(size: int) -> int:
@@ -368,13 +440,19 @@ def short_tokens(size: int) -> int:
     return min(-(-size * 9 // 10), SHORT_TOKENS)
 
 
-def bound_units(text: str, latin: bytes, size: int) -> int:
+def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None) -> int:
     """The largest bound of a text (its Latin-1 bytes and its UTF-8 size given), in 1/32 tokens. The run bound
     gets :data:`MARGIN` more: where it decides (random text) the real count varies around it by a token."""
     floor = short_tokens(size) * UNITS_PER_TOKEN
     if size <= SHORT_TOKENS:
         return floor  # a token holds at least a byte: this floor is already 0.9 of the most it could be
-    inner = inner_units(text)
+    runs, bits, masks = _runs(latin)
+    codes = _collapse(latin) if size == len(text) else _periodic_codes(text, utf16)  # ASCII: bytes are characters
     if len(text) > PREFIX_CHARS // 2:
-        inner = max(inner, periodic_units(text))
-    return max(run_units(latin) + inner + MARGIN * UNITS_PER_TOKEN, floor)
+        periodic, repeats = _periodic(codes)
+        periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
+    else:
+        periodic, repeats = 0, _repeats(codes)
+    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    return max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
+

@@ -242,7 +242,9 @@ def text_units(text: str) -> int:
         data = text.encode("ascii")
         return max(_byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data), bound_units(text, data, len(data)))
     latin = text.encode("latin-1", "ignore")
-    units = max(_other_weight_units(text, latin), bound_units(text, latin, len(text.encode("utf-8", "surrogatepass"))))
+    utf16 = text.encode("utf-16-be", "surrogatepass")  # read by the weights and the bounds alike
+    size = len(text.encode("utf-8", "surrogatepass"))
+    units = max(_other_weight_units(text, latin, utf16), bound_units(text, latin, size, utf16))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
     return units
@@ -274,13 +276,13 @@ def weight_units(text: str) -> int:
     if text.isascii():
         data = text.encode("ascii")
         return _byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data)
-    return _other_weight_units(text, text.encode("latin-1", "ignore"))
+    return _other_weight_units(text, text.encode("latin-1", "ignore"), text.encode("utf-16-be", "surrogatepass"))
 
 
-def _other_weight_units(text: str, latin: bytes) -> int:
-    """:func:`weight_units` of a text that is not ASCII."""
+def _other_weight_units(text: str, latin: bytes, utf16: bytes) -> int:
+    """:func:`weight_units` of a text that is not ASCII (its Latin-1 bytes and UTF-16 given)."""
     units = _byte_sum(latin.translate(_LOW_UNITS)) + cluster_units(latin)
-    high = text.encode("utf-16-be", "surrogatepass")[0::2]
+    high = utf16[0::2]
     units += _byte_sum(high.translate(_HIGH_UNITS))
     if b"\x20" in high and any(char in text for char in ZERO_WIDTH):  # all in U+20xx: most texts hold none
         units += _ZERO_WIDTH_EXTRA * sum(map(text.count, ZERO_WIDTH))

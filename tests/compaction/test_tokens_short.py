@@ -12,7 +12,7 @@ import unicodedata
 
 import anthropic_tokenizer
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from bench.token_corpus import UNLIKE, corpus
@@ -57,6 +57,24 @@ def test_short_random_strings_are_never_undercounted_by_more_than_a_tenth(alphab
 def test_runs_and_repeated_patterns_are_never_undercounted_by_more_than_a_tenth(unit, times) -> None:
     # a"a"a"…, gggg…, \t\r\t\r…: a token per character or two, priced at a fifth by the weights alone
     assert held(unit * times)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([string.ascii_lowercase + " ", "ab \t", string.ascii_letters + " \t\n", "abc .\n "]), st.data(),
+       st.integers(1, 60))
+def test_words_repeated_are_never_undercounted_by_more_than_a_tenth(alphabet, data, times) -> None:
+    # " aab" * 5 is " a", "ab" five times: ten tokens, its runs five (issue 23.7: estimated eight)
+    unit = data.draw(st.text(st.sampled_from(alphabet), min_size=1, max_size=4))
+    assume({" ", "\t"} & set(unit))
+    assert held(unit * times)
+
+
+@pytest.mark.parametrize("value", [" aab" * 5, " aab" * 500, " zq" * 500, "Qz " * 500, " xyzw" * 300, "\tbaaaba" * 300,
+                                   "qqo " * 400, "    \n \t" * 300, "\r  \t" * 300, "  .\nbbab" * 200])
+def test_repeats_holding_whitespace_are_counted(value) -> None:
+    # a group holding a space or a tab (words) costs ¾ token per other character besides the run bound's per word;
+    # a change between whitespace characters ends a token but a line break and the indentation after it
+    assert held(value)
 
 
 @settings(max_examples=500, deadline=None)
@@ -107,11 +125,13 @@ def test_runs_count_letters_digits_punctuation_and_whitespace(value, runs) -> No
 
 @pytest.mark.parametrize("value, ends", [
     ("the other one", 0), ("zqxj", 4), ("abababab", 3), ("all well", 0), ("'[", 1), ("|" * 5, 2), ("-" * 3, 1), ("\t\r", 1),
-    ("中zq", 1), ("implementation", 0.5), ("iuiiai", 3),
+    ("中zq", 1), ("implementation", 0.5), ("iuiiai", 3), (" aab aab aab", 2),
+    ("    x = 1\n        x = 1", 0),
 ])
 def test_ends_inside_runs(value, ends) -> None:
     # zqxj: three rare pairs and two rare triples (half a token each); abababab: ab repeated three times;
-    # implementation: two letters past the twelfth (a quarter each); ||||| is || || |
+    # implementation: two letters past the twelfth (a quarter each); ||||| is || || |; " aab" repeated twice (a
+    # single space matches, a run of spaces or tabs is read as one)
     assert inner_units(value) == ends * UNITS_PER_TOKEN
 
 

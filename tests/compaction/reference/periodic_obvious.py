@@ -1,7 +1,7 @@
-"""The periodic bound of token_bounds.py written the obvious way, one code unit at a time in plain Python: the
-oracle :func:`pi_compact.compaction.token_bounds.periodic_units` must equal exactly. It shares with the fast one
-only what defines the bound (how a code unit becomes a code, the constants, the rare pairs and triples), never
-how it is counted. Slow: for tests only."""
+"""The repeats of token_bounds.py written the obvious way, one code unit at a time in plain Python: the oracle
+:func:`pi_compact.compaction.token_bounds.periodic_units` (and the repeats of the first characters, and the
+bounds as a whole) must equal exactly. It shares with the fast one only what defines the bound (the constants,
+the rare pairs and triples), never how it is counted. Slow: for tests only."""
 
 from __future__ import annotations
 
@@ -13,64 +13,107 @@ UNIT = spec.UNITS_PER_TOKEN
 
 
 def code(unit: int) -> int:
-    """A code unit's code: ASCII as itself, any other 128 | (its low byte ^ the scrambled high byte)."""
-    if unit < 128:
-        return unit
-    return 128 | ((unit & 0xFF) ^ ((unit >> 8) * 37 + 11) % 128)
+    """A UTF-16 code unit's code: its low byte, with the top bit set above U+00FF."""
+    return (unit & 0xFF) | (128 if unit > 0xFF else 0)
+
+
+def codes(text: str) -> list[int]:
+    """The codes of a text's code units, leaving out every space right after a space and every tab right after a
+    tab (a run of either is read as one)."""
+    raw = text.encode("utf-16-be", "surrogatepass")
+    found: list[int] = []
+    for i in range(0, len(raw), 2):
+        value = code(raw[i] << 8 | raw[i + 1])
+        if not (found and value in (ord(" "), ord("\t")) and found[-1] == value):
+            found.append(value)
+    return found
+
+
+def runs(values: list[int], period: int, end: int) -> list[tuple[int, int]]:
+    """(start, end) of each maximal run of positions before ``end`` that repeat the one a period before."""
+    found, start = [], None
+    for i in range(period, end + 1):
+        repeats = i < end and values[i] == values[i - period]
+        if repeats and start is None:
+            start = i
+        elif not repeats and start is not None:
+            found.append((start, i))
+            start = None
+    return found
 
 
 def group_units(group: list[int]) -> int:
-    if any(unit >= 128 for unit in group):
+    if any(value >= 128 for value in group):
         return spec.WIDE_PERIODIC_UNITS
     text = "".join(map(chr, group))
+    if text.isdigit() or not text.strip(spec.WHITESPACE):
+        return 0
     for part in range(1, len(text) + 1):  # the shortest group it repeats
         if len(text) % part == 0 and text[:part] * (len(text) // part) == text:
             text = text[:part]
             break
-    if text.isdigit():
-        return 0
     cyclic = text + text[:2]
     size = len(text)
     pairs = sum(cyclic[i : i + 2] in spec._rare_pair_set() for i in range(size))
     triples = sum(cyclic[i : i + 3] in spec._rare_triple_set() for i in range(size))
-    least = spec.PERIODIC_UNITS if size < 3 else spec.LONG_GROUP_UNITS
-    return max(least, (pairs * UNIT + triples * spec.TRIPLE_UNITS) // size)
+    if " " in text or "\t" in text:
+        least = max(UNIT, spec.WORD_UNITS * sum(char not in spec.WHITESPACE for char in text))
+    else:
+        least = (spec.PERIODIC_UNITS if size < 3 else spec.LONG_GROUP_UNITS) * size
+    return max(least, pairs * UNIT + triples * spec.TRIPLE_UNITS) // size
+
+
+def changes(text: str) -> int:
+    """Changes between two whitespace characters of the Latin-1 characters of a text that a tokenizer does not
+    merge."""
+    latin = text.encode("latin-1", "ignore").decode("latin-1")
+    return sum(a in spec.WHITESPACE and b in spec.WHITESPACE and a != b and a + b not in spec.MERGED_WHITESPACE
+               for a, b in zip(latin, latin[1:]))
 
 
 def periodic_units(text: str) -> int:
-    raw = text.encode("utf-16-be", "surrogatepass")
-    units = [raw[i] << 8 | raw[i + 1] for i in range(0, len(raw), 2)]
-    codes = [code(unit) for unit in units]
-    size = len(codes)
-    if size < 3:
-        return 0
+    values = codes(text)
+    size = len(values)
     best = 0
     for period in range(1, min(spec.MAX_PERIOD, size // 2) + 1):
-        shortest = max(2, period)
-        runs = []  # (start, end) of each maximal run of positions that repeat the one a period before
-        start = None
-        for i in range(period, size + 1):
-            repeats = i < size and codes[i] == codes[i - period] and chr(codes[i]) not in " \t"
-            if repeats and start is None:
-                start = i
-            elif not repeats and start is not None:
-                runs.append((start, i))
-                start = None
-        found = sum((end - start) // shortest for start, end in runs)
+        shortest = 2 if period < 3 else 2 * period
+        found_runs = runs(values, period, size)
+        found = sum((end - start) // shortest for start, end in found_runs)
         if found * shortest >= spec.PERIODIC_MIN:
-            cost = sum((end - start) * group_units(units[end - period : end])
-                        for start, end in runs if end - start >= shortest)
+            cost = sum((end - start) * group_units(values[end - period : end])
+                       for start, end in found_runs if end - start >= shortest)
         else:
             cost = found * UNIT
         best = max(best, cost)
-    changes = sum({codes[i - 1], codes[i]} == {ord(" "), ord("\t")} for i in range(1, size))
-    return best + changes * UNIT
+    return best + changes(text) * UNIT
+
+
+def repeats(text: str) -> int:
+    """Repeats of up to four code units in the first characters (their codes, runs collapsed), once per two."""
+    values = codes(text)[: spec.PREFIX_CHARS]
+    best = 0
+    for period in range(1, min(spec.REPEAT_PERIODS, len(values) // 2) + 1):
+        shortest = max(2, period)
+        best = max(best, sum((end - start) // shortest for start, end in runs(values, period, len(values))))
+    return best
+
+
+def inner_units(text: str) -> int:
+    """The frozen ends inside runs, their repeats counted as above."""
+    prefix = text[: spec.PREFIX_CHARS]
+    if len(prefix) < 2:
+        return 0
+    data = before._NOT_ASCII.sub(" ", prefix).encode("ascii")
+    return before.inner_units(text) + (repeats(text) - before._repeats(data)) * UNIT
 
 
 def bound_units(text: str, latin: bytes, size: int) -> int:
-    """The bounds as token_bounds.py takes them: the frozen ones, or the run bound with the periodic bound above
-    (for a text of more than half the first characters the ends inside runs are read in) where that is more."""
-    units = before.bound_units(text, latin, size)
-    if size <= spec.SHORT_TOKENS or len(text) <= spec.PREFIX_CHARS // 2:
-        return units
-    return max(units, before.run_units(latin) + periodic_units(text) + spec.MARGIN * UNIT)
+    """The bounds as token_bounds.py takes them: the frozen ones with the repeats above, and for a text of more
+    than half the first characters the periodic bound in place of the ends inside runs where that is more."""
+    floor = spec.short_tokens(size) * UNIT
+    if size <= spec.SHORT_TOKENS:
+        return floor
+    inner = inner_units(text)
+    if len(text) > spec.PREFIX_CHARS // 2:
+        inner = max(inner, periodic_units(text))
+    return max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
