@@ -7,9 +7,10 @@ of its line's bytes and read back the next time, and only lines not seen before 
 
 What makes a stale figure impossible:
 
-- the key is the line's content: its CRC-32 and, mixed into a second CRC-32 with its length, its entry id.
-  An edited line is estimated again (a rewrite by pi's migration, a copy or a repair changes no figure that
-  should not change); a wrong figure would need an edit of the same entry to the same length and CRC;
+- the key is the line's content: its CRC-32 and its length (the entry's id and timestamp are in the line).
+  An edited line is estimated again, and a file rewritten (by pi's migration, a copy, a repair) keeps the
+  figures of the lines it kept; a wrong figure would need an edited line to take the length and CRC of
+  another line of the session (one chance in 2^32 per line of that length);
 - the file holds the estimator's version, a hash of the bytes of ``tokens.py``, ``token_bounds.py`` and
   ``token_tables.py``, Python's Unicode version (NFKC) and the byte order: a cache of any other estimator is
   ignored and replaced, never read;
@@ -87,10 +88,9 @@ def version_of(folder: Path) -> bytes:
     return digest.digest()
 
 
-def line_key(line: bytes | memoryview, entry_id: Any) -> int:
-    """The cache key of one line: its CRC-32, then the CRC-32 of its entry id started from its length."""
-    ident = entry_id.encode("utf-8", "surrogatepass") if isinstance(entry_id, str) else repr(entry_id).encode()
-    return crc32(line) << 32 | crc32(ident, len(line) & 0xFFFFFFFF)
+def line_key(line: bytes | memoryview) -> int:
+    """The cache key of one line: its CRC-32, then its length (the id, timestamp and text are in the line)."""
+    return crc32(line) << 32 | len(line) & 0xFFFFFFFF
 
 
 class EstimateCache:
@@ -143,7 +143,7 @@ class EstimateCache:
         def cached(entry: dict, line: Any = None) -> int | None:
             if line is None or entry.get("type") != "message":  # nothing estimated: nothing to keep
                 return tokens(entry)
-            key = line_key(line, entry.get("id"))
+            key = crc32(line) << 32 | len(line) & 0xFFFFFFFF  # line_key, inlined: once per message of the file
             figure = known(key)
             if figure is None:
                 value = tokens(entry)

@@ -89,11 +89,20 @@ def test_an_edited_line_is_estimated_again(tmp_path: Path) -> None:
     assert figures[7] == estimate_tokens(edited[7][0]["message"]) != estimate_tokens(LINES[7][0]["message"])
 
 
-def test_the_same_line_under_another_id_is_another_key() -> None:
-    entry, line = message_line("a", "same text")
-    assert line_key(line, "a") != line_key(line, "b")
-    assert line_key(line, "a") != line_key(line + b" ", "a")
-    assert line_key(line, "a") == line_key(memoryview(line), "a")
+def test_the_key_is_the_lines_content() -> None:
+    _, line = message_line("a", "same text")
+    _, other = message_line("b", "same text")
+    assert line_key(line) != line_key(other)  # the id is part of the line
+    assert line_key(line) != line_key(line + b" ")
+    assert line_key(line) == line_key(memoryview(line)) == line_key(bytes(line))
+
+
+def test_a_file_rewritten_keeps_the_figures_of_the_lines_it_kept(tmp_path: Path) -> None:
+    show(tmp_path, LINES)
+    reordered = [LINES[5], *LINES[10:], message_line("new", "a new line")]  # a repair dropped some, moved one
+    figures, estimated = show(tmp_path, reordered)
+    assert estimated == ["new"]
+    assert figures == [estimate_tokens(entry["message"]) for entry, _ in reordered]
 
 
 def test_appended_lines_alone_are_estimated(tmp_path: Path) -> None:
