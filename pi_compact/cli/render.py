@@ -336,12 +336,14 @@ class EntryLook(NamedTuple):
     tokens: int | None
 
 
-def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], EntryLook]:
-    """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens`` counts if given."""
+def entry_look(tokens: Callable[..., int | None] | None = None) -> Callable[..., EntryLook]:
+    """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens(entry, line)``
+    counts if given: ``line`` is what the digest is given after the entry (``file_counted_tree``'s
+    ``with_lines``), ``None`` when it is given the entry alone."""
     room = one_line_reads(PREVIEW_CHARS)  # a tree shows the start of each entry: only that much is put together
     make = tuple.__new__  # an EntryLook without its Python-level __new__: this runs once per line of the file
 
-    def look(entry: dict) -> EntryLook:
+    def look(entry: dict, line: object = None) -> EntryLook:
         # entry_kind and entry_preview, with the message read once: most entries of a session are messages
         entry_type = entry.get("type")
         message = entry.get("message") if entry_type == "message" else None
@@ -356,7 +358,7 @@ def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[
             intern(str(entry_type)),  # a handful of names, 100,000 times: one copy each
             intern(kind),
             one_line(said, PREVIEW_CHARS),
-            tokens(entry) if tokens else None,
+            tokens(entry, line) if tokens else None,
         ))
 
     return look
@@ -441,13 +443,8 @@ def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
     entry_id, entry_type, kind, preview, tokens = node.digest  # an EntryLook: unpacked, it is read faster
     on_path = entry_id in style.on_path
     marker, marker_style, used = _MARKERS.get(entry_type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
-    short_id = entry_id[:8]
-    if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
-        ident = f"{short_id:<8} "
-        used += len(ident)
-    else:
-        ident = f"{one_line(short_id):<8} "
-        used += _cells(ident)
+    ident, ident_cells = _id_column(entry_id)
+    used += ident_cells
     kind_column, kind_cells = _kind_column(kind)
     count = _count_column(tokens)
     line: Line = [
@@ -469,6 +466,16 @@ def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
     preview_style = _STYLES[entry_type] if entry_type in _MARKERS else ("" if on_path else "dim")
     line.append((_fit(preview, width - used), preview_style))
     return line
+
+
+def _id_column(entry_id: str) -> tuple[str, int]:
+    """The id column of a tree line (the id's first 8 characters, made one line, padded) and its cells."""
+    short_id = entry_id[:8]
+    if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
+        ident = f"{short_id:<8} "
+        return ident, len(ident)
+    ident = f"{one_line(short_id):<8} "
+    return ident, _cells(ident)
 
 
 def _label_text(label: object) -> str:
@@ -614,13 +621,8 @@ class _PaintedLines:
         columns = self._columns.get(key) or self._columns_of(key)
         count, count_cells = self._counts.get(tokens) or self._count_of(tokens)
         painted_head, used = self._heads.get(head) or self._head_of(head)
-        short_id = entry_id[:8]
-        if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
-            ident = f"{short_id:<8} "
-            used += len(ident)
-        else:
-            ident = f"{one_line(short_id):<8} "
-            used += _cells(ident)
+        ident, ident_cells = _id_column(entry_id)
+        used += ident_cells
         text = painted_head + columns[0] + ident + columns[1] + count
         used += columns[2] + count_cells
         if node.label or entry_id == self._leaf_id:
