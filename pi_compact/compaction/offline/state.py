@@ -107,6 +107,10 @@ class Turn:
     """Files the turn changed and did not delete (relative to the working directory)."""
     checks: tuple[str, ...] = ()
     """Lines of the turn's successful checks that say they passed (``12 passed``), the last per command."""
+    reply: bool = False
+    """The request answers the agent rather than setting work of its own: it answers the question the turn before
+    ended on, accepts that turn's proposal or picks one of its options, or corrects that turn's unfinished work
+    ("no, revert those changes, …"). The work it asks for serves the request before it."""
 
 
 @dataclass(frozen=True)
@@ -386,14 +390,15 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
 
     open_errors, resolved = open_and_resolved(facts.attempts, turn_done, names)
+    replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
-                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names))
-                  for d, s, end in zip(drafts, statuses, ends))
+                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)
+                  for d, s, end, reply in zip(drafts, statuses, ends, replies))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    replies = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
+    answers = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
     aim = objective(_goal_requests(listed), is_substantive,
-                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in replies))
+                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in answers))
     since = drafts[-1].index if drafts else -1
     work = [action_label(a, names) for a in facts.attempts if work_failure(a)]
     tasks = task_list(listed)
@@ -419,6 +424,13 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     )
 
 
+def _replies(drafts: list[_TurnDraft], statuses: list[str]) -> list[bool]:
+    """Per turn, whether its request is a reply to the agent (see :attr:`Turn.reply`)."""
+    return [number > 0 and (statuses[number - 1] == ASKED or turn.request_decided or (
+        statuses[number - 1] != DONE and bool(_REJECTION.match(turn.request.strip()))))
+        for number, turn in enumerate(drafts)]
+
+
 def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames) -> str:
     """See :attr:`RegionState.mid_work`: ``""`` when the agent handed back (or the user stopped it)."""
     if last.handed_back or last.interrupted or last.called_at < max(last.answered_at, 0):
@@ -431,16 +443,16 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
 
 
 def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
-    """See :attr:`RegionState.goal_now`: the latest request that sets work, not an answer to the agent's question
-    nor a correction ("no, …", "actually, …"), that came after finished work or is the one under way, and that
-    the agent worked on (changed files or committed) unless it is the last."""
-    worked = False  # the turns after this one that answered its question did work for it
+    """See :attr:`RegionState.goal_now`: the latest request that sets work, not a reply to the agent (an answer to
+    its question, an acceptance of its proposal, a correction: :attr:`Turn.reply`) nor a correction ("no, …",
+    "actually, …"), that came after finished work or is the one under way, and that the agent worked on (changed
+    files or committed) unless it is the last."""
+    worked = False  # the turns after this one that replied to the agent did work for it
     for number in range(len(turns) - 1, -1, -1):
         turn, request = turns[number], turns[number].request.strip()
-        before = turns[number - 1].status if number else DONE
         worked = worked or bool(turn.changed or turn.commits) or number == len(turns) - 1
-        if before == ASKED:
-            continue  # an answer to the agent's question: its work is the asking request's
+        if turn.reply:
+            continue  # its work is the request's it replies about
         if (request and sets_work(request) and not _REJECTION.match(request) and not is_slash_command(request)
                 and worked):
             if aim and (request == aim.request.strip() or aim.text in request):

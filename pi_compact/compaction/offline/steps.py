@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
+from .goal import sets_work
+from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, sentences
 from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
@@ -26,6 +27,8 @@ _STEP_CHARS = 300
 _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
+_SERVED_CHARS = 160
+"""The request a reply serves, quoted far enough to say what it asks (Critical Context quotes it whole)."""
 _FIXES = 2
 _LATEST_CHARS = 500
 """The latest request, when it is itself the next step: quoted far enough to hold what it asks (a question at the
@@ -187,7 +190,9 @@ def in_progress_items(state: RegionState) -> list[str]:
     stopped_at = _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))
     subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_subject(
         stopped_at, *state.subject) else ""
-    return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
+    served = served_request(state.turns)
+    serves = f", for the earlier request it replies about: “{clip_words(served, _SERVED_CHARS)}”" if served else ""
+    return [f"“{request}” — {status}{serves}", *items, *([subject] if subject else [])]
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
@@ -241,6 +246,25 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+def served_request(turns: tuple[Turn, ...]) -> str:
+    """When the latest request replies to the agent ("let's go with option 1", "no, revert those changes, …"), the
+    earlier request its replies serve ("why are both sessions shown green here?"): the work the reply sets in
+    motion is done for that one, so it is what the result is checked against. ``""`` when the latest request is no
+    reply, or the replies go back to one that sets no work of its own or only asks a question (its answer was the
+    agent's to give, not work to check). Only the request's first paragraph: what it pastes after that (a log, the
+    output it is about) is no part of what it asks."""
+    if not turns or not turns[-1].reply:
+        return ""
+    number = len(turns) - 1
+    while number > 0 and turns[number].reply:
+        number -= 1
+    request = turns[number].request.strip()
+    asked = re.split(r"\n\s*\n", request, maxsplit=1)[0].strip()
+    if turns[number].reply or not sets_work(asked) or asked.endswith(("?", "？")):
+        return ""
+    return asked
 
 
 _ANNOUNCES_TESTS = re.compile(r"\b(?:run|rerun|re-run|running)\b[^.\n]{0,60}\btests?\b", re.I)

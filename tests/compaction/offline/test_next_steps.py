@@ -777,3 +777,48 @@ def test_an_announced_test_run_names_the_regions_test_command(runner: str, words
     assert f"`{runner}`" in steps
     quiet = [*messages[:3], assistant("Let me format the files:", call("f", "bash", command="uv run black tests/"))]
     assert f"`{runner}`" not in "\n".join(items(summarize(quiet), "## Next Steps"))
+
+
+OPTIONS = ("Both sessions still have state files on HEAD.\n\nPossible fixes:\n"
+           "1. **Condensed check**: treat a condensed session with no new checkpoints as idle\n"
+           "2. **Current-session file**: only the session named there is active\n\n")
+SERVED = "can you find out why both sessions in the demo repo are shown as active:"
+PASTED = "\n\n  v main  [1 checkpoints]\n    * Session: 7bf3 <active>\n    * Session: d488 <active>"
+
+
+def _reply_under_way(shape: str) -> list[dict]:
+    """A request, the agent's options or its interrupted work, the user's reply, and the agent mid-work on it."""
+    messages = [*_worked(FIRST, "src/csv.py"), user(SERVED + PASTED), assistant(call("s", "bash", command="ls .git/")),
+                result("s", "bash", "sessions/")]
+    if shape == "asked":
+        messages += [assistant(OPTIONS + "Which do you prefer?"), user("let's go with option 1")]
+    elif shape == "proposed":
+        messages += [assistant(OPTIONS + "Option 1 seems cleanest."), user("let's go with option 1")]
+    else:
+        messages += [assistant("Let me filter the metadata directories.",
+                               call("f", "edit", path="src/filter.go", oldText="a", newText="b")),
+                     result("f", "edit", "ok"), user("[Request interrupted by user]"),
+                     user("no, revert those changes: the state files are right, fix the test script instead")]
+    return [*messages, assistant("Now let me update the `isSessionActive` logic:",
+                                 call("e", "edit", path="src/data.go", oldText="a", newText="b")),
+            result("e", "edit", "ok")]
+
+
+@EXAMPLES
+@given(shape=st.sampled_from(["asked", "proposed", "correction"]))
+def test_a_reply_under_way_names_the_request_it_serves_without_what_that_pasted(shape: str) -> None:
+    summary = summarize(_reply_under_way(shape))
+    ongoing = "\n".join(items(summary, "### In Progress"))
+    assert f"for the earlier request it replies about: “{SERVED}”" in ongoing and "<active>" not in ongoing
+    assert items(summary, "## Goal")[0].startswith(FIRST.split(",")[0]) and SERVED[:40] in items(summary, "## Goal")[0]
+
+
+@EXAMPLES
+@given(request=st.sampled_from(["Now add a --json flag to the list command, same fields as the table.",
+                                "let's go with option 1"]))
+def test_a_request_that_replies_to_nothing_serves_no_earlier_one(request: str) -> None:
+    messages = [*_worked(FIRST, "src/csv.py"), user(SERVED + PASTED), assistant("Both sessions were condensed. Done."),
+                user(request), assistant("Now let me update the list command:",
+                                         call("e", "edit", path="src/list.go", oldText="a", newText="b")),
+                result("e", "edit", "ok")]
+    assert "for the earlier request" not in summarize(messages)
