@@ -822,3 +822,44 @@ def test_a_request_that_replies_to_nothing_serves_no_earlier_one(request: str) -
                                          call("e", "edit", path="src/list.go", oldText="a", newText="b")),
                 result("e", "edit", "ok")]
     assert "for the earlier request" not in summarize(messages)
+
+
+CLEANUP = [user("Clean up the skill folder before we ship it, and tidy the docs."),
+           assistant(call("l", "bash", command="ls skill/")), result("l", "bash", "evals/\nSKILL.md")]
+
+
+@EXAMPLES
+@given(ending=st.sampled_from([
+    ("**Should I keep the evals/ directory or remove it?**", "Should I keep the evals/ directory or remove it?"),
+    ("Should I remove the evals/ directory?\n\nLet me know and I'll finish the cleanup.",
+     "Should I remove the evals/ directory?"),
+    ("Should I remove the evals/ directory? (It holds the test cases.)", "Should I remove the evals/ directory?"),
+    ("Two ways:\n\n1. Keep the evals/ directory\n2. Remove it\n\nWhich do you prefer? I'd go with 2.",
+     "Which do you prefer? (Keep the evals/ directory; Remove it)"),
+]), kind=st.sampled_from(["compaction", "branch"]))
+def test_an_answer_that_closes_on_a_question_to_the_user_waits_on_it(ending: tuple[str, str], kind: str) -> None:
+    words, question = ending
+    summary = summarize([*CLEANUP, assistant(f"The folder holds SKILL.md and an evals/ directory.\n\n{words}")], kind=kind)
+    steps = "\n".join(items(summary, "## Next Steps"))
+    assert question in steps and "wait for the user's next request" not in steps
+    assert "waiting for the user's reply" in "\n".join(items(summary, "### In Progress"))
+
+
+@EXAMPLES
+@given(ending=st.sampled_from(["What's left? Nothing: the folder is clean.",
+                               "Why did the build fail? The evals/ fixtures were stale; they are regenerated now."]))
+def test_a_question_the_agent_answers_itself_leaves_nothing_waiting(ending: str) -> None:
+    steps = "\n".join(items(summarize([*CLEANUP, assistant(f"Removed evals/. {ending}")]), "## Next Steps"))
+    assert "wait for the user's next request" in steps and "?" not in steps
+
+
+@EXAMPLES
+@given(tool=st.sampled_from(["AskUserQuestion", "ask_user", "request_user_input"]),
+       nested=st.booleans())
+def test_a_question_tool_call_the_region_ends_on_waits_for_the_answer(tool: str, nested: bool) -> None:
+    question = "Should I keep the evals/ directory or remove it?"
+    arguments = {"questions": [{"question": question, "options": [{"label": "Keep"}, {"label": "Remove"}]}]} \
+        if nested else {"question": question}
+    summary = summarize([*CLEANUP, assistant("The folder holds SKILL.md and evals/.", call("q", tool, **arguments))])
+    steps = items(summary, "## Next Steps")
+    assert question in steps[0] and "Continue where the agent stopped" not in "\n".join(steps)
