@@ -158,7 +158,10 @@ def user_requests(messages: list[dict]) -> list[tuple[int, str]]:
         if message.get("role") != "user" or injected(messages[index - 1] if index else None, message):
             continue
         text = content_text(message.get("content"))
-        expanded = index + 1 < len(messages) and injected(message, messages[index + 1])
+        following = messages[index + 1] if index + 1 < len(messages) else None
+        # a command the harness expanded into instructions: as a user message (see injected), or as a custom
+        # message (what an importer makes of the rows Claude Code marks as its own)
+        expanded = following is not None and (following.get("role") == "custom" or injected(message, following))
         words = invocation(text, expanded) or request_words(text)
         if words.strip():
             found.append((index, words))

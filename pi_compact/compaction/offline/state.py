@@ -258,6 +258,8 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
             continue
+        if role not in ("assistant", "toolResult"):
+            continue  # what a harness or an extension put in (a custom message, a summary) is no step of the agent's
         if not turns:
             turns.append(_TurnDraft("", -1, commits=[], decisions=[]))
         turn = turns[-1]
