@@ -27,8 +27,10 @@ from .sections import Sections
 from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
 from ..tokens import text_tokens
 
-DETAIL_RATIO = 0.02
-"""Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
+DETAIL_RATIO = 0.04
+"""Tokens of summary per token of region that the details may fill: about 1,500 for a 38,000-token region, whose
+request-by-request log is the part of it a reader cannot rebuild (the model's own summary of such a region takes
+7,000–10,000 characters); from about 47,500 tokens on, :data:`DETAIL_MAX`."""
 DETAIL_MAX = 1900
 """At most this many tokens in all: a summary the next agent reads whole (6,000–7,000 characters)."""
 COMMITTED_LABEL = "Committed:"
