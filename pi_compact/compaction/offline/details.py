@@ -21,6 +21,7 @@ from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
                     shell_command, tool_path)
 from .outcome import refusal
+from .pasted import pasted_errors
 from .goal import request_words
 from .paths import PathNames, infer_cwd
 from .sections import Sections
@@ -41,6 +42,7 @@ NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
+PASTED_LABEL = "Errors in output the user pasted (quoted, the latest last):"
 FAILURE_FLOOR = 200
 """Tokens the settled failures may always take (two or three of them), however small the region."""
 _SENTENCE_CHARS = 240
@@ -169,24 +171,40 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     return items + ([log] if log else [])
 
 
+def _pasted_item(turns: tuple[Turn, ...], shown: str, room: int, earlier_label: str) -> str:
+    """One item: the error lines the user pasted into requests (:func:`.pasted.pasted_errors`) that the summary does
+    not quote already, the latest last, the oldest dropped beyond ``room`` tokens. An earlier request's line does not
+    count as quoting: the work log may take its place, naming the request in fewer words."""
+    kept = "\n".join(line for line in shown.splitlines() if not line.startswith(f"- {earlier_label}"))
+    lines = list(dict.fromkeys(f"{_SUB}`{line.replace('`', chr(39))}`" for turn in turns
+                               for line in pasted_errors(turn.request) if line not in kept))
+    while lines and text_tokens("\n".join([PASTED_LABEL, *lines])) > room:
+        lines = lines[1:]
+    return "\n".join([PASTED_LABEL, *lines]) if lines else ""
+
+
 def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathNames, have: set[str],
               room: int) -> str:
     """The failures the region met and settled (the open ones are under Blocked), each with what failed in the
-    tool's own words and what the agent did next, those naming the most things the summary lacks first, within
-    ``room``: commands and file changes; a lookup (a fetch, a browser call) only when the same tool then succeeded
-    (what was done instead); the model's own API errors once a later reply went through. A call the user stopped
-    or declined, or the harness turned back before it ran, is no such failure."""
+    tool's own words, what the agent made of it (:func:`_diagnoses`) and what it did next, those naming the most
+    things the summary lacks first, within ``room``: commands and file changes; a lookup (a fetch, a browser call)
+    only when the same tool then succeeded (what was done instead); the model's own API errors once a later reply
+    went through. A call the user stopped or declined, or the harness turned back before it ran, is no such
+    failure."""
     open_text = "\n".join(state.open_errors)
     then = _next_steps(facts.attempts, names)
-    found: dict[str, str] = {}  # the failure's line -> what the agent did after its latest occurrence
+    said = _diagnoses(listed)
+    found: dict[str, str] = {}  # the failure's line -> what the agent made of its latest occurrence, did next
     for position, attempt in enumerate(facts.attempts):
         if not _settled_failure(attempt, position in then) or attempt.error.strip()[:80] in open_text:
             continue
         found.pop(line := _failure_line(attempt, names), None)
-        found[line] = then.get(position, "")
+        why = said[attempt.index] if 0 <= attempt.index < len(said) else ""
+        after = then.get(position, "")
+        found[line] = (f" — the agent: “{why}”" if why else "") + (f"; then {after}" if after else "")
     for error in _provider_errors(listed):
-        found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "a later reply went through")
-    lines = {f"{line}; then {after}" if after else line: line.split(": ", 1)[-1] for line, after in found.items()}
+        found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "; then a later reply went through")
+    lines = {line + after: line.split(": ", 1)[-1] for line, after in found.items()}
     named = {line: terms(line) for line in lines}
     # the failure itself is the news (a conflict in a file the summary names): a line that adds no name still counts,
     # after those that do, unless its error was said already
@@ -199,6 +217,41 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
             said.add(lines[line])
     order = list(lines)
     return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
+
+
+_CAUSE = re.compile(r"\b(?:because|since|needs?|must|should|missing|wrong|instead|expects?|requires?|likely|seems?"
+                    r"|issue|problem|cause[sd]?|fails?|failed|error|only|not|no longer|never|does ?n[o']t|is ?n[o']t"
+                    r"|ca ?n[o']t|can ?not|wo ?n[o']t)\b", re.I)
+"""Words of a sentence that says why something failed (``The checkpoint ID needs to be 12 lowercase hex``)."""
+_DIAGNOSIS_SENTENCES = 4
+_DIAGNOSIS_CHARS = 160
+_DIAGNOSIS_TEXT = 4000
+"""The agent's words are read this far for a diagnosis: it comes first, before the plan of what to do."""
+
+
+def _diagnoses(listed: list[dict]) -> list[str]:
+    """Per message of ``listed``, what the agent made of it if it failed: the first sentence of the agent's next words
+    (before the user speaks again) that says why, not what it will do (``The worktree path is resolved through
+    symlinks on macOS.``, not ``Let me check.``); ``""`` when those words say no such thing. One backward pass: a
+    run of failed calls before the agent's next words shares them."""
+    found = [""] * len(listed)
+    upcoming = ""
+    for index in range(len(listed) - 1, -1, -1):
+        found[index] = upcoming
+        message = listed[index]
+        if message.get("role") == "user":
+            upcoming = ""
+        elif message.get("role") == "assistant":
+            text = content_text(message.get("content"), "\n").strip()
+            upcoming = _cause(text[:_DIAGNOSIS_TEXT]) if text else upcoming
+    return found
+
+
+def _cause(text: str) -> str:
+    for sentence in _sentences(text)[:_DIAGNOSIS_SENTENCES]:
+        if _CAUSE.search(sentence) and not _ANNOUNCE.match(sentence) and not sentence.endswith("?"):
+            return clip_words(sentence, _DIAGNOSIS_CHARS).replace("“", '"').replace("”", '"')
+    return ""
 
 
 def _settled_failure(attempt: Attempt, followed: bool) -> bool:
@@ -547,7 +600,8 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
 
 # -- into the summary -----------------------------------------------------------------------------------------
 
-DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL)
+DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,
+                 PASTED_LABEL)
 
 
 def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
@@ -572,7 +626,13 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
     if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
         sections.items["done"][:] = done
     listed = list(message_dicts(messages))
-    met = _met_item(listed, facts, state, _path_names(listed, facts, cwd), terms(draw()), failure_room(room))
+    failures = failure_room(room)
+    pasted = _pasted_item(state.turns, draw(), failures // 3, earlier_label)
+    if pasted:  # failures the tool results cannot show (what broke on the user's side), in the failures' room
+        critical.append(pasted)
+        room += text_tokens(pasted) + 2
+        failures -= text_tokens(pasted) + 2
+    met = _met_item(listed, facts, state, _path_names(listed, facts, cwd), terms(draw()), failures)
     if met:  # beyond the room: the other details keep theirs
         critical.append(met)
         room += text_tokens(met) + 2
@@ -598,5 +658,5 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
 
 
 __all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL",
-           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "RAN_LABEL", "READ_LABEL", "add_details", "commit_hashes",
-           "detail_items", "detail_room", "terms"]
+           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL", "add_details",
+           "commit_hashes", "detail_items", "detail_room", "terms"]
