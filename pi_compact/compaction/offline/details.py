@@ -20,6 +20,7 @@ from .errors import command_key, turned_back
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
                     shell_command, tool_path)
+from .findings import findings
 from .outcome import refusal
 from .pasted import pasted_errors
 from .goal import request_words
@@ -43,6 +44,7 @@ GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
 PASTED_LABEL = "Errors in output the user pasted (quoted, the latest last):"
+FOUND_LABEL = "What the agent found out (its conclusions, quoted, the latest last):"
 FAILURE_FLOOR = 200
 """Tokens the settled failures may always take (two or three of them), however small the region."""
 _SENTENCE_CHARS = 240
@@ -128,8 +130,13 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     listed = list(message_dicts(messages))
     have = terms(shown)
     items: list[str] = []
-    read = _files_read(listed, facts, state, cwd, have)
     spent = 0
+    found = _found_item(listed, shown, room // 4)
+    if found:  # the reasons: what the changed files and commands cannot tell
+        items.append(found)
+        spent += text_tokens(found)
+        have |= terms(found)
+    read = _files_read(listed, facts, state, cwd, have)
     if read:
         line = _paths_line(READ_LABEL, read, room // 4)  # files never take more than a quarter of the room
         if line:
@@ -169,6 +176,18 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     chosen = _choose(_candidates(groups, turns), have, room - spent)
     log = _log(turns, heads, chosen)
     return items + ([log] if log else [])
+
+
+def _found_item(listed: list[dict], shown: str, room: int) -> str:
+    """One item: the agent's conclusions (:func:`.findings.findings`) the summary does not hold yet, the latest
+    kept first within ``room`` tokens, shown in their order."""
+    texts = [content_text(m.get("content"), "\n") for m in listed if m.get("role") == "assistant"]
+    said = [f"{_SUB}{finding}" for finding in findings(texts) if finding not in shown]
+    kept: list[str] = []
+    for line in reversed(said):
+        if text_tokens("\n".join([FOUND_LABEL, line, *kept])) <= room:
+            kept.insert(0, line)
+    return "\n".join([FOUND_LABEL, *kept]) if kept else ""
 
 
 def _pasted_item(turns: tuple[Turn, ...], shown: str, room: int, earlier_label: str) -> str:
@@ -601,7 +620,7 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
 # -- into the summary -----------------------------------------------------------------------------------------
 
 DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,
-                 PASTED_LABEL)
+                 PASTED_LABEL, FOUND_LABEL)
 
 
 def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
@@ -657,6 +676,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
         item.startswith(earlier_label) and item[len(earlier_label):].strip().rstrip("…").strip() in logged)]
 
 
-__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL",
+__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "FOUND_LABEL",
+           "GIT_LABEL",
            "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL", "add_details",
            "commit_hashes", "detail_items", "detail_room", "terms"]
