@@ -1,11 +1,13 @@
-"""The details a large region can afford: the files read, each request with what the agent found and did.
+"""The details a large region can afford: what the agent found out, each request with what the agent found and did.
 
 The sections of :mod:`.summary` say what is true now in a few lines, whatever the region's size. A region of
-150,000 tokens holds far more that the next agent would otherwise search for: the files it read, the value the
-agent settled on, the test that failed and why, the option the user picked. Those are named in the user's and the
+150,000 tokens holds far more that the next agent would otherwise search for: why something was broken, the value
+the agent settled on, the test that failed and why, the option the user picked. Those are named in the user's and the
 agent's own words, so the details are their sentences, not paraphrases, chosen for the *terms* they add to the
 summary (paths, file names, identifiers, values, numbers): a sentence that names nothing new is left out, however
 long. The room they may take grows with the region (:func:`detail_room`) and never passes the summary's budget.
+The files the region read are not among them: pi's ``<read-files>`` list, appended to every stored summary
+(:func:`.compose.compose`), names them all.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ DETAIL_MAX = 1900
 COMMITTED_LABEL = "Committed:"
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
+"""The label earlier summaries gave the files read (pi's ``<read-files>`` list names them now): such an item of an
+earlier summary is still a detail, and gives way to this region's."""
 EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
 NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
@@ -124,7 +128,7 @@ class _Candidate:
 
 def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, shown: str, room: int) -> list[str]:
     """Critical Context items that add to ``shown`` (the summary so far) the region's terms it lacks, within
-    ``room`` tokens: the files read, then request by request the agent's sentences that name the most new things."""
+    ``room`` tokens: what the agent found out, then request by request its sentences that name the most new things."""
     if room <= 0:
         return []
     listed = list(message_dicts(messages))
@@ -136,13 +140,6 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(found)
         spent += text_tokens(found)
         have |= terms(found)
-    read = _files_read(listed, facts, state, cwd, have)
-    if read:
-        line = _paths_line(READ_LABEL, read, room // 4)  # files never take more than a quarter of the room
-        if line:
-            items.append(line)
-            spent += text_tokens(line)
-            have |= terms(line)
     unlisted = [path for path, _ in state.modified if f"`{path.lower()}`" not in shown.lower()]
     if unlisted:  # the Done list names the files changed last; the room can name the others
         line = _paths_line(EARLIER_CHANGED_LABEL, unlisted, room // 4)
@@ -504,14 +501,6 @@ def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str
         lines = lines[1:]  # the files changed longest ago go first
     return "\n".join([NAMES_LABEL, *(line.strip() if n == 0 else line for n, line in enumerate(lines))]) \
         if lines else ""
-
-
-def _files_read(listed: list[dict], facts: Facts, state: RegionState, cwd: str, have: set[str]) -> list[str]:
-    names = _path_names(listed, facts, cwd)
-    changed = {path for path, _ in state.modified}
-    read = list(dict.fromkeys(names.name(path) for path in facts.read_files))
-    return [path for path in read if path not in changed and path.lower() not in have
-            and not names.is_directory(path, read)]
 
 
 def _agent_texts(listed: list[dict]) -> list[list[str]]:

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.details import (DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, PASTED_LABEL, RAN_LABEL,
                                                     READ_LABEL, detail_room, terms)
+from pi_compact.compaction.offline.compose import compose
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.tokens import text_tokens
 
@@ -78,14 +79,17 @@ def test_the_details_stay_within_the_room_the_region_affords(count: int) -> None
         assert text_tokens(text) >= detail_room(replaced, 13_000) * 0.6
 
 
-def test_files_read_are_named_from_the_working_directory_and_changed_ones_are_not_repeated() -> None:
+def test_files_read_are_left_to_pis_list_and_their_room_to_the_agents_words() -> None:
     messages = _region(["The parser `split_rows` drops the last row when the file has no final newline."], reads=3)
     messages += [assistant(call("e", "edit", path=f"{CWD}/src/importer/part_0_0.py", oldText="a", newText="b")),
                  result("e", "edit", "Edited."), assistant("Fixed `split_rows`: the last row is kept now.")]
-    text = summarize(messages, metadata={"cwd": CWD})
-    read_line = next(line for line in text.splitlines() if READ_LABEL in line)
-    assert "`src/importer/part_1_2.py`" in read_line and CWD not in read_line
-    assert "part_0_0.py" not in read_line  # changed: the Done list names it
+    body = summarize(messages, metadata={"cwd": CWD})
+    assert READ_LABEL not in body and "part_1_2.py" not in body and "`split_rows`" in body
+    facts = extract_facts(messages)
+    stored = compose(body, first_request=None, current_request=None, dropped_note=None, read_files=facts.read_files,
+                     modified_files=facts.modified_files, cwd=CWD)
+    listed = stored.split("<read-files>\n", 1)[1].split("\n</read-files>", 1)[0].splitlines()
+    assert "src/importer/part_1_2.py" in listed and "src/importer/part_0_0.py" not in listed  # changed: listed so
 
 
 def test_an_earlier_regions_details_give_way_to_this_ones() -> None:
