@@ -612,6 +612,23 @@ DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_
                  PASTED_LABEL, FOUND_LABEL)
 
 
+def _unsaid(critical: list[str], label: str, met: str) -> None:
+    """The ``label`` item of ``critical`` (a comma-separated list of failed actions) without those ``met`` quotes
+    already, or gone when none is left."""
+    for number, item in enumerate(critical):
+        if label and item.startswith(label):
+            left = [part for part in _QUOTED_LIST.findall(item[len(label):]) if part.strip() not in met]
+            if left:
+                critical[number] = f"{label} {', '.join(part.strip() for part in left)}"
+            else:
+                del critical[number]
+            return
+
+
+_QUOTED_LIST = re.compile(r"(?:[^,`]|`[^`]*`)+")
+"""The parts of a comma-separated list whose backticked values may hold commas."""
+
+
 def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
     """Each "Committed:" item with the hash git printed for it (the next agent can show, revert or cite it)."""
     for number, item in enumerate(done):
@@ -621,10 +638,11 @@ def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
 
 
 def add_details(sections: Sections, messages: Any, state: RegionState, facts: Facts, details: tuple[str, int],
-                draw: Callable[[], str], earlier_label: str) -> None:
+                draw: Callable[[], str], earlier_label: str, resolved_label: str = "") -> None:
     """The region's details added to ``sections`` in the room left (``details``: the cwd and the room in tokens;
-    ``draw`` renders the summary), the commits' hashes first; an earlier region's details give way to them, and
-    an ``earlier_label`` item ("Earlier request: …") the work log names already goes."""
+    ``draw`` renders the summary), the commits' hashes first; an earlier region's details give way to them, an
+    ``earlier_label`` item ("Earlier request: …") the work log names already goes, and so do the failures a
+    ``resolved_label`` item lists ("Resolved along the way: `make lint`") that the settled failures quote."""
     cwd, room = details
     critical = sections.items["critical"]
     earlier = [item for item in critical if item.startswith(DETAIL_LABELS)]
@@ -644,6 +662,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
     if met:  # beyond the room: the other details keep theirs
         critical.append(met)
         room += text_tokens(met) + 2
+        _unsaid(critical, resolved_label, met)
     base, shown = list(critical), draw()
     target, added = room, []
     for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)

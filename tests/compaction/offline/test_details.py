@@ -325,6 +325,21 @@ def test_one_line_of_the_users_own_words_is_no_pasted_output() -> None:
     assert PASTED_LABEL not in summarize(messages, metadata={"cwd": CWD})
 
 
+@pytest.mark.parametrize("quoted", [True, False])
+def test_a_settled_failure_the_details_quote_is_not_listed_again_as_resolved(quoted: bool) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    failing = "go vet ./..." if quoted else "cat docs/missing.md"  # a failed lookup is resolved, never quoted
+    messages += [assistant(call("f", "bash", command=failing)),
+                 result("f", "bash", bash_fail("pkg/a.go:3:1: unreachable code", 1), error=True),
+                 assistant(call("e", "edit", path=f"{CWD}/pkg/a.go", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant(call("g", "bash", command=failing)),
+                 result("g", "bash", "ok"), assistant("Fixed; it passes now.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    resolved = [line for line in text.splitlines() if line.startswith("- Resolved along the way:")]
+    assert (f"`{failing}`" in text.split(MET_LABEL, 1)[1]) is quoted if MET_LABEL in text else not quoted
+    assert (not resolved) if quoted else f"`{failing}`" in resolved[0]
+
+
 def test_a_lookup_that_found_nothing_and_an_open_failure_are_not_among_the_settled() -> None:
     messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
     messages += [assistant(call("l", "bash", command="grep -rn missing_name src/")), result("l", "bash", "", error=True),
