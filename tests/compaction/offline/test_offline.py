@@ -99,12 +99,13 @@ def test_progress_names_changed_files_with_their_last_action_and_only_the_open_e
     assert changed_files(text) == {"src/parser.py": "edited", "docs/parser.md": "written"}
     assert items(text, "### In Progress") == [
         "“Please finish the changelog entry and fix the lint error; don't touch package.json.” — under way"]
-    # pytest failed, then passed after the fix: resolved, named with its error among the settled failures (the next
-    # agent must not retry it), never as blocked; lint still fails: open
+    # pytest failed, then passed after the fix: resolved, named once, with its error, among the settled failures
+    # (the next agent must not retry it; no "Resolved along the way" says it again), never as blocked; lint still
+    # fails: open
     assert items(text, "### Blocked") == ["`npm run lint` failed: error: Unexpected console statement (no-console)"]
-    assert "- Resolved along the way: `pytest -q tests/test_parser.py`" in text
+    assert "Resolved along the way" not in text
     settled = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
-    assert "ValueError" in settled and text.count("ValueError") == 1
+    assert "`pytest -q tests/test_parser.py`" in settled and "ValueError" in settled and text.count("ValueError") == 1
     assert items(text, "## Next Steps") == [
         "Fix: `npm run lint` failed: error: Unexpected console statement (no-console)",
         "Carry out the user's latest request: “Please finish the changelog entry and fix the lint error; don't touch "
