@@ -322,8 +322,9 @@ class SessionIndex:
         return nodes
 
     def _forward_nodes(self, kids: dict[str, list[Slot]], make: Callable) -> dict[str, Any] | None:
-        """Every entry's node by id, built in one pass from the end of the file, or ``None`` when some entry
-        comes before its parent (a hand-edited file, a parent cycle): the walk from the roots builds those.
+        """The roots' nodes by id (every other node under them), built in one pass from the end of the file, or
+        ``None`` when some entry comes before its parent (a hand-edited file, a parent cycle): the walk from the
+        roots builds those.
 
         pi appends an entry after its parent, so in a file it wrote every child comes later than its parent
         and the file read backwards builds children first: no walk, no stack. A child not built yet when its
@@ -339,14 +340,14 @@ class SessionIndex:
             if below is None:
                 children: tuple = ()
             elif len(below) == 1:  # most entries: no list to build, no timestamp to read, nothing to sort
-                only = built.get(below[0].id)
+                only = built.pop(below[0].id, None)  # taken out once used: the map holds the unplaced nodes only
                 if only is None:
                     return None
                 children = (only,)
             else:
                 if any(child.id not in built for child in below):
                     return None
-                children = tuple(built[child.id] for child in sorted(below, key=lambda c: _sort_ms(c.timestamp)))
+                children = tuple(built.pop(child.id) for child in sorted(below, key=lambda c: _sort_ms(c.timestamp)))
             built[entry_id] = make(slot, children, labels(entry_id))
         return built
 
