@@ -228,7 +228,8 @@ def test_blank_controls_are_found_by_the_spelt_out_test():
 
 # -- the painted tree lines are the pieces painted -------------------------------------------------------------
 
-_PREVIEWS = st.lists(st.sampled_from(["a", "word ", " ", "…", "→", "日本", "\u0301", "x" * 30]) | texts, max_size=40).map("".join)
+_PREVIEWS = st.lists(st.sampled_from(["a", "word ", " ", "…", "→", "日本", "\u0301", "x" * 30]) | texts,
+                     max_size=40).map("".join)
 
 
 def _painted_both_ways(rows: list[tuple], width: int, colour: bool) -> tuple[list[str], list[str]]:
@@ -251,7 +252,8 @@ def _painted_both_ways(rows: list[tuple], width: int, colour: bool) -> tuple[lis
 
 @SETTINGS
 @given(st.lists(st.tuples(_PREVIEWS, st.sampled_from(["message", "compaction", "custom"]), st.booleans(),
-                          st.none() | st.integers(min_value=0, max_value=50_000), st.sampled_from(["abc12345", "日本語ident", " sp"])),
+                          st.none() | st.integers(min_value=0, max_value=50_000),
+                          st.sampled_from(["abc12345", "日本語ident", " sp"])),
                 min_size=1, max_size=6),
        st.integers(min_value=1, max_value=200), st.booleans())
 def test_painted_lines_are_the_pieces_painted(rows, width, colour):
