@@ -194,19 +194,17 @@ def line_filter(query: str) -> Callable[[bytes], bool]:
 
 
 def _file_filter(index, query: str) -> Callable[[Slot], bool]:
-    """:func:`line_filter` for every line of an opened file at once: the file lowered once, each line's runs
-    found within its bounds, escapes and characters that fold to ASCII located once for the whole file."""
+    """:func:`line_filter` for every line of an opened file at once: the lines holding every run of the query
+    found in one pass over the file; escapes and characters that fold to ASCII located once for the whole file."""
     per_line = line_filter(query)
     tokens = _tokens(query)
     data: bytes = index.file_bytes
     if tokens is None or not all(token.isascii() for token in tokens) or not data:
         return lambda slot: (raw := index.raw_line(slot)) is None or per_line(raw)
     runs = sorted({token.encode() for token in tokens}, key=len, reverse=True)
-    lowered = data.lower()
     escapes = _escape_positions(data)
     folding = _FOLDS_TO_ASCII.search(data.translate(None, _ASCII)) is not None
-    holding = _lines_holding(lowered, runs[0], index.slots)
-    others = runs[1:]
+    holding = _lines_holding(data, runs, index.slots)
 
     def may_match(slot: Slot) -> bool:
         if slot.entry is not None or slot.start < 0:
@@ -217,28 +215,38 @@ def _file_filter(index, query: str) -> Callable[[Slot], bool]:
             return True
         if folding and not data[start:end].isascii():
             return per_line(data[start:end])
-        return start in holding and all(lowered.find(run, start, end) >= 0 for run in others)
+        return start in holding
 
     return may_match
 
 
-def _lines_holding(lowered: bytes, run: bytes, slots: list[Slot]) -> set[int]:
-    """The start offsets of the lines (of ``slots``) that hold ``run``: the file is searched from one
-    occurrence to the next, skipping the rest of each line found, rather than line by line (a word found in
-    few lines costs a few searches, not one per line)."""
+def _lines_holding(data: bytes, runs: list[bytes], slots: list[Slot]) -> set[int]:
+    """The start offsets of the lines (of ``slots``) whose lowered bytes hold every one of ``runs`` (longest
+    first). The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh
+    memory than the search itself, and doubled the peak), and each run is searched from one occurrence to the
+    next, skipping the rest of each line found, rather than line by line (a word found in few lines costs a
+    few searches, not one per line; a common one a search per line holding it, not a lowering of each)."""
     bounds = sorted((slot.start, slot.end) for slot in slots if slot.start >= 0)
     starts = [start for start, _ in bounds]
-    found: set[int] = set()
-    at = lowered.find(run)
-    while at >= 0:
-        line = bisect_right(starts, at) - 1
-        start, end = bounds[line] if line >= 0 else (-1, -1)
-        if start <= at and at + len(run) <= end:
-            found.add(start)
-            at = lowered.find(run, end)
-        else:
-            at = lowered.find(run, at + 1)
-    return found
+    holding: list[set[int]] = [set() for _ in runs]
+    for offset in range(0, len(data), _PIECE_BYTES):
+        # the piece reaches len(run) - 1 bytes into the next, so that a run across the seam is found
+        piece = data[offset : offset + _PIECE_BYTES + len(runs[0]) - 1].lower()
+        for run, found in zip(runs, holding):
+            at = piece.find(run)
+            while 0 <= at < _PIECE_BYTES:  # one starting later is the next piece's
+                line = bisect_right(starts, offset + at) - 1
+                start, end = bounds[line] if line >= 0 else (-1, -1)
+                if start <= offset + at and offset + at + len(run) <= end:
+                    found.add(start)
+                    at = piece.find(run, end - offset)
+                else:
+                    at = piece.find(run, at + 1)
+    return set.intersection(*holding)
+
+
+_PIECE_BYTES = 1 << 22
+"""Bytes of the file lowered at once by :func:`_lines_holding`."""
 
 
 _ESCAPE = re.compile(rb"\\u")

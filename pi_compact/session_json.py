@@ -19,6 +19,7 @@ from .errors import PiCompactError, UsageError
 from .store.jsonl import dumps
 
 if TYPE_CHECKING:
+    from .compaction.estimate_cache import EstimateCache
     from .compaction.settings import CompactionSettings
     from .session import Session
     from .store.index import DigestNode
@@ -55,11 +56,13 @@ def session_show_json(session: Session) -> bytes:
     return show_json_document(session, roots, counts)
 
 
-def show_json_digest() -> Callable[[dict], Any]:
-    """The digest :func:`session_show_json` makes of each entry (for :func:`file_counted_tree`)."""
+def show_json_digest(cache: EstimateCache | None = None) -> Callable[..., Any]:
+    """The digest :func:`session_show_json` makes of each entry (for :func:`file_counted_tree`); with
+    ``cache``, a digest of the entry and its line whose estimates are read from and kept in it."""
     from .compaction.tokens import estimate_tokens
 
-    return _json_digest(entry_tokens(estimate_tokens))
+    tokens = entry_tokens(estimate_tokens)
+    return _json_digest(cache.keyed(tokens) if cache is not None else tokens)
 
 
 def show_json_document(session: Session, roots: list[DigestNode], counts: EntryCounts) -> bytes:
@@ -184,28 +187,33 @@ def counted_tree(session: Session, digest: Callable[[dict], Any]) -> tuple[list[
 # -- reading a file in pieces (the CLI's show and info on a file of any size) -----------------------------------
 
 
-def file_counted_tree(path: str | os.PathLike, digest: Callable[[dict], Any]) -> tuple[Session, list[DigestNode], EntryCounts]:
+def file_counted_tree(path: str | os.PathLike, digest: Callable[..., Any], *,
+                      with_lines: bool = False) -> tuple[Session, list[DigestNode], EntryCounts]:
     """:func:`counted_tree` of the file at ``path``, read once in pieces: memory holds the index and the
     digests, never the file (:mod:`pi_compact.store.stream`). The session returned answers for the header,
-    name, leaf, problems and paths; its entries are not held. A v1/v2 file is opened whole (it is migrated)."""
+    name, leaf, problems and paths; its entries are not held. A v1/v2 file is opened whole (it is migrated).
+
+    With ``with_lines``, ``digest`` is called with the entry and the bytes of its line (a memoryview), or ``None`` for the line of a file migrated in memory (its entries are not its lines):
+    what a cache keyed by line content (:mod:`pi_compact.compaction.estimate_cache`) needs."""
     from .session import Session
     from .store.scan import _gc_paused
 
     streamed = _streamed(path)
     if streamed is None:
         session = Session.open(path)
-        return (session, *counted_tree(session, digest))
+        return (session, *counted_tree(session, (lambda entry: digest(entry, None)) if with_lines else digest))
     counts, digests = EntryCounts(), {}
     kinds, roles = counts.kinds, counts.message_roles
     with _gc_paused():  # as in SessionIndex.digest_tree: a pass this size creates no cycle worth collecting
         for piece in streamed.pieces():
+            view = memoryview(piece.data)
             for slot, entry in zip(piece.slots, piece.entries()):  # every line, file order: a later duplicate's
                 kind = entry.get("type")  # digest overwrites the earlier. Counted as EntryCounts.add counts, inlined
                 kinds.append(kind)
                 if kind == "message":
                     message = entry.get("message")
                     roles.append(message.get("role") if isinstance(message, dict) else "none")
-                digests[slot.id] = digest(entry)
+                digests[slot.id] = digest(entry, view[slot.start : slot.end]) if with_lines else digest(entry)
     session = _read_only(streamed)
     return session, session._index.digest_nodes(digests), counts
 
@@ -256,10 +264,14 @@ def _read_only(streamed: StreamedFile) -> Session:
     return Session._on(file)
 
 
-def entry_tokens(estimate: Callable[[dict], int]) -> Callable[[dict], int | None]:
-    """``estimate`` of a message entry's message; ``None`` for other entries and for a message it cannot read."""
+def entry_tokens(estimate: Callable[[dict], int]) -> Callable[..., int | None]:
+    """``estimate`` of a message entry's message; ``None`` for other entries and for a message it cannot read.
 
-    def tokens(entry: dict) -> int | None:
+    The function made takes the entry's line too (``line``, unused) as a cached estimate does
+    (:meth:`EstimateCache.keyed <pi_compact.compaction.estimate_cache.EstimateCache.keyed>`), so that a digest
+    can be given either."""
+
+    def tokens(entry: dict, line: object = None) -> int | None:
         message = entry.get("message")
         if entry.get("type") != "message" or not isinstance(message, dict):
             return None
@@ -290,8 +302,8 @@ _NO_ROLE: Any = object()
 """Not a role: a ``role`` that is JSON ``null`` is printed as such, a missing one is left out."""
 
 
-def _json_digest(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], _JsonDigest]:
-    def digest(entry: dict) -> _JsonDigest:
+def _json_digest(tokens: Callable[..., int | None] | None = None) -> Callable[..., _JsonDigest]:
+    def digest(entry: dict, line: object = None) -> _JsonDigest:
         message = entry.get("message")
         is_message = entry.get("type") == "message" and isinstance(message, dict)
         return _JsonDigest(
@@ -300,7 +312,7 @@ def _json_digest(tokens: Callable[[dict], int | None] | None = None) -> Callable
             entry.get("type"),
             message["role"] if is_message and "role" in message else _NO_ROLE,
             entry.get("timestamp"),
-            tokens(entry) if tokens else None,
+            tokens(entry, line) if tokens else None,
         )
 
     return digest

@@ -5,10 +5,22 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 
 import pytest
 
+from pi_compact.compaction.estimate_cache import CACHE_DIR_ENV
 from pi_compact.testing import FakeLLMServer, fake_llm_server
+
+
+@pytest.fixture(autouse=True, scope="session")
+def estimate_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Where every test, and every process a test starts, keeps token estimate caches (``session show`` writes
+    one): a folder of this run, never the user's ``~/.cache``."""
+    folder = tmp_path_factory.mktemp("estimate-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_DIR_ENV, str(folder))
+        yield folder
 
 
 @pytest.fixture

@@ -74,13 +74,14 @@ def test_the_characters_that_fold_to_ascii_are_every_such_character():
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], deadline=None)
 @given(texts=st.lists(texts, min_size=1, max_size=8), pick=st.integers(0, 7), start=st.integers(0, 30),
-       length=st.integers(1, 12), escaped=st.booleans())
+       length=st.integers(1, 12), escaped=st.booleans(), piece=st.sampled_from([1, 2, 5, 16, 64, 1 << 22]))
 def test_the_search_of_a_lazily_read_file_finds_exactly_what_parsing_every_line_finds(
-        tmp_path_factory, monkeypatch, texts, pick, start, length, escaped):
-    from pi_compact import Session, recall
+        tmp_path_factory, monkeypatch, texts, pick, start, length, escaped, piece):
+    from pi_compact import Session, recall, recaller
     from pi_compact.store import scan
 
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)  # every line read lazily, as in a file over 8 MB
+    monkeypatch.setattr(recaller, "_PIECE_BYTES", piece)  # the file is lowered in pieces: seams anywhere
     entries, parent = [], None
     for number, text in enumerate(texts):
         for entry in _entries(text, float(number)):
@@ -110,14 +111,17 @@ def test_the_search_of_a_lazily_read_file_finds_exactly_what_parsing_every_line_
     ],
     ids=["one-word", "two-words", "two-words-elsewhere", "words-in-different-lines", "case"],
 )
+@pytest.mark.parametrize("piece", [3, 4, 5, 1 << 22], ids=lambda size: f"pieces-of-{size}")
 def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spread(
-        tmp_path, monkeypatch, query, expected):
+        tmp_path, monkeypatch, query, expected, piece):
     """The lines holding a query's longest word are found by jumping from one occurrence to the next: a line
-    is a hit only when it holds every word, wherever else in the file the words are."""
-    from pi_compact import Session, recall
+    is a hit only when it holds every word, wherever else in the file the words are, and wherever the seams
+    of the pieces the file is lowered in fall (a piece shorter than the word included)."""
+    from pi_compact import Session, recall, recaller
     from pi_compact.store import scan
 
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    monkeypatch.setattr(recaller, "_PIECE_BYTES", piece)
     texts = ["alpha alpha one", "beta two", "Alpha and beta", "beta gamma three", "beta, then alpha"]
     header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
     lines, parent = [orjson.dumps(header)], None

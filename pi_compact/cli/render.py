@@ -179,6 +179,11 @@ def text_of(content: object, *, images: bool = True, room: int | None = None) ->
         return content if room is None or len(content) <= room else content[:room]
     if not isinstance(content, list):
         return ""
+    if len(content) == 1:  # one text block, as most tool results hold: no list to join
+        block = content[0]
+        if isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            return (text if room is None else text[:room]) if isinstance(text, str) else ""
     parts: list[str] = []
     size = 0
     for block in content:
@@ -190,7 +195,7 @@ def text_of(content: object, *, images: bool = True, room: int | None = None) ->
             if not isinstance(text, str):
                 continue
         elif kind == "image" and images:
-            text = f"[image {block.get('mimeType', '')}]".replace(" ]", "]")
+            text = _image_text(block)
         else:
             continue
         parts.append(text)
@@ -198,6 +203,10 @@ def text_of(content: object, *, images: bool = True, room: int | None = None) ->
         if room is not None and size > room:
             return " ".join(parts)[:room]
     return " ".join(parts)
+
+
+def _image_text(block: dict) -> str:
+    return f"[image {block.get('mimeType', '')}]".replace(" ]", "]")
 
 
 def entry_kind(entry: dict) -> str:
@@ -241,12 +250,15 @@ def entry_preview(entry: dict, room: int | None = None) -> str:
 
 def message_preview(message: dict, room: int | None = None) -> str:
     """What a message says, on one line; ``room`` as for :func:`entry_preview`."""
-    role = message.get("role")
-    if role == "assistant":
-        return _assistant_preview(message, room)
-    if role == "toolResult":
+    return _message_preview(message, message.get("role"), room)
+
+
+def _message_preview(message: dict, role: object, room: int | None) -> str:
+    if role == "toolResult":  # first: nearly half the entries of a session
         error = " (error)" if message.get("isError") else ""
         return f"{message.get('toolName')}{error}: {text_of(message.get('content'), room=room)}"
+    if role == "assistant":
+        return _assistant_preview(message, room)
     if role == "bashExecution":
         code = message.get("exitCode")
         status = f" → exit {code}" if code not in (None, 0) else ""
@@ -259,26 +271,50 @@ def message_preview(message: dict, room: int | None = None) -> str:
 def _assistant_preview(message: dict, room: int | None) -> str:
     """The text, then ``→ call(…)`` per tool call; ``(thinking)`` when it only thought."""
     content = message.get("content")
-    blocks = content if isinstance(content, list) else []
-    text = text_of(content, room=room)
-    if not text and any(isinstance(b, dict) and b.get("type") == "thinking" for b in blocks):
+    if isinstance(content, list):
+        text, calls, thought = _assistant_blocks(content, room)
+    else:
+        text, calls, thought = text_of(content, room=room), [], False
+    if not text and thought:
         text = "(thinking)"
     parts, size = [text], len(text)
     cut = room is not None and size >= room  # the calls are past the room: left out
     if not cut:
-        for block in blocks:
-            if isinstance(block, dict) and block.get("type") == "toolCall":
-                parts.append("→ " + tool_call_line(block))
-                size += len(parts[-1]) + 1
-                if room is not None and size >= room:
-                    cut = True
-                    break
+        for block in calls:
+            parts.append("→ " + tool_call_line(block))
+            size += len(parts[-1]) + 1
+            if room is not None and size >= room:
+                cut = True
+                break
     said = " ".join(parts).strip()
     if cut and len(said) < room:  # type: ignore[operator]
         # stripping took the room back (blanks at the cut): the start of the whole is not known from this part
         return _assistant_preview(message, None)
-    error = f"[{message.get('stopReason')}] " if message.get("stopReason") in ("error", "aborted") else ""
-    return error + said
+    stop = message.get("stopReason")
+    return f"[{stop}] {said}" if stop in ("error", "aborted") else said
+
+
+def _assistant_blocks(blocks: list, room: int | None) -> tuple[str, list[dict], bool]:
+    """An assistant message's blocks read in one pass: :func:`text_of` them, the tool calls, whether it thought."""
+    texts, calls, thought, size = [], [], False, 0
+    for block in blocks:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "toolCall":
+            calls.append(block)
+        elif kind == "thinking":
+            thought = True
+        elif room is None or size <= room:  # past the room, text is not read further (as text_of does)
+            if kind == "text":
+                text = block.get("text")
+                if isinstance(text, str):
+                    texts.append(text)
+                    size += len(text) + 1
+            elif kind == "image":
+                texts.append(_image_text(block))
+                size += len(texts[-1]) + 1
+    return " ".join(texts)[:room], calls, thought
 
 
 def tool_call_line(block: dict) -> str:
@@ -336,19 +372,21 @@ class EntryLook(NamedTuple):
     tokens: int | None
 
 
-def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[dict], EntryLook]:
-    """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens`` counts if given."""
+def entry_look(tokens: Callable[..., int | None] | None = None) -> Callable[..., EntryLook]:
+    """The digest :func:`print_tree` draws (for ``SessionIndex.digest_tree``), with ``tokens(entry, line)``
+    counts if given: ``line`` is what the digest is given after the entry (``file_counted_tree``'s
+    ``with_lines``), ``None`` when it is given the entry alone."""
     room = one_line_reads(PREVIEW_CHARS)  # a tree shows the start of each entry: only that much is put together
     make = tuple.__new__  # an EntryLook without its Python-level __new__: this runs once per line of the file
 
-    def look(entry: dict) -> EntryLook:
+    def look(entry: dict, line: object = None) -> EntryLook:
         # entry_kind and entry_preview, with the message read once: most entries of a session are messages
         entry_type = entry.get("type")
         message = entry.get("message") if entry_type == "message" else None
         if isinstance(message, dict):
             role = message.get("role")
             kind = "message" if role is None else str(role)
-            said = message_preview(message, room)
+            said = _message_preview(message, role, room)
         else:
             kind, said = str(entry_type), entry_preview(entry, room)
         return make(EntryLook, (
@@ -356,7 +394,7 @@ def entry_look(tokens: Callable[[dict], int | None] | None = None) -> Callable[[
             intern(str(entry_type)),  # a handful of names, 100,000 times: one copy each
             intern(kind),
             one_line(said, PREVIEW_CHARS),
-            tokens(entry) if tokens else None,
+            tokens(entry, line) if tokens else None,
         ))
 
     return look
@@ -441,13 +479,8 @@ def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
     entry_id, entry_type, kind, preview, tokens = node.digest  # an EntryLook: unpacked, it is read faster
     on_path = entry_id in style.on_path
     marker, marker_style, used = _MARKERS.get(entry_type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
-    short_id = entry_id[:8]
-    if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
-        ident = f"{short_id:<8} "
-        used += len(ident)
-    else:
-        ident = f"{one_line(short_id):<8} "
-        used += _cells(ident)
+    ident, ident_cells = _id_column(entry_id)
+    used += ident_cells
     kind_column, kind_cells = _kind_column(kind)
     count = _count_column(tokens)
     line: Line = [
@@ -469,6 +502,16 @@ def _entry_line(node, head: str, style: TreeStyle, width: int) -> Line:
     preview_style = _STYLES[entry_type] if entry_type in _MARKERS else ("" if on_path else "dim")
     line.append((_fit(preview, width - used), preview_style))
     return line
+
+
+def _id_column(entry_id: str) -> tuple[str, int]:
+    """The id column of a tree line (the id's first 8 characters, made one line, padded) and its cells."""
+    short_id = entry_id[:8]
+    if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
+        ident = f"{short_id:<8} "
+        return ident, len(ident)
+    ident = f"{one_line(short_id):<8} "
+    return ident, _cells(ident)
 
 
 def _label_text(label: object) -> str:
@@ -577,7 +620,7 @@ class _PaintedLines:
         self._codes = painter._wrap if console.color_system is not None else lambda name: ("", "")
         self._on_path, self._leaf_id, self._width = style.on_path, style.leaf_id, width
         self._columns: dict[tuple, tuple] = {}
-        self._counts: dict[int | None, tuple[str, int]] = {}
+        self._styled: dict[tuple, tuple] = {}
         self._heads: dict[str, tuple[str, int]] = {}
 
     def _painted(self, text: str, name: str) -> str:
@@ -585,55 +628,63 @@ class _PaintedLines:
         return before + text + after if text else ""
 
     def _columns_of(self, key: tuple) -> tuple:
-        """Per (entry type, kind, on the path): the marker and kind column painted, the ident's codes, the
-        cells of the marker and kind column, and the preview's codes."""
+        """Per (entry type, kind, on the path, token count): the marker painted with the ident's opening code;
+        the ident's closing code, the kind column and the count painted; the cells of the marker, kind and
+        count columns; and the preview's codes."""
+        styles = key[:3]
+        before_ident, after_ident, cells, *preview_codes = self._styled.get(styles) or self._styled_of(styles)
+        count = _count_column(key[3])
+        columns = self._columns[key] = (before_ident, after_ident + self._painted(count, "dim"), cells + len(count),
+                                        *preview_codes)
+        return columns
+
+    def _styled_of(self, key: tuple) -> tuple:
+        """:meth:`_columns_of` without the count, per (entry type, kind, on the path)."""
         entry_type, kind, on_path = key
         marker, marker_style, marker_cells = _MARKERS.get(entry_type, _ON_PATH_DOT if on_path else _OFF_PATH_DOT)
         kind_column, kind_cells = _kind_column(kind)
         kind_style = _STYLES.get(entry_type, _STYLES.get(kind, "")) if on_path else "dim"
         ident_before, ident_after = self._codes("bold" if on_path else "dim")
         preview_style = _STYLES[entry_type] if entry_type in _MARKERS else ("" if on_path else "dim")
-        columns = (self._painted(marker, marker_style) + ident_before, ident_after + self._painted(kind_column, kind_style),
-                   marker_cells + kind_cells, self._codes(preview_style))
-        self._columns[key] = columns
-        return columns
-
-    def _count_of(self, tokens: int | None) -> tuple[str, int]:
-        count = _count_column(tokens)
-        painted = self._counts[tokens] = (self._painted(count, "dim"), len(count))
-        return painted
+        styled = self._styled[key] = (self._painted(marker, marker_style) + ident_before,
+                                      ident_after + self._painted(kind_column, kind_style), marker_cells + kind_cells,
+                                      *self._codes(preview_style))
+        return styled
 
     def _head_of(self, head: str) -> tuple[str, int]:
         painted = self._heads[head] = (self._painted(head, "dim"), _cells(head))
         return painted
 
-    def line(self, node, head: str) -> str:
-        entry_id, entry_type, kind, preview, tokens = node.digest  # an EntryLook: unpacked, it is read faster
-        on_path = entry_id in self._on_path
-        key = (entry_type, kind, on_path)
-        columns = self._columns.get(key) or self._columns_of(key)
-        count, count_cells = self._counts.get(tokens) or self._count_of(tokens)
-        painted_head, used = self._heads.get(head) or self._head_of(head)
-        short_id = entry_id[:8]
-        if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # what one_line leaves as it is
-            ident = f"{short_id:<8} "
-            used += len(ident)
-        else:
-            ident = f"{one_line(short_id):<8} "
-            used += _cells(ident)
-        text = painted_head + columns[0] + ident + columns[1] + count
-        used += columns[2] + count_cells
-        if node.label or entry_id == self._leaf_id:
-            text, used = self._label_and_leaf(node, entry_id, text, used)
-        cells = self._width - used
-        if preview.isascii() and cells > 0:  # _fit's common case, inlined
-            shown = preview if len(preview) <= cells else preview[: cells - 1] + "…"
-        else:
-            shown = _fit(preview, cells)
-        if shown:
-            before, after = columns[3]
-            text += before + shown + after
-        return text.rstrip(" ")
+    def lines(self, roots: list) -> Iterator[str]:
+        """The tree's lines, :func:`_drawing_order`'s order, each what ``_Painter.paint(_entry_line(...))`` makes
+        of it, without the trailing blanks."""
+        on_path, leaf_id, width = self._on_path, self._leaf_id, self._width
+        columns_known, heads_known = self._columns.get, self._heads.get
+        for node, head in _drawing_order(roots):  # once per entry of the file: the columns' work inlined
+            entry_id, entry_type, kind, preview, tokens = node.digest  # an EntryLook: unpacked, it is read faster
+            key = (entry_type, kind, entry_id in on_path, tokens)
+            before_ident, after_ident, used, before, after = columns_known(key) or self._columns_of(key)
+            painted_head, head_cells = heads_known(head) or self._head_of(head)
+            short_id = entry_id[:8]
+            if short_id.isascii() and short_id.isprintable() and " " not in short_id:  # _id_column's common case
+                text = f"{painted_head}{before_ident}{short_id:<8} {after_ident}"
+                used += head_cells + 9
+            else:
+                ident, ident_cells = _id_column(entry_id)
+                text = f"{painted_head}{before_ident}{ident}{after_ident}"
+                used += head_cells + ident_cells
+            if node.label or entry_id == leaf_id:
+                text, used = self._label_and_leaf(node, entry_id, text, used)
+            cells = width - used
+            if cells <= 0:
+                shown = ""
+            elif preview.isascii():  # _fit's common cases, inlined
+                shown = preview if len(preview) <= cells else preview[: cells - 1] + "…"
+            elif (start := preview[: cells + 1]).isascii() and start.isprintable():
+                shown = preview[: cells - 1].rstrip() + "…"  # what _fit makes of a cut within a one-column start
+            else:
+                shown = _fit(preview, cells)
+            yield f"{text}{before}{shown}{after}".rstrip(" ") if shown else text.rstrip(" ")
 
     def _label_and_leaf(self, node, entry_id: str, text: str, used: int) -> tuple[str, int]:
         if node.label:
@@ -650,8 +701,7 @@ def print_tree(console: Console, roots: list, style: TreeStyle) -> None:
     if not roots:
         console.print(Text("(no entries)", style="dim"))
         return
-    line = _PaintedLines(console, style, console.width).line
-    lines = (line(node, head) for node, head in _drawing_order(roots))
+    lines = _PaintedLines(console, style, console.width).lines(roots)
     out = console.file
     while batch := list(islice(lines, 4096)):  # a few writes of a few hundred KB, not one per line
         out.write("\n".join(batch) + "\n")

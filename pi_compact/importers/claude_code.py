@@ -7,7 +7,10 @@ a user message marked ``isCompactSummary``; older versions start a bare chain wh
 "This session is being continued from a previous conversation…"). The rows become pi entries in the same
 shape: the rows of one API message (one ``message.id``) one assistant message, tool results ``toolResult``
 messages, a compaction one ``compaction`` entry holding Claude's summary, so pi's context after it is what
-Claude saw. Rows of other types become ``custom`` entries holding the row unchanged.
+Claude saw. A user row Claude Code wrote itself (``isMeta``: a local command's caveat, a skill's instructions,
+a stop hook's feedback) becomes a ``custom_message`` that pi does not display: the model still reads it as a
+user turn, and nothing takes it for what the user asked. Rows of other types become ``custom`` entries holding
+the row unchanged.
 """
 
 from __future__ import annotations
@@ -224,9 +227,15 @@ class _Converter:
             at = self._add(row, "message", {"message": self._tool_result(block, ms)}, at, entry_id)["id"]
         rest = [b for b in blocks if b.get("type") != "tool_result"]
         if rest or not results or isinstance(content, str):
-            user = {"role": "user", "content": content if isinstance(content, str) else [_user_block(b) for b in rest],
-                    "timestamp": ms or 0}
-            at = self._add(row, "message", {"message": user}, at, f"{row.value['uuid']}.u" if results else None)["id"]
+            said = content if isinstance(content, str) else [_user_block(b) for b in rest]
+            entry_id = f"{row.value['uuid']}.u" if results else None
+            if row.value.get("isMeta") is True:
+                # written by Claude Code, not typed (a local command's caveat, a skill's text, hook feedback):
+                # the model saw it as a user turn, as pi's context shows a custom message; Claude Code hides it
+                fields = {"customType": f"{FORMAT}:meta", "content": said, "display": False}
+                return self._add(row, "custom_message", fields, at, entry_id)["id"]
+            user = {"role": "user", "content": said, "timestamp": ms or 0}
+            at = self._add(row, "message", {"message": user}, at, entry_id)["id"]
         return at  # type: ignore[return-value]
 
     def _after_earlier_results(self, parent: str | None) -> str | None:

@@ -168,14 +168,16 @@ class SessionIndex:
     def walk(self, from_id: str | None) -> Iterator[Slot]:
         """Slots from ``from_id`` up to its root, leaf first; a parent cycle ends the walk and is reported."""
         seen: set[str] = set()
-        slot = self.by_id.get(from_id) if from_id is not None else None
+        by_id = self.by_id
+        slot = by_id.get(from_id) if from_id is not None else None
         while slot is not None:
             if slot.id in seen:
                 self._report(Problem("cycle", f"parent cycle through {slot.id}; path cut there", slot.line, slot.id))
                 return
             seen.add(slot.id)
             yield slot
-            slot = self.parent_slot(slot)
+            parent = slot.parent_id  # parent_slot, inlined: a path may be 100,000 entries long
+            slot = by_id.get(parent) if parent else None
 
     def parent_slot(self, slot: Slot) -> Slot | None:
         return self.by_id.get(slot.parent_id) if slot.parent_id else None  # pi stops at any falsy parentId
@@ -306,6 +308,9 @@ class SessionIndex:
                 kids[parent] = [slot]
             else:
                 siblings.append(slot)
+        built = self._forward_nodes(kids, make)
+        if built is not None:
+            return [built[root.id] for root in roots]
         reached: set[str] = set()
         nodes = [self._node(root, kids, reached, make) for root in roots]
         if len(reached) == len(by_id):
@@ -315,6 +320,36 @@ class SessionIndex:
                 self._report(Problem("cycle", f"entry {slot.id} is on a parent cycle", slot.line, slot.id))
                 nodes.append(self._node(slot, kids, reached, make))
         return nodes
+
+    def _forward_nodes(self, kids: dict[str, list[Slot]], make: Callable) -> dict[str, Any] | None:
+        """The roots' nodes by id (every other node under them), built in one pass from the end of the file, or
+        ``None`` when some entry comes before its parent (a hand-edited file, a parent cycle): the walk from the
+        roots builds those.
+
+        pi appends an entry after its parent, so in a file it wrote every child comes later than its parent
+        and the file read backwards builds children first: no walk, no stack. A child not built yet when its
+        parent is reached is what a cycle (or a child before its parent) comes to, so nothing else is checked.
+        """
+        built: dict[str, Any] = {}
+        by_id, labels, kids_of = self.by_id, self.labels.get, kids.get
+        for slot in reversed(self.slots):
+            entry_id = slot.id
+            if by_id[entry_id] is not slot:
+                continue  # shadowed duplicate
+            below = kids_of(entry_id)
+            if below is None:
+                children: tuple = ()
+            elif len(below) == 1:  # most entries: no list to build, no timestamp to read, nothing to sort
+                only = built.pop(below[0].id, None)  # taken out once used: the map holds the unplaced nodes only
+                if only is None:
+                    return None
+                children = (only,)
+            else:
+                if any(child.id not in built for child in below):
+                    return None
+                children = tuple(built.pop(child.id) for child in sorted(below, key=lambda c: _sort_ms(c.timestamp)))
+            built[entry_id] = make(slot, children, labels(entry_id))
+        return built
 
     def _node(self, root: Slot, kids: dict[str, list[Slot]], reached: set[str], make: Callable) -> _Node:
         # Iterative post-order build: deep linear sessions would overflow Python's recursion limit.

@@ -224,3 +224,46 @@ def test_blank_controls_are_found_by_the_spelt_out_test():
     # _flat asks _blank_control_in rather than looping over _BLANK_CONTROLS: the two must name the same characters
     found = {chr(code) for code in range(0x11000) if render._blank_control_in(chr(code))}
     assert found == set(render._BLANK_CONTROLS)
+
+
+# -- the painted tree lines are the pieces painted -------------------------------------------------------------
+
+_PREVIEWS = st.lists(st.sampled_from(["a", "word ", " ", "…", "→", "日本", "\u0301", "x" * 30]) | texts,
+                     max_size=40).map("".join)
+
+
+def _painted_both_ways(rows: list[tuple], width: int, colour: bool) -> tuple[list[str], list[str]]:
+    """The lines of a tree of one level of ``rows`` (preview, kind, on the path, tokens, ident), painted by
+    :class:`render._PaintedLines` and by the painter from the pieces."""
+    import io
+    from types import SimpleNamespace
+
+    nodes = [SimpleNamespace(digest=render.EntryLook(f"{ident}{n}", kind, kind, render.one_line(preview, 160), tokens),
+                             label="lbl" if n == 1 else None, children=[])
+             for n, (preview, kind, _, tokens, ident) in enumerate(rows)]
+    on_path = frozenset(node.digest.id for node, (_, _, on, _, _) in zip(nodes, rows) if on)
+    style = render.TreeStyle(nodes[-1].digest.id, on_path)
+    console = render._Console(file=io.StringIO(), width=width, color_system="256" if colour else None,
+                              force_terminal=colour, highlight=False, markup=False, emoji=False)
+    painter = render._Painter(console)
+    expected = [painter.paint(line).rstrip(" ") for line in render.tree_lines(nodes, style, width)]
+    return list(render._PaintedLines(console, style, width).lines(nodes)), expected
+
+
+@SETTINGS
+@given(st.lists(st.tuples(_PREVIEWS, st.sampled_from(["message", "compaction", "custom"]), st.booleans(),
+                          st.none() | st.integers(min_value=0, max_value=50_000),
+                          st.sampled_from(["abc12345", "日本語ident", " sp"])),
+                min_size=1, max_size=6),
+       st.integers(min_value=1, max_value=200), st.booleans())
+def test_painted_lines_are_the_pieces_painted(rows, width, colour):
+    painted, expected = _painted_both_ways(rows, width, colour)
+    assert painted == expected
+
+
+@pytest.mark.parametrize("width", range(60, 66))
+@pytest.mark.parametrize("preview", ["word " * 40 + "日本", "word " * 40, "word " * 20 + "→ read(x)"])
+def test_a_preview_cut_at_a_blank_is_painted_as_the_pieces_are(preview, width):
+    # a cut preview ends in "…": not ASCII, so the cut drops the blanks before the ellipsis; an ASCII one does not
+    painted, expected = _painted_both_ways([(preview, "message", True, 7, "abc12345")], width, False)
+    assert painted == expected

@@ -695,3 +695,108 @@ def test_a_label_that_is_no_string_is_drawn_as_json(tmp_path, command):
     with path.open("ab") as handle:
         handle.write(orjson.dumps(label) + b"\n")
     assert '[{"a": [1, "b"]}]' in invoke("session", command, str(path)).stdout
+
+
+# -- show's token estimate cache -----------------------------------------------------------------------------
+
+
+def _cache_env(folder: Path, **more: str) -> dict:
+    return {"PI_COMPACT_CACHE_DIR": str(folder), "COLUMNS": "120", **more}
+
+
+def _node_tokens(document: bytes) -> dict[str, int | None]:
+    """Each node's ``tokens`` in a ``show --json`` document, by id."""
+    found, stack = {}, orjson.loads(document)["tree"]
+    while stack:
+        node = stack.pop()
+        found[node["id"]] = node.get("tokens")
+        stack.extend(node["children"])
+    return found
+
+
+@pytest.mark.parametrize("path", [*PI_FIXTURES, DEMO], ids=lambda p: p.name)
+@pytest.mark.parametrize("command", [["show"], ["show", "--json"]], ids=" ".join)
+def test_show_prints_the_same_cold_warm_and_without_the_cache(tmp_path, path, command):
+    folder = tmp_path / "cache"
+    cold = invoke("session", *command, str(path), env=_cache_env(folder)).stdout
+    migrated = orjson.loads(path.read_bytes().split(b"\n", 1)[0]).get("version", 1) < 3
+    assert len(list(folder.glob("*.est"))) == (0 if migrated else 1)  # a migrated file's lines are not its entries
+    warm = invoke("session", *command, str(path), env=_cache_env(folder)).stdout
+    off = invoke("session", *command, str(path), "--no-cache", env=_cache_env(tmp_path / "unused")).stdout
+    empty = invoke("session", *command, str(path), env=_cache_env(tmp_path / "x", PI_COMPACT_CACHE_DIR="")).stdout
+    assert warm == cold == off == empty
+    assert not (tmp_path / "unused").exists()
+
+
+def test_show_reads_the_cache_instead_of_estimating(tmp_path, monkeypatch):
+    from pi_compact.compaction import tokens
+
+    estimated = []
+    real = tokens.estimate_tokens
+
+    def counting(message):
+        estimated.append(message)
+        return real(message)
+
+    folder = tmp_path / "cache"
+    invoke("session", "show", "--json", str(DEMO), env=_cache_env(folder))
+    monkeypatch.setattr(tokens, "estimate_tokens", counting)
+    warm = invoke("session", "show", "--json", str(DEMO), env=_cache_env(folder)).stdout
+    assert estimated == []
+    assert warm == invoke("session", "show", "--json", str(DEMO), "--no-cache", env=_cache_env(folder)).stdout
+    assert estimated  # without the cache, every message is estimated
+
+
+def test_show_estimates_an_edited_line_again(tmp_path):
+    from pi_compact.compaction.tokens import estimate_tokens
+
+    folder = tmp_path / "cache"
+    entries = [user(f"u000000{n}", f"u000000{n - 1}" if n else None, f"message number {n}", n) for n in range(5)]
+    path = write_session(tmp_path / "s.jsonl", entries)
+    before = _node_tokens(invoke("session", "show", "--json", str(path), env=_cache_env(folder)).stdout_bytes)
+    entries[2] = user("u0000002", "u0000001", "an edited message, much longer than it was " * 30, 2)
+    write_session(path, entries)  # rewritten, as a repair or a migration rewrites a file
+    after = _node_tokens(invoke("session", "show", "--json", str(path), env=_cache_env(folder)).stdout_bytes)
+    assert after["u0000002"] == estimate_tokens(entries[2]["message"]) != before["u0000002"]
+    assert {k: v for k, v in after.items() if k != "u0000002"} == {k: v for k, v in before.items() if k != "u0000002"}
+    human = invoke("session", "show", str(path), env=_cache_env(folder)).stdout
+    assert human == invoke("session", "show", str(path), "--no-cache", env=_cache_env(folder)).stdout
+
+
+@pytest.mark.parametrize("damage", [lambda data: data[: len(data) // 2], lambda data: data[:-1] + b"\xff",
+                                    lambda data: b"\0" * len(data)], ids=["truncated", "flipped", "zeroed"])
+def test_show_ignores_and_replaces_a_damaged_cache(tmp_path, damage):
+    folder = tmp_path / "cache"
+    expected = invoke("session", "show", str(DEMO), env=_cache_env(folder)).stdout
+    (file,) = folder.glob("*.est")
+    sound = file.read_bytes()
+    file.write_bytes(damage(sound))
+    done = run("session", "show", str(DEMO), env=_cache_env(folder))
+    assert done.returncode == 0 and done.stderr == b""
+    assert done.stdout.decode() == expected
+    assert file.read_bytes() == sound  # replaced by the same figures
+
+
+def test_show_with_a_cache_folder_it_cannot_write_shows_with_one_warning(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    done = run("session", "show", str(DEMO), env=_cache_env(blocker / "cache"))
+    expected = run("session", "show", str(DEMO), "--no-cache", env=_cache_env(tmp_path / "unused"))
+    assert done.returncode == 0 and done.stdout == expected.stdout
+    said = done.stderr.decode()
+    assert said.startswith("warning: ") and said.count("warning") == 1  # one warning (rich wraps it to the width)
+    assert "PI_COMPACT_CACHE_DIR" in said and "Traceback" not in said
+
+
+def test_show_keeps_no_figures_of_another_estimator(tmp_path, monkeypatch):
+    from pi_compact.cli import render
+
+    monkeypatch.setattr(render, "token_estimator", lambda: lambda message: 0)  # the benchmark's "no estimate" row
+    folder = tmp_path / "cache"
+    out = invoke("session", "show", str(DEMO), env=_cache_env(folder)).stdout
+    assert " ~0 " in out and not folder.exists()
+
+
+def test_show_help_names_the_cache_and_how_to_turn_it_off():
+    out = invoke("session", "show", "--help", env={"COLUMNS": "200"}).stdout
+    assert "--no-cache" in out and "PI_COMPACT_CACHE_DIR" in out and "~/.cache/pi-compact" in out

@@ -179,6 +179,24 @@ def test_unknown_rows_are_kept_unchanged_as_custom_entries(imported) -> None:
     assert [m["role"] for m in _context(session)] == ["user", "assistant"]
 
 
+@pytest.mark.parametrize("content", ["Stop hook feedback:\nrun the linter", [text("Base directory for this skill: /s")]],
+                         ids=["text", "blocks"])
+def test_a_row_claude_code_wrote_itself_reaches_the_model_but_is_no_user_request(imported, content) -> None:
+    from pi_compact.compaction.offline.goal import user_requests
+
+    session = imported([
+        cc_user("u1", None, "fix the parser"),
+        cc_assistant("a1", "u1", [text("fixed")]),
+        cc_user("u2", "a1", content, isMeta=True),
+    ])
+    meta = list(session.iter_entries("custom_message"))
+    assert [(e["customType"], e["display"], e["content"]) for e in meta] == [
+        ("claude-code:meta", False, content if isinstance(content, str) else [{"type": "text", "text": "Base directory for this skill: /s"}])]
+    context = _context(session)
+    assert [m["role"] for m in context] == ["user", "assistant", "custom"]  # pi sends a custom message as a user turn
+    assert [text for _, text in user_requests(context)] == ["fix the parser"]
+
+
 @pytest.mark.parametrize(("rows", "name"), [
     ([{"type": "summary", "summary": "Generated title", "leafUuid": "u1"}], "Generated title"),
     ([{"type": "custom-title", "customTitle": "Mine", "sessionId": "s"},

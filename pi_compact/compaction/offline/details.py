@@ -1,11 +1,13 @@
-"""The details a large region can afford: the files read, each request with what the agent found and did.
+"""The details a large region can afford: what the agent found out, each request with what the agent found and did.
 
 The sections of :mod:`.summary` say what is true now in a few lines, whatever the region's size. A region of
-150,000 tokens holds far more that the next agent would otherwise search for: the files it read, the value the
-agent settled on, the test that failed and why, the option the user picked. Those are named in the user's and the
+150,000 tokens holds far more that the next agent would otherwise search for: why something was broken, the value
+the agent settled on, the test that failed and why, the option the user picked. Those are named in the user's and the
 agent's own words, so the details are their sentences, not paraphrases, chosen for the *terms* they add to the
 summary (paths, file names, identifiers, values, numbers): a sentence that names nothing new is left out, however
 long. The room they may take grows with the region (:func:`detail_room`) and never passes the summary's budget.
+The files the region read are not among them: pi's ``<read-files>`` list, appended to every stored summary
+(:func:`.compose.compose`), names them all.
 """
 
 from __future__ import annotations
@@ -20,25 +22,33 @@ from .errors import command_key, turned_back
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
                     shell_command, tool_path)
+from .findings import findings
 from .outcome import refusal
+from .pasted import pasted_errors
 from .goal import request_words
 from .paths import PathNames, infer_cwd
 from .sections import Sections
 from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
 from ..tokens import text_tokens
 
-DETAIL_RATIO = 0.02
-"""Tokens of summary per token of region that the details may fill (about 2,200 for a 150,000-token region)."""
+DETAIL_RATIO = 0.04
+"""Tokens of summary per token of region that the details may fill: about 1,500 for a 38,000-token region, whose
+request-by-request log is the part of it a reader cannot rebuild (the model's own summary of such a region takes
+7,000–10,000 characters); from about 47,500 tokens on, :data:`DETAIL_MAX`."""
 DETAIL_MAX = 1900
 """At most this many tokens in all: a summary the next agent reads whole (6,000–7,000 characters)."""
 COMMITTED_LABEL = "Committed:"
 LOG_LABEL = "Work log (each request, then what the agent found and did, quoted):"
 READ_LABEL = "Files read (not changed):"
+"""The label earlier summaries gave the files read (pi's ``<read-files>`` list names them now): such an item of an
+earlier summary is still a detail, and gives way to this region's."""
 EARLIER_CHANGED_LABEL = "Also changed (earlier; the list above has the latest):"
 NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
+PASTED_LABEL = "Errors in output the user pasted (quoted, the latest last):"
+FOUND_LABEL = "What the agent found out (its conclusions, quoted, the latest last):"
 FAILURE_FLOOR = 200
 """Tokens the settled failures may always take (two or three of them), however small the region."""
 _SENTENCE_CHARS = 240
@@ -118,20 +128,18 @@ class _Candidate:
 
 def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, shown: str, room: int) -> list[str]:
     """Critical Context items that add to ``shown`` (the summary so far) the region's terms it lacks, within
-    ``room`` tokens: the files read, then request by request the agent's sentences that name the most new things."""
+    ``room`` tokens: what the agent found out, then request by request its sentences that name the most new things."""
     if room <= 0:
         return []
     listed = list(message_dicts(messages))
     have = terms(shown)
     items: list[str] = []
-    read = _files_read(listed, facts, state, cwd, have)
     spent = 0
-    if read:
-        line = _paths_line(READ_LABEL, read, room // 4)  # files never take more than a quarter of the room
-        if line:
-            items.append(line)
-            spent += text_tokens(line)
-            have |= terms(line)
+    found = _found_item(listed, shown, room // 4)
+    if found:  # the reasons: what the changed files and commands cannot tell
+        items.append(found)
+        spent += text_tokens(found)
+        have |= terms(found)
     unlisted = [path for path, _ in state.modified if f"`{path.lower()}`" not in shown.lower()]
     if unlisted:  # the Done list names the files changed last; the room can name the others
         line = _paths_line(EARLIER_CHANGED_LABEL, unlisted, room // 4)
@@ -167,24 +175,52 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     return items + ([log] if log else [])
 
 
+def _found_item(listed: list[dict], shown: str, room: int) -> str:
+    """One item: the agent's conclusions (:func:`.findings.findings`) the summary does not hold yet, the latest
+    kept first within ``room`` tokens, shown in their order."""
+    texts = [content_text(m.get("content"), "\n") for m in listed if m.get("role") == "assistant"]
+    said = [f"{_SUB}{finding}" for finding in findings(texts) if finding not in shown]
+    kept: list[str] = []
+    for line in reversed(said):
+        if text_tokens("\n".join([FOUND_LABEL, line, *kept])) <= room:
+            kept.insert(0, line)
+    return "\n".join([FOUND_LABEL, *kept]) if kept else ""
+
+
+def _pasted_item(turns: tuple[Turn, ...], shown: str, room: int, earlier_label: str) -> str:
+    """One item: the error lines the user pasted into requests (:func:`.pasted.pasted_errors`) that the summary does
+    not quote already, the latest last, the oldest dropped beyond ``room`` tokens. An earlier request's line does not
+    count as quoting: the work log may take its place, naming the request in fewer words."""
+    kept = "\n".join(line for line in shown.splitlines() if not line.startswith(f"- {earlier_label}"))
+    lines = list(dict.fromkeys(f"{_SUB}`{line.replace('`', chr(39))}`" for turn in turns
+                               for line in pasted_errors(turn.request) if line not in kept))
+    while lines and text_tokens("\n".join([PASTED_LABEL, *lines])) > room:
+        lines = lines[1:]
+    return "\n".join([PASTED_LABEL, *lines]) if lines else ""
+
+
 def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathNames, have: set[str],
               room: int) -> str:
     """The failures the region met and settled (the open ones are under Blocked), each with what failed in the
-    tool's own words and what the agent did next, those naming the most things the summary lacks first, within
-    ``room``: commands and file changes; a lookup (a fetch, a browser call) only when the same tool then succeeded
-    (what was done instead); the model's own API errors once a later reply went through. A call the user stopped
-    or declined, or the harness turned back before it ran, is no such failure."""
+    tool's own words, what the agent made of it (:func:`_diagnoses`) and what it did next, those naming the most
+    things the summary lacks first, within ``room``: commands and file changes; a lookup (a fetch, a browser call)
+    only when the same tool then succeeded (what was done instead); the model's own API errors once a later reply
+    went through. A call the user stopped or declined, or the harness turned back before it ran, is no such
+    failure."""
     open_text = "\n".join(state.open_errors)
     then = _next_steps(facts.attempts, names)
-    found: dict[str, str] = {}  # the failure's line -> what the agent did after its latest occurrence
+    said = _diagnoses(listed)
+    found: dict[str, str] = {}  # the failure's line -> what the agent made of its latest occurrence, did next
     for position, attempt in enumerate(facts.attempts):
         if not _settled_failure(attempt, position in then) or attempt.error.strip()[:80] in open_text:
             continue
         found.pop(line := _failure_line(attempt, names), None)
-        found[line] = then.get(position, "")
+        why = said[attempt.index] if 0 <= attempt.index < len(said) else ""
+        after = then.get(position, "")
+        found[line] = (f" — the agent: “{why}”" if why else "") + (f"; then {after}" if after else "")
     for error in _provider_errors(listed):
-        found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "a later reply went through")
-    lines = {f"{line}; then {after}" if after else line: line.split(": ", 1)[-1] for line, after in found.items()}
+        found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "; then a later reply went through")
+    lines = {line + after: line.split(": ", 1)[-1] for line, after in found.items()}
     named = {line: terms(line) for line in lines}
     # the failure itself is the news (a conflict in a file the summary names): a line that adds no name still counts,
     # after those that do, unless its error was said already
@@ -197,6 +233,41 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
             said.add(lines[line])
     order = list(lines)
     return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
+
+
+_CAUSE = re.compile(r"\b(?:because|since|needs?|must|should|missing|wrong|instead|expects?|requires?|likely|seems?"
+                    r"|issue|problem|cause[sd]?|fails?|failed|error|only|not|no longer|never|does ?n[o']t|is ?n[o']t"
+                    r"|ca ?n[o']t|can ?not|wo ?n[o']t)\b", re.I)
+"""Words of a sentence that says why something failed (``The checkpoint ID needs to be 12 lowercase hex``)."""
+_DIAGNOSIS_SENTENCES = 4
+_DIAGNOSIS_CHARS = 160
+_DIAGNOSIS_TEXT = 4000
+"""The agent's words are read this far for a diagnosis: it comes first, before the plan of what to do."""
+
+
+def _diagnoses(listed: list[dict]) -> list[str]:
+    """Per message of ``listed``, what the agent made of it if it failed: the first sentence of the agent's next words
+    (before the user speaks again) that says why, not what it will do (``The worktree path is resolved through
+    symlinks on macOS.``, not ``Let me check.``); ``""`` when those words say no such thing. One backward pass: a
+    run of failed calls before the agent's next words shares them."""
+    found = [""] * len(listed)
+    upcoming = ""
+    for index in range(len(listed) - 1, -1, -1):
+        found[index] = upcoming
+        message = listed[index]
+        if message.get("role") == "user":
+            upcoming = ""
+        elif message.get("role") == "assistant":
+            text = content_text(message.get("content"), "\n").strip()
+            upcoming = _cause(text[:_DIAGNOSIS_TEXT]) if text else upcoming
+    return found
+
+
+def _cause(text: str) -> str:
+    for sentence in _sentences(text)[:_DIAGNOSIS_SENTENCES]:
+        if _CAUSE.search(sentence) and not _ANNOUNCE.match(sentence) and not sentence.endswith("?"):
+            return clip_words(sentence, _DIAGNOSIS_CHARS).replace("“", '"').replace("”", '"')
+    return ""
 
 
 def _settled_failure(attempt: Attempt, followed: bool) -> bool:
@@ -432,14 +503,6 @@ def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str
         if lines else ""
 
 
-def _files_read(listed: list[dict], facts: Facts, state: RegionState, cwd: str, have: set[str]) -> list[str]:
-    names = _path_names(listed, facts, cwd)
-    changed = {path for path, _ in state.modified}
-    read = list(dict.fromkeys(names.name(path) for path in facts.read_files))
-    return [path for path in read if path not in changed and path.lower() not in have
-            and not names.is_directory(path, read)]
-
-
 def _agent_texts(listed: list[dict]) -> list[list[str]]:
     """The agent's texts, grouped by the user request they follow (as :mod:`.state` groups its turns)."""
     groups: list[list[str]] = []
@@ -545,7 +608,25 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
 
 # -- into the summary -----------------------------------------------------------------------------------------
 
-DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL)
+DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,
+                 PASTED_LABEL, FOUND_LABEL)
+
+
+def _unsaid(critical: list[str], label: str, met: str) -> None:
+    """The ``label`` item of ``critical`` (a comma-separated list of failed actions) without those ``met`` quotes
+    already, or gone when none is left."""
+    for number, item in enumerate(critical):
+        if label and item.startswith(label):
+            left = [part for part in _QUOTED_LIST.findall(item[len(label):]) if part.strip() not in met]
+            if left:
+                critical[number] = f"{label} {', '.join(part.strip() for part in left)}"
+            else:
+                del critical[number]
+            return
+
+
+_QUOTED_LIST = re.compile(r"(?:[^,`]|`[^`]*`)+")
+"""The parts of a comma-separated list whose backticked values may hold commas."""
 
 
 def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
@@ -557,10 +638,11 @@ def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
 
 
 def add_details(sections: Sections, messages: Any, state: RegionState, facts: Facts, details: tuple[str, int],
-                draw: Callable[[], str], earlier_label: str) -> None:
+                draw: Callable[[], str], earlier_label: str, resolved_label: str = "") -> None:
     """The region's details added to ``sections`` in the room left (``details``: the cwd and the room in tokens;
-    ``draw`` renders the summary), the commits' hashes first; an earlier region's details give way to them, and
-    an ``earlier_label`` item ("Earlier request: …") the work log names already goes."""
+    ``draw`` renders the summary), the commits' hashes first; an earlier region's details give way to them, an
+    ``earlier_label`` item ("Earlier request: …") the work log names already goes, and so do the failures a
+    ``resolved_label`` item lists ("Resolved along the way: `make lint`") that the settled failures quote."""
     cwd, room = details
     critical = sections.items["critical"]
     earlier = [item for item in critical if item.startswith(DETAIL_LABELS)]
@@ -570,10 +652,17 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
     if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
         sections.items["done"][:] = done
     listed = list(message_dicts(messages))
-    met = _met_item(listed, facts, state, _path_names(listed, facts, cwd), terms(draw()), failure_room(room))
+    failures = failure_room(room)
+    pasted = _pasted_item(state.turns, draw(), failures // 3, earlier_label)
+    if pasted:  # failures the tool results cannot show (what broke on the user's side), in the failures' room
+        critical.append(pasted)
+        room += text_tokens(pasted) + 2
+        failures -= text_tokens(pasted) + 2
+    met = _met_item(listed, facts, state, _path_names(listed, facts, cwd), terms(draw()), failures)
     if met:  # beyond the room: the other details keep theirs
         critical.append(met)
         room += text_tokens(met) + 2
+        _unsaid(critical, resolved_label, met)
     base, shown = list(critical), draw()
     target, added = room, []
     for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
@@ -595,6 +684,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
         item.startswith(earlier_label) and item[len(earlier_label):].strip().rstrip("…").strip() in logged)]
 
 
-__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "GIT_LABEL",
-           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "RAN_LABEL", "READ_LABEL", "add_details", "commit_hashes",
-           "detail_items", "detail_room", "terms"]
+__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "FOUND_LABEL",
+           "GIT_LABEL",
+           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL", "add_details",
+           "commit_hashes", "detail_items", "detail_room", "terms"]

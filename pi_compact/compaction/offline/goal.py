@@ -158,7 +158,10 @@ def user_requests(messages: list[dict]) -> list[tuple[int, str]]:
         if message.get("role") != "user" or injected(messages[index - 1] if index else None, message):
             continue
         text = content_text(message.get("content"))
-        expanded = index + 1 < len(messages) and injected(message, messages[index + 1])
+        following = messages[index + 1] if index + 1 < len(messages) else None
+        # a command the harness expanded into instructions: as a user message (see injected), or as a custom
+        # message (what an importer makes of the rows Claude Code marks as its own)
+        expanded = following is not None and (following.get("role") == "custom" or injected(message, following))
         words = invocation(text, expanded) or request_words(text)
         if words.strip():
             found.append((index, words))
@@ -170,8 +173,31 @@ def is_request(text: str) -> bool:
     return bool(request_words(text))
 
 
+_MARKER_END = re.compile(r"(?:^|(?<=\s))\(?(\d{1,2})[.)]$")
+_MARKER_START = re.compile(r"^\(?\d{1,2}[.)]\s")
+
+
+def _ends_on_marker(piece: str) -> bool:
+    """``piece`` ends on a list item's number, its item's words to follow: the number alone ("1."), after a colon
+    ("can you fix: 1."), or after the item before it ("two things: 1 audit them 2."); "handle case 1." ends a
+    sentence."""
+    marker = _MARKER_END.search(piece)
+    if not marker:
+        return False
+    before, number = piece[: marker.start()].rstrip(), int(marker.group(1))
+    return not before or before.endswith(":") or (
+        number > 1 and bool(re.search(rf"(?:^|[\s:(]){number - 1}[.)]?\s", before)))
+
+
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if s.strip()]
+    """The sentences of ``text``, a numbered list's items each one (``1.`` ends no sentence)."""
+    found: list[str] = []
+    for piece in (s.strip() for s in _SENTENCE.split(text)):
+        if piece and found and _ends_on_marker(found[-1]):
+            found[-1] = f"{found[-1]} {piece}"
+        elif piece:
+            found.append(piece)
+    return found
 
 
 def _clip(text: str, limit: int) -> str:
@@ -214,6 +240,9 @@ def task_goal(request: str, limit: int = 400) -> str:
     if _PREAMBLE.match(found[0]):
         work = [s for s in found[1:] if _WORK.search(s) and not _PREAMBLE.match(s)]
         return _clip(" ".join(work[:2]), limit) if work else ""
+    if _MARKER_START.match(found[0]):  # a list of tasks ("1. lint failing 2. update from main"): the items
+        listed = [s for s in found[: next((n for n, s in enumerate(found) if not _MARKER_START.match(s)), None)]]
+        return _clip(" ".join(listed), limit)
     chosen = [found[0]]
     intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let's|can you|"
                         r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)

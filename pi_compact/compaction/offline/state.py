@@ -107,6 +107,10 @@ class Turn:
     """Files the turn changed and did not delete (relative to the working directory)."""
     checks: tuple[str, ...] = ()
     """Lines of the turn's successful checks that say they passed (``12 passed``), the last per command."""
+    reply: bool = False
+    """The request answers the agent rather than setting work of its own: it answers the question the turn before
+    ended on, accepts that turn's proposal or picks one of its options, or corrects that turn's unfinished work
+    ("no, revert those changes, …"). The work it asks for serves the request before it."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,8 @@ class RegionState:
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
     gates: tuple[str, ...] = ()
     """The checks run before each commit or push (:func:`.gates.commit_gates`): the routine a next commit follows."""
+    pending_question: str = ""
+    """The question the agent's question tool asks when the region ends before the user answered it."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -252,6 +258,8 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
             continue
+        if role not in ("assistant", "toolResult"):
+            continue  # what a harness or an extension put in (a custom message, a summary) is no step of the agent's
         if not turns:
             turns.append(_TurnDraft("", -1, commits=[], decisions=[]))
         turn = turns[-1]
@@ -292,13 +300,63 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
         return INTERRUPTED
     if turn.commits and not failed_last and not turn.went_on_after_commit():
         return DONE
-    if answer.endswith(("?", "？")):
+    if closing_question(answer):
         return ASKED
     last = (sentences(answer) or [""])[-1]
     if turn.handed_back and not failed_last and not _TROUBLE.search(" ".join(sentences(answer)[-3:])) \
             and not _ANNOUNCES.match(last):
         return DONE  # the agent answered and handed back, reporting no trouble: nothing of the request is left
     return OPEN
+
+
+_ASKS_USER = re.compile(r"\b(?:you|your|I|we|me|us|shall|should|prefer|want|which|ok(?:ay)?|right)\b", re.I)
+"""A question put to the user ("Which do you prefer?"), not one the agent answers itself ("What's left?")."""
+_CLOSING_SENTENCES = 2
+_CLOSING_CHARS = 160
+"""What may follow the question an answer ends on: a closing ("Let me know and I'll finish it.", "I'd go with 2.")."""
+_EMPHASIS = re.compile(r"^[*_>`\s]+|[^\w?？]+$")
+
+
+def closing_question(answer: str) -> str:
+    """The question ``answer`` ends on, its emphasis and brackets removed ("**Keep the evals/ directory?**"): its
+    last sentence when that asks, or its last question to the user when no more than a short closing follows it
+    ("Which do you prefer? I'd go with 2."); ``""`` when it ends on anything else."""
+    found = sentences(answer[-4000:])
+    for back in range(min(len(found), _CLOSING_SENTENCES + 1)):
+        question = _EMPHASIS.sub("", found[-1 - back])
+        if not question.endswith(("?", "？")):
+            continue
+        after = found[len(found) - back:]
+        closing = len(" ".join(after)) <= _CLOSING_CHARS and not any(s.startswith(("#", "```", "|")) for s in after)
+        return question if not after or (closing and _ASKS_USER.search(question)) else ""
+    return ""
+
+
+def pending_question(messages: list[dict]) -> str:
+    """The questions (joined by " / ") of a question tool's call in the agent's last message that no result
+    answers: the region ends while the agent waits on the user. ``""`` otherwise."""
+    answered = {m.get("toolCallId") for m in messages if m.get("role") == "toolResult" and isinstance(
+        m.get("toolCallId"), str)}
+    last = next((m for m in reversed(messages) if m.get("role") in ("assistant", "user")), None)
+    if not last or last.get("role") != "assistant" or not isinstance(last.get("content"), list):
+        return ""
+    for block in last["content"]:
+        if isinstance(block, dict) and block.get("type") == "toolCall" and str(block.get("id")) not in answered \
+                and _QUESTION_TOOL.search(str(block.get("name") or "")):
+            asked = _asked_in(block.get("arguments"))
+            if asked:
+                return clip_words(" / ".join(asked), 300)
+    return ""
+
+
+def _asked_in(arguments: Any) -> list[str]:
+    """The questions a question tool's arguments hold (``questions: [{question: …}]`` or ``question: …``)."""
+    if not isinstance(arguments, dict):
+        return []
+    listed = arguments.get("questions")
+    found = [item.get("question") for item in listed if isinstance(item, dict)] if isinstance(listed, list) else \
+        [arguments.get("question")]
+    return [" ".join(q.split()) for q in found if isinstance(q, str) and q.strip()]
 
 
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
@@ -370,6 +428,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     working = _working_at_end(drafts[-1], facts.attempts, names) if drafts else ""
     if working and statuses[-1] == DONE:
         statuses[-1] = OPEN  # "All checks pass. Now let me read the review comments." and a call: not finished
+    pending = pending_question(listed)
+    if pending and statuses:
+        statuses[-1], working = ASKED, ""  # the agent asked through its question tool: the user has the turn
     for number, turn in enumerate(drafts[:-1]):
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
@@ -386,14 +447,15 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
 
     open_errors, resolved = open_and_resolved(facts.attempts, turn_done, names)
+    replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
-                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names))
-                  for d, s, end in zip(drafts, statuses, ends))
+                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)
+                  for d, s, end, reply in zip(drafts, statuses, ends, replies))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
-    replies = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
+    answers = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
     aim = objective(_goal_requests(listed), is_substantive,
-                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in replies))
+                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in answers))
     since = drafts[-1].index if drafts else -1
     work = [action_label(a, names) for a in facts.attempts if work_failure(a)]
     tasks = task_list(listed)
@@ -411,12 +473,19 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
-        mid_work=working, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
+        mid_work=working, pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
     )
+
+
+def _replies(drafts: list[_TurnDraft], statuses: list[str]) -> list[bool]:
+    """Per turn, whether its request is a reply to the agent (see :attr:`Turn.reply`)."""
+    return [number > 0 and (statuses[number - 1] == ASKED or turn.request_decided or (
+        statuses[number - 1] != DONE and bool(_REJECTION.match(turn.request.strip()))))
+        for number, turn in enumerate(drafts)]
 
 
 def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames) -> str:
@@ -431,16 +500,16 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
 
 
 def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
-    """See :attr:`RegionState.goal_now`: the latest request that sets work, not an answer to the agent's question
-    nor a correction ("no, …", "actually, …"), that came after finished work or is the one under way, and that
-    the agent worked on (changed files or committed) unless it is the last."""
-    worked = False  # the turns after this one that answered its question did work for it
+    """See :attr:`RegionState.goal_now`: the latest request that sets work, not a reply to the agent (an answer to
+    its question, an acceptance of its proposal, a correction: :attr:`Turn.reply`) nor a correction ("no, …",
+    "actually, …"), that came after finished work or is the one under way, and that the agent worked on (changed
+    files or committed) unless it is the last."""
+    worked = False  # the turns after this one that replied to the agent did work for it
     for number in range(len(turns) - 1, -1, -1):
         turn, request = turns[number], turns[number].request.strip()
-        before = turns[number - 1].status if number else DONE
         worked = worked or bool(turn.changed or turn.commits) or number == len(turns) - 1
-        if before == ASKED:
-            continue  # an answer to the agent's question: its work is the asking request's
+        if turn.reply:
+            continue  # its work is the request's it replies about
         if (request and sets_work(request) and not _REJECTION.match(request) and not is_slash_command(request)
                 and worked):
             if aim and (request == aim.request.strip() or aim.text in request):

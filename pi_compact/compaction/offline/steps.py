@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 
-from .state import ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, clip_words, sentences
+from .goal import sets_work
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
+                    sentences)
 from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
@@ -26,6 +28,8 @@ _STEP_CHARS = 300
 _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
+_SERVED_CHARS = 160
+"""The request a reply serves, quoted far enough to say what it asks (Critical Context quotes it whole)."""
 _FIXES = 2
 _LATEST_CHARS = 500
 """The latest request, when it is itself the next step: quoted far enough to hold what it asks (a question at the
@@ -45,6 +49,9 @@ _DEFERRED = re.compile(r"\b(?:(?:question|thing|check)s? first|first,? (?:a |one
 _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|sure|go (?:ahead|for it)|do it|please"
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
+_SHORT_QUESTION = 6
+"""A question of fewer words does not say what it asks about alone ("Which do you prefer?")."""
+_OPTIONS = 4
 _ASKED_BACK = 4
 _REPLY_WORDS = 12
 """A request this short that follows an answer is a reply to it."""
@@ -76,8 +83,30 @@ def _stopping_words(answer: str, working: bool) -> str:
 
 
 def _question(answer: str) -> str:
-    """The agent's last question in ``answer``, clipped."""
-    return clip_words(next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), ""), 200)
+    """The question ``answer`` ends on (:func:`.state.closing_question`), else its last question, clipped; a short
+    one ("Which do you prefer?") with the items of the list before it, the options it asks about."""
+    asked = closing_question(answer) or next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), "")
+    if asked and len(asked.split()) < _SHORT_QUESTION:
+        before = answer[: answer.rfind(asked.rstrip("?？")[:40])] if asked.rstrip("?？")[:40] in answer else answer
+        options = _last_list(before)
+        asked += f" ({'; '.join(options[:_OPTIONS])})" if options else ""
+    return clip_words(asked, 300)
+
+
+def _last_list(text: str) -> list[str]:
+    """The titles of the items of the last list in ``text`` (its top level)."""
+    found: list[str] = []
+    indent = None
+    for line in reversed(text.rstrip().splitlines()):
+        item = _LIST_ITEM.match(line)
+        if item and indent in (None, item.group(1)):
+            indent = item.group(1)
+            found.insert(0, _item_title(item.group(2)))
+        elif item or (not line.strip() and not found) or (found and line.startswith((" ", "\t"))):
+            continue  # a sub-item, the blank lines after the list, an item's continuation
+        elif found or line.strip():
+            break
+    return [clip_words(item, 80) for item in found]
 
 
 def _open_lists(answer: str) -> list[tuple[str, list[str]]]:
@@ -177,7 +206,7 @@ def in_progress_items(state: RegionState) -> list[str]:
         return items
     request = clip_words(state.latest_request, _REQUEST_CHARS)
     if state.latest_status == ASKED:
-        status = f"answered; waiting for the user's reply to “{_question(state.last_answer)}”"
+        status = f"answered; waiting for the user's reply to “{state.pending_question or _question(state.last_answer)}”"
     elif state.latest_status == INTERRUPTED:
         status = "interrupted before it finished"
     elif state.latest_status == DECLINED:
@@ -187,7 +216,9 @@ def in_progress_items(state: RegionState) -> list[str]:
     stopped_at = _stopping_words(state.turns[-1].final_answer if state.turns else "", bool(state.mid_work))
     subject = subject_line(*state.subject) if state.latest_status in (OPEN, INTERRUPTED) and not names_subject(
         stopped_at, *state.subject) else ""
-    return [f"“{request}” — {status}", *items, *([subject] if subject else [])]
+    served = served_request(state.turns)
+    serves = f", for the earlier request it replies about: “{clip_words(served, _SERVED_CHARS)}”" if served else ""
+    return [f"“{request}” — {status}{serves}", *items, *([subject] if subject else [])]
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
@@ -210,9 +241,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     lists = _open_lists(answer)
     listed = [item[:60] for _, raw in lists for item in raw]  # said once, by the items' titles
-    steps += [f"Open question to the user: {step}" if step.endswith("?") else step for step in state.next_steps
-              if not any(step.startswith(item) for item in listed)]
-    question = _question(answer) if state.latest_status == ASKED else ""
+    steps += [f"Open question to the user: {step.strip('*_ ')}" if step.strip("*_ ").endswith("?") else step
+              for step in state.next_steps if not any(step.startswith(item) for item in listed)]
+    question = (state.pending_question or _question(answer)) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
     if plan_line:
@@ -241,6 +272,25 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+def served_request(turns: tuple[Turn, ...]) -> str:
+    """When the latest request replies to the agent ("let's go with option 1", "no, revert those changes, …"), the
+    earlier request its replies serve ("why are both sessions shown green here?"): the work the reply sets in
+    motion is done for that one, so it is what the result is checked against. ``""`` when the latest request is no
+    reply, or the replies go back to one that sets no work of its own or only asks a question (its answer was the
+    agent's to give, not work to check). Only the request's first paragraph: what it pastes after that (a log, the
+    output it is about) is no part of what it asks."""
+    if not turns or not turns[-1].reply:
+        return ""
+    number = len(turns) - 1
+    while number > 0 and turns[number].reply:
+        number -= 1
+    request = turns[number].request.strip()
+    asked = re.split(r"\n\s*\n", request, maxsplit=1)[0].strip()
+    if turns[number].reply or not sets_work(asked) or asked.endswith(("?", "？")):
+        return ""
+    return asked
 
 
 _ANNOUNCES_TESTS = re.compile(r"\b(?:run|rerun|re-run|running)\b[^.\n]{0,60}\btests?\b", re.I)

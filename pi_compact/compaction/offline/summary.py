@@ -432,7 +432,7 @@ class OfflineSummarizer:
             _within_room(sections.items["critical"], max(details[1], _EARLIER_ROOM),
                          lambda: render(sections, LAYOUT, focus_line))
             add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
-                        _EARLIER_LABEL)
+                        _EARLIER_LABEL, _RESOLVED_LABEL)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.details import (DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, RAN_LABEL, READ_LABEL,
-                                                    detail_room, terms)
+from pi_compact.compaction.offline.details import (DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, PASTED_LABEL, RAN_LABEL,
+                                                    READ_LABEL, detail_room, terms)
+from pi_compact.compaction.offline.compose import compose
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.tokens import text_tokens
 
@@ -78,14 +79,17 @@ def test_the_details_stay_within_the_room_the_region_affords(count: int) -> None
         assert text_tokens(text) >= detail_room(replaced, 13_000) * 0.6
 
 
-def test_files_read_are_named_from_the_working_directory_and_changed_ones_are_not_repeated() -> None:
+def test_files_read_are_left_to_pis_list_and_their_room_to_the_agents_words() -> None:
     messages = _region(["The parser `split_rows` drops the last row when the file has no final newline."], reads=3)
     messages += [assistant(call("e", "edit", path=f"{CWD}/src/importer/part_0_0.py", oldText="a", newText="b")),
                  result("e", "edit", "Edited."), assistant("Fixed `split_rows`: the last row is kept now.")]
-    text = summarize(messages, metadata={"cwd": CWD})
-    read_line = next(line for line in text.splitlines() if READ_LABEL in line)
-    assert "`src/importer/part_1_2.py`" in read_line and CWD not in read_line
-    assert "part_0_0.py" not in read_line  # changed: the Done list names it
+    body = summarize(messages, metadata={"cwd": CWD})
+    assert READ_LABEL not in body and "part_1_2.py" not in body and "`split_rows`" in body
+    facts = extract_facts(messages)
+    stored = compose(body, first_request=None, current_request=None, dropped_note=None, read_files=facts.read_files,
+                     modified_files=facts.modified_files, cwd=CWD)
+    listed = stored.split("<read-files>\n", 1)[1].split("\n</read-files>", 1)[0].splitlines()
+    assert "src/importer/part_1_2.py" in listed and "src/importer/part_0_0.py" not in listed  # changed: listed so
 
 
 def test_an_earlier_regions_details_give_way_to_this_ones() -> None:
@@ -249,6 +253,91 @@ def test_a_failure_the_region_settled_is_quoted_with_its_error(error: str, comma
     assert f"`{command}`" in met and error.split(":")[-1].strip()[:30] in met
     assert all(line.startswith("  > ") for line in met.strip("\n").splitlines())
     assert items(text, "### Blocked") == ["(none)"]
+
+
+DIAGNOSES = st.sampled_from([  # (the agent's words after the failure, what of them the line keeps)
+    ("The fixture's checkpoint ID needs to be 12 lowercase hex characters. Let me fix that.",
+     "needs to be 12 lowercase hex characters"),
+    ("Push succeeded. The reply failed because the parent comment was resolved.", "the parent comment was resolved"),
+    ("The worktree path is probably resolved through symlinks on macOS, so it does not match.", "symlinks on macOS"),
+    ("Let me look at the test first.", None),  # an announcement says nothing of why
+    ("Interesting.", None),
+])
+
+
+@EXAMPLES
+@given(said=DIAGNOSES, large=st.booleans())
+def test_a_settled_failure_keeps_what_the_agent_made_of_it(said: tuple, large: bool) -> None:
+    words, kept = said
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."]) if large else \
+        [user("Run the tests and fix what fails.")]
+    messages += [assistant(call("f", "bash", command="go test ./...")),
+                 result("f", "bash", bash_fail("--- FAIL: TestCondense_WritesMetadata (0.05s)", 1), error=True),
+                 assistant(words), assistant(call("e", "edit", path=f"{CWD}/cmd/condense_test.go", oldText="a",
+                                                   newText="b")),
+                 result("e", "edit", "Edited."), assistant(call("g", "bash", command="go test ./...")),
+                 result("g", "bash", "ok"), assistant("Fixed; the tests pass now.")]
+    met = summarize(messages, metadata={"cwd": CWD}).split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert "TestCondense_WritesMetadata" in met and "then edited `cmd/condense_test.go`" in met
+    assert (kept in met) if kept else "the agent:" not in met
+
+
+def test_what_the_agent_says_after_the_user_spoke_again_is_no_diagnosis() -> None:
+    messages = [user("Run the tests."), assistant(call("f", "bash", command="go test ./...")),
+                result("f", "bash", bash_fail("--- FAIL: TestCondense_WritesMetadata (0.05s)", 1), error=True),
+                user("never mind, revert the last edit instead"),
+                assistant("The revert is done because you asked for it."),
+                assistant(call("g", "bash", command="go test ./...")), result("g", "bash", "ok")]
+    met = summarize(messages, metadata={"cwd": CWD}).split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
+    assert "TestCondense_WritesMetadata" in met and "the agent:" not in met
+
+
+# -- errors the user pasted: what failed on the user's side reaches the agent only as a message ---------------
+
+PASTED = st.sampled_from([  # (a line of output the user pasted that says what failed)
+    "fatal: bad tree object 082c2c4495629bd585a0a11807b4e0ede9a99753",
+    "go: cannot find main module, but found .git/config in /tmp/tmp.kdWp7xUk8V",
+    'unknown command "session" for "entire"',
+    "cmd/cli/strategy/auto_commit.go:364:22: cannot use cpID.String() (value of type string) as id.CheckpointID",
+    "error: cannot rebase: You have unstaged changes.",
+])
+
+
+@EXAMPLES
+@given(line=PASTED, noise=st.integers(10, 60))
+def test_an_error_the_user_pasted_is_quoted_however_long_the_paste(line: str, noise: int) -> None:
+    log = [f"=== Step {n}: checking part {n} of the setup ===" for n in range(noise)]
+    paste = "\n".join(["ran the script again, look:", *log[: noise // 2], line, *log[noise // 2:]])
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [user(paste), assistant("I see; the script needs the binary built first. I'll change that."),
+                 assistant(call("e", "edit", path=f"{CWD}/scripts/e2e.sh", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant("Updated the script."),
+                 user("ok, now update the README too"), assistant("Updated the README.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    assert f"`{line}`" in text.split(PASTED_LABEL, 1)[1].split("\n- ", 1)[0]
+
+
+def test_one_line_of_the_users_own_words_is_no_pasted_output() -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    messages += [user("it says cannot connect when I open the page, can you check the server?"),
+                 assistant("The server was not started; I started it."), user("thanks, now the docs"),
+                 assistant("Updated the docs.")]
+    assert PASTED_LABEL not in summarize(messages, metadata={"cwd": CWD})
+
+
+@pytest.mark.parametrize("quoted", [True, False])
+def test_a_settled_failure_the_details_quote_is_not_listed_again_as_resolved(quoted: bool) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    failing = "go vet ./..." if quoted else "cat docs/missing.md"  # a failed lookup is resolved, never quoted
+    messages += [assistant(call("f", "bash", command=failing)),
+                 result("f", "bash", bash_fail("pkg/a.go:3:1: unreachable code", 1), error=True),
+                 assistant(call("e", "edit", path=f"{CWD}/pkg/a.go", oldText="a", newText="b")),
+                 result("e", "edit", "Edited."), assistant(call("g", "bash", command=failing)),
+                 result("g", "bash", "ok"), assistant("Fixed; it passes now.")]
+    text = summarize(messages, metadata={"cwd": CWD})
+    resolved = [line for line in text.splitlines() if line.startswith("- Resolved along the way:")]
+    assert (f"`{failing}`" in text.split(MET_LABEL, 1)[1]) is quoted if MET_LABEL in text else not quoted
+    assert (not resolved) if quoted else f"`{failing}`" in resolved[0]
 
 
 def test_a_lookup_that_found_nothing_and_an_open_failure_are_not_among_the_settled() -> None:

@@ -777,3 +777,116 @@ def test_an_announced_test_run_names_the_regions_test_command(runner: str, words
     assert f"`{runner}`" in steps
     quiet = [*messages[:3], assistant("Let me format the files:", call("f", "bash", command="uv run black tests/"))]
     assert f"`{runner}`" not in "\n".join(items(summarize(quiet), "## Next Steps"))
+
+
+OPTIONS = ("Both sessions still have state files on HEAD.\n\nPossible fixes:\n"
+           "1. **Condensed check**: treat a condensed session with no new checkpoints as idle\n"
+           "2. **Current-session file**: only the session named there is active\n\n")
+SERVED = "can you find out why both sessions in the demo repo are shown as active:"
+PASTED = "\n\n  v main  [1 checkpoints]\n    * Session: 7bf3 <active>\n    * Session: d488 <active>"
+
+
+def _reply_under_way(shape: str) -> list[dict]:
+    """A request, the agent's options or its interrupted work, the user's reply, and the agent mid-work on it."""
+    messages = [*_worked(FIRST, "src/csv.py"), user(SERVED + PASTED), assistant(call("s", "bash", command="ls .git/")),
+                result("s", "bash", "sessions/")]
+    if shape == "asked":
+        messages += [assistant(OPTIONS + "Which do you prefer?"), user("let's go with option 1")]
+    elif shape == "proposed":
+        messages += [assistant(OPTIONS + "Option 1 seems cleanest."), user("let's go with option 1")]
+    else:
+        messages += [assistant("Let me filter the metadata directories.",
+                               call("f", "edit", path="src/filter.go", oldText="a", newText="b")),
+                     result("f", "edit", "ok"), user("[Request interrupted by user]"),
+                     user("no, revert those changes: the state files are right, fix the test script instead")]
+    return [*messages, assistant("Now let me update the `isSessionActive` logic:",
+                                 call("e", "edit", path="src/data.go", oldText="a", newText="b")),
+            result("e", "edit", "ok")]
+
+
+@EXAMPLES
+@given(shape=st.sampled_from(["asked", "proposed", "correction"]))
+def test_a_reply_under_way_names_the_request_it_serves_without_what_that_pasted(shape: str) -> None:
+    summary = summarize(_reply_under_way(shape))
+    ongoing = "\n".join(items(summary, "### In Progress"))
+    assert f"for the earlier request it replies about: “{SERVED}”" in ongoing and "<active>" not in ongoing
+    assert items(summary, "## Goal")[0].startswith(FIRST.split(",")[0]) and SERVED[:40] in items(summary, "## Goal")[0]
+
+
+@EXAMPLES
+@given(request=st.sampled_from(["Now add a --json flag to the list command, same fields as the table.",
+                                "let's go with option 1"]))
+def test_a_request_that_replies_to_nothing_serves_no_earlier_one(request: str) -> None:
+    messages = [*_worked(FIRST, "src/csv.py"), user(SERVED + PASTED), assistant("Both sessions were condensed. Done."),
+                user(request), assistant("Now let me update the list command:",
+                                         call("e", "edit", path="src/list.go", oldText="a", newText="b")),
+                result("e", "edit", "ok")]
+    assert "for the earlier request" not in summarize(messages)
+
+
+CLEANUP = [user("Clean up the skill folder before we ship it, and tidy the docs."),
+           assistant(call("l", "bash", command="ls skill/")), result("l", "bash", "evals/\nSKILL.md")]
+
+
+@EXAMPLES
+@given(ending=st.sampled_from([
+    ("**Should I keep the evals/ directory or remove it?**", "Should I keep the evals/ directory or remove it?"),
+    ("Should I remove the evals/ directory?\n\nLet me know and I'll finish the cleanup.",
+     "Should I remove the evals/ directory?"),
+    ("Should I remove the evals/ directory? (It holds the test cases.)", "Should I remove the evals/ directory?"),
+    ("Two ways:\n\n1. Keep the evals/ directory\n2. Remove it\n\nWhich do you prefer? I'd go with 2.",
+     "Which do you prefer? (Keep the evals/ directory; Remove it)"),
+]), kind=st.sampled_from(["compaction", "branch"]))
+def test_an_answer_that_closes_on_a_question_to_the_user_waits_on_it(ending: tuple[str, str], kind: str) -> None:
+    words, question = ending
+    summary = summarize([*CLEANUP, assistant(f"The folder holds SKILL.md and an evals/ directory.\n\n{words}")], kind=kind)
+    steps = "\n".join(items(summary, "## Next Steps"))
+    assert question in steps and "wait for the user's next request" not in steps
+    assert "waiting for the user's reply" in "\n".join(items(summary, "### In Progress"))
+
+
+@EXAMPLES
+@given(ending=st.sampled_from(["What's left? Nothing: the folder is clean.",
+                               "Why did the build fail? The evals/ fixtures were stale; they are regenerated now."]))
+def test_a_question_the_agent_answers_itself_leaves_nothing_waiting(ending: str) -> None:
+    steps = "\n".join(items(summarize([*CLEANUP, assistant(f"Removed evals/. {ending}")]), "## Next Steps"))
+    assert "wait for the user's next request" in steps and "?" not in steps
+
+
+@EXAMPLES
+@given(tool=st.sampled_from(["AskUserQuestion", "ask_user", "request_user_input"]),
+       nested=st.booleans())
+def test_a_question_tool_call_the_region_ends_on_waits_for_the_answer(tool: str, nested: bool) -> None:
+    question = "Should I keep the evals/ directory or remove it?"
+    arguments = {"questions": [{"question": question, "options": [{"label": "Keep"}, {"label": "Remove"}]}]} \
+        if nested else {"question": question}
+    summary = summarize([*CLEANUP, assistant("The folder holds SKILL.md and evals/.", call("q", tool, **arguments))])
+    steps = items(summary, "## Next Steps")
+    assert question in steps[0] and "Continue where the agent stopped" not in "\n".join(steps)
+
+
+def _custom(text: str) -> dict:
+    """What an importer makes of a row the harness marked as its own, or what an extension injects."""
+    return {"role": "custom", "customType": "claude-code:meta", "content": text, "display": False, "timestamp": 1}
+
+
+@EXAMPLES
+@given(injected_text=st.sampled_from(["<local-command-caveat>Caveat: generated by local commands</local-command-caveat>",
+                                      "Stop hook feedback:\nformatting checked", "# /usage command\n\nShow usage."]),
+       answer=st.sampled_from(["Here is the status against each plan step:\n\n| Step | Notes |\n|---|---|\n| 1 | merged |",
+                               "The parser reads both formats now."]),
+       after=st.sampled_from([[], [user("<command-name>/context</command-name>\n<command-args></command-args>")]]))
+def test_a_message_the_harness_put_in_after_a_finished_answer_leaves_the_turn_finished(injected_text: str,
+                                                                                      answer: str, after: list) -> None:
+    messages = [user("did we implement the full plan?"), assistant("Let me compare.", call("c", "read", path="plan.md")),
+                result("c", "read", "# Plan\n1. parser\n2. printer"), assistant(answer), _custom(injected_text), *after]
+    steps = "\n".join(items(summarize(messages), "## Next Steps"))
+    assert "did we implement the full plan" not in steps
+
+
+@given(command=st.sampled_from(["notify", "voice", "review"]), args=st.sampled_from(["", "y", "charlie"]))
+def test_a_command_the_harness_expanded_into_a_custom_message_is_the_users_request(command: str, args: str) -> None:
+    invoked = (f"<command-message>{command}</command-message>\n<command-name>/{command}</command-name>\n"
+               f"<command-args>{args}</command-args>")
+    messages = [user("set things up"), assistant("Done."), user(invoked), _custom(f"# /{command} command\n\nDo it.")]
+    assert [words for _, words in user_requests(messages)][-1] == f"Run the command `/{command}{' ' + args if args else ''}`"

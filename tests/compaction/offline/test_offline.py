@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from sessions_fixtures import LARGE_SESSION
 
 from pi_compact import Session
-from pi_compact.compaction.offline.details import LOG_LABEL, MET_LABEL
+from pi_compact.compaction.offline.details import LOG_LABEL, MET_LABEL, detail_room
 from pi_compact.compaction.offline.compose import strip_generated
 from pi_compact.compaction.offline import OfflineSummarizer
 from pi_compact.compaction.settings import CompactionSettings
@@ -99,12 +99,13 @@ def test_progress_names_changed_files_with_their_last_action_and_only_the_open_e
     assert changed_files(text) == {"src/parser.py": "edited", "docs/parser.md": "written"}
     assert items(text, "### In Progress") == [
         "“Please finish the changelog entry and fix the lint error; don't touch package.json.” — under way"]
-    # pytest failed, then passed after the fix: resolved, named with its error among the settled failures (the next
-    # agent must not retry it), never as blocked; lint still fails: open
+    # pytest failed, then passed after the fix: resolved, named once, with its error, among the settled failures
+    # (the next agent must not retry it; no "Resolved along the way" says it again), never as blocked; lint still
+    # fails: open
     assert items(text, "### Blocked") == ["`npm run lint` failed: error: Unexpected console statement (no-console)"]
-    assert "- Resolved along the way: `pytest -q tests/test_parser.py`" in text
+    assert "Resolved along the way" not in text
     settled = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
-    assert "ValueError" in settled and text.count("ValueError") == 1
+    assert "`pytest -q tests/test_parser.py`" in settled and "ValueError" in settled and text.count("ValueError") == 1
     assert items(text, "## Next Steps") == [
         "Fix: `npm run lint` failed: error: Unexpected console statement (no-console)",
         "Carry out the user's latest request: “Please finish the changelog entry and fix the lint error; don't touch "
@@ -496,17 +497,20 @@ def test_chained_offline_compactions_stay_within_the_budget() -> None:
     region = pi_regions()["large-half"]
     messages = list(Session.open(LARGE_SESSION).build_context().messages)
     chunk = len(messages) // 10
-    summary, sizes = None, []
+    summary, sizes, rooms = None, [], []
     for n in range(10):
         part = messages[n * chunk : (n + 1) * chunk]
         replaced = sum(map(estimate_tokens, part)) + (text_tokens(summary) if summary else 0)
         summary = summarize(part, previous_summary=summary, metadata={"cwd": region.cwd})
         sizes.append(text_tokens(summary))
-        assert sizes[-1] <= CompactionSettings().length_budget(replaced)
-    # merges do not pile up: this session never needs much more than the floor (the ratio budget passes it by a
-    # few percent since the estimate of issue 23.7 counts code higher; the failures a region settled take a line or
-    # two beyond its room; the tenth summary, 1,744 tokens against its budget of 1,768, holds both)
-    assert max(sizes) <= 1.2 * CompactionSettings().offline_summary_tokens
+        budget = CompactionSettings().length_budget(replaced)
+        assert sizes[-1] <= budget
+        rooms.append(max(CompactionSettings().offline_summary_tokens, detail_room(replaced, budget)))
+    # merges do not pile up: a summary never needs much more than the floor, or the room its own region's details
+    # may fill when that is more (the first part, 60,000 tokens, affords 1,900); the ratio budget passes it by a
+    # few percent since the estimate of issue 23.7 counts code higher, and the failures a region settled take a
+    # line or two beyond its room (the tenth summary, 1,796 tokens against its budget of 1,798, holds both)
+    assert all(size <= 1.2 * room for size, room in zip(sizes, rooms))
     assert all(summary.count(heading + "\n") == 1 for heading in HEADINGS)
 
 

@@ -1,0 +1,365 @@
+"""The token estimate cache: figures keyed by line content, read back only for the same estimator, never
+trusted when damaged, written whole, and bounded."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import shutil
+import stat
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pi_compact.compaction import estimate_cache
+from pi_compact.compaction.estimate_cache import (
+    CACHE_DIR_ENV,
+    ESTIMATOR_FILES,
+    EstimateCache,
+    cache_folder,
+    estimator_version,
+    line_key,
+    prune,
+    version_of,
+)
+from pi_compact.compaction.tokens import estimate_tokens
+from pi_compact.session_json import entry_tokens
+
+SESSION = "/somewhere/session.jsonl"
+
+
+def message_line(entry_id: str, text: str) -> tuple[dict, bytes]:
+    entry = {"type": "message", "id": entry_id, "parentId": None, "timestamp": "2025-01-01T00:00:00.000Z",
+             "message": {"role": "user", "content": text, "timestamp": 1}}
+    return entry, orjson.dumps(entry)
+
+
+class Counting:
+    """``entry_tokens(estimate_tokens)`` that counts the entries it really estimated."""
+
+    def __init__(self) -> None:
+        self.estimated: list[str] = []
+        self._tokens = entry_tokens(estimate_tokens)
+
+    def __call__(self, entry: dict) -> int | None:
+        self.estimated.append(entry.get("id"))
+        return self._tokens(entry)
+
+
+def show(folder: Path, lines: list[tuple[dict, bytes]]) -> tuple[list[int | None], list[str]]:
+    """One ``session show`` through the cache: the figures, and the ids estimated (not read from the cache)."""
+    cache = EstimateCache.open(SESSION, folder)
+    counting = Counting()
+    tokens = cache.keyed(counting)
+    figures = [tokens(entry, line) for entry, line in lines]
+    cache.save()
+    assert cache.problem is None
+    return figures, counting.estimated
+
+
+def cache_file(folder: Path) -> Path:
+    (found,) = folder.glob("*.est")
+    return found
+
+
+LINES = [message_line(f"e{n}", f"message {n} " + "word " * n) for n in range(30)]
+
+
+# -- figures -------------------------------------------------------------------------------------------------
+
+
+def test_a_second_show_estimates_nothing_and_gives_the_same_figures(tmp_path: Path) -> None:
+    cold, estimated = show(tmp_path, LINES)
+    assert estimated == [entry["id"] for entry, _ in LINES]
+    warm, estimated_again = show(tmp_path, LINES)
+    assert warm == cold == [estimate_tokens(entry["message"]) for entry, _ in LINES]
+    assert estimated_again == []
+
+
+def test_an_edited_line_is_estimated_again(tmp_path: Path) -> None:
+    show(tmp_path, LINES)
+    edited = list(LINES)
+    edited[7] = message_line("e7", "a different text, and a longer one " * 20)
+    figures, estimated = show(tmp_path, edited)
+    assert estimated == ["e7"]
+    assert figures[7] == estimate_tokens(edited[7][0]["message"]) != estimate_tokens(LINES[7][0]["message"])
+
+
+def test_the_key_is_the_lines_content() -> None:
+    _, line = message_line("a", "same text")
+    _, other = message_line("b", "same text")
+    assert line_key(line) != line_key(other)  # the id is part of the line
+    assert line_key(line) != line_key(line + b" ")
+    assert line_key(line) == line_key(memoryview(line)) == line_key(bytes(line))
+
+
+def test_a_file_rewritten_keeps_the_figures_of_the_lines_it_kept(tmp_path: Path) -> None:
+    show(tmp_path, LINES)
+    reordered = [LINES[5], *LINES[10:], message_line("new", "a new line")]  # a repair dropped some, moved one
+    figures, estimated = show(tmp_path, reordered)
+    assert estimated == ["new"]
+    assert figures == [estimate_tokens(entry["message"]) for entry, _ in reordered]
+
+
+def test_appended_lines_alone_are_estimated(tmp_path: Path) -> None:
+    show(tmp_path, LINES[:20])
+    _, estimated = show(tmp_path, LINES)
+    assert estimated == [f"e{n}" for n in range(20, 30)]
+
+
+def test_the_file_holds_the_current_lines_only_and_no_text(tmp_path: Path) -> None:
+    secret = "the session's own words " * 40
+    show(tmp_path, [*LINES, message_line("gone", secret)])
+    show(tmp_path, LINES)  # the line left the session: its figure leaves the cache
+    data = cache_file(tmp_path).read_bytes()
+    assert len(data) == estimate_cache._HEAD.size + 16 * len(LINES)
+    assert b"session's" not in data and b"message" not in data
+
+
+def test_entries_that_are_no_messages_are_not_kept(tmp_path: Path) -> None:
+    label = {"type": "label", "id": "l1", "parentId": "e1", "targetId": "e1", "label": "x"}
+    figures, _ = show(tmp_path, [(label, orjson.dumps(label)), *LINES[:2]])
+    assert figures[0] is None
+    assert len(cache_file(tmp_path).read_bytes()) == estimate_cache._HEAD.size + 16 * 2
+
+
+def test_a_message_without_an_estimate_is_kept_as_none(tmp_path: Path) -> None:
+    broken = {"type": "message", "id": "b", "message": "not an object"}
+    lines = [(broken, orjson.dumps(broken))]
+    assert show(tmp_path, lines)[0] == [None]
+    assert show(tmp_path, lines) == ([None], [])
+
+
+def test_a_line_of_none_is_estimated_every_time(tmp_path: Path) -> None:
+    cache = EstimateCache.open(SESSION, tmp_path)
+    counting = Counting()
+    tokens = cache.keyed(counting)
+    entry, _ = LINES[3]
+    assert tokens(entry, None) == tokens(entry, None) == estimate_tokens(entry["message"])
+    assert counting.estimated == ["e3", "e3"]
+
+
+def test_without_a_folder_nothing_is_kept(tmp_path: Path) -> None:
+    cache = EstimateCache.open(SESSION, None)
+    counting = Counting()
+    tokens = cache.keyed(counting)
+    for entry, line in LINES:
+        tokens(entry, line)
+    cache.save()
+    assert cache.file is None and len(counting.estimated) == len(LINES)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.integers(0, 2**64 - 1), st.integers(-1, 2**40), max_size=50))
+def test_figures_read_back_as_written(tmp_path_factory: pytest.TempPathFactory, figures: dict[int, int]) -> None:
+    file = tmp_path_factory.mktemp("roundtrip") / "x.est"
+    estimate_cache._write(file, figures)
+    assert estimate_cache._read(file) == figures
+
+
+# -- the estimator's version ---------------------------------------------------------------------------------
+
+
+def test_the_version_is_that_of_the_estimators_sources(tmp_path: Path) -> None:
+    source = Path(estimate_cache.__file__).parent
+    for name in ESTIMATOR_FILES:
+        shutil.copy(source / name, tmp_path / name)
+    assert version_of(tmp_path) == estimator_version()
+
+
+@pytest.mark.parametrize("name", ESTIMATOR_FILES)
+def test_a_change_of_any_estimator_file_changes_the_version(tmp_path: Path, name: str) -> None:
+    source = Path(estimate_cache.__file__).parent
+    for each in ESTIMATOR_FILES:
+        shutil.copy(source / each, tmp_path / each)
+    (tmp_path / name).write_bytes((tmp_path / name).read_bytes() + b"\n")
+    assert version_of(tmp_path) != estimator_version()
+
+
+def test_figures_of_another_estimator_version_are_ignored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    show(tmp_path, LINES)
+    monkeypatch.setattr(estimate_cache, "estimator_version", lambda: b"another estimator")
+    cache = EstimateCache.open(SESSION, tmp_path)
+    counting = Counting()
+    tokens = cache.keyed(counting)
+    assert [tokens(entry, line) for entry, line in LINES] == [estimate_tokens(e["message"]) for e, _ in LINES]
+    assert len(counting.estimated) == len(LINES)
+    cache.save()
+    assert cache_file(tmp_path).read_bytes()[16:32] == b"another estimator"[:16]
+
+
+def test_no_cache_when_the_estimator_has_no_sources(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> bytes:
+        raise FileNotFoundError("tokens.py")
+
+    monkeypatch.setattr(estimate_cache, "estimator_version", missing)
+    assert EstimateCache.open(SESSION, tmp_path).file is None
+
+
+# -- damage --------------------------------------------------------------------------------------------------
+
+
+def _truncated(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+def _body_flipped(data: bytes) -> bytes:
+    return data[:-3] + bytes([data[-3] ^ 0x40]) + data[-2:]
+
+
+def _count_changed(data: bytes) -> bytes:
+    return data[:32] + bytes([data[32] ^ 1]) + data[33:]
+
+
+@pytest.mark.parametrize("damage", [
+    _truncated, _body_flipped, _count_changed,
+    lambda data: b"", lambda data: data[:10], lambda data: b"not a cache at all\n" * 50,
+    lambda data: b"X" + data[1:], lambda data: data + b"\0" * 16,
+], ids=["truncated", "body-flipped", "count-changed", "empty", "head-torn", "garbage", "magic", "longer"])
+def test_a_damaged_cache_is_ignored_and_replaced(tmp_path: Path, damage) -> None:
+    show(tmp_path, LINES)
+    file = cache_file(tmp_path)
+    file.write_bytes(damage(file.read_bytes()))
+    figures, estimated = show(tmp_path, LINES)
+    assert figures == [estimate_tokens(entry["message"]) for entry, _ in LINES]
+    assert len(estimated) == len(LINES)  # nothing read from a damaged file
+    assert show(tmp_path, LINES)[1] == []  # replaced by a sound one
+
+
+def test_a_folder_in_place_of_the_file_is_ignored(tmp_path: Path) -> None:
+    cache = EstimateCache.open(SESSION, tmp_path)
+    cache.file.mkdir()  # type: ignore[union-attr]
+    tokens = cache.keyed(entry_tokens(estimate_tokens))
+    assert [tokens(entry, line) for entry, line in LINES[:3]] == [estimate_tokens(e["message"]) for e, _ in LINES[:3]]
+    cache.save()
+    assert cache.problem is not None and "cannot write" in cache.problem
+
+
+def test_an_unwritable_folder_is_reported_once(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    cache = EstimateCache.open(SESSION, blocker / "cache")
+    tokens = cache.keyed(entry_tokens(estimate_tokens))
+    assert [tokens(entry, line) for entry, line in LINES] == [estimate_tokens(e["message"]) for e, _ in LINES]
+    cache.save()
+    assert cache.problem is not None and str(blocker) in cache.problem and CACHE_DIR_ENV in cache.problem
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="ownership is a POSIX idea")
+def test_a_folder_others_may_write_in_is_not_used(tmp_path: Path) -> None:
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    folder.chmod(0o777)
+    cache = EstimateCache.open(SESSION, folder)
+    assert cache.file is None and cache.problem is not None and "not private" in cache.problem
+    cache.save()
+    assert list(folder.iterdir()) == []
+
+
+def test_files_are_private(tmp_path: Path) -> None:
+    folder = tmp_path / "made" / "here"
+    show(folder, LINES)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(cache_file(folder).stat().st_mode) == 0o600
+
+
+def _write_many(folder: str, start: int, rounds: int) -> None:
+    lines = [message_line(f"w{start}-{n}", "text " * n) for n in range(200)]
+    for round_ in range(rounds):
+        cache = EstimateCache.open(SESSION, Path(folder))
+        tokens = cache.keyed(entry_tokens(estimate_tokens))
+        for entry, line in lines[: 100 + round_ % 100]:
+            tokens(entry, line)
+        cache.save()
+
+
+def test_two_processes_writing_at_once_leave_a_valid_cache(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_write_many, args=(str(tmp_path), n, 60)) for n in range(2)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(120)
+        assert writer.exitcode == 0
+    figures = estimate_cache._read(cache_file(tmp_path))
+    assert 100 <= len(figures) < 200
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+# -- where, and how much ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("environ", "expected"), [
+    ({CACHE_DIR_ENV: "/c/here", "XDG_CACHE_HOME": "/x"}, "/c/here"),
+    ({CACHE_DIR_ENV: "", "XDG_CACHE_HOME": "/x"}, None),
+    ({"XDG_CACHE_HOME": "/x"}, "/x/pi-compact"),
+    ({"XDG_CACHE_HOME": "relative"}, "~/.cache/pi-compact"),
+    ({}, "~/.cache/pi-compact"),
+])
+def test_the_cache_folder(environ: dict[str, str], expected: str | None) -> None:
+    found = cache_folder(environ)
+    assert found == (None if expected is None else Path(os.path.expanduser(expected)))
+
+
+def test_the_test_suite_never_writes_to_the_users_cache() -> None:
+    assert cache_folder() == Path(os.environ[CACHE_DIR_ENV])
+    assert Path(os.environ[CACHE_DIR_ENV]) != Path.home() / ".cache" / "pi-compact"
+
+
+def _cache_files(folder: Path, ages: list[tuple[int, int]]) -> list[Path]:
+    now = time.time()
+    files = []
+    for number, (size, age) in enumerate(ages):
+        path = folder / f"{number:04d}.est"
+        path.write_bytes(b"x" * size)
+        os.utime(path, (now - age, now - age))
+        files.append(path)
+    return files
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    ages=st.lists(st.tuples(st.integers(0, 2000), st.integers(0, 10**6)), max_size=12),
+    max_files=st.integers(1, 8),
+    max_bytes=st.integers(0, 8000),
+)
+def test_pruning_keeps_the_newest_files_within_bounds(tmp_path_factory: pytest.TempPathFactory,
+                                                      ages: list[tuple[int, int]], max_files: int, max_bytes: int) -> None:
+    folder = tmp_path_factory.mktemp("prune")
+    files = _cache_files(folder, ages)
+    keep = files[0] if files else None
+    prune(folder, keep, max_files=max_files, max_bytes=max_bytes)
+    left = sorted(folder.glob("*.est"))
+    others = [path for path in left if path != keep]
+    assert keep is None or keep in left
+    assert len(others) <= max_files and sum(p.stat().st_size for p in others) <= max_bytes
+    gone = [path for path in files if path not in left]
+    age = {path: seconds for path, (_, seconds) in zip(files, ages)}
+    if others and gone:  # the least recently used went first
+        assert min(age[path] for path in gone) >= max(age[path] for path in others)
+
+
+def test_pruning_removes_temporary_files_of_writers_that_died(tmp_path: Path) -> None:
+    old, fresh = tmp_path / "a.est.1.tmp", tmp_path / "b.est.2.tmp"
+    for path in (old, fresh):
+        path.write_bytes(b"half")
+    long_ago = time.time() - 2 * estimate_cache.STALE_TEMP_SECONDS
+    os.utime(old, (long_ago, long_ago))
+    prune(tmp_path)
+    assert not old.exists() and fresh.exists()
+
+
+def test_showing_many_sessions_keeps_the_folder_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(estimate_cache, "MAX_FILES", 5)
+    for number in range(12):
+        cache = EstimateCache.open(f"/sessions/{number}.jsonl", tmp_path)
+        tokens = cache.keyed(entry_tokens(estimate_tokens))
+        for entry, line in LINES[:3]:
+            tokens(entry, line)
+        cache.save()
+    assert len(list(tmp_path.glob("*.est"))) == 5
+    assert cache.file in list(tmp_path.glob("*.est"))
