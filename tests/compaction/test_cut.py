@@ -54,14 +54,17 @@ def test_pi_keep_everything_when_all_fits() -> None:
     assert find_cut_point(chain.entries, 0, len(chain), 50_000) == CutPoint(0, -1, False)
 
 
+_WORDS = ("alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa")
+
+
 def test_pi_split_turn_when_cutting_at_an_assistant_message() -> None:
     chain = Chain()
     chain.message(user("Turn 1"))
     chain.message(assistant("A1"))
     chain.message(user("Turn 2"))  # index 2
     for part in range(3):
-        # ~400 tokens each, indices 3..5 (words, not "x" * 1600: a repeat of one letter is priced as a repeat)
-        chain.message(assistant(f"A2-{part} " + "word " * 400))
+        # ~460 tokens each, indices 3..5: words in no short period ("word " * 400 is priced as a repeat, 4x)
+        chain.message(assistant(f"A2-{part} " + " ".join(_WORDS[i * i % 7] for i in range(400))))
     cut = find_cut_point(chain.entries, 0, len(chain), 700)
     assert cut == CutPoint(4, 2, True)
 

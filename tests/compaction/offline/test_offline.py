@@ -328,6 +328,10 @@ def test_merging_into_nothing_new_is_a_fixed_point() -> None:
 # -- budget ---------------------------------------------------------------------------------------------------
 
 
+_QUESTIONS = " ".join(("why", "how", "when", "where", "what", "which", "who")[i * i % 7] + "?" for i in range(200))
+"""A long request of words in no short period (``"why? " * 200`` is priced as a repeat: 2.5x its real count)."""
+
+
 def _huge_region() -> list[dict]:
     messages = [user("Port the whole app. You must keep the CLI flags stable. 必须兼容 Python 3.11。")]
     for n in range(400):
@@ -338,7 +342,7 @@ def _huge_region() -> list[dict]:
             result(f"b{n}", "bash", bash_fail(f"E   KeyError: 'missing_key_{n}'\n" + "trace\n" * 40, 1), error=True),
         ]
         if n % 10 == 0:
-            messages.append(user(f"Check `Handler{n}` and issue #{n + 1000}; {'why? ' * 200}"))
+            messages.append(user(f"Check `Handler{n}` and issue #{n + 1000}; {_QUESTIONS}"))
     return messages
 
 
