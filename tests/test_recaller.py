@@ -13,6 +13,7 @@ from pi_compact import RecallHit, RecallResult, Session, recall
 from pi_compact.compaction import CompactionSettings, compact
 from pi_compact.recaller import EXCERPT_CHARS, format_hits
 from pi_compact.testing import ScriptedSummarizer
+from tests.prose import prose
 
 ERROR = "Error: ENOENT: no such file or directory, open '/srv/app/config.yml'"
 SUMMARY = "## Goal\nStart the app.\n\n## Progress\n### Done\n- [x] tried to start it (it failed)"
@@ -20,15 +21,15 @@ SUMMARY = "## Goal\nStart the app.\n\n## Progress\n### Done\n- [x] tried to star
 
 def worked_session(path: Path | None = None) -> Session:
     session = Session.create_at(path, "/srv/app") if path else Session.in_memory("/srv/app")
-    session.append_message({"role": "user", "content": "Start the app. " + "context " * 300, "timestamp": 1})
+    session.append_message({"role": "user", "content": "Start the app. " + prose(300), "timestamp": 1})
     session.append_message({"role": "assistant", "stopReason": "toolUse", "timestamp": 2, "content": [
         {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "node server.js --config /srv/app/config.yml"}}]})
     session.append_message({"role": "toolResult", "toolCallId": "c1", "toolName": "bash", "isError": True,
                             "content": [{"type": "text", "text": "filler line\n" * 80 + ERROR + "\n" + "trace\n" * 80}],
                             "timestamp": 3})
     for n in range(4):
-        session.append_message({"role": "user", "content": f"Next step {n}. " + "more " * 400, "timestamp": 4 + n})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "ok " * 300}],
+        session.append_message({"role": "user", "content": f"Next step {n}. " + prose(400), "timestamp": 4 + n})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": prose(300)}],
                                 "stopReason": "stop", "timestamp": 4 + n})
     return session
 

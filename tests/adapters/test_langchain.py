@@ -23,6 +23,7 @@ from pi_compact.compaction.serialize import COMPACTION_SUMMARY_PREFIX
 from pi_compact.convert import MISSING_RESULT_TEXT
 from tests.conformance.jsoncmp import first_difference
 from tests.conformance.pi_ref import pi_context
+from tests.prose import prose
 
 CALL = {"name": "add", "args": {"a": 1, "b": 2}, "id": "call_1", "type": "tool_call"}
 CONVERSATION: list[BaseMessage] = [
@@ -130,7 +131,7 @@ def test_a_compacted_history_starts_with_the_summary(tmp_path: Path) -> None:
     path = tmp_path / "h.jsonl"
     history = PiChatMessageHistory(path)
     for n in range(4):
-        history.add_messages([HumanMessage(f"question {n} " + "words " * 100), AIMessage(f"answer {n} " + "more " * 100)])
+        history.add_messages([HumanMessage(f"question {n} " + prose(100)), AIMessage(f"answer {n} " + prose(100))])
     compact(history.session, settings=CompactionSettings(keep_recent_tokens=200))
     messages = PiChatMessageHistory(path).messages
     assert isinstance(messages[0], SystemMessage) and messages[0].content.startswith(COMPACTION_SUMMARY_PREFIX)

@@ -23,6 +23,7 @@ from pi_compact.convert import MISSING_RESULT_TEXT
 from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer
 from tests.conformance.jsoncmp import first_difference
 from tests.conformance.pi_ref import pi_context
+from tests.prose import prose
 
 SUMMARY = ("## Goal\nAnswer arithmetic questions.\n\n## Progress\n### Done\n- [x] added numbers\n\n"
            "## Original Request\nArithmetic.\n\n## Early Progress\nSums.\n\n## Context for Suffix\nNumbers.")
@@ -112,8 +113,8 @@ def test_run_compaction_compacts_after_a_turn(server: FakeLLMServer, tmp_path: P
 
 def test_forced_compaction_without_a_window(tmp_path: Path) -> None:
     session = PiSession(tmp_path / "s.jsonl", settings=CompactionSettings(keep_recent_tokens=10))
-    asyncio.run(session.add_items([{"role": "user", "content": "x " * 400}, {"role": "assistant", "content": "ok"},
-                                   {"role": "user", "content": "next " * 30}, {"role": "assistant", "content": "done " * 30}]))
+    asyncio.run(session.add_items([{"role": "user", "content": prose(400)}, {"role": "assistant", "content": "ok"},
+                                   {"role": "user", "content": prose(30)}, {"role": "assistant", "content": prose(30)}]))
     asyncio.run(session.run_compaction({"response_id": "resp_1", "force": False}))
     assert session.last_compaction is None
     asyncio.run(session.run_compaction({"force": True}))
@@ -216,7 +217,7 @@ def test_clear_session_starts_a_new_branch(tmp_path: Path) -> None:
 def test_pop_back_through_a_compaction(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     session = PiSession(path, settings=CompactionSettings(keep_recent_tokens=20))
-    turns = [{"role": "user", "content": "question " * 60}, {"role": "assistant", "content": "answer " * 60},
+    turns = [{"role": "user", "content": prose(60)}, {"role": "assistant", "content": prose(60)},
              {"role": "user", "content": "short"}, REASONING, {"role": "assistant", "content": "reply"}]
     asyncio.run(session.add_items(turns))
     asyncio.run(session.run_compaction({"force": True}))

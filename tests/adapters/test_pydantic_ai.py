@@ -37,6 +37,7 @@ from pi_compact.compaction.serialize import COMPACTION_SUMMARY_PREFIX
 from pi_compact.testing import ScriptedSummarizer
 from tests.conformance.jsoncmp import first_difference
 from tests.conformance.pi_ref import pi_context
+from tests.prose import prose
 
 SUMMARY = ("## Goal\nTalk about the weather in Paris.\n\n## Progress\n### Done\n- [x] checked the forecast\n\n"
            "## Original Request\nThe weather.\n\n## Early Progress\nForecasts.\n\n## Context for Suffix\nSunny.")
@@ -53,7 +54,7 @@ def long_history(turns: int = 20) -> list[ModelMessage]:
         history.append(ModelRequest(parts=[UserPromptPart(f"turn {n}: " + "what about the weather? " * 20, timestamp=T0)]))
         history.append(ModelResponse(parts=[TextPart("checking"), ToolCallPart("forecast", {"day": n}, f"call_{n}")],
                                      timestamp=T0))
-        history.append(ModelRequest(parts=[ToolReturnPart("forecast", "sunny " * 40, f"call_{n}", timestamp=T0)]))
+        history.append(ModelRequest(parts=[ToolReturnPart("forecast", prose(40), f"call_{n}", timestamp=T0)]))
         history.append(ModelResponse(parts=[TextPart(f"It will be sunny on day {n}.")], timestamp=T0))
     return history
 

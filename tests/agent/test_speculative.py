@@ -19,6 +19,7 @@ from pi_compact.compaction import CompactionSettings
 from pi_compact.compaction.summarizer import SummaryRequest, SummaryResult
 from pi_compact.store.paths import AGENT_DIR_ENV
 from pi_compact.testing import FakeLLMServer, FakeReply
+from tests.prose import prose
 
 WINDOW = 40_000
 SETTINGS = CompactionSettings(reserve_tokens=16_384, keep_recent_tokens=2_000)
@@ -53,8 +54,8 @@ def near_threshold_session(tmp_path: Path, tokens: int = 17_000) -> Session:
     session = Session.create_at(tmp_path / "s.jsonl", str(tmp_path))
     per_turn = 1_000
     for turn in range(tokens // per_turn // 2):
-        session.append_message({"role": "user", "content": f"question {turn}: " + "word " * 1000, "timestamp": turn})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "answer " * 700}],
+        session.append_message({"role": "user", "content": f"question {turn}: " + prose(1000), "timestamp": turn})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": prose(1000)}],
                                 "stopReason": "stop", "timestamp": turn})
     return session
 
@@ -159,7 +160,7 @@ def test_crossing_while_the_summary_is_still_written_waits_for_it_instead_of_ask
     gate = threading.Event()
     summarizer = CountingSummarizer(gate)
     agent = make_agent(server, near_threshold_session(tmp_path), summarizer)
-    server.push(FakeReply(text="Long. " * 3_000), FakeReply(text="Done."))
+    server.push(FakeReply(text="A long answer. " * 1_900), FakeReply(text="Done."))  # ~8,800 tokens
     agent.prompt("first")
     assert agent.context_size().speculation == "summarizing"
     threading.Timer(0.2, gate.set).start()

@@ -23,6 +23,7 @@ from pi_compact import Session
 from pi_compact.testing import FakeLLMServer, FakeReply
 from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_context
+from tests.prose import prose
 
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -178,7 +179,7 @@ def test_a_line_typed_during_a_compaction_is_answered_after_it(server: FakeLLMSe
     file = tmp_path / "work.jsonl"
     session = Session.create_at(file, str(project))
     for turn in range(6):
-        session.append_message({"role": "user", "content": f"question {turn}: " + "details " * 120, "timestamp": turn})
+        session.append_message({"role": "user", "content": f"question {turn}: " + prose(120), "timestamp": turn})
         session.append_message({"role": "assistant", "content": [{"type": "text", "text": f"answer {turn}"}],
                                 "api": "anthropic-messages", "provider": "anthropic", "model": "claude-test",
                                 "usage": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,

@@ -19,6 +19,7 @@ from pi_compact.testing import FakeLLMServer, FakeReply, fake_llm_server
 from tests.cli.test_chat_pty import SUMMARY, Chat, entries, project  # noqa: F401 - project is a fixture
 from tests.conformance.jsoncmp import first_difference, normalise
 from tests.conformance.pi_ref import pi_context
+from tests.prose import prose
 
 WINDOW = 40_000
 THRESHOLD = WINDOW - 16_384  # pi's default reserve, pinned by --reserve (by default it scales to a quarter of 40k)
@@ -28,8 +29,8 @@ def near_threshold(file: Path, cwd: Path) -> None:
     """About 17,000 tokens: within the margin (8,000) of the threshold (23,616), not over it."""
     session = Session.create_at(file, str(cwd))
     for turn in range(8):
-        session.append_message({"role": "user", "content": f"question {turn}: " + "word " * 790, "timestamp": turn})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "answer " * 570}],
+        session.append_message({"role": "user", "content": f"question {turn}: " + prose(790), "timestamp": turn})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": prose(820)}],
                                 "api": "anthropic-messages", "provider": "anthropic", "model": "claude-test",
                                 "stopReason": "stop", "timestamp": turn})
     session.close()

@@ -21,6 +21,7 @@ from pi_compact.cli.app import app
 from pi_compact.errors import NotASessionError
 from pi_compact.store import scan as scan_module
 from sessions_fixtures import PI_SESSIONS
+from tests.prose import prose
 
 PROJECT = Path(__file__).resolve().parents[2]
 PI_FIXTURES = list(PI_SESSIONS)
@@ -338,13 +339,13 @@ def _every_kind(path: Path) -> Path:
         [
             entry("model_change", "e0000001", None, 1, provider="anthropic", modelId="claude"),
             entry("thinking_level_change", "e0000002", "e0000001", 2, thinkingLevel="high"),
-            message("e0000003", "e0000002", 3, role="user", content="日本語 😀 👩\u200d💻 → " + "wide " * 30),
+            message("e0000003", "e0000002", 3, role="user", content="日本語 😀 👩\u200d💻 → " + prose(30)),
             message("e0000004", "e0000003", 4, role="assistant", content=[thinking, call]),
             message("e0000005", "e0000004", 5, role="toolResult", toolName="edit", isError=True, content=failed),
             message("e0000006", "e0000005", 6, role="bashExecution", command="ls", exitCode=2, output="x"),
             message("e0000007", "e0000006", 7, role="custom", customType="x", content="shadowed, its role's only one"),
             message("e0000007", "e0000006", 8, role="user", content="the duplicate that wins"),
-            entry("compaction", "e0000008", "e0000007", 9, summary="s " * 50, firstKeptEntryId="e0000006"),
+            entry("compaction", "e0000008", "e0000007", 9, summary=prose(50), firstKeptEntryId="e0000006"),
             entry("branch_summary", "e0000009", "e0000003", 10, fromId="e0000003", summary="the abandoned branch"),
             entry("custom", "e0000010", "e0000008", 11, customType="ext", data={}),
             entry("custom_message", "e0000011", "e0000010", 12, customType="note", content="a note", display=True),
@@ -505,14 +506,14 @@ def _c1_session(tmp_path: Path) -> Path:
     """Two branches whose entries hold a one-byte CSI (U+009B) in text and in the path a tool read."""
     call = {"type": "toolCall", "id": "t1", "name": "read", "arguments": {"path": "src/\x9b2J.py"}}
     entries = [
-        user("e0000001", None, "start \x9b2J " + "words " * 400, 1),
+        user("e0000001", None, "start \x9b2J " + prose(400), 1),
         {"type": "message", "id": "e0000002", "parentId": "e0000001", "timestamp": "2025-01-01T00:00:02.000Z",
          "message": {"role": "assistant", "content": [call], "stopReason": "toolUse", "timestamp": 1}},
         {"type": "message", "id": "e0000003", "parentId": "e0000002", "timestamp": "2025-01-01T00:00:03.000Z",
          "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "read", "isError": False,
                      "content": [{"type": "text", "text": "\x9b2J " * 2000}], "timestamp": 1}},
         user("e0000005", "e0000001", "other branch \x9b2J", 5),
-        user("e0000004", "e0000003", "more \x9b2J " + "words " * 400, 4),
+        user("e0000004", "e0000003", "more \x9b2J " + prose(400), 4),
     ]
     return write_session(tmp_path / "c1.jsonl", entries)
 

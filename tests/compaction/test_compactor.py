@@ -22,6 +22,7 @@ from pi_compact.errors import (CompactionError, CompactionInProgressError, Corru
 from pi_compact.testing import ScriptedSummarizer
 
 from .builders import assistant, call, context_tokens, new_session, summary_text, tool_result, tool_turn, user, wordy
+from tests.prose import prose
 
 KEEP_1000 = CompactionSettings(keep_recent_tokens=1000, reserve_tokens=1000)
 PROJECT = Path(__file__).resolve().parents[2]
@@ -372,7 +373,7 @@ def test_no_lock_file_stays_after_a_compaction_done_failed_or_refused(tmp_path) 
     compact(session, settings=KEEP_1000, summarizer=ScriptedSummarizer([summary_text()]),
             on_event=lambda e: seen.append(lock.exists()))
     assert seen and all(seen) and not lock.exists()  # there while compacting, gone after
-    session.append_message(user("more " * 2000))
+    session.append_message(user(prose(2000)))
     with pytest.raises(CorruptEntryError):
         compact(session, settings=KEEP_1000, summarizer=ScriptedSummarizer([CorruptEntryError("x")]))
     assert not lock.exists()

@@ -21,6 +21,7 @@ from pi_compact.testing import FakeLLMServer, FakeReply, ScriptedSummarizer
 from tests.test_recaller import ERROR, compacted, worked_session
 
 from tests.pi_extension.conftest import compact_request, openai_model, write_settings
+from tests.prose import prose
 
 LLM_SUMMARY = ("## Goal\nStart the app (FAKE-LLM-SUMMARY).\n\n## Constraints & Preferences\n- (none)\n\n"
                "## Progress\n### Done\n- [x] tried node server.js\n\n## Key Decisions\n- (none)\n\n"
@@ -36,13 +37,13 @@ def serve(request: dict) -> dict:
 
 def session_with_secret() -> Session:
     session = worked_session()
-    session.append_message({"role": "user", "content": f"Use the key {SECRET} for the deploy. " + "words " * 300,
+    session.append_message({"role": "user", "content": f"Use the key {SECRET} for the deploy. " + prose(300),
                             "timestamp": 20})
     session.append_message({"role": "assistant", "content": [{"type": "text", "text": "Deploying. " * 200}],
                             "stopReason": "stop", "timestamp": 21})
     for n in range(3):
-        session.append_message({"role": "user", "content": f"Then step {n}. " + "more " * 300, "timestamp": 22 + n})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "ok " * 200}],
+        session.append_message({"role": "user", "content": f"Then step {n}. " + prose(300), "timestamp": 22 + n})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": prose(200)}],
                                 "stopReason": "stop", "timestamp": 22 + n})
     return session
 
@@ -219,7 +220,7 @@ def test_recall_output_is_bounded(tmp_path: Path) -> None:
     path = tmp_path / "big.jsonl"
     session = Session.create_at(path, "/srv/app")
     for n in range(60):
-        session.append_message({"role": "user", "content": f"needle {n} " + "hay " * 400, "timestamp": n})
+        session.append_message({"role": "user", "content": f"needle {n} " + prose(400), "timestamp": n})
         session.append_message({"role": "assistant", "content": [{"type": "text", "text": "needle seen " * 100}],
                                 "stopReason": "stop", "timestamp": n})
     compacted(session).close()
@@ -260,8 +261,8 @@ def test_a_second_compaction_updates_the_previous_summary(server: FakeLLMServer)
     first = serve(compact_request(session))["compaction"]
     session.append_compaction(first["summary"], first["firstKeptEntryId"], first["tokensBefore"], first["details"])
     for n in range(4):
-        session.append_message({"role": "user", "content": f"Later {n}. " + "later " * 300, "timestamp": 40 + n})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "fine " * 200}],
+        session.append_message({"role": "user", "content": f"Later {n}. " + prose(300), "timestamp": 40 + n})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": prose(200)}],
                                 "stopReason": "stop", "timestamp": 40 + n})
     server.push(FakeReply(text=LLM_SUMMARY))
     request = compact_request(session, model=openai_model(server.url))
@@ -274,7 +275,7 @@ def test_a_second_compaction_updates_the_previous_summary(server: FakeLLMServer)
 
 def test_a_split_turn_summarizes_the_turns_prefix_too(server: FakeLLMServer) -> None:
     session = Session.in_memory("/srv/app")
-    session.append_message({"role": "user", "content": "Refactor the parser. " + "why " * 300, "timestamp": 1})
+    session.append_message({"role": "user", "content": "Refactor the parser. " + prose(300), "timestamp": 1})
     for n in range(8):  # one long turn of tool calls
         session.append_message({"role": "assistant", "stopReason": "toolUse", "timestamp": 2 + n, "content": [
             {"type": "toolCall", "id": f"c{n}", "name": "read", "arguments": {"path": f"src/part{n}.py"}}]})
@@ -310,8 +311,8 @@ def test_the_file_lists_of_our_earlier_summaries_carry_over(generator: str, carr
                "modifiedFiles": ["src/earlier.py"]}
     session.append_compaction(first["summary"], first["firstKeptEntryId"], first["tokensBefore"], details, True)
     for n in range(4):
-        session.append_message({"role": "user", "content": f"Later {n}. " + "later " * 300, "timestamp": 40 + n})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": "fine " * 200}],
+        session.append_message({"role": "user", "content": f"Later {n}. " + prose(300), "timestamp": 40 + n})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": prose(200)}],
                                 "stopReason": "stop", "timestamp": 40 + n})
     compaction = serve(compact_request(session))["compaction"]
     assert ("docs/earlier.md" in compaction["details"]["readFiles"]) is carried
