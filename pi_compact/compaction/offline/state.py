@@ -61,6 +61,9 @@ _DECISION = re.compile(
 )
 """A sentence that reports a choice ("decision" only as "Decision:" or "the decision is": a "decision gate" or "the
 carry-forward decision logic" is a thing talked about, not a choice made)."""
+_PREFERS = re.compile(r"\b(?:instead of|rather than|(?:we|I)(?:'ll| will) keep)\b", re.I)
+"""A choice between two ways, or to keep one ("rather than patch each caller, we'll wrap the client"): a decision when
+the agent says it takes that course (:data:`_OWN_COURSE`), not when it describes what code does instead of what."""
 _NEW_APPROACH = re.compile(
     r"\b(?:instead|rather than|(?:a |an )?(?:different|another|alternative|simpler) (?:approach|way|route)"
     r"|work ?around|fall(?:ing)? back (?:to|on)|switch(?:ing)? to|manually|by hand)\b",
@@ -263,7 +266,8 @@ def _decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
-        if (20 <= len(sentence) <= 400 and _DECISION.search(sentence) and not _NARRATION.match(sentence)
+        chosen = _DECISION.search(sentence) or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence))
+        if (20 <= len(sentence) <= 400 and chosen and not _NARRATION.match(sentence)
                 and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
                 and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))

@@ -64,3 +64,22 @@ def test_without_a_closed_way_a_preference_is_no_change_of_course() -> None:
         assistant("I'll configure the logger once in main.py instead of in every module of the worker package."),
     )
     assert not any("configure the logger once" in item for item in found), found
+
+
+@pytest.mark.parametrize(("words", "kept"), [
+    ("Rather than patching every caller, we'll wrap the HTTP client once in the session factory.",
+     "wrap the HTTP client once"),
+    ("The fix: instead of raising on an empty batch, we should return an empty report and let the caller go on.",
+     "return an empty report"),
+    ("Both loaders work, but we'll keep the streaming loader for the nightly import because it bounds memory.",
+     "keep the streaming loader"),
+])
+def test_a_course_the_agent_takes_over_another_is_a_decision(words: str, kept: str) -> None:
+    found = _decisions(user("Make the nightly import robust."), assistant(words))
+    assert any(kept in item for item in found), found
+
+
+def test_what_code_does_instead_of_something_is_no_decision() -> None:
+    found = _decisions(user("Make the nightly import robust."),
+                       assistant("The loader now returns an empty report instead of raising on an empty batch."))
+    assert not any("instead of raising" in item for item in found), found
