@@ -55,7 +55,8 @@ _NEXT = re.compile(
 _DECISION = re.compile(
     r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
     r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
-    r"|would be) to|I(?:'ve| have)? (?:went|gone) with"
+    r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
+    r"|I(?:'ve| have)? (?:went|gone) with"
     r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
     re.I,
 )

@@ -73,6 +73,8 @@ def test_without_a_closed_way_a_preference_is_no_change_of_course() -> None:
      "return an empty report"),
     ("Both loaders work, but we'll keep the streaming loader for the nightly import because it bounds memory.",
      "keep the streaming loader"),
+    ("So the correct behaviour is to **skip** the locked rows and report them at the end of the import.",
+     "correct behaviour is to **skip**"),
 ])
 def test_a_course_the_agent_takes_over_another_is_a_decision(words: str, kept: str) -> None:
     found = _decisions(user("Make the nightly import robust."), assistant(words))
