@@ -55,12 +55,42 @@ _NEXT = re.compile(
 _DECISION = re.compile(
     r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
     r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
-    r"|would be) to|I(?:'ve| have)? (?:went|gone) with"
+    r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
+    r"|I(?:'ve| have)? (?:went|gone) with"
     r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
     re.I,
 )
 """A sentence that reports a choice ("decision" only as "Decision:" or "the decision is": a "decision gate" or "the
 carry-forward decision logic" is a thing talked about, not a choice made)."""
+_PREFERS = re.compile(r"\b(?:instead of|rather than|(?:we|I)(?:'ll| will) keep)\b", re.I)
+"""A choice between two ways, or to keep one ("rather than patch each caller, we'll wrap the client"): a decision when
+the agent says it takes that course (:data:`_OWN_COURSE`), not when it describes what code does instead of what."""
+_NEW_APPROACH = re.compile(
+    r"\b(?:instead|rather than|(?:a |an )?(?:different|another|alternative|simpler) (?:approach|way|route)"
+    r"|work ?around|fall(?:ing)? back (?:to|on)|switch(?:ing)? to|manually|by hand)\b",
+    re.I,
+)
+"""Words that name a way of doing the work taken in place of another."""
+_BLOCKER = re.compile(
+    r"\b(?:can'?t|cannot|could ?n'?t|unable to|failed|fails|blocked|denied|permissions?|not (?:available|installed"
+    r"|found|supported|allowed|permitted|possible)|does ?n'?t (?:exist|work|support)|is ?n'?t (?:available|installed"
+    r"|supported|possible)|there(?:'s| is) no)\b",
+    re.I,
+)
+"""Words saying the way tried first is closed: what makes a new approach a change of course."""
+_TACTIC = re.compile(r"\b(?:let me|let's|i'll|i will|now)\s+(?:(?:just|first|also)\s+)?(?:check|look|read|search|find"
+                     r"|see|try|inspect|verify|investigate|examine|explore|grep|list|run|wait|debug)\b", re.I)
+"""A next look or try ("Let me search for it instead."): a step of the investigation, no change of approach."""
+_OWN_COURSE = re.compile(r"\b(?:(?:I|we)(?:'ll| will| need to| should| must|'m going to| am going to|'re going to)"
+                         r"|let me|let's|decision)\b", re.I)
+"""Words of the agent about the course it takes: "the test expects 1 instead of 0" or "I see, it uses X rather than
+Y" describe, they take no course."""
+_CAUSE = re.compile(r"^\W{0,3}(?:since|because|as)\b", re.I)
+_LEAD_IN = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|i should(?: just)?|we(?:'ll| will| should))\s+", re.I)
+_APPROACH_CHARS = 50
+"""A change of approach shorter than this ("Using grep instead.") swaps a tool, it sets no course."""
+_RECENT = 12
+"""A failure this many messages before the agent's words is what they answer."""
 _TROUBLE = re.compile(
     r"\b(?:still (?:fail\w*|broken|erroring|an? (?:error|issue|problem))|(?:could ?n[o']t|unable to|can ?n[o']t|failed to)"
     r" \w+|(?:does ?n[o']t|is ?n[o']t|not) (?:work\w*|pass\w*|compil\w*|build\w*)|oh wait|hmm\b|wait,|the (?:problem|issue) is"
@@ -237,11 +267,39 @@ def _decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
-        if (20 <= len(sentence) <= 400 and _DECISION.search(sentence) and not _NARRATION.match(sentence)
+        chosen = _DECISION.search(sentence) or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence))
+        if (20 <= len(sentence) <= 400 and chosen and not _NARRATION.match(sentence)
                 and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
                 and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
     return found
+
+
+def _changes_of_approach(text: str, after_failure: bool) -> list[str]:
+    """The changes of course ``text`` reports: a sentence that names a way taken instead of another ("I'll have the
+    agents return the text instead") after words saying the first way is closed ("The agents can't write files"),
+    in the same sentence or the one before it, or after a command of the turn failed (then the sentence before it
+    gives the reason, when there is one). Each as ``reason — so: new way``; a look or a try is no change."""
+    found = [re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", s).strip() for s in sentences(text[:20_000])]
+    stated = set(_decisions_in(text))  # said as a decision already
+    changes = []
+    for at, sentence in enumerate(found):
+        if (len(sentence) < _APPROACH_CHARS or len(sentence) > 400 or not _NEW_APPROACH.search(sentence)
+                or sentence.endswith(("?", "？")) or sentence.startswith(("#", "|", "`")) or _TACTIC.search(sentence)
+                or not _OWN_COURSE.search(sentence) or re.search(r"\byou\b", sentence, re.I)
+                or clip_words(sentence, 240) in stated):
+            continue
+        if _BLOCKER.search(sentence):
+            changes.append(clip_words(sentence.rstrip(":"), 240))
+            continue
+        before = found[at - 1] if at else ""
+        if not (_BLOCKER.search(before) or after_failure):
+            continue
+        way = _LEAD_IN.sub("", sentence.rstrip(":"), count=1)
+        reason = before.rstrip(".:") if (_BLOCKER.search(before) or _CAUSE.match(before)) and not before.startswith(
+            "#") and not before.endswith("?") and not _NARRATION.match(before) else ""
+        changes.append(clip_words(f"{reason} — so: {way}" if reason else way, 240))
+    return changes
 
 
 def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDraft]:
@@ -272,6 +330,9 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.decisions += _decisions_in(text)
+                failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
+                             and not a.lookup for a in attempts)
+                turn.decisions += [c for c in _changes_of_approach(text, failed) if c not in turn.decisions]
                 agreed = acknowledged(text) if after_reply else ""
                 turn.decisions += [clip_words(f"Agreed with the user: {agreed}", 240)] if agreed else []
             if message.get("stopReason") in ("aborted", "error"):
@@ -314,7 +375,16 @@ _ASKS_USER = re.compile(r"\b(?:you|your|I|we|me|us|shall|should|prefer|want|whic
 _CLOSING_SENTENCES = 2
 _CLOSING_CHARS = 160
 """What may follow the question an answer ends on: a closing ("Let me know and I'll finish it.", "I'd go with 2.")."""
-_EMPHASIS = re.compile(r"^[*_>`\s]+|[^\w?？]+$")
+_EMPHASIS = re.compile(r"^[*_>`\s]+")
+
+
+def _unemphasized(sentence: str) -> str:
+    """``sentence`` without the emphasis before it and the brackets or marks after its last word or question mark.
+    (As one pattern, ``[^\\w?？]+$`` tried every run of marks against the end: quadratic in marks.)"""
+    end = len(sentence)
+    while end and not (sentence[end - 1].isalnum() or sentence[end - 1] in "_?？"):
+        end -= 1
+    return _EMPHASIS.sub("", sentence[:end], count=1)
 
 
 def closing_question(answer: str) -> str:
@@ -323,7 +393,7 @@ def closing_question(answer: str) -> str:
     ("Which do you prefer? I'd go with 2."); ``""`` when it ends on anything else."""
     found = sentences(answer[-4000:])
     for back in range(min(len(found), _CLOSING_SENTENCES + 1)):
-        question = _EMPHASIS.sub("", found[-1 - back])
+        question = _unemphasized(found[-1 - back])
         if not question.endswith(("?", "？")):
             continue
         after = found[len(found) - back:]
