@@ -263,6 +263,14 @@ def _commit_message(command: str) -> str:
     return clip_words(message, 160)
 
 
+def answered_question(question: str, answer: str) -> str:
+    """A question the user answered, as a decision. The answer is the decision, so it is kept whole (up to 160
+    characters) and the question cut to the room left: "the user chose “Keep…”" said nothing."""
+    chosen = clip_words(answer, 160)
+    room = max(60, 240 - len(chosen) - len("Asked “” — the user chose “”"))
+    return f"Asked “{clip_words(question, room)}” — the user chose “{chosen}”"
+
+
 def _decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
@@ -538,8 +546,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
                                        *(_refusal_line(r, names) for r in facts.refusals),
-                                       *(clip_words(f"Asked “{q}” — the user chose “{a}”", 240)
-                                         for q, a in facts.answers if not _STEERING.search(q))])),
+                                       *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ..messages import assistant, bash_fail, call, result, user
 from .test_offline import items, summarize
@@ -85,3 +87,13 @@ def test_what_code_does_instead_of_something_is_no_decision() -> None:
     found = _decisions(user("Make the nightly import robust."),
                        assistant("The loader now returns an empty report instead of raising on an empty batch."))
     assert not any("instead of raising" in item for item in found), found
+
+
+@given(question=st.text(alphabet="abcdefgh ", min_size=200, max_size=600).filter(str.strip),
+       answer=st.sampled_from(["Keep OpenAI with BYOK (the user brings the key)", "5 messages a day",
+                               "Simplified streaming: a typing effect over the whole answer"]))
+def test_an_answered_question_keeps_the_answer_whole_and_cuts_the_question(question: str, answer: str) -> None:
+    from pi_compact.compaction.offline.state import answered_question
+
+    line = answered_question(question, answer)
+    assert line.endswith(f"the user chose “{answer}”") and len(line) <= 240 + 1
