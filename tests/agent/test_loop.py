@@ -24,6 +24,8 @@ from pi_compact.convert import MISSING_RESULT_TEXT
 from pi_compact.store.paths import AGENT_DIR_ENV
 from pi_compact.testing import FakeLLMServer, FakeReply
 
+from tests.prose import prose
+
 ANTHROPIC_KEY = "sk-ant-test-0123456789"
 OVERFLOW = "prompt is too long: 250000 tokens > 200000 maximum"
 MODELS = {"anthropic": "claude-test", "openai": "gpt-test"}
@@ -82,8 +84,8 @@ def history(session: Session, turns: int, words: int) -> None:
     """Earlier turns of plain text (about ``words`` tokens each side), as if from an earlier run."""
     stamp = 1_700_000_000_000
     for turn in range(turns):
-        session.append_message({"role": "user", "content": f"question {turn} " + "word " * words, "timestamp": stamp})
-        session.append_message({"role": "assistant", "content": [{"type": "text", "text": f"answer {turn} " + "word " * words}],
+        session.append_message({"role": "user", "content": f"question {turn} " + prose(words), "timestamp": stamp})
+        session.append_message({"role": "assistant", "content": [{"type": "text", "text": f"answer {turn} " + prose(words)}],
                                 "api": "anthropic-messages", "provider": "anthropic", "model": "claude-test",
                                 "usage": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 0,
                                           "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0}},
