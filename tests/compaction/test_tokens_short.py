@@ -12,7 +12,7 @@ import unicodedata
 
 import anthropic_tokenizer
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.token_corpus import UNLIKE, corpus
@@ -64,8 +64,10 @@ def test_runs_and_repeated_patterns_are_never_undercounted_by_more_than_a_tenth(
        st.integers(1, 60))
 def test_words_repeated_are_never_undercounted_by_more_than_a_tenth(alphabet, data, times) -> None:
     # " aab" * 5 is " a", "ab" five times: ten tokens, its runs five (issue 23.7: estimated eight)
-    unit = data.draw(st.text(st.sampled_from(alphabet), min_size=1, max_size=4))
-    assume({" ", "\t"} & set(unit))
+    rest = data.draw(st.text(st.sampled_from(alphabet), max_size=3))
+    blank = data.draw(st.sampled_from([char for char in " \t" if char in alphabet]))
+    at = data.draw(st.integers(0, len(rest)))
+    unit = rest[:at] + blank + rest[at:]  # a space or a tab anywhere in it: drawn, not filtered (too many misses)
     assert held(unit * times)
 
 
