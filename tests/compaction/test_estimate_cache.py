@@ -251,7 +251,7 @@ def test_an_unwritable_folder_is_reported_once(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "getuid"), reason="ownership is a POSIX idea")
 def test_a_folder_others_may_write_in_is_not_used(tmp_path: Path) -> None:
-    folder = tmp_path / "shared"
+    folder = tmp_path / "open_to_all"
     folder.mkdir()
     folder.chmod(0o777)
     cache = EstimateCache.open(SESSION, folder)
