@@ -98,8 +98,26 @@ _PASSED = re.compile(
 """A line of a check's output that says it passed (pytest, vitest/jest, cargo, go test, rspec, tsc, builds)."""
 
 
+_NONE_RAN = re.compile(
+    r"(?<![\d.,])\b0 (?:passed|passing|tests?|examples?|specs?)\b|\bno tests? (?:ran|run|found|collected|executed)\b"
+    r"|\bran 0 tests\b",
+    re.I,
+)
+_SOME_RAN = re.compile(r"\b(?:[1-9]\d*) (?:passed|passing|tests?|examples?|specs?)\b|\bran [1-9]\d* tests?\b", re.I)
+"""A count of checks that ran: a runner that ran nothing (every test filtered out, none found) proves nothing."""
+
+
+def _says_passed(line: str) -> bool:
+    if not _PASSED.search(line):
+        return False
+    return _NONE_RAN.search(line) is None or _SOME_RAN.search(line) is not None
+
+
 def passed_line(text: str) -> str:
-    """The last line of a successful output that says a check passed (``12 passed in 0.4s``), or ``""``."""
+    """The last line of a successful output that says a check passed (``12 passed in 0.4s``), or ``""``.
+
+    A line that counts no check run (``ok. 0 passed; 0 failed; 20 filtered out``) says nothing passed: a test
+    filter that matched nothing exits 0, and calling that "checks pass" would tell the next agent a lie."""
     tail = output_body(text)[-3000:]
-    found = [line.strip(" =\t") for line in tail.splitlines() if _PASSED.search(line)]
+    found = [line.strip(" =\t") for line in tail.splitlines() if _says_passed(line)]
     return " ".join(found[-1].split())[:160] if found else ""
