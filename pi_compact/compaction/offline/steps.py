@@ -63,6 +63,12 @@ _NOT_DONE = re.compile(r"^\W{0,6}(?:no\b|not\b|pending|todo|to do|partial(?:ly)?
                        r"|remaining)|^\W{0,4}(?:❌|✗|✘|⏳|⚠️?)", re.I)
 """A status cell that says the row is not done ("**No**", "❌ not yet", "Partial")."""
 _TABLE_ROWS = 4
+_QUESTION_LINES = 40
+"""Lines at the end of an answer searched for its list of questions (a list the answer ends on is short)."""
+_STAGE = re.compile(r"\b(phase|stage|step|part|milestone|wp|work ?package|sprint|iteration|round|batch|task)[ #-]?"
+                    r"(\d{1,3})\b", re.I)
+"""A numbered stage of planned work ("phase 1", "WP14", "Step 3")."""
+_STAGE_CHARS = 240
 
 
 def _stopping_words(answer: str, working: bool) -> str:
@@ -86,11 +92,27 @@ def _question(answer: str) -> str:
     """The question ``answer`` ends on (:func:`.state.closing_question`), else its last question, clipped; a short
     one ("Which do you prefer?") with the items of the list before it, the options it asks about."""
     asked = closing_question(answer) or next((s for s in reversed(sentences(answer)) if s.endswith(("?", "？"))), "")
+    listed = _listed_questions(answer)
+    if asked and len(listed) > 1 and any(asked.rstrip("?？")[-30:].strip() in question for question in listed):
+        return clip_words(" / ".join(listed[:_OPTIONS]), 400)  # each question of the list waits on its answer
     if asked and len(asked.split()) < _SHORT_QUESTION:
         before = answer[: answer.rfind(asked.rstrip("?？")[:40])] if asked.rstrip("?？")[:40] in answer else answer
         options = _last_list(before)
         asked += f" ({'; '.join(options[:_OPTIONS])})" if options else ""
     return clip_words(asked, 300)
+
+
+def _listed_questions(answer: str) -> list[str]:
+    """The items of the last list of ``answer`` that ask a question ("1. Keep the evals/ directory?"), as written
+    (a question's bold title is half of it), emphasis removed."""
+    found: list[str] = []
+    for line in reversed(answer.rstrip().splitlines()[-_QUESTION_LINES:]):
+        item = _LIST_ITEM.match(line)
+        if item:
+            found.insert(0, clip_words(item.group(2).replace("**", ""), 200))
+        elif line.strip() and found:
+            break
+    return [item for item in found if item.rstrip("*_ )").endswith(("?", "？"))]
 
 
 def _last_list(text: str) -> list[str]:
@@ -249,7 +271,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if plan_line:
         steps.append(plan_line)
     if state.latest_status != DONE:
-        steps += [f"Fix: {clip(error, 200)}" for error in state.work_errors[-_FIXES:]]
+        fixes = [error for error in state.work_errors if not _inspects(error)]
+        steps += [f"Fix: {clip(error, 200)}" for error in fixes[-_FIXES:]]
     said_how_far = bool(steps)
     steps += [step for step, _ in lists]
     undone = _undone_rows(answer)
@@ -269,7 +292,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         # the edits under way are not committed: the session's routine comes before they are
         steps.append(f"Before committing the edits under way, run the session's checks: "
                      f"{', '.join(f'`{check}`' for check in state.gates)}.")
-    if not steps and state.latest_request:
+    stage = _next_stage(state) if not steps and state.latest_status == DONE else ""
+    if stage:
+        steps.append(stage)
+    elif not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
 
@@ -331,6 +357,66 @@ def _after_the_request(state: RegionState) -> list[str]:
     if unanswered:
         steps.append(f"Still unanswered from earlier (the user asked something else or put it off): “{unanswered}”")
     return steps
+
+
+def _next_stage(state: RegionState) -> str:
+    """When the finished latest request did one numbered stage of the work ("go ahead with phase 1") and the region
+    names stages of that kind by more than one number (the user goes stage by stage: "start with phase 0", or the
+    agent's plan names the next), the stage after it: the work stops there only for the user's go. With the
+    sentence of the region that says what it is, when one does."""
+    asked = _STAGE.search(state.latest_request[:_LATEST_CHARS])
+    if not asked:
+        return ""
+    kind, number = asked.group(1).lower(), int(asked.group(2))
+    texts = [text for turn in state.turns for text in (turn.request, turn.final_answer)]
+    numbers = {int(found.group(2)) for text in texts for found in _STAGE.finditer(text[:20_000])
+               if found.group(1).lower() == kind}
+    if not numbers - {number}:
+        return ""
+    said = next((s for text in reversed(texts) for s in sentences(text[:20_000]) if any(
+        found.group(1).lower() == kind and int(found.group(2)) == number + 1 for found in _STAGE.finditer(s))), "")
+    what = f": “{clip_words(said.replace('**', ''), _STAGE_CHARS)}”" if said else ""
+    return (f"The last request ({asked.group(0)}) is done: report it; the next stage is "
+            f"{asked.group(1)} {number + 1}{what} — start it when the user says so.")
+
+
+_FAILED_COMMAND = re.compile(r"^`([^`\n]{1,400})` failed\b")
+_PIECE = re.compile(r"\|\|?|&&|;|\n")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_]\w{0,60}=\S{0,400}$")
+_LOOKERS = frozenset({"cat", "head", "tail", "less", "more", "ls", "find", "grep", "egrep", "rg", "ag", "wc", "file",
+                      "stat", "xxd", "hexdump", "od", "jq", "yq", "echo", "printf", "which", "type", "pwd", "tree", "du",
+                      "df", "sort", "uniq", "cut", "tr", "diff", "cd", "true", "env", "printenv", "date", "whoami",
+                      "uname", "ps", "lsof", "readlink", "realpath", "basename", "dirname", "column", "nl"})
+"""Programs that only show something: a failure of theirs is information not obtained, nothing to fix."""
+_GIT_LOOKS = frozenset({"show", "log", "status", "diff", "blame", "ls-files", "ls-tree", "cat-file", "rev-parse",
+                        "rev-list", "describe", "reflog", "shortlog", "grep", "merge-base", "for-each-ref",
+                        "show-ref", "name-rev", "maintenance"})
+_GH_LOOKS = re.compile(r"^gh\s+(?:api(?!.*\s(?:-X|--method|-f|-F|--field|--raw-field|--input)\b)\s"
+                       r"|(?:pr|issue|run|repo|release|workflow)\s+(?:view|list|diff|checks|status)\b)")
+
+
+def _inspects(error: str) -> bool:
+    """``error`` is the failure of a shell command that only looks at something (``git show REF:path``, ``xxd
+    index``, ``gh api …/comments``): the agent went on without what it would have shown, and no next step fixes
+    it. Every piece of the command (between pipes and ``&&``) must be such a look."""
+    command = _FAILED_COMMAND.match(error)
+    if not command:
+        return False
+    for piece in _PIECE.split(command.group(1).rstrip("…")):
+        words = [word for word in piece.split() if not _ASSIGNMENT.match(word)]
+        if not words or words[0].startswith(("2>", ">", "#")):
+            continue
+        program = words[0].rsplit("/", 1)[-1]
+        if program == "git":
+            verb = next((word for word in words[1:] if not word.startswith("-")), "")
+            if verb not in _GIT_LOOKS:
+                return False
+        elif program == "gh":
+            if not _GH_LOOKS.match(" ".join(words)):
+                return False
+        elif program not in _LOOKERS:
+            return False
+    return True
 
 
 def clip(text: str, limit: int) -> str:

@@ -179,13 +179,15 @@ def _reported(tasks: list[Task], texts: list[str]) -> list[Task]:
     return tasks
 
 
-def _covered(sentence: str, wanted: dict[int, set[str]], index: dict[str, list[int]]) -> list[int]:
-    """The tasks whose title words ``sentence`` holds, most of them (three words at least)."""
+def _covered(sentence: str, wanted: dict[int, set[str]], index: dict[str, list[int]], least: int = 3) -> list[int]:
+    """The tasks whose title words ``sentence`` holds, most of them (``least`` words at least, or all of a shorter
+    title's when ``least`` is 1)."""
     counts: dict[int, int] = {}
     for word in {w.lower().rstrip(".-") for w in _WORDS.findall(sentence[:2000])}:
         for n in index.get(word, ())[:50]:
             counts[n] = counts.get(n, 0) + 1
-    return [n for n, hits in counts.items() if hits >= 3 and hits >= _SHARE * len(wanted[n])]
+    return [n for n, hits in counts.items() if hits >= min(least, 3) and hits >= _SHARE * len(wanted[n])
+            and (least >= 3 or hits >= min(3, len(wanted[n])))]
 
 
 def task_list(messages: Any) -> TaskList | None:
@@ -213,7 +215,37 @@ def task_list(messages: Any) -> TaskList | None:
     if not tracker.items:
         return None
     later = [text for index, text in texts if index > tracker.updated_at and text]
-    return TaskList(tuple(_reported(list(tracker.items.values()), later)), tracker.updated_at)
+    return TaskList(tuple(_one_active(_reported(list(tracker.items.values()), later), later)), tracker.updated_at)
+
+
+def _one_active(tasks: list[Task], texts: list[str]) -> list[Task]:
+    """``tasks`` with one task in progress: agents often mark several (or all) in progress at once and then work on
+    them one by one, and a summary that calls four tasks "in progress" does not say which one to pick up. The
+    task is the one the agent's words after the list's last change named last (by its short name or most of its
+    title's words), else the first marked in progress; the others are still to do."""
+    active = [n for n, task in enumerate(tasks) if task.status == ACTIVE]
+    if len(active) < 2:
+        return tasks
+    named = _named_last(tasks, active, texts)
+    kept = named if named is not None else active[0]
+    return [Task(task.text, PENDING) if n in active and n != kept else task for n, task in enumerate(tasks)]
+
+
+def _named_last(tasks: list[Task], among: list[int], texts: list[str]) -> int | None:
+    """Which of the tasks ``among`` the last sentence of ``texts`` that names one of them names."""
+    labels = {_name(*match.groups()): n for n in among if (match := _LABEL.match(tasks[n].text))}
+    wanted = {n: _title_words(tasks[n]) for n in among}
+    index: dict[str, list[int]] = {}
+    for n, words in wanted.items():
+        for word in words:
+            index.setdefault(word, []).append(n)
+    for text in reversed(texts):
+        for sentence in reversed(re.split(r"(?<=[.!?])\s+|\n+", text[:20_000])):
+            named = [labels[key] for found in _NAMED.finditer(sentence) if (key := _name(*found.groups())) in labels]
+            named = named or _covered(sentence, wanted, index, least=1)
+            if named:
+                return named[0]
+    return None
 
 
 __all__ = ["ACTIVE", "DONE", "DROPPED", "PENDING", "Task", "TaskList", "task_list"]
