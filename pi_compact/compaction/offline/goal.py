@@ -225,6 +225,49 @@ def stated_goal(request: str, limit: int = 400) -> str:
     return ""
 
 
+_NOW = " — now: "
+_NOW_WORDS = 8
+"""A request of this many words (:func:`word_count`) can set the work; a shorter one ("yes", "push it up!", "1.")
+steers it, or moves it on only where it stands after finished work (as the summary's goal judges)."""
+NUDGE_WORDS = 3
+"""A request of fewer words ("push it", "continue", "はい") names no work: it steers or answers."""
+_UNSPACED_LETTER = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+                              r"\uf900-\ufaff]")
+"""A letter of a script written without spaces between words (Thai, Lao, Myanmar, Khmer, Japanese, Chinese)."""
+_UNSPACED_RUN = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
+                           r"\uf900-\ufaff\uff00-\uffef]+")
+_LETTERS_PER_WORD = 2
+"""Letters of such a script that make about one word (a Chinese word is one to two characters, a Japanese one two
+or three with its particle)."""
+
+
+def word_count(text: str) -> int:
+    """About how many words ``text`` has, in any script: its spaced words, and one per :data:`_LETTERS_PER_WORD`
+    letters of a script that does not space its words ("次のフェーズに進んでください" is seven)."""
+    spaced = len(_UNSPACED_RUN.sub(" ", text).split())
+    return spaced + len(_UNSPACED_LETTER.findall(text)) // _LETTERS_PER_WORD
+
+
+def sets_work(request: str) -> bool:
+    """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language."""
+    return word_count(request_words(request)) >= _NOW_WORDS
+
+
+_OPENING_SENTENCES = 3
+"""At most this many sentences make a request's opening when the first is too short to state work alone."""
+
+
+def _goes_on(opening: str, following: str, short: bool) -> bool:
+    """An opening too short to state the work (:data:`_NOW_WORDS`) goes on into the sentence after it when it
+    announces it (ends on a colon: "brainstorm:"), says next to nothing ("New branch."), or, in a ``short`` request,
+    the sentence after it carries on without a capital ("rebase with main. and then run `bun run verify`"). A short
+    task followed by a sentence of its own ("Step 1: handle case 1. You must keep …") stands alone, and so does the
+    opening of a long request written all in lower case (its intent sentences are added after it)."""
+    if word_count(opening) >= _NOW_WORDS:
+        return False
+    return opening.endswith((":", "：")) or word_count(opening) < NUDGE_WORDS or (short and following[:1].islower())
+
+
 def task_goal(request: str, limit: int = 400) -> str:
     """The work ``request`` asks for: its plan's title for "Implement the following plan:", its sentences that ask
     for work after a reading preamble (``""`` when it only asks to read), else its opening sentences."""
@@ -243,25 +286,17 @@ def task_goal(request: str, limit: int = 400) -> str:
     if _MARKER_START.match(found[0]):  # a list of tasks ("1. lint failing 2. update from main"): the items
         listed = [s for s in found[: next((n for n, s in enumerate(found) if not _MARKER_START.match(s)), None)]]
         return _clip(" ".join(listed), limit)
-    chosen = [found[0]]
-    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let's|can you|"
+    opening = 1
+    while opening < min(len(found), _OPENING_SENTENCES) and _goes_on(" ".join(found[:opening]), found[opening],
+                                                                      len(found) <= _OPENING_SENTENCES):
+        opening += 1
+    chosen = found[:opening]
+    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
                         r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
-    for sentence in found[1:8]:
+    for sentence in found[opening:8]:
         if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
     return _clip(" ".join(chosen), limit)
-
-
-_NOW = " — now: "
-_NOW_WORDS = 8
-"""A request of this many words (or characters / 4 where words are not spaced) can set the work; a shorter one
-("yes", "push it up!", "1.") steers it."""
-
-
-def sets_work(request: str) -> bool:
-    """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language."""
-    words = request_words(request)
-    return len(words.split()) >= _NOW_WORDS or (len(words.split()) < 3 and len(words) >= 4 * _NOW_WORDS)
 
 
 def with_now(goal: str, now: str) -> str:
@@ -291,5 +326,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "Objective", "injected", "invocation", "is_request", "objective", "request_words",
-           "sets_work", "stated_goal", "task_goal", "user_requests", "with_now"]
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "injected", "invocation", "is_request", "objective",
+           "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -19,15 +19,15 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import task_goal, with_now
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, sets_work, task_goal, with_now, word_count
 from .progress import done_item, left_something
-from .rules import names_any
+from .rules import accepted_proposal, names_any
 from .steps import in_progress_items, next_items
 from .subject import SUBJECT_LABEL
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, UNNAMED_COMMIT, RegionState, clip_words, is_substantive, one_line,
-                    region_state, sentences)
+from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, UNNAMED_COMMIT, RegionState, Turn, clip_words,
+                    closing_question, is_substantive, one_line, region_state, sentences)
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
 
@@ -465,8 +465,57 @@ def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> Non
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
-    """The objective (:func:`_objective`) and what the user has asked for since (:func:`.goal.with_now`)."""
-    return with_now(_objective(state, merged, first_request), state.goal_now)
+    """The objective (:func:`_objective`) and what the user asks for now (:func:`.goal.with_now`): the short request
+    that moved the work on last (:func:`_moved_on`), else the latest that states work of its own (the earlier ones
+    are quoted under Critical Context). An objective whose work was finished and committed in the region says so,
+    so that the next agent does not take it up again."""
+    objective = _objective(state, merged, first_request)
+    now = _moved_on(state.turns, bool(state.mid_work)) or state.goal_now
+    if now and objective == state.goal and _committed(state.turns, state.goal_request):
+        objective = f"{objective}{_FINISHED_MARK}"
+    return with_now(objective, now)
+
+
+_MOVED_ON_CHARS = 120
+_FINISHED_MARK = " (done and committed)"
+
+
+def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
+    """The user's latest request when it is too short to state work of its own (:func:`.goal.sets_work`: the state's
+    "now" passes over it) and yet moves the work on: "go ahead with phase 1", "次のフェーズへ", a command the user
+    ran. Told by where it stands, not by its words: after a turn that finished (not steering work under way), and
+    the agent worked on it (changed files, committed, or was still at it when the region ends). An answer to the
+    question the agent asked once its work was committed ("Phase 2 is committed. Shall I add the PDF export?")
+    counts too: a bare "yes" (in any language) then stands for the proposal it accepts, when files changed after
+    it (a "yes" to "Want me to push?" moves nothing on). ``""`` when no such request is the latest."""
+    worked_after = False
+    for number in range(len(turns) - 1, 0, -1):
+        turn, before = turns[number], turns[number - 1]
+        request = " ".join(turn.request.split())
+        last = number == len(turns) - 1
+        changed = worked_after or bool(turn.changed or turn.commits)
+        worked = changed or (last and working)
+        command, short = request.startswith(COMMAND_PREFIX), word_count(request) < NUDGE_WORDS
+        asked = closing_question(before.final_answer) if before.commits and before.status in (DONE, ASKED) else ""
+        if asked and (turn.reply or short):  # the agent asked what comes next once its work was in
+            if not short:
+                return clip_words(request, _MOVED_ON_CHARS)
+            agreed = accepted_proposal(before.final_answer, request) or f"{asked} — “{request}”"
+            return clip_words(agreed, _MOVED_ON_CHARS) if changed else ""  # new work, not a push it agreed to
+        if turn.reply or (short and not command):
+            worked_after = worked  # it serves the request before it
+            continue
+        if sets_work(request) or not (command or (before.status == DONE and worked)):
+            return ""
+        return clip_words(request, _MOVED_ON_CHARS)
+    return ""
+
+
+def _committed(turns: tuple[Turn, ...], request: str) -> bool:
+    """The turn of ``request`` committed its work and handed back with nothing left open (reporting it done, or
+    asking what comes next)."""
+    return any(turn.request.strip() == request.strip() and turn.status in (DONE, ASKED) and turn.commits
+               for turn in turns)
 
 
 def _objective(state: RegionState, merged: list[str], first_request: str) -> str:
