@@ -126,7 +126,9 @@ _NOW_CHARS = 120
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _AGREED_CHARS = 460
 """A proposal the user accepted is cut to this many characters: a plan's first items and the user's changes to it."""
-"""The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
+_SHORT_ANSWER = 200
+_PROPOSING_TEXTS = 3
+"""A last answer shorter than this many characters is read with the agent's texts before it, this many in all."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -252,6 +254,15 @@ class _TurnDraft:
     """The turn's last message is the agent's text with no call after it: the agent ended its turn."""
     request_decided: bool = False
     """The request accepted the previous answer's proposal or picked one of its options."""
+    texts: list[str] | None = None
+    """The agent's texts in the turn, in order (a proposal may come before the calls that end on a bare question)."""
+
+    def proposing(self) -> str:
+        """What the user replies to: the last answer, with the texts before it when it is only a short question
+        ("Shall I proceed?" after a plan written out, then a plan file written)."""
+        if len(self.answer) > _SHORT_ANSWER or not self.texts:
+            return self.answer
+        return "\n\n".join(self.texts[-_PROPOSING_TEXTS:])
 
     def went_on_after_commit(self) -> bool:
         """The agent kept working after its last commit and had not stopped to report (a release goes on to tag and
@@ -346,6 +357,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             turn.handed_back = bool(text) and not calls and message.get("stopReason") not in ("aborted", "error")
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
+                turn.texts = [*(turn.texts or []), text]
                 turn.decisions += _decisions_in(text)
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
@@ -542,12 +554,12 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
             turn.decisions = []  # the user turned the proposal down
-        agreed = accepted_proposal(turn.answer, reply)
+        agreed = accepted_proposal(turn.proposing(), reply)
         if agreed:
             turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", _AGREED_CHARS))
             drafts[number + 1].request_decided = True
         elif not _REJECTION.match(reply):
-            answered = answered_proposal(turn.answer, reply)  # the plan, and the reply that settled it in its words
+            answered = answered_proposal(turn.proposing(), reply)  # the plan, and the reply that settled it in its words
             turn.decisions += [clip_words(f"Proposed by the agent: {answered}", _AGREED_CHARS)] if answered else []
     for at, plan in approved_plans(listed):
         number = next((n for n in range(len(drafts) - 1, -1, -1) if drafts[n].index < at), None)

@@ -115,3 +115,15 @@ def test_a_plan_the_user_turned_down_is_no_approval() -> None:
 def test_a_plan_in_brief_is_its_title_else_its_first_items() -> None:
     assert plan_in_brief("# Stream the CSV export\n\n## Context\n- rows\n") == "Stream the CSV export"
     assert plan_in_brief("- stream the rows\n- drop the flag\n") == "stream the rows; drop the flag"
+
+
+def test_a_plan_written_out_before_calls_that_end_on_a_bare_question_is_what_was_approved() -> None:
+    found = _decisions(
+        user("The CSV export runs out of memory on big tables. Propose a fix before changing anything."),
+        assistant(DESIGN.rsplit("\n\n", 1)[0], call("w1", "write", path="docs/export-plan.md", content="plan")),
+        result("w1", "write", "ok"),
+        assistant("Plan saved. Shall I proceed?"),
+        user("方針は良いです。ただし、フラグは次のリリースまで残してください。"),
+        assistant("Implementing the streaming export now."),
+    )
+    assert any("server-side cursor" in item and "フラグは次のリリースまで残して" in item for item in found), found
