@@ -5,14 +5,17 @@ history, not a constraint ("Can we make it so that the logs go to their own file
 lasts says so: never, always, don't, only, at most, keep … unchanged, from now on. A rule that names a thing
 the session has since replaced or removed ("make sure `toolText` is also used", and later "replaced `toolText`
 with `render()`") no longer applies. And a decision is not only a sentence with "decided" in it: the agent's
-proposal the user then accepted ("Shall I keep the cache in memory?" — "yes") and the user's own choice ("use
-SQLite instead of JSON files") are decisions too.
+proposal the user then accepted ("Shall I keep the cache in memory?" — "yes"; a plan, then "the approach is good,
+but …" or "方針は良いです。ただし…", the changes kept with it) and the user's own choice ("use SQLite instead of JSON
+files") are decisions too.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from .text import clip_words
 
 _LASTING = re.compile(
     r"\b(?:never|always|don'?t|dont|do not|must ?n[o']t|must never|no more than|at most|not allowed|forbidden"
@@ -41,10 +44,40 @@ _CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w|[A-Z][a-z]+[A-Z]")
 _APPROVAL = re.compile(
     r"^\W{0,3}(?:yes|yep|yeah|yup|sure|ok(?:ay)?|sounds good|agreed|i agree|go (?:ahead|for it)|do it|let'?s do (?:it|that)"
     r"|please do|perfect|exactly|correct|right|that works|lgtm|ship it|the (?:first|second|third|last) one"
-    r"|option \w+)\b",
+    r"|option \w+|oui|ja|sí|d'accord|vale|genau)\b"
+    r"|^\W{0,3}(?:はい|了解|承知|お願いします|好的|可以|没问题|同意)",
     re.I,
 )
 """A reply that accepts what the agent proposed."""
+_THANKS = re.compile(r"^\W{0,3}(?:thanks?(?: you)?|thx|ありがとう(?:ございます)?|確認しました|拝見しました|谢谢)[\s\W]{0,5}", re.I)
+"""Thanks before the approval ("Thanks! The approach is good", "ありがとうございます。方針は良いです"): no part of it."""
+_JUDGED_GOOD = re.compile(
+    r"^\W{0,3}(?:(?:overall|i think|i guess|so)\W{1,3})?(?:(?:the|this|that|your|its|my)\s{1,3})?(?:[\w-]{1,20}\s{1,3}){0,3}?"
+    r"(?:is|looks|sounds|seems|reads)\s{1,3}(?:(?:all|really|very|mostly|pretty|quite|totally)\s{1,3})?"
+    r"(?:good|great|fine|right|ok(?:ay)?|reasonable|sensible|solid|correct|sound|perfect)\b"
+    r"|^\W{0,3}(?:(?:a\s{1,3})?(?:good|great|solid|nice) (?:plan|approach|design|idea|proposal)|makes sense|works for me"
+    r"|love it|looks right|sounds right)\b"
+    r"|^[^。！？\n]{0,24}?(?:(?:良い|よい|いい(?!え)|良さそう|よさそう|OK|ＯＫ)(?:です|と思|ね|よ|。|、|！|$)|問題(?:ない|ありません)"
+    r"|大丈夫|賛成"
+    r"|(?<!不)(?:可以|不错|很好|没问题))",
+    re.I,
+)
+"""A reply that judges the proposal good ("The approach is good, but …", "方針は良いです。ただし…", "这个方案可以"):
+an approval in other words, with the user's changes after it. A judgement is about what came before; the
+negated forms ("is not good", "いいえ", "不可以") say no."""
+_CHANGES_LEAD = re.compile(r"^(?:[\s\W]|(?:but|though|however|just|with|except)\b|(?:です|でした|と思います|思います)[がねよ]?"
+                           r"|ただし|但し|でも|けど|但是|不过|只是)+", re.I)
+"""What joins an approval to the changes the user asks for with it."""
+_CHANGES_WORDS = 3
+_CHANGES_CJK = 4
+"""Fewer words (characters of Chinese or Japanese) after an approval change nothing ("yes, go", "yes SOLiD")."""
+_CHANGES_CHARS = 160
+_REPLY_CHARS = 400
+"""A longer reply is a request of its own, not an answer to the proposal."""
+_REFUSES = re.compile(r"^\W{0,3}(?:no\b|nope|not (?:quite|yet|now)|wrong|wait\b|stop\b|hold on|actually\b|revert|undo"
+                      r"|don'?t\b|instead\b)|^\W{0,3}(?:いいえ|いや|違|ちが|待って|やめ|不是|不要|不行|不对|别|先别)", re.I)
+"""A reply that turns the proposal down or stops it."""
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _PROPOSAL = re.compile(
     r"\b(?:shall I|should I|want me to|would you like(?: me)? to|do you want(?: me)? to|I (?:suggest|propose|recommend)"
     r"|I'?d (?:suggest|propose|recommend|go with)|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))",
@@ -61,10 +94,10 @@ _CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would
                       r"|\b(?:i'?d go with|let'?s go with|we'?ll (?:use|go with))\b", re.I)
 """The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
 than …") picks nothing."""
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last))?"
                    r"(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
-                   r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good))\b)"
+                   r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
                    r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
                    r"\s{1,3}(?:one|option|choice)\b)", re.I)
 """A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one",
@@ -76,8 +109,9 @@ _ASKS = re.compile(r"\b(?:shall I|should I|should we|shall we|(?:do )?you want m
 """Where a question offers an action: what follows is the action."""
 _ALTERNATIVES = re.compile(r"\bor\b|\?\s", re.I)
 """A question that offers more than one thing ("commit now, or reply first?"): a bare "yes" picks none."""
-_VAGUE = re.compile(r"^(?:go ahead|proceed|continue|start|do (?:so|it|that|this)|apply|make the changes?)\b"
-                    r"|\b(?:implementation|a fix|the fix|the change|the changes|the plan|it|this|that|these|those|them)$", re.I)
+_VAGUE = re.compile(r"^(?:go ahead|proceed|continue|start|do (?:so|it|that|this)|apply|make the changes?|let'?s (?:do|go)\b)\b"
+                    r"|\b(?:implementation|a fix|the fix|the change|the changes|the plan|it|this|that|these|those|them|both"
+                    r"|all)\W{0,3}$", re.I)
 """An action that says nothing without what came before ("proceed with implementation", "do that")."""
 _HEDGE = re.compile(r"^(?:so,?\s{1,3})?(?:i'?d say|i think|i'?d (?:suggest|recommend|propose)|i (?:suggest|recommend|propose)"
                     r"|my recommendation(?: is)?:?)\s{1,3}(?:that\s{1,3})?(?:we\s{1,3}(?:just\s{1,3})?|just\s{1,3})?", re.I)
@@ -88,6 +122,26 @@ _MARKERS = re.compile(r"\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}")
 """A list item's marker: an item of a list is one of several things, not the agent's recommendation."""
 _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
 _LISTED = 4
+_PLANS = re.compile(r"\b(?:propos\w*|suggest\w*|recommend\w*|plan|approach|design)\b|提案|方針|計画|設計|案|推奨|アプローチ"
+                    r"|建议|方案|计划|设计", re.I)
+"""Words of a line that introduces a proposed plan."""
+_CLOSING_CHARS = 300
+_PROPOSES = re.compile(
+    r"\b(?:I (?:propose|suggest|recommend)|I'?d (?:propose|suggest|recommend)|my (?:proposal|recommendation)"
+    r"|(?:proposed|recommended|suggested) (?:plan|approach|design|fix|solution|changes?|structure)"
+    r"|here'?s (?:the|my) (?:plan|proposal|approach))\b|提案|推奨|お勧め|おすすめ|建议|推荐",
+    re.I,
+)
+"""Words of a sentence that proposes."""
+_PLAN_LINES = 60
+"""How far above the closing question a plan's intro is looked for."""
+_INVITES = re.compile(r"[?？]|\blet me know\b|ご確認|ご指示|お知らせ|教えてください|确认|告诉我", re.I)
+"""A closing line that hands the decision to the user: a question, or a request to confirm."""
+_PART_CHARS = 90
+_INTRO_CHARS = 60
+_PLAN_CHARS = 260
+_BRIEF_CHARS = 120
+"""An approved plan tool's plan is kept whole elsewhere (the plan file): its title says which."""
 _ACKNOWLEDGES = re.compile(
     r"^\W{0,3}(?:got it|understood|makes sense|noted|agreed|perfect|exactly|(?:you'?re|you are) (?:absolutely |quite )?right"
     r"|good (?:call|catch|point)|fair point)\s{0,2}(?:[.!,:;]|\s[-–—])[\s\-–—!]{0,3}",
@@ -205,19 +259,70 @@ def picked_option(answer: str, reply: str) -> str:
 
 def accepted_proposal(answer: str, reply: str) -> str:
     """What the user agreed to, as a statement: the option the reply picks when the answer listed options; else the
-    agent's proposal (the last sentence of its answer that proposes) when the reply accepts it. A proposal asked as
-    a question says what it would do ("Shall I keep the cache in memory?" → "keep the cache in memory"); one that
-    only points back ("Want me to go ahead?") is the recommendation before it; a question between alternatives
-    ("fix it here, or open an issue?") that a bare "yes" answers decides nothing."""
+    agent's proposal (the last sentence of its answer that proposes, or the plan it listed before its question) when
+    the reply accepts it, in yes-words or as a judgement ("the approach is good", "方針は良いです"), with the changes
+    the user asked for in the same reply. A proposal asked as a question says what it would do ("Shall I keep the
+    cache in memory?" → "keep the cache in memory"); one that only points back ("Want me to go ahead?") is the
+    recommendation before it; a question between alternatives ("fix it here, or open an issue?") that a bare "yes"
+    answers decides nothing."""
     picked = _picked(answer, reply)
     if picked:
         return picked
-    if not _APPROVAL.match(reply.strip()):
+    changes = _approving(reply)
+    if changes is None:
         return ""
+    agreed = _proposal(answer, reply)
+    if agreed and changes and "the user:" not in agreed:
+        return f"{agreed} — the user added: “{clip_words(changes, _CHANGES_CHARS)}”"
+    return agreed
+
+
+def answered_proposal(answer: str, reply: str) -> str:
+    """A plan the agent proposed before its closing question (see :func:`_proposed_plan`) and the user's reply to it
+    in words no approval list knows ("Proceed, but keep the old flag", "その方針で、テストも追加して"): the reply
+    settles the plan one way or another, so both are kept, the reply verbatim. ``""`` when nothing was proposed, or
+    the reply asks, refuses or is long (a new request, pasted output)."""
+    said = " ".join(reply.split())
+    first = next((s for s in _SENTENCE.split(reply.strip()[:2000]) if s.strip()), "")
+    if not said or len(said) > _REPLY_CHARS or first.rstrip().endswith(("?", "？")) or _REFUSES.match(said):
+        return ""
+    plan = _proposed_plan(answer)
+    return f"{plan} — the user: “{clip_words(said, _CHANGES_CHARS)}”" if plan else ""
+
+
+def plan_in_brief(plan: str) -> str:
+    """A plan the user approved through the agent's plan tool, in brief: its title (the plan itself is kept in a
+    file the next agent can read), else its first list items."""
+    lines = [line.strip() for line in plan[:20_000].splitlines()]
+    title = next((line.lstrip("#").strip() for line in lines if line.startswith("#")), "")
+    if title:
+        return clip_words(title, _BRIEF_CHARS)
+    items = [line[m.end():].replace("**", "").strip() for line in lines for m in [_MARKERS.match(line)] if m]
+    return clip_words("; ".join(items[:_LISTED]), _BRIEF_CHARS)
+
+
+def _approving(reply: str) -> str | None:
+    """The changes a reply that accepts the proposal asks for with it (``""`` for none: "yes", "sounds good, go
+    ahead"); ``None`` when the reply does not accept (it asks, refuses, or says something else)."""
+    said = _THANKS.sub("", reply.strip(), count=1)
+    first = next((s for s in _SENTENCE.split(said[:2000]) if s.strip()), "")
+    approval = _APPROVAL.match(said) or (_JUDGED_GOOD.match(said) if not first.rstrip().endswith(("?", "？")) else None)
+    if not approval:
+        return None  # ("is the approach good?" judges nothing)
+    while approval:  # "yeah, sounds good, go ahead": approvals only
+        said = _CHANGES_LEAD.sub("", said[approval.end():], count=1)
+        approval = (_APPROVAL.match(said) or _JUDGED_GOOD.match(said)) if said else None
+    said = " ".join(said.split())
+    enough = len(said.split()) >= _CHANGES_WORDS or len(_CJK.findall(said)) >= _CHANGES_CJK
+    return said if enough and not _VAGUE.search(said) and not said.endswith(("?", "？")) else ""  # a question changes nothing
+
+
+def _proposal(answer: str, reply: str) -> str:
+    """The proposal of ``answer`` the reply accepted (see :func:`accepted_proposal`)."""
     found = [" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:]) if s.strip()]
     at = next((n for n in range(len(found) - 1, -1, -1) if _PROPOSAL.search(found[n])), None)
     if at is None:
-        return ""
+        return _proposed_plan(answer)
     before = found[at - 1] if at else ""
     if found[at].endswith(":"):  # "Want me to implement this with both:": what it offers is the list after it
         return _offered_list(found[at], found[at + 1 :])
@@ -225,7 +330,77 @@ def accepted_proposal(answer: str, reply: str) -> str:
         if len(found[at].split()) < 7 or _POINTS_BACK.search(found[at]):  # "Option B it is, then."
             return f"{before} {found[at]}".strip()
         return found[at]
-    return _agreed_action(found[at], before, reply)
+    plan = _proposed_plan(answer)
+    if plan and not _offers_action(found[at]):  # "Shall I proceed?" after the plan: the plan is what was agreed
+        return plan
+    return _agreed_action(found[at], before, reply) or plan
+
+
+def _offers_action(question: str) -> bool:
+    """True when a question names the action it offers ("Should I remove the unused helper?"), not only points back
+    ("Shall I proceed?", "Want me to implement it?")."""
+    asks = None
+    for asks in _ASKS.finditer(question):
+        pass
+    action = question[asks.end():].rstrip("?？ ").strip() if asks else ""
+    return len(action.split()) >= 3 and not _POINTS_BACK.search(action) and not _VAGUE.search(action)
+
+
+def _proposed_plan(answer: str) -> str:
+    """The proposal an answer makes before the question it ends on: the nearest line above the question that
+    introduces a plan ("I propose the following design:", "## 実装方針", "**Recommended approach:**") with the first
+    items or sub-headings under it, or the nearest sentence that proposes ("I recommend we keep the parser inline.").
+    A list nothing proposes (what the agent found, open questions, a summary of changes) is not what a "yes" accepts."""
+    lines = [line.strip() for line in answer[-6000:].splitlines()]
+    end = max((n for n, line in enumerate(lines) if line), default=-1)
+    if end < 1 or len(lines[end]) > _CLOSING_CHARS or not _INVITES.search(lines[end]):
+        return ""
+    fenced = False
+    for at in range(end - 1, max(end - _PLAN_LINES, -1), -1):
+        line = lines[at]
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced or not line or line.startswith(("```", "|")):
+            continue
+        bare = line.lstrip("#>").replace("**", "").strip()
+        if _introduces_plan(line, bare):
+            return _plan_under(bare, lines[at + 1 : end])
+        if _PROPOSES.search(bare) and not _MARKERS.match(bare):
+            proposing = [s.strip() for s in _SENTENCE.split(bare) if _PROPOSES.search(s)]
+            if not proposing or proposing[-1].endswith((":", "：")):
+                return ""  # "Here's my proposed structure:" over a tree: what it proposes is not in words
+            return clip_words(_HEDGE.sub("", proposing[-1]), _PLAN_CHARS)
+    return ""
+
+
+def _introduces_plan(line: str, bare: str) -> bool:
+    """A heading that names a plan ("## Proposed design", "### 実装方針"), or a short line before a colon that does
+    ("Recommended approach:"); a sentence that says what the code does ("Auto-commit uses a different approach - it
+    skips X:") or what the user suggested ("you're suggesting:") introduces none."""
+    if not _PLANS.search(bare) or re.search(r"\byou", bare, re.I):
+        return False
+    return line.startswith("#") or (bare.endswith((":", "：")) and (len(bare) <= _INTRO_CHARS or bool(
+        _PROPOSES.search(bare))))
+
+
+def _plan_under(intro: str, below: list[str]) -> str:
+    """A plan's intro line and the first items or sub-headings under it, each cut short: the plan's parts by name."""
+    parts, fenced = [], False
+    for line in below:
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        bare = line.lstrip("#").replace("**", "").strip()
+        marker = _MARKERS.match(bare)
+        if fenced or not bare or not (marker or line.startswith("#")):
+            continue
+        parts.append(clip_words(bare[marker.end():] if marker else bare, _PART_CHARS))
+        if len(parts) == _LISTED:
+            break
+    if not parts:
+        return ""  # the plan is a table, a tree or prose: its intro alone names nothing
+    intro = [s for s in _SENTENCE.split(intro) if s.strip()][-1].strip()
+    return clip_words(f"{_HEDGE.sub('', intro).rstrip(': ：')}: {'; '.join(parts)}", _PLAN_CHARS)
 
 
 def _picked(answer: str, reply: str) -> str:
@@ -289,13 +464,12 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     context = _HEDGE.sub("", before[listed.end():] if listed else before).strip()
     usable = not listed and len(context.split()) >= 6 and not context.endswith(("?", "？", ":")) \
         and not context.startswith(("```", "|"))
-    concrete = len(action.split()) >= 3 and not _POINTS_BACK.search(action) and not _VAGUE.search(action)
-    if concrete:
+    if _offers_action(question):
         return f"{action}: {context}" if usable and _RECOMMENDS.search(before) else action
     if not usable:
         return ""
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "acknowledged", "lasting", "names_any", "picked_option", "replaced_names", "said_on_declining",
-           "user_choices"]
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "lasting", "names_any", "picked_option",
+           "plan_in_brief", "replaced_names", "said_on_declining", "user_choices"]

@@ -20,7 +20,8 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     message_dicts, shell_command)
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
-from .rules import accepted_proposal, acknowledged, lasting, names_any, replaced_names, said_on_declining, user_choices
+from .rules import (accepted_proposal, acknowledged, answered_proposal, lasting, names_any, plan_in_brief, replaced_names,
+                    said_on_declining, user_choices)
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
@@ -108,6 +109,11 @@ _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i wi
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
+_DRAWN = re.compile(r"[\u2500-\u259f]")
+"""A line that starts with box-drawing characters (``╭ - 654274e make sure …``, a tree, a graph) is program output the
+user pasted, not words of theirs."""
+_PLAN_APPROVED = re.compile(r"\b(?:approved|accepted)\b", re.I)
+"""What a plan tool's result says when the user approved the plan ("User has approved your plan.")."""
 _QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
 """A tool through which the user answers the agent's questions (as :mod:`.facts` tells them)."""
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
@@ -118,6 +124,11 @@ _PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? [0-9a-f]{7
 whatever quoting or heredoc the command used."""
 _NOW_CHARS = 120
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
+_AGREED_CHARS = 460
+"""A proposal the user accepted is cut to this many characters: a plan's first items and the user's changes to it."""
+_SHORT_ANSWER = 200
+_PROPOSING_TEXTS = 3
+"""A last answer shorter than this many characters is read with the agent's texts before it, this many in all."""
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -243,6 +254,15 @@ class _TurnDraft:
     """The turn's last message is the agent's text with no call after it: the agent ended its turn."""
     request_decided: bool = False
     """The request accepted the previous answer's proposal or picked one of its options."""
+    texts: list[str] | None = None
+    """The agent's texts in the turn, in order (a proposal may come before the calls that end on a bare question)."""
+
+    def proposing(self) -> str:
+        """What the user replies to: the last answer, with the texts before it when it is only a short question
+        ("Shall I proceed?" after a plan written out, then a plan file written)."""
+        if len(self.answer) > _SHORT_ANSWER or not self.texts:
+            return self.answer
+        return "\n\n".join(self.texts[-_PROPOSING_TEXTS:])
 
     def went_on_after_commit(self) -> bool:
         """The agent kept working after its last commit and had not stopped to report (a release goes on to tag and
@@ -337,6 +357,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             turn.handed_back = bool(text) and not calls and message.get("stopReason") not in ("aborted", "error")
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
+                turn.texts = [*(turn.texts or []), text]
                 turn.decisions += _decisions_in(text)
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
@@ -437,6 +458,26 @@ def _asked_in(arguments: Any) -> list[str]:
     return [" ".join(q.split()) for q in found if isinstance(q, str) and q.strip()]
 
 
+def approved_plans(messages: list[dict]) -> list[tuple[int, str]]:
+    """``(index of the result, the plan in brief)`` of each plan the agent put to the user through a tool (a call
+    whose arguments hold a ``plan`` text, as Claude Code's ``ExitPlanMode``) that the result says the user approved:
+    the plan is a decision the user made. A plan turned down is a declined call (:attr:`Facts.refusals`)."""
+    plans: dict[str, str] = {}
+    found = []
+    for index, message in enumerate(messages):
+        if message.get("role") == "assistant" and isinstance(message.get("content"), list):
+            for block in message["content"]:
+                called = isinstance(block, dict) and block.get("type") == "toolCall"
+                arguments = block.get("arguments") if called else None
+                if isinstance(arguments, dict) and isinstance(arguments.get("plan"), str):
+                    plans[str(block.get("id"))] = arguments["plan"]
+        elif message.get("role") == "toolResult" and str(message.get("toolCallId")) in plans:
+            said = content_text(message.get("content"))[:300]
+            if not message.get("isError") and _PLAN_APPROVED.search(said):
+                found.append((index, plan_in_brief(plans.pop(str(message["toolCallId"])))))
+    return found
+
+
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
     """A declined call as the user's decision: what was declined and, when they said, why."""
     label = action_label(Attempt(0, refused.tool, refused.target, False), names)
@@ -513,10 +554,18 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
             turn.decisions = []  # the user turned the proposal down
-        agreed = accepted_proposal(turn.answer, reply)
+        agreed = accepted_proposal(turn.proposing(), reply)
         if agreed:
-            turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", 240))
+            turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", _AGREED_CHARS))
             drafts[number + 1].request_decided = True
+        elif not _REJECTION.match(reply):
+            answered = answered_proposal(turn.proposing(), reply)  # the plan, and the reply that settled it in its words
+            turn.decisions += [clip_words(f"Proposed by the agent: {answered}", _AGREED_CHARS)] if answered else []
+    for at, plan in approved_plans(listed):
+        number = next((n for n in range(len(drafts) - 1, -1, -1) if drafts[n].index < at), None)
+        if number is not None and plan and not (statuses[number] == DONE and drafts[number].commits):
+            # (a plan carried out and committed in its turn is the Done items' now, no choice still to honour)
+            drafts[number].decisions.append(f"Plan approved by the user: {plan}")
     for turn in drafts:
         turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
                            if not (turn.request_decided and _NAMES_OPTION.search(choice))]  # said above, in full
@@ -608,9 +657,11 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
     for number, turn in enumerate(turns):
         later = [text for t in turns[number + 1 :] for text in (t.request, t.final_answer)]
         gone = replaced_names(later) if later else set()
+        # a request is history once finished, or once the user moved on to other work that was finished since
+        finished = number < len(turns) - 1 and (turn.status == DONE or any(
+            t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))
         for rule in constraint_sentences(turn.request):
-            finished = turn.status == DONE and number < len(turns) - 1
-            if (lasting(rule) or not finished) and not names_any(rule, gone):
+            if (lasting(rule) or not finished) and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)
         kept.update((clip_words(rule, 300), None) for rule in said_on_declining(refused.reason))
