@@ -13,8 +13,10 @@ itself, and the estimate takes the largest:
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
-  600, `` aab`` × 500 1,000), read over the whole text for texts longer than half the first characters, with
-  the changes between whitespace characters (``"    \\n \\t"`` is three tokens);
+  600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
+  characters (``"    \\n \\t"`` is three tokens);
+- **random letters** (:func:`random_letter_units`): letters poor in vowels are cut into tokens of one or two
+  (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven), read over the whole text;
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens.
 
@@ -22,8 +24,8 @@ On English, code and every other natural class of the corpus the first two count
 has (a lower bound there), so they change nothing where the weights were right. The ends inside runs are read
 in a text's first :data:`PREFIX_CHARS` characters, so they cost the same on any text, in a dozen C calls; the
 repeats anywhere cost a few big-integer operations per period on the whole text (and Python work per stretch
-only where a text holds a real one). The run bound and the repeats take the larger of ends and repeats, never
-their sum, since both count the same ends inside a repeat.
+only where a text holds a real one), the random letters a popcount and a translate. The run bound takes the
+largest of the ends, the repeats and the random letters, never their sum: they count the same ends.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import functools
 import re
 import string
 import unicodedata
+import zlib
 
 from .token_tables import COMMON_PAIRS, COMMON_TRIPLES
 
@@ -283,8 +286,11 @@ _LONG_MASK = b"a" * (LONG_RUN + 1)
 
 
 PERIODIC_MIN = 24
+PERIODIC_SHARE = 4
 """Periodic characters a text must hold at one period before its stretches are priced (see
-:func:`periodic_units`); below, each repeat costs a token."""
+:func:`periodic_units`): this many, or a quarter of the text if less (``segel`` × 6 is a short text and all
+repeats); below, each repeat costs a token. The Python work per stretch stays off the coincidental repeats of
+natural text (``...``, ``---``), which cost no more than their weights anyway."""
 
 PERIODIC_UNITS = 16
 """What a character of an ASCII stretch repeating a group costs at least, in 1/32 tokens: half a token. A
@@ -340,7 +346,7 @@ def periodic_units(text: str) -> int:
     repeat short of that. Runs of spaces and of tabs are read as one (:func:`_collapse`), and each change
     between whitespace characters a tokenizer does not merge adds a token (:func:`_whitespace_changes`). Reads
     the whole text, at every period: a few C operations per period, and Python work per stretch only where a
-    period has :data:`PERIODIC_MIN` repeating characters or more."""
+    period has :data:`PERIODIC_MIN` repeating characters or more (a quarter of a shorter text)."""
     latin = text.encode("latin-1", "ignore")
     _, bits, masks = _runs(latin)
     return _periodic(_periodic_codes(text))[0] + _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
@@ -354,6 +360,7 @@ def _periodic(codes: bytes) -> tuple[int, int]:
     whole = int.from_bytes(codes, "big")
     best = repeats = 0
     prefix = min(size, PREFIX_CHARS)
+    least = min(PERIODIC_MIN, size // PERIODIC_SHARE)
     for period, shift, zeros, prefix_zeros in _PERIODS[: min(MAX_PERIOD, size // 2)]:
         same = ((whole >> shift) ^ whole).to_bytes(size, "big")  # byte i: zero where code i == code i - period
         found = same.count(zeros, period)
@@ -363,7 +370,7 @@ def _periodic(codes: bytes) -> tuple[int, int]:
                 repeats = count
         if not found:
             continue
-        if found * len(zeros) >= PERIODIC_MIN:
+        if found * len(zeros) >= least:
             units = sum((end - start) * _group_units(codes[end - period : end])
                         for start, end in (m.span() for m in _ZERO_RUNS[len(zeros)].finditer(same, period)))
         else:
@@ -435,6 +442,54 @@ _ZERO_RUNS = {len(zeros): re.compile(b"\\x00{%d,}" % len(zeros)) for _, _, zeros
 
 
 
+RANDOM_VOWELS, NATURAL_VOWELS = 23, 27
+"""Percentages of vowels among letters between which text goes from random letters (a fifth are vowels) to a
+language: every natural class of the corpus writes 29% or more (identifiers and shell, the fewest), random
+letters, lowercase or mixed with digits and punctuation, 17-21% (see :func:`random_letter_units`)."""
+
+VOWELS = "aeiouAEIOU" + "".join(chr(code) for code in range(0xC0, 0x100)
+                                 if unicodedata.normalize("NFD", chr(code))[0] in "aeiouAEIOU")
+"""The vowels, accented ones of Latin-1 too (a letter of another alphabet is not read here)."""
+
+RANDOM_LETTER_UNITS = UNITS_PER_TOKEN // 2
+"""What a letter of random letters costs, in 1/32 tokens, the runs' half counted off: half a token. A tokenizer
+cuts random letters into tokens of one or two, whatever their words' lengths and whether a group repeats
+(``goj`` is ``go``, ``j``; ``gojgoj`` is four tokens, not ``goj`` twice): over 400 random lowercase words of
+each length from 1 to 12, written once or twice, the real count is the words plus 0.44-0.52 a letter past each
+word's first."""
+
+RANDOM_LETTERS_MIN = PREFIX_CHARS // 2
+"""Letters a text must hold before their vowels are read: a few dozen letters of a language may hold few
+(``python -m pytest -q``: 14%), while the ends inside runs read a short text whole."""
+
+_VOWEL_ONES = bytes(1 if chr(value) in VOWELS else 0 for value in range(256))
+
+
+def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int]) -> int:
+    """The ends inside random letters over the whole Latin-1 bytes of a text (their run bound ``runs`` and the
+    bit planes it read given), in 1/32 tokens: :data:`RANDOM_LETTER_UNITS` per letter less half the runs, so
+    that with the run bound a word and each of its letters cost half a token, where the letters are poor in
+    vowels: all of it at :data:`RANDOM_VOWELS` percent and below, none at :data:`NATURAL_VOWELS` and above, in
+    proportion between. The ends inside runs read the first characters only, the consonant-run bound of
+    tokens.py needs words of four letters and more that do not repeat; this one reads every letter, in one
+    popcount and a translate summed by ``zlib.adler32``."""
+    letters = (bits & masks[_LETTER]).bit_count()
+    most = RANDOM_LETTER_UNITS * letters - runs // 2
+    if letters < RANDOM_LETTERS_MIN or most <= 0:
+        return 0
+    vowels = _byte_count(latin.translate(_VOWEL_ONES))
+    poor = min(NATURAL_VOWELS * letters - 100 * vowels, (NATURAL_VOWELS - RANDOM_VOWELS) * letters)
+    return most * poor // ((NATURAL_VOWELS - RANDOM_VOWELS) * letters) if poor > 0 else 0
+
+
+def _byte_count(ones: bytes) -> int:
+    """How many bytes of ``ones`` are 1 (the rest 0): their sum, taken by adler32 below the modulus it wraps at."""
+    if len(ones) < 65521:
+        return zlib.adler32(ones, 0) & 0xFFFF
+    view = memoryview(ones)
+    return sum(zlib.adler32(view[start : start + 65520], 0) & 0xFFFF for start in range(0, len(ones), 65520))
+
+
 def short_tokens(size: int) -> int:
     """The floor of a text of ``size`` UTF-8 bytes."""
     return min(-(-size * 9 // 10), SHORT_TOKENS)
@@ -448,11 +503,8 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None) 
         return floor  # a token holds at least a byte: this floor is already 0.9 of the most it could be
     runs, bits, masks = _runs(latin)
     codes = _collapse(latin) if size == len(text) else _periodic_codes(text, utf16)  # ASCII: bytes are characters
-    if len(text) > PREFIX_CHARS // 2:
-        periodic, repeats = _periodic(codes)
-        periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
-    else:
-        periodic, repeats = 0, _repeats(codes)
-    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    periodic, repeats = _periodic(codes)
+    periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
+    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic, random_letter_units(latin, runs, bits, masks))
     return max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
 

@@ -5,6 +5,10 @@ the rare pairs and triples), never how it is counted. Slow: for tests only."""
 
 from __future__ import annotations
 
+import math
+import unicodedata
+from fractions import Fraction
+
 from pi_compact.compaction import token_bounds as spec
 
 from . import token_bounds_before as before
@@ -79,7 +83,7 @@ def periodic_units(text: str) -> int:
         shortest = 2 if period < 3 else 2 * period
         found_runs = runs(values, period, size)
         found = sum((end - start) // shortest for start, end in found_runs)
-        if found * shortest >= spec.PERIODIC_MIN:
+        if found * shortest >= min(spec.PERIODIC_MIN, size // spec.PERIODIC_SHARE):
             cost = sum((end - start) * group_units(values[end - period : end])
                        for start, end in found_runs if end - start >= shortest)
         else:
@@ -107,13 +111,25 @@ def inner_units(text: str) -> int:
     return before.inner_units(text) + (repeats(text) - before._repeats(data)) * UNIT
 
 
+def random_letter_units(latin: bytes) -> int:
+    """Half a token per letter of the Latin-1 characters less half the run bound, all of it where at most
+    RANDOM_VOWELS percent of the letters are vowels, none from NATURAL_VOWELS, in proportion between (texts with
+    RANDOM_LETTERS_MIN letters or more)."""
+    chars = latin.decode("latin-1")
+    letters = sum(unicodedata.category(char)[0] == "L" for char in chars)
+    vowels = sum(char in spec.VOWELS for char in chars)
+    most = spec.RANDOM_LETTER_UNITS * letters - before.run_units(latin) // 2
+    if letters < spec.RANDOM_LETTERS_MIN or most <= 0:
+        return 0
+    poor = Fraction(spec.NATURAL_VOWELS * letters - 100 * vowels, (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * letters)
+    return math.floor(most * min(1, max(0, poor)))
+
+
 def bound_units(text: str, latin: bytes, size: int) -> int:
-    """The bounds as token_bounds.py takes them: the frozen ones with the repeats above, and for a text of more
-    than half the first characters the periodic bound in place of the ends inside runs where that is more."""
+    """The bounds as token_bounds.py takes them: the frozen ones with the repeats above, the periodic bound and
+    the random letters' in place of the ends inside runs where they are more."""
     floor = spec.short_tokens(size) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
-    inner = inner_units(text)
-    if len(text) > spec.PREFIX_CHARS // 2:
-        inner = max(inner, periodic_units(text))
+    inner = max(inner_units(text), periodic_units(text), random_letter_units(latin))
     return max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
