@@ -84,7 +84,7 @@ def recall(session: Session, query: str, *, limit: int = 10, include_abandoned: 
         except CorruptEntryError:
             continue  # a line that looked like an entry but does not parse: nothing to find in it
         text = _entry_text(entry)
-        found = matcher(text, placed=len(hits) < limit)
+        found = matcher(text)
         if found is None:
             continue
         total += 1
@@ -155,8 +155,8 @@ not be as the file writes them (``1.5e3`` becomes ``1500.0``), so such runs are 
 
 
 FOLDS_TO_ASCII = "\xdf\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
-"""The characters beyond ASCII whose case folding holds an ASCII word character (ß → ss, ſ → s, K → k, ﬁ → fi);
-a test derives the list from the running Python's Unicode tables."""
+"""The characters beyond ASCII whose case folding holds an ASCII character, a word character in every case
+(ß → ss, ſ → s, K → k, ﬁ → fi); a test derives the list from the running Python's Unicode tables."""
 _FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(char.encode()) for char in FOLDS_TO_ASCII))
 _ASCII = bytes(range(128))
 
@@ -308,20 +308,12 @@ def _strings(value: Any) -> str:
 
 
 def _matcher(query: str):
-    """The position of the phrase in a text's case folding, else of its first word when every word is there;
-    else None. With ``placed`` false only whether it matches counts, and any position may come back.
-
-    ``str.casefold`` costs several times ``str.lower`` (which has a path for ASCII), and a text of a real
-    session rarely is all ASCII (a dash, an arrow): an ASCII query is looked for in the lowered text when no
-    character of the text folds to ASCII (:data:`FOLDS_TO_ASCII`; no other character's folding or lowering
-    holds any ASCII), where the query's characters can come from the text's ASCII characters only, as in
-    the case folding; the text is folded only to place a match that is shown.
-    """
+    """The position of the phrase in a text, else of its first word when every word is there; else None."""
     phrase = query.casefold()
     words = [w for w in phrase.split() if w]
-    ascii_query = phrase.isascii()
 
-    def holds(folded: str) -> int | None:
+    def find(text: str) -> int | None:
+        folded = text.casefold()
         at = folded.find(phrase)
         if at >= 0:
             return at
@@ -329,19 +321,7 @@ def _matcher(query: str):
             return folded.find(words[0])
         return None
 
-    def find(text: str, *, placed: bool = True) -> int | None:
-        if text.isascii():
-            return holds(text.lower())  # the case folding of ASCII
-        if ascii_query and _FOLDING.search(text) is None:
-            at = holds(text.lower())
-            if at is None or not placed:
-                return at
-        return holds(text.casefold())
-
     return find
-
-
-_FOLDING = re.compile("[" + re.escape(FOLDS_TO_ASCII) + "]")
 
 
 def _excerpt(text: str, at: int, chars: int) -> str:
