@@ -236,10 +236,13 @@ def _lines_holding(data: bytes, runs: list[bytes]) -> set[int]:
     than the search itself, and doubled the peak), and each run is searched from one occurrence to the next,
     skipping the rest of each line found, rather than line by line (a word found in few lines costs a few
     searches, not one per line; a common one a search per line holding it). A line's bounds are its
-    newlines, found in the file's bytes: no run holds one.
+    newlines, found in the file's bytes: no run holds one. An occurrence in a key counts only in a line that
+    holds a tool call's ``"arguments"`` (see :func:`_in_key`): ``timestamp``, ``content`` or ``output`` are
+    keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds.
     """
     holding: list[set[int]] = [set() for _ in runs]
     resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
+    keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
     for offset in range(0, len(data), _PIECE_BYTES):
         # the piece reaches len(run) - 1 bytes into the next, so that a run across the seam is found
         piece = data[offset : offset + _PIECE_BYTES + len(runs[0]) - 1].lower()
@@ -247,11 +250,33 @@ def _lines_holding(data: bytes, runs: list[bytes]) -> set[int]:
             found = holding[number]
             at = piece.find(run, max(resume[number] - offset, 0))
             while 0 <= at < _PIECE_BYTES:  # one starting later is the next piece's
-                found.add(data.rfind(b"\n", 0, offset + at) + 1)
+                start = data.rfind(b"\n", 0, offset + at) + 1
+                if _in_key(data, offset + at + len(run)):
+                    keyed[number].add(start)
+                    at = piece.find(run, at + len(run))  # the line may hold it in a text further on
+                    continue
+                found.add(start)
                 end = data.find(b"\n", offset + at)
                 resume[number] = end = len(data) if end < 0 else end
                 at = piece.find(run, end - offset)
+    for found, in_keys in zip(holding, keyed):
+        found.update(start for start in in_keys - found if _holds_arguments(data, start))
     return set.intersection(*holding)
+
+
+def _in_key(data: bytes, after: int) -> bool:
+    """Whether the run ending at ``after`` is in an object's key: a quote right after it ends a string (a run
+    holds no backslash that could escape the quote), a string followed by ``:`` is a key (in a line that
+    parses: one that does not holds no entry to find). Whitespace before the ``:`` is not looked for: the
+    run counts then, which costs a parse and never a hit."""
+    return data.startswith(b'":', after)
+
+
+def _holds_arguments(data: bytes, start: int) -> bool:
+    """Whether the line at ``start`` holds a key ``"arguments"``: a tool call's arguments are shown as JSON,
+    their keys included (see :func:`_message_text`); no other key is in an entry's text."""
+    end = data.find(b"\n", start)
+    return data.find(b'"arguments"', start, len(data) if end < 0 else end) >= 0
 
 
 _PIECE_BYTES = 1 << 22

@@ -153,3 +153,40 @@ def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spr
     with Session.open(path) as session:
         found = recall(session, query, whole_session=True)
     assert [hit.entry_id for hit in found.hits] == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "passed"),
+    [
+        ("timestamp", ["m0"], [0, 1]),  # a key of every line, a word of one text
+        ("path", ["m3", "m1"], [1, 3]),  # a key of a tool call's arguments is in its text; "path": in a text
+        ("role", [], [1]),
+        ("content", ["m3"], [1, 3]),  # "content" : in a text, whitespace before its colon
+    ],
+)
+def test_a_word_in_the_keys_of_every_line_is_found_in_the_texts_only(tmp_path, monkeypatch, query, expected, passed):
+    """The byte filter passes a line holding the word only in keys when they may be a tool call's arguments
+    (shown with their keys): the other lines are ruled out before any is parsed."""
+    from pi_compact import Session, recall, recaller
+    from pi_compact.store import scan
+
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    messages = [{"role": "user", "content": "the timestamp of the build", "timestamp": 1},
+                {"role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "read",
+                                                   "arguments": {"path": "a.txt"}}], "timestamp": 2},
+                {"role": "user", "content": "nothing", "timestamp": 3},
+                {"role": "user", "content": 'he wrote "path": here, and "content" : there', "timestamp": 4}]
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    lines, parent = [orjson.dumps(header)], None
+    for number, message in enumerate(messages):
+        lines.append(orjson.dumps({"type": "message", "id": f"m{number}", "parentId": parent,
+                                   "timestamp": "2025-01-01T00:00:01.000Z", "message": message}))
+        parent = f"m{number}"
+    data = b"\n".join(lines) + b"\n"
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    with Session.open(path) as session:
+        found = recall(session, query, whole_session=True)
+    assert [hit.entry_id for hit in found.hits] == expected
+    starts = [sum(len(line) + 1 for line in lines[: number + 1]) for number in range(len(messages))]
+    assert recaller._lines_holding(data, [query.encode()]) == {starts[number] for number in passed}
