@@ -176,8 +176,8 @@ def line_filter(query: str) -> Callable[[bytes], bool]:
     A match holds every run of the case-folded query (word characters, ``-`` and ``.``: see :data:`_RUN`;
     joins between fields are never such characters, so no run spans two fields). Outside JSON escapes a line
     holds each string's characters of a run as they are, and case folding works character by character: the
-    run is in the case-folded line too. Lines with ``\\u`` escapes (which may spell any character), and queries with characters JSON
-    escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
+    run is in the case-folded line too. Lines with ``\\u`` escapes (which may spell any character), and
+    queries with characters JSON escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
     """
     tokens = _tokens(query)
     if tokens is None:
@@ -241,8 +241,9 @@ def _lines_holding(data: bytes, runs: list[bytes]) -> set[int]:
     keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds.
     """
     holding: list[set[int]] = [set() for _ in runs]
-    resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
     keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
+    lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
+    resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
     for offset in range(0, len(data), _PIECE_BYTES):
         # the piece reaches len(run) - 1 bytes into the next, so that a run across the seam is found
         piece = data[offset : offset + _PIECE_BYTES + len(runs[0]) - 1].lower()
@@ -250,14 +251,16 @@ def _lines_holding(data: bytes, runs: list[bytes]) -> set[int]:
             found = holding[number]
             at = piece.find(run, max(resume[number] - offset, 0))
             while 0 <= at < _PIECE_BYTES:  # one starting later is the next piece's
-                start = data.rfind(b"\n", 0, offset + at) + 1
+                start, end = lines[number]
+                if offset + at > end:  # a line of its own, its bounds looked for once however many keys hold it
+                    start, end = data.rfind(b"\n", 0, offset + at) + 1, data.find(b"\n", offset + at)
+                    lines[number] = start, end = start, len(data) if end < 0 else end
                 if _in_key(data, offset + at + len(run)):
                     keyed[number].add(start)
                     at = piece.find(run, at + len(run))  # the line may hold it in a text further on
                     continue
                 found.add(start)
-                end = data.find(b"\n", offset + at)
-                resume[number] = end = len(data) if end < 0 else end
+                resume[number] = end
                 at = piece.find(run, end - offset)
     for found, in_keys in zip(holding, keyed):
         found.update(start for start in in_keys - found if _holds_arguments(data, start))
@@ -268,7 +271,7 @@ def _in_key(data: bytes, after: int) -> bool:
     """Whether the run ending at ``after`` is in an object's key: a quote right after it ends a string (a run
     holds no backslash that could escape the quote), a string followed by ``:`` is a key (in a line that
     parses: one that does not holds no entry to find). Whitespace before the ``:`` is not looked for: the
-    run counts then, which costs a parse and never a hit."""
+    run counts then, which costs a parse, never a hit."""
     return data.startswith(b'":', after)
 
 
