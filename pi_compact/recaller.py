@@ -16,7 +16,7 @@ tool; ``pi-compact session search`` runs it on the command line.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -76,20 +76,21 @@ def recall(session: Session, query: str, *, limit: int = 10, include_abandoned: 
         if named:
             hits = [_hit(entry, abandoned, _entry_text(entry)[:ENTRY_CHARS], ENTRY_CHARS) for entry, abandoned in named]
             return RecallResult(query, tuple(hits[:limit]), len(hits), len(scope), True)
-    matcher, may_match = _matcher(query), _file_filter(index, query)
-    hits = []
-    for slot in reversed(scope):
-        if not may_match(slot):
-            continue
+    matcher = _matcher(query)
+    hits, total = [], 0
+    for slot in reversed(_candidates(index, query, scope)):
         try:
             entry = index.peek(slot)
         except CorruptEntryError:
             continue  # a line that looked like an entry but does not parse: nothing to find in it
         text = _entry_text(entry)
         found = matcher(text)
-        if found is not None:
+        if found is None:
+            continue
+        total += 1
+        if len(hits) < limit:  # the rest are only counted: no excerpt, no walk of the branch for them
             hits.append(_hit(entry, off_path(slot), _excerpt(text, found, excerpt_chars), excerpt_chars))
-    return RecallResult(query, tuple(hits[:limit]), len(hits), len(scope), False)
+    return RecallResult(query, tuple(hits), total, len(scope), False)
 
 
 def searchable_entries(session: Session, *, include_abandoned: bool = False) -> list[tuple[dict, bool]]:
@@ -143,15 +144,19 @@ def _context_start(index, path: list[Slot]) -> int:
 
 # -- which lines can hold a match, told from their bytes ------------------------------------------------------
 
-_WORD = re.compile(r"\w+")
-_NUMBER_TEXT = re.compile(r"[0-9e]+")
+_RUN = re.compile(r"[\w.-]+")
+"""Characters JSON writes as themselves (or as a ``\\u`` escape) and no join of a text's fields is made of
+(``\\n``, ``name(``, ``$ ``): a text holding a run of them holds it within one string of the line. ``-`` and
+``.`` join words into one run (``session-manager``, ``index.ts``), rarer in a file than each of its words."""
+_NUMBER_TEXT = re.compile(r"[0-9e.-]+")
 """A run a JSON number's text can hold: numbers in tool arguments are shown as orjson writes them, which need
-not be as the file writes them (``1.5e3`` becomes ``1500.0``), so such runs are not looked for in the bytes."""
+not be as the file writes them (``1.5e3`` becomes ``1500.0``), so such runs are not looked for in the bytes
+(a number's neighbours, ``:,[]}`` and blanks, are never in a run: a run is all number or no part of one)."""
 
 
 FOLDS_TO_ASCII = "\xdf\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
-"""The characters beyond ASCII whose case folding holds an ASCII word character (ß → ss, ſ → s, K → k, ﬁ → fi);
-a test derives the list from the running Python's Unicode tables."""
+"""The characters beyond ASCII whose case folding holds an ASCII character, a word character in every case
+(ß → ss, ſ → s, K → k, ﬁ → fi); a test derives the list from the running Python's Unicode tables."""
 _FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(char.encode()) for char in FOLDS_TO_ASCII))
 _ASCII = bytes(range(128))
 
@@ -159,7 +164,7 @@ _ASCII = bytes(range(128))
 def _tokens(query: str) -> list[str] | None:
     """The runs a matching text holds, to look for in the bytes; ``None`` when the bytes cannot tell."""
     folded = query.casefold()
-    tokens = [run for run in _WORD.findall(folded) if not _NUMBER_TEXT.fullmatch(run)]
+    tokens = [run for run in _RUN.findall(folded) if not _NUMBER_TEXT.fullmatch(run)]
     if not tokens or any(char in folded for char in '"\\') or any(ord(char) < 0x20 for char in folded):
         return None
     return tokens
@@ -168,11 +173,11 @@ def _tokens(query: str) -> list[str] | None:
 def line_filter(query: str) -> Callable[[bytes], bool]:
     """A test of a JSONL line's bytes that is false only when the entry's text cannot match ``query``.
 
-    A match holds every run of word characters of the case-folded query (joins between fields are never
-    word characters, so no run spans two fields). Outside JSON escapes a line holds each string's word
-    characters as they are, and case folding works character by character: the run is in the case-folded
-    line too. Lines with ``\\u`` escapes (which may spell any character), and queries with characters JSON
-    escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
+    A match holds every run of the case-folded query (word characters, ``-`` and ``.``: see :data:`_RUN`;
+    joins between fields are never such characters, so no run spans two fields). Outside JSON escapes a line
+    holds each string's characters of a run as they are, and case folding works character by character: the
+    run is in the case-folded line too. Lines with ``\\u`` escapes (which may spell any character), and
+    queries with characters JSON escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
     """
     tokens = _tokens(query)
     if tokens is None:
@@ -193,22 +198,26 @@ def line_filter(query: str) -> Callable[[bytes], bool]:
     return may_match
 
 
-def _file_filter(index, query: str) -> Callable[[Slot], bool]:
-    """:func:`line_filter` for every line of an opened file at once: the lines holding every run of the query
-    found in one pass over the file; escapes and characters that fold to ASCII located once for the whole file."""
+def _candidates(index, query: str, scope: list[Slot]) -> list[Slot]:
+    """The slots of ``scope`` that :func:`line_filter` lets through, for every line of an opened file at once:
+    the lines holding every run of the query found in one pass over the file; escapes and characters that
+    fold to ASCII located once for the whole file (a file with neither, the usual, needs no more)."""
     per_line = line_filter(query)
     tokens = _tokens(query)
     data: bytes = index.file_bytes
     if tokens is None or not all(token.isascii() for token in tokens) or not data:
-        return lambda slot: (raw := index.raw_line(slot)) is None or per_line(raw)
+        return [slot for slot in scope if (raw := index.raw_line(slot)) is None or per_line(raw)]
     runs = sorted({token.encode() for token in tokens}, key=len, reverse=True)
     escapes = _escape_positions(data)
     folding = _FOLDS_TO_ASCII.search(data.translate(None, _ASCII)) is not None
-    holding = _lines_holding(data, runs, index.slots)
+    holding = _lines_holding(data, runs)
+    if not escapes and not folding:
+        # a slot parsed already (or never read from the file) passes: the exact test costs nothing more
+        return [slot for slot in scope if slot.start in holding or slot.entry is not None or slot.start < 0]
 
     def may_match(slot: Slot) -> bool:
         if slot.entry is not None or slot.start < 0:
-            return True  # parsed already: the exact test costs nothing more
+            return True
         start, end = slot.start, slot.end
         at = bisect_left(escapes, start)
         if at < len(escapes) and escapes[at] < end:
@@ -217,32 +226,60 @@ def _file_filter(index, query: str) -> Callable[[Slot], bool]:
             return per_line(data[start:end])
         return start in holding
 
-    return may_match
+    return [slot for slot in scope if may_match(slot)]
 
 
-def _lines_holding(data: bytes, runs: list[bytes], slots: list[Slot]) -> set[int]:
-    """The start offsets of the lines (of ``slots``) whose lowered bytes hold every one of ``runs`` (longest
-    first). The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh
-    memory than the search itself, and doubled the peak), and each run is searched from one occurrence to the
-    next, skipping the rest of each line found, rather than line by line (a word found in few lines costs a
-    few searches, not one per line; a common one a search per line holding it, not a lowering of each)."""
-    bounds = sorted((slot.start, slot.end) for slot in slots if slot.start >= 0)
-    starts = [start for start, _ in bounds]
+def _lines_holding(data: bytes, runs: list[bytes]) -> set[int]:
+    """The start offsets of the lines of ``data`` whose lowered bytes hold every one of ``runs`` (longest first).
+
+    The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh memory
+    than the search itself, and doubled the peak), and each run is searched from one occurrence to the next,
+    skipping the rest of each line found, rather than line by line (a word found in few lines costs a few
+    searches, not one per line; a common one a search per line holding it). A line's bounds are its
+    newlines, found in the file's bytes: no run holds one. An occurrence in a key counts only in a line that
+    holds a tool call's ``"arguments"`` (see :func:`_in_key`): ``timestamp``, ``content`` or ``output`` are
+    keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds.
+    """
     holding: list[set[int]] = [set() for _ in runs]
+    keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
+    lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
+    resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
     for offset in range(0, len(data), _PIECE_BYTES):
         # the piece reaches len(run) - 1 bytes into the next, so that a run across the seam is found
         piece = data[offset : offset + _PIECE_BYTES + len(runs[0]) - 1].lower()
-        for run, found in zip(runs, holding):
-            at = piece.find(run)
+        for number, run in enumerate(runs):
+            found = holding[number]
+            at = piece.find(run, max(resume[number] - offset, 0))
             while 0 <= at < _PIECE_BYTES:  # one starting later is the next piece's
-                line = bisect_right(starts, offset + at) - 1
-                start, end = bounds[line] if line >= 0 else (-1, -1)
-                if start <= offset + at and offset + at + len(run) <= end:
-                    found.add(start)
-                    at = piece.find(run, end - offset)
-                else:
-                    at = piece.find(run, at + 1)
+                start, end = lines[number]
+                if offset + at > end:  # a line of its own, its bounds looked for once however many keys hold it
+                    start, end = data.rfind(b"\n", 0, offset + at) + 1, data.find(b"\n", offset + at)
+                    lines[number] = start, end = start, len(data) if end < 0 else end
+                if _in_key(data, offset + at + len(run)):
+                    keyed[number].add(start)
+                    at = piece.find(run, at + len(run))  # the line may hold it in a text further on
+                    continue
+                found.add(start)
+                resume[number] = end
+                at = piece.find(run, end - offset)
+    for found, in_keys in zip(holding, keyed):
+        found.update(start for start in in_keys - found if _holds_arguments(data, start))
     return set.intersection(*holding)
+
+
+def _in_key(data: bytes, after: int) -> bool:
+    """Whether the run ending at ``after`` is in an object's key: a quote right after it ends a string (a run
+    holds no backslash that could escape the quote), a string followed by ``:`` is a key (in a line that
+    parses: one that does not holds no entry to find). Whitespace before the ``:`` is not looked for: the
+    run counts then, which costs a parse, never a hit."""
+    return data.startswith(b'":', after)
+
+
+def _holds_arguments(data: bytes, start: int) -> bool:
+    """Whether the line at ``start`` holds a key ``"arguments"``: a tool call's arguments are shown as JSON,
+    their keys included (see :func:`_message_text`); no other key is in an entry's text."""
+    end = data.find(b"\n", start)
+    return data.find(b'"arguments"', start, len(data) if end < 0 else end) >= 0
 
 
 _PIECE_BYTES = 1 << 22

@@ -63,13 +63,31 @@ def test_a_line_without_the_words_is_left_out(words):
 
 
 def test_the_characters_that_fold_to_ascii_are_every_such_character():
-    import string
+    """Every character beyond ASCII whose case folding holds any ASCII character (a run's ``-`` and ``.``
+    included) is in the list."""
     import sys
 
-    word = set(string.ascii_letters + string.digits + "_")
-    derived = "".join(chr(code) for code in range(0x80, sys.maxunicode + 1)
-                      if not 0xD800 <= code <= 0xDFFF and set(chr(code).casefold()) & word)
+    beyond_ascii = [chr(code) for code in range(0x80, sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF]
+    derived = "".join(char for char in beyond_ascii if any(ord(folded) < 0x80 for folded in char.casefold()))
     assert FOLDS_TO_ASCII == derived
+
+
+@pytest.mark.parametrize(
+    ("query", "text", "passes"),
+    [
+        ("session-manager", "see src/core/session-manager.ts", True),
+        ("SESSION-Manager", "see src/core/session-manager.ts", True),
+        ("session-manager", "the session has a manager", False),  # both words, not the run they make
+        ("index.ts", "open index.ts", True),
+        ("index.ts", "the index of ts files", False),
+        ("offset 1.5e3", "offset", True),  # a number's text is not looked for: the file may write 1500.0
+        ("-2 offset", "offset", True),
+    ],
+)
+def test_a_hyphen_or_a_dot_joins_the_words_of_a_run(query, text, passes):
+    raw = orjson.dumps({"type": "message", "id": "a", "parentId": None, "timestamp": "t",
+                        "message": {"role": "user", "content": text, "timestamp": 1}})
+    assert line_filter(query)(raw) is passes
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], deadline=None)
@@ -135,3 +153,40 @@ def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spr
     with Session.open(path) as session:
         found = recall(session, query, whole_session=True)
     assert [hit.entry_id for hit in found.hits] == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected", "passed"),
+    [
+        ("timestamp", ["m0"], [0, 1]),  # a key of every line, a word of one text
+        ("path", ["m3", "m1"], [1, 3]),  # a key of a tool call's arguments is in its text; "path": in a text
+        ("role", [], [1]),
+        ("content", ["m3"], [1, 3]),  # "content" : in a text, whitespace before its colon
+    ],
+)
+def test_a_word_in_the_keys_of_every_line_is_found_in_the_texts_only(tmp_path, monkeypatch, query, expected, passed):
+    """The byte filter passes a line holding the word only in keys when they may be a tool call's arguments
+    (shown with their keys): the other lines are ruled out before any is parsed."""
+    from pi_compact import Session, recall, recaller
+    from pi_compact.store import scan
+
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    messages = [{"role": "user", "content": "the timestamp of the build", "timestamp": 1},
+                {"role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "read",
+                                                   "arguments": {"path": "a.txt"}}], "timestamp": 2},
+                {"role": "user", "content": "nothing", "timestamp": 3},
+                {"role": "user", "content": 'he wrote "path": here, and "content" : there', "timestamp": 4}]
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    lines, parent = [orjson.dumps(header)], None
+    for number, message in enumerate(messages):
+        lines.append(orjson.dumps({"type": "message", "id": f"m{number}", "parentId": parent,
+                                   "timestamp": "2025-01-01T00:00:01.000Z", "message": message}))
+        parent = f"m{number}"
+    data = b"\n".join(lines) + b"\n"
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(data)
+    with Session.open(path) as session:
+        found = recall(session, query, whole_session=True)
+    assert [hit.entry_id for hit in found.hits] == expected
+    starts = [sum(len(line) + 1 for line in lines[: number + 1]) for number in range(len(messages))]
+    assert recaller._lines_holding(data, [query.encode()]) == {starts[number] for number in passed}
