@@ -223,12 +223,14 @@ def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
     file), and the session (header, problems) it describes."""
     from .session import Session
     from .store.listing import summarize_messages
+    from .store.scan import _gc_paused
 
     streamed = _streamed(path, tally=True)
     if streamed is None:
         session = Session.open(path)
         return session, session_info_json(session)
-    summary = summarize_messages(streamed.path, streamed.header, _messages(streamed), streamed.index.name)
+    with _gc_paused():  # as in file_counted_tree: a pass this size creates no cycle worth collecting
+        summary = summarize_messages(streamed.path, streamed.header, _messages(streamed), streamed.index.name)
     session = _read_only(streamed)
     return session, _info_document(session, summary)
 
@@ -242,16 +244,8 @@ def _streamed(path: str | os.PathLike, *, tally: bool = False) -> StreamedFile |
 
 def _messages(streamed: StreamedFile) -> Iterator[dict]:
     """Every readable ``message`` entry in file order (a broken line is skipped, as a listing skips it)."""
-    from .errors import CorruptEntryError
-
     for piece in streamed.pieces():
-        for slot in piece.slots:
-            if slot.type == "message":
-                try:
-                    entry = piece.entry(slot)
-                except CorruptEntryError:
-                    continue
-                yield entry
+        yield from piece.readable("message")
 
 
 def _read_only(streamed: StreamedFile) -> Session:

@@ -680,7 +680,7 @@ class _PaintedLines:
                 shown = ""
             elif preview.isascii():  # _fit's common cases, inlined
                 shown = preview if len(preview) <= cells else preview[: cells - 1] + "…"
-            elif (start := preview[: cells + 1]).isascii() and start.isprintable():
+            elif preview[: cells + 1].isascii():  # printable too: a preview is made visible (no ASCII control)
                 shown = preview[: cells - 1].rstrip() + "…"  # what _fit makes of a cut within a one-column start
             else:
                 shown = _fit(preview, cells)

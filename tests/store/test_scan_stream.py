@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from pi_compact import session_json
 from pi_compact.cli import render
-from pi_compact.errors import PiCompactError
+from pi_compact.errors import CorruptEntryError, PiCompactError
 from pi_compact.session import Session
 from pi_compact.session_json import (
     counted_tree,
@@ -244,6 +244,38 @@ def test_a_piece_parses_its_entries_as_entry_parses_each(tmp_path, monkeypatch, 
         return
     for piece in opened[1].pieces():
         assert _outcome(lambda: list(piece.entries())) == _outcome(lambda: [piece.entry(slot) for slot in piece.slots])
+
+
+def _readable_one_by_one(piece, kind: str) -> list:
+    """Piece.entry of each slot of ``kind``, a broken line skipped: what Piece.readable inlines."""
+    found = []
+    for slot in piece.slots:
+        if slot.type == kind:
+            try:
+                found.append(piece.entry(slot))
+            except CorruptEntryError:
+                continue
+    return found
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=hostile_files(), lazy=st.booleans(), piece_bytes=st.sampled_from([5, 64, 4096]),
+       kind=st.sampled_from(["message", "label", "custom"]))
+def test_a_piece_reads_the_entries_of_a_kind_as_entry_reads_each(tmp_path, monkeypatch, data, lazy, piece_bytes, kind):
+    """Piece.readable (info's pass over the messages, the parse inlined) gives what Piece.entry gives slot by
+    slot for the slots of that type, the broken lines left out, and reports the same problems."""
+    path = tmp_path / "hostile.jsonl"
+    path.write_bytes(data)
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0 if lazy else 8 * 1024 * 1024)
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    outcomes = []
+    for read in (lambda piece: list(piece.readable(kind)), lambda piece: _readable_one_by_one(piece, kind)):
+        opened = _outcome(lambda: StreamedFile.open(path))
+        if opened[0] != "ok" or opened[1] is None:
+            return
+        file = opened[1]
+        outcomes.append(_outcome(lambda: ([read(piece) for piece in file.pieces()], file.finish().problems)))
+    assert outcomes[0] == outcomes[1]
 
 
 @pytest.mark.parametrize("before", [b"", b"\x00" * 3000 + b"\n", b" " * 3000 + b"\n", b"\r" * 3000 + b"\n",
