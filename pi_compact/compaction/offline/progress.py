@@ -4,6 +4,11 @@
 agent nothing of what now exists. A Done item says what the turn left: the sentences of the agent's report that
 state a result (what was created, moved, fixed, what passes now), the checks whose output says they passed
 (``12 passed``), and the files it changed; the request only names which one it was, in a few words.
+
+A report is often laid out: a heading or a bold label names a part ("### ✅ Successfully Created", "**1. Fixed JSON
+parsing**") and the line under it says what was done; a table lists what changed, one row a change. A title read alone
+is a label, not a result ("Successfully Created"); read with the line under it, it is one ("Fixed JSON parsing: the
+new `parse_line()` skips non-JSON lines"). A table's rows are its results; its header row is none.
 """
 
 from __future__ import annotations
@@ -32,23 +37,72 @@ _LEAD = re.compile(r"^\W*(?:(?:perfect|great|excellent|awesome|done|ok(?:ay)?|go
 _SALIENT = re.compile(r"`[^`\n]{1,200}`|\w/\w|\w\.[a-z]{1,5}\b|\w_\w|[a-z][A-Z]|\d")
 """Marks of a named thing (a backticked value, a path, a file, snake or camel case, a number): counted, not read."""
 _MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+|^#+\s*")
+_TITLE = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>\S.*)|(?:[-*+]\s+)?\*\*(?P<label>[^*\n]+)\*\*:?(?P<rest>\s*\([^()\n]*\))?\s*:?)$")
+"""A line that names a part of a report: a markdown heading, or a bold label alone on its line (with at most a
+parenthesis after it: ``**1. New class** (`src/lib/queue.ts`, 259 lines)``)."""
+_DECOR = re.compile(r"^[\W_]*?(?:\d+[.)]\s+)?(?=\w|`)")
+"""What opens a title before its words: marks, emoji, a number (``✅ ``, ``1. ``)."""
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _REPORT = 2
 """Result sentences kept per finished request."""
 _FILES = 4
 
 
-def report(answer: str) -> list[str]:
-    """The sentences (or list items) of the agent's answer that state a result, those naming files and values
-    first, cheers and offers left out."""
-    found = []
-    for line in answer.splitlines():
-        if line.strip().startswith(("```", "|")):
+def _title(line: str) -> str | None:
+    """The words of a title line (:data:`_TITLE`), without marks, emoji and numbering; ``None`` for other lines."""
+    match = _TITLE.match(line)
+    if match is None:
+        return None
+    words = match.group("heading") or f"{match.group('label')}{match.group('rest') or ''}"
+    return _DECOR.sub("", words.replace("**", "")).strip().rstrip(":").strip()
+
+
+def _table_rows(lines: list[str]) -> list[str]:
+    """The body rows of the markdown tables in ``lines``, each as its cells joined (``#1 parser: replaced …``); the
+    header row, above the rule line (``|---|---|``), names columns only."""
+    rows, in_body = [], False
+    for line in (line.strip() for line in lines):
+        if not line.startswith("|"):
+            in_body = False
+        elif _TABLE_RULE.match(line):
+            in_body = True
+        elif in_body:
+            cells = [cell.strip().replace("**", "") for cell in line.strip("|").split("|")]
+            rows.append(": ".join(cell for cell in cells if cell))
+    return rows
+
+
+def _candidates(answer: str) -> list[str]:
+    """The sentences of ``answer`` that could state a result: its prose, each title read with the line under it,
+    and the body rows of its tables; code and bare titles left out."""
+    lines = answer.splitlines()
+    found, title, fenced = [], "", False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
             continue
-        for sentence in sentences(_MARKER.sub("", line)):
-            sentence = _LEAD.sub("", sentence).strip()
-            if len(sentence) >= 12 and _RESULT.search(sentence) and not _FILLER.search(sentence) \
-                    and not sentence.endswith(("?", ":")):
-                found.append(sentence)
+        if fenced or not stripped or stripped.startswith("|"):
+            continue
+        named = _title(line)
+        if named is not None:
+            title = named
+            continue
+        for at, sentence in enumerate(sentences(_MARKER.sub("", line))):
+            found.append(f"{title}: {sentence}" if title and at == 0 else sentence)
+        title = ""
+    return found + _table_rows(lines)
+
+
+def report(answer: str) -> list[str]:
+    """The sentences (or list items, or table rows) of the agent's answer that state a result, those naming files
+    and values first, cheers and offers left out."""
+    found = []
+    for sentence in _candidates(answer):
+        sentence = _LEAD.sub("", sentence).strip()
+        if len(sentence) >= 12 and _RESULT.search(sentence) and not _FILLER.search(sentence) \
+                and not sentence.endswith(("?", ":")):
+            found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
     return found[:_REPORT]
 

@@ -35,3 +35,20 @@ def test_a_request_without_failing_output_has_none(request_text: str) -> None:
 def test_at_most_three_lines_of_one_paste_and_no_log_record() -> None:
     paste = "\n".join(f"error: step {n} failed" for n in range(9)) + "\nerror: " + "x" * 400
     assert pasted_errors(paste) == ["error: step 0 failed", "error: step 1 failed", "error: step 2 failed"]
+
+
+@pytest.mark.parametrize("plan", [
+    # a plan's code that handles an error, in a fence naming its language: source, not a failure that happened
+    "Implement this plan:\n```python\ndef load(path):\n    print('error: could not open', path)\n```\nThanks",
+    "Rewrite the entry point:\n```ts\nrun().catch(err => {\n  reporter.report('Fatal error:', err)\n})\n```",
+    # the same line outside a fence still reads as a statement of code
+    "New main:\n  reporter.fail(\"Upload error: quota exceeded\");\nkeep the rest",
+])
+def test_source_code_in_a_request_is_no_pasted_error(plan: str) -> None:
+    assert pasted_errors(plan) == []
+
+
+def test_output_fenced_as_text_or_shell_is_still_read() -> None:
+    paste = ("the deploy broke:\n```console\n$ make deploy\nerror: image tag missing\n```\n"
+             "```rust\nlet e = Error::new(\"error: not real\");\n```")
+    assert pasted_errors(paste) == ["error: image tag missing"]

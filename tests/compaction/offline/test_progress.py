@@ -25,3 +25,20 @@ def test_a_cause_found_or_a_value_changed_is_a_result(answer: str, kept: list[st
 ])
 def test_a_hypothesis_or_an_adjective_is_no_result(answer: str) -> None:
     assert report(answer) == []
+
+
+def test_a_title_is_read_with_the_line_under_it() -> None:
+    answer = ("## Summary\n\n### ✅ Improvements\n\n**1. Fixed the retry storm**\n"
+              "- The uploader now waits `backoff_ms` between attempts\n\n**2. Cleaner logs**\n- One line per upload\n")
+    assert report(answer) == ["Fixed the retry storm: The uploader now waits `backoff_ms` between attempts"]
+
+
+def test_a_bare_title_is_no_result() -> None:
+    assert report("### ✅ Successfully Created\n\n**New module** (`src/cache.ts`, 80 lines)\n") == []
+
+
+def test_the_body_rows_of_a_table_are_results_and_its_header_is_none() -> None:
+    answer = ("All three applied:\n\n| Item | Changes made |\n|------|-------------|\n"
+              "| **Parser** | Replaced the regex tokenizer with `Lexer` |\n| Docs | Updated `README.md` usage |\n")
+    said = report(answer)
+    assert said == ["Parser: Replaced the regex tokenizer with `Lexer`", "Docs: Updated `README.md` usage"]
