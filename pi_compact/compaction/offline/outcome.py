@@ -105,10 +105,18 @@ _NONE_RAN = re.compile(
 )
 _SOME_RAN = re.compile(r"\b(?:[1-9]\d*) (?:passed|passing|tests?|examples?|specs?)\b|\bran [1-9]\d* tests?\b", re.I)
 """A count of checks that ran: a runner that ran nothing (every test filtered out, none found) proves nothing."""
+_SUITE = re.compile(r"\btest result\b|\bTests?:|\btests? (?:run|ran)\b|^=+ .*=$|\bTest Suites?:", re.I)
+"""A runner's summary line, where a failure count is the run's verdict (not a test named ``test_failed_login``)."""
+
+
+_FAILED = re.compile(
+    r"\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\b(?:failures|errors|failed)[=:]\s*[1-9]"
+    r"|(?-i:\bFAILED\b|\bFAIL\s)", re.I)
+"""A line that counts checks that failed (``1 passed; 4 failed``, ``test result: FAILED``, ``Tests: 2 failed``)."""
 
 
 def _says_passed(line: str) -> bool:
-    if not _PASSED.search(line):
+    if not _PASSED.search(line) or _FAILED.search(line):
         return False
     return _NONE_RAN.search(line) is None or _SOME_RAN.search(line) is not None
 
@@ -117,7 +125,12 @@ def passed_line(text: str) -> str:
     """The last line of a successful output that says a check passed (``12 passed in 0.4s``), or ``""``.
 
     A line that counts no check run (``ok. 0 passed; 0 failed; 20 filtered out``) says nothing passed: a test
-    filter that matched nothing exits 0, and calling that "checks pass" would tell the next agent a lie."""
+    filter that matched nothing exits 0, and calling that "checks pass" would tell the next agent a lie. Nor does
+    an output that counts a failure anywhere in its tail: piped through ``tail`` or ``grep`` a failing run exits 0,
+    and the suites that passed beside the one that failed do not make the run pass."""
     tail = output_body(text)[-3000:]
-    found = [line.strip(" =\t") for line in tail.splitlines() if _says_passed(line)]
+    lines = tail.splitlines()
+    if any(_FAILED.search(line) and (_PASSED.search(line) or _SUITE.search(line)) for line in lines):
+        return ""
+    found = [line.strip(" =\t") for line in lines if _says_passed(line)]
     return " ".join(found[-1].split())[:160] if found else ""

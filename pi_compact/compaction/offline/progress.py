@@ -26,6 +26,10 @@ _RESULT = re.compile(
     re.I,
 )
 """A sentence that states a result: what changed (a limit the agent raised), or what the cause was."""
+_BEHAVIOUR = re.compile(r"\b(?:returns|pass(?:es|ing)?|succeeds?)\b", re.I)
+"""Words of :data:`_RESULT` that also describe how code behaves ("returns `None` when …", "passes through"): a
+result only in a turn that changed, ran or committed something; in one that did none, they describe a design,
+a property to prove, a proposal."""
 _FILLER = re.compile(
     r"^\W*(?:perfect|great|excellent|awesome|done|all done|ok(?:ay)?|good|nice|sure|alright)\W*$"
     r"|\b(?:successfully completed|completed (?:the|all|your) (?:task|request|changes)|let me know|feel free"
@@ -42,6 +46,9 @@ _TITLE = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>\S.*)|(?:[-*+]\s+)?\*\*(?P<lab
 parenthesis after it: ``**1. New class** (`src/lib/queue.ts`, 259 lines)``)."""
 _DECOR = re.compile(r"^[\W_]*?(?:\d+[.)]\s+)?(?=\w|`)")
 """What opens a title before its words: marks, emoji, a number (``✅ ``, ``1. ``)."""
+_INFORMATION = re.compile(r"^\W{0,3}(?:(?:ok(?:ay)?|so|and|but|hmm+|well|also)\W{1,3})?(?:what|which|why|how|where|when"
+                          r"|who|whose|is|are|was|were|does|do|did|has|have)\b", re.I)
+"""How a question for information opens (after a filler): an interrogative, or the verb of a yes/no question."""
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _REPORT = 2
 """Result sentences kept per finished request."""
@@ -72,9 +79,10 @@ def _table_rows(lines: list[str]) -> list[str]:
     return rows
 
 
-def _candidates(answer: str) -> list[str]:
+def _candidates(answer: str, acted: bool = True) -> list[str]:
     """The sentences of ``answer`` that could state a result: its prose, each title read with the line under it,
-    and the body rows of its tables; code and bare titles left out."""
+    and (when the turn ``acted``) the body rows of its tables; code and bare titles left out. A table in the
+    answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change."""
     lines = answer.splitlines()
     found, title, fenced = [], "", False
     for line in lines:
@@ -91,16 +99,23 @@ def _candidates(answer: str) -> list[str]:
         for at, sentence in enumerate(sentences(_MARKER.sub("", line))):
             found.append(f"{title}: {sentence}" if title and at == 0 else sentence)
         title = ""
-    return found + _table_rows(lines)
+    return found + (_table_rows(lines) if acted else [])
 
 
-def report(answer: str) -> list[str]:
+def _states_result(sentence: str, acted: bool) -> bool:
+    if acted:
+        return _RESULT.search(sentence) is not None
+    return any(not _BEHAVIOUR.fullmatch(word.group()) for word in _RESULT.finditer(sentence))
+
+
+def report(answer: str, acted: bool = True) -> list[str]:
     """The sentences (or list items, or table rows) of the agent's answer that state a result, those naming files
-    and values first, cheers and offers left out."""
+    and values first, cheers and offers left out. When the turn did nothing (``acted`` false: no file changed, no
+    check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result."""
     found = []
-    for sentence in _candidates(answer):
+    for sentence in _candidates(answer, acted):
         sentence = _LEAD.sub("", sentence).strip()
-        if len(sentence) >= 12 and _RESULT.search(sentence) and not _FILLER.search(sentence) \
+        if len(sentence) >= 12 and _states_result(sentence, acted) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
@@ -110,12 +125,27 @@ def report(answer: str) -> list[str]:
 def left_something(turn: Turn) -> bool:
     """A finished turn is progress when it committed, changed files, passed a check or reported a result; an
     answer alone ("Your code is 469320", "Try uploading now") is conversation, kept as history."""
-    return bool(turn.commits or turn.changed or turn.checks or report(turn.final_answer))
+    if _acted(turn):
+        return True
+    # the answer to a question is conversation, whatever its verbs: "what does X return?" is answered in results'
+    # words ("it now calls …", "proofs 2-4 verify the extracted helpers") without anything done
+    return not _asks_to_know(turn.request) and bool(report(turn.final_answer, acted=False))
+
+
+def _asks_to_know(request: str) -> bool:
+    """True for a request that asks what is ("what does X return?", "do we support Y?"), not for one asking in a
+    question's form for work ("can you stage the type changes?", "could we use the typed ID?")."""
+    request = request.strip()
+    return request.endswith(("?", "？")) and _INFORMATION.match(request) is not None
+
+
+def _acted(turn: Turn) -> bool:
+    return bool(turn.commits or turn.changed or turn.checks)
 
 
 def done_item(turn: Turn) -> str:
     """One Done item for a finished request: what it left, and which request it was."""
-    parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer)]
+    parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
     if turn.checks:
         parts.append("checks pass: " + "; ".join(turn.checks[-2:]))
     if turn.changed and not parts:  # the summary's file list names them all; here only when nothing else says

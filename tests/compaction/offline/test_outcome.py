@@ -36,3 +36,17 @@ def test_the_last_line_that_ran_checks_wins_over_a_later_empty_one() -> None:
     output = ("test result: ok. 12 passed; 0 failed; 0 ignored\n\n   Doc-tests app\n\nrunning 0 tests\n"
               "test result: ok. 0 passed; 0 failed; 0 ignored")
     assert passed_line(output) == "test result: ok. 12 passed; 0 failed; 0 ignored"
+
+
+@pytest.mark.parametrize("output", [
+    "running 5 tests\ntest result: FAILED. 1 passed; 4 failed; 0 ignored\n\nrunning 2 tests\ntest result: ok. 2 passed",
+    "============ 3 failed, 10 passed in 1.20s ============",
+    "FAIL src/upload.test.ts\nTests:       1 failed, 39 passed, 40 total",
+])
+def test_a_run_that_counts_a_failure_is_no_pass(output: str) -> None:
+    # piped through tail or grep, a failing run exits 0: its counts, not its exit code, say how it went
+    assert passed_line(output) == ""
+
+
+def test_a_test_named_after_failure_does_not_spoil_a_passing_run() -> None:
+    assert passed_line("test_failed_login PASSED\ntest_errors_page PASSED\n12 passed in 0.31s") == "12 passed in 0.31s"

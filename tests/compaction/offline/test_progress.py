@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pi_compact.compaction.offline.progress import report
+from pi_compact.compaction.offline.progress import left_something, report
+from pi_compact.compaction.offline.state import DONE, Turn
 
 
 @pytest.mark.parametrize(("answer", "kept"), [
@@ -42,3 +43,41 @@ def test_the_body_rows_of_a_table_are_results_and_its_header_is_none() -> None:
               "| **Parser** | Replaced the regex tokenizer with `Lexer` |\n| Docs | Updated `README.md` usage |\n")
     said = report(answer)
     assert said == ["Parser: Replaced the regex tokenizer with `Lexer`", "Docs: Updated `README.md` usage"]
+
+
+@pytest.mark.parametrize("answer", [
+    "1. **Skip on empty input** -- if `parse()` returns `None`, nothing is queued and `dirty` stays false.",
+    "The wrapper only passes the config through, so its contract is a field-by-field copy.",
+])
+def test_behaviour_described_in_a_turn_that_did_nothing_is_no_result(answer: str) -> None:
+    assert report(answer, acted=False) == []
+    assert report(answer) != []  # after an edit or a test run the same words report what the code does now
+
+
+def test_an_action_reported_in_a_turn_that_did_nothing_still_counts() -> None:
+    assert report("The root cause was a stale `uv.lock` pinning 0.1.0.", acted=False) != []
+
+
+_TABLE = "| Harness | What it proves |\n|---|---|\n| `check_cache` | Replaced entries are evicted first |\n"
+
+
+def test_a_table_in_a_turn_that_did_nothing_compares_and_lists_no_change() -> None:
+    assert report(_TABLE, acted=False) == []
+    assert report(_TABLE) == ["`check_cache`: Replaced entries are evicted first"]
+
+
+@pytest.mark.parametrize(("request_text", "changed", "left"), [
+    ("what does the loader return for an empty file?", (), False),  # an answer: conversation, kept as history
+    ("what does the loader return for an empty file?", ("src/loader.py",), True),  # it changed a file: progress
+    ("find out why the loader drops the last line", (), True),  # work asked for, its cause reported
+])
+def test_the_answer_to_a_question_is_no_progress_unless_the_turn_did_something(
+        request_text: str, changed: tuple[str, ...], left: bool) -> None:
+    answer = "The root cause was the final newline: `split_lines()` now keeps it, so the last line is added."
+    turn = Turn(request_text, answer, DONE, (), (), changed=changed)
+    assert left_something(turn) is left
+
+
+def test_a_request_for_work_in_a_question_form_is_still_work() -> None:
+    answer = "Staged the type changes; the refactor is now unstaged, so `git diff --cached` shows only the ID edits."
+    assert left_something(Turn("can you stage the type changes and unstage the refactor?", answer, DONE, (), ()))
