@@ -19,7 +19,7 @@ from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
 from .gates import commit_gates
-from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, lasting, names_any, plan_in_brief, replaced_names,
                     said_on_declining, user_choices)
 from .paths import PathNames, infer_cwd
@@ -229,8 +229,9 @@ def is_slash_command(text: str) -> bool:
 
 
 def is_substantive(text: str) -> bool:
-    """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep")."""
-    return not is_slash_command(text) and len(text.split()) >= 3
+    """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep",
+    "はい"), words counted in any script (:func:`.goal.word_count`: "テストを直して" is a request, not a nudge)."""
+    return not is_slash_command(text) and word_count(text) >= NUDGE_WORDS
 
 
 # -- turns ----------------------------------------------------------------------------------------------------
