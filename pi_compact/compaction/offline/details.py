@@ -647,10 +647,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
     critical = sections.items["critical"]
     earlier = [item for item in critical if item.startswith(DETAIL_LABELS)]
     critical[:] = [item for item in critical if item not in earlier]
-    done = list(sections.items["done"])
-    _with_hashes(sections.items["done"], commit_hashes(messages))
-    if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
-        sections.items["done"][:] = done
+    _with_hashes(sections.items["done"], commit_hashes(messages))  # first: a few tokens each, what a revert cites
     listed = list(message_dicts(messages))
     failures = failure_room(room)
     pasted = _pasted_item(state.turns, draw(), failures // 3, earlier_label)
