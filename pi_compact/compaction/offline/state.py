@@ -20,8 +20,8 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     message_dicts, shell_command)
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
-from .rules import (accepted_proposal, acknowledged, answered_proposal, lasting, names_any, plan_in_brief, replaced_names,
-                    said_on_declining, user_choices)
+from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
+                    replaced_names, said_on_declining, user_choices)
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
@@ -363,6 +363,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
                 turn.decisions += [c for c in _changes_of_approach(text, failed) if c not in turn.decisions]
+                turn.decisions += [c for c in corrections(text) if c not in turn.decisions]
                 agreed = acknowledged(text) if after_reply else ""
                 turn.decisions += [clip_words(f"Agreed with the user: {agreed}", 240)] if agreed else []
             if message.get("stopReason") in ("aborted", "error"):
