@@ -90,9 +90,16 @@ _PROSE = (".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", ".org")
 _MARKER = re.compile(r"^\s{0,8}(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+)")
 
 
+DETAIL_FLOOR = 1500
+"""Tokens the whole summary may take however small the region (about 6,000 characters, the length budget's own
+floor): a model's summary of a region of 5,000–30,000 tokens still takes 9,000–14,000 characters, and the details of
+such a region are few anyway (they quote it: they never outgrow it)."""
+
+
 def detail_room(replaced_tokens: int, budget: int) -> int:
-    """Tokens the whole summary may take once its details are in: a share of the region, within the budget."""
-    return max(0, min(budget, DETAIL_MAX, int(replaced_tokens * DETAIL_RATIO)))
+    """Tokens the whole summary may take once its details are in: a share of the region, at least
+    :data:`DETAIL_FLOOR`, within the budget."""
+    return max(0, min(budget, DETAIL_MAX, max(DETAIL_FLOOR, int(replaced_tokens * DETAIL_RATIO))))
 
 
 def terms(text: str) -> set[str]:
@@ -423,22 +430,27 @@ def _paths_line(label: str, paths: list[str], room: int) -> str:
     return line if paths else ""
 
 
+def _id(value: Any) -> str:
+    """A tool call's id as a key (a damaged entry's may be a list or a number)."""
+    return value if isinstance(value, str) else ""
+
+
 def _git_line(listed: list[dict]) -> str:
     """The branch the region's successful git commands left the work on, and the pull requests they opened."""
-    failed = {m.get("toolCallId") for m in listed if m.get("role") == "toolResult" and m.get("isError")}
-    outputs = {m.get("toolCallId"): content_text(m.get("content"))[:4000] for m in listed
+    failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and m.get("isError")}
+    outputs = {_id(m.get("toolCallId")): content_text(m.get("content"))[:4000] for m in listed
                if m.get("role") == "toolResult" and not m.get("isError")}
     branch, requests = "", {}
     for message in listed:
         blocks = message.get("content") if message.get("role") == "assistant" else None
         for block in blocks if isinstance(blocks, list) else ():
-            if not isinstance(block, dict) or block.get("type") != "toolCall" or block.get("id") in failed:
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or _id(block.get("id")) in failed:
                 continue
             command = (shell_command(block.get("name"), block.get("arguments")) or "")[:2000]
             named = [m.group(1) for m in _BRANCH.finditer(command) if m.group(1) not in ("HEAD", "--force", "-f")]
             branch = named[-1] if named else branch
             if "pr create" in command or "mr create" in command:
-                requests.update(dict.fromkeys(_PULL_REQUEST.findall(outputs.get(block.get("id"), ""))))
+                requests.update(dict.fromkeys(_PULL_REQUEST.findall(outputs.get(_id(block.get("id")), ""))))
     parts = ([f"on branch `{branch}`"] if branch else []) + [f"opened {url}" for url in requests]
     return f"{GIT_LABEL} {'; '.join(parts)}" if parts else ""
 
@@ -453,13 +465,13 @@ def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
 def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]:
     """Per changed file (the last changed last), the code names its successful edits and writes brought in: what
     was defined first, then other names the old text did not have."""
-    failed = {m.get("toolCallId") for m in listed if m.get("role") == "toolResult" and (
+    failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and (
         m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
     found: dict[str, dict[str, None]] = {}
     for message in listed:
         blocks = message.get("content") if message.get("role") == "assistant" else None
         for block in blocks if isinstance(blocks, list) else ():
-            if not isinstance(block, dict) or block.get("type") != "toolCall" or block.get("id") in failed:
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or _id(block.get("id")) in failed:
                 continue
             tool = str(block.get("name", "")).lower()
             path = tool_path(block.get("arguments"))
@@ -516,7 +528,7 @@ def _agent_texts(listed: list[dict]) -> list[list[str]]:
             if not groups:
                 groups.append([])
             text = content_text(message.get("content"), "\n").strip()
-            if text:
+            if text and message.get("stopReason") != "error":  # an error reply's text is the API's, not the agent's
                 groups[-1].append(text)
     return groups
 
@@ -647,10 +659,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
     critical = sections.items["critical"]
     earlier = [item for item in critical if item.startswith(DETAIL_LABELS)]
     critical[:] = [item for item in critical if item not in earlier]
-    done = list(sections.items["done"])
-    _with_hashes(sections.items["done"], commit_hashes(messages))
-    if text_tokens(draw()) > room:  # the hashes are details too: only where the room allows them
-        sections.items["done"][:] = done
+    _with_hashes(sections.items["done"], commit_hashes(messages))  # first: a few tokens each, what a revert cites
     listed = list(message_dicts(messages))
     failures = failure_room(room)
     pasted = _pasted_item(state.turns, draw(), failures // 3, earlier_label)
@@ -684,7 +693,6 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
         item.startswith(earlier_label) and item[len(earlier_label):].strip().rstrip("…").strip() in logged)]
 
 
-__all__ = ["COMMITTED_LABEL", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL", "FOUND_LABEL",
-           "GIT_LABEL",
-           "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL", "add_details",
+__all__ = ["COMMITTED_LABEL", "DETAIL_FLOOR", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL",
+           "FOUND_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL", "add_details",
            "commit_hashes", "detail_items", "detail_room", "terms"]

@@ -160,6 +160,22 @@ _OF_ITSELF = re.compile(r"^\W{0,3}I(?:\b|')", re.I)
 """The agent speaking of itself after the acknowledgement, not of what the user settled."""
 """Sentences of the agent's acknowledgement kept: what it took the user's point to be."""
 """Items of a list an offer introduced that the decision names."""
+_RETRACTS = re.compile(
+    r"\b(?:my mistake|my bad|I was (?:wrong|mistaken)|I stand corrected|I misspoke|I misread|I incorrectly"
+    r"|I misdiagnosed|(?:was|is) (?:a|my) misdiagnosis|(?:my|the) (?:earlier|previous|first) (?:claim|statement"
+    r"|diagnosis|analysis|explanation) was wrong|the (?:real|actual) (?:issue|cause|problem|culprit|bug|root cause)"
+    r" (?:is|was)\b(?! (?:likely|probably|possibly|maybe|perhaps)))\b"
+    r"|間違えました|私の(?:誤り|間違い)|訂正します|実際の原因は|我(?:搞|说|弄)?错了|更正一下|实际(?:的)?原因是",
+    re.I,
+)
+"""Words that retract what the agent said or believed before ("My mistake! It's actually `LOG_LEVEL`", "the cache
+bug was a misdiagnosis. The actual issue was …"): the correction outlives the turn, the first claim must not."""
+_HEDGED = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|might|could be)\b|かもしれ|可能", re.I)
+_CORRECTION_CHARS = 240
+_CORRECTION_MIN = 60
+"""A retraction shorter than this ("I was wrong.") takes the sentences after it: what is true instead."""
+
+
 _WORDS = re.compile(r"[A-Za-z]{4,}")
 _TABLE_CELLS = re.compile(r"\s{0,3}\|\s{0,3}(?=\S)")
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
@@ -229,6 +245,27 @@ def acknowledged(text: str) -> str:
                 return _said(kept)
             kept.append(sentence)
     return _said(kept)
+
+
+def corrections(text: str) -> list[str]:
+    """The agent's corrections of itself in ``text`` (:data:`_RETRACTS`), each as "Corrected: …": the retracting
+    sentence and, while it says too little alone, the ones after it (a code block or a question ends it). A hedged
+    guess ("the real issue is likely …") corrects nothing yet."""
+    found = [" ".join(s.replace("**", "").split()) for s in _SENTENCE.split(text[:20_000])]
+    kept: list[str] = []
+    taken = 0  # sentences up to here are in a correction already
+    for at, sentence in enumerate(found):
+        if at < taken or not _RETRACTS.search(sentence) or _HEDGED.search(sentence) or sentence.endswith(("?", "？")):
+            continue
+        said, taken = [sentence], at + 1
+        for following in found[at + 1 : at + 4]:  # "… was a misdiagnosis. The actual issue was: <what>"
+            if (len(" ".join(said)) >= _CORRECTION_MIN and not said[-1].endswith((":", "："))) \
+                    or following.startswith(("```", "|", "#")) or following.endswith(("?", "？")):
+                break
+            said.append(following)
+            taken += 1
+        kept.append(clip_words("Corrected: " + " ".join(said).rstrip(":："), _CORRECTION_CHARS))
+    return kept[-1:]  # the last word on it: an earlier retraction in the same answer leads up to it
 
 
 def _said(kept: list[str]) -> str:
@@ -471,5 +508,5 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "lasting", "names_any", "picked_option",
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "corrections", "lasting", "names_any", "picked_option",
            "plan_in_brief", "replaced_names", "said_on_declining", "user_choices"]

@@ -19,9 +19,9 @@ from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
                     message_dicts, shell_command)
 from .gates import commit_gates
-from .goal import COMMAND_PREFIX, Objective, objective, sets_work, user_requests
-from .rules import (accepted_proposal, acknowledged, answered_proposal, lasting, names_any, plan_in_brief, replaced_names,
-                    said_on_declining, user_choices)
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
+from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
+                    replaced_names, said_on_declining, user_choices)
 from .paths import PathNames, infer_cwd
 from .plans import PlanItems, open_plan_items
 from .tasks import TaskList, task_list
@@ -229,8 +229,9 @@ def is_slash_command(text: str) -> bool:
 
 
 def is_substantive(text: str) -> bool:
-    """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep")."""
-    return not is_slash_command(text) and len(text.split()) >= 3
+    """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep",
+    "はい"), words counted in any script (:func:`.goal.word_count`: "テストを直して" is a request, not a nudge)."""
+    return not is_slash_command(text) and word_count(text) >= NUDGE_WORDS
 
 
 # -- turns ----------------------------------------------------------------------------------------------------
@@ -362,6 +363,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
                 turn.decisions += [c for c in _changes_of_approach(text, failed) if c not in turn.decisions]
+                turn.decisions += [c for c in corrections(text) if c not in turn.decisions]
                 agreed = acknowledged(text) if after_reply else ""
                 turn.decisions += [clip_words(f"Agreed with the user: {agreed}", 240)] if agreed else []
             if message.get("stopReason") in ("aborted", "error"):

@@ -431,7 +431,7 @@ def test_a_commit_message_given_as_a_heredoc_is_its_first_line(message: str) -> 
     command = f"git add -A && git commit -m \"$(cat <<'EOF'\n{message}\n\nLonger body.\nEOF\n)\""
     summary = summarize([user("Commit what we have."), assistant(call("c", "bash", command=command)),
                          result("c", "bash", "[main 1a2b3c4] " + message), assistant("Committed.")])
-    assert f"Committed: {message}" in items(summary, "### Done")
+    assert f"Committed: {message} (`1a2b3c4`)" in items(summary, "### Done")
 
 
 @given(st.sampled_from(["gsd:discuss-phase", "team:review-pr", "plugin:plan"]), st.sampled_from(["14", "", "#231"]))
@@ -492,7 +492,7 @@ def test_a_commit_is_named_by_the_subject_git_printed(message: str, command: str
                          result("c", "bash", f"[feature/x 1a2b3c4] {message}\n 2 files changed"),
                          assistant("Committed.")])
     done = items(summary, "### Done")
-    assert f"Committed: {message}" in done and "Committed: a commit" not in done
+    assert f"Committed: {message} (`1a2b3c4`)" in done and not any(i.startswith("Committed: a commit") for i in done)
 
 
 @given(st.sampled_from(["The fix is to add `select_sequential_consistency = 1` to the journal read query.",

@@ -1,5 +1,5 @@
 """A large region's summary holds its details in the user's and agent's own terms, within a room that grows with the
-region; a small region's summary stays as short as before."""
+region; a small region's within a floor of its own."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.details import (DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL, PASTED_LABEL, RAN_LABEL,
-                                                    READ_LABEL, detail_room, terms)
+from pi_compact.compaction.offline.details import (DETAIL_FLOOR, DETAIL_MAX, GIT_LABEL, LOG_LABEL, MET_LABEL,
+                                                    PASTED_LABEL, RAN_LABEL, READ_LABEL, detail_room, terms)
 from pi_compact.compaction.offline.compose import compose
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.tokens import text_tokens
@@ -61,11 +61,13 @@ def test_a_large_region_keeps_the_agents_findings_in_its_own_terms(names: list[s
 
 @EXAMPLES
 @given(names=IDENTIFIERS, shape=SHAPES)
-def test_a_small_region_has_no_details(names: list[str], shape: str) -> None:
+def test_a_small_region_keeps_its_details_within_the_floor(names: list[str], shape: str) -> None:
     small = [user("Please look into the importer and fix what is broken there.")] + \
         [assistant(shape.format(name)) for name in names]
     text = summarize(small)
-    assert LOG_LABEL not in text and READ_LABEL not in text
+    # a model's summary of a small region still runs to thousands of characters: the findings fit the floor
+    assert all(name in text for name in names) and READ_LABEL not in text
+    assert text_tokens(text) <= DETAIL_FLOOR
 
 
 @pytest.mark.parametrize("count", [1, 4, 40, 400])
@@ -354,7 +356,7 @@ def test_a_lookup_that_found_nothing_and_an_open_failure_are_not_among_the_settl
 
 @pytest.mark.parametrize("printed", ["[main 3696270] {}", "[feat/x (root-commit) 23c05e9aa] {}",
                                      "[marc/num-6552 5a26ea8] {}\n 2 files changed, 9 insertions(+)"])
-def test_a_commit_is_listed_with_the_hash_git_printed_where_the_room_allows(printed: str) -> None:
+def test_a_commit_is_listed_with_the_hash_git_printed_however_small_the_region(printed: str) -> None:
     subject = "fix: keep the cache bounded"
     command = f"git add -A && git commit -m '{subject}'"
     commit = [user("Commit the cache fix."), assistant(call("c", "bash", command=command)),
@@ -363,7 +365,8 @@ def test_a_commit_is_listed_with_the_hash_git_printed_where_the_room_allows(prin
     large = summarize(_region(["The profile shows the importer spends 90% of its time in one loop."]) + commit,
                       metadata={"cwd": CWD})
     assert f"Committed: {subject} (`{sha}`)" in items(large, "### Done")
-    assert f"Committed: {subject}" in items(summarize(commit), "### Done")  # a small region has no room for it
+    # a few tokens each, first in the details' room: a small region keeps them too
+    assert f"Committed: {subject} (`{sha}`)" in items(summarize(commit), "### Done")
 
 
 def test_only_commands_whose_last_run_succeeded_are_listed_as_succeeded() -> None:

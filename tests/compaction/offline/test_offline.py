@@ -663,6 +663,6 @@ def test_work_after_a_commit_keeps_the_turn_open_and_a_chain_that_succeeds_resol
     assert items(text, "### In Progress") == ["“yeah, do it all” — under way"]
     assert items(text, "### Blocked") == [
         "`npm run publish` failed: error TS2305: Module has no exported member 'EditorTheme'."]
-    assert "Committed: Release v0.8.0" in items(text, "### Done")
+    assert "Committed: Release v0.8.0 (`45ffe0a`)" in items(text, "### Done")
     # the commit's failure was settled: named once, among the settled failures, with what settled it
     assert text.count("TS2345") == 1 and "TS2345" in text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0]
