@@ -232,6 +232,7 @@ def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base:
         found = None if eager else match(data, pos, end)
         if found is not None and (data[end - 1] == 0x7D or _ends_object(data, pos, end)):
             kind, entry_id, parent, stamp = found.groups()
+            kind = bytes(kind)  # itself from bytes; from a bytearray (a piece read into a buffer), a key
             name = type_names.get(kind, _UNSEEN)
             if name is _UNSEEN:
                 name = type_names[kind] = kind.decode()

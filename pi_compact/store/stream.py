@@ -92,7 +92,8 @@ class StreamedFile:
 
     def pieces(self) -> Iterator[Piece]:
         """Each piece with the slots it added to :attr:`index`, in file order. Shadowed duplicates are among
-        them (as in ``SessionIndex.slots``); headers and lines without an id are not."""
+        them (as in ``SessionIndex.slots``); headers and lines without an id are not. A piece is read before
+        the next is asked for: its :attr:`~Piece.data` is then let go (``None``), its buffer read into again."""
         try:
             rest, self._rest = self._rest, b""
             for data in _chain(rest, self._lines):
@@ -101,7 +102,9 @@ class StreamedFile:
                 self._line = result.next_line
                 self._scan_problems += result.problems
                 add = self.index.add
-                yield Piece(data, [slot for slot in result.slots if add(slot)], first, self.report)
+                piece = Piece(data, [slot for slot in result.slots if add(slot)], first, self.report)
+                yield piece
+                piece.data = None  # its bytes are about to be read over: a piece kept past its turn fails loudly
         finally:
             os.close(self._fd)
 
@@ -152,7 +155,7 @@ class Piece:
 
     __slots__ = ("data", "slots", "_first_line", "_report", "_deep")
 
-    def __init__(self, data: bytes, slots: list[Slot], first_line: int, report: Report) -> None:
+    def __init__(self, data: bytes | bytearray, slots: list[Slot], first_line: int, report: Report) -> None:
         self.data, self.slots = data, slots
         self._first_line, self._report = first_line, report
         self._deep: set[int] | None = None
@@ -233,36 +236,41 @@ def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
-def _line_pieces(fd: int, path: Path) -> Iterator[bytes]:
-    """The file's bytes after a BOM, as pieces of whole lines; the last may end without a newline (a tail)."""
+def _line_pieces(fd: int, path: Path) -> Iterator[bytes | bytearray]:
+    """The file's bytes after a BOM, as pieces of whole lines; the last may end without a newline (a tail).
+    A piece is valid until the next one is asked for: most are one buffer, read into again."""
     try:
         yield from _pieces(fd)
     except OSError as exc:
         raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _pieces(fd: int) -> Iterator[bytes]:
+def _pieces(fd: int) -> Iterator[bytes | bytearray]:
     head = os.pread(fd, len(_BOM), 0)
     offset = len(_BOM) if head == _BOM else 0
     pending = bytearray()  # the start of a line longer than what was read so far
     holding = False  # that line may be JSON: it is held whole
+    buffer = bytearray()
     while True:
-        chunk = os.pread(fd, PIECE_BYTES, offset)
-        if not chunk:
+        buffer = _refilled(buffer)
+        size = os.preadv(fd, [buffer], offset)
+        if not size:
             if pending:
                 yield bytes(pending)
             return
-        cut = chunk.rfind(b"\n") + 1
+        cut = buffer.rfind(b"\n", 0, size) + 1
         if cut:
             offset += cut  # the start of a line after the last newline is read again, with the next piece
             if pending:  # a line longer than a piece ends here
-                yield bytes(pending) + chunk[:cut]
+                yield bytes(pending) + buffer[:cut]
                 pending, holding = bytearray(), False
             else:
-                yield chunk if cut == len(chunk) else chunk[:cut]
+                del buffer[cut:]  # a smaller size, the same memory
+                yield buffer
             continue
-        offset += len(chunk)
-        pending += chunk
+        offset += size
+        with memoryview(buffer) as read:
+            pending += read[:size]
         if holding or len(pending) <= PIECE_BYTES:
             continue
         verdict = _long_line(pending)
@@ -276,6 +284,20 @@ def _pieces(fd: int) -> Iterator[bytes]:
             pending = bytearray()
         else:
             pending = bytearray(verdict)
+
+
+def _refilled(buffer: bytearray) -> bytearray:
+    """``buffer`` at :data:`PIECE_BYTES` again, to read the next piece into; a new one while a view of the last
+    piece is still held (growing a bytearray that has views raises, so no view ever sees its bytes change).
+
+    One buffer for the whole file: a new 8 MB ``bytes`` per read (and its copy up to the last newline) was
+    memory the system had to map and zero each time, a fifth of ``session info`` on a 100k-entry file."""
+    try:
+        buffer += bytes(PIECE_BYTES + 1 - len(buffer))  # a resize even when the last piece filled it
+    except BufferError:
+        return bytearray(PIECE_BYTES)
+    del buffer[PIECE_BYTES:]
+    return buffer
 
 
 def _long_line(pending: bytearray) -> bytes | None:

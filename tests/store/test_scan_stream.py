@@ -372,3 +372,39 @@ def test_the_cli_reads_a_file_with_a_hole_in_pieces(tmp_path, command):
         assert data["counts"]["entries"] == 1 and [node["id"] for node in data["tree"]] == ["e0000001"]
     else:
         assert "1 entries: 1 message" in out and "• e0000001 assistant" in out
+
+
+def _chain_file(tmp_path: Path, count: int) -> Path:
+    path = tmp_path / "chain.jsonl"
+    lines = [orjson.dumps(HEADER)] + [_line("message", i, f"line {i} " * (i % 7), f"e{i - 1:07d}" if i else None)
+                                      for i in range(count)]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+def test_pieces_are_read_into_one_buffer(tmp_path, monkeypatch):
+    """A new buffer per piece was memory mapped and zeroed anew at each read: the pieces share one."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", 4096)
+    buffers = [piece.data for piece in StreamedFile.open(_chain_file(tmp_path, 200)).pieces()]
+    assert len(buffers) > 3
+    assert all(buffer is buffers[1] for buffer in buffers[1:])  # the first is what followed the header
+
+
+@pytest.mark.parametrize("piece_bytes", [7, 600, 4096])
+def test_a_view_held_past_its_piece_keeps_its_bytes(tmp_path, monkeypatch, piece_bytes):
+    """Reading the next piece never changes bytes a caller still sees: a held view gets its buffer left alone."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    path = _chain_file(tmp_path, 60)
+    held = [(memoryview(piece.data), bytes(piece.data)) for piece in StreamedFile.open(path).pieces()]
+    assert [view.tobytes() for view, _ in held] == [copy for _, copy in held]
+    assert orjson.dumps(HEADER) + b"\n" + b"".join(copy for _, copy in held) == path.read_bytes()
+
+
+def test_a_piece_kept_past_its_turn_has_no_bytes(tmp_path, monkeypatch):
+    """Its buffer holds another piece by then: using it fails rather than reading the wrong lines."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", 4096)
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)  # entries parsed from the piece's bytes, not at open
+    pieces = list(StreamedFile.open(_chain_file(tmp_path, 100)).pieces())
+    assert len(pieces) > 1 and all(piece.data is None for piece in pieces)
+    with pytest.raises((AttributeError, TypeError)):  # None has no bytes
+        pieces[0].entry(pieces[0].slots[0])
