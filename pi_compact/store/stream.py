@@ -135,12 +135,15 @@ class TallyIndex(SessionIndex):
         self._last: str | None = None
 
     def add(self, slot: Slot) -> bool:
-        if self._admit(slot, self._ids) is None:
+        entry_id, kind, ids = slot.id, slot.type, self._ids
+        # _admit's answer for nearly every line (a new id), without the call; the others get the call itself
+        if (kind == "session" or not isinstance(entry_id, str) or entry_id in ids) and self._admit(slot, ids) is None:
             return False
-        self._ids.add(slot.id)
+        ids.add(entry_id)
         self._count += 1
-        self._last = slot.id
-        self._read_fields(slot)
+        self._last = entry_id
+        if kind == "label" or kind == "session_info":  # what _read_fields reads
+            self._read_fields(slot)
         return True
 
     def __len__(self) -> int:
