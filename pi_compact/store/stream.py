@@ -36,6 +36,8 @@ from .session_file import open_regular_file
 PIECE_BYTES = 8 * 1024 * 1024
 """How much of the file is read at a time (a piece holds whole lines: a little more, or one long line)."""
 
+_LEAST_ROOM = 64 * 1024
+"""The smallest read buffer (a file read while it grows is read in pieces of at least this much)."""
 _BOM = b"\xef\xbb\xbf"
 _STAND_IN = b"\x00"
 """What a skipped line becomes: not blank, not JSON, so reported as the line it stands for (invalid or torn)."""
@@ -159,7 +161,9 @@ class Piece:
     __slots__ = ("data", "slots", "_first_line", "_report", "_deep")
 
     def __init__(self, data: bytes | bytearray, slots: list[Slot], first_line: int, report: Report) -> None:
-        self.data, self.slots = data, slots
+        self.data: bytes | bytearray | None = data
+        """The piece's bytes (mostly the reader's one buffer); ``None`` once the next piece is read into it."""
+        self.slots = slots
         self._first_line, self._report = first_line, report
         self._deep: set[int] | None = None
 
@@ -253,9 +257,10 @@ def _pieces(fd: int) -> Iterator[bytes | bytearray]:
     offset = len(_BOM) if head == _BOM else 0
     pending = bytearray()  # the start of a line longer than what was read so far
     holding = False  # that line may be JSON: it is held whole
-    buffer = bytearray()
+    room = min(PIECE_BYTES, max(os.fstat(fd).st_size - offset + 1, _LEAST_ROOM))  # a small file: a small buffer
+    buffer = bytearray(room)
     while True:
-        buffer = _refilled(buffer)
+        buffer = _refilled(buffer, room)
         size = os.preadv(fd, [buffer], offset)
         if not size:
             if pending:
@@ -289,17 +294,17 @@ def _pieces(fd: int) -> Iterator[bytes | bytearray]:
             pending = bytearray(verdict)
 
 
-def _refilled(buffer: bytearray) -> bytearray:
-    """``buffer`` at :data:`PIECE_BYTES` again, to read the next piece into; a new one while a view of the last
-    piece is still held (growing a bytearray that has views raises, so no view ever sees its bytes change).
+def _refilled(buffer: bytearray, room: int) -> bytearray:
+    """``buffer`` at ``room`` bytes again, to read the next piece into; a new one while a view of the last piece
+    is still held (growing a bytearray that has views raises, so no view ever sees its bytes change).
 
     One buffer for the whole file: a new 8 MB ``bytes`` per read (and its copy up to the last newline) was
     memory the system had to map and zero each time, a fifth of ``session info`` on a 100k-entry file."""
     try:
-        buffer += bytes(PIECE_BYTES + 1 - len(buffer))  # a resize even when the last piece filled it
+        buffer += bytes(room + 1 - len(buffer))  # a resize even when the last piece filled it
     except BufferError:
-        return bytearray(PIECE_BYTES)
-    del buffer[PIECE_BYTES:]
+        return bytearray(room)
+    del buffer[room:]
     return buffer
 
 
