@@ -214,7 +214,6 @@ def file_counted_tree(path: str | os.PathLike, digest: Callable[..., Any], *,
                     message = entry.get("message")
                     roles.append(message.get("role") if isinstance(message, dict) else "none")
                 digests[slot.id] = digest(entry, view[slot.start : slot.end]) if with_lines else digest(entry)
-            view.release()  # the piece's buffer is read into again for the next one
     session = _read_only(streamed)
     return session, session._index.digest_nodes(digests), counts
 

@@ -36,8 +36,6 @@ from .session_file import open_regular_file
 PIECE_BYTES = 8 * 1024 * 1024
 """How much of the file is read at a time (a piece holds whole lines: a little more, or one long line)."""
 
-_LEAST_ROOM = 64 * 1024
-"""The smallest read buffer (a file read while it grows is read in pieces of at least this much)."""
 _BOM = b"\xef\xbb\xbf"
 _STAND_IN = b"\x00"
 """What a skipped line becomes: not blank, not JSON, so reported as the line it stands for (invalid or torn)."""
@@ -84,7 +82,8 @@ class StreamedFile:
         return streamed
 
     def _find_header(self) -> bool:
-        for piece in self._lines:
+        for data, end in self._lines:
+            piece = data[:end]  # the first piece or so: its lines only
             header, pos, self._line = find_header_in(piece, 0, self._line, self._scan_problems)
             if header is not None:
                 self.header, self._rest = header, piece[pos:]
@@ -94,19 +93,16 @@ class StreamedFile:
 
     def pieces(self) -> Iterator[Piece]:
         """Each piece with the slots it added to :attr:`index`, in file order. Shadowed duplicates are among
-        them (as in ``SessionIndex.slots``); headers and lines without an id are not. A piece is read before
-        the next is asked for: its :attr:`~Piece.data` is then let go (``None``), its buffer read into again."""
+        them (as in ``SessionIndex.slots``); headers and lines without an id are not."""
         try:
             rest, self._rest = self._rest, b""
-            for data in _chain(rest, self._lines):
+            for data, end in _chain(rest, self._lines):
                 first = self._line
-                result = scan_entries(data, 0, eager=self._eager, first_line=first)
+                result = scan_entries(data, 0, eager=self._eager, first_line=first, end=end)
                 self._line = result.next_line
                 self._scan_problems += result.problems
                 add = self.index.add
-                piece = Piece(data, [slot for slot in result.slots if add(slot)], first, self.report)
-                yield piece
-                piece.data = None  # its bytes are about to be read over: a piece kept past its turn fails loudly
+                yield Piece(data, [slot for slot in result.slots if add(slot)], first, self.report)
         finally:
             os.close(self._fd)
 
@@ -160,10 +156,8 @@ class Piece:
 
     __slots__ = ("data", "slots", "_first_line", "_report", "_deep")
 
-    def __init__(self, data: bytes | bytearray, slots: list[Slot], first_line: int, report: Report) -> None:
-        self.data: bytes | bytearray | None = data
-        """The piece's bytes (mostly the reader's one buffer); ``None`` once the next piece is read into it."""
-        self.slots = slots
+    def __init__(self, data: bytes, slots: list[Slot], first_line: int, report: Report) -> None:
+        self.data, self.slots = data, slots
         self._first_line, self._report = first_line, report
         self._deep: set[int] | None = None
 
@@ -237,48 +231,47 @@ def _bracket_heavy(data: bytes, first_line: int) -> set[int]:
     return {first_line + number for number, brackets in enumerate(lines) if len(brackets) > MAX_DEPTH}
 
 
-def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
+def _chain(first: bytes, rest: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:
     if first:
-        yield first
+        yield first, len(first)
     yield from rest
 
 
-def _line_pieces(fd: int, path: Path) -> Iterator[bytes | bytearray]:
-    """The file's bytes after a BOM, as pieces of whole lines; the last may end without a newline (a tail).
-    A piece is valid until the next one is asked for: most are one buffer, read into again."""
+def _line_pieces(fd: int, path: Path) -> Iterator[tuple[bytes, int]]:
+    """The file's bytes after a BOM, as pieces of whole lines: each piece's bytes and where its lines end (the
+    start of the next line may follow: it is read again with the next piece). The last piece may end without
+    a newline (a tail)."""
     try:
         yield from _pieces(fd)
     except OSError as exc:
         raise SessionFileError(f"cannot read {path}: {exc.strerror}") from None
 
 
-def _pieces(fd: int) -> Iterator[bytes | bytearray]:
+def _pieces(fd: int) -> Iterator[tuple[bytes, int]]:
     head = os.pread(fd, len(_BOM), 0)
     offset = len(_BOM) if head == _BOM else 0
     pending = bytearray()  # the start of a line longer than what was read so far
     holding = False  # that line may be JSON: it is held whole
-    room = min(PIECE_BYTES, max(os.fstat(fd).st_size - offset + 1, _LEAST_ROOM))  # a small file: a small buffer
-    buffer = bytearray(room)
     while True:
-        buffer = _refilled(buffer, room)
-        size = os.preadv(fd, [buffer], offset)
-        if not size:
+        chunk = os.pread(fd, PIECE_BYTES, offset)
+        if not chunk:
             if pending:
-                yield bytes(pending)
+                yield bytes(pending), len(pending)
             return
-        cut = buffer.rfind(b"\n", 0, size) + 1
+        cut = chunk.rfind(b"\n") + 1
         if cut:
             offset += cut  # the start of a line after the last newline is read again, with the next piece
             if pending:  # a line longer than a piece ends here
-                yield bytes(pending) + buffer[:cut]
+                whole = bytes(pending) + chunk[:cut]
+                yield whole, len(whole)
                 pending, holding = bytearray(), False
             else:
-                del buffer[cut:]  # a smaller size, the same memory
-                yield buffer
+                # Not cut to its lines: a copy of 8 MB per read, and the fresh memory it needs, was a fifth of
+                # `session info` on a 100k-entry file (with the read itself reused, the memory is too).
+                yield chunk, cut
             continue
-        offset += size
-        with memoryview(buffer) as read:
-            pending += read[:size]
+        offset += len(chunk)
+        pending += chunk
         if holding or len(pending) <= PIECE_BYTES:
             continue
         verdict = _long_line(pending)
@@ -286,26 +279,13 @@ def _pieces(fd: int) -> Iterator[bytes | bytearray]:
             holding = True
         elif verdict == b"":
             offset, ended = _skip_line(fd, offset)
-            yield _STAND_IN + b"\n" if ended else _STAND_IN
+            stand_in = _STAND_IN + b"\n" if ended else _STAND_IN
+            yield stand_in, len(stand_in)
             if not ended:
                 return
             pending = bytearray()
         else:
             pending = bytearray(verdict)
-
-
-def _refilled(buffer: bytearray, room: int) -> bytearray:
-    """``buffer`` at ``room`` bytes again, to read the next piece into; a new one while a view of the last piece
-    is still held (growing a bytearray that has views raises, so no view ever sees its bytes change).
-
-    One buffer for the whole file: a new 8 MB ``bytes`` per read (and its copy up to the last newline) was
-    memory the system had to map and zero each time, a fifth of ``session info`` on a 100k-entry file."""
-    try:
-        buffer += bytes(room + 1 - len(buffer))  # a resize even when the last piece filled it
-    except BufferError:
-        return bytearray(room)
-    del buffer[room:]
-    return buffer
 
 
 def _long_line(pending: bytearray) -> bytes | None:
