@@ -197,10 +197,12 @@ def no_header(problems: list[Problem]) -> None:
     raise NotASessionError("empty file: no session header")
 
 
-def scan_entries(data: bytes, pos: int, *, eager: bool, first_line: int = 1, base: int = 0) -> ScanResult:
-    """Index entry lines from ``pos`` on; offsets in the result are ``base`` + offsets into ``data``."""
-    size = len(data)
-    last_newline = data.rfind(b"\n", pos)
+def scan_entries(data: bytes, pos: int, *, eager: bool, first_line: int = 1, base: int = 0,
+                 end: int | None = None) -> ScanResult:
+    """Index entry lines from ``pos`` on, up to ``end`` (default: all of ``data``); offsets in the result are
+    ``base`` + offsets into ``data``."""
+    size = len(data) if end is None else end
+    last_newline = data.rfind(b"\n", pos, size)
     stop = last_newline + 1 if last_newline >= 0 else pos
     result = ScanResult(header={}, slots=[], complete_end=base + stop)
     with _gc_paused():

@@ -57,6 +57,21 @@ def test_one_line_is_the_plain_flattening(text, limit):
     assert render.one_line(text, limit) == reference_one_line(text, limit)
 
 
+@pytest.mark.parametrize("code", range(128))
+@pytest.mark.parametrize("around", ["a{}b", "{}", " {} ", "a {}\nb"])
+def test_one_line_of_each_ascii_character_is_the_plain_flattening(code, around):
+    text = around.format(chr(code))
+    assert render.one_line(text) == reference_one_line(text)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(["word", " ", "\n", "\t", "\r", "\x0b", "\x1c", "\x1f", "\x00", "\x07", "\x1b",
+                                 "\x7f", "~"]), max_size=200).map("".join), st.none() | st.integers(0, 60))
+def test_one_line_of_ascii_with_controls_is_the_plain_flattening(text, limit):
+    """ASCII text is asked for controls through its bytes (render._flat): the same line as the reference's."""
+    assert render.one_line(text, limit) == reference_one_line(text, limit)
+
+
 @SETTINGS
 @given(st.lists(st.sampled_from(["x", "  ", "\n\n", " \t ", "y z"]), max_size=400).map("".join), st.integers(0, 60))
 def test_one_line_looks_further_when_whitespace_collapses(text, limit):

@@ -8,6 +8,7 @@ at open, or only the lines pi did not write) and with pieces of a few bytes, so 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import orjson
@@ -372,3 +373,28 @@ def test_the_cli_reads_a_file_with_a_hole_in_pieces(tmp_path, command):
         assert data["counts"]["entries"] == 1 and [node["id"] for node in data["tree"]] == ["e0000001"]
     else:
         assert "1 entries: 1 message" in out and "• e0000001 assistant" in out
+
+
+def _chain_file(tmp_path: Path, count: int) -> Path:
+    path = tmp_path / "chain.jsonl"
+    lines = [orjson.dumps(HEADER)] + [_line("message", i, f"line {i} " * (i % 7), f"e{i - 1:07d}" if i else None)
+                                      for i in range(count)]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+@pytest.mark.parametrize("piece_bytes", [7, 600, 4096, 8 * 1024 * 1024])
+def test_pieces_are_the_reads_up_to_their_last_newline(tmp_path, monkeypatch, piece_bytes):
+    """A piece is what one read gave, not a copy cut at its last newline (8 MB copied per piece was a fifth of
+    ``session info``); the start of a line after its end is read again with the next piece."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    path = _chain_file(tmp_path, 60)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        pieces = list(stream._line_pieces(fd, path))
+    finally:
+        os.close(fd)
+    assert b"".join(data[:end] for data, end in pieces) == path.read_bytes()
+    assert all(data[end - 1 : end] == b"\n" for data, end in pieces)
+    if 600 <= piece_bytes < path.stat().st_size:  # lines shorter than a piece: reads end within a line
+        assert any(end < len(data) for data, end in pieces if len(data) == piece_bytes)
