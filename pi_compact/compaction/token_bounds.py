@@ -10,13 +10,17 @@ itself, and the estimate takes the largest:
   digits and of other non-space characters, and no token spans two runs;
 - **ends inside runs** (:func:`inner_units`): a tokenizer merges what its training text was full of, so a pair
   of characters or a triple of letters that natural text hardly ever writes (``vj``, ``Qz``, ``'[``, ``iui``)
-  is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``);
+  is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``), nor
+  a letter doubled at a word's start (`` aab`` is `` a``, ``ab``);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
   characters (``"    \\n \\t"`` is three tokens);
 - **random letters** (:func:`random_letter_units`): letters poor in vowels are cut into tokens of one or two
   (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven), read over the whole text;
+- **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
+  tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
+  the first copies only or, for letters rich in vowels, none;
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens.
 
@@ -24,8 +28,10 @@ On English, code and every other natural class of the corpus the first two count
 has (a lower bound there), so they change nothing where the weights were right. The ends inside runs are read
 in a text's first :data:`PREFIX_CHARS` characters, so they cost the same on any text, in a dozen C calls; the
 repeats anywhere cost a few big-integer operations per period on the whole text (and Python work per stretch
-only where a text holds a real one), the random letters a popcount and a translate. The run bound takes the
-largest of the ends, the repeats and the random letters, never their sum: they count the same ends.
+only where a text holds a real one), the random letters a popcount and a translate, the copies three searches of
+a few hundred characters (and a big-integer operation and the group's bounds where one finds a period). The run
+bound takes the largest of the ends, the repeats and the random letters, never their sum: they count the same
+ends; the copies bound a text on their own.
 """
 
 from __future__ import annotations
@@ -197,14 +203,16 @@ def _rare_pairs() -> re.Pattern[str]:
 
 @functools.cache
 def _rare_triples() -> re.Pattern[str]:
-    """The rare triples, each as the character ``1024 * first + 32 * second + third`` (letters numbered from 1),
-    in one character class."""
-    return _one_of(sum(code << shift for code, shift in zip((ord(char) - 96 for char in triple), (10, 5, 0)))
-                   for triple in _rare_triple_set())
+    """The rare triples, each as the character ``1024 * first + 32 * second + third`` (letters numbered from 1,
+    anything else 0), in one character class; and a letter doubled after a character that is not one (a word
+    that starts with a doubled letter, ``33 * letter``: `` aab`` is `` a``, ``ab``; ``ssh`` and ``LLM`` too, half a
+    token high)."""
+    return _one_of([sum(code << shift for code, shift in zip((ord(char) - 96 for char in triple), (10, 5, 0)))
+                    for triple in _rare_triple_set()] + [33 * letter for letter in range(1, 27)])
 
 
 def _one_of(codes) -> re.Pattern[str]:
-    return re.compile("[" + "".join(map(chr, sorted(codes))) + "]")  # codes 1057 … 27482: no character to escape
+    return re.compile("[" + "".join(map(chr, sorted(codes))) + "]")  # codes 33 … 27482, none of them ]\\^-
 
 
 def _pair_codes(cells: int, size: int) -> str:
@@ -495,9 +503,10 @@ def short_tokens(size: int) -> int:
     return min(-(-size * 9 // 10), SHORT_TOKENS)
 
 
-def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None) -> int:
+def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, copies: bool = True) -> int:
     """The largest bound of a text (its Latin-1 bytes and its UTF-8 size given), in 1/32 tokens. The run bound
-    gets :data:`MARGIN` more: where it decides (random text) the real count varies around it by a token."""
+    gets :data:`MARGIN` more: where it decides (random text) the real count varies around it by a token. With
+    ``copies``, a text that repeats a long group is priced by its copies too (:func:`copies_units`)."""
     floor = short_tokens(size) * UNITS_PER_TOKEN
     if size <= SHORT_TOKENS:
         return floor  # a token holds at least a byte: this floor is already 0.9 of the most it could be
@@ -506,5 +515,89 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None) 
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
     inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic, random_letter_units(latin, runs, bits, masks))
-    return max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
+    units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
+    if copies and len(text) > PREFIX_CHARS:  # a shorter text's copies are all read by the ends inside runs
+        units = max(units, copies_units(text, utf16))
+    return units
+
+
+COPY_ANCHOR = 16
+"""Characters of a text whose next occurrence tells a long period (see :func:`copies_units`)."""
+
+COPY_ANCHORS = 3
+"""Anchors read per text, at even steps from its start: a stretch repeating a long group over a third of the
+text holds one (each costs a C search of a few hundred characters)."""
+
+
+COPY_PERIOD = PREFIX_CHARS
+"""The longest group whose copies are read: an anchor is searched this far on (so a text costs the same KB of
+search however long), and the ends inside runs read such a group whole (a longer one is a long text once
+already, priced as such)."""
+
+
+def copies_units(text: str, utf16: bytes | None = None) -> int:
+    """The bound of a text that repeats a group longer than :data:`MAX_PERIOD` characters, in 1/32 tokens: the
+    group's bound once and, per further copy, what the runs and the ends inside them (:func:`_copy_units`) count in
+    the group twice beyond it once, or in it once less a token where a copy's first run joins the last one's, if
+    more (the ends inside a long group twice are read in its first copy only). A tokenizer cuts each copy as it
+    cut the first (``gojqpb…`` × 20 is twenty times the tokens of one), while the bounds that
+    read the first characters, or need a language's vowels, priced the copies at nothing. The period is where
+    an anchor of :data:`COPY_ANCHOR` characters occurs next (one C search per anchor); the copies are the
+    characters equal to the one a period before, in blocks of :data:`COPY_ANCHOR` (a coincidence of natural
+    text is shorter), over the whole text: one big-integer XOR per period found. Natural text that repeats (log
+    lines, a table's rows, seven words over and over) comes out below its weights, which price each copy
+    already: the bounds that read the whole text (repeats of short groups, which price a word written twice
+    high) are not counted again per copy, and a group of words (:func:`_split_inside`) is left to them. Read in
+    the bytes of an ASCII text, else in its UTF-16-BE (``utf16``, if given)."""
+    best = 0
+    for period, start in _copy_periods(text).items():
+        if text.isascii():
+            cells, width = text.encode("ascii"), 1
+            shift = period
+        else:
+            cells, width = utf16 or text.encode("utf-16-be", "surrogatepass"), 2
+            shift = len(text[start : start + period].encode("utf-16-be", "surrogatepass")) // 2
+        whole = int.from_bytes(cells, "big")
+        same = ((whole >> (8 * width * shift)) ^ whole).to_bytes(len(cells), "big")
+        copies = same.count(b"\0" * (width * COPY_ANCHOR), width * shift) * COPY_ANCHOR // shift
+        group = text[start : start + period]
+        if copies and _split_inside(group):
+            once = _copy_units(group)
+            each = max(_copy_units(group + group) - once, once - UNITS_PER_TOKEN)
+            best = max(best, _group_bound(group) + copies * each)
+    return best
+
+
+def _copy_periods(text: str) -> dict[int, int]:
+    """The periods longer than :data:`MAX_PERIOD`, up to :data:`COPY_PERIOD`, at which an anchor occurs next, each
+    with that anchor's start (none in a text shorter than the anchors)."""
+    size = len(text)
+    found: dict[int, int] = {}
+    if size < COPY_ANCHORS * COPY_ANCHOR:
+        return found
+    for step in range(COPY_ANCHORS):
+        start = size * step // COPY_ANCHORS
+        period = text.find(text[start : start + COPY_ANCHOR], start + 1, start + COPY_PERIOD + COPY_ANCHOR) - start
+        if period > MAX_PERIOD:
+            found.setdefault(period, start)
+    return found
+
+
+def _split_inside(group: str) -> bool:
+    """Whether a group holds half as many ends inside runs as runs or more: random letters do (``qxzvbm`` is four
+    tokens); words mostly do not (``alpha beta omega gamma``: two rare triples in eight runs), and the weights
+    price their copies as they price any natural text (the ends inside its runs are no lower bound there, only
+    about its count: priced per copy, seven words repeated came out 1.28 times their real count)."""
+    return 2 * inner_units(group) >= run_units(group.encode("latin-1", "ignore"))
+
+
+def _copy_units(group: str) -> int:
+    """What the bounds read in the first characters only price a group at: its runs and the ends inside them
+    (the repeats and the random letters are read over the whole text already, and the margin is the text's)."""
+    return run_units(group.encode("latin-1", "ignore")) + inner_units(group)
+
+
+def _group_bound(group: str) -> int:
+    latin = group.encode("latin-1", "ignore")
+    return bound_units(group, latin, len(group.encode("utf-8", "surrogatepass")), copies=False)
 

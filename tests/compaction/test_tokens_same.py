@@ -86,6 +86,17 @@ def test_periodic_stretches_are_priced_as_the_obvious_bound_does(alphabet, perio
     same(value)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(list(ALPHABETS.values())), st.integers(token_bounds.MAX_PERIOD + 1, 300), st.integers(1, 6),
+       st.data())
+def test_copies_of_a_long_group_are_priced_as_the_obvious_bound_does(alphabet, period, times, data) -> None:
+    group = data.draw(st.text(st.sampled_from(alphabet), min_size=period, max_size=period))
+    noise = data.draw(st.text(st.sampled_from(alphabet), max_size=300))
+    value = noise + group * times + noise[: len(noise) // 2]
+    assert token_bounds.copies_units(value) == periodic_obvious.copies_units(value)
+    same(value)
+
+
 @pytest.mark.parametrize("split", ["calib", "holdout"])
 def test_every_corpus_text_and_its_slices_are_estimated_as_before(split) -> None:
     for value in corpus(split).values():

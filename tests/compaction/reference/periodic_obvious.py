@@ -6,6 +6,7 @@ the rare pairs and triples), never how it is counted. Slow: for tests only."""
 from __future__ import annotations
 
 import math
+import string
 import unicodedata
 from fractions import Fraction
 
@@ -102,13 +103,22 @@ def repeats(text: str) -> int:
     return best
 
 
+def doubled_starts(text: str) -> int:
+    """Letters doubled (either case) after a character that is no ASCII letter, from the third of the first
+    characters on."""
+    chars = [char if char.isascii() else " " for char in text[: spec.PREFIX_CHARS]]
+    return sum(chars[i - 2] not in string.ascii_letters and chars[i - 1] in string.ascii_letters
+               and chars[i - 1].lower() == chars[i].lower() for i in range(2, len(chars)))
+
+
 def inner_units(text: str) -> int:
-    """The frozen ends inside runs, their repeats counted as above."""
+    """The frozen ends inside runs, their repeats counted as above, and half a token per doubled start."""
     prefix = text[: spec.PREFIX_CHARS]
     if len(prefix) < 2:
         return 0
     data = before._NOT_ASCII.sub(" ", prefix).encode("ascii")
-    return before.inner_units(text) + (repeats(text) - before._repeats(data)) * UNIT
+    return (before.inner_units(text) + (repeats(text) - before._repeats(data)) * UNIT
+            + doubled_starts(text) * spec.TRIPLE_UNITS)
 
 
 def random_letter_units(latin: bytes) -> int:
@@ -125,11 +135,60 @@ def random_letter_units(latin: bytes) -> int:
     return math.floor(most * min(1, max(0, poor)))
 
 
-def bound_units(text: str, latin: bytes, size: int) -> int:
+def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:
     """The bounds as token_bounds.py takes them: the frozen ones with the repeats above, the periodic bound and
-    the random letters' in place of the ends inside runs where they are more."""
+    the random letters' in place of the ends inside runs where they are more, and the copies of a long group."""
     floor = spec.short_tokens(size) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
     inner = max(inner_units(text), periodic_units(text), random_letter_units(latin))
-    return max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
+    units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
+    if copies and len(text) > spec.PREFIX_CHARS:
+        units = max(units, copies_units(text))
+    return units
+
+
+def copy_periods(text: str) -> dict[int, int]:
+    """Each period past MAX_PERIOD, up to COPY_PERIOD, at which one of the anchors (COPY_ANCHOR characters at COPY_ANCHORS even steps)
+    occurs next, with the first anchor's start, searched one position at a time."""
+    size, width = len(text), spec.COPY_ANCHOR
+    found: dict[int, int] = {}
+    if size < spec.COPY_ANCHORS * width:  # a shorter text has no copies read
+        return found
+    for step in range(spec.COPY_ANCHORS):
+        start = size * step // spec.COPY_ANCHORS
+        anchor = text[start : start + width]
+        last = min(size - width, start + spec.COPY_PERIOD)
+        period = next((i - start for i in range(start + 1, last + 1) if text[i : i + width] == anchor), 0)
+        if period > spec.MAX_PERIOD and period not in found:
+            found[period] = start
+    return found
+
+
+def group_bound(group: str) -> int:
+    return bound_units(group, group.encode("latin-1", "ignore"), len(group.encode("utf-8", "surrogatepass")), False)
+
+
+def copy_units(group: str) -> int:
+    """The frozen run bound of a group and its ends inside runs (as above)."""
+    return before.run_units(group.encode("latin-1", "ignore")) + inner_units(group)
+
+
+def copies_units(text: str) -> int:
+    """The group's bound once, and per copy the most of its runs and ends inside them twice less once and once
+    less a token, where the group holds half as many ends inside runs as runs or more; the
+    copies are the bytes (of ASCII, else of UTF-16-BE) equal to the one a period before, per full block of
+    COPY_ANCHOR characters in each run of them, over the period."""
+    raw = text.encode("ascii") if text.isascii() else text.encode("utf-16-be", "surrogatepass")
+    width = 1 if text.isascii() else 2
+    best = 0
+    for period, start in copy_periods(text).items():
+        shift = width * len(text[start : start + period].encode("utf-16-be", "surrogatepass")) // 2
+        blocks = sum((end - begin) // (width * spec.COPY_ANCHOR) for begin, end in runs(list(raw), shift, len(raw)))
+        copies = blocks * spec.COPY_ANCHOR * width // shift
+        group = text[start : start + period]
+        if copies and 2 * inner_units(group) >= before.run_units(group.encode("latin-1", "ignore")):
+            once = copy_units(group)
+            each = max(copy_units(group + group) - once, once - UNIT)
+            best = max(best, group_bound(group) + copies * each)
+    return best
