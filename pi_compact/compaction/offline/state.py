@@ -662,7 +662,8 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
         # a request is history once finished, or once the user moved on to other work that was finished since
         finished = number < len(turns) - 1 and (turn.status == DONE or any(
             t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))
-        for rule in constraint_sentences(turn.request):
+        answered = turns[number - 1].final_answer if number else ""  # what the user may be quoting
+        for rule in constraint_sentences(turn.request, answered):
             if (lasting(rule) or not finished) and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)
