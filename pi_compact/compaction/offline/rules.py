@@ -123,6 +123,10 @@ _MARKERS = re.compile(r"\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}")
 _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
 _LISTED = 4
 _CHOICES = 5
+_CHOSEN = re.compile(r"(?i:\b(?:choose|chose|pick|go with|take|keep|prefer))\s{1,3}(?i:the\s{1,3})?"
+                     r"([A-Z][\w-]{1,30}\s{1,3}(?:[A-Z]|\d{1,2})\b(?![\w.])|`[^`\n]{2,60}`)")
+"""A reply that chooses an alternative by its name: "choose Version B", "pick Plan 2", "go with `LruCache`" (a bare
+"2" or "B" is a pick by key: :data:`_PICK`)."""
 """More listed items than this are findings or steps, not options to choose from."""
 _ASKS_TO_CHOOSE = re.compile(r"\b(?:which|prefer|either|options?|choose|pick|rather)\b|どちら|哪", re.I)
 """A closing question that asks the user to choose among what was listed ("Which approach do you prefer?")."""
@@ -325,6 +329,20 @@ def _described(answer: str, reply: str) -> str:
     return f"option {best.upper() if best.isalpha() else best}: {text} — the user: “{clip_words(said, _CHANGES_CHARS)}”"
 
 
+def _named(answer: str, reply: str) -> str:
+    """The alternative a short reply chooses by the name the answer gave it ("choose Version B", "go with
+    `LruCache`"): the answer's last sentence naming it, with the reply. ``""`` when the reply names none the answer
+    mentions, asks, or is long."""
+    said = " ".join(reply.split())
+    chosen = _CHOSEN.search(said)
+    if not chosen or len(said) > _REPLY_CHARS or said.endswith(("?", "？")):
+        return ""
+    label = re.compile(r"(?<![\w`])" + r"\s+".join(map(re.escape, chosen.group(1).split())) + r"(?![\w`])", re.I)
+    naming = [s for s in (" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:])) if label.search(s)
+              and not s.endswith(("?", "？"))]
+    return f"{clip_words(naming[-1], _PLAN_CHARS)} — the user: “{clip_words(said, _CHANGES_CHARS)}”" if naming else ""
+
+
 def accepted_proposal(answer: str, reply: str) -> str:
     """What the user agreed to, as a statement: the option the reply picks when the answer listed options; else the
     agent's proposal (the last sentence of its answer that proposes, or the plan it listed before its question) when
@@ -333,7 +351,7 @@ def accepted_proposal(answer: str, reply: str) -> str:
     cache in memory?" → "keep the cache in memory"); one that only points back ("Want me to go ahead?") is the
     recommendation before it; a question between alternatives ("fix it here, or open an issue?") that a bare "yes"
     answers decides nothing."""
-    picked = _picked(answer, reply) or _described(answer, reply)
+    picked = _picked(answer, reply) or _described(answer, reply) or _named(answer, reply)
     if picked:
         return picked
     changes = _approving(reply)

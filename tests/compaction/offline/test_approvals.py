@@ -169,3 +169,19 @@ def test_a_long_list_of_findings_is_no_choice_a_reply_describes() -> None:
     findings = "Checked:\n" + "".join(f"{n}. Item {n} keeps the cache key {n} in sync\n" for n in range(1, 8)) + \
         "Anything else?"
     assert not accepted_proposal(findings, "we need to prove the cache key is in sync").startswith("option")
+
+
+CONCLUSION = ("Both readings were checked against the call sites.\n\n"
+              "So Layout B is right: `render(rows, theme)` with the theme resolved inside. Ready to go on to the "
+              "next issue?")
+
+
+@pytest.mark.parametrize("reply", ["yes choose Layout B and go on with the rest", "go with `render(rows, theme)`"])
+def test_a_reply_that_chooses_an_alternative_by_its_name_records_what_the_answer_said_of_it(reply: str) -> None:
+    agreed = accepted_proposal(CONCLUSION, reply)
+    assert agreed.startswith("So Layout B is right: `render(rows, theme)`") and reply in agreed, agreed
+
+
+@pytest.mark.parametrize("reply", ["pick Layout C", "go with the flow", "keep 2 of them"])
+def test_a_name_the_answer_never_mentions_chooses_nothing(reply: str) -> None:
+    assert "Layout B" not in accepted_proposal(CONCLUSION, reply)
