@@ -281,6 +281,13 @@ _IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never|always|avoid|ensure)\b"
 _KEEP_RULE = re.compile(r"^(?:please\s{1,5})?(?:keep|leave)\b(?:[^.,;\n]|\.(?=\S)){0,120}?\b(?:unchanged|stable|intact|as it is|as is"
                         r"|backwards? compatible|alone|untouched|the same)\b", re.I | re.A)
 """``Keep the public API `parse_file(path)` unchanged.``: a rule without must/never (not "keep going")."""
+_TABLE_ROW = re.compile(r"^\s{0,3}\|")
+"""A row of a Markdown table: the user pasted findings or records."""
+_WORD = re.compile(r"\w+")
+_QUOTED_RUN = 5
+"""Words in a row that the agent wrote too: the user copied them (shorter runs are shared phrases)."""
+_QUOTABLE_CHARS = 20_000
+_DESCRIBING_VERBS = frozenset({"has", "had", "is", "was", "were", "does", "did", "gets", "got"})
 _NOT_A_RULE = re.compile(r"\b(?:instead|should|shouldn'?t)\b", re.I | re.A)
 _SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "which", "who", "you", "there", "what",
                        "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
@@ -308,21 +315,43 @@ _IDENTIFIER = re.compile(
 )
 
 
-def constraint_sentences(text: str) -> list[str]:
+def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     """Sentences of ``text`` (outside code fences) that state a rule for the agent, trimmed, in order: must, never,
     always, don't, do not, 必须, 不要 and the like; never a question, nor a sentence with "instead" or "should"
-    (those propose, they do not rule)."""
+    (those propose, they do not rule), nor a table row (a finding or a record: data, not a rule), nor a sentence
+    mostly copied from ``quoting`` (what the agent wrote before: the user quotes it to ask about it)."""
     found: list[str] = []
+    quoted = _word_runs(quoting)
     for line in _FENCE.sub("\n", text).splitlines():
+        if _TABLE_ROW.match(line):
+            continue
         for sentence in _SENTENCE_END.split(line):
             sentence = _LIST_MARKER.sub("", sentence.strip()).strip()
-            if sentence and not sentence.endswith(("?", "？")) and is_rule(sentence):
+            if sentence and not sentence.endswith(("?", "？")) and is_rule(sentence) and not _copied(sentence, quoted):
                 if len(sentence) > CONSTRAINT_LIMIT:
                     sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
                 found.append(sentence)
                 if len(found) >= _CONSTRAINTS_PER_MESSAGE:
                     return found
     return found
+
+
+def _word_runs(text: str) -> set[tuple[str, ...]]:
+    """Every run of :data:`_QUOTED_RUN` consecutive words of ``text`` (its last :data:`_QUOTABLE_CHARS`)."""
+    words = _WORD.findall(text[-_QUOTABLE_CHARS:].lower())
+    return {tuple(words[i : i + _QUOTED_RUN]) for i in range(len(words) - _QUOTED_RUN + 1)}
+
+
+def _copied(sentence: str, runs: set[tuple[str, ...]]) -> bool:
+    """True when at least half the words of ``sentence`` lie in runs copied from the text ``runs`` come from."""
+    words = _WORD.findall(sentence.lower())
+    if not runs or len(words) < _QUOTED_RUN:
+        return False
+    covered = [False] * len(words)
+    for i in range(len(words) - _QUOTED_RUN + 1):
+        if tuple(words[i : i + _QUOTED_RUN]) in runs:
+            covered[i : i + _QUOTED_RUN] = [True] * _QUOTED_RUN
+    return 2 * sum(covered) >= len(words)
 
 
 def is_rule(sentence: str) -> bool:
@@ -333,9 +362,23 @@ def is_rule(sentence: str) -> bool:
         return True
     for match in _IMPERATIVE.finditer(sentence):
         before = sentence[: match.start()].rstrip().rsplit(None, 1)
-        if not before or before[-1].lower().strip("(\"'*_") not in _SUBJECTS:
+        if (not before or before[-1].lower().strip("(\"'*_") not in _SUBJECTS) and not _describes(match, sentence):
             return True
     return False
+
+
+def _describes(match: re.Match[str], sentence: str) -> bool:
+    """True when "always"/"never" qualifies a verb in the third person or a participle ("always requires a fee",
+    "never inspected"): a description of what some code does, not an order to the agent ("always run the tests")."""
+    if match.group(0).lower() not in ("always", "never"):
+        return False
+    following = re.match(r"\W{0,3}([A-Za-z]+)", sentence[match.end() :])
+    word = following.group(1).lower() if following else ""
+    if word in _DESCRIBING_VERBS:
+        return True
+    if len(word) > 3 and word.endswith("s") and word[-2:] not in ("ss", "us", "is", "as"):
+        return True
+    return len(word) > 3 and word.endswith("ed") and not word.endswith(("eed", "bed"))
 
 
 def identifiers(text: str) -> list[str]:
@@ -405,12 +448,14 @@ class _Collector:
         self.deleted: dict[str, None] = {}
         self.index = 0
         self.directories: set[str] = set()
+        self.agent_said = ""  # the agent's words since the user's last message: what the next one may quote
 
     def add(self, message: dict) -> None:
         role = message.get("role")
         if role == "user":
             self._user(content_text(message.get("content")))
         elif role == "assistant":
+            self.agent_said = (self.agent_said + "\n" + content_text(message.get("content"), "\n"))[-_QUOTABLE_CHARS:]
             for block in message.get("content") if isinstance(message.get("content"), list) else ():
                 if isinstance(block, dict) and block.get("type") == "toolCall":
                     self._call(block)
@@ -424,7 +469,8 @@ class _Collector:
         if not text.strip():
             return
         self.requests.append(text)
-        self.constraints.add(*constraint_sentences(text))
+        self.constraints.add(*constraint_sentences(text, self.agent_said))
+        self.agent_said = ""
         self.identifiers.add(*identifiers(text))
 
     def _call(self, block: dict) -> None:
@@ -463,8 +509,11 @@ class _Collector:
             self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
             return
         refused = refusal(text) and (failed or declined_outright(text))
-        if not failed and not refused and _QUESTION_TOOL.search(name):
-            self.answers += question_answers(call.arguments, text)
+        if _QUESTION_TOOL.search(name):
+            if refused:  # turning a question down is choosing to answer in words, not a declined action
+                return
+            if not failed:
+                self.answers += question_answers(call.arguments, text)
         halted = not refused and failed and stopped(text)
         if refused:
             self._refused(name, run_target(call), text)

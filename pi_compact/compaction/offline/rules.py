@@ -122,6 +122,14 @@ _MARKERS = re.compile(r"\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}")
 """A list item's marker: an item of a list is one of several things, not the agent's recommendation."""
 _RECOMMENDED = re.compile(r"\s{0,3}\((?:recommended|default|suggested)\)", re.I)
 _LISTED = 4
+_CHOICES = 5
+_CHOSEN = re.compile(r"(?i:\b(?:choose|chose|pick|go with|take|keep|prefer))\s{1,3}(?i:the\s{1,3})?"
+                     r"([A-Z][\w-]{1,30}\s{1,3}(?:[A-Z]|\d{1,2})\b(?![\w.])|`[^`\n]{2,60}`)")
+"""A reply that chooses an alternative by its name: "choose Version B", "pick Plan 2", "go with `LruCache`" (a bare
+"2" or "B" is a pick by key: :data:`_PICK`)."""
+"""More listed items than this are findings or steps, not options to choose from."""
+_ASKS_TO_CHOOSE = re.compile(r"\b(?:which|prefer|either|options?|choose|pick|rather)\b|どちら|哪", re.I)
+"""A closing question that asks the user to choose among what was listed ("Which approach do you prefer?")."""
 _PLANS = re.compile(r"\b(?:propos\w*|suggest\w*|recommend\w*|plan|approach|design)\b|提案|方針|計画|設計|案|推奨|アプローチ"
                     r"|建议|方案|计划|设计", re.I)
 """Words of a line that introduces a proposed plan."""
@@ -280,6 +288,15 @@ def picked_option(answer: str, reply: str) -> str:
     pick = _PICK.match(reply.strip())
     if not pick:
         return ""
+    listed = _options(answer)
+    wanted = next(group for group in pick.groups() if group).lower()
+    if wanted == "last":
+        return list(listed.values())[-1] if listed else ""
+    return listed.get(_ORDINALS.get(wanted, wanted), "")
+
+
+def _options(answer: str) -> dict[str, str]:
+    """The options the answer listed last, by key (``1``, ``b``)."""
     listed: dict[str, str] = {}
     for line in answer[-6000:].splitlines():
         option = _OPTION.match(line.replace("**", "").strip())
@@ -288,10 +305,42 @@ def picked_option(answer: str, reply: str) -> str:
             if key in ("1", "a"):
                 listed = {}  # a list starts: the options are the last list, after what the agent found
             listed[key] = " ".join(option.group(2).split())
-    wanted = next(group for group in pick.groups() if group).lower()
-    if wanted == "last":
-        return list(listed.values())[-1] if listed else ""
-    return listed.get(_ORDINALS.get(wanted, wanted), "")
+    return listed
+
+
+def _described(answer: str, reply: str) -> str:
+    """The listed option a short reply describes in words only that option uses ("put them into a dist dir" for
+    ``1. Add outDir: "dist"`` over ``2. Run the .ts files directly``), with the reply: the user chose it, whatever
+    the question the answer closed on offered. ``""`` when the reply asks, is long, or matches no option alone, or
+    the answer does not close by asking the user to choose."""
+    said = " ".join(reply.split())
+    listed = _options(answer)
+    closing = next((line for line in reversed(answer[-6000:].splitlines()) if line.strip()), "")
+    if not 2 <= len(listed) <= _CHOICES or not _ASKS_TO_CHOOSE.search(closing) or not said \
+            or len(said) > _REPLY_CHARS or said.endswith(("?", "？")):
+        return ""  # a long list (findings), or steps of a plan the answer asks to proceed with, offer no choice
+    words = {key: {w.lower() for w in _WORDS.findall(text)} for key, text in listed.items()}
+    used = {w.lower() for w in _WORDS.findall(said)}
+    hits = {key: len(used & own.difference(*(w for k, w in words.items() if k != key))) for key, own in words.items()}
+    best = max(hits, key=hits.__getitem__)
+    if not hits[best] or sorted(hits.values())[-2] == hits[best]:
+        return ""
+    text = _TABLE_CELLS.sub(": ", _RECOMMENDED.sub("", listed[best])).strip(" |:")
+    return f"option {best.upper() if best.isalpha() else best}: {text} — the user: “{clip_words(said, _CHANGES_CHARS)}”"
+
+
+def _named(answer: str, reply: str) -> str:
+    """The alternative a short reply chooses by the name the answer gave it ("choose Version B", "go with
+    `LruCache`"): the answer's last sentence naming it, with the reply. ``""`` when the reply names none the answer
+    mentions, asks, or is long."""
+    said = " ".join(reply.split())
+    chosen = _CHOSEN.search(said)
+    if not chosen or len(said) > _REPLY_CHARS or said.endswith(("?", "？")):
+        return ""
+    label = re.compile(r"(?<![\w`])" + r"\s+".join(map(re.escape, chosen.group(1).split())) + r"(?![\w`])", re.I)
+    naming = [s for s in (" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:])) if label.search(s)
+              and not s.endswith(("?", "？"))]
+    return f"{clip_words(naming[-1], _PLAN_CHARS)} — the user: “{clip_words(said, _CHANGES_CHARS)}”" if naming else ""
 
 
 def accepted_proposal(answer: str, reply: str) -> str:
@@ -302,7 +351,7 @@ def accepted_proposal(answer: str, reply: str) -> str:
     cache in memory?" → "keep the cache in memory"); one that only points back ("Want me to go ahead?") is the
     recommendation before it; a question between alternatives ("fix it here, or open an issue?") that a bare "yes"
     answers decides nothing."""
-    picked = _picked(answer, reply)
+    picked = _picked(answer, reply) or _described(answer, reply) or _named(answer, reply)
     if picked:
         return picked
     changes = _approving(reply)

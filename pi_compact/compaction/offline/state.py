@@ -631,7 +631,8 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
     """See :attr:`RegionState.goal_now`: the latest request that sets work, not a reply to the agent (an answer to
     its question, an acceptance of its proposal, a correction: :attr:`Turn.reply`) nor a correction ("no, …",
     "actually, …"), that came after finished work or is the one under way, and that the agent worked on (changed
-    files or committed) unless it is the last."""
+    files or committed) unless it is the last. A question the agent answered and the user replied to with work of
+    its own ("why is there a .js copy of each file?" … "put them into a build folder instead") gives that reply."""
     worked = False  # the turns after this one that replied to the agent did work for it
     for number in range(len(turns) - 1, -1, -1):
         turn, request = turns[number], turns[number].request.strip()
@@ -642,6 +643,9 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
                 and worked):
             if aim and (request == aim.request.strip() or aim.text in request):
                 return ""
+            answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
+            if request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer):
+                return clip_words(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
             return clip_words(request, _NOW_CHARS)
         worked = False
     return ""
@@ -662,7 +666,8 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
         # a request is history once finished, or once the user moved on to other work that was finished since
         finished = number < len(turns) - 1 and (turn.status == DONE or any(
             t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))
-        for rule in constraint_sentences(turn.request):
+        answered = turns[number - 1].final_answer if number else ""  # what the user may be quoting
+        for rule in constraint_sentences(turn.request, answered):
             if (lasting(rule) or not finished) and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)

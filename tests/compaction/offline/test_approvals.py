@@ -112,6 +112,21 @@ def test_a_plan_the_user_turned_down_is_no_approval() -> None:
     assert not any("approved" in item for item in found), found
 
 
+@pytest.mark.parametrize("tool", ["AskUserQuestion", "ask_user", "request_user_input"])
+def test_a_question_the_user_turned_down_to_answer_in_words_is_no_declined_action(tool: str) -> None:
+    text = summarize([
+        user("Review the caching design and ask me about anything unclear."),
+        assistant("Two readings conflict.", call("q1", tool, questions=[{"question": "Which TTL should win?"}])),
+        result("q1", tool, "The user doesn't want to proceed with this tool use. The tool use was rejected. "
+               "To tell you how to proceed, the user said:\nThe user wants to clarify these questions.", error=True),
+        assistant("What would you like to clarify about the TTL question?"),
+        user("Explain what the short TTL protects against first."),
+        assistant("The short TTL keeps stale prices out of the checkout page."),
+    ])
+    assert tool not in text.split("## Critical Context")[0], text  # no "declined <tool>", no error, no blocker
+    assert "declined" not in text, text
+
+
 def test_a_plan_in_brief_is_its_title_else_its_first_items() -> None:
     assert plan_in_brief("# Stream the CSV export\n\n## Context\n- rows\n") == "Stream the CSV export"
     assert plan_in_brief("- stream the rows\n- drop the flag\n") == "stream the rows; drop the flag"
@@ -127,3 +142,46 @@ def test_a_plan_written_out_before_calls_that_end_on_a_bare_question_is_what_was
         assistant("Implementing the streaming export now."),
     )
     assert any("server-side cursor" in item and "フラグは次のリリースまで残して" in item for item in found), found
+
+
+OPTIONS = ("The build writes `.js` files next to the sources. Two options:\n\n"
+           "1. **Set `outDir`** to `build` so the compiled files go to their own folder\n"
+           "2. **Run the sources directly** with a loader and skip compiling\n\n"
+           "Which do you prefer? Or shall I just delete the generated files for now?")
+
+
+@pytest.mark.parametrize(("reply", "chosen"), [
+    ("yes, send them to a build folder instead", "option 1: Set `outDir`"),
+    ("skip compiling, use a loader", "option 2: Run the sources directly"),
+])
+def test_a_reply_that_describes_a_listed_option_records_that_option(reply: str, chosen: str) -> None:
+    agreed = accepted_proposal(OPTIONS, reply)
+    assert agreed.startswith(chosen) and reply in agreed, agreed
+    assert "delete the generated files" not in agreed
+
+
+@pytest.mark.parametrize("reply", ["yes", "what does a loader cost at start-up?", "yes, and also update the README"])
+def test_a_reply_that_describes_no_single_option_picks_none(reply: str) -> None:
+    assert not accepted_proposal(OPTIONS, reply).startswith("option"), accepted_proposal(OPTIONS, reply)
+
+
+def test_a_long_list_of_findings_is_no_choice_a_reply_describes() -> None:
+    findings = "Checked:\n" + "".join(f"{n}. Item {n} keeps the cache key {n} in sync\n" for n in range(1, 8)) + \
+        "Anything else?"
+    assert not accepted_proposal(findings, "we need to prove the cache key is in sync").startswith("option")
+
+
+CONCLUSION = ("Both readings were checked against the call sites.\n\n"
+              "So Layout B is right: `render(rows, theme)` with the theme resolved inside. Ready to go on to the "
+              "next issue?")
+
+
+@pytest.mark.parametrize("reply", ["yes choose Layout B and go on with the rest", "go with `render(rows, theme)`"])
+def test_a_reply_that_chooses_an_alternative_by_its_name_records_what_the_answer_said_of_it(reply: str) -> None:
+    agreed = accepted_proposal(CONCLUSION, reply)
+    assert agreed.startswith("So Layout B is right: `render(rows, theme)`") and reply in agreed, agreed
+
+
+@pytest.mark.parametrize("reply", ["pick Layout C", "go with the flow", "keep 2 of them"])
+def test_a_name_the_answer_never_mentions_chooses_nothing(reply: str) -> None:
+    assert "Layout B" not in accepted_proposal(CONCLUSION, reply)

@@ -127,3 +127,13 @@ def test_a_request_sets_work_by_its_length_in_words_in_any_script(request_text: 
 ])
 def test_an_opening_too_short_to_state_the_work_goes_on_into_what_follows(request_text: str, goal: str) -> None:
     assert task_goal(request_text) == goal
+
+
+def test_a_question_the_agent_answered_gives_way_to_the_reply_that_set_the_work() -> None:
+    question = "why does the build leave a compiled copy next to every source file in the repository?"
+    reply = "yes please send them into a separate build folder instead"
+    base, now = _goal([*_plan_finished(), user(question),
+                       assistant("The compiler has no output folder set, so it writes next to the sources. "
+                                 "Should I set one, or just delete the copies for now?"),
+                       user(reply), *_edited("tsconfig.json", "The compiler now writes to build/.")])
+    assert now == reply, now

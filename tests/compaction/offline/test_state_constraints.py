@@ -1,5 +1,6 @@
 """Constraints & Preferences: a request's one-off instructions lapse once the user has moved on to other work that
-was finished since; pasted program output is no rule of the user's (:func:`.state._binding_rules`)."""
+was finished since; pasted program output, a findings table, code a pasted plan describes and the agent's text the
+user quotes are no rules of the user's (:func:`.state._binding_rules`, :func:`.facts.constraint_sentences`)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,40 @@ def test_pasted_graph_output_is_no_rule() -> None:
     found = _constraints(user(pasted), assistant(call("c1", "bash", command="git log --oneline -5")),
                          result("c1", "bash", "654274e x"))
     assert not any("654274e" in item or "1a2b3c4" in item for item in found), found
+
+
+def test_agent_text_the_user_quotes_to_ask_about_it_is_no_rule() -> None:
+    found = _constraints(
+        user("Find which helpers of the cache layer the invoice path never uses."),
+        assistant("Three helpers are dead on that path:\n- `warm_cache` -- returns an empty map (never read by the "
+                  "invoice job)\n- `evict_all` -- returns zero (never read by the invoice job)"),
+        user("I don't get these - warm_cache -- returns an empty map (never read by the invoice job)\n"
+             "- evict_all -- returns zero (never read by the invoice job)\nNever touch the billing schema."),
+        assistant("Both are called from `InvoiceJob.run` but their results are dropped."),
+    )
+    assert not any("invoice job" in item for item in found), found
+    assert any("Never touch the billing schema" in item for item in found), found  # the user's own rule stays
+
+
+def test_rows_of_a_findings_table_the_user_pasted_are_no_rules() -> None:
+    found = _constraints(
+        user("Fix these:\n| ID | Severity | Finding |\n|----|----|----|\n"
+             "| R1 | Low | The loader must only accept `.csv` input but reads any file |\n"
+             "| R2 | Medium | Retries never back off |"),
+        assistant("Starting with R1."),
+    )
+    assert not any("csv" in item or "back off" in item for item in found), found
+
+
+@pytest.mark.parametrize(("line", "kept"), [
+    ("`sync_orders` (line 120): Always requires `api_token` -> add a check", False),
+    ("`purge_logs` (line 88): never called from the scheduler", False),
+    ("Always run the migrations before the tests", True),
+    ("Never process the archive twice", True),
+])
+def test_always_or_never_describing_code_in_a_pasted_plan_is_no_rule(line: str, kept: bool) -> None:
+    found = _constraints(
+        user(f"Implement the following plan:\n\n# Harden the order sync\n\n## Steps\n\n1. {line}\n"),
+        assistant("Reading the sync module first."),
+    )
+    assert any(line in item for item in found) == kept, found
