@@ -263,7 +263,7 @@ def _repeats(codes: bytes) -> int:
 MAX_PERIOD = 8
 _REPEATS = tuple((period, 8 * period, b"\0" * max(2, period)) for period in range(1, REPEAT_PERIODS + 1))
 # (period, its shift in bits, the zeros of a stretch at it, those of a repeat of the first characters or None)
-_PERIODS = tuple((period, 8 * period, _REPEATS[period - 1][2] if period < 3 else b"\0" * 2 * period,
+_PERIODS = tuple((period, 8 * period, _REPEATS[period - 1][2] if period < 3 else b"\0" * period,
                   _REPEATS[period - 1][2] if period <= REPEAT_PERIODS else None) for period in range(1, MAX_PERIOD + 1))
 
 
@@ -349,10 +349,11 @@ def periodic_units(text: str) -> int:
     repeat costs at least what the group costs alone. A stretch's characters cost :data:`PERIODIC_UNITS` each,
     or the group's rare pairs per character if more (``kxwq`` × 1,000 is 3,000 tokens), or, where the group
     holds a character that is not ASCII, :data:`WIDE_PERIODIC_UNITS` (``η`` × 300 is 600 tokens: a token per
-    byte); a group holding a space or a tab (words) :data:`WORD_UNITS`. A stretch is the group three times at
-    least (twice for groups of one or two): a word written twice (``parse parse``) is one token more, as each
-    repeat short of that. Runs of spaces and of tabs are read as one (:func:`_collapse`), and each change
-    between whitespace characters a tokenizer does not merge adds a token (:func:`_whitespace_changes`). Reads
+    byte); a group holding a space or a tab (words) :data:`WORD_UNITS`. A stretch is the group twice at
+    least: random letters doubled (``xjnxareaxjnxarea``) cost a group per copy past the first like any repeat
+    (0.42-0.65 of the real count where a group of three or more had to be there three times). Runs of spaces
+    and of tabs are read as one (:func:`_collapse`), and each change between whitespace characters a tokenizer
+    does not merge adds a token (:func:`_whitespace_changes`). Reads
     the whole text, at every period: a few C operations per period, and Python work per stretch only where a
     period has :data:`PERIODIC_MIN` repeating characters or more (a quarter of a shorter text)."""
     latin = text.encode("latin-1", "ignore")

@@ -81,7 +81,7 @@ def periodic_units(text: str) -> int:
     size = len(values)
     best = 0
     for period in range(1, min(spec.MAX_PERIOD, size // 2) + 1):
-        shortest = 2 if period < 3 else 2 * period
+        shortest = 2 if period < 3 else period
         found_runs = runs(values, period, size)
         found = sum((end - start) // shortest for start, end in found_runs)
         if found * shortest >= min(spec.PERIODIC_MIN, size // spec.PERIODIC_SHARE):
