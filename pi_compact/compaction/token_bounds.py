@@ -380,7 +380,7 @@ def _periodic(codes: bytes) -> tuple[int, int]:
         if not found:
             continue
         if found * len(zeros) >= least:
-            units = sum((end - start) * _group_units(codes[end - period : end])
+            units = sum((end - start) * _group_units(codes[end - period : end], end - start >= 2 * period)
                         for start, end in (m.span() for m in _ZERO_RUNS[len(zeros)].finditer(same, period)))
         else:
             units = found * UNITS_PER_TOKEN
@@ -421,8 +421,11 @@ def _changes_among(present: str) -> tuple[bytes, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _group_units(group: bytes) -> int:
-    """What one code unit of a stretch repeating the group of these codes costs, in 1/32 tokens."""
+def _group_units(group: bytes, thrice: bool = True) -> int:
+    """What one code unit of a stretch repeating the group of these codes costs, in 1/32 tokens. A group of
+    words written only twice (``gamma gamma``, not ``thrice``) costs its rare pairs and at least a token a copy:
+    a tokenizer reads a natural word's copy as the word again, while a random group's pairs are cut as in the
+    first copy (``xjnx xjnx``)."""
     if not group.isascii():
         return WIDE_PERIODIC_UNITS
     if group.isdigit():
@@ -435,7 +438,8 @@ def _group_units(group: bytes) -> int:
     pairs = sum(1 for start in range(size) if cyclic[start : start + 2] in _rare_pair_set())
     triples = sum(1 for start in range(size) if cyclic[start : start + 3] in _rare_triple_set())
     if b" " in group or b"\t" in group:
-        least = max(UNITS_PER_TOKEN, WORD_UNITS * len(group.translate(None, _WHITESPACE_BYTES)))
+        letters = len(group.translate(None, _WHITESPACE_BYTES))
+        least = max(UNITS_PER_TOKEN, WORD_UNITS * letters if thrice else 0)
     else:
         least = (PERIODIC_UNITS if size < 3 else LONG_GROUP_UNITS) * size
     return max(least, pairs * UNITS_PER_TOKEN + triples * TRIPLE_UNITS) // size

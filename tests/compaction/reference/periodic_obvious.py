@@ -47,7 +47,7 @@ def runs(values: list[int], period: int, end: int) -> list[tuple[int, int]]:
     return found
 
 
-def group_units(group: list[int]) -> int:
+def group_units(group: list[int], thrice: bool = True) -> int:
     if any(value >= 128 for value in group):
         return spec.WIDE_PERIODIC_UNITS
     text = "".join(map(chr, group))
@@ -62,7 +62,7 @@ def group_units(group: list[int]) -> int:
     pairs = sum(cyclic[i : i + 2] in spec._rare_pair_set() for i in range(size))
     triples = sum(cyclic[i : i + 3] in spec._rare_triple_set() for i in range(size))
     if " " in text or "\t" in text:
-        least = max(UNIT, spec.WORD_UNITS * sum(char not in spec.WHITESPACE for char in text))
+        least = max(UNIT, spec.WORD_UNITS * sum(char not in spec.WHITESPACE for char in text) if thrice else 0)
     else:
         least = (spec.PERIODIC_UNITS if size < 3 else spec.LONG_GROUP_UNITS) * size
     return max(least, pairs * UNIT + triples * spec.TRIPLE_UNITS) // size
@@ -85,7 +85,7 @@ def periodic_units(text: str) -> int:
         found_runs = runs(values, period, size)
         found = sum((end - start) // shortest for start, end in found_runs)
         if found * shortest >= min(spec.PERIODIC_MIN, size // spec.PERIODIC_SHARE):
-            cost = sum((end - start) * group_units(values[end - period : end])
+            cost = sum((end - start) * group_units(values[end - period : end], end - start >= 2 * period)
                        for start, end in found_runs if end - start >= shortest)
         else:
             cost = found * UNIT
