@@ -230,7 +230,7 @@ def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
         session = Session.open(path)
         return session, session_info_json(session)
     with _gc_paused():  # as in file_counted_tree: a pass this size creates no cycle worth collecting
-        summary = summarize_messages(streamed.path, streamed.header, _messages(streamed), streamed.index.name)
+        summary = summarize_messages(streamed.path, streamed.header, streamed.messages(), streamed.index.name)
     session = _read_only(streamed)
     return session, _info_document(session, summary)
 
@@ -240,12 +240,6 @@ def _streamed(path: str | os.PathLike, *, tally: bool = False) -> StreamedFile |
     from .store.stream import StreamedFile
 
     return StreamedFile.open(absolute_path(path), tally=tally)
-
-
-def _messages(streamed: StreamedFile) -> Iterator[dict]:
-    """Every readable ``message`` entry in file order (a broken line is skipped, as a listing skips it)."""
-    for piece in streamed.pieces():
-        yield from piece.readable("message")
 
 
 def _read_only(streamed: StreamedFile) -> Session:

@@ -31,6 +31,8 @@ _PREFIX = re.compile(
     rb'[ \t]*\{"type":"([A-Za-z0-9_\-]{1,64})","id":"([^"\\]{1,100})",'
     rb'"parentId":(?:null|"([^"\\]{0,100})"),"timestamp":"([^"\\]{0,64})"'
 )
+MESSAGE_PREFIX = re.compile(_PREFIX.pattern.replace(rb"([A-Za-z0-9_\-]{1,64})", b"message", 1))
+"""The prefix of a message line pi wrote: its id is group 1."""
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n\x0b\x0c"
 
@@ -258,6 +260,20 @@ def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base:
         pos = end + 1
         line += 1
     return line
+
+
+def lazy_line_slot(data: bytes, pos: int, end: int, line: int, problems: list[Problem]) -> Slot | None:
+    """The slot :func:`scan_entries` makes of the complete line ``data[pos:end]`` when it parses lazily (not
+    ``eager``), or ``None`` with the problem it records: the body of its loop, for a scanner that handles most
+    lines its own way and hands this the others."""
+    found = _PREFIX.match(data, pos, end)
+    if found is not None and _ends_object(data, pos, end):
+        kind, entry_id, parent, stamp = found.groups()
+        if kind not in ALWAYS_PARSED_TYPES:
+            return _lazy_slot(line, pos, end, kind.decode(), entry_id.decode("utf-8", "replace"),
+                              None if parent is None else parent.decode("utf-8", "replace"),
+                              stamp.decode("utf-8", "replace"))
+    return _read_line(memoryview(data), pos, end, line, 0, problems, False)
 
 
 def _lines(data: bytes, pos: int):
