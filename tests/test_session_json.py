@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import pi_compact
@@ -240,3 +240,47 @@ def test_json_bytes_prints_as_pi_does_and_refuses_what_it_cannot_write() -> None
 def test_the_documents_are_exported() -> None:
     for name in ("session_show_json", "session_tree_json", "session_info_json", "compaction_refusal_json"):
         assert name in pi_compact.__all__
+
+
+_STAMPS = st.one_of(st.integers(-1, 3), st.sampled_from([10**14, 10**14 + 1, 3 * 10**14, 10**16, -10**16]),
+                    st.sampled_from([None, True, False, 2.5, 7.0, "2025-01-01T00:00:00.000Z", "x"]))
+_CONTENTS = st.one_of(st.text(max_size=3), st.lists(st.fixed_dictionaries({"type": st.just("text"), "text": st.text(max_size=2)}),
+                                                    max_size=2), st.none())
+
+
+@st.composite
+def _message_entries(draw) -> dict:
+    message: dict = {"role": draw(st.sampled_from(["user", "assistant", "user", "assistant", "toolResult", None]))}
+    if draw(st.integers(0, 4)):
+        message["content"] = draw(_CONTENTS)
+    if draw(st.integers(0, 4)):
+        message["timestamp"] = draw(_STAMPS)
+    stamp = draw(st.sampled_from(["1970-01-01T00:00:00.004Z", "2026-06-01T00:00:00.000Z", 5]))
+    return {"type": "message", "id": "m", "parentId": None, "timestamp": stamp,
+            "message": message if draw(st.integers(0, 9)) else draw(st.sampled_from([None, "text", []]))}
+
+
+def _said(role: str, stamp: object, content: object = "") -> dict:
+    return {"type": "message", "id": "m", "parentId": None, "timestamp": "2026-06-01T00:00:00.000Z",
+            "message": {"role": role, "content": content, "timestamp": stamp}}
+
+
+@settings(max_examples=300, deadline=None)
+@given(entries=st.lists(_message_entries(), max_size=12))
+@example(entries=[_said("assistant", 3), _said("assistant", 2)])  # the newest is not the last
+@example(entries=[_said("assistant", 3 * 10**14), _said("assistant", 2)])  # a time no listing takes, then one
+@example(entries=[_said("assistant", 3), _said("user", 2, ""), _said("user", 1, "hi")])  # the first text, older
+def test_the_messages_that_decide_a_listing_decide_it_as_all_of_them(entries, tmp_path_factory) -> None:
+    """session info hands a listing only the messages that may decide its first message and newest activity
+    (_deciding_messages): the same row as every message handed over, the count kept apart."""
+    from dataclasses import replace
+
+    from pi_compact.session_json import _deciding_messages
+    from pi_compact.store.listing import summarize_messages
+
+    path = tmp_path_factory.mktemp("s") / "s.jsonl"
+    path.write_bytes(orjson.dumps(HEADER) + b"\n")
+    count = [0]
+    everything = summarize_messages(path, HEADER, iter(entries), lambda: None)
+    decided = summarize_messages(path, HEADER, _deciding_messages(iter(entries), count), lambda: None)
+    assert replace(decided, message_count=count[0]) == everything
