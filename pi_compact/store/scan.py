@@ -27,12 +27,11 @@ EAGER_PARSE_BYTES = 8 * 1024 * 1024
 ALWAYS_PARSED_TYPES = frozenset({b"label", b"session_info"})
 """Entry types whose fields open needs (labels and the session name)."""
 
-_PREFIX = re.compile(
+_PREFIX_SOURCE = (
     rb'[ \t]*\{"type":"([A-Za-z0-9_\-]{1,64})","id":"([^"\\]{1,100})",'
     rb'"parentId":(?:null|"([^"\\]{0,100})"),"timestamp":"([^"\\]{0,64})"'
 )
-MESSAGE_PREFIX = re.compile(_PREFIX.pattern.replace(rb"([A-Za-z0-9_\-]{1,64})", b"message", 1))
-"""The prefix of a message line pi wrote: its id is group 1."""
+_PREFIX = re.compile(_PREFIX_SOURCE)
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n\x0b\x0c"
 
@@ -260,6 +259,11 @@ def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base:
         pos = end + 1
         line += 1
     return line
+
+
+def prefix_of(kind: str) -> re.Pattern[bytes]:
+    """The scanner's prefix of a line pi wrote, for entries of type ``kind`` only: the id is group 1."""
+    return re.compile(_PREFIX_SOURCE.replace(rb"([A-Za-z0-9_\-]{1,64})", re.escape(kind.encode()), 1))
 
 
 def lazy_line_slot(data: bytes, pos: int, end: int, line: int, problems: list[Problem]) -> Slot | None:

@@ -7,6 +7,8 @@ by the same code that indexes a whole file (:func:`~pi_compact.store.scan.scan_e
 :meth:`SessionIndex.add <pi_compact.store.index.SessionIndex.add>`), handed to the caller while its bytes are
 held, and dropped. What is kept is the index (a slot per entry, no entry parsed but labels and names), so the
 results are those of opening the file whole: the same entries, the same problems in the same order.
+``session info`` on a big file reads its message lines of pi's without a slot (:meth:`StreamedFile.messages`),
+counted and parsed as the slots would be.
 
 Only a line longer than a piece is held whole, and only when a JSON parser could read it: a line that no
 parser reads from its first byte on (a hole of NULs after a crash, binary garbage) is skipped to its end
@@ -238,6 +240,9 @@ class Piece:
             yield entry
 
 
+_MESSAGE_PREFIX = scan.prefix_of("message")
+
+
 def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[dict]:
     """:meth:`StreamedFile.messages` of one piece (``data`` up to ``end``), read lazily.
 
@@ -250,7 +255,7 @@ def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[d
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
     view, problems, ids = memoryview(data), streamed._scan_problems, index._ids
-    find, match, new_ids = data.find, scan.MESSAGE_PREFIX.match, ids.add
+    find, match, new_ids = data.find, _MESSAGE_PREFIX.match, ids.add
     # The piece's opening brackets and newlines only: between two newlines, a line's brackets (the depth rule's
     # cheap test, as _bracket_heavy makes it, without a list and a set of the lines)
     brackets = data.translate(None, _NOT_BRACKET)

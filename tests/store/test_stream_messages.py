@@ -175,3 +175,16 @@ def test_the_summary_of_generated_messages(texts, stamps):
         path.write_bytes(b"\n".join(lines) + b"\n")
         assert fast(path) == plain(path)
         assert file_info_json(path)[1] == session_info_json(Session.open(path))
+
+
+@settings(max_examples=200, deadline=None)
+@given(kind=st.sampled_from(["message", "message", "label", "custom", "escaped", "broken", "reordered", "no_id"]),
+       text=st.text(max_size=8), start=st.sampled_from([b"", b" \t", b"\r"]),
+       kind_written=st.sampled_from(["message", "messages", "Message", "mess", "model_change"]))
+def test_the_message_prefix_is_the_scanners_prefix_of_a_message(kind, text, start, kind_written):
+    line = start + _line(kind, 3, text, "e0000001").replace(b'"type":"message"', f'"type":"{kind_written}"'.encode(), 1)
+    found, general = stream._MESSAGE_PREFIX.match(line), scan._PREFIX.match(line)
+    if general is None or general.group(1) != b"message":
+        assert found is None
+    else:
+        assert found is not None and found.groups() == general.groups()[1:] and found.end() == general.end()
