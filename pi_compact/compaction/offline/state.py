@@ -23,7 +23,9 @@ from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, 
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
                     replaced_names, said_on_declining, user_choices)
 from .paths import PathNames, infer_cwd
+from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
+from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import TaskList, task_list
 from .subject import current_subject
 from .shell import shell_effects
@@ -207,6 +209,12 @@ class RegionState:
     """The checks run before each commit or push (:func:`.gates.commit_gates`): the routine a next commit follows."""
     pending_question: str = ""
     """The question the agent's question tool asks when the region ends before the user answered it."""
+    plan_review: PlanUnderReview | None = None
+    """The plan the user turned down and is still shaping with the agent (:func:`.plan_review.plan_under_review`)."""
+    reports: tuple[Report, ...] = ()
+    """Sub-agents' reports since the latest request that the agent has not acted on (:func:`.reports.open_reports`)."""
+    open_reviews: tuple[str, ...] = ()
+    """Earlier sub-agent reviews' findings no later change took up (:func:`.reports.unaddressed_reviews`)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -589,6 +597,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     work = [action_label(a, names) for a in facts.attempts if work_failure(a)]
     tasks = task_list(listed)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
+    review = plan_under_review(listed, facts.attempts)
     return RegionState(
         goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
         latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
@@ -606,6 +615,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
+        plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
+        reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
     )
 
 

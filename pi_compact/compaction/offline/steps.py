@@ -15,6 +15,8 @@ import re
 from .goal import sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
+from .plan_review import PlanUnderReview
+from .reports import Report
 from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING
 
@@ -220,7 +222,7 @@ def _tasks_open(state: RegionState) -> bool:
 
 def in_progress_items(state: RegionState) -> list[str]:
     """The latest request with how far it got, and the task the agent's list marks in progress."""
-    items = []
+    items = [plan_review_item(state.plan_review)] if state.plan_review else []
     if _tasks_open(state):
         items += [f"{clip_words(task, 240)} (in progress on the agent's task list)"
                   for task in state.tasks.with_status(ACTIVE)]
@@ -247,7 +249,11 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     """The next steps, surest first (see the module docstring); ``plan_line`` names a plan file's open items."""
     steps: list[str] = []
     answer = state.turns[-1].final_answer if state.turns else ""  # an earlier turn's words are not about this one
-    if state.latest_status in (OPEN, INTERRUPTED) and answer:
+    reports = [_report_step(report) for report in state.reports]
+    ends_on_report = bool(state.reports) and state.reports[-1].last
+    if ends_on_report:  # what the agent announced last is what the sub-agent did: its findings come first
+        steps += reports
+    elif state.latest_status in (OPEN, INTERRUPTED) and answer:
         # the agent stopped mid-work: what it was doing, in its own last words, comes first
         stopped_at = _stopping_words(answer, bool(state.mid_work))
         after = state.subject[4:5] and state.subject[4]
@@ -256,6 +262,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
             f" ({went_on[2:]})" if went_on else ""
         if stopped_at:
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
+    if not ends_on_report:
+        steps += reports
+    revise = _revise_plan(state.plan_review)
+    steps += [revise] if revise else []
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
         pending = state.tasks.with_status(PENDING)
         steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
@@ -277,7 +287,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     steps += [step for step, _ in lists]
     undone = _undone_rows(answer)
     steps += [undone] if undone else []
-    if state.latest_status == DECLINED:
+    if state.latest_status == DECLINED and revise:
+        pass  # the plan declined last: revising it per what the user said is the step above
+    elif state.latest_status == DECLINED:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
@@ -298,6 +310,33 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     elif not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+def _report_step(report: Report) -> str:
+    """A sub-agent's findings the agent has not acted on: the work of the latest request goes on from them."""
+    return f"Act on the sub-agent's report (“{report.title}”), not acted on yet: {report.gist}"
+
+
+def _revise_plan(review: PlanUnderReview | None) -> str:
+    """The step for a plan the user turned down and is still shaping: revise it per what they said since, submit it
+    again. ``""`` when there is none, or the user said nothing yet (what to change is theirs to say)."""
+    if not review or not review.feedback:
+        return ""
+    named = f" “{clip_words(review.title, 100)}”" if review.title else ""
+    times = f" ({review.turned_down} times so far)" if review.turned_down > 1 else ""
+    said = " … ".join(f"“{words}”" for words in review.feedback)
+    where = f" (the plan is in `{review.plan_file}`)" if review.plan_file else ""
+    return (f"Revise the plan{named}{where} per what the user said since turning it down{times}: {said}; then "
+            f"submit it again through {review.tool} for the user's approval (it is not approved yet).")
+
+
+def plan_review_item(review: PlanUnderReview | None) -> str:
+    """The In Progress line of a plan still under discussion."""
+    if not review:
+        return ""
+    named = f" “{clip_words(review.title, 100)}”" if review.title else ""
+    return (f"Planning: the plan{named} is under discussion with the user — submitted through {review.tool} and "
+            f"turned down{f' {review.turned_down} times' if review.turned_down > 1 else ''}, not approved yet")
 
 
 def served_request(turns: tuple[Turn, ...]) -> str:

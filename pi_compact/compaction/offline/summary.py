@@ -114,6 +114,8 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
         new.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE))
     if state.resolved_errors:
         new.add("critical", clip_words(f"{_RESOLVED_LABEL} {', '.join(state.resolved_errors)}", 300))
+    for findings in state.open_reviews:  # (the first to go when room is short: the review is there to reread)
+        new.add("critical", findings)
     return new
 
 
