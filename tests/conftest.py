@@ -23,6 +23,30 @@ def estimate_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
         yield folder
 
 
+@pytest.fixture(scope="module")
+def draws_independent_of_other_modules() -> Iterator[None]:
+    """Hypothesis (6.131 on) now and then draws a constant read from the source of every local module imported so
+    far (test files left out), read again whenever ``sys.modules`` grows, so a derandomized property's draws
+    depend on which test files were collected and ran before it (a token property passed alone and failed in the
+    suite). No setting turns that pool off or pins it (``derandomize`` and ``seed`` fix the random choices, not
+    the pool they choose from); a test module that uses this fixture draws from hypothesis' own constants only.
+    Nothing to do on a version without such a pool."""
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:
+        yield
+        return
+    if not hasattr(providers, "_get_local_constants"):
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(providers, "_get_local_constants", Constants)  # an empty pool each time it is read
+        providers.CONSTANTS_CACHE.cache.clear()  # the constants each kind of draw may take, cached per pool
+        yield
+    providers.CONSTANTS_CACHE.cache.clear()
+
+
 @pytest.fixture
 def server() -> Iterator[FakeLLMServer]:
     """A local HTTP server speaking the Anthropic and OpenAI APIs, with scripted replies (the real SDKs talk to it)."""

@@ -87,6 +87,18 @@ def test_periodic_stretches_are_priced_as_the_obvious_bound_does(alphabet, perio
 
 
 @settings(max_examples=200, deadline=None)
+@given(st.sampled_from(list(ALPHABETS.values())), st.data())
+def test_many_short_stretches_are_priced_as_the_obvious_bound_does(alphabet, data) -> None:
+    # groups of 1-9 written once, twice or thrice between runs of noise: dozens of stretches at several periods in
+    # one text, each ending where the noise starts (the runs of zeros are searched for one after the other)
+    value = "".join(data.draw(st.text(st.sampled_from(alphabet), max_size=6))
+                    + data.draw(st.text(st.sampled_from(alphabet), min_size=1, max_size=9)) * data.draw(st.integers(1, 3))
+                    for _ in range(data.draw(st.integers(1, 40))))
+    assert token_bounds.periodic_units(value) == periodic_obvious.periodic_units(value)
+    same(value)
+
+
+@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(list(ALPHABETS.values())), st.integers(token_bounds.MAX_PERIOD + 1, 300), st.integers(1, 6),
        st.data())
 def test_copies_of_a_long_group_are_priced_as_the_obvious_bound_does(alphabet, period, times, data) -> None:
