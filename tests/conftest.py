@@ -37,7 +37,7 @@ def draws_independent_of_other_modules() -> Iterator[None]:
     except ImportError:
         yield
         return
-    if not hasattr(providers, "_get_local_constants"):
+    if not (hasattr(providers, "_get_local_constants") and hasattr(providers, "CONSTANTS_CACHE")):
         yield
         return
     with pytest.MonkeyPatch.context() as patch:
