@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,10 +181,15 @@ def report_gist(report: str) -> str:
     verdict, kept = _read(report)
     parts = ([verdict] if verdict else []) + [clip_words(text, _TITLE_CHARS) for text in kept]
     if parts:
-        return clip_words("; ".join(dict.fromkeys(parts)), _GIST_CHARS)
+        return clip_words(_listed(dict.fromkeys(parts)), _GIST_CHARS)
     lines = report.splitlines()
     said = [s for s in sentences(" ".join(lines[:40])) if not _ANNOUNCING.match(s) and not _EXCLAIMING.match(s)]
-    return clip_words("; ".join(said[:3]), _GIST_CHARS)  # a plain report: its first sentences that say something
+    return clip_words(_listed(said[:3]), _GIST_CHARS)  # a plain report: its first sentences that say something
+
+
+def _listed(parts: Iterable[str]) -> str:
+    """Parts joined by semicolons, each without its own closing stop ("… before release; Issue 1: …", not ".;")."""
+    return "; ".join(part.rstrip(".;: ") for part in parts)
 
 
 def _read(report: str) -> tuple[str, list[str]]:

@@ -294,7 +294,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
-    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (said_how_far and answer):
+    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (
+            said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
         reacts_to = _reacts_to(state)
         steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
                      + (f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to

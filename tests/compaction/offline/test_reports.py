@@ -78,6 +78,18 @@ def test_a_report_the_region_ends_on_is_the_first_next_step(tool: str, arguments
     assert "agentId" not in text and "total_tokens" not in text
 
 
+def test_a_request_the_report_answers_is_not_asked_again() -> None:
+    # the user asked for the review, the agent only launched it: the report is the request's work, and "carry out
+    # the latest request" would send the next agent to run the review a second time
+    messages = [user("Run the review command with a sub-agent"),
+                assistant("", call("t1", "Task", description="Review the cache layer", prompt="Review lru.py.")),
+                result("t1", "Task", REVIEW)]
+    steps = items(summarize(messages), "## Next Steps")
+    assert steps[0].startswith("Act on the sub-agent's report"), steps
+    assert not any("latest request" in step for step in steps), steps
+    assert ".;" not in steps[0], steps
+
+
 def test_a_report_the_agent_acted_on_is_no_open_report() -> None:
     fixed = _session(assistant(call("e1", "Edit", file_path="/src/lru.py", old_string="reversed(order)",
                                     new_string="order")),
@@ -119,7 +131,7 @@ def test_a_task_list_tool_is_no_sub_agent() -> None:
 def test_a_plain_report_is_told_by_its_first_sentences_without_its_own_narration() -> None:
     gist = report_gist("Perfect! Now I have all the information. The renames were applied to all 14 files. "
                        "Two files still import the old module: `cli.py` and `setup.py`. Nothing else refers to it.")
-    assert gist.startswith("The renames were applied to all 14 files.;") and "`setup.py`" in gist, gist
+    assert gist.startswith("The renames were applied to all 14 files; Two files") and "`setup.py`" in gist, gist
 
 
 def test_a_label_repeated_under_each_item_is_no_finding() -> None:
