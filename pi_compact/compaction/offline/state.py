@@ -605,7 +605,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
-                                       *(_refusal_line(r, names) for r in facts.refusals),
+                                       *(_refusal_line(r, names) for r in facts.refusals
+                                         if not (review and r.tool == review.tool)),  # told as the plan under discussion
                                        *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,

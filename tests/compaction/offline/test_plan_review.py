@@ -52,6 +52,8 @@ def test_a_plan_turned_down_and_discussed_since_is_to_be_revised_and_submitted_a
     assert "retries at once after a 429" in steps[0], steps  # what the user said since
     assert not any("wait for the user's next request" in step for step in steps), steps
     assert any("under discussion" in item for item in items(text, "### In Progress")), text
+    # a submission turned down is the plan still being shaped, not a decision against the tool
+    assert not any(f"declined {tool}" in item for item in items(text, "## Key Decisions")), text
 
 
 def test_the_plan_is_named_with_its_file_and_how_often_it_was_turned_down() -> None:
