@@ -535,7 +535,7 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
     inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic, random_letter_units(latin, runs, bits, masks))
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
-    if copies and len(text) > PREFIX_CHARS:  # a shorter text's copies are all read by the ends inside runs
+    if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
     return units
 
@@ -548,17 +548,19 @@ COPY_ANCHORS = 3
 text holds one (each costs a C search of a few hundred characters)."""
 
 
-COPY_PERIOD = PREFIX_CHARS
+COPY_PERIOD = PREFIX_CHARS + MAX_PERIOD
 """The longest group whose copies are read: an anchor is searched this far on (so a text costs the same KB of
-search however long), and the ends inside runs read such a group whole (a longer one is a long text once
-already, priced as such)."""
+search however long), and the ends inside runs read such a group whole, but for a separator of up to
+:data:`MAX_PERIOD` characters after it (a longer one is a long text once already, priced as such)."""
 
 
 def copies_units(text: str, utf16: bytes | None = None) -> int:
     """The bound of a text that repeats a group longer than :data:`MAX_PERIOD` characters, in 1/32 tokens: the
     group's bound once and, per further copy, what the runs and the ends inside them (:func:`_copy_units`) count in
     the group twice beyond it once, or in it once less a token where a copy's first run joins the last one's, if
-    more (the ends inside a long group twice are read in its first copy only). A tokenizer cuts each copy as it
+    more (the ends inside a long group twice are read in its first copy only), and the :data:`MARGIN`: the bound
+    of a random group misses its real count by up to a token, and every copy by the same (``01004a0bea `` is
+    seven tokens a copy, its runs and alternations six). A tokenizer cuts each copy as it
     cut the first (``gojqpb…`` × 20 is twenty times the tokens of one), while the bounds that
     read the first characters, or need a language's vowels, priced the copies at nothing. The period is where
     an anchor of :data:`COPY_ANCHOR` characters occurs next (one C search per anchor); the copies are the
@@ -578,13 +580,20 @@ def copies_units(text: str, utf16: bytes | None = None) -> int:
             shift = len(text[start : start + period].encode("utf-16-be", "surrogatepass")) // 2
         whole = int.from_bytes(cells, "big")
         same = ((whole >> (8 * width * shift)) ^ whole).to_bytes(len(cells), "big")
-        copies = same.count(b"\0" * (width * COPY_ANCHOR), width * shift) * COPY_ANCHOR // shift
+        copies = _copies(same, width * COPY_ANCHOR, width * shift)
         group = text[start : start + period]
         if copies and _split_inside(group):
             once = _copy_units(group)
-            each = max(_copy_units(group + group) - once, once - UNITS_PER_TOKEN)
+            each = max(_copy_units(group + group) - once, once - UNITS_PER_TOKEN) + MARGIN * UNITS_PER_TOKEN
             best = max(best, _group_bound(group) + copies * each)
     return best
+
+
+def _copies(same: bytes, block: int, period: int) -> int:
+    """Copies of a group of ``period`` bytes after one (``same``: zero where a byte equals the one a period before):
+    the blocks of ``block`` equal bytes, the copy's worth of them, or the whole copies if more (a short text's
+    copies end in part of a block: ``01004a0bea `` × 11 is ten copies, six blocks)."""
+    return max(same.count(b"\0" * block, period) * block // period, same.count(b"\0" * period, period))
 
 
 def _copy_periods(text: str) -> dict[int, int]:
@@ -603,11 +612,28 @@ def _copy_periods(text: str) -> dict[int, int]:
 
 
 def _split_inside(group: str) -> bool:
-    """Whether a group holds half as many ends inside runs as runs or more: random letters do (``qxzvbm`` is four
-    tokens); words mostly do not (``alpha beta omega gamma``: two rare triples in eight runs), and the weights
-    price their copies as they price any natural text (the ends inside its runs are no lower bound there, only
-    about its count: priced per copy, seven words repeated came out 1.28 times their real count)."""
-    return 2 * inner_units(group) >= run_units(group.encode("latin-1", "ignore"))
+    """Whether a group holds half as many ends inside runs as runs or more, or a letter next to a digit per
+    :data:`ID_RUNS` runs: random letters do (``qxzvbm`` is four tokens), and so do ids, hashes and hex
+    (``01004a0bea``: no rare pair, a change between letters and digits in each other run); words mostly do not
+    (``alpha beta omega gamma``: two rare triples in eight runs), and the weights price their copies as they
+    price any natural text (the ends inside its runs are no lower bound there, only about its count: priced per
+    copy, seven words repeated came out 1.28 times their real count). A word next to a number now and then
+    (``python3 -m pytest``) is no id."""
+    latin = group.encode("latin-1", "ignore")
+    runs = run_units(latin)
+    return 2 * inner_units(group) >= runs or ID_RUNS * _alternations(latin) * UNITS_PER_TOKEN >= runs
+
+
+ID_RUNS = 6
+"""Runs per change between a letter and a digit at most, in a group read as an id (see :func:`_split_inside`):
+random hex has one per run or two, English and code hardly ever one per six."""
+
+
+def _alternations(latin: bytes) -> int:
+    """Letters next to a digit in the Latin-1 bytes of a text, as :func:`run_units` counts them."""
+    kinds = int.from_bytes(latin.translate(_RUN_BITS), "big") & _masks(len(latin))[_KINDS]
+    joined = kinds | (kinds >> 8)
+    return (joined & (joined >> 1) & _masks(len(latin))[_LETTER]).bit_count()
 
 
 def _copy_units(group: str) -> int:

@@ -16,12 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.token_corpus import UNLIKE, corpus
-from pi_compact.compaction.token_bounds import (PREFIX_CHARS, SHORT_TOKENS, bound_units, inner_units, run_units,
-                                                short_tokens)
+from pi_compact.compaction.token_bounds import (PREFIX_CHARS, SHORT_TOKENS, bound_units, copies_units, inner_units,
+                                                run_units, short_tokens)
 from pi_compact.compaction.token_tables import COMMON_PAIRS, COMMON_TRIPLES
 from pi_compact.compaction.tokens import UNITS_PER_TOKEN, text_tokens, text_units, weight_units
 
 from tests.growth import growth
+
+# every property is derandomized with no example database, and draws from hypothesis' own constants only (not
+# from the source of whichever modules other test files imported): the same examples alone or in the suite
+pytestmark = pytest.mark.usefixtures("draws_independent_of_other_modules")
 
 
 def held(value: str) -> bool:
@@ -45,21 +49,21 @@ ALPHABETS = {
 
 
 @pytest.mark.parametrize("alphabet", ALPHABETS.values(), ids=ALPHABETS)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
 @given(data=st.data())
 def test_short_random_strings_are_never_undercounted_by_more_than_a_tenth(alphabet, data) -> None:
     value = data.draw(st.text(st.sampled_from(alphabet), min_size=1, max_size=200))
     assert held(value)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.text(st.sampled_from(string.printable), min_size=1, max_size=4), st.integers(1, 60))
 def test_runs_and_repeated_patterns_are_never_undercounted_by_more_than_a_tenth(unit, times) -> None:
     # a"a"a"…, gggg…, \t\r\t\r…: a token per character or two, priced at a fifth by the weights alone
     assert held(unit * times)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.sampled_from([string.ascii_lowercase + " ", "ab \t", string.ascii_letters + " \t\n", "abc .\n "]), st.data(),
        st.integers(1, 60))
 def test_words_repeated_are_never_undercounted_by_more_than_a_tenth(alphabet, data, times) -> None:
@@ -148,13 +152,38 @@ def test_copies_of_a_long_random_group_are_never_undercounted_by_more_than_a_ten
     assert held((group + separator) * times)
 
 
+IDS = {"hex": string.hexdigits[:16], "lowercase and digits": string.ascii_lowercase + string.digits,
+       "alphanumeric": string.ascii_letters + string.digits}
+ID_SEPARATORS = st.sampled_from(["", " ", "\n", ", ", "_", "-", "\t", " | "])
+
+
+@pytest.mark.parametrize("alphabet", IDS.values(), ids=IDS)
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.data(), st.integers(9, 256), st.integers(2, 30), ID_SEPARATORS)
+def test_copies_of_an_id_are_never_undercounted_by_more_than_a_tenth(alphabet, data, size, times, separator) -> None:
+    # "01004a0bea " * 30 was 0.87 of the real count: an id's runs and alternations fall a token short of a copy
+    # (seven tokens, priced six) and its copies were not priced, holding no rare pair
+    group = data.draw(st.text(st.sampled_from(alphabet), min_size=size, max_size=size))
+    assert held((group + separator) * times)
+
+
+@pytest.mark.parametrize("group", ["01004a0bea ", "59ocefstl, ", "tababaaab_"])
+def test_each_copy_of_a_random_group_costs_the_same_and_a_token_for_its_margin(group) -> None:
+    # every whole copy is counted, in a short text too (blocks of 16 characters left out two of ten), and each
+    # carries the margin of the group's runs: "01004a0bea " is seven tokens a copy, its runs six and a third
+    added = {copies_units(group * times) - copies_units(group * (times - 1)) for times in range(6, 31)}
+    real = anthropic_tokenizer.count_tokens(group * 30) - anthropic_tokenizer.count_tokens(group * 29)
+    assert len(added) == 1 and added.pop() >= 0.9 * real * UNITS_PER_TOKEN
+
+
 @pytest.mark.parametrize("value", ["oeyo " * 23, "pst" * 11, "segel" * 6 + "se", "gojgoj pqbpqb avgavg " * 100,
-                                   "mvzhbbidmvzhbbidjbrmnaqsjbrmnaqs", "goj pqb avg zmv " * 100])
+                                   "mvzhbbidmvzhbbidjbrmnaqsjbrmnaqs", "goj pqb avg zmv " * 100, "01004a0bea " * 11,
+                                   "01004a0bea " * 30])
 def test_the_holes_of_the_last_stop_are_closed(value) -> None:
     assert held(value)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=500, deadline=None, derandomize=True, database=None)
 @given(st.characters(exclude_categories=("Cs",)))
 def test_single_characters_of_any_plane_are_never_undercounted(char) -> None:
     assert held(char)

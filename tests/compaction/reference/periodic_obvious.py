@@ -143,7 +143,7 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:
         return floor
     inner = max(inner_units(text), periodic_units(text), random_letter_units(latin))
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
-    if copies and len(text) > spec.PREFIX_CHARS:
+    if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
     return units
 
@@ -174,21 +174,35 @@ def copy_units(group: str) -> int:
     return before.run_units(group.encode("latin-1", "ignore")) + inner_units(group)
 
 
+def alternations(latin: bytes) -> int:
+    """Letters next to a digit: each pair of neighbours that is a letter and a digit, in either order."""
+    kinds = [spec._kind(chr(value)) for value in latin]
+    return sum(1 for a, b in zip(kinds, kinds[1:]) if {a, b} == {"letter", "number"})
+
+
+def random_group(group: str) -> bool:
+    """Half as many ends inside runs as runs or more, or a letter next to a digit per ID_RUNS runs."""
+    latin = group.encode("latin-1", "ignore")
+    runs_of = before.run_units(latin)
+    return 2 * inner_units(group) >= runs_of or spec.ID_RUNS * alternations(latin) * UNIT >= runs_of
+
+
 def copies_units(text: str) -> int:
     """The group's bound once, and per copy the most of its runs and ends inside them twice less once and once
-    less a token, where the group holds half as many ends inside runs as runs or more; the
-    copies are the bytes (of ASCII, else of UTF-16-BE) equal to the one a period before, per full block of
-    COPY_ANCHOR characters in each run of them, over the period."""
+    less a token, and the margin, where the group is random (above); the copies are the bytes (of ASCII, else
+    of UTF-16-BE) equal to the one a period before, per full block of COPY_ANCHOR characters in each run of
+    them, over the period, or the whole periods in each run of them if more."""
     raw = text.encode("ascii") if text.isascii() else text.encode("utf-16-be", "surrogatepass")
     width = 1 if text.isascii() else 2
     best = 0
     for period, start in copy_periods(text).items():
         shift = width * len(text[start : start + period].encode("utf-16-be", "surrogatepass")) // 2
-        blocks = sum((end - begin) // (width * spec.COPY_ANCHOR) for begin, end in runs(list(raw), shift, len(raw)))
-        copies = blocks * spec.COPY_ANCHOR * width // shift
+        equal = runs(list(raw), shift, len(raw))
+        blocks = sum((end - begin) // (width * spec.COPY_ANCHOR) for begin, end in equal)
+        copies = max(blocks * spec.COPY_ANCHOR * width // shift, sum((end - begin) // shift for begin, end in equal))
         group = text[start : start + period]
-        if copies and 2 * inner_units(group) >= before.run_units(group.encode("latin-1", "ignore")):
+        if copies and random_group(group):
             once = copy_units(group)
-            each = max(copy_units(group + group) - once, once - UNIT)
+            each = max(copy_units(group + group) - once, once - UNIT) + spec.MARGIN * UNIT
             best = max(best, group_bound(group) + copies * each)
     return best
