@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .state import Turn, clip_words, sentences
+from .state import RegionState, Turn, clip_words, sentences
 
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
@@ -143,6 +143,14 @@ def _acted(turn: Turn) -> bool:
     return bool(turn.commits or turn.changed or turn.checks)
 
 
+def closed_items(state: RegionState) -> list[str]:
+    """One Done item per tracker item the region's commands closed (``bd close proj-7.1 --reason …``, ``gh issue
+    close 12``), with the reason the agent gave: a closed sub-task is done work, whatever the request's state."""
+    closed = state.tasks.closed if state.tasks else ()
+    return [f"Closed on the tracker: {clip_words(task.text, 200)}"
+            + (f" — “{clip_words(task.reason, 200)}”" if task.reason else "") for task in closed]
+
+
 def done_item(turn: Turn) -> str:
     """One Done item for a finished request: what it left, and which request it was."""
     parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
@@ -158,4 +166,4 @@ def done_item(turn: Turn) -> str:
     return f"{'; '.join(parts)} (asked: “{asked}”)"
 
 
-__all__ = ["done_item", "left_something", "report"]
+__all__ = ["closed_items", "done_item", "left_something", "report"]

@@ -63,6 +63,29 @@ def shell_effects(command: str) -> ShellEffects:
     return effects
 
 
+def command_words(command: str) -> list[list[str]]:
+    """The simple commands of a command line, each as its words (quotes removed) without redirections and the
+    prefixes that run it (``sudo``, ``env``, ``X=1``): ``cd x && gh issue close 3`` gives ``[["cd", "x"], ["gh",
+    "issue", "close", "3"]]``."""
+    found = []
+    for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))):
+        words, skip = [], False
+        for token in segment:
+            if skip:
+                skip = False
+            elif token and not token.strip("<>&|"):
+                skip = True  # a redirection's target (a file, ``&1``'s ``1``) is no word of the command
+                if words and words[-1] in ("0", "1", "2"):
+                    words.pop()  # the descriptor of ``2>&1``
+            else:
+                words.append(token)
+        while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
+            words.pop(0)
+        if words:
+            found.append(words)
+    return found
+
+
 def _strip_heredocs(command: str) -> str:
     if "<<" not in command:
         return command

@@ -18,7 +18,7 @@ from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn,
 from .plan_review import PlanUnderReview
 from .reports import Report
 from .subject import names_subject, subject_line
-from .tasks import ACTIVE, PENDING
+from .tasks import ACTIVE, PENDING, Task
 
 ANNOUNCED = re.compile(
     r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|i'm going to|now (?:let me|i(?:'ll| will| need to)?)"
@@ -220,12 +220,18 @@ def _tasks_open(state: RegionState) -> bool:
     return bool(state.tasks) and (state.tasks_current or state.latest_status != DONE)
 
 
+def _where(task: Task) -> str:
+    """Where a task in progress is kept, and for a tracker's item the command that closes it when done."""
+    if not task.tracked:
+        return "in progress on the agent's task list"
+    return f"in progress on the tracker; when done: `{task.closing}`" if task.closing else "in progress on the tracker"
+
+
 def in_progress_items(state: RegionState) -> list[str]:
     """The latest request with how far it got, and the task the agent's list marks in progress."""
     items = [plan_review_item(state.plan_review)] if state.plan_review else []
     if _tasks_open(state):
-        items += [f"{clip_words(task, 240)} (in progress on the agent's task list)"
-                  for task in state.tasks.with_status(ACTIVE)]
+        items += [f"{clip_words(task.text, 240)} ({_where(task)})" for task in state.tasks.entries(ACTIVE)]
     if not state.latest_request or state.latest_status == DONE:
         return items
     request = clip_words(state.latest_request, _REQUEST_CHARS)
@@ -267,8 +273,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     revise = _revise_plan(state.plan_review)
     steps += [revise] if revise else []
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
-        pending = state.tasks.with_status(PENDING)
-        steps += [f"Task still to do: {clip_words(t, 240)}" for t in pending[:_TASKS]]
+        pending = state.tasks.entries(PENDING)
+        steps += [f"Task still to do: {clip_words(t.text, 240)}{' (open on the tracker)' if t.tracked else ''}"
+                  for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     lists = _open_lists(answer)

@@ -6,7 +6,8 @@ When a region ends mid-work, that list says exactly what the agent was doing and
 than its last words. The calls are read by their arguments' shape, not by the tool's name: a list of items that
 each have a status replaces the list; an item's text without an id adds one (its id the first number of the
 result, ``Task #3 created``, else the next ordinal); an id with a status or a text updates one. Only calls whose
-result did not fail count.
+result did not fail count. The items of an outside tracker the agent drove by shell commands (:mod:`.trackers`:
+``bd update proj-7 --status in_progress``, ``gh issue close 12``) join the list after the agent's own items.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import message_dicts
+from .trackers import TrackedItem, tracked_items
 
 PENDING, ACTIVE, DONE, DROPPED = "pending", "in_progress", "completed", "dropped"
 _STATUSES = {
@@ -37,6 +39,12 @@ _DETAIL = 160
 class Task:
     text: str
     status: str
+    closing: str = ""
+    """For an item of an outside tracker: the command that closes it, as the agent closed others."""
+    reason: str = ""
+    """For a tracker item closed in the region: the reason the agent gave."""
+    tracked: bool = False
+    """True for an item of an outside tracker (see :mod:`.trackers`), not of the agent's own list."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +52,14 @@ class TaskList:
     tasks: tuple[Task, ...]
     updated_at: int
     """Index (in the region's messages) of the last call that changed the list."""
+    closed: tuple[Task, ...] = ()
+    """The tracker items the region's commands closed, in order, each with the reason given."""
 
     def with_status(self, status: str) -> list[str]:
         return [task.text for task in self.tasks if task.status == status]
+
+    def entries(self, status: str) -> list[Task]:
+        return [task for task in self.tasks if task.status == status]
 
 
 def _status(value: Any) -> str | None:
@@ -212,10 +225,28 @@ def task_list(messages: Any) -> TaskList | None:
             elif isinstance(call_id, str) and call_id in reads:
                 reads.discard(call_id)
                 tracker.read(content_text(message.get("content")), index)
-    if not tracker.items:
+    tracked = tracked_items(messages)
+    if not tracker.items and not tracked:
         return None
     later = [text for index, text in texts if index > tracker.updated_at and text]
-    return TaskList(tuple(_one_active(_reported(list(tracker.items.values()), later), later)), tracker.updated_at)
+    own = _one_active(_reported(list(tracker.items.values()), later), later) if tracker.items else []
+    return TaskList(tuple(own + _tracker_tasks(tracked)), max([tracker.updated_at, *(i.at for i in tracked)]),
+                    tuple(Task(i.label, DONE, reason=i.reason, tracked=True) for i in tracked
+                          if i.acted and i.status == DONE))
+
+
+def _tracker_tasks(tracked: list[TrackedItem]) -> list[Task]:
+    """The tracker's item the agent took up last and still open, and its open sub-items (``proj-7.2`` of
+    ``proj-7``), as tasks: the one in progress and those to do. Other open items are not this work's next steps:
+    an item taken up earlier and left open may have been settled elsewhere, one filed during the work (``bd
+    create``) is follow-up work for later, one a listing shows (``bd ready``) is the queue, not the plan."""
+    taken = [item for item in tracked if item.status == ACTIVE]
+    if not taken:
+        return []
+    current = max(taken, key=lambda item: item.at)
+    parts = [item for item in tracked if item.status in (PENDING, ACTIVE) and item.id.startswith(current.id + ".")]
+    return [Task(current.label, ACTIVE, closing=current.closing, tracked=True),
+            *(Task(item.label, PENDING, closing=item.closing, tracked=True) for item in parts)]
 
 
 def _one_active(tasks: list[Task], texts: list[str]) -> list[Task]:
