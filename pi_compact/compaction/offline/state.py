@@ -26,7 +26,7 @@ from .paths import PathNames, infer_cwd
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .reports import Report, open_reports, unaddressed_reviews
-from .tasks import TaskList, task_list
+from .tasks import ACTIVE, TaskList, task_list
 from .subject import current_subject
 from .shell import shell_effects
 from .text import clip_words, one_line, sentences  # noqa: F401 (one_line: summary's, from here)
@@ -610,7 +610,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                        *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
-        goal_stated=bool(aim and aim.stated), goal_now=_goal_now(turns, aim),
+        goal_stated=bool(aim and aim.stated),
+        goal_now=_goal_now(turns, aim) or _tracker_now(tasks, since, real[-1].request if real else ""),
         mid_work=working, pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
@@ -637,6 +638,16 @@ def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: Path
     if work and not work[-1].failed and _commit_message(work[-1].target):
         return ""  # the work after its last words ended in a commit: what it announced is done
     return action_label(work[-1], names) if work else "-"
+
+
+def _tracker_now(tasks: TaskList | None, since: int, latest: str) -> str:
+    """What the work is now when the user's latest request only moves it on ("continue", "next") and the agent
+    took up an item of an outside tracker for it (``bd update proj-7 --status in_progress``): that item, which
+    the request's words do not name."""
+    if tasks is None or tasks.updated_at <= since or sets_work(latest.strip()):
+        return ""
+    current = next((task for task in tasks.entries(ACTIVE) if task.tracked), None)
+    return clip_words(f"the tracker's item {current.text}", _NOW_CHARS) if current else ""
 
 
 def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pi_compact.compaction.offline.progress import closed_items
 from pi_compact.compaction.offline.shell import command_words
+from pi_compact.compaction.offline.state import RegionState
 from pi_compact.compaction.offline.tasks import ACTIVE, PENDING, task_list
 from pi_compact.compaction.offline.trackers import tracked_items
 
@@ -57,6 +59,21 @@ def test_the_summary_names_the_current_item_and_the_open_ones_next() -> None:
     assert "`ledg-4` Export the ledger as CSV (in progress on the tracker; when done: `wk close ledg-4`)" in ongoing
     assert "Task still to do: `ledg-4.2` Add the export command (open on the tracker)" in steps
     assert "ledg-4.2" not in ongoing and "ledg-4.1" not in steps  # closed: no step
+
+
+@pytest.mark.parametrize("request_words, named", [("continue", True), ("next one", True),
+                                                    ("Add a header row to every exported CSV file", False)])
+def test_a_request_that_only_moves_the_work_on_takes_the_item_taken_up_as_what_the_work_is_now(
+        request_words: str, named: bool) -> None:
+    summary = summarize([user(request_words), *_epic_under_way()[1:]])
+    goal = "\n".join(items(summary, "## Goal"))
+    assert ("now: the tracker's item `ledg-4` Export the ledger as CSV" in goal) is named
+
+
+def test_each_item_closed_is_a_done_line_with_its_reason() -> None:
+    state = RegionState("", "", (), "", "", "", (), (), (), (), (), tasks=task_list(_epic_under_way()))
+    assert closed_items(state) == [
+        "Closed on the tracker: `ledg-4.1` Write the CSV writer — “writer and its round-trip tests pass”"]
 
 
 def test_a_numbered_issue_closed_after_a_noun_is_done_with_its_comment() -> None:
