@@ -46,6 +46,7 @@ _BARE_VERBS = frozenset({"close", "update", "create", "reopen", "claim", "set-st
 """The verbs a tracker's program takes directly (``bd close``, ``task-master set-status``); any other (``merge``,
 ``add``, ``move``, ``done``) changes a tracked item only after a tracker noun: ``git merge x`` and ``poetry add x``
 do not."""
+_RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx", "pipx"})
 _NOUNS = frozenset({"issue", "issues", "task", "tasks", "ticket", "tickets", "bead", "beads", "story", "bug",
                     "item", "items", "card", "todo", "epic", "subtask", "pr", "work", "workitem"})
 _REVIEWS = frozenset({"pr", "mr"})
@@ -115,11 +116,15 @@ class _Command:
 
 
 def _parse(words: list[str]) -> _Command | None:
-    """``words`` as ``<program> [<noun>…] <verb> <args>``, or None when no lifecycle or listing verb follows."""
-    for at in range(1, min(len(words), 4)):
+    """``words`` as ``<program> [<flag>…] [<noun>…] <verb> <args>``, or None when no lifecycle or listing verb
+    follows; a package runner before the program (``npx task-master …``) and the program's flags before the verb
+    (``bd --no-daemon close …``) are passed over."""
+    if len(words) > 1 and words[0] in _RUNNERS:
+        words = words[1:]
+    for at in range(1, min(len(words), 6)):
         word = words[at].lower()
         if word in _VERBS or word in _LIST_VERBS:
-            nouns = tuple(w.lower() for w in words[1:at])
+            nouns = tuple(w.lower() for w in words[1:at] if not w.startswith("-"))
             if all(noun in _NOUNS for noun in nouns) and (nouns or word in _BARE_VERBS or word in _LIST_VERBS):
                 return _Command(tuple(words), words[0].rsplit("/", 1)[-1], nouns, word, tuple(words[at + 1:]))
             return None

@@ -109,6 +109,14 @@ def test_a_status_set_by_an_id_option_or_a_bare_status_word_counts() -> None:
     assert kept is not None and kept.with_status(ACTIVE) == ["`OPS-12`"]  # the one taken up last
 
 
+@pytest.mark.parametrize("command", ["wk --no-daemon close ledg-4.1 -r 'writer done'",
+                                     "npx tix close ledg-4.1 --reason='writer done'",
+                                     "tix issue resolve ledg-4.1 --comment 'writer done'"])
+def test_flags_before_the_verb_a_package_runner_and_short_or_joined_options_are_read(command: str) -> None:
+    [item] = tracked_items([user("go on"), *_bash("c", command, "✓ Closed ledg-4.1")])
+    assert (item.id, item.status, item.reason) == ("ledg-4.1", "completed", "writer done")
+
+
 def test_a_created_item_is_to_do_with_the_title_given_and_the_id_the_output_names() -> None:
     messages = [user("file the follow-up"),
                 *_bash("n", 'wk create "Cache the parsed ledger" -t task -p 2', "✓ Created issue: ledg-12")]
