@@ -230,49 +230,55 @@ def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
     if streamed is None:
         session = Session.open(path)
         return session, session_info_json(session)
-    count = [0]
     with _gc_paused():  # as in file_counted_tree: a pass this size creates no cycle worth collecting
-        deciding = _deciding_messages(streamed.messages(), count)
-        summary = summarize_messages(streamed.path, streamed.header, deciding, streamed.index.name)
+        deciding = _DecidingMessages(streamed.messages())
+        summary = summarize_messages(streamed.path, streamed.header, iter(deciding), streamed.index.name)
     session = _read_only(streamed)
-    return session, _info_document(session, replace(summary, message_count=count[0]))
+    return session, _info_document(session, replace(summary, message_count=deciding.count))
 
 
 _SURELY_REPRESENTABLE_MS = 10**14
 """A message time in ms from 0 up to this (the year 5138) is one a listing takes (it takes the years 1 to 9999)."""
 
 
-def _deciding_messages(messages: Iterator[dict], count: list[int]) -> Iterator[dict]:
-    """Of ``messages``, those that may decide a listing's first message and newest activity, all of them
-    counted in ``count[0]``: the user messages up to the first with text, in order, and those whose time is
-    not a plain number of ms, in order; then the newest of those whose time is (held back to the end, where it
-    changes neither the first message nor the newest time but by being the newest).
+class _DecidingMessages:
+    """Of ``messages``, those that may decide a listing's first message and newest activity, and the count of
+    all of them (:attr:`count`, once iterated): the user messages up to the first with text, in order, and those
+    whose time is not a plain number of ms, in order; then the newest of those whose time is (held back to the
+    end, where it changes neither the first message nor the newest time but by being the newest).
 
     Left out, a message that is neither a user's nor an assistant's with content (a listing reads nothing else)
     and every other one with a plain time. Asking a listing about every message of a 100k-entry file, with a
     call or two for each time, was a tenth of ``session info``."""
-    from .accessors import content_text
 
-    counted, newest, newest_entry, first_found = 0, -1, None, False
-    for entry in messages:
-        counted += 1
-        message = entry.get("message")
-        if type(message) is not dict or "content" not in message:
-            continue
-        role = message.get("role")
-        if role != "assistant" and role != "user":
-            continue
-        if role == "user" and not first_found:
-            first_found = bool(content_text(message["content"], " "))
-            yield entry
-        stamp = message.get("timestamp")
-        if type(stamp) is not int or not 0 <= stamp <= _SURELY_REPRESENTABLE_MS:
-            yield entry
-        elif stamp > newest:
-            newest, newest_entry = stamp, entry
-    count[0] = counted
-    if newest_entry is not None:
-        yield newest_entry
+    def __init__(self, messages: Iterator[dict]) -> None:
+        self._messages = messages
+        self.count = 0
+        """How many messages there were, all of them (known once the iteration has ended)."""
+
+    def __iter__(self) -> Iterator[dict]:
+        from .accessors import content_text
+
+        counted, newest, newest_entry, first_found = 0, -1, None, False
+        for entry in self._messages:
+            counted += 1
+            message = entry.get("message")
+            if type(message) is not dict or "content" not in message:
+                continue
+            role = message.get("role")
+            if role != "assistant" and role != "user":
+                continue
+            if role == "user" and not first_found:
+                first_found = bool(content_text(message["content"], " "))
+                yield entry
+            stamp = message.get("timestamp")
+            if type(stamp) is not int or not 0 <= stamp <= _SURELY_REPRESENTABLE_MS:
+                yield entry
+            elif stamp > newest:
+                newest, newest_entry = stamp, entry
+        self.count = counted
+        if newest_entry is not None:
+            yield newest_entry
 
 
 def _streamed(path: str | os.PathLike, *, tally: bool = False) -> StreamedFile | None:

@@ -272,15 +272,15 @@ def _said(role: str, stamp: object, content: object = "") -> dict:
 @example(entries=[_said("assistant", 3), _said("user", 2, ""), _said("user", 1, "hi")])  # the first text, older
 def test_the_messages_that_decide_a_listing_decide_it_as_all_of_them(entries, tmp_path_factory) -> None:
     """session info hands a listing only the messages that may decide its first message and newest activity
-    (_deciding_messages): the same row as every message handed over, the count kept apart."""
+    (_DecidingMessages): the same row as every message handed over, the count kept apart."""
     from dataclasses import replace
 
-    from pi_compact.session_json import _deciding_messages
+    from pi_compact.session_json import _DecidingMessages
     from pi_compact.store.listing import summarize_messages
 
     path = tmp_path_factory.mktemp("s") / "s.jsonl"
     path.write_bytes(orjson.dumps(HEADER) + b"\n")
-    count = [0]
     everything = summarize_messages(path, HEADER, iter(entries), lambda: None)
-    decided = summarize_messages(path, HEADER, _deciding_messages(iter(entries), count), lambda: None)
-    assert replace(decided, message_count=count[0]) == everything
+    deciding = _DecidingMessages(iter(entries))
+    decided = summarize_messages(path, HEADER, iter(deciding), lambda: None)
+    assert replace(decided, message_count=deciding.count) == everything

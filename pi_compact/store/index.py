@@ -68,11 +68,16 @@ class SessionIndex:
 
     def add(self, slot: Slot) -> bool:
         """Index one more line (file order); ``False`` when it holds nothing pi indexes (a header, no id)."""
-        duplicate = self._admit(slot, self.by_id)
-        if duplicate is None:
-            return False
+        entry_id, kind, by_id = slot.id, slot.type, self.by_id
+        # _admit's answer for nearly every line (a new string id, no header) without the call: opening a big
+        # file or showing it indexes every line
+        duplicate = False
+        if kind == "session" or not isinstance(entry_id, str) or entry_id in by_id:
+            duplicate = self._admit(slot, by_id)
+            if duplicate is None:
+                return False
         self.slots.append(slot)
-        self.by_id[slot.id] = slot
+        by_id[entry_id] = slot
         if self._trusted_chains:
             self._track_thinking(slot, duplicate)
         if self._children is not None:
@@ -80,7 +85,8 @@ class SessionIndex:
                 self._children = None  # the shadowed entry must leave its parent's list: rebuilt on demand
             else:
                 self._children.setdefault(slot.parent_id, []).append(slot)
-        self._read_fields(slot)
+        if kind == "label" or kind == "session_info":  # the only types _read_fields reads
+            self._read_fields(slot)
         return True
 
     def _admit(self, slot: Slot, known: Container[str]) -> bool | None:

@@ -233,7 +233,7 @@ def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base:
     while pos < stop:
         end = find(b"\n", pos)
         found = None if eager else match(data, pos, end)
-        if found is not None and (data[end - 1] == 0x7D or _ends_object(data, pos, end)):
+        if found is not None and (data[end - 1] == 0x7D or ends_object(data, pos, end)):
             kind, entry_id, parent, stamp = found.groups()
             name = type_names.get(kind, _UNSEEN)
             if name is _UNSEEN:
@@ -271,7 +271,7 @@ def lazy_line_slot(data: bytes, pos: int, end: int, line: int, problems: list[Pr
     ``eager``), or ``None`` with the problem it records: the body of its loop, for a scanner that handles most
     lines its own way and hands this the others."""
     found = _PREFIX.match(data, pos, end)
-    if found is not None and _ends_object(data, pos, end):
+    if found is not None and ends_object(data, pos, end):
         kind, entry_id, parent, stamp = found.groups()
         if kind not in ALWAYS_PARSED_TYPES:
             return _lazy_slot(line, pos, end, kind.decode(), entry_id.decode("utf-8", "replace"),
@@ -318,8 +318,9 @@ def _read_line(view: memoryview, begin: int, end: int, line: int, base: int, pro
     return Slot(line, base + begin, base + end, value)
 
 
-def _ends_object(data: bytes, begin: int, end: int) -> bool:
-    """Cheap sanity check for lazily parsed lines: a torn line never ends with ``}``."""
+def ends_object(data: bytes, begin: int, end: int) -> bool:
+    """Whether ``data[begin:end]`` ends with ``}`` (blanks aside): the cheap sanity check of a lazily parsed line
+    (a torn line never ends so), for any scanner of lines of pi's."""
     while end > begin and data[end - 1] in _WHITESPACE:
         end -= 1
     return end > begin and data[end - 1] == 0x7D

@@ -148,12 +148,13 @@ class TallyIndex(SessionIndex):
 
     def __init__(self) -> None:
         super().__init__(b"", for_context=False)
-        self._ids: set[str] = set()
+        self.ids: set[str] = set()
+        """The ids indexed so far: a line with one of them is a duplicate, to go through :meth:`add`."""
         self._count = 0
         self._last: str | None = None
 
     def add(self, slot: Slot) -> bool:
-        entry_id, kind, ids = slot.id, slot.type, self._ids
+        entry_id, kind, ids = slot.id, slot.type, self.ids
         # _admit's answer for nearly every line (a new id), without the call; the others get the call itself
         if (kind == "session" or not isinstance(entry_id, str) or entry_id in ids) and self._admit(slot, ids) is None:
             return False
@@ -163,6 +164,14 @@ class TallyIndex(SessionIndex):
         if kind == "label" or kind == "session_info":  # what _read_fields reads
             self._read_fields(slot)
         return True
+
+    def add_counted(self, count: int, last: str | None) -> None:
+        """Count ``count`` entries of new ids that a pass put in :attr:`ids` itself, as :meth:`add` would have
+        counted them, the last line indexed (theirs or one :meth:`add` took) being the entry ``last``
+        (``None``: none)."""
+        self._count += count
+        if last is not None:
+            self._last = last
 
     def __len__(self) -> int:
         return self._count
@@ -254,12 +263,11 @@ def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[d
     assert isinstance(index, TallyIndex)
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
-    view, problems, ids = memoryview(data), streamed._scan_problems, index._ids
-    find, match, new_ids = data.find, _MESSAGE_PREFIX.match, ids.add
+    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
+    find, match, slot_of, ends_object = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, scan.ends_object
     # The piece's opening brackets and newlines only: between two newlines, a line's brackets (the depth rule's
     # cheap test, as _bracket_heavy makes it, without a list and a set of the lines)
-    brackets = data.translate(None, _NOT_BRACKET)
-    find_bracket_line = brackets.find
+    find_bracket_line = data.translate(None, _NOT_BRACKET).find
     stop = data.rfind(b"\n", 0, end) + 1
     pos = bracket_pos = counted = 0
     last = None
@@ -269,12 +277,12 @@ def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[d
         shallow = bracket_eol - bracket_pos <= MAX_DEPTH
         bracket_pos = bracket_eol + 1
         found = match(data, pos, eol)
-        if found is not None and (data[eol - 1] == 0x7D or scan._ends_object(data, pos, eol)):
+        if found is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol)):
             last = entry_id = found.group(1).decode("utf-8", "replace")
             if entry_id in ids:  # a duplicate: reported by the index, which counts it
-                index.add(scan.lazy_line_slot(data, pos, eol, line, problems))  # type: ignore[arg-type]
+                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
             else:
-                new_ids(entry_id)
+                new_id(entry_id)
                 counted += 1
             try:
                 entry = orjson_loads(view[pos:eol])
@@ -283,24 +291,28 @@ def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[d
             if type(entry) is dict and (shallow or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
                 yield entry
             else:
-                yield from _readable(piece, scan.lazy_line_slot(data, pos, eol, line, []))
+                yield from _readable(piece, slot_of(data, pos, eol, line, []))
         else:
-            slot = scan.lazy_line_slot(data, pos, eol, line, problems)
+            slot = slot_of(data, pos, eol, line, problems)
             if slot is not None and index.add(slot):
                 last = slot.id
                 if slot.type == "message":
                     yield from _readable(piece, slot)
         pos = eol + 1
         line += 1
-    index._count += counted
-    if last is not None:
-        index._last = last
-    # The bytes after the last newline (the end of the file): the scanner's own code for a tail.
-    tail = scan_entries(data, stop, eager=False, first_line=line, end=end)
+    index.add_counted(counted, last)
+    yield from _tally_tail(streamed, piece, stop, end, line)
+
+
+def _tally_tail(streamed: StreamedFile, piece: Piece, stop: int, end: int, line: int) -> Iterator[dict]:
+    """What :func:`_tally_messages` gives of the bytes of ``piece`` from its last newline (``stop``) to ``end``,
+    numbered from ``line`` (bytes only at the end of the file): the scanner's own code for a tail, the index's
+    ``add``, :meth:`Piece.entry`."""
+    tail = scan_entries(piece.data, stop, eager=False, first_line=line, end=end)
     streamed._line = tail.next_line
-    problems += tail.problems
+    streamed._scan_problems += tail.problems
     for slot in tail.slots:
-        if index.add(slot) and slot.type == "message":
+        if streamed.index.add(slot) and slot.type == "message":
             yield from _readable(piece, slot)
 
 
