@@ -177,7 +177,7 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     heads = _heads(turns, one_line(shown), (room - spent) // 2)
     have |= {term for head, _ in heads.values() for term in terms(head)}
     spent += text_tokens(LOG_LABEL) + _cost(heads)
-    chosen = _choose(_candidates(groups, turns), have, room - spent)
+    chosen = _choose(_candidates(groups, turns), have, room - spent, shown + "\n" + "\n".join(items))
     log = _log(turns, heads, chosen)
     return items + ([log] if log else [])
 
@@ -584,8 +584,10 @@ def _cost(heads: dict[int, tuple[str, bool]]) -> int:
     return sum(text_tokens(head) + 2 for head, _ in heads.values())
 
 
-def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Candidate]:
-    """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``."""
+def _choose(candidates: list[_Candidate], have: set[str], room: int, said: str = "") -> list[_Candidate]:
+    """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``; then,
+    in the room still left, those that say what was found or done (:data:`_RESULTISH`) in words ``said`` (the
+    summary so far) and the chosen do not hold yet (:func:`_reasons`)."""
     scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
     chosen, spent, seen = [], 0, set(have)
     for candidate in scored:
@@ -598,7 +600,31 @@ def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Ca
         chosen.append(candidate)
         spent += cost
         seen |= new
-    return chosen
+    return chosen + _reasons([c for c in candidates if c not in chosen], chosen, said, room - spent)
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{4,30}")
+_NEW_WORDS = 3
+"""A sentence chosen for its words must add at least this many (of five letters or more) the summary lacks."""
+
+
+def _reasons(candidates: list[_Candidate], chosen: list[_Candidate], said: str, room: int) -> list[_Candidate]:
+    """The room the named things left, filled with the agent's sentences that say what it found or did (a reason, a
+    finding: "the hooks ran the old installed binary") in words the summary lacks, the most new words first, the
+    latest first among equals: the terms of :func:`_choose` miss what is said in plain words."""
+    known = {word.lower() for word in _PLAIN_WORD.findall(said + " " + " ".join(c.text for c in chosen))}
+    fresh = {id(c): {w.lower() for w in _PLAIN_WORD.findall(c.text)} - known for c in candidates if c.weight > 0}
+    ranked = sorted((c for c in candidates if id(c) in fresh), key=lambda c: (-len(fresh[id(c)]), -c.turn, -c.order))
+    added, spent = [], 0
+    for candidate in ranked:
+        new = fresh[id(candidate)] - known
+        cost = text_tokens(candidate.text) + 3
+        if len(new) < _NEW_WORDS or spent + cost > room:
+            continue
+        added.append(candidate)
+        spent += cost
+        known |= new
+    return added
 
 
 def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: list[_Candidate]) -> str:
