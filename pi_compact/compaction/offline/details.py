@@ -47,6 +47,7 @@ NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
+STAGED_LABEL = "Also staged for a commit with `git add` (changed before this region or by a command):"
 PASTED_LABEL = "Errors in output the user pasted (quoted, the latest last):"
 FOUND_LABEL = "What the agent found out (its conclusions, quoted, the latest last):"
 FAILURE_FLOOR = 200
@@ -150,6 +151,12 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     unlisted = [path for path, _ in state.modified if f"`{path.lower()}`" not in shown.lower()]
     if unlisted:  # the Done list names the files changed last; the room can name the others
         line = _paths_line(EARLIER_CHANGED_LABEL, unlisted, room // 4)
+        items.append(line) if line else None
+        spent += text_tokens(line) if line else 0
+        have |= terms(line)
+    staged = _staged_paths(listed, facts, have)
+    if staged:  # committed, so part of the work, though no tool of this region changed them
+        line = _paths_line(STAGED_LABEL, staged, room // 6)
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
@@ -421,6 +428,34 @@ def commit_hashes(messages: Any) -> dict[str, str]:
     return found
 
 
+_GIT_ADD = re.compile(r"\bgit(?:[ \t]{1,4}-C[ \t]{1,4}[^\s;&|]{1,300})?[ \t]{1,4}add[ \t]{1,4}([^;&|\n]{1,4000})")
+"""A ``git add`` and what follows it up to the command's end (``&&``, ``;``, a pipe, a new line)."""
+
+
+def _staged_paths(listed: list[dict], facts: Facts, have: set[str]) -> list[str]:
+    """The files the region's successful ``git add`` commands named one by one (not ``-A``, ``.`` or a glob), that no
+    tool of the region is known to have changed (pi's ``<modified-files>`` list names those) and the summary does not
+    name: the work the commit took in, as the next agent would look for it."""
+    failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and m.get("isError")}
+    changed = {path.rsplit("/", 1)[-1].lower() for path in facts.modified_files}
+    found: dict[str, None] = {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or _id(block.get("id")) in failed:
+                continue
+            command = (shell_command(block.get("name"), block.get("arguments")) or "")[:20_000]
+            for added in _GIT_ADD.findall(command):
+                for word in added.split():
+                    path = word.strip("'\"")
+                    if path.startswith("-") or path in (".", "..") or any(c in path for c in "*?$`<>()") \
+                            or "." not in path.rsplit("/", 1)[-1] and "/" not in path:
+                        continue
+                    if path.rstrip("/").rsplit("/", 1)[-1].lower() not in changed and path.lower() not in have:
+                        found[path] = None
+    return list(found)
+
+
 def _paths_line(label: str, paths: list[str], room: int) -> str:
     """``label`` and the paths, as many of the first as fit ``room`` tokens."""
     line = f"{label} " + ", ".join(f"`{path}`" for path in paths)
@@ -647,7 +682,7 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
 # -- into the summary -----------------------------------------------------------------------------------------
 
 DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,
-                 PASTED_LABEL, FOUND_LABEL)
+                 PASTED_LABEL, FOUND_LABEL, STAGED_LABEL)
 
 
 def _unsaid(critical: list[str], label: str, met: str) -> None:
