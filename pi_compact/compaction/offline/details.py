@@ -621,8 +621,8 @@ def _cost(heads: dict[int, tuple[str, bool]]) -> int:
 
 def _choose(candidates: list[_Candidate], have: set[str], room: int, said: str = "") -> list[_Candidate]:
     """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``; then,
-    in the room still left, those that say what was found or done (:data:`_RESULTISH`) in words ``said`` (the
-    summary so far) and the chosen do not hold yet (:func:`_reasons`)."""
+    in the room still left, those that say something in words ``said`` (the summary so far) and the chosen do not
+    hold yet (:func:`_reasons`)."""
     scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
     chosen, spent, seen = [], 0, set(have)
     for candidate in scored:
@@ -644,11 +644,12 @@ _NEW_WORDS = 3
 
 
 def _reasons(candidates: list[_Candidate], chosen: list[_Candidate], said: str, room: int) -> list[_Candidate]:
-    """The room the named things left, filled with the agent's sentences that say what it found or did (a reason, a
-    finding: "the hooks ran the old installed binary") in words the summary lacks, the most new words first, the
-    latest first among equals: the terms of :func:`_choose` miss what is said in plain words."""
+    """The room the named things left, filled with the agent's sentences that say something (a reason, a finding:
+    "the hooks ran the old installed binary"; not an announcement, :data:`_ANNOUNCE`) in words the summary lacks, the
+    most new words first, the latest first among equals: the terms of :func:`_choose` miss what is said in plain
+    words."""
     known = {word.lower() for word in _PLAIN_WORD.findall(said + " " + " ".join(c.text for c in chosen))}
-    fresh = {id(c): {w.lower() for w in _PLAIN_WORD.findall(c.text)} - known for c in candidates if c.weight > 0}
+    fresh = {id(c): {w.lower() for w in _PLAIN_WORD.findall(c.text)} - known for c in candidates if c.weight >= 0}
     ranked = sorted((c for c in candidates if id(c) in fresh), key=lambda c: (-len(fresh[id(c)]), -c.turn, -c.order))
     added, spent = [], 0
     for candidate in ranked:

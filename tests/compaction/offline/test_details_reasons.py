@@ -51,3 +51,11 @@ def test_a_sentence_of_few_new_words_is_no_reason() -> None:
     """Three words of five letters or more the summary lacks, at least: a short remark is no finding."""
     text = summarize(_region(["Fixed it now, works."]) + [assistant("Done.")], metadata={"cwd": CWD})
     assert "Fixed it now" not in _log(text)
+
+
+def test_a_plain_statement_without_a_result_word_is_a_reason_too() -> None:
+    """No "because", "found", "fixed" is needed: a sentence that states something the summary lacks is news."""
+    statement = "The quarterly ledger export runs nightly against the replica database."
+    later = ["The importer reads every part again after the change.", "All parts pass their checks now."]
+    assert statement in _log(summarize(_region([statement, later[0], "Nothing else to report here.", later[1]]),
+                                       metadata={"cwd": CWD}))
