@@ -47,6 +47,7 @@ NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
+STAGED_LABEL = "Also staged for a commit with `git add` (changed before this region or by a command):"
 PASTED_LABEL = "Errors in output the user pasted (quoted, the latest last):"
 FOUND_LABEL = "What the agent found out (its conclusions, quoted, the latest last):"
 FAILURE_FLOOR = 200
@@ -153,6 +154,12 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
+    staged = _staged_paths(listed, facts, have)
+    if staged:  # committed, so part of the work, though no tool of this region changed them
+        line = _paths_line(STAGED_LABEL, staged, room // 6)
+        items.append(line) if line else None
+        spent += text_tokens(line) if line else 0
+        have |= terms(line)
     ran = _ran_line(facts, have, room // 6)
     if ran:
         items.append(ran)
@@ -177,7 +184,7 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     heads = _heads(turns, one_line(shown), (room - spent) // 2)
     have |= {term for head, _ in heads.values() for term in terms(head)}
     spent += text_tokens(LOG_LABEL) + _cost(heads)
-    chosen = _choose(_candidates(groups, turns), have, room - spent)
+    chosen = _choose(_candidates(groups, turns), have, room - spent, shown + "\n" + "\n".join(items))
     log = _log(turns, heads, chosen)
     return items + ([log] if log else [])
 
@@ -421,6 +428,34 @@ def commit_hashes(messages: Any) -> dict[str, str]:
     return found
 
 
+_GIT_ADD = re.compile(r"\bgit(?:[ \t]{1,4}-C[ \t]{1,4}[^\s;&|]{1,300})?[ \t]{1,4}add[ \t]{1,4}([^;&|\n]{1,4000})")
+"""A ``git add`` and what follows it up to the command's end (``&&``, ``;``, a pipe, a new line)."""
+
+
+def _staged_paths(listed: list[dict], facts: Facts, have: set[str]) -> list[str]:
+    """The files the region's successful ``git add`` commands named one by one (not ``-A``, ``.`` or a glob), that no
+    tool of the region is known to have changed (pi's ``<modified-files>`` list names those) and the summary does not
+    name: the work the commit took in, as the next agent would look for it."""
+    failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and m.get("isError")}
+    changed = {path.rsplit("/", 1)[-1].lower() for path in facts.modified_files}
+    found: dict[str, None] = {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if not isinstance(block, dict) or block.get("type") != "toolCall" or _id(block.get("id")) in failed:
+                continue
+            command = (shell_command(block.get("name"), block.get("arguments")) or "")[:20_000]
+            for added in _GIT_ADD.findall(command):
+                for word in added.split():
+                    path = word.strip("'\"")
+                    if path.startswith("-") or path in (".", "..") or any(c in path for c in "*?$`<>()") \
+                            or "." not in path.rsplit("/", 1)[-1] and "/" not in path:
+                        continue
+                    if path.rstrip("/").rsplit("/", 1)[-1].lower() not in changed and path.lower() not in have:
+                        found[path] = None
+    return list(found)
+
+
 def _paths_line(label: str, paths: list[str], room: int) -> str:
     """``label`` and the paths, as many of the first as fit ``room`` tokens."""
     line = f"{label} " + ", ".join(f"`{path}`" for path in paths)
@@ -584,8 +619,10 @@ def _cost(heads: dict[int, tuple[str, bool]]) -> int:
     return sum(text_tokens(head) + 2 for head, _ in heads.values())
 
 
-def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Candidate]:
-    """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``."""
+def _choose(candidates: list[_Candidate], have: set[str], room: int, said: str = "") -> list[_Candidate]:
+    """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``; then,
+    in the room still left, those that say something in words ``said`` (the summary so far) and the chosen do not
+    hold yet (:func:`_reasons`)."""
     scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
     chosen, spent, seen = [], 0, set(have)
     for candidate in scored:
@@ -598,7 +635,32 @@ def _choose(candidates: list[_Candidate], have: set[str], room: int) -> list[_Ca
         chosen.append(candidate)
         spent += cost
         seen |= new
-    return chosen
+    return chosen + _reasons([c for c in candidates if c not in chosen], chosen, said, room - spent)
+
+
+_PLAIN_WORD = re.compile(r"[A-Za-z][a-z]{4,30}")
+_NEW_WORDS = 3
+"""A sentence chosen for its words must add at least this many (of five letters or more) the summary lacks."""
+
+
+def _reasons(candidates: list[_Candidate], chosen: list[_Candidate], said: str, room: int) -> list[_Candidate]:
+    """The room the named things left, filled with the agent's sentences that say something (a reason, a finding:
+    "the hooks ran the old installed binary"; not an announcement, :data:`_ANNOUNCE`) in words the summary lacks, the
+    most new words first, the latest first among equals: the terms of :func:`_choose` miss what is said in plain
+    words."""
+    known = {word.lower() for word in _PLAIN_WORD.findall(said + " " + " ".join(c.text for c in chosen))}
+    fresh = {id(c): {w.lower() for w in _PLAIN_WORD.findall(c.text)} - known for c in candidates if c.weight >= 0}
+    ranked = sorted((c for c in candidates if id(c) in fresh), key=lambda c: (-len(fresh[id(c)]), -c.turn, -c.order))
+    added, spent = [], 0
+    for candidate in ranked:
+        new = fresh[id(candidate)] - known
+        cost = text_tokens(candidate.text) + 3
+        if len(new) < _NEW_WORDS or spent + cost > room:
+            continue
+        added.append(candidate)
+        spent += cost
+        known |= new
+    return added
 
 
 def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: list[_Candidate]) -> str:
@@ -621,7 +683,7 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
 # -- into the summary -----------------------------------------------------------------------------------------
 
 DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,
-                 PASTED_LABEL, FOUND_LABEL)
+                 PASTED_LABEL, FOUND_LABEL, STAGED_LABEL)
 
 
 def _unsaid(critical: list[str], label: str, met: str) -> None:

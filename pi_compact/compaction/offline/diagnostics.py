@@ -25,11 +25,13 @@ _HOOKS_LABEL = "pre-commit hooks failed:"
 def telling_line(text: str) -> str:
     """The line that names what failed: git's merge conflicts (with every conflicted file), else the pre-commit hooks
     that failed, else the first located diagnostic (with the source line a linter prints under it, and the linters
-    golangci-lint's tally names when there are several), else git's push rejection; ``""`` when none."""
+    golangci-lint's tally names when there are several, or else the findings' own tags), else git's push rejection;
+    ``""`` when none."""
     lines = text[:_SCAN_CHARS].splitlines()
     conflicts: list[str] = []
     hooks: list[str] = []
     linters: list[str] = []
+    tags: list[str] = []
     located, rejected = "", ""
     for number, line in enumerate(lines):
         stripped = line.strip()
@@ -38,14 +40,16 @@ def telling_line(text: str) -> str:
         elif stripped.startswith(_CONFLICT_PREFIX):
             at = stripped.lower().rfind(_CONFLICT_IN)
             conflicts.append(stripped[at + len(_CONFLICT_IN):].strip() if at >= 0 else stripped)
-        elif not located and is_located(stripped):
-            located = _with_source(stripped, lines[number + 1] if number + 1 < len(lines) else "")
+        elif is_located(stripped):
+            tags.append(_linter_tag(stripped))
+            if not located:
+                located = _with_source(stripped, lines[number + 1] if number + 1 < len(lines) else "")
         elif not rejected and stripped.startswith(_REJECTED):
             rejected = stripped
         elif stripped.startswith("* ") and _tallied(stripped):
             linters.append(stripped[2:].partition(":")[0])
     found = located or rejected
-    linters = list(dict.fromkeys(linters))
+    linters = list(dict.fromkeys(linters or [tag for tag in tags if tag]))  # no tally: the findings' own tags
     if located and len(linters) > 1:  # the first finding says one linter's words; the tally names them all
         found = f"findings by {', '.join(linters)}; the first: {located}"
     if conflicts:
@@ -56,6 +60,15 @@ def telling_line(text: str) -> str:
         found = f"{_HOOKS_LABEL} {', '.join(dict.fromkeys(hooks))}"
     found = found[:_LINE_CHARS]
     return found if found.count("`") % 2 == 0 else found.replace("`", "'")  # a quote cut by the line's end
+
+
+def _linter_tag(diagnostic: str) -> str:
+    """The linter a finding ends with, in parentheses (golangci-lint's ``… is unwrapped (wrapcheck)``), else ``""``:
+    a long run's findings name, between them, what kinds of problem the check raised."""
+    if not diagnostic.endswith(")"):
+        return ""
+    tag = diagnostic.rpartition("(")[2][:-1]
+    return tag if 2 <= len(tag) <= 30 and tag[:1].isalpha() and tag.replace("-", "").isalnum() and tag.islower() else ""
 
 
 def _tallied(line: str) -> bool:

@@ -39,6 +39,14 @@ _TAG = re.compile(r"^</?(?:read-files|modified-files|original-request|current-re
 _TABLE_RULE = re.compile(r"^\|?[\s:|-]+\|?$")
 _BOILERPLATE = frozenset({"---", "(none)", "none", "**turn context (split turn):**", "summary of that exploration:",
                           "the user explored a different conversation branch before returning here."})
+_RESUME_NOTE = re.compile(
+    r"^(?:please[ \t]{1,4})?(?:continue[ \t]{1,4}(?:the[ \t]{1,4}conversation|from[ \t]{1,4}where|where[ \t]{1,4}(?:we|you)"
+    r"[ \t]{1,4}left|with[ \t]{1,4}the[ \t]{1,4}last[ \t]{1,4}task)"
+    r"|if[ \t]{1,4}you[ \t]{1,4}need[ \t]{1,4}(?:specific|more|further)[ \t]{1,4}details\b[^\n]{0,200}?\b(?:read|see)"
+    r"[ \t]{1,4}the[ \t]{1,4}(?:full[ \t]{1,4})?transcript)", re.I)
+"""A line a harness appends to a summary to tell the next agent how to go on ("Please continue the conversation from
+where we left off…", "If you need specific details…, read the full transcript at <a path on another machine>"):
+advice to the reader, no state of the work, and re-added by whichever harness stores the summary."""
 
 
 @dataclass
@@ -98,6 +106,9 @@ def parse(text: str) -> Sections:
             continue
         if not line or line.lower() in _BOILERPLATE or _TAG.match(line) or _TABLE_RULE.match(line):
             current = None if not line else current
+            continue
+        if _RESUME_NOTE.match(_BULLET.sub("", line, count=1)):
+            current = None
             continue
         item = _table_row(line) if line.startswith("|") else _BULLET.sub("", line, count=1).strip()
         if item:

@@ -23,6 +23,7 @@ from .goal import COMMAND_PREFIX, NUDGE_WORDS, sets_work, task_goal, with_now, w
 from .progress import done_item, left_something
 from .rules import accepted_proposal, names_any
 from .steps import in_progress_items, next_items
+from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
@@ -419,6 +420,7 @@ class OfflineSummarizer:
                          _NOTHING_NEW)
         earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
+        _with_skills(sections.items["constraints"], skills_item(messages))
         sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
         first_line = one_line(first_request)
         sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
@@ -450,6 +452,13 @@ class OfflineSummarizer:
         if state.last_answer:
             sections.add("critical", quote(_ANSWER_LABEL, state.last_answer, ANSWER_QUOTE // 2))
         return _fit(sections, budget, lambda: render(sections, TURN_LAYOUT))
+
+
+def _with_skills(constraints: list[str], loaded: str) -> None:
+    """The skills this region loaded (:mod:`.skills`) among the rules, in place of the list an earlier summary gave:
+    the newest names them all again when the work reloads them, and the earlier list stays when it does not."""
+    if loaded:
+        constraints[:] = [rule for rule in constraints if not rule.startswith(SKILLS_LABEL)] + [loaded]
 
 
 def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> None:

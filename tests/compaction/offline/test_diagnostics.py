@@ -48,7 +48,7 @@ def test_a_located_diagnostic_is_the_line_whatever_verdict_surrounds_it(path: st
 def test_a_linter_finding_keeps_the_source_line_under_it(below: str, kept: bool) -> None:
     diagnostic = "cmd/cli/state.go:131:16: Error return value is not checked (errcheck)"
     found = telling_line(f"[lint] ERROR task failed\n\n{diagnostic}\n{below}\n")
-    assert found.startswith(diagnostic) and (below.strip() in found) is kept
+    assert diagnostic in found and (below.strip() in found) is kept
 
 
 def test_a_go_compile_error_keeps_the_indented_line_that_goes_on_with_it() -> None:
@@ -118,3 +118,20 @@ def test_golangci_lints_tally_names_every_linter_that_found_something() -> None:
     found = telling_line(output)
     assert found.startswith("findings by wrapcheck, unparam, gosec; the first: agent/openclaw.go:256:9: ")
     assert is_telling(found)
+
+
+@EXAMPLES
+@given(linters=st.lists(st.sampled_from(["errcheck", "goconst", "revive", "maintidx", "gocritic", "no-unused-vars"]),
+                        min_size=2, max_size=5, unique=True), path=FILES)
+def test_without_a_tally_the_findings_tags_name_the_linters(linters: list[str], path: str) -> None:
+    output = "".join(f"{path}:{n + 3}:7: a finding of this kind ({linter})\n" for n, linter in enumerate(linters))
+    found = telling_line(output + "[lint] ERROR task failed")
+    assert found.startswith(f"findings by {', '.join(linters)}; the first: {path}:3:7: ")
+
+
+@pytest.mark.parametrize("output", [
+    "src/a.go:3:1: unused parameter (unparam)\nsrc/a.go:9:1: unused parameter (unparam)",  # one kind: no list
+    "src/a.go:3:1: call failed (line 400)\nsrc/b.go:4:1: bad value (see the Docs)",  # no linter tags
+])
+def test_one_kind_or_no_tags_names_no_linters(output: str) -> None:
+    assert not telling_line(output).startswith("findings by")
