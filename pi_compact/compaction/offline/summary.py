@@ -20,7 +20,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, sets_work, task_goal, with_now, word_count
-from .progress import done_item, left_something
+from .progress import closed_items, done_item, left_something
 from .rules import accepted_proposal, names_any
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
@@ -39,6 +39,8 @@ ANSWER_QUOTE = 800
 _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next": 6, "critical": 14}
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 12
+_CLOSED = 6
+"""Closed tracker items listed under Done, the latest; the rest are in the tracker itself."""
 _EARLIER_CHARS = 300
 _EARLIER_SURE = 5
 _EARLIER_SHORT = 120
@@ -126,6 +128,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
         for commit in turn.commits:
             if commit != UNNAMED_COMMIT:
                 new.add("done", f"{COMMITTED_LABEL} {commit}")
+    for item in closed_items(state)[-_CLOSED:]:  # a closed sub-task is done whatever its request's state
+        new.add("done", item)
     for turn in finished[-6:]:
         if not turn.commits:
             new.add("done", done_item(turn))

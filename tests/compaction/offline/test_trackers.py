@@ -59,6 +59,8 @@ def test_the_summary_names_the_current_item_and_the_open_ones_next() -> None:
     assert "`ledg-4` Export the ledger as CSV (in progress on the tracker; when done: `wk close ledg-4`)" in ongoing
     assert "Task still to do: `ledg-4.2` Add the export command (open on the tracker)" in steps
     assert "ledg-4.2" not in ongoing and "ledg-4.1" not in steps  # closed: no step
+    done = "\n".join(items(summary, "### Done"))
+    assert "Closed on the tracker: `ledg-4.1` Write the CSV writer — “writer and its round-trip tests pass”" in done
 
 
 @pytest.mark.parametrize("request_words, named", [("continue", True), ("next one", True),
