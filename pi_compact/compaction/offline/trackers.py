@@ -211,6 +211,13 @@ def _created_id(output: str) -> str | None:
     return ids[0] if ids else numbers[0] if numbers else None
 
 
+def _echoes(title: str, reason: str) -> bool:
+    """True when a close's confirmation line gives the reason where a title would stand (``✓ Closed proj-7:
+    <the --reason text>``): the item's title is then still unknown, not the reason."""
+    head = " ".join(title.rstrip("…").split())[:40].casefold()
+    return bool(head) and " ".join(reason.split()).casefold().startswith(head)
+
+
 def _title_argument(command: _Command) -> str:
     """The title a create gives: its title option's value or its first argument of two words or more (``-t`` names a
     title to one tracker and a type to another: a one-word value is not taken for one)."""
@@ -248,8 +255,9 @@ class _Items:
             self.closing[command.program] = _template(command, ids)
         for item in ids:
             if confirmed or item in output[:_OUTPUT]:
-                self.set(item, index, title=_title_in(output, item), status=status, program=command.program,
-                         reason=_clip(reason, _REASON_CHARS) if reason else "")
+                title = _title_in(output, item)
+                self.set(item, index, title="" if reason and _echoes(title, reason) else title, status=status,
+                         program=command.program, reason=_clip(reason, _REASON_CHARS) if reason else "")
 
     def listed(self, command: _Command, output: str, parents: set[str]) -> None:
         """Items a listing shows: a ``show`` of one item gives its title; lines of any listing that name a

@@ -78,6 +78,19 @@ def test_each_item_closed_is_a_done_line_with_its_reason() -> None:
         "Closed on the tracker: `ledg-4.1` Write the CSV writer — “writer and its round-trip tests pass”"]
 
 
+def test_a_close_whose_confirmation_echoes_the_reason_takes_no_title_from_it() -> None:
+    messages = [user("continue"),
+                *_bash("s", "wk show ledg-4", SHOW),
+                *_bash("c1", 'wk close ledg-4 --reason="exporter and its tests done"',
+                       "✓ Closed ledg-4: exporter and its tests done"),
+                *_bash("c2", 'wk close ledg-9 --reason="fixtures tidied, suite green"',
+                       "✓ Closed ledg-9: fixtures tidied, suite green")]
+    state = RegionState("", "", (), "", "", "", (), (), (), (), (), tasks=task_list(messages))
+    assert closed_items(state) == [
+        "Closed on the tracker: `ledg-4` Export the ledger as CSV — “exporter and its tests done”",
+        "Closed on the tracker: `ledg-9` — “fixtures tidied, suite green”"]
+
+
 def test_a_numbered_issue_closed_after_a_noun_is_done_with_its_comment() -> None:
     messages = [user("fix the crash on an empty config"),
                 *_bash("v", "gh issue view 31", "title:\tCrash on empty config\nstate:\tOPEN\nnumber:\t31"),
