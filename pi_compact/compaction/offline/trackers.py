@@ -68,7 +68,7 @@ _ITEM_ID = re.compile(r"^#?([A-Za-z][A-Za-z0-9_]{0,24}-[A-Za-z0-9]{1,16}(?:\.[0-
 _NUMBER_ID = re.compile(r"^#?([0-9]{1,7})$")
 _ID_IN_TEXT = re.compile(r"(?<![\w/.-])#?([A-Za-z][A-Za-z0-9_]{0,24}-[A-Za-z0-9]{1,16}(?:\.[0-9]{1,4}){0,3})(?![\w-])")
 _NUMBER_IN_TEXT = re.compile(r"(?:/(?:issues|pull|tasks?)/|#)([0-9]{1,7})\b")
-_MARKS = re.compile(r"^[\s:)\]–—-]{0,8}(?:\[[^\]\n]{0,20}\][ \t]{0,4}){0,3}")
+_MARKS = re.compile(r"^[\s:)\]–—·•-]{0,8}(?:\[[^\]\n]{0,20}\][ \t]{0,4}){0,3}")
 """What stands between an id and its title on a line: a colon, brackets of priority or kind (``[P1] [task]``)."""
 _TRAILING_STATUS = re.compile(r"[ \t]{0,4}\[[^\]\n]{0,30}\][ \t]{0,4}$")
 _NOT_TITLE = re.compile(r"(?:moved|updated|closed|created|claimed|reopened|transitioned|marked|set|is|was|has|status"

@@ -111,6 +111,15 @@ def test_an_item_viewed_as_fields_takes_its_title_from_the_title_field() -> None
     assert (item.id, item.title, item.status) == ("44", "Retry the upload on a timeout", PENDING)
 
 
+@pytest.mark.parametrize("separator", [": ", " · ", " • ", " — ", " [P2] "])
+def test_the_title_after_an_id_drops_the_listing_separator(separator: str) -> None:
+    messages = [user("next task"),
+                *_bash("u", "wk update ledg-7 --status in_progress", "✓ Updated issue: ledg-7"),
+                *_bash("v", "wk show ledg-7", f"ledg-7{separator}Retry the upload on a timeout\nStatus: in_progress\n")]
+    [item] = tracked_items(messages)
+    assert item.title == "Retry the upload on a timeout"
+
+
 def test_a_status_set_by_an_id_option_or_a_bare_status_word_counts() -> None:
     messages = [user("next task"),
                 *_bash("a", "task-runner set-status --id=3 --status=in-progress",
