@@ -2,7 +2,9 @@
 
 The table is on the held-out half of every class of bench/token_corpus (the half the weights never saw),
 with the ratio on the fitted half beside it, then random text (the property of issue 23.7, measured on 200
-seeded texts of each kind) and short random text (1-200 characters of one alphabet, 300 seeded strings each).
+seeded texts of each kind), short random text (1-200 characters of one alphabet, 300 seeded strings each) and
+random letters of each alphabet (uniform, or with a language's share of vowels; run together or cut into words) at
+20, 100, 1,000 and 5,000 letters.
 "weights" is the estimate of the per-character weights and the consonant-run bound alone
 (``tokens.weight_units``), as it was before the per-text bounds of ``token_bounds`` (issue 23.7's leftover:
 short random text); "after" is the estimate with them. "Before" is the estimate this project had until issue 15 (pi's ``ceil(chars / 4)``, CJK one token per
@@ -162,6 +164,48 @@ def short_texts(count: int = 300, seed: int = 7) -> dict[str, list[str]]:
     return texts
 
 
+def _span(first: int, last: int) -> str:
+    return "".join(map(chr, range(first, last + 1)))
+
+
+LETTER_ALPHABETS = {
+    "cyrillic": _span(0x430, 0x44F) + "ё", "cyrillic capitals": _span(0x410, 0x42F), "greek": _span(0x3B1, 0x3C9),
+    "armenian": _span(0x561, 0x586), "georgian": _span(0x10D0, 0x10F0), "hebrew": _span(0x5D0, 0x5EA),
+    "arabic": _span(0x621, 0x63A) + _span(0x641, 0x64A), "thai": _span(0xE01, 0xE2E),
+    "devanagari": _span(0x915, 0x939), "latin": string.ascii_lowercase,
+}
+LETTER_VOWELS = {"latin": ("aeiou", 0.4), "cyrillic": ("аеёиоуыэюя", 0.43)}
+LETTER_LENGTHS = (20, 100, 1000, 5000)
+
+
+def random_letters(rng: random.Random, alphabet: str, size: int, vowels: str = "", share: float = 0.0,
+                   spaced: bool = False) -> str:
+    """``size`` random letters, a vowel with probability ``share`` if vowels are given; cut into words of 2-9."""
+    consonants = [char for char in alphabet if char not in vowels]
+    letters = [rng.choice(vowels) if vowels and rng.random() < share else rng.choice(consonants) for _ in range(size)]
+    if not spaced:
+        return "".join(letters)
+    out, start = [], 0
+    while start < size:
+        step = rng.randint(2, 9)
+        out.append("".join(letters[start : start + step]))
+        start += step
+    return " ".join(out)
+
+
+def letter_classes() -> dict[str, dict[int, list[str]]]:
+    """Five seeded texts of each alphabet and shape at each length."""
+    shapes = {}
+    for name, alphabet in LETTER_ALPHABETS.items():
+        for spaced in (False, True):
+            shapes[name + (" words" if spaced else "")] = (alphabet, "", 0.0, spaced)
+            if name in LETTER_VOWELS:
+                vowels, share = LETTER_VOWELS[name]
+                shapes[f"{name} {share:.0%} vowels" + (" words" if spaced else "")] = (alphabet, vowels, share, spaced)
+    return {kind: {size: [random_letters(random.Random(seed * 10_000 + size), *shape[:1], size, *shape[1:])
+                          for seed in range(5)] for size in LETTER_LENGTHS} for kind, shape in shapes.items()}
+
+
 def main() -> None:
     calib, holdout = corpus("calib"), corpus("holdout")
     groups = {name: "judged" for name in JUDGED} | {name: "extra" for name in EXTRA} | {
@@ -206,8 +250,15 @@ def main() -> None:
         cells = [f"{w[index]:.2f} -> {a[index]:.2f}" for w, a in [sides] for index in (0, len(w) // 2)]
         below = " -> ".join(str(sum(r < 0.9 for r in side)) for side in sides)
         print(f"{kind:22} {cells[0]:>11} {cells[1]:>11} {below:>11}")
+    print("\nrandom letters of each alphabet (5 seeded texts of each length): estimate / real, min/median")
+    print(f"{'kind':26}" + "".join(f"{size:>12}" for size in LETTER_LENGTHS))
+    letters = {}
+    for kind, sizes in letter_classes().items():
+        ratios = {size: sorted(text_tokens(t) / count_tokens(t) for t in texts) for size, texts in sizes.items()}
+        letters[kind] = ratios
+        print(f"{kind:26}" + "".join(f"{r[0]:>6.2f}/{r[len(r) // 2]:.2f}" for r in ratios.values()))
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "random": randoms, "short": shorts}, indent=2) + "\n")
+    OUT.write_text(json.dumps({"rows": rows, "random": randoms, "short": shorts, "letters": letters}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,10 @@ the corpus alone holds a few pages of English and misses pairs as common as ``ga
 - pairs of adjacent printable ASCII characters of one kind (two letters or two characters of punctuation:
   the kinds whose runs a pre-token holds, digits and whitespace aside), kept from :data:`PAIR_SHARE` of all
   such pairs;
-- triples of letters inside runs of letters, case folded, kept from :data:`TRIPLE_SHARE` of all triples.
+- triples of letters inside runs of letters, case folded, kept from :data:`TRIPLE_SHARE` of all triples;
+- how often each letter of each alphabet of ``token_bounds.ALPHABETS`` occurs, case and accents folded
+  (``token_bounds.fold``), in the calibration half of the corpus alone, the encodings of :data:`ENCODED` left
+  out: what ``token_bounds`` weighs a text's letters against, to tell random letters from a language.
 
     python -m bench.token_corpus.tables
 """
@@ -26,6 +29,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+from pi_compact.compaction.token_bounds import alphabet_of, fold
 from sessions_fixtures import AGENTS_DIR, HERE
 
 from . import UNLIKE, corpus
@@ -41,6 +45,8 @@ NATURAL_KEYS = {"text", "thinking", "content", "command", "stdout", "stderr", "o
                 "description", "prompt", "message", "summary"}
 """Keys whose strings people, agents and tools wrote; ids, hashes and signatures (random text) are left out."""
 _LETTER_RUN = re.compile("[A-Za-z]{3,}")
+ENCODED = ("base64", "hex")
+"""Classes whose letters are random by construction: no language's letter frequencies."""
 
 
 def kind(char: str) -> str:
@@ -92,6 +98,25 @@ def tables() -> tuple[list[str], list[str]]:
     return common(pairs, PAIR_SHARE), common(triples, TRIPLE_SHARE)
 
 
+def letter_counts() -> dict[int, dict[str, int]]:
+    """Each alphabet's folded letters, by block, and how often the calibration half writes them, most often first."""
+    counts: Counter[str] = Counter()
+    for name, text in corpus("calib").items():
+        if name not in UNLIKE and name not in ENCODED:
+            counts.update(fold(char) for char in text if alphabet_of(char))
+    blocks: dict[int, dict[str, int]] = {}
+    for char, count in sorted(counts.items(), key=lambda item: (ord(item[0]) >> 8, -item[1], item[0])):
+        blocks.setdefault(ord(char) >> 8, {})[char] = count
+    return blocks
+
+
+def _letters_literal(blocks: dict[int, dict[str, int]]) -> str:
+    lines = [f"    0x{block:02X}: {counts!r}," for block, counts in blocks.items()]
+    return ("LETTER_COUNTS: dict[int, dict[str, int]] = {\n" + "\n".join(lines) + "\n}\n"
+            '"""Per block of 256 code points (the high byte of a UTF-16 code unit), each folded letter of its alphabet and how\n'
+            'often the calibration half of the corpus writes it."""\n')
+
+
 def _literal(name: str, items: list[str], doc: str) -> str:
     text = "".join(items)
     lines = [f"    {text[start : start + 100]!r}" for start in range(0, len(text), 100)]
@@ -105,7 +130,8 @@ def main() -> None:
         ' (see there),\nread by :mod:`pi_compact.compaction.token_bounds`. Do not edit."""\n\n'
         + _literal("COMMON_PAIRS", pairs, f'"""{len(pairs)} pairs of characters of one kind, one after another."""')
         + "\n" + _literal("COMMON_TRIPLES", triples, f'"""{len(triples)} triples of lowercase letters, one after'
-                                                     ' another."""'))
+                                                     ' another."""')
+        + "\n" + _letters_literal(letter_counts()))
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

@@ -16,8 +16,9 @@ itself, and the estimate takes the largest:
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
   characters (``"    \\n \\t"`` is three tokens);
-- **random letters** (:func:`random_letter_units`): letters poor in vowels are cut into tokens of one or two
-  (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven), read over the whole text;
+- **random letters** (:func:`random_letter_units`): letters poor in vowels, or rich in letters a language writes
+  seldom, are cut into tokens of one or two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave
+  zuxo`` six), read over the whole text;
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
@@ -28,7 +29,7 @@ On English, code and every other natural class of the corpus the first two count
 has (a lower bound there), so they change nothing where the weights were right. The ends inside runs are read
 in a text's first :data:`PREFIX_CHARS` characters, so they cost the same on any text, in a dozen C calls; the
 repeats anywhere cost a few big-integer operations per period on the whole text (and Python work per stretch
-only where a text holds a real one), the random letters a popcount and a translate, the copies three searches of
+only where a text holds a real one), the random letters a popcount and two translates, the copies three searches of
 a few hundred characters (and a big-integer operation and the group's bounds where one finds a period). The run
 bound takes the largest of the ends, the repeats and the random letters, never their sum: they count the same
 ends; the copies bound a text on their own.
@@ -37,13 +38,14 @@ ends; the copies bound a text on their own.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import string
 import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import COMMON_PAIRS, COMMON_TRIPLES
+from .token_tables import COMMON_PAIRS, COMMON_TRIPLES, LETTER_COUNTS
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -495,26 +497,114 @@ _VOWEL_ONES = bytes(1 if chr(value) in VOWELS else 0 for value in range(256))
 def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int]) -> int:
     """The ends inside random letters over the whole Latin-1 bytes of a text (their run bound ``runs`` and the
     bit planes it read given), in 1/32 tokens: :data:`RANDOM_LETTER_UNITS` per letter less half the runs, so
-    that with the run bound a word and each of its letters cost half a token, where the letters are poor in
-    vowels: all of it at :data:`RANDOM_VOWELS` percent and below, none at :data:`NATURAL_VOWELS` and above, in
-    proportion between. The ends inside runs read the first characters only, the consonant-run bound of
-    tokens.py needs words of four letters and more that do not repeat; this one reads every letter, in one
-    popcount and a translate summed by ``zlib.adler32``."""
+    that with the run bound a word and each of its letters cost half a token, where the letters are random: all
+    of it where they are poor in vowels (:data:`RANDOM_VOWELS` percent and below, none at :data:`NATURAL_VOWELS`
+    and above, in proportion between) or surprising to a language (:func:`surprise_share`: random letters with
+    as many vowels as English), whichever is more. The ends inside runs read the first characters only, the
+    consonant-run bound of tokens.py needs words of four letters and more that do not repeat; this one reads
+    every letter, in one popcount and two translates summed by ``zlib.adler32``."""
     letters = (bits & masks[_LETTER]).bit_count()
     most = RANDOM_LETTER_UNITS * letters - runs // 2
     if letters < RANDOM_LETTERS_MIN or most <= 0:
         return 0
-    vowels = _byte_count(latin.translate(_VOWEL_ONES))
+    vowels = _byte_total(latin.translate(_VOWEL_ONES), 1)
     poor = min(NATURAL_VOWELS * letters - 100 * vowels, (NATURAL_VOWELS - RANDOM_VOWELS) * letters)
-    return most * poor // ((NATURAL_VOWELS - RANDOM_VOWELS) * letters) if poor > 0 else 0
+    units = most * poor // ((NATURAL_VOWELS - RANDOM_VOWELS) * letters) if poor > 0 else 0
+    latin_letters = letter_surprise(0x00)
+    surprising, span = surprise_share(latin_letters, latin.translate(latin_letters.table), letters)
+    return max(units, most * surprising // span)
 
 
-def _byte_count(ones: bytes) -> int:
-    """How many bytes of ``ones`` are 1 (the rest 0): their sum, taken by adler32 below the modulus it wraps at."""
-    if len(ones) < 65521:
-        return zlib.adler32(ones, 0) & 0xFFFF
-    view = memoryview(ones)
-    return sum(zlib.adler32(view[start : start + 65520], 0) & 0xFFFF for start in range(0, len(ones), 65520))
+def _byte_total(data: bytes, largest: int) -> int:
+    """The sum of the bytes of ``data``, none above ``largest``: read from adler32's low half per chunk small
+    enough never to reach the modulus it wraps at (65521)."""
+    chunk = 65520 // max(1, largest)
+    if len(data) <= chunk:
+        return zlib.adler32(data, 0) & 0xFFFF
+    view = memoryview(data)
+    return sum(zlib.adler32(view[start : start + chunk], 0) & 0xFFFF for start in range(0, len(data), chunk))
+
+
+# -- letters a language writes seldom -------------------------------------------------------------------------
+
+ALPHABETS: dict[str, tuple[int, int]] = {
+    "latin": (0x0000, 0x00FF), "greek": (0x0370, 0x03FF), "cyrillic": (0x0400, 0x045F), "hebrew": (0x0590, 0x05FF),
+    "arabic": (0x0600, 0x06FF), "devanagari": (0x0900, 0x097F), "georgian": (0x10A0, 0x10FF),
+}
+"""The alphabets whose letters are weighed against a language's (each within one block of 256 code points, the
+high byte of a UTF-16 code unit): their letter frequencies are counted on the calibration half of the corpus
+(``token_tables.LETTER_COUNTS``)."""
+
+SURPRISE_UNSEEN = 0.5
+"""The count a letter the corpus never wrote is read at: rarer than any it wrote, not impossible."""
+
+SURPRISE_CAP = 31
+"""Surprisal is read in half bits (``-2 log2 share``), up to this many: a byte each, summed 2,000 at a time."""
+
+NATURAL_SURPRISE, RANDOM_SURPRISE = 0.4, 0.55
+"""Bits per letter above a language's own mean surprisal (the mean its calibration text has) between which a text
+goes from that language to random letters: on both halves of the corpus every natural class but the encodings
+stays at 0.37 or below (generated identifiers, the most; the held-out Hebrew and Arabic 0.34), while random letters
+drawn alike are 0.9-1.2 above English and above each other alphabet's language at a few hundred letters, and
+random letters with English's share of vowels 0.55-0.7 (0.45 and up at 200 letters)."""
+
+SURPRISE_DOUBT = 1.5
+"""How far a text's mean surprisal may stray by chance, in bits, times the square root of its letters (a
+letter's surprisal varies by about this much): a short text is read as random letters from lower, since the
+few letters a short natural text holds tell little, and where the letters are random the estimate must hold."""
+
+
+def fold(char: str) -> str:
+    """A letter as the letter tables count it: lowercase, without its accent where the base letter is in the same
+    block of 256 code points (``É`` is ``e``, ``Ά`` is ``α``, ``Ё`` is ``е``)."""
+    lower = char.lower()
+    if len(lower) != 1:
+        return char
+    base = unicodedata.normalize("NFD", lower)[0]
+    return base if ord(base) >> 8 == ord(char) >> 8 else lower
+
+
+def alphabet_of(char: str) -> str | None:
+    """The alphabet of :data:`ALPHABETS` a character is a letter of (or a mark: Indic vowel signs), if any."""
+    code = ord(char)
+    if unicodedata.category(char)[0] not in "LM":
+        return None
+    return next((name for name, (first, last) in ALPHABETS.items() if first <= code <= last), None)
+
+
+class LetterSurprise:
+    """An alphabet's letter table: per low byte of its block the letter's surprisal in half bits (0 for no
+    letter, and for the block's first code point, which stands for a character of another block), and the mean
+    a text of the language it was counted on has, in 1/16 half bits."""
+
+    def __init__(self, block: int) -> None:
+        letters = {low: fold(chr(block << 8 | low)) for low in range(1, 256) if alphabet_of(chr(block << 8 | low))}
+        counts = LETTER_COUNTS.get(block, {})
+        alphabet = sorted(set(letters.values()))
+        total = max(1, sum(counts.get(letter, 0) for letter in alphabet))
+        score = {letter: max(1, min(SURPRISE_CAP, round(-2 * math.log2(max(counts.get(letter, 0), SURPRISE_UNSEEN)
+                                                                           / total))))
+                 for letter in alphabet}
+        self.table = bytes(score[letters[low]] if low in letters else 0 for low in range(256))
+        self.natural = round(16 * sum(counts.get(letter, 0) * score[letter] for letter in alphabet) / total)
+
+
+@functools.cache
+def letter_surprise(block: int) -> LetterSurprise:
+    return LetterSurprise(block)
+
+
+def surprise_share(alphabet: LetterSurprise, scores: bytes, letters: int) -> tuple[int, int]:
+    """How far ``letters`` letters whose surprisals are ``scores`` (their bytes through the alphabet's table) are
+    from its language towards random letters, as a fraction (numerator, denominator): 0 up to
+    :data:`NATURAL_SURPRISE` bits per letter above the language's mean, 1 from :data:`RANDOM_SURPRISE`, both
+    lowered by :data:`SURPRISE_DOUBT` over the square root of the letters."""
+    if not letters:
+        return 0, 1
+    low = round(32 * NATURAL_SURPRISE) - round(32 * SURPRISE_DOUBT) // math.isqrt(letters)
+    span = round(32 * (RANDOM_SURPRISE - NATURAL_SURPRISE)) * letters
+    excess = 16 * _byte_total(scores, SURPRISE_CAP) - (alphabet.natural + low) * letters
+    return min(max(excess, 0), span), span
 
 
 def short_tokens(size: int) -> int:

@@ -15,7 +15,10 @@ are not trusted where they were not fitted. Two bounds hold the estimate up: a c
 weights never saw (private use, Cherokee, emoji, zero-width joiners) or a rare one of a fitted block (an
 ideograph outside the common sets, a combining mark) weighs its UTF-8 bytes, since no token holds less than a
 byte; and lowercase text that is no language (random letters: runs of four consonants) adds
-:data:`CLUSTER_TOKENS` per such run. On the 45 classes of the corpus (``make bench`` prints the table, on the
+:data:`CLUSTER_TOKENS` per such run. Letters of other alphabets weigh what random letters of theirs cost
+(:data:`RANDOM_TOKENS`) where a text's letters are random rather than a language's, told by how surprising its
+letters are to the letter frequencies of the calibration half (``token_bounds.surprise_share``); capitals of
+Cyrillic and Greek weigh what a tokenizer makes of them (:data:`UPPER_TOKENS`). On the 45 classes of the corpus (``make bench`` prints the table, on the
 half the weights never saw too) no class comes out below 0.93; ordinary prose and code come out 1.0-1.26.
 
 Weights are averages, and a short text is no average: ``t"r`` is four tokens and weighs one, ``a"a"a"…`` a
@@ -59,7 +62,7 @@ from typing import Any
 
 import orjson
 
-from .token_bounds import bound_units
+from .token_bounds import ALPHABETS, alphabet_of, bound_units, letter_surprise, surprise_share
 
 IMAGE_TOKENS = 1200
 
@@ -127,12 +130,13 @@ this many tokens per run of four (counted without overlap)."""
 _CONSONANTS = bytes(ord("c") if chr(value) in "bcdfghjklmnpqrstvwxz" else ord(" ") for value in range(256))
 
 
-RARE_BLOCKS = ((0x0300, 0x036F), (0x0460, 0x04FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF))
+RARE_BLOCKS = ((0x0300, 0x036F), (0x0460, 0x04FF), (0x0530, 0x058F), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF))
 """Blocks whose fitted weight holds for the characters texts are written in, not for the rest: of 20,992
 ideographs a tokenizer knows some thousands whole, the rest cost 2-3 tokens each, and random text draws
 mostly those. A character of these blocks outside the national standards' common sets (GB 2312, JIS X 0208
 and Big5 level 1 for ideographs, KS X 1001 for Hangul, modern Cyrillic; no combining mark) weighs its UTF-8
-bytes instead."""
+bytes instead. Armenian shares its block with the Hebrew the weight was fitted on, and costs its bytes: a
+tokenizer barely knows it (random Armenian letters are two tokens each)."""
 
 
 def _common(char: str) -> bool:
@@ -288,6 +292,75 @@ def _other_weight_units(text: str, latin: bytes, utf16: bytes) -> int:
         units += _ZERO_WIDTH_EXTRA * sum(map(text.count, ZERO_WIDTH))
     if high.translate(None, _OUTSIDE_RARE_BLOCKS):
         units += sum(map(_rare_extra, _rare_pattern().findall(text)))
+        if " " in text:
+            units += _SPACE_BEFORE_RARE * len(_space_before_rare().findall(text))
+    return units + alphabet_units(utf16, high)
+
+
+UPPER_TOKENS = {"greek": 2.0, "cyrillic": 1.25}
+"""What an uppercase letter of these alphabets weighs (their blocks' weights are lowercase text's): a tokenizer
+knows their capitals as little as random letters (Russian in capitals is 1.1-1.4 tokens a letter, Greek two,
+where lowercase Russian is 0.6)."""
+
+RANDOM_TOKENS = {"greek": 1.5, "cyrillic": 1.0625, "hebrew": 1.4375, "arabic": 1.5, "devanagari": 1.875,
+                 "georgian": 2.0}
+"""What a letter of random letters of each alphabet costs, a little above what it was measured at (random letters
+and words of them, ``bench/tokens_bench.py``): Cyrillic 0.97 where Russian costs 0.6, Georgian 1.86 where
+Georgian costs 1.48. A text's letters weigh this much where they are random (see
+:func:`~pi_compact.compaction.token_bounds.surprise_share`), their block's weight where they are a language's,
+in proportion between."""
+
+ALPHABET_LETTERS_MIN = 8
+"""Letters of an alphabet a text must hold before they are read as random or not (a shorter text is priced by
+the short-text floor of the bounds)."""
+
+
+class _Alphabet:
+    """What :func:`alphabet_units` reads an alphabet by: its block, the tables that select the block's code units
+    (0xFF where a UTF-16 high byte is the block's) and price its capitals beyond the block's weight, what a random
+    letter adds, and its letter table."""
+
+    def __init__(self, name: str) -> None:
+        self.block = ALPHABETS[name][0] >> 8
+        self.select = bytes(0xFF if high == self.block else 0 for high in range(256))
+        weight = _HIGH_UNITS[self.block]
+        upper = _units(UPPER_TOKENS.get(name, 0)) - weight
+        self.upper = bytes(upper if low and upper > 0 and _upper_letter(chr(self.block << 8 | low), name) else 0
+                           for low in range(256))
+        self.random = _units(RANDOM_TOKENS[name]) - weight
+        self.letters = letter_surprise(self.block)
+
+
+def _upper_letter(char: str, alphabet: str) -> bool:
+    return alphabet_of(char) == alphabet and char.isupper()
+
+
+_ALPHABETS = {alphabet.block: alphabet for alphabet in map(_Alphabet, RANDOM_TOKENS)}
+_OUTSIDE_ALPHABETS = bytes(high for high in range(256) if high not in _ALPHABETS)
+
+
+def alphabet_units(utf16: bytes, high: bytes) -> int:
+    """What the letters of the alphabets of :data:`RANDOM_TOKENS` in a text (its UTF-16-BE and their high bytes
+    given) weigh beyond their blocks' weights, in 1/32 tokens: their capitals (:data:`UPPER_TOKENS`), and where
+    they are random letters, up to :data:`RANDOM_TOKENS` a letter. Each alphabet's code units are picked out in C
+    (the low bytes ANDed with a mask of its block's high bytes, the rest read as the block's first code point,
+    no letter) and summed through its tables; the letters of :data:`ALPHABETS` are read apart, as the bounds read
+    Latin letters."""
+    present = high.translate(None, _OUTSIDE_ALPHABETS)
+    if not present:
+        return 0
+    lows = int.from_bytes(utf16[1::2], "big")
+    units = 0
+    for block in set(present):
+        alphabet = _ALPHABETS[block]
+        mask = int.from_bytes(high.translate(alphabet.select), "big")
+        mine = (lows & mask).to_bytes(len(high), "big")
+        scores = mine.translate(alphabet.letters.table)
+        letters = len(scores) - scores.count(0)
+        units += _byte_sum(mine.translate(alphabet.upper))
+        if letters >= ALPHABET_LETTERS_MIN:
+            random, span = surprise_share(alphabet.letters, scores, letters)
+            units += alphabet.random * letters * random // span
     return units
 
 
@@ -295,6 +368,17 @@ def _rare_extra(char: str) -> int:
     """What a rare character weighs beyond its block's weight (its bytes, see :data:`RARE_BLOCKS`)."""
     bound = UNFITTED["rare2"] if char < "\u0800" else UNFITTED["unfitted"]
     return _units(bound) - _HIGH_UNITS[ord(char) >> 8]
+
+
+@functools.cache
+def _space_before_rare() -> re.Pattern[str]:
+    """A space and a rare character: a regular expression that starts with a character is searched for it in C."""
+    return re.compile(" " + _rare_pattern().pattern)
+
+
+_SPACE_BEFORE_RARE = UNITS_PER_TOKEN - _units(WEIGHTS["space"])
+"""What a space before a rare character weighs beyond a space's: a token, since a tokenizer merges a space with
+the characters it knows only (``ա ա ա`` is five tokens, a space and two bytes a letter)."""
 
 
 # -- messages -------------------------------------------------------------------------------------------------

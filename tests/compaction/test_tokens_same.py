@@ -38,6 +38,8 @@ ALPHABETS = {
     "cjk": "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家学对可里后小么心多天而能好都然没日於起还发成事只作当想看文无开手十用主行方又如前所本见经头面公同三已老从动两长知民样现战世二",
     "rare ideographs": "".join(map(chr, range(0x3400, 0x3440))) + "丂丄丅",
     "hangul and cyrillic": "가각간갇갈ѐёђѓєѕ҂҃҄҅҆ЖЗИ ",
+    "alphabets": "абвгдежзийЁЖЗЙЯЀаαβγδεΑΒΓάאבגדהابتثجაბგდकखगि्աբգ ",  # random letters and capitals (issue 23.7)
+    "russian": "оеаинтсрвлкпмдуяы ОТ",
     "astral and zero-width": "😀🙂\U00020000\u200b\u200d\u2060a ",
     "expanding": _EXPANDING[:40] + "a ",
     "surrogates": "\ud800\udfffa",

@@ -123,16 +123,31 @@ def inner_units(text: str) -> int:
 
 def random_letter_units(latin: bytes) -> int:
     """Half a token per letter of the Latin-1 characters less half the run bound, all of it where at most
-    RANDOM_VOWELS percent of the letters are vowels, none from NATURAL_VOWELS, in proportion between (texts with
-    RANDOM_LETTERS_MIN letters or more)."""
+    RANDOM_VOWELS percent of the letters are vowels, none from NATURAL_VOWELS, in proportion between, or by how
+    surprising the letters are (:func:`surprise_fraction`), whichever is more (texts with RANDOM_LETTERS_MIN
+    letters or more)."""
     chars = latin.decode("latin-1")
-    letters = sum(unicodedata.category(char)[0] == "L" for char in chars)
+    letters = [char for char in chars if unicodedata.category(char)[0] == "L"]
     vowels = sum(char in spec.VOWELS for char in chars)
-    most = spec.RANDOM_LETTER_UNITS * letters - before.run_units(latin) // 2
-    if letters < spec.RANDOM_LETTERS_MIN or most <= 0:
+    most = spec.RANDOM_LETTER_UNITS * len(letters) - before.run_units(latin) // 2
+    if len(letters) < spec.RANDOM_LETTERS_MIN or most <= 0:
         return 0
-    poor = Fraction(spec.NATURAL_VOWELS * letters - 100 * vowels, (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * letters)
-    return math.floor(most * min(1, max(0, poor)))
+    poor = Fraction(spec.NATURAL_VOWELS * len(letters) - 100 * vowels,
+                    (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * len(letters))
+    return math.floor(most * max(min(1, max(0, poor)), surprise_fraction(0x00, letters)))
+
+
+def surprise_fraction(block: int, letters: list[str]) -> Fraction:
+    """How far letters of one block are from the language its letter table was counted on: their mean surprisal
+    (in 1/16 half bits) above the table's natural mean, less the NATURAL_SURPRISE threshold lowered by
+    SURPRISE_DOUBT over the square root of the letters, over the span up to RANDOM_SURPRISE; between 0 and 1."""
+    if not letters:
+        return Fraction(0)
+    table = spec.letter_surprise(block)
+    mean = Fraction(16 * sum(table.table[ord(char) & 0xFF] for char in letters), len(letters))
+    low = round(32 * spec.NATURAL_SURPRISE) - round(32 * spec.SURPRISE_DOUBT) // math.isqrt(len(letters))
+    span = round(32 * (spec.RANDOM_SURPRISE - spec.NATURAL_SURPRISE))
+    return min(Fraction(1), max(Fraction(0), (mean - table.natural - low) / span))
 
 
 def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:

@@ -51,6 +51,7 @@ describes a context that no longer exists and is ignored.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import Counter
 import string
@@ -61,7 +62,10 @@ from typing import Any
 
 import orjson
 
-from .periodic_obvious import bound_units  # the frozen bounds and the periodic one (issue 23.7)
+from pi_compact.compaction import token_bounds as bounds
+from pi_compact.compaction import tokens as fast  # the alphabets' constants only
+
+from .periodic_obvious import bound_units, surprise_fraction  # the frozen bounds and the periodic one (issue 23.7)
 
 IMAGE_TOKENS = 1200
 
@@ -129,7 +133,7 @@ this many tokens per run of four (counted without overlap)."""
 _CONSONANTS = bytes(ord("c") if chr(value) in "bcdfghjklmnpqrstvwxz" else ord(" ") for value in range(256))
 
 
-RARE_BLOCKS = ((0x0300, 0x036F), (0x0460, 0x04FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF))
+RARE_BLOCKS = ((0x0300, 0x036F), (0x0460, 0x04FF), (0x0530, 0x058F), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3), (0xF900, 0xFAFF))
 """Blocks whose fitted weight holds for the characters texts are written in, not for the rest: of 20,992
 ideographs a tokenizer knows some thousands whole, the rest cost 2-3 tokens each, and random text draws
 mostly those. A character of these blocks outside the national standards' common sets (GB 2312, JIS X 0208
@@ -279,6 +283,27 @@ def _other_weight_units(text: str, latin: bytes) -> int:
         units += _ZERO_WIDTH_EXTRA * sum(map(text.count, ZERO_WIDTH))
     if high.translate(None, _OUTSIDE_RARE_BLOCKS):
         units += sum(map(_rare_extra, _rare_pattern().findall(text)))
+        # issue 23.7: a space before a rare character is a token of its own
+        units += sum(UNITS_PER_TOKEN - _units(WEIGHTS["space"]) for before, char in zip(text, text[1:])
+                     if before == " " and is_rare(char))
+    return units + alphabet_units(text)
+
+
+def alphabet_units(text: str) -> int:
+    """Issue 23.7's alphabets, one character at a time: each capital of an alphabet of ``UPPER_TOKENS`` weighs that
+    much beyond its block's weight, and the letters of each alphabet of ``RANDOM_TOKENS`` (but the block's first
+    code point), where a text holds ``ALPHABET_LETTERS_MIN`` or more, add what a random letter costs beyond the
+    block's weight times how random they are (``surprise_fraction``)."""
+    units = 0
+    for name, random_tokens in fast.RANDOM_TOKENS.items():
+        block = bounds.ALPHABETS[name][0] >> 8
+        letters = [char for char in text if bounds.alphabet_of(char) == name and ord(char) & 0xFF]
+        upper = _units(fast.UPPER_TOKENS.get(name, 0)) - _HIGH_UNITS[block]
+        if upper > 0:
+            units += upper * sum(char.isupper() for char in letters)
+        if len(letters) >= fast.ALPHABET_LETTERS_MIN:
+            random = (_units(random_tokens) - _HIGH_UNITS[block]) * len(letters)
+            units += math.floor(random * surprise_fraction(block, letters))
     return units
 
 
