@@ -1,10 +1,13 @@
-"""A finished request's Done item names the request only where the summary quotes it nowhere else: an "Earlier
-request:" line says it already, and the room of a second copy goes to the region's details."""
+"""A finished request's Done item names the request only where the summary quotes it nowhere else: the goal or an
+"Earlier request:" line says it already, and the room of a second copy goes to the region's details."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+
+from pi_compact.compaction.offline.summary import _asked_once
 
 from ..messages import assistant, call, result, user
 from .test_classes import EXAMPLES, summarize
@@ -47,9 +50,20 @@ def test_a_request_quoted_as_an_earlier_request_is_not_repeated_by_its_done_item
 
 @EXAMPLES
 @given(request=REQUESTS, report=REPORTS)
-def test_a_request_quoted_nowhere_else_stays_in_its_done_item(request: str, report: str) -> None:
-    # the first request is the goal, not an earlier request: its Done item alone says which request it was
+def test_the_request_the_goal_states_is_not_repeated_by_its_done_item(request: str, report: str) -> None:
     text = summarize([user(request), assistant(call("e", "edit", path="src/upload.py", oldText="a", newText="b")),
                       result("e", "edit", "ok"), assistant(report), user("Now write the release notes please.")])
-    done = [item for item in items(text, "### Done") if "(asked:" in item]
-    assert len(done) == 1 and request.split()[0] in done[0]
+    assert not any("(asked:" in item for item in items(text, "### Done"))
+    assert _said(text, request) == 1
+
+
+@pytest.mark.parametrize(("item", "kept"), [
+    ("Moved the settings (asked: “Please move the retry settings”)", False),
+    ("Moved the settings (asked: “Please rename the crawler”)", True),  # quoted nowhere
+    ("answered (asked: “Please move the retry settings”)", True),  # the request is all the item says
+    ("Moved the settings; asked: “Please move the retry settings”", True),  # no request named at its end
+])
+def test_a_done_item_keeps_its_request_unless_quoted_and_saying_more(item: str, kept: bool) -> None:
+    done = [item]
+    _asked_once(done, ["Earlier request: Please move the retry settings of the uploader"], ["Build the uploader"])
+    assert (done == [item]) is kept
