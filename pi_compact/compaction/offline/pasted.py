@@ -32,6 +32,9 @@ _STATEMENT = re.compile(r"^[A-Za-z_$][\w$.]*\(.*\);$"
 """A line of source: a call or chain ending in ``;`` (``console.error("Fatal error:", e);``), or a statement that
 opens with a keyword (``raise ValueError("bad header")``) and ends as code does. Output lines open with a tool's name
 and a colon (``TypeError: …``, ``go: cannot …``), which neither form matches."""
+_DOCUMENT_HEADING = re.compile(r"(?:^|(?<=[.?!:])[ \t]{1,4})#{1,6}[ \t]{1,4}\S")
+"""A markdown heading, at a line's start or after the sentence that introduces it ("did we do this? # Sync
+design"): where a document the user pasted (a design, a plan, a skill) begins."""
 _LINE_CHARS = 200
 """Longer lines are a log record or a blob, not an error line."""
 _PER_REQUEST = 3
@@ -54,6 +57,26 @@ def pasted_errors(request: str) -> list[str]:
     return found
 
 
+def own_words(request: str) -> str:
+    """The user's own words of ``request`` when it asks about a document it pastes ("did we build this already?
+    # Sync design …"): the words before the document's first heading (outside code fences). What such a document
+    says ("**Metadata** — always in context", "the worker must never block") describes a design under discussion,
+    not rules for the agent; a document handed over as the work ("Implement the following plan: # …") keeps its
+    rules, and so does a request with no document."""
+    fence = ""
+    lines = request.splitlines()
+    for number, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if opened and not fence:
+            fence = opened.group(1)[0] * 3
+        elif fence and line.lstrip().startswith(fence):
+            fence = ""
+        elif not fence and (heading := _DOCUMENT_HEADING.search(line)):
+            before = "\n".join([*lines[:number], line[: heading.start()]]).strip()
+            return before if before.endswith(("?", "？")) else request
+    return request
+
+
 def _outside_source(lines: list[str]) -> list[str]:
     """``lines`` without those fenced as source code (a fence naming a language other than a shell's or output's)."""
     kept: list[str] = []
@@ -71,4 +94,4 @@ def _outside_source(lines: list[str]) -> list[str]:
     return kept
 
 
-__all__ = ["pasted_errors"]
+__all__ = ["own_words", "pasted_errors"]

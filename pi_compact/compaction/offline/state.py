@@ -23,6 +23,7 @@ from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, 
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
                     replaced_names, said_on_declining, user_choices)
 from .paths import PathNames, infer_cwd
+from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .reports import Report, open_reports, unaddressed_reviews
@@ -690,7 +691,7 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
         finished = number < len(turns) - 1 and (turn.status == DONE or any(
             t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))
         answered = turns[number - 1].final_answer if number else ""  # what the user may be quoting
-        for rule in constraint_sentences(turn.request, answered):
+        for rule in constraint_sentences(own_words(turn.request), answered):
             if (lasting(rule) or not finished) and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)

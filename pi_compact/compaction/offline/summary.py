@@ -439,6 +439,7 @@ class OfflineSummarizer:
         if details:
             _within_room(sections.items["critical"], max(details[1], _EARLIER_ROOM),
                          lambda: render(sections, LAYOUT, focus_line))
+            _asked_once(sections.items["done"], sections.items["critical"], sections.items["goal"])
             add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
                         _EARLIER_LABEL, _RESOLVED_LABEL)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
@@ -477,6 +478,23 @@ def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> Non
         if text_tokens(draw()) <= room:
             return
         critical[n] = clip_words(critical[n], len(_EARLIER_LABEL) + 1 + _EARLIER_SHORT)
+
+
+_ASKED = " (asked: “"
+"""What opens the request a Done item names at its end (:func:`.progress.done_item`)."""
+
+
+def _asked_once(done: list[str], critical: list[str], goal: list[str]) -> None:
+    """Each Done item without the request it names when the user's words are quoted already (the goal, an "Earlier
+    request:" line, the last request verbatim): the item says what the work left, the quote which request it was; said twice,
+    the request takes the room of the details the region would add. An item that says nothing else keeps it."""
+    quoted = " ".join(" ".join(line.strip().removeprefix(">").strip() for line in item.splitlines())
+                      for item in [*goal, *critical] if item in goal or item.startswith((_EARLIER_LABEL, _REQUEST_LABEL)))
+    for number, item in enumerate(done):
+        left, opened, asked = item.rpartition(_ASKED)
+        words = " ".join(asked.removesuffix("”)").rstrip("…").split()) if opened and item.endswith("”)") else ""
+        if words and words in quoted and left.strip() not in ("", "answered"):
+            done[number] = left.strip()
 
 
 def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
