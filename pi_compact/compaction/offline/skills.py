@@ -2,8 +2,8 @@
 the work went on to follow, and that the next agent must load again to go on the same way.
 
 The harness injects a skill it loads: the ``Skill`` tool answers ``Launching skill: NAME``, then a message opens with
-``Base directory for this skill: PATH`` and holds the file. Its name is its folder's, its title the file's first
-heading. A ``SKILL.md`` the agent merely reads is not counted: it may be the project's own skill, worked on.
+``Base directory for this skill: PATH`` and holds the file. Its name is its folder's. A ``SKILL.md`` the agent
+merely reads is not counted: it may be the project's own skill, worked on.
 """
 
 from __future__ import annotations
@@ -19,18 +19,15 @@ SKILLS_LABEL = "Skills the agent loaded (their instructions guide the work):"
 _LAUNCHED = "Launching skill:"
 _BASE = "Base directory for this skill:"
 _SKILL_FILE = "skill.md"
-_TITLE = re.compile(r"(?m)^#[ \t]{1,4}(\S[^\n]{0,200})$")
 _NAME = re.compile(r"[\w.:-]{1,100}")
-_TITLE_CHARS = 60
 _ITEM_CHARS = 500
 _HEAD_CHARS = 4000
-"""A skill's text is read this far for its title: the heading opens it."""
+"""A message is read this far for the harness's opening line."""
 
 
-def loaded_skills(messages: Any) -> dict[str, str]:
-    """Each skill loaded in ``messages`` (its folder's name) with its title (``""`` when none shows), in the order
-    first loaded."""
-    found: dict[str, str] = {}
+def loaded_skills(messages: Any) -> list[str]:
+    """The name (its folder's) of each skill loaded in ``messages``, in the order first loaded."""
+    found: dict[str, None] = {}
     for message in message_dicts(messages):
         role = message.get("role")
         if role == "assistant" or (role == "toolResult" and message.get("isError")):
@@ -39,24 +36,18 @@ def loaded_skills(messages: Any) -> dict[str, str]:
         if role == "toolResult" and text.startswith(_LAUNCHED):
             name = _NAME.match(text[len(_LAUNCHED):].strip())
             if name:
-                found.setdefault(_short(name.group(0)), "")
+                found.setdefault(_short(name.group(0)))
         elif text.startswith(_BASE):
             folder = text[len(_BASE):].split("\n", 1)[0].strip().rstrip("/\\")
             parts = re.split(r"[/\\]", folder)
             if len(parts) > 1 and _NAME.fullmatch(parts[-1]):  # a folder, not words that happen to follow
-                _note(found, parts[-1], text)
-    return {name: title for name, title in found.items() if name}
+                found.setdefault(parts[-1])
+    return [name for name in found if name]
 
 
 def _short(name: str) -> str:
     """A plugin's skill by its own name (``superpowers:brainstorming`` is the folder ``brainstorming``)."""
     return name.rsplit(":", 1)[-1]
-
-
-def _note(found: dict[str, str], name: str, text: str) -> None:
-    title = _TITLE.search(text)
-    if name and (title or name not in found):
-        found[name] = clip_words(title.group(1), _TITLE_CHARS) if title else ""
 
 
 def skills_item(messages: Any) -> str:

@@ -18,9 +18,8 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import message_dicts
-from .trackers import TrackedItem, tracked_items
+from .trackers import ACTIVE, DONE, DROPPED, PENDING, TrackedItem, tracked_items
 
-PENDING, ACTIVE, DONE, DROPPED = "pending", "in_progress", "completed", "dropped"
 _STATUSES = {
     PENDING: ("pending", "todo", "to_do", "to-do", "not_started", "not started", "open", "planned", "queued"),
     ACTIVE: ("in_progress", "in-progress", "in progress", "active", "doing", "started", "running", "current"),
