@@ -52,6 +52,8 @@ def line_filter(query: str) -> Callable[[bytes], bool]:
     holds each string's characters of a run as they are, and case folding works character by character: the
     run is in the case-folded line too. Lines with ``\\u`` escapes (which may spell any character), and
     queries with characters JSON escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
+    A line nested too deeply to be read whole shows a cut mark its bytes lack: :func:`candidate_slots` lets
+    such lines through itself.
     """
     tokens = _tokens(query)
     if tokens is None:
