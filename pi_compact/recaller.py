@@ -16,8 +16,7 @@ tool; ``pi-compact session search`` runs it on the command line.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +24,7 @@ import orjson
 
 from .errors import CorruptEntryError
 from .session import Session
+from .store.byte_search import candidate_slots, folding_into
 from .store.scan import Slot
 
 EXCERPT_CHARS = 400
@@ -76,13 +76,16 @@ def recall(session: Session, query: str, *, limit: int = 10, include_abandoned: 
         if named:
             hits = [_hit(entry, abandoned, _entry_text(entry)[:ENTRY_CHARS], ENTRY_CHARS) for entry, abandoned in named]
             return RecallResult(query, tuple(hits[:limit]), len(hits), len(scope), True)
-    matcher = _matcher(query)
+    matcher, holds = _matcher(query), _parts_matcher(query)
     hits, total = [], 0
-    for slot in reversed(_candidates(index, query, scope)):
+    for slot in reversed(candidate_slots(index, query, scope)):
         try:
             entry = index.peek(slot)
         except CorruptEntryError:
             continue  # a line that looked like an entry but does not parse: nothing to find in it
+        if holds is not None and len(hits) == limit:  # the rest are only counted: whether, not where
+            total += holds(_entry_parts(entry))
+            continue
         text = _entry_text(entry)
         found = matcher(text)
         if found is None:
@@ -142,187 +145,38 @@ def _context_start(index, path: list[Slot]) -> int:
     return 0
 
 
-# -- which lines can hold a match, told from their bytes ------------------------------------------------------
-
-_RUN = re.compile(r"[\w.-]+")
-"""Characters JSON writes as themselves (or as a ``\\u`` escape) and no join of a text's fields is made of
-(``\\n``, ``name(``, ``$ ``): a text holding a run of them holds it within one string of the line. ``-`` and
-``.`` join words into one run (``session-manager``, ``index.ts``), rarer in a file than each of its words."""
-_NUMBER_TEXT = re.compile(r"[0-9e.-]+")
-"""A run a JSON number's text can hold: numbers in tool arguments are shown as orjson writes them, which need
-not be as the file writes them (``1.5e3`` becomes ``1500.0``), so such runs are not looked for in the bytes
-(a number's neighbours, ``:,[]}`` and blanks, are never in a run: a run is all number or no part of one)."""
-
-
-FOLDS_TO_ASCII = "\xdf\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
-"""The characters beyond ASCII whose case folding holds an ASCII character, a word character in every case
-(ß → ss, ſ → s, K → k, ﬁ → fi); a test derives the list from the running Python's Unicode tables."""
-_FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(char.encode()) for char in FOLDS_TO_ASCII))
-_ASCII = bytes(range(128))
-
-
-def _tokens(query: str) -> list[str] | None:
-    """The runs a matching text holds, to look for in the bytes; ``None`` when the bytes cannot tell."""
-    folded = query.casefold()
-    tokens = [run for run in _RUN.findall(folded) if not _NUMBER_TEXT.fullmatch(run)]
-    if not tokens or any(char in folded for char in '"\\') or any(ord(char) < 0x20 for char in folded):
-        return None
-    return tokens
-
-
-def line_filter(query: str) -> Callable[[bytes], bool]:
-    """A test of a JSONL line's bytes that is false only when the entry's text cannot match ``query``.
-
-    A match holds every run of the case-folded query (word characters, ``-`` and ``.``: see :data:`_RUN`;
-    joins between fields are never such characters, so no run spans two fields). Outside JSON escapes a line
-    holds each string's characters of a run as they are, and case folding works character by character: the
-    run is in the case-folded line too. Lines with ``\\u`` escapes (which may spell any character), and
-    queries with characters JSON escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
-    """
-    tokens = _tokens(query)
-    if tokens is None:
-        return lambda raw: True
-    ascii_tokens = [token.encode() for token in tokens] if all(token.isascii() for token in tokens) else None
-
-    def may_match(raw: bytes) -> bool:
-        if b"\\u" in raw:
-            return True
-        if ascii_tokens is not None and (raw.isascii() or not _FOLDS_TO_ASCII.search(raw.translate(None, _ASCII))):
-            lowered = raw.lower()  # case folding, for the ASCII runs of a line none of whose characters fold to ASCII
-            return all(token in lowered for token in ascii_tokens)
-        if raw.isascii():
-            return False  # a run beyond ASCII cannot be in it
-        text = raw.decode("utf-8", "replace").casefold()
-        return all(token in text for token in tokens)
-
-    return may_match
-
-
-def _candidates(index, query: str, scope: list[Slot]) -> list[Slot]:
-    """The slots of ``scope`` that :func:`line_filter` lets through, for every line of an opened file at once:
-    the lines holding every run of the query found in one pass over the file; escapes and characters that
-    fold to ASCII located once for the whole file (a file with neither, the usual, needs no more)."""
-    per_line = line_filter(query)
-    tokens = _tokens(query)
-    data: bytes = index.file_bytes
-    if tokens is None or not all(token.isascii() for token in tokens) or not data:
-        return [slot for slot in scope if (raw := index.raw_line(slot)) is None or per_line(raw)]
-    runs = sorted({token.encode() for token in tokens}, key=len, reverse=True)
-    escapes = _escape_positions(data)
-    folding = _FOLDS_TO_ASCII.search(data.translate(None, _ASCII)) is not None
-    holding = _lines_holding(data, runs)
-    if not escapes and not folding:
-        # a slot parsed already (or never read from the file) passes: the exact test costs nothing more
-        return [slot for slot in scope if slot.start in holding or slot.entry is not None or slot.start < 0]
-
-    def may_match(slot: Slot) -> bool:
-        if slot.entry is not None or slot.start < 0:
-            return True
-        start, end = slot.start, slot.end
-        at = bisect_left(escapes, start)
-        if at < len(escapes) and escapes[at] < end:
-            return True
-        if folding and not data[start:end].isascii():
-            return per_line(data[start:end])
-        return start in holding
-
-    return [slot for slot in scope if may_match(slot)]
-
-
-def _lines_holding(data: bytes, runs: list[bytes]) -> set[int]:
-    """The start offsets of the lines of ``data`` whose lowered bytes hold every one of ``runs`` (longest first).
-
-    The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh memory
-    than the search itself, and doubled the peak), and each run is searched from one occurrence to the next,
-    skipping the rest of each line found, rather than line by line (a word found in few lines costs a few
-    searches, not one per line; a common one a search per line holding it). A line's bounds are its
-    newlines, found in the file's bytes: no run holds one. An occurrence in a key counts only in a line that
-    holds a tool call's ``"arguments"`` (see :func:`_in_key`): ``timestamp``, ``content`` or ``output`` are
-    keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds.
-    """
-    holding: list[set[int]] = [set() for _ in runs]
-    keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
-    lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
-    resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
-    for offset in range(0, len(data), _PIECE_BYTES):
-        # the piece reaches len(run) - 1 bytes into the next, so that a run across the seam is found
-        piece = data[offset : offset + _PIECE_BYTES + len(runs[0]) - 1].lower()
-        for number, run in enumerate(runs):
-            found = holding[number]
-            at = piece.find(run, max(resume[number] - offset, 0))
-            while 0 <= at < _PIECE_BYTES:  # one starting later is the next piece's
-                start, end = lines[number]
-                if offset + at > end:  # a line of its own, its bounds looked for once however many keys hold it
-                    start, end = data.rfind(b"\n", 0, offset + at) + 1, data.find(b"\n", offset + at)
-                    lines[number] = start, end = start, len(data) if end < 0 else end
-                if _in_key(data, offset + at + len(run)):
-                    keyed[number].add(start)
-                    at = piece.find(run, at + len(run))  # the line may hold it in a text further on
-                    continue
-                found.add(start)
-                resume[number] = end
-                at = piece.find(run, end - offset)
-    for found, in_keys in zip(holding, keyed):
-        found.update(start for start in in_keys - found if _holds_arguments(data, start))
-    return set.intersection(*holding)
-
-
-def _in_key(data: bytes, after: int) -> bool:
-    """Whether the run ending at ``after`` is in an object's key: a quote right after it ends a string (a run
-    holds no backslash that could escape the quote), a string followed by ``:`` is a key (in a line that
-    parses: one that does not holds no entry to find). Whitespace before the ``:`` is not looked for: the
-    run counts then, which costs a parse, never a hit."""
-    return data.startswith(b'":', after)
-
-
-def _holds_arguments(data: bytes, start: int) -> bool:
-    """Whether the line at ``start`` holds a key ``"arguments"``: a tool call's arguments are shown as JSON,
-    their keys included (see :func:`_message_text`); no other key is in an entry's text."""
-    end = data.find(b"\n", start)
-    return data.find(b'"arguments"', start, len(data) if end < 0 else end) >= 0
-
-
-_PIECE_BYTES = 1 << 22
-"""Bytes of the file lowered at once by :func:`_lines_holding`."""
-
-
-_ESCAPE = re.compile(rb"\\u")
-
-
-def _escape_positions(data: bytes) -> list[int]:
-    """Where ``\\u`` occurs; ``re`` passes over the backslashes of a file of escaped newlines faster than
-    ``bytes.find`` (0.17 s against 0.26 s on the 290 MB benchmark file)."""
-    return [found.start() for found in _ESCAPE.finditer(data)]
-
-
 def _entry_text(entry: dict) -> str:
+    return "\n".join(part for part in _entry_parts(entry) if part)
+
+
+def _entry_parts(entry: dict) -> Iterator[str]:
+    """The texts an entry's searchable text joins with newlines (some may be empty), made one at a time: a
+    search that finds the query in one makes none of the rest."""
     kind = entry.get("type")
     if kind == "message" and isinstance(entry.get("message"), dict):
-        return _message_text(entry["message"])
-    if kind == "branch_summary":
-        return _strings(entry.get("summary"))
-    if kind == "custom_message":
-        return _strings(entry.get("content"))
-    return ""
+        yield from _message_parts(entry["message"])
+    elif kind == "branch_summary":
+        yield _strings(entry.get("summary"))
+    elif kind == "custom_message":
+        yield _strings(entry.get("content"))
 
 
-def _message_text(message: dict) -> str:
+def _message_parts(message: dict) -> Iterator[str]:
     role = message.get("role")
     if role == "bashExecution":
-        return f"$ {_strings(message.get('command'))}\n{_strings(message.get('output'))}"
-    parts = []
+        yield f"$ {_strings(message.get('command'))}\n{_strings(message.get('output'))}"
+        return
     content = message.get("content")
     for block in content if isinstance(content, list) else [content]:
         if isinstance(block, dict) and block.get("type") == "toolCall":
             arguments = orjson.dumps(block.get("arguments"), default=str).decode()
-            parts.append(f"{_strings(block.get('name'))}({arguments})")
+            yield f"{_strings(block.get('name'))}({arguments})"
         elif isinstance(block, dict):
-            parts.append(_strings(block.get("text") if block.get("type") != "thinking" else block.get("thinking")))
+            yield _strings(block.get("text") if block.get("type") != "thinking" else block.get("thinking"))
         else:
-            parts.append(_strings(block))
+            yield _strings(block)
     if role == "branchSummary" or role == "compactionSummary":
-        parts.append(_strings(message.get("summary")))
-    return "\n".join(p for p in parts if p)
+        yield _strings(message.get("summary"))
 
 
 def _strings(value: Any) -> str:
@@ -341,7 +195,7 @@ def _matcher(query: str):
     words = [w for w in phrase.split() if w]
 
     def find(text: str) -> int | None:
-        folded = text.casefold()
+        folded = _folded(text)
         at = folded.find(phrase)
         if at >= 0:
             return at
@@ -350,6 +204,34 @@ def _matcher(query: str):
         return None
 
     return find
+
+
+def _parts_matcher(query: str) -> Callable[[Iterable[str]], bool] | None:
+    """Whether :func:`_matcher` finds the query in the text that parts join into, tested part by part (no
+    joined text, no folding of the parts after the one that holds it); ``None`` for a query with blanks:
+    its phrase may span a join, and its words match apart."""
+    phrase = query.casefold()
+    if not phrase or any(char.isspace() for char in phrase):
+        return None
+    if not phrase.isascii():
+        return lambda parts: any(phrase in _folded(part) for part in parts)
+    encoded, folding = phrase.encode(), folding_into([phrase])
+
+    def holds(part: str) -> bool:
+        if part.isascii():
+            return phrase in part.lower()
+        if any(char in part for char in folding):
+            return phrase in part.casefold()
+        # Folding the text beyond ASCII costs ten times more than the whole rest of the search, and an ASCII
+        # phrase is made of the text's ASCII characters only (no other folds into it), lowered: their bytes
+        return encoded in part.encode("utf-8", "surrogatepass").lower()
+
+    return lambda parts: any(holds(part) for part in parts)
+
+
+def _folded(text: str) -> str:
+    """``text.casefold()``; an ASCII text's case folding is its lower case, which Python makes faster."""
+    return text.lower() if text.isascii() else text.casefold()
 
 
 def _excerpt(text: str, at: int, chars: int) -> str:
@@ -390,4 +272,4 @@ def format_hits(result: RecallResult) -> str:
     return "\n".join(lines).rstrip()
 
 
-__all__ = ["RecallHit", "RecallResult", "format_hits", "line_filter", "recall", "searchable_entries"]
+__all__ = ["RecallHit", "RecallResult", "format_hits", "recall", "searchable_entries"]

@@ -1,4 +1,4 @@
-"""The byte filter of a big session's search (:func:`pi_compact.recaller.line_filter`): it may let a line through
+"""The byte filter of a big session's search (:mod:`pi_compact.store.byte_search`): it may let a line through
 that does not match, never hold back one that does, whatever the text, the query, or how the line is escaped."""
 
 from __future__ import annotations
@@ -10,7 +10,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pi_compact.recaller import FOLDS_TO_ASCII, _entry_text, _matcher, line_filter
+from pi_compact.recaller import _entry_text, _matcher
+from pi_compact.store import byte_search
+from pi_compact.store.byte_search import FOLDS_TO_ASCII, folding_into, line_filter
 
 SPECIAL = "ßſKİﬁﬀẞǰŉ\u2028\"\\/\n\t\x00é中😀"
 """Characters whose case folding or JSON escaping differ from their bytes (folding to ASCII, escapes)."""
@@ -95,11 +97,11 @@ def test_a_hyphen_or_a_dot_joins_the_words_of_a_run(query, text, passes):
        length=st.integers(1, 12), escaped=st.booleans(), piece=st.sampled_from([1, 2, 5, 16, 64, 1 << 22]))
 def test_the_search_of_a_lazily_read_file_finds_exactly_what_parsing_every_line_finds(
         tmp_path_factory, monkeypatch, texts, pick, start, length, escaped, piece):
-    from pi_compact import Session, recall, recaller
+    from pi_compact import Session, recall
     from pi_compact.store import scan
 
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)  # every line read lazily, as in a file over 8 MB
-    monkeypatch.setattr(recaller, "_PIECE_BYTES", piece)  # the file is lowered in pieces: seams anywhere
+    monkeypatch.setattr(byte_search, "_PIECE_BYTES", piece)  # the file is lowered in pieces: seams anywhere
     entries, parent = [], None
     for number, text in enumerate(texts):
         for entry in _entries(text, float(number)):
@@ -135,11 +137,11 @@ def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spr
     """The lines holding a query's longest word are found by jumping from one occurrence to the next: a line
     is a hit only when it holds every word, wherever else in the file the words are, and wherever the seams
     of the pieces the file is lowered in fall (a piece shorter than the word included)."""
-    from pi_compact import Session, recall, recaller
+    from pi_compact import Session, recall
     from pi_compact.store import scan
 
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
-    monkeypatch.setattr(recaller, "_PIECE_BYTES", piece)
+    monkeypatch.setattr(byte_search, "_PIECE_BYTES", piece)
     texts = ["alpha alpha one", "beta two", "Alpha and beta", "beta gamma three", "beta, then alpha"]
     header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
     lines, parent = [orjson.dumps(header)], None
@@ -167,7 +169,7 @@ def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spr
 def test_a_word_in_the_keys_of_every_line_is_found_in_the_texts_only(tmp_path, monkeypatch, query, expected, passed):
     """The byte filter passes a line holding the word only in keys when they may be a tool call's arguments
     (shown with their keys): the other lines are ruled out before any is parsed."""
-    from pi_compact import Session, recall, recaller
+    from pi_compact import Session, recall
     from pi_compact.store import scan
 
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
@@ -189,4 +191,32 @@ def test_a_word_in_the_keys_of_every_line_is_found_in_the_texts_only(tmp_path, m
         found = recall(session, query, whole_session=True)
     assert [hit.entry_id for hit in found.hits] == expected
     starts = [sum(len(line) + 1 for line in lines[: number + 1]) for number in range(len(messages))]
-    assert recaller._lines_holding(data, [query.encode()]) == {starts[number] for number in passed}
+    assert byte_search._lines_holding(data, [query.encode()])[0] == {starts[number] for number in passed}
+
+
+@pytest.mark.parametrize(
+    ("run", "characters"),
+    [
+        ("enoent", "\u1e97"),  # ẗ folds to t and a combining mark: it may end the run
+        ("cache", ""),  # ẖ folds to h and a mark, which no e follows; ẚ to a and a mark, which no c follows
+        ("class", "ßſẞﬅﬆ"),  # ß, ẞ fold to ss, ſ to s; ﬅ, ﬆ to st, whose s may end the run
+        ("kick", "\u212a"),  # the Kelvin sign folds to k
+        ("ff", "ﬀﬁﬂﬃﬄ"),  # ﬁ folds to fi: its f may end the run
+    ],
+)
+def test_the_characters_folding_into_a_run_are_those_whose_folding_can_overlap_it(run, characters):
+    assert folding_into([run]) == characters
+
+
+@settings(max_examples=300)
+@given(prefix=st.text(alphabet="abcfhiklnstwy", max_size=3), char=st.sampled_from(FOLDS_TO_ASCII),
+       suffix=st.text(alphabet="abcfhiklnstwy", max_size=3), start=st.integers(0, 8), length=st.integers(1, 8))
+def test_a_run_found_in_a_folded_text_only_through_a_character_names_that_character(prefix, char, suffix, start,
+                                                                                      length):
+    """Any ASCII run of a case-folded text that the folding of a character makes part of names the character:
+    no text found through the folding is missed by a search that looks for the characters named only."""
+    folded = (prefix + char + suffix).casefold()
+    run = folded[start : start + length]
+    through_char = start < len(prefix) + len(char.casefold()) and start + length > len(prefix)
+    if run and run.isascii() and len(run) == length and through_char:
+        assert char in folding_into([run])

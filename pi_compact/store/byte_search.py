@@ -1,0 +1,233 @@
+"""Which lines of a session file may hold a search's match, told from their bytes without parsing them.
+
+:func:`pi_compact.recaller.recall` searches an entry's text case-insensitively (case folding); parsing every
+line of a 290 MB file to do so costs seconds. A text's characters are mostly in its line's bytes as they are,
+so a line whose lowered bytes lack a run of the query's word characters cannot match: :func:`line_filter`
+tests one line, :func:`candidate_slots` every line of an opened file in one pass. Both may let through a line
+that does not match (the caller parses and tests it), never hold back one that does: the lines whose bytes
+cannot tell (a ``\\u`` escape, a character whose case folding makes ASCII, a line nested too deeply to be
+read whole) are let through or tested in full.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .depth import CUT_MARK
+from .index import SessionIndex
+from .scan import Slot, may_be_too_deep_at
+
+_RUN = re.compile(r"[\w.-]+")
+"""Characters JSON writes as themselves (or as a ``\\u`` escape) and no join of a text's fields is made of
+(``\\n``, ``name(``, ``$ ``): a text holding a run of them holds it within one string of the line. ``-`` and
+``.`` join words into one run (``session-manager``, ``index.ts``), rarer in a file than each of its words."""
+_NUMBER_TEXT = re.compile(r"[0-9e.-]+")
+"""A run a JSON number's text can hold: numbers in tool arguments are shown as orjson writes them, which need
+not be as the file writes them (``1.5e3`` becomes ``1500.0``), so such runs are not looked for in the bytes
+(a number's neighbours, ``:,[]}`` and blanks, are never in a run: a run is all number or no part of one)."""
+
+
+FOLDS_TO_ASCII = "\xdf\u0130\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06"
+"""The characters beyond ASCII whose case folding holds an ASCII character, a word character in every case
+(ß → ss, ſ → s, K → k, ﬁ → fi); a test derives the list from the running Python's Unicode tables."""
+_FOLDS_TO_ASCII = re.compile(b"|".join(re.escape(char.encode()) for char in FOLDS_TO_ASCII))
+_ASCII = bytes(range(128))
+
+
+def _tokens(query: str) -> list[str] | None:
+    """The runs a matching text holds, to look for in the bytes; ``None`` when the bytes cannot tell."""
+    folded = query.casefold()
+    tokens = [run for run in _RUN.findall(folded) if not _NUMBER_TEXT.fullmatch(run)]
+    if not tokens or any(char in folded for char in '"\\') or any(ord(char) < 0x20 for char in folded):
+        return None
+    return tokens
+
+
+def line_filter(query: str) -> Callable[[bytes], bool]:
+    """A test of a JSONL line's bytes that is false only when the entry's text cannot match ``query``.
+
+    A match holds every run of the case-folded query (word characters, ``-`` and ``.``: see :data:`_RUN`;
+    joins between fields are never such characters, so no run spans two fields). Outside JSON escapes a line
+    holds each string's characters of a run as they are, and case folding works character by character: the
+    run is in the case-folded line too. Lines with ``\\u`` escapes (which may spell any character), and
+    queries with characters JSON escapes otherwise (``"``, ``\\``, control characters), are never ruled out.
+    A line nested too deeply to be read whole shows a cut mark its bytes lack: :func:`candidate_slots` lets
+    such lines through itself.
+    """
+    tokens = _tokens(query)
+    if tokens is None:
+        return lambda raw: True
+    ascii_tokens = [token.encode() for token in tokens] if all(token.isascii() for token in tokens) else None
+
+    def may_match(raw: bytes) -> bool:
+        if b"\\u" in raw:
+            return True
+        if ascii_tokens is not None and (raw.isascii() or not _FOLDS_TO_ASCII.search(raw.translate(None, _ASCII))):
+            lowered = raw.lower()  # case folding, for the ASCII runs of a line none of whose characters fold to ASCII
+            return all(token in lowered for token in ascii_tokens)
+        if raw.isascii():
+            return False  # a run beyond ASCII cannot be in it
+        text = raw.decode("utf-8", "replace").casefold()
+        return all(token in text for token in tokens)
+
+    return may_match
+
+
+def candidate_slots(index: SessionIndex, query: str, scope: list[Slot]) -> list[Slot]:
+    """The slots of ``scope`` that :func:`line_filter` lets through, for every line of an opened file at once:
+    the lines holding every run of the query, found in one pass over the file that also finds the lines only
+    :func:`line_filter` itself can tell about (an escape, a character folding into a run), usually none."""
+    per_line = line_filter(query)
+    tokens = _tokens(query)
+    data: bytes = index.file_bytes
+    deep = _too_deep_lines(data, scope) if tokens and any(t in run for t in tokens for run in _CUT_MARK_RUNS) else set()
+    if tokens is None or not all(token.isascii() for token in tokens) or not data:
+        return [slot for slot in scope if (raw := index.raw_line(slot)) is None or slot.start in deep or per_line(raw)]
+    holding, unsure = _lines_holding(data, sorted({token.encode() for token in tokens}, key=len, reverse=True))
+    holding |= deep
+
+    def may_match(slot: Slot) -> bool:
+        start = slot.start
+        if slot.entry is not None or start < 0:
+            return True  # parsed already (or never read from the file): the exact test costs nothing more
+        if start in unsure and start not in holding:
+            return per_line(data[start : slot.end])
+        return start in holding
+
+    return [slot for slot in scope if may_match(slot)]
+
+
+def _too_deep_lines(data: bytes, scope: list[Slot]) -> set[int]:
+    """The starts of the lines of ``scope`` not parsed yet that may nest too deeply to be read whole: their
+    text may hold :data:`~pi_compact.store.depth.CUT_MARK`, which their bytes do not."""
+    return {slot.start for slot in scope if slot.entry is None and slot.start >= 0 and may_be_too_deep_at(data, slot)}
+
+
+def _lines_holding(data: bytes, runs: list[bytes]) -> tuple[set[int], set[int]]:
+    """The start offsets of the lines of ``data`` whose lowered bytes hold every one of ``runs`` (ASCII, longest
+    first), and of the lines whose bytes cannot tell: those holding a ``\\u`` escape or a character whose
+    case folding can make part of a run (see :func:`folding_into`).
+
+    The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh memory
+    than the search itself, and doubled the peak), and each piece is read for every test while it is in the
+    processor's cache. Each run is searched from one occurrence to the next, skipping the rest of each line
+    found, rather than line by line (a word found in few lines costs a few searches, not one per line; a
+    common one a search per line holding it). A line's bounds are its newlines, found in the file's bytes:
+    no run holds one. An occurrence in a key counts only in a line that holds a tool call's ``"arguments"``
+    (see :func:`_in_key`): ``timestamp``, ``content`` or ``cacheRead`` are keys of nearly every line, and
+    parsing each line to find the word in none of its texts cost seconds.
+    """
+    holding: list[set[int]] = [set() for _ in runs]
+    keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
+    lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
+    resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
+    unsure: set[int] = set()
+    folding = [char.encode() for char in folding_into([run.decode() for run in runs])]
+    # the piece reaches into the next by a run's length less one, so that a run across the seam is found
+    # (one starting in the next piece is that piece's); an escape is found the same way
+    overlap = max(len(runs[0]), len(b"\\u")) - 1
+    for offset in range(0, len(data), _PIECE_BYTES):
+        piece = data[offset : offset + _PIECE_BYTES + overlap].lower()
+        _find_escapes(data, piece, offset, unsure)
+        for number, run in enumerate(runs):
+            found = holding[number]
+            at = piece.find(run, max(resume[number] - offset, 0))
+            while 0 <= at < _PIECE_BYTES:
+                start, end = lines[number]
+                if offset + at > end:  # a line of its own, its bounds looked for once however many keys hold it
+                    start, end = _line_bounds(data, offset + at)
+                    lines[number] = start, end
+                if _in_key(data, offset + at + len(run)):
+                    keyed[number].add(start)
+                    at = piece.find(run, at + len(run))  # the line may hold it in a text further on
+                    continue
+                found.add(start)
+                resume[number] = end
+                at = piece.find(run, end - offset)
+    for char in folding:
+        _find_character(data, char, unsure)
+    for found, in_keys in zip(holding, keyed):
+        found.update(start for start in in_keys - found if _holds_arguments(data, start))
+    return set.intersection(*holding), unsure
+
+
+def _find_escapes(data: bytes, piece: bytes, offset: int, unsure: set[int]) -> None:
+    """Add to ``unsure`` the starts of the lines holding a ``\\u`` escape that starts in the lowered ``piece``
+    of ``data`` at ``offset`` (and within :data:`_PIECE_BYTES` of it)."""
+    found = _ESCAPE.search(piece)
+    while found is not None and found.start() < _PIECE_BYTES:
+        start, end = _line_bounds(data, offset + found.start())
+        unsure.add(start)
+        found = _ESCAPE.search(piece, end - offset)
+
+
+def _find_character(data: bytes, char: bytes, unsure: set[int]) -> None:
+    """Add to ``unsure`` the starts of the lines holding the UTF-8 bytes ``char``, looked for by their last
+    byte (a byte that only follows others in UTF-8, rare in a file that is mostly ASCII: ``bytes.find``
+    of a single byte runs many times faster than of several)."""
+    last = char[-1:]
+    at = data.find(last, len(char) - 1)
+    while at >= 0:
+        if data.startswith(char, at - len(char) + 1):
+            start, end = _line_bounds(data, at)
+            unsure.add(start)
+            at = end
+        at = data.find(last, at + 1)
+
+
+def folding_into(runs: list[str]) -> str:
+    """The characters of :data:`FOLDS_TO_ASCII` whose case folding can make part of an occurrence of one of
+    ``runs`` (case-folded ASCII): their folding and the run overlap in equal characters, the overlap starting
+    the folding unless it starts the run, and ending the folding unless it ends the run (ß folds to ``ss``,
+    which may end ``class``; ẗ folds to ``t`` and a combining mark, which may end ``enoent`` but not be
+    inside ``fetch``)."""
+    return "".join(char for char in FOLDS_TO_ASCII if any(_overlaps(char.casefold(), run) for run in runs))
+
+
+def _overlaps(folded: str, run: str) -> bool:
+    for begin in range(len(folded)):
+        for stop in range(begin + 1, len(folded) + 1):
+            part = folded[begin:stop]
+            at = run.find(part)
+            while at >= 0:
+                if (begin == 0 or at == 0) and (stop == len(folded) or at + len(part) == len(run)):
+                    return True
+                at = run.find(part, at + 1)
+    return False
+
+
+def _line_bounds(data: bytes, at: int) -> tuple[int, int]:
+    """The start and the end (its newline, or the end of the file) of the line holding offset ``at``."""
+    end = data.find(b"\n", at)
+    return data.rfind(b"\n", 0, at) + 1, len(data) if end < 0 else end
+
+
+_KEY_REST = re.compile(rb'[A-Za-z0-9_.-]*":')
+"""The rest of a key a run is in: more characters of a run, then the key's closing quote and its colon."""
+
+
+def _in_key(data: bytes, after: int) -> bool:
+    """Whether the run ending at ``after`` is in an object's key: a quote after it (and more characters of a
+    run, which hold no backslash that could escape the quote) ends a string, a string followed by ``:`` is
+    a key (in a line that parses: one that does not holds no entry to find). Whitespace before the ``:`` is
+    not looked for: the run counts then, which costs a parse, never a hit."""
+    return _KEY_REST.match(data, after) is not None
+
+
+def _holds_arguments(data: bytes, start: int) -> bool:
+    """Whether the line at ``start`` holds a key ``"arguments"``: a tool call's arguments are shown as JSON,
+    their keys included (see :func:`pi_compact.recaller.recall`); no other key is in an entry's text."""
+    end = data.find(b"\n", start)
+    return data.find(b'"arguments"', start, len(data) if end < 0 else end) >= 0
+
+
+_PIECE_BYTES = 1 << 20
+"""Bytes of the file lowered at once by :func:`_lines_holding`."""
+_ESCAPE = re.compile(rb"\\u")
+_CUT_MARK_RUNS = _RUN.findall(CUT_MARK.casefold())
+"""The runs of the text a reader puts in place of what nests too deeply: a line may hold them in its text
+without holding them in its bytes (:func:`candidate_slots` lets every line that may nest so deeply through)."""
+
+
+__all__ = ["FOLDS_TO_ASCII", "candidate_slots", "folding_into", "line_filter"]
