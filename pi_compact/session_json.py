@@ -11,9 +11,12 @@ them, even when a hand edit made them the wrong type.
 from __future__ import annotations
 
 import os
+import sys
 from collections import Counter
 from dataclasses import replace
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from itertools import compress, repeat
+from operator import eq, itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .errors import PiCompactError, UsageError
@@ -25,6 +28,7 @@ if TYPE_CHECKING:
     from .session import Session
     from .store.index import DigestNode
     from .store.listing import SessionInfo
+    from .store.scan import Slot
     from .store.stream import StreamedFile
 
 __all__ = [
@@ -188,14 +192,32 @@ def counted_tree(session: Session, digest: Callable[[dict], Any]) -> tuple[list[
 # -- reading a file in pieces (the CLI's show and info on a file of any size) -----------------------------------
 
 
-def file_counted_tree(path: str | os.PathLike, digest: Callable[..., Any], *,
-                      with_lines: bool = False) -> tuple[Session, list[DigestNode], EntryCounts]:
+class RowsOf(NamedTuple):
+    """Where :func:`file_counted_tree` finds and keeps a row per line, and how a digest is made a row and back.
+
+    A row is ``(type, id, parentId, timestamp, role)`` of the line's slot and entry (``role``: what
+    :class:`EntryCounts` counts of a message, ``None`` for other entries), then what ``pack`` keeps of the
+    digest: ``pack(slot, role, digest)`` makes it (``None``: not kept), ``unpack(rows)`` the digests again, of
+    a list of rows at once."""
+
+    cache: EstimateCache
+    pack: Callable[[Slot, Any, Any], tuple | None]
+    unpack: Callable[[list[tuple]], Iterable[Any]]
+
+
+def file_counted_tree(path: str | os.PathLike, digest: Callable[..., Any], *, with_lines: bool = False,
+                      rows: RowsOf | None = None) -> tuple[Session, list[DigestNode], EntryCounts]:
     """:func:`counted_tree` of the file at ``path``, read once in pieces: memory holds the index and the
     digests, never the file (:mod:`pi_compact.store.stream`). The session returned answers for the header,
     name, leaf, problems and paths; its entries are not held. A v1/v2 file is opened whole (it is migrated).
 
     With ``with_lines``, ``digest`` is called with the entry and the bytes of its line (a memoryview), or ``None`` for the line of a file migrated in memory (its entries are not its lines):
-    what a cache keyed by line content (:mod:`pi_compact.compaction.estimate_cache`) needs."""
+    what a cache keyed by line content (:mod:`pi_compact.compaction.estimate_cache`) needs.
+
+    With ``rows`` (and ``with_lines``), a line the cache has a row for is neither scanned nor parsed nor
+    digested: its slot, count and digest come from the row (:meth:`StreamedFile.keyed_slots
+    <pi_compact.store.stream.StreamedFile.keyed_slots>`), and the digest is given the line's key rather than
+    its bytes. A row is kept only of a line whose slot it can stand for and whose role is a string or none."""
     from .session import Session
     from .store.scan import _gc_paused
 
@@ -203,6 +225,8 @@ def file_counted_tree(path: str | os.PathLike, digest: Callable[..., Any], *,
     if streamed is None:
         session = Session.open(path)
         return (session, *counted_tree(session, (lambda entry: digest(entry, None)) if with_lines else digest))
+    if rows is not None and with_lines:
+        return _counted_from_rows(streamed, digest, rows)
     counts, digests = EntryCounts(), {}
     kinds, roles = counts.kinds, counts.message_roles
     with _gc_paused():  # as in SessionIndex.digest_tree: a pass this size creates no cycle worth collecting
@@ -217,6 +241,50 @@ def file_counted_tree(path: str | os.PathLike, digest: Callable[..., Any], *,
                 digests[slot.id] = digest(entry, view[slot.start : slot.end]) if with_lines else digest(entry)
     session = _read_only(streamed)
     return session, session._index.digest_nodes(digests), counts
+
+
+def _counted_from_rows(streamed: StreamedFile, digest: Callable[..., Any],
+                       rows: RowsOf) -> tuple[Session, list[DigestNode], EntryCounts]:
+    """:func:`file_counted_tree` with ``rows``: what the loop over pieces does, the known lines taken from their
+    rows in runs (counted, digested and kept by C-level loops: a file shown before is nearly all known lines)."""
+    from .store.scan import _gc_paused
+
+    intern = sys.intern
+    counts, digests = EntryCounts(), {}
+    kinds, roles = counts.kinds, counts.message_roles
+    cache, pack, unpack = rows.cache, rows.pack, rows.unpack
+    known_keys: list[int] = []
+    known_rows: list[tuple] = []
+
+    def take_known() -> None:
+        kinds.extend(map(_FIRST, known_rows))
+        roles.extend(compress(map(_FIFTH, known_rows), map(eq, map(_FIRST, known_rows), repeat("message"))))
+        digests.update(zip(map(_SECOND, known_rows), unpack(known_rows)))
+        cache.keep_rows(known_keys, known_rows)
+        known_keys.clear()
+        known_rows.clear()
+
+    with _gc_paused():
+        for slot, key, entry, plain in streamed.keyed_slots(cache.row, known_keys, known_rows):
+            if known_rows:
+                take_known()
+            kind, role = entry.get("type"), None
+            kinds.append(kind)
+            if kind == "message":
+                message = entry.get("message")
+                role = message.get("role") if isinstance(message, dict) else "none"
+                roles.append(role)
+            made = digests[slot.id] = digest(entry, key)
+            if plain and (role is None or type(role) is str) and (packed := pack(slot, role, made)) is not None:
+                # types and roles interned: written once each (marshal refers to a string met before)
+                row = (intern(kind), slot.id, slot.parent_id, slot.timestamp, role if role is None else intern(role))
+                cache.keep_rows([key], [row + packed])
+        take_known()
+    session = _read_only(streamed)
+    return session, session._index.digest_nodes(digests), counts
+
+
+_FIRST, _SECOND, _FIFTH = itemgetter(0), itemgetter(1), itemgetter(4)
 
 
 def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:

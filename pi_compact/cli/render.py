@@ -15,7 +15,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import islice, repeat
+from operator import itemgetter
 from sys import intern
 from typing import NamedTuple
 
@@ -410,6 +411,27 @@ def entry_look(tokens: Callable[..., int | None] | None = None) -> Callable[...,
         ))
 
     return look
+
+
+def look_row(slot: object, role: object, look: EntryLook) -> tuple | None:
+    """What a cached row of a line keeps of its look (``session_json.RowsOf``'s ``pack``): the kind, the
+    preview and the count; the id and type are the slot's, and the look is not kept when they are not."""
+    if look[0] != slot.id or look[1] != slot.type:  # type: ignore[attr-defined]
+        return None
+    return look[2:]
+
+
+def looks_of_rows(rows: list[tuple]) -> Iterator[EntryLook]:
+    """The looks cached rows stand for (``session_json.RowsOf``'s ``unpack``), made as :func:`entry_look` made
+    them (a row: the type, id, parentId, timestamp, role, then what :func:`look_row` kept), by C-level loops."""
+    return map(_make_tuple, repeat(EntryLook), map(_LOOK_FIELDS, rows))
+
+
+_make_tuple = tuple.__new__
+_LOOK_FIELDS = itemgetter(1, 0, 5, 6, 7)
+
+ROW_SOURCES = ("cli/render.py", "session_json.py", "store/scan.py", "store/stream.py")
+"""The package's files whose code makes a cached row of ``session show``: their bytes make the rows' version."""
 
 
 @dataclass(frozen=True)

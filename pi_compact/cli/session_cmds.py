@@ -18,6 +18,7 @@ import typer
 from ..errors import NotASessionError, UsageError
 from ..session import Session
 from ..session_json import (
+    RowsOf,
     entry_tokens,
     file_counted_tree,
     file_info_json,
@@ -45,7 +46,7 @@ def show(
     file: FileArg,
     as_json: JsonOpt = False,
     no_cache: Annotated[
-        bool, typer.Option("--no-cache", help="Estimate every message anew; neither read nor write the estimate cache.")
+        bool, typer.Option("--no-cache", help="Read and estimate every line anew; neither read nor write the cache.")
     ] = False,
 ) -> None:
     """Show a session: header, counts and tree.
@@ -53,9 +54,10 @@ def show(
     The tree shows every branch, labels, the leaf and the path to it, compaction and branch-summary entries,
     and an estimated token count per message.
 
-    The estimates are kept in a cache (numbers only, keyed by each line's content) under
-    $PI_COMPACT_CACHE_DIR, else $XDG_CACHE_HOME/pi-compact, else ~/.cache/pi-compact, so that showing the
-    session again estimates only new or changed lines. PI_COMPACT_CACHE_DIR='' or --no-cache turns it off.
+    The estimates, and each line's row of the tree (id, type, parent, time, and the start of its text as
+    printed), are kept in a cache keyed by each line's content, 0600 under $PI_COMPACT_CACHE_DIR, else
+    $XDG_CACHE_HOME/pi-compact, else ~/.cache/pi-compact, so that showing the session again reads only new
+    or changed lines. PI_COMPACT_CACHE_DIR='' or --no-cache turns it off.
 
     Examples:
 
@@ -76,12 +78,13 @@ def show(
     from . import render
 
     estimate = render.token_estimator()
-    cache = _estimate_cache(file, no_cache, estimate)
+    cache = _estimate_cache(file, no_cache, estimate, rows=render.ROW_SOURCES)
     look = render.entry_look(cache.keyed(entry_tokens(estimate)))
+    rows = RowsOf(cache, render.look_row, render.looks_of_rows) if cache.rows_version is not None else None
     # Paused to the end, not only while reading: the first collection after the read would walk every node and
     # digest of the tree (a tenth of a second for 100,000 entries) to find no cycle.
     with _gc_paused():
-        session, roots, counts = _read(file_counted_tree, file, look, with_lines=True)
+        session, roots, counts = _read(file_counted_tree, file, look, with_lines=True, rows=rows)
         on_path = frozenset(session.path_ids())
         _warn(session)
         _save(cache)
@@ -337,15 +340,24 @@ def _entry_id(session: Session, ref: str) -> str:
     return entry_id
 
 
-def _estimate_cache(path: Path, off: bool, estimate: Callable[[dict], int] | None = None) -> EstimateCache:
-    """The token estimate cache of the session at ``path``; an empty one, used by nobody, when ``off`` or when
-    ``estimate`` is not the library's estimator (the cache's version describes that one only)."""
-    from ..compaction.estimate_cache import EstimateCache
+def _estimate_cache(path: Path, off: bool, estimate: Callable[[dict], int] | None = None,
+                    rows: tuple[str, ...] = ()) -> EstimateCache:
+    """The token estimate cache of the session at ``path``, with the rows made by the package's files ``rows``
+    (paths under the package) if any; an empty one, used by nobody, when ``off`` or when ``estimate`` is not
+    the library's estimator (the cache's version describes that one only)."""
+    from ..compaction.estimate_cache import EstimateCache, rows_version_of
     from ..compaction.tokens import estimate_tokens
 
     if off or (estimate is not None and estimate is not estimate_tokens):
         return EstimateCache(None)
-    return EstimateCache.open(path)
+    version = None
+    if rows:
+        package = Path(__file__).resolve().parents[1]
+        try:
+            version = rows_version_of(package / name for name in rows)
+        except OSError:  # installed without its sources: no version to trust, so no rows
+            pass
+    return EstimateCache.open(path, rows_version=version)
 
 
 def _warn(session: Session) -> None:

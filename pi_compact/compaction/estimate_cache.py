@@ -1,35 +1,48 @@
-"""A persistent cache of token estimates per session line, so that a session shown before is shown fast.
+"""A persistent cache of what ``session show`` makes of each session line, so that a session shown before is
+shown fast: token estimates, and the rows the tree is drawn from.
 
 ``session show`` puts an estimate beside every message, and on a 100k-entry session estimating is nine tenths
-of the command (:mod:`~pi_compact.compaction.tokens` costs tens of µs per KB and reads every character). A
-session only grows, so showing it again estimates the same lines again: here each figure is kept under a key
-of its line's bytes and read back the next time, and only lines not seen before are estimated.
+of the command (:mod:`~pi_compact.compaction.tokens` costs tens of µs per KB and reads every character); once
+the estimates are kept, parsing every line and building its preview is most of the rest. A session only grows,
+so showing it again does the same work for the same lines: here each line's figure, and its row (what the
+tree needs of it: type, id, parentId, timestamp, role, kind, preview), are kept under a key of its bytes and
+read back the next time; only lines not seen before are parsed, previewed and estimated.
 
-What makes a stale figure impossible:
+What makes a stale figure or row impossible:
 
 - the key is the line's content: its CRC-32 and its length (the entry's id and timestamp are in the line).
-  An edited line is estimated again, and a file rewritten (by pi's migration, a copy, a repair) keeps the
-  figures of the lines it kept; a wrong figure would need an edited line to take the length and CRC of
-  another line of the session (one chance in 2^32 per line of that length);
+  An edited line is read again, and a file rewritten (by pi's migration, a copy, a repair) keeps the figures
+  and rows of the lines it kept; a wrong one would need an edited line to take the length and CRC of another
+  line of the session (one chance in 2^32 per line of that length);
 - the file holds the estimator's version, a hash of the bytes of ``tokens.py``, ``token_bounds.py`` and
   ``token_tables.py``, Python's Unicode version (NFKC) and the byte order: a cache of any other estimator is
-  ignored and replaced, never read;
-- a file that is truncated, corrupt (its own CRC), foreign or unreadable is ignored; one that cannot be
-  written leaves the command as it was without the cache, with one warning.
+  ignored and replaced, never read. Rows hold their own version besides (:func:`rows_version_of`: a hash of
+  the code that makes them, with Python's and orjson's versions): rows of any other are ignored, the figures
+  kept;
+- a row is kept only of a line whose slot it can stand for however the file is scanned (the scanner's prefix
+  and a parser read the same type, id, parentId and timestamp, strings, and reading it reported nothing:
+  :func:`~pi_compact.store.scan.plain_fields`); other lines are read every time;
+- a file that is truncated, corrupt (its own CRCs, one for the figures and one for the rows), foreign or
+  unreadable is ignored; one that cannot be written leaves the command as it was without the cache, with one
+  warning.
 
-Where: ``$PI_COMPACT_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME/pi-compact``, else
-``~/.cache/pi-compact``; never beside the session. One file per session, named by a hash of its resolved
-path, holding only numbers (keys and figures, 16 bytes a line: 1.6 MB for 100,000 messages) and no text of
-the session. Files are 0600 in a 0700 folder (a folder another user could write to is not used), written
-whole to a temporary file and renamed over the old one (two commands writing at once leave one of their
-files, each valid), and hold the keys of the lines the session has now, no more. Past :data:`MAX_FILES`
-files or :data:`MAX_BYTES` in all, the least recently used files of other sessions are removed.
+Where: ``$PI_COMPACT_CACHE_DIR`` (empty: no cache; ``session show --no-cache`` neither reads nor writes it), else
+``$XDG_CACHE_HOME/pi-compact``, else ``~/.cache/pi-compact``; never beside the session. One file per session,
+named by a hash of its resolved path. The figures are numbers (16 bytes a line), but the rows hold text of the
+session: each entry's id and the start of what it says, as ``session show`` prints it (made visible, cut to
+160 characters; show redacts nothing), about 230 bytes a line (23 MB for 100,000 entries). Files are 0600 in
+a 0700 folder (a folder another user could write to is not used), written whole to a temporary file and
+renamed over the old one (two commands writing at once leave one of their files, each valid), and hold the
+lines the session has now, no more (``show --json`` keeps figures only: a file it rewrites loses its rows).
+Past :data:`MAX_FILES` files or :data:`MAX_BYTES` in all, the least recently used files of other sessions
+are removed; a file is written without its rows rather than past :data:`MAX_BYTES`.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import marshal
 import os
 import stat
 import struct
@@ -38,22 +51,29 @@ import tempfile
 import time
 import unicodedata
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from zlib import crc32
 
+from ..store.stream import line_key
+
+__all__ = ["CACHE_DIR_ENV", "ESTIMATOR_FILES", "MAX_BYTES", "MAX_FILES", "EstimateCache", "cache_folder",
+           "estimator_version", "line_key", "prune", "rows_version_of", "version_of"]
+
 CACHE_DIR_ENV = "PI_COMPACT_CACHE_DIR"
 MAX_FILES = 256
 """Cache files kept at most (one per session shown); the least recently used go first."""
-MAX_BYTES = 64 * 1024 * 1024
-"""Bytes of cache files kept at most in all (40 sessions of 100,000 messages)."""
+MAX_BYTES = 256 * 1024 * 1024
+"""Bytes of cache files kept at most in all (about ten sessions of 100,000 entries with their rows); a file
+whose rows would make it larger is written without them."""
 STALE_TEMP_SECONDS = 3600
 """A temporary file this old was left by a command that died while writing: removed when pruning."""
 
-_MAGIC = b"PICOMPACT-EST-1\n"
-_HEAD = struct.Struct("<16s16sQI4x")
-"""magic, estimator version, number of lines, CRC-32 of the keys and figures that follow."""
+_MAGIC = b"PICOMPACT-EST-2\n"
+_HEAD = struct.Struct("<16s16s16sQIIQ")
+"""magic, estimator version, rows version (zeros: no rows), number of figures, CRC-32 of the keys and figures
+that follow, CRC-32 and size of the rows after them."""
 _SUFFIX = ".est"
 _NONE = -1
 """The figure stored for a line the estimate gives ``None`` (an entry that is no message, a broken message)."""
@@ -88,15 +108,23 @@ def version_of(folder: Path) -> bytes:
     return digest.digest()
 
 
-def line_key(line: bytes | memoryview) -> int:
-    """The cache key of one line: its CRC-32, then its length (the id, timestamp and text are in the line)."""
-    return crc32(line) << 32 | len(line) & 0xFFFFFFFF
+def rows_version_of(files: Iterable[str | os.PathLike]) -> bytes:
+    """A rows version (for :meth:`EstimateCache.open`): a hash of the bytes of ``files``, the source of the code
+    that makes the rows, with Python's version (marshal's format, ``str`` of numbers, Unicode) and orjson's."""
+    import orjson
+
+    digest = hashlib.blake2b(_MAGIC + b"rows", digest_size=16)
+    for name in files:
+        digest.update(os.fsencode(os.path.basename(name)) + b"\0" + Path(name).read_bytes())
+    digest.update(f"{sys.version} {orjson.__version__} {unicodedata.unidata_version} {sys.byteorder}".encode())
+    return digest.digest()
 
 
 class EstimateCache:
-    """The figures of one session's lines: read at :meth:`open`, used and completed by :meth:`keyed`'s
-    function, written back by :meth:`save` when they changed. Never raises an ``OSError``: a cache that cannot
-    be read is empty, one that cannot be written says so in :attr:`problem` (one sentence, for a warning)."""
+    """The figures of one session's lines, and its rows when asked for: read at :meth:`open`, used and
+    completed by :meth:`keyed`'s function (and :meth:`row` and :meth:`keep_rows`), written back by :meth:`save`
+    when they changed. Never raises an ``OSError``: a cache that cannot be read is empty, one that cannot be
+    written says so in :attr:`problem` (one sentence, for a warning)."""
 
     def __init__(self, file: Path | None, known: dict[int, int] | None = None) -> None:
         self.file = file
@@ -106,11 +134,22 @@ class EstimateCache:
         self._seen: dict[int, int] = {}
         """The figures of the lines met this time: what the file holds after :meth:`save`."""
         self._missed = 0
+        self.rows_version: bytes | None = None
+        """The version of the rows this command reads and keeps (:func:`rows_version_of`); ``None``: no rows."""
+        self._row_keys = array("Q")
+        """The keys of the rows read, in the order they were kept (the file's order when it was last shown)."""
+        self._kept_keys: list[int] = []
+        self._kept_rows: list[tuple] = []
+        """The keys and rows of the lines met this time, in order: what the file holds after :meth:`save`."""
+        self.row: Callable[[int], tuple | None] = lambda key: None
+        """The row kept for a line's key, or ``None``: asked for the lines of the session in order."""
 
     @classmethod
-    def open(cls, session_path: str | os.PathLike, folder: Path | None | object = ...) -> EstimateCache:
+    def open(cls, session_path: str | os.PathLike, folder: Path | None | object = ..., *,
+             rows_version: bytes | None = None) -> EstimateCache:
         """The cache of the session at ``session_path`` in ``folder`` (default :func:`cache_folder`; ``None``:
-        no cache). Whatever is wrong with the file, this returns a cache (an empty one)."""
+        no cache), with its rows of ``rows_version`` (none without). Whatever is wrong with the file, this
+        returns a cache (an empty one)."""
         where = cache_folder() if folder is ... else folder
         if where is None:
             return cls(None)
@@ -124,7 +163,9 @@ class EstimateCache:
         if cache.problem is not None:
             cache.file = None
             return cache
-        cache._known = _read(cache.file)  # type: ignore[arg-type]
+        cache.rows_version = rows_version
+        cache._known, cache._row_keys, rows = _read(cache.file, rows_version)  # type: ignore[arg-type]
+        cache.row = _in_order(cache._row_keys, rows)
         return cache
 
     @property
@@ -133,9 +174,10 @@ class EstimateCache:
         return len(self._seen) - self._missed
 
     def keyed(self, tokens: Callable[[dict], int | None]) -> Callable[[dict, Any], int | None]:
-        """``tokens(entry)`` as a function of the entry and its line's bytes, read from the cache when the line
-        was seen before. A line of ``None`` (an entry of a file migrated in memory) is not cached. Only the
-        figures of ``tokens`` that :func:`estimator_version` describes may be cached: the caller's promise."""
+        """``tokens(entry)`` as a function of the entry and its line's bytes (or the line's :func:`line_key`),
+        read from the cache when the line was seen before. A line of ``None`` (an entry of a file migrated in
+        memory) is not cached. Only the figures of ``tokens`` that :func:`estimator_version` describes may be
+        cached: the caller's promise."""
         if self.file is None:
             return lambda entry, line=None: tokens(entry)
         known, seen = self._known.get, self._seen
@@ -143,7 +185,8 @@ class EstimateCache:
         def cached(entry: dict, line: Any = None) -> int | None:
             if line is None or entry.get("type") != "message":  # nothing estimated: nothing to keep
                 return tokens(entry)
-            key = crc32(line) << 32 | len(line) & 0xFFFFFFFF  # line_key, inlined: once per message of the file
+            # line_key, inlined: once per message of the file
+            key = line if type(line) is int else crc32(line) << 32 | len(line) & 0xFFFFFFFF
             figure = known(key)
             if figure is None:
                 value = tokens(entry)
@@ -154,19 +197,63 @@ class EstimateCache:
 
         return cached
 
+    def keep_rows(self, keys: list[int], rows: list[tuple]) -> None:
+        """Keep the ``rows`` of the lines of ``keys`` (in the session's order) for the next command: each a tuple
+        of values :mod:`marshal` writes (strings, numbers, ``None``), the row the caller makes of a line, or the
+        :meth:`row` it read for it. The rows of the lines not met again are dropped at :meth:`save`. A message's
+        row holds no figure but the one :meth:`keyed` gave for its line (the caller's promise): that figure is
+        kept beside it."""
+        if self.rows_version is not None:
+            self._kept_keys += keys
+            self._kept_rows += rows
+
     def save(self) -> None:
-        """Write the figures of the lines met, when they differ from the file's; prune old caches after."""
+        """Write the figures and rows of the lines met, when they differ from the file's; prune old caches after."""
         if self.file is None:
             return
-        if self._seen == self._known:
+        figures, known, kept = self._seen, self._known, self._kept_keys
+        # A line read from its row was not estimated: its figure is the one kept (a message's row is kept with
+        # its figure). Unchanged: every figure known is a line's met, and the lines estimated were known.
+        if kept:
+            unchanged = figures.items() <= known.items() and not (known.keys() - figures.keys()).difference(kept)
+        else:
+            unchanged = figures == known
+        if unchanged and (self.rows_version is None or kept == self._row_keys.tolist()):
             _touch(self.file)  # used: the last to be pruned
             return
+        if kept:
+            figures = {key: known[key] for key in kept if key in known}
+            figures.update(self._seen)
         try:
-            _write(self.file, self._seen)
+            _write(self.file, figures, self.rows_version, kept, self._kept_rows)
         except OSError as exc:
             self.problem = _problem(f"cannot write the token estimate cache in {self.file.parent}: {exc.strerror or exc}")
             return
         prune(self.file.parent, keep=self.file)
+
+
+def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:
+    """The row of a key among ``keys`` (``rows`` in the same order), asked for in the order they were kept: a
+    session is read in the order it was read last time, so the next row is tried first, then any (a line
+    edited, moved or dropped), and the next after the one found. Building a map of 100,000 keys at open cost
+    more than asking in order."""
+    count, at = len(keys), 0
+    where: dict[int, int] | None = None
+
+    def row(key: int) -> tuple | None:
+        nonlocal at, where
+        if at < count and keys[at] == key:
+            at += 1
+            return rows[at - 1]
+        if where is None:
+            where = dict(zip(reversed(keys), range(count - 1, -1, -1)))  # the first of equal lines
+        found = where.get(key)
+        if found is None:
+            return None
+        at = found + 1
+        return rows[found]
+
+    return row
 
 
 def _unsafe(folder: Path) -> str | None:
@@ -187,38 +274,72 @@ def _problem(what: str) -> str:
     return f"{what}; estimates are computed every time ({CACHE_DIR_ENV} chooses another folder, empty: no cache)"
 
 
-def _read(file: Path) -> dict[int, int]:
-    """The figures by key that ``file`` holds; empty when it is missing, unreadable, torn, corrupt or foreign."""
+def _read(file: Path, rows_version: bytes | None = None) -> tuple[dict[int, int], array, list[tuple]]:
+    """The figures by key that ``file`` holds, and the keys and rows of its rows when they are of
+    ``rows_version``; nothing when it is missing, unreadable, torn, corrupt or foreign (rows alone are dropped
+    when theirs are)."""
+    nothing: tuple[dict[int, int], array, list[tuple]] = ({}, array("Q"), [])
     try:
         with open(file, "rb") as handle:
             head = handle.read(_HEAD.size)
             if len(head) != _HEAD.size:
-                return {}
-            magic, version, count, check = _HEAD.unpack(head)
-            if magic != _MAGIC or version != estimator_version() or os.fstat(handle.fileno()).st_size != _HEAD.size + 16 * count:
-                return {}
+                return nothing
+            magic, version, rows_of, count, check, rows_check, rows_size = _HEAD.unpack(head)
+            if magic != _MAGIC or version != estimator_version() or \
+                    os.fstat(handle.fileno()).st_size != _HEAD.size + 16 * count + rows_size:
+                return nothing
             body = handle.read(16 * count)
+            wanted = rows_size and rows_version is not None and rows_of == rows_version
+            blob = handle.read(rows_size) if wanted else b""
     except (OSError, ValueError):  # ValueError: a name the system cannot take (a NUL in the variable)
-        return {}
+        return nothing
     if len(body) != 16 * count or crc32(body) != check:
-        return {}
+        return nothing
     keys, figures = array("Q"), array("q")
     keys.frombytes(body[: 8 * count])
     figures.frombytes(body[8 * count :])
-    return dict(zip(keys, figures))
+    row_keys, rows = _rows(blob) if wanted and crc32(blob) == rows_check else (array("Q"), [])
+    return dict(zip(keys, figures)), row_keys, rows
 
 
-def _write(file: Path, figures: dict[int, int]) -> None:
-    """``figures`` to ``file``, all or nothing: a temporary file in the same folder renamed over it."""
+def _rows(blob: bytes) -> tuple[array, list[tuple]]:
+    """The keys and rows of a rows section (:func:`_rows_blob`); none when it is not one."""
+    try:
+        keys_bytes, columns = marshal.loads(blob)
+        keys = array("Q")
+        keys.frombytes(keys_bytes)
+    except (ValueError, EOFError, TypeError):
+        return array("Q"), []
+    if type(columns) is not tuple or not columns or any(type(c) is not tuple or len(c) != len(keys) for c in columns):
+        return array("Q"), []
+    return keys, list(zip(*columns))
+
+
+def _rows_blob(keys: list[int], rows: list[tuple]) -> bytes:
+    """Rows of one width and their keys: the keys' bytes and one tuple per column (marshal writes a column of
+    strings that repeat, like types and roles, with one copy of each)."""
+    return marshal.dumps((array("Q", keys).tobytes(), tuple(zip(*rows))))
+
+
+def _write(file: Path, figures: dict[int, int], rows_version: bytes | None = None, keys: list[int] | None = None,
+           rows: list[tuple] | None = None) -> None:
+    """``figures``, and ``rows`` of ``keys`` in order, to ``file``, all or nothing: a temporary file in the same
+    folder renamed over it. Rows that would make the file larger than :data:`MAX_BYTES` are left out."""
     folder = file.parent
     if not folder.is_dir():
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     body = array("Q", figures.keys()).tobytes() + array("q", figures.values()).tobytes()
-    head = _HEAD.pack(_MAGIC, estimator_version(), len(figures), crc32(body))
+    blob = _rows_blob(keys, rows) if keys and rows and rows_version is not None else b""
+    if _HEAD.size + len(body) + len(blob) > MAX_BYTES:
+        blob = b""
+    head = _HEAD.pack(_MAGIC, estimator_version(), rows_version if blob else bytes(16), len(figures), crc32(body),
+                      crc32(blob), len(blob))
     fd, temporary = tempfile.mkstemp(dir=folder, prefix=file.name + ".", suffix=".tmp")  # 0600
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(head + body)
+            handle.write(head)
+            handle.write(body)
+            handle.write(blob)
         os.replace(temporary, file)
     except BaseException:
         _remove(Path(temporary))

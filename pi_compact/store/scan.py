@@ -280,6 +280,33 @@ def lazy_line_slot(data: bytes, pos: int, end: int, line: int, problems: list[Pr
     return _read_line(memoryview(data), pos, end, line, 0, problems, False)
 
 
+def line_slot(data: bytes, pos: int, end: int, line: int, problems: list[Problem], *, eager: bool) -> Slot | None:
+    """The slot :func:`scan_entries` makes of the complete line ``data[pos:end]`` (``eager`` as it is given), or
+    ``None`` with the problem it records."""
+    if eager:
+        return _read_line(memoryview(data), pos, end, line, 0, problems, False)
+    return lazy_line_slot(data, pos, end, line, problems)
+
+
+def plain_fields(data: bytes, pos: int, end: int, entry: dict) -> bool:
+    """Whether the complete line ``data[pos:end]``, read as ``entry`` with no problem, is indexed alike however
+    it is scanned, into a slot known from its type, id, parentId and timestamp alone: strings (a timestamp may
+    be missing), a type the index reads nothing of (no label, name or header), and, when the scanner's prefix
+    reads the line lazily, the prefix's values (no key written twice)."""
+    kind, entry_id, stamp = entry.get("type"), entry.get("id"), entry.get("timestamp")
+    if type(kind) is not str or type(entry_id) is not str or (stamp is not None and type(stamp) is not str):
+        return False
+    if kind == "label" or kind == "session_info" or kind == "session":  # ALWAYS_PARSED_TYPES, and headers
+        return False
+    found = _PREFIX.match(data, pos, end)
+    if found is None or not ends_object(data, pos, end):
+        return True  # parsed in full by either scan: its slot is the entry's
+    prefix_kind, prefix_id, parent, prefix_stamp = found.groups()
+    return (kind == prefix_kind.decode() and entry_id == prefix_id.decode("utf-8", "replace") and "parentId" in entry
+            and entry["parentId"] == (None if parent is None else parent.decode("utf-8", "replace"))
+            and stamp == prefix_stamp.decode("utf-8", "replace"))
+
+
 def _lines(data: bytes, pos: int):
     size = len(data)
     while pos < size:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from zlib import crc32
 
 from orjson import loads as orjson_loads  # jsonl.loads itself: a call less per line of the file
 
@@ -123,6 +124,25 @@ class StreamedFile:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
                 yield from _tally_messages(self, data, end)
+        finally:
+            os.close(self._fd)
+
+    def keyed_slots(self, known: Callable[[int], tuple | None], known_keys: list[int],
+                    known_rows: list[tuple]) -> Iterator[KeyedSlot]:
+        """What :meth:`pieces` indexes, slot by slot in file order, with its line's key (:func:`line_key`):
+        a line for whose key ``known`` has a row (its first four values: the slot's type, id, parentId and
+        timestamp) is appended to ``known_keys`` and ``known_rows``, and not yielded; any other is yielded
+        with its entry (:meth:`Piece.entry`) and whether such a row could stand for its slot
+        (:func:`~pi_compact.store.scan.plain_fields`; never for a line without its newline). The lines
+        appended come before the line yielded: the caller takes them first.
+
+        A line ``known`` has a row for is neither scanned nor parsed: its slot is made from the row. What
+        reading the line could report, a plain line never reports, and the index's own problems (a duplicate
+        id) come from the slot, so the index and its problems are those of :meth:`pieces`."""
+        try:
+            rest, self._rest = self._rest, b""
+            for data, end in _chain(rest, self._lines):
+                yield from _keyed_piece(self, data, end, known, known_keys.append, known_rows.append)
         finally:
             os.close(self._fd)
 
@@ -322,6 +342,76 @@ def _readable(piece: Piece, slot: Slot | None) -> Iterator[dict]:
         yield piece.entry(slot)  # type: ignore[arg-type]
     except CorruptEntryError:
         return
+
+
+def line_key(line: bytes | memoryview) -> int:
+    """A line's key for caches of what it says: its CRC-32, then its length (the id, timestamp and text are in
+    the line)."""
+    return crc32(line) << 32 | len(line) & 0xFFFFFFFF
+
+
+KeyedSlot = tuple[Slot, int, dict, bool]
+"""A line of :meth:`StreamedFile.keyed_slots` read from the file: the slot, its line's key, its entry, whether a
+row may stand for it."""
+
+
+def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
+                 known_key: Callable[[int], None], known_row: Callable[[tuple], None]) -> Iterator[KeyedSlot]:
+    """:meth:`StreamedFile.keyed_slots` of one piece (``data`` up to ``end``): a line of a known key becomes a
+    slot at once; any other goes through the scanner's code for one line and :meth:`Piece.entry`."""
+    index, eager, problems, late = streamed.index, streamed._eager, streamed._scan_problems, streamed._late
+    line = streamed._line
+    piece = Piece(data, [], line, streamed.report)
+    view, find, add, new_slot = memoryview(data), data.find, index.add, object.__new__
+    # SessionIndex.add's answer for a known line of a new id (its type is no header, label or name), without
+    # the call, while the index keeps no children map and no thinking chains (as a pass over a file's does)
+    by_id, index_slot = index.by_id, index.slots.append
+    inline = type(index) is SessionIndex and index._children is None and not index._trusted_chains
+    stop = data.rfind(b"\n", 0, end) + 1
+    pos = 0
+    while pos < stop:  # once per line of the file: line_key and the slot's making inlined
+        eol = find(b"\n", pos)
+        key = crc32(view[pos:eol]) << 32 | (eol - pos) & 0xFFFFFFFF
+        row = known(key)
+        if row is not None:
+            slot = new_slot(Slot)
+            slot.line, slot.start, slot.end, slot.entry = line, pos, eol, None
+            entry_id = row[1]
+            slot.type, slot.id, slot.parent_id, slot.timestamp = row[0], entry_id, row[2], row[3]
+            if inline and entry_id not in by_id:
+                index_slot(slot)
+                by_id[entry_id] = slot
+            else:
+                add(slot)  # a duplicate: the index reports it
+            known_key(key)
+            known_row(row)
+        else:
+            reported = len(problems) + len(late)  # what reading the line finds (the index's own problems aside)
+            slot = scan.line_slot(data, pos, eol, line, problems, eager=eager)
+            if slot is not None and add(slot):
+                entry = _entry(piece, slot, data, view)
+                yield slot, key, entry, len(problems) + len(late) == reported and scan.plain_fields(data, pos, eol, entry)
+        pos = eol + 1
+        line += 1
+    tail = scan_entries(data, stop, eager=eager, first_line=line, end=end)  # bytes only at the end of the file
+    streamed._line = tail.next_line
+    problems += tail.problems
+    for slot in tail.slots:
+        if add(slot):
+            yield slot, line_key(view[slot.start : slot.end]), piece.entry(slot), False
+
+
+def _entry(piece: Piece, slot: Slot, data: bytes, view: memoryview) -> dict:
+    """:meth:`Piece.entry`, without the piece's bracket count where the line's own says it cannot nest too
+    deeply: a line met in a piece otherwise read from known rows need not cost a pass over the piece."""
+    if slot.entry is None and data.count(b"[", slot.start, slot.end) + data.count(b"{", slot.start, slot.end) <= MAX_DEPTH:
+        try:
+            entry = orjson_loads(view[slot.start : slot.end])
+        except ValueError:
+            entry = None
+        if type(entry) is dict:
+            return entry
+    return piece.entry(slot)
 
 
 _NOT_BRACKET = bytes(byte for byte in range(256) if byte not in b"[{\n")

@@ -158,7 +158,7 @@ def test_without_a_folder_nothing_is_kept(tmp_path: Path) -> None:
 def test_figures_read_back_as_written(tmp_path_factory: pytest.TempPathFactory, figures: dict[int, int]) -> None:
     file = tmp_path_factory.mktemp("roundtrip") / "x.est"
     estimate_cache._write(file, figures)
-    assert estimate_cache._read(file) == figures
+    assert estimate_cache._read(file)[0] == figures
 
 
 # -- the estimator's version ---------------------------------------------------------------------------------
@@ -212,7 +212,7 @@ def _body_flipped(data: bytes) -> bytes:
 
 
 def _count_changed(data: bytes) -> bytes:
-    return data[:32] + bytes([data[32] ^ 1]) + data[33:]
+    return data[:48] + bytes([data[48] ^ 1]) + data[49:]
 
 
 @pytest.mark.parametrize("damage", [
@@ -285,7 +285,7 @@ def test_two_processes_writing_at_once_leave_a_valid_cache(tmp_path: Path) -> No
     for writer in writers:
         writer.join(120)
         assert writer.exitcode == 0
-    figures = estimate_cache._read(cache_file(tmp_path))
+    figures, _, _ = estimate_cache._read(cache_file(tmp_path))
     assert 100 <= len(figures) < 200
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -363,3 +363,107 @@ def test_showing_many_sessions_keeps_the_folder_bounded(tmp_path: Path, monkeypa
         cache.save()
     assert len(list(tmp_path.glob("*.est"))) == 5
     assert cache.file in list(tmp_path.glob("*.est"))
+
+
+# -- rows ------------------------------------------------------------------------------------------------------
+
+ROWS_VERSION = b"rows of a test.."
+
+
+def row_of(entry: dict) -> tuple:
+    return ("message", entry["id"], entry["parentId"], entry["timestamp"], "user", "user", entry["message"]["content"][:20], 7)
+
+
+def show_rows(folder: Path, lines: list[tuple[dict, bytes]], version: bytes = ROWS_VERSION) -> tuple[list, list[str]]:
+    """A show that keeps a row per line: the rows it found (``None``: made anew), and the ids it estimated."""
+    cache = EstimateCache.open(SESSION, folder, rows_version=version)
+    counting = Counting()
+    tokens = cache.keyed(counting)
+    found = []
+    for entry, line in lines:
+        key = line_key(line)
+        row = cache.row(key)
+        found.append(row)
+        if row is None:
+            tokens(entry, key)
+            row = row_of(entry)
+        cache.keep_rows([key], [row])
+    cache.save()
+    assert cache.problem is None
+    return found, counting.estimated
+
+
+def test_a_second_show_reads_every_row_and_estimates_nothing(tmp_path: Path) -> None:
+    cold, estimated = show_rows(tmp_path, LINES)
+    assert cold == [None] * len(LINES) and len(estimated) == len(LINES)
+    warm, estimated = show_rows(tmp_path, LINES)
+    assert warm == [row_of(entry) for entry, _ in LINES] and estimated == []
+    assert show(tmp_path, LINES) == ([estimate_tokens(e["message"]) for e, _ in LINES], [])  # figures kept too
+
+
+def test_rows_are_found_out_of_order_and_only_for_the_lines_they_were_made_of(tmp_path: Path) -> None:
+    show_rows(tmp_path, LINES)
+    edited = message_line("e7", "said otherwise")
+    shuffled = [LINES[20], LINES[3], edited, *LINES[4:7], LINES[3], message_line("new", "a new line"), *LINES[25:]]
+    found, estimated = show_rows(tmp_path, shuffled)
+    assert found == [None if entry["id"] in ("new",) or line == edited[1] else row_of(entry) for entry, line in shuffled]
+    assert estimated == ["e7", "new"]
+
+
+def test_the_file_holds_the_rows_of_the_lines_met_last(tmp_path: Path) -> None:
+    show_rows(tmp_path, [*LINES, message_line("gone", "words that left the session")])
+    show_rows(tmp_path, LINES)
+    data = cache_file(tmp_path).read_bytes()
+    assert b"words that left" not in data and b"message 29" in data  # rows hold the text they preview
+    _, keys, rows = estimate_cache._read(cache_file(tmp_path), ROWS_VERSION)
+    assert list(keys) == [line_key(line) for _, line in LINES] and rows == [row_of(e) for e, _ in LINES]
+
+
+def test_rows_of_another_version_are_ignored_and_the_figures_kept(tmp_path: Path) -> None:
+    show_rows(tmp_path, LINES)
+    found, estimated = show_rows(tmp_path, LINES, version=b"another drawing.")
+    assert found == [None] * len(LINES) and estimated == []
+    assert show_rows(tmp_path, LINES, version=b"another drawing.")[0] == [row_of(e) for e, _ in LINES]
+
+
+def test_a_command_without_rows_keeps_the_file_it_does_not_change(tmp_path: Path) -> None:
+    show_rows(tmp_path, LINES)
+    assert show(tmp_path, LINES)[1] == []  # show --json: the figures alone, the file untouched
+    assert show_rows(tmp_path, LINES)[0] == [row_of(e) for e, _ in LINES]
+
+
+def test_damaged_rows_are_dropped_and_the_figures_kept(tmp_path: Path) -> None:
+    show_rows(tmp_path, LINES)
+    file = cache_file(tmp_path)
+    data = file.read_bytes()
+    file.write_bytes(data[:-40] + bytes([data[-40] ^ 0x20]) + data[-39:])  # in the rows, past the figures
+    found, estimated = show_rows(tmp_path, LINES)
+    assert found == [None] * len(LINES) and estimated == []
+    assert show_rows(tmp_path, LINES)[0] == [row_of(e) for e, _ in LINES]  # written again
+
+
+@pytest.mark.parametrize("blob", [b"", b"\x00", b"not marshal", __import__("marshal").dumps((b"\0" * 8, ("a", "b"))),
+                                  __import__("marshal").dumps((b"\0" * 16, (("a",), ("b", "c"))))])
+def test_a_rows_section_that_is_no_rows_gives_none(blob: bytes) -> None:
+    keys, rows = estimate_cache._rows(blob)
+    assert len(keys) == 0 and rows == []
+
+
+def test_rows_that_would_pass_the_size_limit_are_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(estimate_cache, "MAX_BYTES", estimate_cache._HEAD.size + 16 * len(LINES) + 100)
+    show_rows(tmp_path, LINES)
+    assert cache_file(tmp_path).stat().st_size <= estimate_cache.MAX_BYTES
+    found, estimated = show_rows(tmp_path, LINES)
+    assert found == [None] * len(LINES) and estimated == []  # the figures alone were kept
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2**64 - 1), st.tuples(st.text(max_size=8), st.none() | st.text(max_size=4),
+                                                                 st.integers(-2**70, 2**70))), min_size=1, max_size=40))
+def test_rows_read_back_as_written(tmp_path_factory: pytest.TempPathFactory, kept: list[tuple[int, tuple]]) -> None:
+    file = tmp_path_factory.mktemp("rows") / "x.est"
+    keys, rows = [key for key, _ in kept], [row for _, row in kept]
+    estimate_cache._write(file, {}, ROWS_VERSION, keys, rows)
+    _, read_keys, read_rows = estimate_cache._read(file, ROWS_VERSION)
+    assert list(read_keys) == keys and read_rows == rows
+    assert estimate_cache._read(file, b"other version...")[1:] == (estimate_cache.array("Q"), [])
