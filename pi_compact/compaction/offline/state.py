@@ -266,6 +266,8 @@ class _TurnDraft:
     """The request accepted the previous answer's proposal or picked one of its options."""
     texts: list[str] | None = None
     """The agent's texts in the turn, in order (a proposal may come before the calls that end on a bare question)."""
+    turned_at: list[int] | None = None
+    """Where the agent said it takes another way after a failure of the turn (:func:`_changes_of_approach`)."""
 
     def proposing(self) -> str:
         """What the user replies to: the last answer, with the texts before it when it is only a short question
@@ -371,7 +373,9 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
                 turn.decisions += _decisions_in(text)
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
-                turn.decisions += [c for c in _changes_of_approach(text, failed) if c not in turn.decisions]
+                turned = _changes_of_approach(text, failed)
+                turn.decisions += [c for c in turned if c not in turn.decisions]
+                turn.turned_at = [*(turn.turned_at or []), index] if turned and failed else turn.turned_at
                 turn.decisions += [c for c in corrections(text) if c not in turn.decisions]
                 agreed = acknowledged(text) if after_reply else ""
                 turn.decisions += [clip_words(f"Agreed with the user: {agreed}", 240)] if agreed else []
@@ -581,10 +585,14 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
                            if not (turn.request_decided and _NAMES_OPTION.search(choice))]  # said above, in full
 
-    def turn_done(index: int) -> bool:
-        return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
+    def settled_in_turn(index: int) -> bool:
+        """The failure at ``index`` is history: its turn ended finished, or the agent said soon after it that it
+        takes another way (then the failure is the reason of that decision, nothing left to fix)."""
+        return any(turn.index < index < end and (status == DONE or any(index < at <= index + _RECENT
+                                                                      for at in turn.turned_at or ()))
+                   for turn, end, status in zip(drafts, ends, statuses))
 
-    open_errors, resolved = open_and_resolved(facts.attempts, turn_done, names)
+    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names)
     replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)
