@@ -16,8 +16,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
-                    message_dicts, shell_command)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
+                    is_scratch, is_shell_tool, message_dicts, shell_command)
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
@@ -132,6 +132,7 @@ _AGREED_CHARS = 460
 _SHORT_ANSWER = 200
 _PROPOSING_TEXTS = 3
 """A last answer shorter than this many characters is read with the agent's texts before it, this many in all."""
+_GIT_MOVE = re.compile(r"\bgit\s+mv\b")
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -535,8 +536,20 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
             verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
             for path in effects.writes:
                 actions[names.name(path)] = verb
-    return [(path, actions.get(path, "changed")) for path in dict.fromkeys(
-        names.name(path) for path in facts.modified_files) if path in wanted]
+            moved = "mv" in effects.programs or bool(_GIT_MOVE.search(attempt.target))
+            for path in effects.deletes:  # (`git rm`, `git mv` too: not "changed by git")
+                actions[names.name(path)] = "moved" if moved else "deleted"
+    gone = {names.name(path) for path in facts.gone}
+    listed: dict[str, str] = {}
+    for path in dict.fromkeys(names.name(path) for path in facts.modified_files):
+        if path not in wanted:
+            continue
+        if path in gone and actions.get(path) not in ("moved", "deleted"):
+            # gone with the directory that held it: that directory is named once, its files' own actions are past
+            path = next((parent for parent in directories_above(path) if parent in gone), path)
+            actions[path] = "moved or deleted (a directory)"
+        listed[path] = actions.get(path, "changed")
+    return list(listed.items())
 
 
 # -- the whole region -----------------------------------------------------------------------------------------
