@@ -17,6 +17,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
                       refusal_reason, stopped)
 from .diagnostics import telling_line
 from .goal import request_words
+from .rules import standing
 from .shell import shell_effects
 
 CONSTRAINT_LIMIT = 500
@@ -356,7 +357,10 @@ def _copied(sentence: str, runs: set[tuple[str, ...]]) -> bool:
 
 
 def is_rule(sentence: str) -> bool:
-    """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`)."""
+    """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`), or asks the
+    agent to keep one from now on (:func:`.rules.standing`: "going forward you should …" rules too)."""
+    if standing(sentence):
+        return True
     if _NOT_A_RULE.search(sentence):
         return False
     if _RULE.search(sentence) or _KEEP_RULE.match(sentence):

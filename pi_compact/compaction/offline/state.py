@@ -21,7 +21,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
-                    replaced_names, said_on_declining, user_choices)
+                    replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
@@ -712,8 +712,10 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
         finished = number < len(turns) - 1 and (turn.status == DONE or any(
             t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))
         answered = turns[number - 1].final_answer if number else ""  # what the user may be quoting
+        given = not sets_work(turn.request)  # a message that only gives rules ("Remember that …") wants them kept
         for rule in constraint_sentences(own_words(turn.request), answered):
-            if (lasting(rule) or not finished) and not names_any(rule, gone) and not _DRAWN.match(rule):
+            binds = lasting(rule) or not finished or (given and standing(rule))
+            if binds and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)
         kept.update((clip_words(rule, 300), None) for rule in said_on_declining(refused.reason))
