@@ -5,6 +5,11 @@ output shows errors failed whatever the filter's exit status.
 A failure left open becomes a Blocked item and, when it is a command or a file change, a "Fix:" step; a settled
 one is named once ("Resolved along the way"). Commands compare without their ``cd dir &&`` prefix and their
 ``| head``-like tail, so runs of the same check compare equal.
+
+A failure is open only while nothing later dealt with its target: the same check run again, the same file changed
+by any tool (an Edit whose old text was not found, then the whole file written, or rewritten by ``sed -i``), a
+retry the user stopped (their word is the last on it), or the agent saying it takes another way right after it
+("the module does not exist, so I'll write the plan by hand"): then the failure is history, a decision at most.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
 from .goal import request_words
 from .outcome import stopped
 from .paths import PathNames
+from .shell import shell_effects
 from .text import clip_words, one_line
 
 _CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
@@ -62,23 +68,25 @@ def _chain(command: str) -> list[str]:
 
 
 def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
-    """Per attempt: whether a later attempt of the same action succeeded: the same command (or one with the same
-    first three words, or a chain that ran it: ``git add . && git commit``), a change of the same file, the same
-    tool on the same target. The successes are indexed once, from the end, so no failure is compared with every
-    later attempt (which was quadratic)."""
+    """Per attempt: whether a later attempt dealt with the same target: the same command (or one with the same first
+    three words, or a chain that ran it: ``git add . && git commit``; for a failed chain, its goal) succeeded
+    or was stopped by the user, a file it was to change was changed (or deleted) by any tool, the same tool worked on
+    the same target. The targets are indexed once, from the end, so no failure is compared with every later attempt
+    (which was quadratic)."""
     commands: set[str] = set()
     heads: set[tuple[str, ...]] = set()
     changed: set[str] = set()
     others: set[tuple[str, str]] = set()
-    changes = EDIT_TOOLS | WRITE_TOOLS
     fixed = [False] * len(attempts)
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
-        if attempt.failed:
+        if attempt.failed and not attempt.aborted:
             if is_shell_tool(attempt.tool):
                 first = command_key(attempt.target)
-                fixed[position] = first in commands or tuple(_TOKEN.findall(first)[:3]) in heads
-            elif attempt.tool.lower() in changes:
+                fixed[position] = any(key in commands or tuple(_TOKEN.findall(key)[:3]) in heads
+                                      for key in (first, _goal(first))) \
+                    or _files_changed_later(attempt.target, changed, names)
+            elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
                 fixed[position] = (attempt.tool, attempt.target) in others
@@ -89,11 +97,36 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
             for second in _chain(command_key(attempt.target)):
                 commands.add(second)
                 heads.add(tuple(_TOKEN.findall(second)[:3]))
-        elif attempt.tool.lower() in changes:
-            changed.add(names.name(attempt.target))
+            if not attempt.failed:  # (a stopped command may have changed nothing)
+                effects = shell_effects(attempt.target)
+                changed.update(names.name(path) for path in (*effects.writes, *effects.deletes))
+        elif attempt.tool.lower() in _CHANGES:
+            if not attempt.failed:
+                changed.add(names.name(attempt.target))
         else:
             others.add((attempt.tool, attempt.target))
     return fixed
+
+
+def _goal(command: str) -> str:
+    """What an ``&&`` chain ran for: its last part that does more than look (``git fetch && git rebase origin/main``
+    is settled by a later ``git stash && git rebase origin/main``; a trailing ``&& ls dist/`` is no goal)."""
+    parts = _chain(command)[1:]
+    return next((part for part in reversed(parts) if not shell_effects(part).inspects_only), command)
+
+
+_CHANGES = EDIT_TOOLS | WRITE_TOOLS
+_FILE_PROGRAMS = frozenset({"cp", "mv", "rm", "rmdir", "mkdir", "touch", "tee", "ln", "install", "sed", "cat", "echo",
+                            "printf", "chmod", "truncate"})
+"""Programs a command runs when its whole purpose is to put files in place: its failure is that of those files."""
+
+
+def _files_changed_later(command: str, changed: set[str], names: PathNames) -> bool:
+    """True when ``command`` only puts files in place (``cp -r skills/x ~/.claude/skills/``, ``cat > notes.md``) and
+    one of them was changed later by any tool: the agent put it there another way."""
+    effects = shell_effects(command)
+    return bool(effects.writes) and set(effects.programs) <= _FILE_PROGRAMS \
+        and any(names.name(path) in changed for path in effects.writes)
 
 
 def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
@@ -127,8 +160,11 @@ def _named_files(error: str) -> Iterator[str]:
                 yield text[:cut]
 
 
-def open_and_resolved(attempts: tuple[Attempt, ...], turn_done: Any, names: PathNames) -> tuple[list[str], list[str]]:
-    """Open error lines (one per action, its latest error) and short labels of the resolved ones."""
+def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
+                      names: PathNames) -> tuple[list[str], list[str]]:
+    """Open error lines (one per action, its latest error) and short labels of the resolved ones.
+    ``settled_in_turn(index)`` says whether the failure at ``index`` was settled by what came after it in its turn
+    (the turn ended finished, the agent took another way)."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
@@ -138,7 +174,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], turn_done: Any, names: Path
         label = action_label(attempt, names)
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
         fixed = fixed_later[position] or changed_since[position] or turned_back(attempt)
-        if fixed or attempt.lookup or _looks_up(attempt.tool) or turn_done(attempt.index):
+        if fixed or attempt.lookup or _looks_up(attempt.tool) or settled_in_turn(attempt.index):
             open_errors.pop(label, None)
             resolved[label] = None
         else:

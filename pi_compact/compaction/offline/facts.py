@@ -17,6 +17,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
                       refusal_reason, stopped)
 from .diagnostics import telling_line
 from .goal import request_words
+from .rules import standing
 from .shell import shell_effects
 
 CONSTRAINT_LIMIT = 500
@@ -27,6 +28,7 @@ _CONSTRAINTS_PER_MESSAGE = 40
 
 READ_TOOLS = frozenset({"read", "read_file", "view", "view_file"})
 WRITE_TOOLS = frozenset({"write", "write_file", "create", "create_file"})
+DELETE_TOOLS = frozenset({"delete", "delete_file", "deletefile", "remove_file", "rm"})
 EDIT_TOOLS = frozenset({"edit", "edit_file", "multiedit", "multi_edit", "str_replace", "replace"})
 SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "exec_command", "run_command",
                          "run_shell_command", "run_terminal_cmd", "terminal"})
@@ -355,7 +357,10 @@ def _copied(sentence: str, runs: set[tuple[str, ...]]) -> bool:
 
 
 def is_rule(sentence: str) -> bool:
-    """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`)."""
+    """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`), or asks the
+    agent to keep one from now on (:func:`.rules.standing`: "going forward you should …" rules too)."""
+    if standing(sentence):
+        return True
     if _NOT_A_RULE.search(sentence):
         return False
     if _RULE.search(sentence) or _KEEP_RULE.match(sentence):
@@ -445,9 +450,12 @@ class _Collector:
         self.answers: list[tuple[str, str]] = []
         self.refused_paths: set[str] = set()
         self.written_paths: set[str] = set()
-        self.deleted: dict[str, None] = {}
+        self.deleted: dict[str, int] = {}  # path -> when it was deleted (a result's number)
+        self.deleted_directories: dict[str, int] = {}  # the same, of deletions that may take a directory
+        self.present: dict[str, int] = {}  # path -> when it was last written or read: it existed then
         self.index = 0
         self.directories: set[str] = set()
+        self.moves: list[tuple[list[str], str]] = []  # (sources, destination) of each `mv`
         self.agent_said = ""  # the agent's words since the user's last message: what the next one may quote
 
     def add(self, message: dict) -> None:
@@ -523,9 +531,13 @@ class _Collector:
         changed = effects.writes if effects else [tool_path(call.arguments)] if changes_file else []
         (self.refused_paths if refused else self.written_paths).update(changed)
         if not refused and not failed:
-            for path in changed:  # written again after a deletion: it exists
-                self.deleted.pop(path, None)
-            self.deleted.update(dict.fromkeys(effects.deletes if effects else ()))
+            deleted = effects.deletes if effects else [tool_path(call.arguments)] if lowered in DELETE_TOOLS else []
+            read = effects.reads if effects else [tool_path(call.arguments)] if lowered in READ_TOOLS else []
+            # written again, or read: it exists (the source of a `mv` is written and deleted: deleted)
+            self.present.update(dict.fromkeys((p for p in (*changed, *read) if p not in deleted), self.index))
+            self.deleted.update(dict.fromkeys((path for path in deleted if path), self.index))
+            if effects and _MAY_TAKE_DIRECTORIES.search(run_target(call)):
+                self.deleted_directories.update(dict.fromkeys(map(_plain, effects.deletes), self.index))
         if call.command_index is None:
             path = tool_path(call.arguments) or web_address(call.arguments)  # a page fetched is its target
             self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
@@ -564,6 +576,8 @@ class _Collector:
         self.modified.add(*effects.writes)
         if {"mkdir", "rmdir"} & set(effects.programs) or ("rm" in effects.programs and _RECURSIVE.search(command)):
             self.directories.update(path for path in effects.writes if "." not in path.rsplit("/", 1)[-1])
+        if effects.deletes and effects.writes and effects.writes[-1] not in effects.deletes:
+            self.moves.append((effects.deletes, effects.writes[-1]))
         return effects.inspects_only
 
     def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False,
@@ -586,9 +600,10 @@ class _Collector:
         commands.add(*(Command(c, code, tool, failed) for c, code, tool, failed in self.runs if c))
         failures = tuple(Failure(tool, target, error) for (tool, target), (failed, error) in self.outcomes.items()
                          if failed)
+        self.directories |= self._moved_directories()
         modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path)
                          and not (path in self.refused_paths and path not in self.written_paths))
-        gone = {path for path in self.refused_paths if path not in self.written_paths} | set(self.deleted)
+        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since()
         return Facts(
             read_files=self.read.tuple(), modified_files=modified, commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
@@ -597,6 +612,30 @@ class _Collector:
             failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals), answers=tuple(self.answers),
             gone=tuple(sorted(gone)),
         )
+
+    def _moved_directories(self) -> set[str]:
+        """Where a directory was moved to (``mv lib/tools archive/``): a directory too. A source is a directory when a
+        known path lies under it; the directories above every known path are gathered once."""
+        if not self.moves:
+            return set()
+        above = {name for path in (*self.modified.tuple(), *self.read.tuple()) for name in directories_above(path)}
+        return {target for sources, target in self.moves if any(_plain(source) in above for source in sources)}
+
+    def _deleted_since(self) -> set[str]:
+        """The paths whose last event was a deletion: the path itself deleted, or a directory holding it deleted or
+        moved away (``rm -rf build``, ``git mv pkg/old pkg/new``), and nothing written to or read from it since. An
+        absolute path matches a relative name it ends in. Each path is walked once, by its own directories."""
+        if not self.deleted:
+            return set()
+        deleted = {_plain(path): at for path, at in self.deleted.items()}
+        gone = set()
+        for path in {*self.deleted, *self.modified.tuple(), *self.read.tuple()}:
+            since, parts = self.present.get(path, -1), _plain(path).split("/")[:_PATH_DEPTH]
+            ends = ["/".join(parts[start:]) for start in range(len(parts) if path.startswith("/") else 1)]
+            if any(deleted.get(name, -1) > since for name in ends) or any(
+                    self.deleted_directories.get(name, -1) > since for name in directories_above(path)):
+                gone.add(path)
+        return gone
 
     def _directory_or_scratch(self, path: str) -> bool:
         """A directory (made or removed as one, written with a trailing ``/``, or holding another known file) or a
@@ -639,7 +678,28 @@ def _questions(arguments: Any) -> list[str]:
     return [" ".join(item["question"].split()) for item in items
             if isinstance(item, dict) and isinstance(item.get("question"), str) and item["question"].strip()]
 _ABORTED = frozenset({"Command aborted", "Command cancelled", "Aborted", "Cancelled"})
+_PATH_DEPTH = 40
+"""Directories of a path looked at for a deleted one (deeper ones are not real paths)."""
+
+
+def directories_above(path: str) -> Iterator[str]:
+    """The directories above ``path``, outermost first: of a relative path its starts (``a/b/c.py`` → ``a``,
+    ``a/b``); of an absolute one, whose working directory is unknown, also each by its ends (a directory named
+    relative to that directory holds it: ``/r/a/b.py`` → ``/r``, ``r``, ``/r/a``, ``r/a``, ``a``)."""
+    parts = _plain(path).split("/")[:_PATH_DEPTH]
+    for end in range(1, len(parts)):
+        for start in range(end if path.startswith("/") else 1):
+            if parts[start:end] != [""]:
+                yield "/".join(parts[start:end])
+
+
+def _plain(path: str) -> str:
+    """``./lib/tools/`` → ``lib/tools``: one spelling of a path for comparing."""
+    return path.removeprefix("./").rstrip("/")
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
+_MAY_TAKE_DIRECTORIES = re.compile(r"\brm\s+-[A-Za-z]*[rR]|\brm\s+--recursive\b|\b(?:rmdir|mv|trash)\b")
+"""A deletion that may take a directory with the files in it; a plain ``rm ./entire`` removes a file, which holds
+none (``cmd/entire/cli/root.go`` stays)."""
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")
 
 

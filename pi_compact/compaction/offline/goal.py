@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ...accessors import content_text
+from .rules import standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 """A harness's tag: a compound name (``command-name``, ``system-reminder``, ``environment_context``), which
@@ -249,8 +250,23 @@ def word_count(text: str) -> int:
 
 
 def sets_work(request: str) -> bool:
-    """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language."""
-    return word_count(request_words(request)) >= _NOW_WORDS
+    """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language, that
+    does more than give the agent a rule to keep from now on ("Great. Make a rule to always run the linter.": a
+    constraint, the work goes on as before)."""
+    words = request_words(request)
+    return word_count(words) >= _NOW_WORDS and not _only_standing_rules(words)
+
+
+def _only_standing_rules(words: str) -> bool:
+    """True when every sentence of ``words`` but a short thanks ("Great.", "Thanks, that works.") sets a standing
+    rule (:func:`.rules.standing`)."""
+    said = [sentence for sentence in sentences(words[:4000])
+            if not (word_count(sentence) <= NUDGE_WORDS and _THANKS.match(sentence))]
+    return bool(said) and all(standing(sentence) for sentence in said)
+
+
+_THANKS = re.compile(r"\W{0,3}(?:thanks?|thank you|great|perfect|nice|good|cool|ok(?:ay)?|awesome|excellent|lgtm"
+                     r"|that works|looks good)\b", re.I)
 
 
 _OPENING_SENTENCES = 3

@@ -24,6 +24,27 @@ _LASTING = re.compile(
     re.I,
 )
 """Words of a rule that outlives the request it came with."""
+_STANDING = re.compile(
+    r"\b(?:from now on|going forward|moving forward|henceforth|from here on|for the rest of (?:this|the) (?:session"
+    r"|project|conversation|work)|(?:every|each|next) time you|whenever you|in (?:the )?future,? (?:you|please|always"
+    r"|never|do ?n[o']t)|as a (?:general )?rule)\b"
+    r"|^\W{0,3}(?:(?:please|pls|and|also|so)\s{1,3})?(?:make (?:it |this |that )?(?:a|an) (?:\w+ )?(?:rule|note|habit)"
+    r"|make a (?:mental )?note|(?:add|write down|save|store|record) (?:it |this |that )?as a (?:\w+ )?(?:rule|note"
+    r"|memory))\b|今后|以后|从现在起|今後|これから(?:は)?",
+    re.I,
+)
+"""Words that ask the agent to keep a rule beyond the request, however the request is phrased: a time that outlasts
+it ("from now on", "going forward", "next time you …") or, said to the agent (first in the sentence), making it a
+rule or a note ("make a rule to always …", "make a note to never …"; not "the tool would make a note to fix it")."""
+_KEEP_IN_MIND = re.compile(r"\b(?:remember (?:that|to)|keep in mind|bear in mind|do ?n[o']t forget|do not forget)\b"
+                           r"|记住|覚えて", re.I)
+"""Words that ask the agent to keep something in mind: a standing rule when the message gives nothing else to do
+("Remember that the staging database is shared."), a point of the work asked for when it does ("Summarize the
+feature set. Keep in mind that manual commits may hold human edits.")."""
+_INSTRUCTIONS_STORE = re.compile(
+    r"\b(?:CLAUDE|AGENTS|GEMINI|MEMORY|CONVENTIONS)\.md\b|\.cursorrules\b|\b(?:your|the agent'?s|project) (?:memory"
+    r"|rules|instructions|guidelines|system prompt)\b", re.I)
+_ALWAYS_OR_NEVER = re.compile(r"\b(?:always|never|do ?n[o']t ever|every time)\b", re.I)
 _PREFERS = re.compile(r"^\W{0,3}(?:please\s{1,3})?(?:keep|prefer|use|stick (?:to|with)|leave|stay|let'?s (?:not|keep|use"
                       r"|stick))\b", re.I)
 """A sentence that states how the user wants the work done, in the imperative."""
@@ -190,8 +211,18 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 
 
 def lasting(rule: str) -> bool:
-    """True when a rule says it outlives its request (never, always, only, …)."""
-    return bool(_LASTING.search(rule))
+    """True when a rule says it outlives its request (never, always, only, from now on, make it a rule, …)."""
+    return bool(_LASTING.search(rule)) or standing(rule, kept_in_mind=False)
+
+
+def standing(sentence: str, kept_in_mind: bool = True) -> bool:
+    """True when ``sentence`` asks the agent to keep a rule from now on, even phrased as a request ("Make a rule to
+    always run the linter", "please update CLAUDE.md to always follow the workflow": the rule is what the
+    instructions file is to say), or, with ``kept_in_mind``, to keep something in mind ("remember that …": standing
+    only when its message asks nothing else, see :data:`_KEEP_IN_MIND`); a request to do something once ("update
+    CLAUDE.md with the new commands") is not one."""
+    return bool(_STANDING.search(sentence)) or bool(kept_in_mind and _KEEP_IN_MIND.search(sentence)) or bool(
+        _INSTRUCTIONS_STORE.search(sentence) and _ALWAYS_OR_NEVER.search(sentence))
 
 
 def said_on_declining(reason: str) -> list[str]:
@@ -558,4 +589,4 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
 
 
 __all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "corrections", "lasting", "names_any", "picked_option",
-           "plan_in_brief", "replaced_names", "said_on_declining", "user_choices"]
+           "plan_in_brief", "replaced_names", "said_on_declining", "standing", "user_choices"]

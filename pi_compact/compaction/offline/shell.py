@@ -15,7 +15,7 @@ _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", 
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
     | _READERS | _SEARCHERS
-_MODIFIERS = frozenset({"rm", "rmdir", "touch", "mkdir", "truncate"})
+_MODIFIERS = frozenset({"rm", "rmdir", "unlink", "trash", "touch", "mkdir", "truncate"})
 _PREFIXES = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "builtin", "then", "do", "else"})
 # options whose value is the next word, by program (a value is not a file)
 _SEARCH_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "--glob", "--type", "--max-count"})
@@ -188,7 +188,7 @@ def _program_effects(program: str, args: list[str], effects: ShellEffects) -> No
     paths = [a for a in operands if _is_path(a)]
     if in_place or program in _MODIFIERS or program == "mv":
         effects.writes.extend(paths)
-        if program in ("rm", "rmdir", "mv"):
+        if program in ("rm", "rmdir", "unlink", "trash", "mv"):
             effects.deletes.extend(paths if program != "mv" else paths[:-1])
     elif program in ("cp", "tee", "install", "ln"):
         effects.writes.extend(paths[-1:] if program != "tee" else paths)

@@ -16,12 +16,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, is_scratch, is_shell_tool,
-                    message_dicts, shell_command)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
+                    is_scratch, is_shell_tool, message_dicts, shell_command)
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
-                    replaced_names, said_on_declining, user_choices)
+                    replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
@@ -132,6 +132,7 @@ _AGREED_CHARS = 460
 _SHORT_ANSWER = 200
 _PROPOSING_TEXTS = 3
 """A last answer shorter than this many characters is read with the agent's texts before it, this many in all."""
+_GIT_MOVE = re.compile(r"\bgit\s+mv\b")
 _ACTIONS = {"sed": "edited (sed)", "mv": "moved", "rm": "deleted", "cp": "copied over", "tee": "written",
             "touch": "touched", "git": "changed by git"}
 
@@ -266,6 +267,8 @@ class _TurnDraft:
     """The request accepted the previous answer's proposal or picked one of its options."""
     texts: list[str] | None = None
     """The agent's texts in the turn, in order (a proposal may come before the calls that end on a bare question)."""
+    turned_at: list[int] | None = None
+    """Where the agent said it takes another way after a failure of the turn (:func:`_changes_of_approach`)."""
 
     def proposing(self) -> str:
         """What the user replies to: the last answer, with the texts before it when it is only a short question
@@ -371,7 +374,9 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
                 turn.decisions += _decisions_in(text)
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
-                turn.decisions += [c for c in _changes_of_approach(text, failed) if c not in turn.decisions]
+                turned = _changes_of_approach(text, failed)
+                turn.decisions += [c for c in turned if c not in turn.decisions]
+                turn.turned_at = [*(turn.turned_at or []), index] if turned and failed else turn.turned_at
                 turn.decisions += [c for c in corrections(text) if c not in turn.decisions]
                 agreed = acknowledged(text) if after_reply else ""
                 turn.decisions += [clip_words(f"Agreed with the user: {agreed}", 240)] if agreed else []
@@ -531,8 +536,20 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
             verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
             for path in effects.writes:
                 actions[names.name(path)] = verb
-    return [(path, actions.get(path, "changed")) for path in dict.fromkeys(
-        names.name(path) for path in facts.modified_files) if path in wanted]
+            moved = "mv" in effects.programs or bool(_GIT_MOVE.search(attempt.target))
+            for path in effects.deletes:  # (`git rm`, `git mv` too: not "changed by git")
+                actions[names.name(path)] = "moved" if moved else "deleted"
+    gone = {names.name(path) for path in facts.gone}
+    listed: dict[str, str] = {}
+    for path in dict.fromkeys(names.name(path) for path in facts.modified_files):
+        if path not in wanted:
+            continue
+        if path in gone and actions.get(path) not in ("moved", "deleted"):
+            # gone with the directory that held it: that directory is named once, its files' own actions are past
+            path = next((parent for parent in directories_above(path) if parent in gone), path)
+            actions[path] = "moved or deleted (a directory)"
+        listed[path] = actions.get(path, "changed")
+    return list(listed.items())
 
 
 # -- the whole region -----------------------------------------------------------------------------------------
@@ -581,10 +598,14 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
                            if not (turn.request_decided and _NAMES_OPTION.search(choice))]  # said above, in full
 
-    def turn_done(index: int) -> bool:
-        return any(turn.index < index < end and status == DONE for turn, end, status in zip(drafts, ends, statuses))
+    def settled_in_turn(index: int) -> bool:
+        """The failure at ``index`` is history: its turn ended finished, or the agent said soon after it that it
+        takes another way (then the failure is the reason of that decision, nothing left to fix)."""
+        return any(turn.index < index < end and (status == DONE or any(index < at <= index + _RECENT
+                                                                      for at in turn.turned_at or ()))
+                   for turn, end, status in zip(drafts, ends, statuses))
 
-    open_errors, resolved = open_and_resolved(facts.attempts, turn_done, names)
+    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names)
     replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)
@@ -691,8 +712,10 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
         finished = number < len(turns) - 1 and (turn.status == DONE or any(
             t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))
         answered = turns[number - 1].final_answer if number else ""  # what the user may be quoting
+        given = not sets_work(turn.request)  # a message that only gives rules ("Remember that …") wants them kept
         for rule in constraint_sentences(own_words(turn.request), answered):
-            if (lasting(rule) or not finished) and not names_any(rule, gone) and not _DRAWN.match(rule):
+            binds = lasting(rule) or not finished or (given and standing(rule))
+            if binds and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)
         kept.update((clip_words(rule, 300), None) for rule in said_on_declining(refused.reason))

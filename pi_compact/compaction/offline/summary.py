@@ -21,7 +21,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, sets_work, task_goal, with_now, word_count
 from .progress import closed_items, done_item, left_something
-from .rules import accepted_proposal, names_any
+from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
@@ -109,7 +109,11 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
         new.add("decisions", decision)
     _add_next(new, state)
     real = [turn.request for turn in state.turns if turn.request.strip()]
-    for request in [r for r in real[:-1] if is_substantive(r) and r != state.goal_request][-_EARLIER:]:
+    # a request that only gave a rule to keep is said under Constraints
+    said = [r for r in real[:-1]
+            if not sets_work(r) and any(rule in r and standing(rule) for rule in state.constraints)]
+    earlier = [r for r in real[:-1] if is_substantive(r) and r != state.goal_request and r not in said]
+    for request in earlier[-_EARLIER:]:
         new.add("critical", f"{_EARLIER_LABEL} {clip_words(request, _EARLIER_CHARS)}")
     if state.latest_request:
         new.add("critical", quote(_REQUEST_LABEL, state.latest_request, REQUEST_QUOTE))
