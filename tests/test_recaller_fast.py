@@ -242,7 +242,8 @@ def test_a_file_read_in_pieces_is_held_one_piece_at_a_time(tmp_path, monkeypatch
                                                     "timestamp": n} for n in range(400)]))
     sizes: list[int] = []
     candidates_in = byte_search.candidates_in
-    monkeypatch.setattr(recaller, "candidates_in", lambda data, *args: sizes.append(len(data)) or candidates_in(data, *args))
+    monkeypatch.setattr(recaller, "candidates_in",
+                        lambda data, *args: sizes.append(len(data)) or candidates_in(data, *args))
     session, found = recaller.recall_file(path, "cache 399", limit=1)
     assert found.hits[0].entry_id == "m0399" and found.entries_searched == 400
     assert len(sizes) > 40 and max(sizes) < 5000 < path.stat().st_size
@@ -250,8 +251,9 @@ def test_a_file_read_in_pieces_is_held_one_piece_at_a_time(tmp_path, monkeypatch
 
 def test_a_v1_file_or_an_entry_id_is_left_to_the_search_of_the_whole_file(tmp_path):
     v1 = tmp_path / "v1.jsonl"
-    v1.write_bytes(orjson.dumps({"type": "session", "id": "s", "timestamp": "t", "cwd": "/"}) + b"\n" +
-                   orjson.dumps({"type": "message", "timestamp": "t", "message": {"role": "user", "content": "hi"}}) + b"\n")
+    lines = [{"type": "session", "id": "s", "timestamp": "t", "cwd": "/"},
+             {"type": "message", "timestamp": "t", "message": {"role": "user", "content": "hi"}}]
+    v1.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
     assert recaller.recall_file(v1, "hi") is None
     assert recaller.recall_file(_write(tmp_path / "v3.jsonl", _chain([])), "abcd1234") is None
 

@@ -1,9 +1,9 @@
 """``pi-compact session search FILE QUERY``: find text, a file path or an entry id anywhere in a session.
 
-The search of :func:`pi_compact.recall`, over every entry of the file by default (the file read in pieces, never
-held whole: each line's bytes are tested and only the likely matches parsed). ``--compacted`` limits it to what the chat's
-``recall`` tool searches: the entries behind the current branch's compactions, and with ``--all-branches``
-the abandoned branches too.
+The search of :func:`pi_compact.recall`, over every entry of the file by default (the file read in pieces,
+never held whole: each line's bytes are tested and only the likely matches parsed). ``--compacted`` limits it
+to what the chat's ``recall`` tool searches: the entries behind the current branch's compactions, and with
+``--all-branches`` the abandoned branches too.
 """
 
 from __future__ import annotations
