@@ -15,7 +15,9 @@ tool; ``pi-compact session search`` runs it on the command line.
 
 from __future__ import annotations
 
+import os
 import re
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,8 +26,8 @@ import orjson
 
 from .errors import CorruptEntryError
 from .session import Session
-from .store.byte_search import candidate_slots, folding_into
-from .store.scan import Slot
+from .store.byte_search import candidate_slots, candidates_in, folding_into
+from .store.scan import Problem, Slot, _gc_paused, parse_slot
 
 EXCERPT_CHARS = 400
 """Characters of context an excerpt shows around a match."""
@@ -96,6 +98,78 @@ def recall(session: Session, query: str, *, limit: int = 10, include_abandoned: 
     return RecallResult(query, tuple(hits), total, len(scope), False)
 
 
+def recall_file(path: str | os.PathLike, query: str, *, limit: int = 10,
+                excerpt_chars: int = EXCERPT_CHARS) -> tuple[Session, RecallResult] | None:
+    """:func:`recall` with ``whole_session`` of the file at ``path``, read once in pieces and never held whole,
+    and the session (header, problems) it searched; ``None`` where it cannot be read so (a v1/v2 file, which
+    is migrated whole, an empty query, or one that may name an entry id: open the file and :func:`recall`).
+
+    The same result as :func:`recall`, from the same lines parsed: each piece's lines are tested as the whole
+    file's are (:func:`~pi_compact.store.byte_search.candidates_in`) while its bytes are held, the likely
+    matches parsed there and then. Parsing oldest first, it keeps the newest ``limit`` matches, and puts the
+    problems of the lines parsed where the newest-first search reports them."""
+    from .store.session_file import absolute_path
+    from .store.stream import StreamedFile
+
+    query = query.strip()
+    if not query or _ID_LIKE.fullmatch(query):
+        return None
+    streamed = StreamedFile.open(absolute_path(path))
+    if streamed is None:
+        return None
+    limit = max(1, min(limit, MAX_HITS))
+    matched: deque[tuple[int, Slot, dict]] = deque(maxlen=limit)  # (candidate's number, slot, entry), newest last
+    problems: list[tuple[int, Problem]] = []  # of the lines parsed, with the candidate's number
+    searched = total = parsed = 0
+    holds = _parts_matcher(query) or _matcher_holds(_matcher(query))
+    with _gc_paused():  # as for a whole file's index: a slot per line, none in a cycle
+        for piece in streamed.pieces():
+            scope = [slot for slot in piece.slots if slot.type in _SEARCHED_TYPES]
+            searched += len(scope)
+            for slot in candidates_in(piece.data, query, scope):
+                parsed += 1
+                number = parsed
+                try:
+                    entry = slot.entry if slot.entry is not None else parse_slot(
+                        piece.data, slot, keep=False, report=lambda problem: problems.append((number, problem)))
+                except CorruptEntryError:
+                    continue
+                if holds(_entry_parts(entry)):
+                    total += 1
+                    matched.append((number, slot, entry))
+    newest = matched[-1][0] if matched else 0
+    for number, problem in reversed(problems):  # reported newest first, up to the first hit's off_path
+        if number >= newest:
+            streamed.report(problem)
+    session = _read_only(streamed)
+    off_path = _off_branch(session)
+    matcher, hits = _matcher(query), []
+    for _, slot, entry in reversed(matched):
+        text = _entry_text(entry)
+        found = matcher(text)
+        if found is not None:  # as _parts_matcher: always
+            hits.append(_hit(entry, off_path(slot), _excerpt(text, found, excerpt_chars), excerpt_chars))
+    for number, problem in reversed(problems):
+        if number < newest:
+            session._index.report(problem)
+    return session, RecallResult(query, tuple(hits), total, searched, False)
+
+
+def _matcher_holds(matcher: Callable[[str], int | None]) -> Callable[[Iterable[str]], bool]:
+    """Whether ``matcher`` finds the query in the text that parts join into."""
+    return lambda parts: matcher("\n".join(part for part in parts if part)) is not None
+
+
+def _read_only(streamed) -> Session:
+    """The session of a file read in pieces: its index, and no bytes to parse an entry from (as ``session
+    info`` makes it)."""
+    from .store.session_file import SessionFile
+
+    file = SessionFile(streamed.header, streamed.path)
+    file.index = streamed.finish()
+    return Session._on(file)
+
+
 def searchable_entries(session: Session, *, include_abandoned: bool = False) -> list[tuple[dict, bool]]:
     """``(entry, abandoned)`` pairs in file order: the current path's entries no longer in its context, then
     (if asked) the entries of other branches. Compaction entries themselves are left out: their summaries
@@ -113,7 +187,12 @@ _Scope = tuple[list[Slot], Callable[[Slot], bool]]
 
 
 def _whole_scope(session: Session) -> _Scope:
-    """Every line of a searched type; the current branch is walked only when a hit asks whether it is on it
+    """Every line of a searched type, and :func:`_off_branch`."""
+    return [slot for slot in session._index.slots if slot.type in _SEARCHED_TYPES], _off_branch(session)
+
+
+def _off_branch(session: Session) -> Callable[[Slot], bool]:
+    """Whether a slot is off the current branch; the branch is walked only when a hit asks whether it is on it
     (a search that finds nothing never walks a 100k-entry path)."""
     on_path: set[str] = set()
 
@@ -122,7 +201,7 @@ def _whole_scope(session: Session) -> _Scope:
             on_path.update(session.path_ids() or [""])
         return slot.id not in on_path
 
-    return [slot for slot in session._index.slots if slot.type in _SEARCHED_TYPES], off_path
+    return off_path
 
 
 def _compacted_scope(session: Session, include_abandoned: bool) -> _Scope:
@@ -272,4 +351,4 @@ def format_hits(result: RecallResult) -> str:
     return "\n".join(lines).rstrip()
 
 
-__all__ = ["RecallHit", "RecallResult", "format_hits", "recall", "searchable_entries"]
+__all__ = ["RecallHit", "RecallResult", "format_hits", "recall", "recall_file", "searchable_entries"]

@@ -1,7 +1,8 @@
 """The fast search of a big session (lines ruled out from their bytes, hits past the limit only counted, text
 beyond ASCII tested in its bytes) finds exactly what the full search finds: every entry in scope parsed, its
 whole text case-folded. Both run here on the same files, the bundled sessions, hostile files and generated
-ones, for every option of ``session search``."""
+ones, for every option of ``session search``; and so does the search of a file read in pieces
+(:func:`~pi_compact.recaller.recall_file`), with the problems the fast search finds, in its order."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typer.testing import CliRunner
 
 from pi_compact import Session, recall, recaller
 from pi_compact.cli.app import app
-from pi_compact.store import byte_search, scan
+from pi_compact.store import byte_search, scan, stream
 
 PROJECT = Path(__file__).resolve().parents[1]
 HEADER = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
@@ -35,6 +36,7 @@ def _pi_sessions() -> list[Path]:
 def _switch_to_full_search(patch: pytest.MonkeyPatch) -> None:
     """:func:`recall` as the full search: every line of the scope parsed, every text case-folded whole."""
     patch.setattr(recaller, "candidate_slots", lambda index, query, scope: list(scope))
+    patch.setattr(recaller, "recall_file", lambda *args, **options: None)  # the file opened whole: recall
     patch.setattr(recaller, "_parts_matcher", lambda query: None)
     patch.setattr(recaller, "_folded", str.casefold)
 
@@ -203,6 +205,57 @@ def test_fast_and_full_search_agree_on_generated_sessions(tmp_path_factory, monk
         return
     fast, full = _both(path, query, monkeypatch, whole_session=True, limit=limit)
     assert fast == full
+
+
+def _in_pieces(path: Path, query: str, monkeypatch, limit: int):
+    """:func:`recall_file`'s result and problems, and the fast search's of the file opened whole (where
+    ``recall_file`` declines, that search's both times)."""
+    read = recaller.recall_file(path, query, limit=limit)
+    with Session.open(path) as session:
+        whole = recall(session, query, limit=limit, whole_session=True), list(session.problems)
+    if read is None:
+        assert not query.strip() or recaller._ID_LIKE.fullmatch(query.strip())
+        return whole, whole
+    return (read[1], list(read[0].problems)), whole
+
+
+@pytest.mark.parametrize("piece", [7, 4096, stream.PIECE_BYTES])
+@pytest.mark.parametrize("eager", [True, False], ids=["eager", "lazy"])
+def test_the_search_of_a_file_read_in_pieces_finds_what_the_full_search_finds(tmp_path, monkeypatch, piece, eager):
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece)
+    if not eager:
+        monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    for path in [*_hostile(tmp_path), *_pi_sessions()[:2]]:
+        for query in [*QUERIES, "the", "a", "session-manager", "  "]:
+            for limit in [1, 3, 50]:
+                (found, problems), (whole, whole_problems) = _in_pieces(path, query, monkeypatch, limit)
+                assert (found, problems) == (whole, whole_problems), (path.name, query, limit)
+                with monkeypatch.context() as patch:
+                    _switch_to_full_search(patch)
+                    with Session.open(path) as session:
+                        assert found == recall(session, query, limit=limit, whole_session=True), (path.name, query)
+
+
+def test_a_file_read_in_pieces_is_held_one_piece_at_a_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(stream, "PIECE_BYTES", 4096)
+    path = _write(tmp_path / "long.jsonl", _chain([{"role": "user", "content": f"cache {n} " + "x" * 500,
+                                                    "timestamp": n} for n in range(400)]))
+    sizes: list[int] = []
+    candidates_in = byte_search.candidates_in
+    monkeypatch.setattr(recaller, "candidates_in",
+                        lambda data, *args: sizes.append(len(data)) or candidates_in(data, *args))
+    session, found = recaller.recall_file(path, "cache 399", limit=1)
+    assert found.hits[0].entry_id == "m0399" and found.entries_searched == 400
+    assert len(sizes) > 40 and max(sizes) < 5000 < path.stat().st_size
+
+
+def test_a_v1_file_or_an_entry_id_is_left_to_the_search_of_the_whole_file(tmp_path):
+    v1 = tmp_path / "v1.jsonl"
+    lines = [{"type": "session", "id": "s", "timestamp": "t", "cwd": "/"},
+             {"type": "message", "timestamp": "t", "message": {"role": "user", "content": "hi"}}]
+    v1.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    assert recaller.recall_file(v1, "hi") is None
+    assert recaller.recall_file(_write(tmp_path / "v3.jsonl", _chain([])), "abcd1234") is None
 
 
 def _cli(path: Path, *args: str) -> tuple[int, str, str]:

@@ -1,9 +1,9 @@
 """``pi-compact session search FILE QUERY``: find text, a file path or an entry id anywhere in a session.
 
-The search of :func:`pi_compact.recall`, over every entry of the file by default (on a 100k-entry file it
-tests each line's bytes and parses only the likely matches). ``--compacted`` limits it to what the chat's
-``recall`` tool searches: the entries behind the current branch's compactions, and with ``--all-branches``
-the abandoned branches too.
+The search of :func:`pi_compact.recall`, over every entry of the file by default (the file read in pieces,
+never held whole: each line's bytes are tested and only the likely matches parsed). ``--compacted`` limits it
+to what the chat's ``recall`` tool searches: the entries behind the current branch's compactions, and with
+``--all-branches`` the abandoned branches too.
 """
 
 from __future__ import annotations
@@ -42,15 +42,21 @@ def search_command(
       pi-compact session search -c "config.yml" --limit 3 --json
       pi-compact session search work.jsonl parser --compacted --all-branches
     """
-    from ..recaller import recall
+    from ..recaller import recall, recall_file
     from .output import write_json
-    from .session_cmds import _open, _warn
+    from .session_cmds import _open, _read, _warn
 
     if not query.strip():
         raise UsageError("QUERY is empty")
-    with _open(file) as session:
-        found = recall(session, query, limit=limit, include_abandoned=all_branches, whole_session=not compacted)
+    # The whole session is searched in pieces, the file never held whole; what that declines, opened whole
+    read = None if compacted else _read(recall_file, file, query, limit=limit)
+    if read is not None:
+        session, found = read
         _warn(session)
+    else:
+        with _open(file) as session:
+            found = recall(session, query, limit=limit, include_abandoned=all_branches, whole_session=not compacted)
+            _warn(session)
     if as_json:
         write_json({
             "query": found.query,

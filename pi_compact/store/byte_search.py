@@ -78,12 +78,19 @@ def candidate_slots(index: SessionIndex, query: str, scope: list[Slot]) -> list[
     """The slots of ``scope`` that :func:`line_filter` lets through, for every line of an opened file at once:
     the lines holding every run of the query, found in one pass over the file that also finds the lines only
     :func:`line_filter` itself can tell about (an escape, a character folding into a run), usually none."""
+    return candidates_in(index.file_bytes, query, scope)
+
+
+def candidates_in(data: bytes, query: str, scope: list[Slot]) -> list[Slot]:
+    """:func:`candidate_slots` of slots whose lines are in ``data``: a whole file's bytes, or a piece of one
+    read in pieces (:class:`~pi_compact.store.stream.Piece`; what follows its last whole line changes nothing,
+    a line's test being of its own bytes)."""
     per_line = line_filter(query)
     tokens = _tokens(query)
-    data: bytes = index.file_bytes
     deep = _too_deep_lines(data, scope) if tokens and any(t in run for t in tokens for run in _CUT_MARK_RUNS) else set()
     if tokens is None or not all(token.isascii() for token in tokens) or not data:
-        return [slot for slot in scope if (raw := index.raw_line(slot)) is None or slot.start in deep or per_line(raw)]
+        return [slot for slot in scope if slot.entry is not None or slot.start < 0 or slot.start in deep
+                or per_line(data[slot.start : slot.end])]
     holding, unsure = _lines_holding(data, sorted({token.encode() for token in tokens}, key=len, reverse=True))
     holding |= deep
 
@@ -230,4 +237,4 @@ _CUT_MARK_RUNS = _RUN.findall(CUT_MARK.casefold())
 without holding them in its bytes (:func:`candidate_slots` lets every line that may nest so deeply through)."""
 
 
-__all__ = ["FOLDS_TO_ASCII", "candidate_slots", "folding_into", "line_filter"]
+__all__ = ["FOLDS_TO_ASCII", "candidate_slots", "candidates_in", "folding_into", "line_filter"]
