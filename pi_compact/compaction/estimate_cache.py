@@ -146,10 +146,15 @@ class EstimateCache:
 
     @classmethod
     def open(cls, session_path: str | os.PathLike, folder: Path | None | object = ..., *,
-             rows_version: bytes | None = None) -> EstimateCache:
+             rows_version: bytes | None = None, columns: tuple[int, ...] | None = None,
+             figures: bool = True) -> EstimateCache:
         """The cache of the session at ``session_path`` in ``folder`` (default :func:`cache_folder`; ``None``:
         no cache), with its rows of ``rows_version`` (none without). Whatever is wrong with the file, this
-        returns a cache (an empty one)."""
+        returns a cache (an empty one).
+
+        For a reader of a few values of each row (``session info``): ``columns``, the indexes of the values its
+        rows keep (rows with fewer values than those are not read), and ``figures=False``, no
+        figure read. Such a cache is for reading: it must not be saved."""
         where = cache_folder() if folder is ... else folder
         if where is None:
             return cls(None)
@@ -164,9 +169,14 @@ class EstimateCache:
             cache.file = None
             return cache
         cache.rows_version = rows_version
-        cache._known, cache._row_keys, rows = _read(cache.file, rows_version)  # type: ignore[arg-type]
+        cache._known, cache._row_keys, rows = _read(cache.file, rows_version, columns, figures)  # type: ignore[arg-type]
         cache.row = _in_order(cache._row_keys, rows)
         return cache
+
+    @property
+    def rows_read(self) -> int:
+        """How many rows :meth:`open` read (of its ``rows_version``)."""
+        return len(self._row_keys)
 
     @property
     def hits(self) -> int:
@@ -274,10 +284,11 @@ def _problem(what: str) -> str:
     return f"{what}; estimates are computed every time ({CACHE_DIR_ENV} chooses another folder, empty: no cache)"
 
 
-def _read(file: Path, rows_version: bytes | None = None) -> tuple[dict[int, int], array, list[tuple]]:
-    """The figures by key that ``file`` holds, and the keys and rows of its rows when they are of
-    ``rows_version``; nothing when it is missing, unreadable, torn, corrupt or foreign (rows alone are dropped
-    when theirs are)."""
+def _read(file: Path, rows_version: bytes | None = None, columns: tuple[int, ...] | None = None,
+          figures: bool = True) -> tuple[dict[int, int], array, list[tuple]]:
+    """The figures by key that ``file`` holds (none unless ``figures``), and the keys and rows of its rows when
+    they are of ``rows_version`` (of their ``columns`` only, if given); nothing when it is missing, unreadable,
+    torn, corrupt or foreign (rows alone are dropped when theirs are)."""
     nothing: tuple[dict[int, int], array, list[tuple]] = ({}, array("Q"), [])
     try:
         with open(file, "rb") as handle:
@@ -295,15 +306,18 @@ def _read(file: Path, rows_version: bytes | None = None) -> tuple[dict[int, int]
         return nothing
     if len(body) != 16 * count or crc32(body) != check:
         return nothing
-    keys, figures = array("Q"), array("q")
+    row_keys, rows = _rows(blob, columns) if wanted and crc32(blob) == rows_check else (array("Q"), [])
+    if not figures:  # a reader of rows only: 100,000 figures in a map cost more than the rows it reads
+        return {}, row_keys, rows
+    keys, values = array("Q"), array("q")
     keys.frombytes(body[: 8 * count])
-    figures.frombytes(body[8 * count :])
-    row_keys, rows = _rows(blob) if wanted and crc32(blob) == rows_check else (array("Q"), [])
-    return dict(zip(keys, figures)), row_keys, rows
+    values.frombytes(body[8 * count :])
+    return dict(zip(keys, values)), row_keys, rows
 
 
-def _rows(blob: bytes) -> tuple[array, list[tuple]]:
-    """The keys and rows of a rows section (:func:`_rows_blob`); none when it is not one."""
+def _rows(blob: bytes, picked: tuple[int, ...] | None = None) -> tuple[array, list[tuple]]:
+    """The keys and rows of a rows section (:func:`_rows_blob`), of their ``picked`` columns only when given;
+    none when it is not one (or its rows have fewer columns than those picked)."""
     try:
         keys_bytes, columns = marshal.loads(blob)
         keys = array("Q")
@@ -312,6 +326,10 @@ def _rows(blob: bytes) -> tuple[array, list[tuple]]:
         return array("Q"), []
     if type(columns) is not tuple or not columns or any(type(c) is not tuple or len(c) != len(keys) for c in columns):
         return array("Q"), []
+    if picked is not None:
+        if not all(-len(columns) <= at < len(columns) for at in picked):
+            return array("Q"), []
+        columns = tuple(columns[at] for at in picked)
     return keys, list(zip(*columns))
 
 
