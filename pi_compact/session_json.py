@@ -295,9 +295,8 @@ def file_info_json(path: str | os.PathLike,
     file), and the session (header, problems) it describes.
 
     With ``known`` (the ``row`` of an :class:`EstimateCache` that ``session show`` filled, of the
-    :data:`INFO_ROW_COLUMNS`), a line of a big
-    file with a row is read from it: counted by its id and type, its message's role and time taken from the
-    row's last value (:func:`_listed_time`), and parsed only when the listing must read it
+    :data:`INFO_ROW_COLUMNS`), a line of a big file with a row is read from it: counted by its id and type,
+    its message's role and time taken from the row, and parsed only when the listing must read it
     (:class:`_DecidingMessages`); nothing is written."""
     from .session import Session
     from .store.listing import summarize_messages

@@ -5,8 +5,9 @@ shown fast: token estimates, and the rows the tree is drawn from.
 of the command (:mod:`~pi_compact.compaction.tokens` costs tens of µs per KB and reads every character); once
 the estimates are kept, parsing every line and building its preview is most of the rest. A session only grows,
 so showing it again does the same work for the same lines: here each line's figure, and its row (what the
-tree needs of it: type, id, parentId, timestamp, role, kind, preview), are kept under a key of its bytes and
-read back the next time; only lines not seen before are parsed, previewed and estimated.
+tree needs of it: type, id, parentId, timestamp, role, kind, preview; then what a listing reads of it, for
+``session info``), are kept under a key of its bytes and read back the next time; only lines not seen before
+are parsed, previewed and estimated. ``session info`` reads the rows (of a few columns) and never writes.
 
 What makes a stale figure or row impossible:
 
