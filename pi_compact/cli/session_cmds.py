@@ -366,6 +366,12 @@ def _known_rows(path: Path) -> Callable[[int], tuple | None] | None:
     <pi_compact.compaction.estimate_cache.EstimateCache.row>`), or ``None`` when there are none. Read only:
     the cache is never written here, a folder it cannot use is passed over in silence (nothing was written)."""
     from ..compaction.estimate_cache import EstimateCache, rows_version_of
+
+    try:
+        if not EstimateCache.exists(path):  # a session never shown: not even the drawing code imported
+            return None
+    except (OSError, ValueError):  # ValueError: a NUL in the variable
+        return None
     from ..session_json import INFO_ROW_COLUMNS
     from ..store.scan import _gc_paused
     from .render import ROW_SOURCES

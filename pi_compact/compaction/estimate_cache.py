@@ -163,8 +163,7 @@ class EstimateCache:
             estimator_version()
         except OSError:  # installed without its sources: no version to trust, so no cache
             return cls(None)
-        name = hashlib.blake2b(os.fsencode(os.path.realpath(session_path)), digest_size=16).hexdigest() + _SUFFIX
-        cache = cls(Path(where) / name)  # type: ignore[arg-type]
+        cache = cls(Path(where) / _file_name(session_path))  # type: ignore[arg-type]
         cache.problem = _unsafe(cache.file.parent)  # type: ignore[union-attr]
         if cache.problem is not None:
             cache.file = None
@@ -173,6 +172,13 @@ class EstimateCache:
         cache._known, cache._row_keys, rows = _read(cache.file, rows_version, columns, figures)  # type: ignore[arg-type]
         cache.row = _in_order(cache._row_keys, rows)
         return cache
+
+    @staticmethod
+    def exists(session_path: str | os.PathLike) -> bool:
+        """Whether the session at ``session_path`` has a cache file in :func:`cache_folder`: a reader may skip
+        :meth:`open` (and making its rows version) when not."""
+        where = cache_folder()
+        return where is not None and (where / _file_name(session_path)).is_file()
 
     @property
     def rows_read(self) -> int:
@@ -241,6 +247,11 @@ class EstimateCache:
             self.problem = _problem(f"cannot write the token estimate cache in {self.file.parent}: {exc.strerror or exc}")
             return
         prune(self.file.parent, keep=self.file)
+
+
+def _file_name(session_path: str | os.PathLike) -> str:
+    """The name of the cache file of the session at ``session_path``: a hash of its resolved path."""
+    return hashlib.blake2b(os.fsencode(os.path.realpath(session_path)), digest_size=16).hexdigest() + _SUFFIX
 
 
 def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:

@@ -483,3 +483,12 @@ def test_columns_the_rows_have_not_give_no_rows(tmp_path: Path, columns: tuple) 
     show_rows(tmp_path, LINES)
     cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION, columns=columns)
     assert cache.rows_read == 0 and cache.row(line_key(LINES[0][1])) is None
+
+
+def test_a_cache_exists_once_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(estimate_cache.CACHE_DIR_ENV, str(tmp_path))
+    assert not EstimateCache.exists(SESSION)
+    show_rows(tmp_path, LINES)
+    assert EstimateCache.exists(SESSION)
+    monkeypatch.setenv(estimate_cache.CACHE_DIR_ENV, "")
+    assert not EstimateCache.exists(SESSION)
