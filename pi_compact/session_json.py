@@ -198,7 +198,8 @@ class RowsOf(NamedTuple):
     A row is ``(type, id, parentId, timestamp, role)`` of the line's slot and entry (``role``: what
     :class:`EntryCounts` counts of a message, ``None`` for other entries), then what ``pack`` keeps of the
     digest: ``pack(slot, role, digest)`` makes it (``None``: not kept), ``unpack(rows)`` the digests again, of
-    a list of rows at once."""
+    a list of rows at once; last, what a listing reads of the line (:func:`_listed_time`: ``session info``
+    reads a known line from its row, :func:`file_info_json`)."""
 
     cache: EstimateCache
     pack: Callable[[Slot, Any, Any], tuple | None]
@@ -253,6 +254,7 @@ def _counted_from_rows(streamed: StreamedFile, digest: Callable[..., Any],
     counts, digests = EntryCounts(), {}
     kinds, roles = counts.kinds, counts.message_roles
     cache, pack, unpack = rows.cache, rows.pack, rows.unpack
+    listed_time = _listed_time
     known_keys: list[int] = []
     known_rows: list[tuple] = []
 
@@ -278,7 +280,7 @@ def _counted_from_rows(streamed: StreamedFile, digest: Callable[..., Any],
             if plain and (role is None or type(role) is str) and (packed := pack(slot, role, made)) is not None:
                 # types and roles interned: written once each (marshal refers to a string met before)
                 row = (intern(kind), slot.id, slot.parent_id, slot.timestamp, role if role is None else intern(role))
-                cache.keep_rows([key], [row + packed])
+                cache.keep_rows([key], [row + packed + (listed_time(entry),)])
         take_known()
     session = _read_only(streamed)
     return session, session._index.digest_nodes(digests), counts
@@ -287,9 +289,15 @@ def _counted_from_rows(streamed: StreamedFile, digest: Callable[..., Any],
 _FIRST, _SECOND, _FIFTH = itemgetter(0), itemgetter(1), itemgetter(4)
 
 
-def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
+def file_info_json(path: str | os.PathLike,
+                   known: Callable[[int], tuple | None] | None = None) -> tuple[Session, dict[str, Any]]:
     """:func:`session_info_json` of the file at ``path``, read once in pieces (memory does not grow with the
-    file), and the session (header, problems) it describes."""
+    file), and the session (header, problems) it describes.
+
+    With ``known`` (the ``row`` of an :class:`EstimateCache` that ``session show`` filled, of the
+    :data:`INFO_ROW_COLUMNS`), a line of a big file with a row is read from it: counted by its id and type,
+    its message's role and time taken from the row, and parsed only when the listing must read it
+    (:class:`_DecidingMessages`); nothing is written."""
     from .session import Session
     from .store.listing import summarize_messages
     from .store.scan import _gc_paused
@@ -299,8 +307,9 @@ def file_info_json(path: str | os.PathLike) -> tuple[Session, dict[str, Any]]:
         session = Session.open(path)
         return session, session_info_json(session)
     with _gc_paused():  # as in file_counted_tree: a pass this size creates no cycle worth collecting
-        deciding = _DecidingMessages(streamed.messages())
-        summary = summarize_messages(streamed.path, streamed.header, iter(deciding), streamed.index.name)
+        deciding = _DecidingMessages()
+        messages = deciding.of(streamed.messages(known, deciding.needs))
+        summary = summarize_messages(streamed.path, streamed.header, messages, streamed.index.name)
     session = _read_only(streamed)
     return session, _info_document(session, replace(summary, message_count=deciding.count))
 
@@ -310,34 +319,51 @@ _SURELY_REPRESENTABLE_MS = 10**14
 
 
 class _DecidingMessages:
-    """Of ``messages``, those that may decide a listing's first message and newest activity, and the count of
-    all of them (:attr:`count`, once iterated): the user messages up to the first with text, in order, and those
-    whose time is not a plain number of ms, in order; then the newest of those whose time is (held back to the
-    end, where it changes neither the first message nor the newest time but by being the newest).
+    """Of a file's messages, those that may decide a listing's first message and newest activity, and the count
+    of all of them (:attr:`count`, once iterated): the user messages up to the first with text, in order, and
+    those whose time is not a plain number of ms, in order; then the newest of those whose time is (held back to
+    the end, where it changes neither the first message nor the newest time but by being the newest).
 
     Left out, a message that is neither a user's nor an assistant's with content (a listing reads nothing else)
     and every other one with a plain time. Asking a listing about every message of a 100k-entry file, with a
-    call or two for each time, was a tenth of ``session info``."""
+    call or two for each time, was a tenth of ``session info``.
 
-    def __init__(self, messages: Iterator[dict]) -> None:
-        self._messages = messages
+    A message known from its row comes as ``(row, line)`` (:meth:`StreamedFile.messages
+    <pi_compact.store.stream.StreamedFile.messages>`), parsed only if :meth:`needs` says so or if it is the
+    newest."""
+
+    def __init__(self) -> None:
         self.count = 0
         """How many messages there were, all of them (known once the iteration has ended)."""
+        self._first_found = False
 
-    def __iter__(self) -> Iterator[dict]:
+    def needs(self, row: tuple) -> bool:
+        """Whether the message of a known line must be read whole: it is a user's with content before the first
+        with text, or its time is not plain (:func:`_listed_time`)."""
+        stamp = row[-1]
+        return stamp == _NOT_PLAIN or (stamp is not None and row[2] == "user" and not self._first_found)
+
+    def of(self, messages: Iterator[Any]) -> Iterator[dict]:
+        """Those of ``messages`` (entries, and ``(row, line)`` of the known lines :meth:`needs` left) that may
+        decide the listing."""
         from .accessors import content_text
 
-        counted, newest, newest_entry, first_found = 0, -1, None, False
-        for entry in self._messages:
+        counted, newest, newest_entry = 0, -1, None
+        for entry in messages:
             counted += 1
+            if type(entry) is tuple:  # known: a plain time, or none a listing reads
+                stamp = entry[0][-1]
+                if stamp is not None and stamp > newest:
+                    newest, newest_entry = stamp, entry
+                continue
             message = entry.get("message")
             if type(message) is not dict or "content" not in message:
                 continue
             role = message.get("role")
             if role != "assistant" and role != "user":
                 continue
-            if role == "user" and not first_found:
-                first_found = bool(content_text(message["content"], " "))
+            if role == "user" and not self._first_found:
+                self._first_found = bool(content_text(message["content"], " "))
                 yield entry
             stamp = message.get("timestamp")
             if type(stamp) is not int or not 0 <= stamp <= _SURELY_REPRESENTABLE_MS:
@@ -345,8 +371,33 @@ class _DecidingMessages:
             elif stamp > newest:
                 newest, newest_entry = stamp, entry
         self.count = counted
+        if type(newest_entry) is tuple:
+            from .store.stream import known_entry
+
+            newest_entry = known_entry(newest_entry[1])
         if newest_entry is not None:
             yield newest_entry
+
+
+INFO_ROW_COLUMNS = (0, 1, 4, -1)
+"""What ``session info`` reads of a row of :class:`RowsOf` (:meth:`EstimateCache.open
+<pi_compact.compaction.estimate_cache.EstimateCache.open>`'s ``columns``): the type, id, role and the listed
+time (:func:`_listed_time`), in this order."""
+_NOT_PLAIN = -1
+
+
+def _listed_time(entry: dict) -> int | None:
+    """What :class:`_DecidingMessages` reads of a line, for its row: ``None`` when a listing reads nothing of
+    it (no message with content, or neither a user's nor an assistant's), the message's time when it is a
+    plain number of ms, else :data:`_NOT_PLAIN` (the message is read whole)."""
+    message = entry.get("message")
+    if entry.get("type") != "message" or type(message) is not dict or "content" not in message:
+        return None
+    role = message.get("role")
+    if role != "assistant" and role != "user":
+        return None
+    stamp = message.get("timestamp")
+    return stamp if type(stamp) is int and 0 <= stamp <= _SURELY_REPRESENTABLE_MS else _NOT_PLAIN
 
 
 def _streamed(path: str | os.PathLike, *, tally: bool = False) -> StreamedFile | None:

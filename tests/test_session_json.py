@@ -266,21 +266,35 @@ def _said(role: str, stamp: object, content: object = "") -> dict:
 
 
 @settings(max_examples=300, deadline=None)
-@given(entries=st.lists(_message_entries(), max_size=12))
-@example(entries=[_said("assistant", 3), _said("assistant", 2)])  # the newest is not the last
-@example(entries=[_said("assistant", 3 * 10**14), _said("assistant", 2)])  # a time no listing takes, then one
-@example(entries=[_said("assistant", 3), _said("user", 2, ""), _said("user", 1, "hi")])  # the first text, older
-def test_the_messages_that_decide_a_listing_decide_it_as_all_of_them(entries, tmp_path_factory) -> None:
+@given(entries=st.lists(_message_entries(), max_size=12), known=st.lists(st.booleans(), max_size=12))
+@example(entries=[_said("assistant", 3), _said("assistant", 2)], known=[])  # the newest is not the last
+@example(entries=[_said("assistant", 3 * 10**14), _said("assistant", 2)], known=[])  # a time no listing takes
+@example(entries=[_said("assistant", 3), _said("user", 2, ""), _said("user", 1, "hi")], known=[])  # first text, older
+@example(entries=[_said("assistant", 3), _said("user", 2, ""), _said("user", 1, "hi")], known=[True] * 3)
+def test_the_messages_that_decide_a_listing_decide_it_as_all_of_them(entries, known, tmp_path_factory) -> None:
     """session info hands a listing only the messages that may decide its first message and newest activity
-    (_DecidingMessages): the same row as every message handed over, the count kept apart."""
+    (_DecidingMessages): the same row as every message handed over, the count kept apart; a message known from
+    its row (``known``) parsed only when it needs to be."""
     from dataclasses import replace
 
-    from pi_compact.session_json import _DecidingMessages
+    from pi_compact.session_json import INFO_ROW_COLUMNS, _DecidingMessages, _listed_time
     from pi_compact.store.listing import summarize_messages
 
     path = tmp_path_factory.mktemp("s") / "s.jsonl"
     path.write_bytes(orjson.dumps(HEADER) + b"\n")
     everything = summarize_messages(path, HEADER, iter(entries), lambda: None)
-    deciding = _DecidingMessages(iter(entries))
-    decided = summarize_messages(path, HEADER, iter(deciding), lambda: None)
+    deciding = _DecidingMessages()
+
+    def stream():
+        for entry, is_known in zip(entries, known + [False] * len(entries)):
+            message = entry["message"]
+            role = message.get("role") if isinstance(message, dict) else "none"
+            if not is_known or not (role is None or type(role) is str):  # such a line has no row
+                yield entry
+                continue
+            row = ("message", entry["id"], role, _listed_time(entry))
+            assert len(row) == len(INFO_ROW_COLUMNS)
+            yield orjson.loads(orjson.dumps(entry)) if deciding.needs(row) else (row, orjson.dumps(entry))
+
+    decided = summarize_messages(path, HEADER, deciding.of(stream()), lambda: None)
     assert replace(decided, message_count=deciding.count) == everything

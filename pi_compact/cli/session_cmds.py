@@ -170,7 +170,8 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
       pi-compact session info -c
       pi-compact session info work.jsonl --json
     """
-    session, data = _read(file_info_json, file)  # in pieces: memory does not grow with the file
+    # In pieces: memory does not grow with the file. A line `session show` kept a row of is read from it.
+    session, data = _read(file_info_json, file, _known_rows(file))
     _warn(session)
     if as_json:
         write_json(data)
@@ -358,6 +359,31 @@ def _estimate_cache(path: Path, off: bool, estimate: Callable[[dict], int] | Non
         except OSError:  # installed without its sources: no version to trust, so no rows
             pass
     return EstimateCache.open(path, rows_version=version)
+
+
+def _known_rows(path: Path) -> Callable[[int], tuple | None] | None:
+    """The rows ``session show`` keeps of the session at ``path`` (its cache's :meth:`EstimateCache.row
+    <pi_compact.compaction.estimate_cache.EstimateCache.row>`), or ``None`` when there are none. Read only:
+    the cache is never written here, a folder it cannot use is passed over in silence (nothing was written)."""
+    from ..compaction.estimate_cache import EstimateCache, rows_version_of
+
+    try:
+        if not EstimateCache.exists(path):  # a session never shown: not even the drawing code imported
+            return None
+    except (OSError, ValueError):  # ValueError: a NUL in the variable
+        return None
+    from ..session_json import INFO_ROW_COLUMNS
+    from ..store.scan import _gc_paused
+    from .render import ROW_SOURCES
+
+    package = Path(__file__).resolve().parents[1]
+    try:
+        version = rows_version_of(package / name for name in ROW_SOURCES)
+    except OSError:  # installed without its sources: no version to trust, so no rows
+        return None
+    with _gc_paused():  # 100,000 rows made at once: a collection would walk them all to find no cycle
+        cache = EstimateCache.open(path, rows_version=version, columns=INFO_ROW_COLUMNS, figures=False)
+    return cache.row if cache.rows_read else None
 
 
 def _warn(session: Session) -> None:

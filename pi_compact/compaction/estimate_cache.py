@@ -5,8 +5,9 @@ shown fast: token estimates, and the rows the tree is drawn from.
 of the command (:mod:`~pi_compact.compaction.tokens` costs tens of µs per KB and reads every character); once
 the estimates are kept, parsing every line and building its preview is most of the rest. A session only grows,
 so showing it again does the same work for the same lines: here each line's figure, and its row (what the
-tree needs of it: type, id, parentId, timestamp, role, kind, preview), are kept under a key of its bytes and
-read back the next time; only lines not seen before are parsed, previewed and estimated.
+tree needs of it: type, id, parentId, timestamp, role, kind, preview; then what a listing reads of it, for
+``session info``), are kept under a key of its bytes and read back the next time; only lines not seen before
+are parsed, previewed and estimated. ``session info`` reads the rows (of a few columns) and never writes.
 
 What makes a stale figure or row impossible:
 
@@ -146,10 +147,15 @@ class EstimateCache:
 
     @classmethod
     def open(cls, session_path: str | os.PathLike, folder: Path | None | object = ..., *,
-             rows_version: bytes | None = None) -> EstimateCache:
+             rows_version: bytes | None = None, columns: tuple[int, ...] | None = None,
+             figures: bool = True) -> EstimateCache:
         """The cache of the session at ``session_path`` in ``folder`` (default :func:`cache_folder`; ``None``:
         no cache), with its rows of ``rows_version`` (none without). Whatever is wrong with the file, this
-        returns a cache (an empty one)."""
+        returns a cache (an empty one).
+
+        For a reader of a few values of each row (``session info``): ``columns``, the indexes of the values its
+        rows keep (rows with fewer values than those are not read), and ``figures=False``, no
+        figure read. Such a cache is for reading: it must not be saved."""
         where = cache_folder() if folder is ... else folder
         if where is None:
             return cls(None)
@@ -157,16 +163,27 @@ class EstimateCache:
             estimator_version()
         except OSError:  # installed without its sources: no version to trust, so no cache
             return cls(None)
-        name = hashlib.blake2b(os.fsencode(os.path.realpath(session_path)), digest_size=16).hexdigest() + _SUFFIX
-        cache = cls(Path(where) / name)  # type: ignore[arg-type]
+        cache = cls(Path(where) / _file_name(session_path))  # type: ignore[arg-type]
         cache.problem = _unsafe(cache.file.parent)  # type: ignore[union-attr]
         if cache.problem is not None:
             cache.file = None
             return cache
         cache.rows_version = rows_version
-        cache._known, cache._row_keys, rows = _read(cache.file, rows_version)  # type: ignore[arg-type]
+        cache._known, cache._row_keys, rows = _read(cache.file, rows_version, columns, figures)  # type: ignore[arg-type]
         cache.row = _in_order(cache._row_keys, rows)
         return cache
+
+    @staticmethod
+    def exists(session_path: str | os.PathLike) -> bool:
+        """Whether the session at ``session_path`` has a cache file in :func:`cache_folder`: a reader may skip
+        :meth:`open` (and making its rows version) when not."""
+        where = cache_folder()
+        return where is not None and (where / _file_name(session_path)).is_file()
+
+    @property
+    def rows_read(self) -> int:
+        """How many rows :meth:`open` read (of its ``rows_version``)."""
+        return len(self._row_keys)
 
     @property
     def hits(self) -> int:
@@ -232,6 +249,11 @@ class EstimateCache:
         prune(self.file.parent, keep=self.file)
 
 
+def _file_name(session_path: str | os.PathLike) -> str:
+    """The name of the cache file of the session at ``session_path``: a hash of its resolved path."""
+    return hashlib.blake2b(os.fsencode(os.path.realpath(session_path)), digest_size=16).hexdigest() + _SUFFIX
+
+
 def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:
     """The row of a key among ``keys`` (``rows`` in the same order), asked for in the order they were kept: a
     session is read in the order it was read last time, so the next row is tried first, then any (a line
@@ -274,10 +296,11 @@ def _problem(what: str) -> str:
     return f"{what}; estimates are computed every time ({CACHE_DIR_ENV} chooses another folder, empty: no cache)"
 
 
-def _read(file: Path, rows_version: bytes | None = None) -> tuple[dict[int, int], array, list[tuple]]:
-    """The figures by key that ``file`` holds, and the keys and rows of its rows when they are of
-    ``rows_version``; nothing when it is missing, unreadable, torn, corrupt or foreign (rows alone are dropped
-    when theirs are)."""
+def _read(file: Path, rows_version: bytes | None = None, columns: tuple[int, ...] | None = None,
+          figures: bool = True) -> tuple[dict[int, int], array, list[tuple]]:
+    """The figures by key that ``file`` holds (none unless ``figures``), and the keys and rows of its rows when
+    they are of ``rows_version`` (of their ``columns`` only, if given); nothing when it is missing, unreadable,
+    torn, corrupt or foreign (rows alone are dropped when theirs are)."""
     nothing: tuple[dict[int, int], array, list[tuple]] = ({}, array("Q"), [])
     try:
         with open(file, "rb") as handle:
@@ -295,15 +318,18 @@ def _read(file: Path, rows_version: bytes | None = None) -> tuple[dict[int, int]
         return nothing
     if len(body) != 16 * count or crc32(body) != check:
         return nothing
-    keys, figures = array("Q"), array("q")
+    row_keys, rows = _rows(blob, columns) if wanted and crc32(blob) == rows_check else (array("Q"), [])
+    if not figures:  # a reader of rows only: 100,000 figures in a map cost more than the rows it reads
+        return {}, row_keys, rows
+    keys, values = array("Q"), array("q")
     keys.frombytes(body[: 8 * count])
-    figures.frombytes(body[8 * count :])
-    row_keys, rows = _rows(blob) if wanted and crc32(blob) == rows_check else (array("Q"), [])
-    return dict(zip(keys, figures)), row_keys, rows
+    values.frombytes(body[8 * count :])
+    return dict(zip(keys, values)), row_keys, rows
 
 
-def _rows(blob: bytes) -> tuple[array, list[tuple]]:
-    """The keys and rows of a rows section (:func:`_rows_blob`); none when it is not one."""
+def _rows(blob: bytes, picked: tuple[int, ...] | None = None) -> tuple[array, list[tuple]]:
+    """The keys and rows of a rows section (:func:`_rows_blob`), of their ``picked`` columns only when given;
+    none when it is not one (or its rows have fewer columns than those picked)."""
     try:
         keys_bytes, columns = marshal.loads(blob)
         keys = array("Q")
@@ -312,6 +338,10 @@ def _rows(blob: bytes) -> tuple[array, list[tuple]]:
         return array("Q"), []
     if type(columns) is not tuple or not columns or any(type(c) is not tuple or len(c) != len(keys) for c in columns):
         return array("Q"), []
+    if picked is not None:
+        if not all(-len(columns) <= at < len(columns) for at in picked):
+            return array("Q"), []
+        columns = tuple(columns[at] for at in picked)
     return keys, list(zip(*columns))
 
 

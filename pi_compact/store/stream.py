@@ -109,13 +109,17 @@ class StreamedFile:
         finally:
             os.close(self._fd)
 
-    def messages(self) -> Iterator[dict]:
+    def messages(self, known: Callable[[int], tuple | None] | None = None,
+                 needs: Callable[[tuple], bool] = bool) -> Iterator[dict | tuple[tuple, memoryview]]:
         """Every readable ``message`` entry in file order, a broken line skipped (as a listing skips it): what
         :meth:`Piece.readable` gives of each of :meth:`pieces`, with the same entries counted and the same
         problems found. It is ``session info``'s pass over a file opened with ``tally``.
 
         A file read lazily (big) is read by :func:`_tally_messages`, which makes no slot for a message line
-        of pi's: slots and their indexing were a third of the pass over a 100k-entry file."""
+        of pi's: slots and their indexing were a third of the pass over a 100k-entry file. There, a line for
+        whose key (:func:`line_key`) ``known`` has a row (as :meth:`keyed_slots` takes it: a line read before
+        with no problem) is counted by the row's id and type and not parsed: a message's comes as ``(row,
+        line)``, or as its entry when ``needs(row)``. A file read eagerly (small) reads no row."""
         if self._eager or not isinstance(self.index, TallyIndex):
             for piece in self.pieces():
                 yield from piece.readable("message")
@@ -123,7 +127,10 @@ class StreamedFile:
         try:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
-                yield from _tally_messages(self, data, end)
+                if known is None:
+                    yield from _tally_messages(self, data, end)
+                else:
+                    yield from _tally_known(self, data, end, known, needs)
         finally:
             os.close(self._fd)
 
@@ -322,6 +329,69 @@ def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[d
         line += 1
     index.add_counted(counted, last)
     yield from _tally_tail(streamed, piece, stop, end, line)
+
+
+def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
+                 needs: Callable[[tuple], bool]) -> Iterator[dict | tuple[tuple, memoryview]]:
+    """:func:`_tally_messages` of one piece with the rows of ``known``: a line with a row of a new id is counted
+    as :meth:`TallyIndex.add` counts it, a message's given as its row and line (parsed if ``needs(row)``); any
+    other line (a duplicate id too: the index reports it) as :func:`_tally_messages` reads it, its depth
+    counted on the line (:func:`_entry`), not by a pass over the piece."""
+    index = streamed.index
+    assert isinstance(index, TallyIndex)
+    line = streamed._line
+    piece = Piece(data, [], line, streamed.report)
+    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
+    find, match, slot_of, ends_object, count = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, \
+        scan.ends_object, data.count
+    stop = data.rfind(b"\n", 0, end) + 1
+    pos = counted = 0
+    last = None
+    while pos < stop:
+        eol = find(b"\n", pos)
+        raw = view[pos:eol]
+        row = known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
+        if row is not None and row[1] not in ids:
+            last = row[1]
+            new_id(last)
+            counted += 1
+            if row[0] == "message":
+                yield known_entry(raw) if needs(row) else (row, raw)
+        elif (found := match(data, pos, eol)) is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol)):
+            last = entry_id = found.group(1).decode("utf-8", "replace")
+            if entry_id in ids:  # a duplicate: reported by the index, which counts it
+                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
+            else:
+                new_id(entry_id)
+                counted += 1
+            try:
+                entry = orjson_loads(raw)
+            except ValueError:
+                entry = None
+            if type(entry) is dict and (count(b"[", pos, eol) + count(b"{", pos, eol) <= MAX_DEPTH
+                                        or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+                yield entry
+            else:
+                yield from _readable(piece, slot_of(data, pos, eol, line, []))
+        else:
+            slot = slot_of(data, pos, eol, line, problems)
+            if slot is not None and index.add(slot):
+                last = slot.id
+                if slot.type == "message":
+                    yield from _readable(piece, slot)
+        pos = eol + 1
+        line += 1
+    index.add_counted(counted, last)
+    yield from _tally_tail(streamed, piece, stop, end, line)
+
+
+def known_entry(line: bytes | memoryview) -> dict:
+    """The entry of a line read before with no problem (a line with a row): orjson reads it, or, for what it
+    cannot (a number too big for it), the careful parser, as :meth:`Piece.entry` would."""
+    try:
+        return orjson_loads(line)
+    except ValueError:
+        return scan.parse_line_depth(line)[0]
 
 
 def _tally_tail(streamed: StreamedFile, piece: Piece, stop: int, end: int, line: int) -> Iterator[dict]:

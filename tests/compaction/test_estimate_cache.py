@@ -467,3 +467,28 @@ def test_rows_read_back_as_written(tmp_path_factory: pytest.TempPathFactory, kep
     _, read_keys, read_rows = estimate_cache._read(file, ROWS_VERSION)
     assert list(read_keys) == keys and read_rows == rows
     assert estimate_cache._read(file, b"other version...")[1:] == (estimate_cache.array("Q"), [])
+
+
+@pytest.mark.parametrize("columns", [(0, 1, 4, -1), (7,), (1, 1)])
+def test_a_reader_of_some_columns_gets_those_of_each_row_and_no_figure(tmp_path: Path, columns: tuple) -> None:
+    show_rows(tmp_path, LINES)
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION, columns=columns, figures=False)
+    assert cache.rows_read == len(LINES)
+    assert [cache.row(line_key(line)) for _, line in LINES] == [tuple(row_of(e)[at] for at in columns) for e, _ in LINES]
+    assert cache._known == {}
+
+
+@pytest.mark.parametrize("columns", [(8,), (0, -9)])
+def test_columns_the_rows_have_not_give_no_rows(tmp_path: Path, columns: tuple) -> None:
+    show_rows(tmp_path, LINES)
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION, columns=columns)
+    assert cache.rows_read == 0 and cache.row(line_key(LINES[0][1])) is None
+
+
+def test_a_cache_exists_once_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(estimate_cache.CACHE_DIR_ENV, str(tmp_path))
+    assert not EstimateCache.exists(SESSION)
+    show_rows(tmp_path, LINES)
+    assert EstimateCache.exists(SESSION)
+    monkeypatch.setenv(estimate_cache.CACHE_DIR_ENV, "")
+    assert not EstimateCache.exists(SESSION)
