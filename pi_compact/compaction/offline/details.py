@@ -703,7 +703,7 @@ def _unsaid(critical: list[str], label: str, met: str) -> None:
 
 _QUOTED_LIST = re.compile(r"(?:[^,`]|`[^`]*`)+")
 """The parts of a comma-separated list whose backticked values may hold commas."""
-_MET_COMMAND = re.compile(r"^\s*>\s*(`[^`\n]+`)", re.M)
+_MET_COMMAND = re.compile(r"^[ \t]{0,8}>[ \t]{0,4}(`[^`\n]{1,2000}`)", re.M)
 """The failed command a settled failure's quote starts with."""
 
 
