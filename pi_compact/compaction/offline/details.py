@@ -691,7 +691,9 @@ def _unsaid(critical: list[str], label: str, met: str) -> None:
     already, or gone when none is left."""
     for number, item in enumerate(critical):
         if label and item.startswith(label):
-            left = [part for part in _QUOTED_LIST.findall(item[len(label):]) if part.strip() not in met]
+            quoted = [_command(span) for span in _MET_COMMAND.findall(met)]
+            left = [part for part in _QUOTED_LIST.findall(item[len(label):])
+                    if part.strip() not in met and not any(_same_command(_command(part), q) for q in quoted)]
             if left:
                 critical[number] = f"{label} {', '.join(part.strip() for part in left)}"
             else:
@@ -701,6 +703,21 @@ def _unsaid(critical: list[str], label: str, met: str) -> None:
 
 _QUOTED_LIST = re.compile(r"(?:[^,`]|`[^`]*`)+")
 """The parts of a comma-separated list whose backticked values may hold commas."""
+_MET_COMMAND = re.compile(r"^[ \t]{0,8}>[ \t]{0,4}(`[^`\n]{1,2000}`)", re.M)
+"""The failed command a settled failure's quote starts with."""
+
+
+def _command(quoted: str) -> tuple[str, bool]:
+    """A backticked command without its backticks, and whether it was cut short (ends with "…")."""
+    core = quoted.strip().strip("`").strip()
+    return core.rstrip("…").rstrip(), core.endswith("…")
+
+
+def _same_command(one: tuple[str, bool], other: tuple[str, bool]) -> bool:
+    """Two spellings of one command, each perhaps cut at another length: the one cut short begins the other. A
+    whole command that merely begins a longer one (``go run .`` of ``go run . --json``) is another command."""
+    (short, clipped), (long, _) = sorted((one, other), key=lambda pair: len(pair[0]))
+    return bool(short) and (short == long or (clipped and long.startswith(short)))
 
 
 def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:

@@ -144,7 +144,12 @@ _LABEL = re.compile(r"^\W{0,3}([A-Za-z][A-Za-z_]{0,15})[- ]?(\d{1,4}(?:\.\d{1,3}
 name when it reports on the task."""
 _NAMED = re.compile(r"(?<![\w.-])([A-Za-z][A-Za-z_]{0,15})[- ]?(\d{1,4}(?:\.\d{1,3})?)(?![\w-])")
 _FINISHED = re.compile(r"\b(?:complete[d]?|done|finished|passes|passing|works|added|created|implemented|updated"
-                       r"|fixed|wrote|written)\b|✅|✓", re.I)
+                       r"|fixed|wrote|written)\b|\b(?:that|this|it|which)(?:'s|’s| is| was) the fix\b|✅|✓", re.I)
+"""A sentence that reports work finished; "that's the fix for task #1" (a change taken from elsewhere, a merge of
+the branch where the user fixed it) finishes the task as surely as "fixed"."""
+_BY_ID = re.compile(r"(?<![\w-])(?:task|todo|item)\s?#\s?(\d{1,4})(?![\w-])|(?<![\w-])(?:task|todo)\s(\d{1,4})(?![\w.-])",
+                    re.I)
+"""A task named by its id in the list ("task #1", "Todo 3"), as agents name the items of a ``TaskCreate`` list."""
 _STARTED = re.compile(r"^\W{0,3}(?:now|next|moving (?:on )?to|starting|on to|let'?s (?:do|start))\b", re.I)
 
 
@@ -164,13 +169,15 @@ def _title_words(task: Task) -> set[str]:
     return {w.lower().rstrip(".-") for w in _WORDS.findall(title)} - _STOP
 
 
-def _reported(tasks: list[Task], texts: list[str]) -> list[Task]:
+def _reported(tasks: list[Task], texts: list[str], ids: list[str] | None = None) -> list[Task]:
     """``tasks`` as the agent's words after the list's last change report them (agents often finish several tasks
     before they tick them off): "TASK-002 complete." finishes TASK-002, "Now TASK-003 – …" starts it; a sentence
     that holds most of a task's title words and says it is done ("Added the sessionLanes field to the Model")
-    finishes that task. Each sentence's names and words are looked up in indexes, so the work grows with the text
-    and the tasks, not with their product."""
+    finishes that task; so does a sentence that names a task by its id in the list (``ids``, in the order of
+    ``tasks``: "Take theirs, that's the fix for task #1"). Each sentence's names and words are looked up in
+    indexes, so the work grows with the text and the tasks, not with their product."""
     labels = {_name(*match.groups()): n for n, task in enumerate(tasks) if (match := _LABEL.match(task.text))}
+    by_id = {key: n for n, key in enumerate(ids or ())}
     wanted = {n: _title_words(task) for n, task in enumerate(tasks) if task.status != DONE}
     index: dict[str, list[int]] = {}
     for n, words in wanted.items():
@@ -182,6 +189,9 @@ def _reported(tasks: list[Task], texts: list[str]) -> list[Task]:
             finished = bool(_FINISHED.search(sentence))
             named = next((labels[key] for found in _NAMED.finditer(sentence)
                           if (key := _name(*found.groups())) in labels), None)
+            if named is None:
+                named = next((by_id[key] for found in _BY_ID.finditer(sentence)
+                              if (key := found.group(1) or found.group(2)) in by_id), None)
             status = DONE if finished else ACTIVE if _STARTED.match(sentence) else None
             if named is not None and status and tasks[named].status != DONE:
                 tasks[named] = Task(tasks[named].text, status)
@@ -228,7 +238,8 @@ def task_list(messages: Any) -> TaskList | None:
     if not tracker.items and not tracked:
         return None
     later = [text for index, text in texts if index > tracker.updated_at and text]
-    own = _one_active(_reported(list(tracker.items.values()), later), later) if tracker.items else []
+    own = _one_active(_reported(list(tracker.items.values()), later, list(tracker.items)), later) \
+        if tracker.items else []
     return TaskList(tuple(own + _tracker_tasks(tracked)), max([tracker.updated_at, *(i.at for i in tracked)]),
                     tuple(Task(i.label, DONE, reason=i.reason, tracked=True) for i in tracked
                           if i.acted and i.status == DONE))
