@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +86,7 @@ def recall(session: Session, query: str, *, limit: int = 10, include_abandoned: 
         except CorruptEntryError:
             continue  # a line that looked like an entry but does not parse: nothing to find in it
         if holds is not None and len(hits) == limit:  # the rest are only counted: whether, not where
-            total += holds(_entry_parts(entry))
+            total += holds(entry)
             continue
         text = _entry_text(entry)
         found = matcher(text)
@@ -122,21 +122,25 @@ def recall_file(path: str | os.PathLike, query: str, *, limit: int = 10,
     problems: list[tuple[int, Problem]] = []  # of the lines parsed, with the candidate's number
     searched = total = parsed = 0
     holds = _parts_matcher(query) or _matcher_holds(_matcher(query))
+
+    def report(problem: Problem) -> None:  # a problem of the candidate being parsed, with its number
+        problems.append((parsed, problem))
+
     with _gc_paused():  # as for a whole file's index: a slot per line, none in a cycle
         for piece in streamed.pieces():
             scope = [slot for slot in piece.slots if slot.type in _SEARCHED_TYPES]
             searched += len(scope)
-            for slot in candidates_in(piece.data, query, scope):
+            candidates = candidates_in(piece.data, query, scope)
+            entry_of = _parser(piece, candidates, len(scope), report)
+            for slot in candidates:
                 parsed += 1
-                number = parsed
                 try:
-                    entry = slot.entry if slot.entry is not None else parse_slot(
-                        piece.data, slot, keep=False, report=lambda problem: problems.append((number, problem)))
+                    entry = entry_of(slot)
                 except CorruptEntryError:
                     continue
-                if holds(_entry_parts(entry)):
+                if holds(entry):
                     total += 1
-                    matched.append((number, slot, entry))
+                    matched.append((parsed, slot, entry))
     newest = matched[-1][0] if matched else 0
     for number, problem in reversed(problems):  # reported newest first, up to the first hit's off_path
         if number >= newest:
@@ -155,9 +159,23 @@ def recall_file(path: str | os.PathLike, query: str, *, limit: int = 10,
     return session, RecallResult(query, tuple(hits), total, searched, False)
 
 
-def _matcher_holds(matcher: Callable[[str], int | None]) -> Callable[[Iterable[str]], bool]:
-    """Whether ``matcher`` finds the query in the text that parts join into."""
-    return lambda parts: matcher("\n".join(part for part in parts if part)) is not None
+def _parser(piece, candidates: list[Slot], searched: int, report: Callable[[Problem], None]) -> Callable[[Slot], dict]:
+    """How to parse the candidates of a piece, as ``SessionIndex.peek`` does (the problems to ``report``): whether
+    a line may nest too deeply is told by its brackets, counted line by line for a few candidates, for many in
+    one pass over the piece (:class:`~pi_compact.store.stream.Piece`; two counts per line were a third of the
+    parsing of a word found in most lines)."""
+    from .store.stream import Piece
+
+    data = piece.data
+    if candidates and len(candidates) * 4 > searched:
+        first = candidates[0]
+        return Piece(data, [], first.line - data.count(b"\n", 0, first.start), report).entry
+    return lambda slot: slot.entry if slot.entry is not None else parse_slot(data, slot, keep=False, report=report)
+
+
+def _matcher_holds(matcher: Callable[[str], int | None]) -> Callable[[dict], bool]:
+    """Whether ``matcher`` finds the query in an entry's text."""
+    return lambda entry: matcher(_entry_text(entry)) is not None
 
 
 def _read_only(streamed) -> Session:
@@ -228,34 +246,38 @@ def _entry_text(entry: dict) -> str:
     return "\n".join(part for part in _entry_parts(entry) if part)
 
 
-def _entry_parts(entry: dict) -> Iterator[str]:
-    """The texts an entry's searchable text joins with newlines (some may be empty), made one at a time: a
-    search that finds the query in one makes none of the rest."""
+def _entry_parts(entry: dict) -> list[str]:
+    """The texts an entry's searchable text joins with newlines (some may be empty). A list, not a generator:
+    a search counting 60,000 matches tests the parts of as many entries, and resuming generators cost more
+    than making the parts after the one that holds the query."""
     kind = entry.get("type")
-    if kind == "message" and isinstance(entry.get("message"), dict):
-        yield from _message_parts(entry["message"])
-    elif kind == "branch_summary":
-        yield _strings(entry.get("summary"))
-    elif kind == "custom_message":
-        yield _strings(entry.get("content"))
+    if kind == "message":
+        message = entry.get("message")
+        return _message_parts(message) if isinstance(message, dict) else []
+    if kind == "branch_summary":
+        return [_strings(entry.get("summary"))]
+    if kind == "custom_message":
+        return [_strings(entry.get("content"))]
+    return []
 
 
-def _message_parts(message: dict) -> Iterator[str]:
+def _message_parts(message: dict) -> list[str]:
     role = message.get("role")
     if role == "bashExecution":
-        yield f"$ {_strings(message.get('command'))}\n{_strings(message.get('output'))}"
-        return
+        return [f"$ {_strings(message.get('command'))}\n{_strings(message.get('output'))}"]
     content = message.get("content")
+    parts = []
     for block in content if isinstance(content, list) else [content]:
         if isinstance(block, dict) and block.get("type") == "toolCall":
             arguments = orjson.dumps(block.get("arguments"), default=str).decode()
-            yield f"{_strings(block.get('name'))}({arguments})"
+            parts.append(f"{_strings(block.get('name'))}({arguments})")
         elif isinstance(block, dict):
-            yield _strings(block.get("text") if block.get("type") != "thinking" else block.get("thinking"))
+            parts.append(_strings(block.get("text") if block.get("type") != "thinking" else block.get("thinking")))
         else:
-            yield _strings(block)
+            parts.append(_strings(block))
     if role == "branchSummary" or role == "compactionSummary":
-        yield _strings(message.get("summary"))
+        parts.append(_strings(message.get("summary")))
+    return parts
 
 
 def _strings(value: Any) -> str:
@@ -285,18 +307,20 @@ def _matcher(query: str):
     return find
 
 
-def _parts_matcher(query: str) -> Callable[[Iterable[str]], bool] | None:
-    """Whether :func:`_matcher` finds the query in the text that parts join into, tested part by part (no
-    joined text, no folding of the parts after the one that holds it); ``None`` for a query with blanks:
-    its phrase may span a join, and its words match apart."""
+def _parts_matcher(query: str) -> Callable[[dict], bool] | None:
+    """Whether :func:`_matcher` finds the query in an entry's text, tested part by part (no joined text, no
+    folding of the parts after the one that holds it); ``None`` for a query with blanks: its phrase may
+    span a join, and its words match apart."""
     phrase = query.casefold()
     if not phrase or any(char.isspace() for char in phrase):
         return None
     if not phrase.isascii():
-        return lambda parts: any(phrase in _folded(part) for part in parts)
+        return lambda entry: any(phrase in _folded(part) for part in _entry_parts(entry))
     encoded, folding = phrase.encode(), folding_into([phrase])
 
     def holds(part: str) -> bool:
+        if phrase in part:  # as written (a case-folded ASCII phrase folds to itself): no lowered copy
+            return True
         if part.isascii():
             return phrase in part.lower()
         if any(char in part for char in folding):
@@ -305,7 +329,13 @@ def _parts_matcher(query: str) -> Callable[[Iterable[str]], bool] | None:
         # phrase is made of the text's ASCII characters only (no other folds into it), lowered: their bytes
         return encoded in part.encode("utf-8", "surrogatepass").lower()
 
-    return lambda parts: any(holds(part) for part in parts)
+    def entry_holds(entry: dict) -> bool:
+        for part in _entry_parts(entry):
+            if holds(part):
+                return True
+        return False
+
+    return entry_holds
 
 
 def _folded(text: str) -> str:

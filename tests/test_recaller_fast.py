@@ -236,6 +236,32 @@ def test_the_search_of_a_file_read_in_pieces_finds_what_the_full_search_finds(tm
                         assert found == recall(session, query, limit=limit, whole_session=True), (path.name, query)
 
 
+@pytest.mark.parametrize("piece", [4096, stream.PIECE_BYTES])
+@pytest.mark.parametrize(("query", "deep_lines_parsed"), [("cache", True), ("bottom", True), ("levels", True),
+                                                           ("line 7", False)])
+def test_lines_nested_too_deeply_are_read_as_the_full_search_reads_them_among_many_matches_or_few(
+        tmp_path, monkeypatch, piece, query, deep_lines_parsed):
+    """A piece's candidates are parsed with its brackets counted once when they are many ("cache": every
+    line), line by line when few: either way a line nested deeper than the readers take is cut and reported
+    as opening the file whole cuts and reports it."""
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece)
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    messages = [{"role": "user", "content": f"cache line {n}", "timestamp": n} if n % 7 != 3 else
+                {"role": "assistant", "content": [{"type": "toolCall", "id": f"c{n}", "name": "deep",
+                                                   "arguments": _deep(85 + n)}], "timestamp": n}
+                for n in range(60)]
+    path = _write(tmp_path / "deep.jsonl", _chain(messages), extra=_too_deep_for_the_parsers(400))
+    for limit in [1, 50]:
+        (found, problems), (whole, whole_problems) = _in_pieces(path, query, monkeypatch, limit)
+        assert (found, problems) == (whole, whole_problems), limit
+        assert found.total_matches > 0
+        assert any(problem.kind == "too_deep" for problem in problems) == deep_lines_parsed
+        with monkeypatch.context() as patch:
+            _switch_to_full_search(patch)
+            with Session.open(path) as session:
+                assert found == recall(session, query, limit=limit, whole_session=True)
+
+
 def test_a_file_read_in_pieces_is_held_one_piece_at_a_time(tmp_path, monkeypatch):
     monkeypatch.setattr(stream, "PIECE_BYTES", 4096)
     path = _write(tmp_path / "long.jsonl", _chain([{"role": "user", "content": f"cache {n} " + "x" * 500,

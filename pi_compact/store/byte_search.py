@@ -12,6 +12,7 @@ read whole) are let through or tested in full.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable
 
 from .depth import CUT_MARK
@@ -91,18 +92,33 @@ def candidates_in(data: bytes, query: str, scope: list[Slot]) -> list[Slot]:
     if tokens is None or not all(token.isascii() for token in tokens) or not data:
         return [slot for slot in scope if slot.entry is not None or slot.start < 0 or slot.start in deep
                 or per_line(data[slot.start : slot.end])]
-    holding, unsure = _lines_holding(data, sorted({token.encode() for token in tokens}, key=len, reverse=True))
+    runs = sorted({token.encode() for token in tokens}, key=len, reverse=True)
+    holding, unsure = _lines_holding(data, runs, _line_spans(scope))
     holding |= deep
+    if not unsure:  # no line whose bytes cannot tell (nearly every file): no test of a line by itself
+        # a line parsed already (or never read from the file): the exact test costs nothing more
+        return [slot for slot in scope if slot.start in holding or slot.entry is not None or slot.start < 0]
 
     def may_match(slot: Slot) -> bool:
         start = slot.start
         if slot.entry is not None or start < 0:
-            return True  # parsed already (or never read from the file): the exact test costs nothing more
+            return True  # as above
         if start in unsure and start not in holding:
             return per_line(data[start : slot.end])
         return start in holding
 
     return [slot for slot in scope if may_match(slot)]
+
+
+def _line_spans(scope: list[Slot]) -> tuple[list[int], list[Slot]]:
+    """The starts of the lines of ``scope`` read from the file, and their slots, in file order: which line an
+    offset is in is told by a binary search, without looking for the newlines around it (a word found in
+    most lines was a line-wide search backwards and forwards per line)."""
+    starts = [slot.start for slot in scope]
+    if starts == sorted(starts) and (not starts or starts[0] >= 0):  # a piece's lines, a whole file's
+        return starts, scope
+    lines = sorted((slot for slot in scope if slot.start >= 0), key=lambda slot: slot.start)  # a branch's
+    return [slot.start for slot in lines], lines
 
 
 def _too_deep_lines(data: bytes, scope: list[Slot]) -> set[int]:
@@ -111,20 +127,23 @@ def _too_deep_lines(data: bytes, scope: list[Slot]) -> set[int]:
     return {slot.start for slot in scope if slot.entry is None and slot.start >= 0 and may_be_too_deep_at(data, slot)}
 
 
-def _lines_holding(data: bytes, runs: list[bytes]) -> tuple[set[int], set[int]]:
-    """The start offsets of the lines of ``data`` whose lowered bytes hold every one of ``runs`` (ASCII, longest
-    first), and of the lines whose bytes cannot tell: those holding a ``\\u`` escape or a character whose
-    case folding can make part of a run (see :func:`folding_into`).
+def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[Slot]]) -> tuple[set[int], set[int]]:
+    """The start offsets of the lines of ``data`` among ``spans`` (their starts and slots, in file order) whose
+    lowered bytes hold every one of ``runs`` (ASCII, longest first), and of the lines whose bytes cannot tell:
+    those holding a ``\\u`` escape or a character whose case folding can make part of a run (see
+    :func:`folding_into`).
 
     The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh memory
     than the search itself, and doubled the peak), and each piece is read for every test while it is in the
     processor's cache. Each run is searched from one occurrence to the next, skipping the rest of each line
     found, rather than line by line (a word found in few lines costs a few searches, not one per line; a
-    common one a search per line holding it). A line's bounds are its newlines, found in the file's bytes:
-    no run holds one. An occurrence in a key counts only in a line that holds a tool call's ``"arguments"``
-    (see :func:`_in_key`): ``timestamp``, ``content`` or ``cacheRead`` are keys of nearly every line, and
-    parsing each line to find the word in none of its texts cost seconds.
+    common one a search per line holding it). A line's bounds are its slot's, the one ``spans`` starts last
+    before an occurrence (no run holds a newline); an occurrence between them (in the header, a line of
+    another type) is passed over to the next. An occurrence in a key counts only in a line that holds a
+    tool call's ``"arguments"`` (see :func:`_in_key`): ``timestamp``, ``content`` or ``cacheRead`` are keys
+    of nearly every line, and parsing each line to find the word in none of its texts cost seconds.
     """
+    starts, slots = spans
     holding: list[set[int]] = [set() for _ in runs]
     keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
     lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
@@ -143,7 +162,12 @@ def _lines_holding(data: bytes, runs: list[bytes]) -> tuple[set[int], set[int]]:
             while 0 <= at < _PIECE_BYTES:
                 start, end = lines[number]
                 if offset + at > end:  # a line of its own, its bounds looked for once however many keys hold it
-                    start, end = _line_bounds(data, offset + at)
+                    span = bisect_right(starts, offset + at) - 1
+                    if span < 0 or offset + at >= slots[span].end:
+                        resume[number] = starts[span + 1] if span + 1 < len(starts) else len(data)
+                        at = piece.find(run, resume[number] - offset)
+                        continue
+                    start, end = starts[span], slots[span].end
                     lines[number] = start, end
                 if _in_key(data, offset + at + len(run)):
                     keyed[number].add(start)

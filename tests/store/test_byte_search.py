@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pi_compact.recaller import _entry_text, _matcher
 from pi_compact.store import byte_search
 from pi_compact.store.byte_search import FOLDS_TO_ASCII, folding_into, line_filter
+from pi_compact.store.scan import Slot
 
 SPECIAL = "ßſKİﬁﬀẞǰŉ\u2028\"\\/\n\t\x00é中😀"
 """Characters whose case folding or JSON escaping differ from their bytes (folding to ASCII, escapes)."""
@@ -191,7 +192,27 @@ def test_a_word_in_the_keys_of_every_line_is_found_in_the_texts_only(tmp_path, m
         found = recall(session, query, whole_session=True)
     assert [hit.entry_id for hit in found.hits] == expected
     starts = [sum(len(line) + 1 for line in lines[: number + 1]) for number in range(len(messages))]
-    assert byte_search._lines_holding(data, [query.encode()])[0] == {starts[number] for number in passed}
+    lines_read = byte_search._line_spans(scan.scan(data).slots)
+    assert byte_search._lines_holding(data, [query.encode()], lines_read)[0] == {starts[n] for n in passed}
+
+
+def _slot(line: int, start: int, end: int) -> Slot:
+    return Slot(line, start, end, None, ("message", f"m{line}", None, "t"))
+
+
+def test_the_lines_of_a_scope_are_looked_up_in_file_order_and_only_those_read_from_the_file():
+    in_order = [_slot(1, 0, 9), _slot(2, 10, 19), _slot(4, 30, 39)]
+    assert byte_search._line_spans(in_order) == ([0, 10, 30], in_order)
+    appended = Slot(5, -1, -1, {"type": "message", "id": "new"})
+    starts, lines = byte_search._line_spans([in_order[2], appended, in_order[0], in_order[1]])  # a branch's order
+    assert starts == [0, 10, 30] and lines == in_order
+
+
+def test_a_word_in_a_line_out_of_the_scope_is_passed_over():
+    data = b'{"text":"cache"}\n{"text":"cache"}\n{"text":"no"}\n{"text":"the cache"}\n'
+    starts = [0, 17, 34, 48]
+    scope = [_slot(number, start, data.index(b"\n", start)) for number, start in enumerate(starts) if number != 1]
+    assert byte_search._lines_holding(data, [b"cache"], byte_search._line_spans(scope))[0] == {0, 48}
 
 
 @pytest.mark.parametrize(
