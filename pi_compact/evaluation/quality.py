@@ -1091,9 +1091,10 @@ _SWITCH = re.compile(r"\b(?:instead\b(?! of)|manually|another (?:way|approach)|(
 _WILL = re.compile(r"\b(?:let me|let'?s|i'?ll|i will|i should|i need to|i'?m going to)\b", re.I)
 """A sentence that says what the agent will do, with a word that leaves one way for another ("Let me use the CLI
 instead", "I'll write the plan manually"); "… instead of X", "rather than", "fall back to" describe code."""
-_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b",
-                         re.I)  # Claude Code's tool is "Bash"
-"""A look that found nothing (grep's exit 1, no such file) is not an error left open."""
+_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?"
+                         r"(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat|diff|cmp)\b", re.I)  # Claude's "Bash"
+"""A look that found nothing (grep's exit 1, no such file) or found differences (diff's exit 1) is not an error
+left open."""
 
 
 

@@ -57,7 +57,8 @@ def failure_key(command: str, missing: str | None) -> str:
 
 def retry_keys(command: str) -> set[str]:
     """The failures ``command`` would retry: each command of its ``&&`` chain, and each program it runs."""
-    return {f"cmd:{_head(part)}" for part in command.split("&&")} | {f"run:{name.lower()}" for name in programs(command)}
+    commands = {f"cmd:{_head(part)}" for part in command.split("&&")}
+    return commands | {f"run:{name.lower()}" for name in programs(command)}
 
 
 def missing_program(output: str, command: str) -> str | None:

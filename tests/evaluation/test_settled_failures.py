@@ -138,3 +138,11 @@ def test_a_failure_quoted_as_history_is_mentioned_and_not_judged():
     assert score_quality(messages, quoted).error_mistakes == ()
     mistakes = score_quality(messages, "## Goal\nmake the plan\n").error_mistakes
     assert [m for m in mistakes if m.startswith("open but not mentioned")]
+
+
+@pytest.mark.parametrize("command", ["diff <(jq .a one.json) <(jq .a two.json)", "cmp build/a.bin dist/a.bin",
+                                     "grep -n TODO src/app.py"])
+def test_a_look_that_exits_1_leaves_no_error_open(command):
+    messages = [user("compare the settings"), *_run(command, "12a13,14\n>     \"Bash(tts:*)\"", code=1)]
+    assert _open_failures(messages) == []
+    assert len(_open_failures([user("build"), *_run("make dist", "make: *** [dist] Error 1", code=1)])) == 1
