@@ -1,8 +1,9 @@
 """Faults a summary can have that precision and staleness do not see, each a class of case seen on real sessions
 of other agents (issue 20): a call the user declined reported as an error, a stale goal, a request already
 answered given as the next step, a finished request or a replaced thing kept as a rule, a settled decision lost,
-progress told as a quote of the request, a value cut inside, a file list holding non-files or deleted files, a
-heading quoted from the transcript kept as a section, and an abandoned path's failure reported as done.
+progress told as a quote of the request, a value cut inside, a file list holding non-files or files deleted or
+moved away, a heading quoted from the transcript kept as a section, and an abandoned path's failure reported as
+done.
 
 Like the rest of the scorer it reads only the region and the summary text, with patterns of its own: it shares no
 code with the summarizers it grades. ``said`` is the region as :class:`~.quality.RegionIndex` lists it (items with
@@ -83,6 +84,8 @@ _PI_HEADINGS = re.compile(r"goal|constraint|preference|progress|done|in progress
                           r"|context|original request|early progress|suffix|condensed transcript", re.I)
 _FILE_OPEN = re.compile(r"<(read-files|modified-files)>\n")
 _DELETE = re.compile(r"(?:^|&&|;|\|)\s*(?:git\s+)?rm\s+(?:-\w+\s+)*([^\s;&|]+)")
+_COPY = re.compile(r"(?:^|&&|;|\|)\s*cp\s+(?:-\w+\s+)*([^\s;&|]+)\s+([^\s;&|]+)")
+_MOVE = re.compile(r"(?:^|&&|;|\|)\s*(?:git\s+)?mv\s+(?:-\w+\s+)*([^\s;&|]+)\s+([^\s;&|]+)")
 FAULT_COST = 0.2
 """What one fault takes off a summary's score: more than the line holding it could add to its recall (a wrong
 claim is not paid for by the words it happens to share with the region)."""
@@ -299,24 +302,78 @@ def _quoted_progress(said, summary, sections, labels) -> list[str]:
     return found
 
 
-def _bad_files(said, summary, sections, labels) -> list[str]:
-    deleted: set[str] = set()
-    for item in said:  # deleted, unless written again afterwards
+def file_acts(command: str) -> list[tuple[str, str, str]]:
+    """``(act, path, destination)`` of each ``rm`` (act ``deleted``), ``mv`` (``moved``) and ``cp`` (``copied``)
+    of a shell command, ``git`` ones included; the destination of a deletion is empty."""
+    acts = [("deleted", _unquoted(m.group(1)), "") for m in _DELETE.finditer(command)]
+    acts += [("moved", _unquoted(m.group(1)), _unquoted(m.group(2))) for m in _MOVE.finditer(command)]
+    acts += [("copied", _unquoted(m.group(1)), _unquoted(m.group(2))) for m in _COPY.finditer(command)]
+    return [act for act in acts if act[1] and not act[1].startswith("-")]
+
+
+def _unquoted(word: str) -> str:
+    return word.strip("'\"").rstrip("/")
+
+
+def _gone(said: Sequence[Any]) -> dict[str, dict[str, str]]:
+    """The paths whose last event in the region is a deletion or the source of a move, by their last part (last
+    part → path → act): written, moved back or named by a later command, a path is there again. Looked up by
+    last part, so no event is compared with every path gone before it."""
+    gone: dict[str, dict[str, str]] = {}
+    for item in said:
         if item.role == "command":
-            removals = list(_DELETE.finditer(item.text))
-            deleted.update(m.group(1).rsplit("/", 1)[-1] for m in removals)
-            if not removals:  # searched once per command, not once per word of it
-                deleted -= {word.rsplit("/", 1)[-1] for word in item.text.split()}
+            acts = file_acts(item.text)
+            for act, path, destination in acts:
+                if act != "copied":
+                    gone.setdefault(_last(path), {})[path] = act
+                _back(gone, destination)
+            if not acts:  # searched once per command, not once per word of it
+                for word in item.text.split():
+                    _back(gone, _unquoted(word))
         elif item.role == "call" and item.target:
-            deleted.discard(item.target.rsplit("/", 1)[-1])
+            _back(gone, item.target)
+    return gone
+
+
+def _last(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _back(gone: dict[str, dict[str, str]], path: str) -> None:
+    """``path`` is there again: it is no longer gone."""
+    same = gone.get(_last(path)) if path else None
+    for known in [known for known in same or () if _same_file(known, path)]:
+        del same[known]
+
+
+def _gone_act(gone: dict[str, dict[str, str]], entry: str) -> str | None:
+    """The act that took ``entry`` away: its own, or that of a folder holding it (a folder of two parts or more
+    when the paths compared are relative, so a deleted ``/tmp/x/src`` is no ``src/…`` of the project)."""
+    parts = _relative(entry).split("/")
+    for end in range(len(parts), 0, -1):
+        prefix = "/".join(parts[:end])
+        for known, act in (gone.get(parts[end - 1]) or {}).items():
+            if _relative(known) == prefix or (known.startswith(("/", "~")) and (end == len(parts) or end > 1)
+                                              and known.endswith("/" + prefix)):
+                return act
+    return None
+
+
+def _relative(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def _bad_files(said, summary, sections, labels) -> list[str]:
+    gone = _gone(said)
     found = []
     for kind, block in _file_blocks(summary):
         for entry in (e.strip() for e in block.splitlines() if e.strip()):
             last = entry.rsplit("/", 1)[-1]
+            act = _gone_act(gone, entry)
             if last.startswith(".") and last.count(".") >= 2 and "_" in last:
                 found.append(f"not a file in <{kind}>: {entry}")
-            elif kind == "modified-files" and last in deleted:
-                found.append(f"deleted file in <modified-files>: {entry}")
+            elif act is not None:
+                found.append(f"{act} file in <{kind}>: {entry}")
     return found
 
 
@@ -335,4 +392,4 @@ def _failure_reported_done(said, summary, sections, labels) -> list[str]:
     return [f"the agent's last words report trouble, the summary says: {steps[:120]}"] if WAITING.search(steps) else []
 
 
-__all__ = ["FAULT_COST", "WAITING", "asked_last", "find_faults"]
+__all__ = ["FAULT_COST", "WAITING", "asked_last", "file_acts", "find_faults"]

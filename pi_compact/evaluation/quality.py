@@ -10,7 +10,9 @@ Retention (``pi_compact.replayer``) asks whether strings survived; this module a
   when there are some (:class:`RegionLabels`), else by a heuristic (the last message that mentions the item
   reports it done, or is a ``git commit``);
 * **error accuracy** — of the errors the summary mentions, the share given the right status (open vs
-  resolved), where an open error the summary leaves out counts as a wrong one;
+  resolved), where an open error the summary leaves out counts as a wrong one; a failure dealt with another way
+  (its path removed or put in place by another call, a retry the user stopped, the agent's word that it goes
+  another way) is history, and a program found missing is settled only when it runs (:mod:`.settling`);
 * **length** — the summary's characters and tokens against the region's;
 * **recall** (:mod:`.recall`) — how much of what the region shows a continuing agent needs the summary holds:
   a summary that says little is rarely wrong, so without it a short summary outranked one holding twice the
@@ -35,9 +37,11 @@ from typing import Any
 from ..accessors import json_strings
 from ..compaction.offline.goal import injected
 from ..compaction.tokens import estimate_tokens, text_tokens
-from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, find_faults
+from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, file_acts, find_faults
 from .growing import GrowingText, PieceFinder
 from .recall import NeedIndex, recall
+from .settling import (acted_paths, command_of, failure_key, last_part, missing_program, programs, retry_keys,
+                       same_path)
 
 RECALL_WEIGHT = 0.8
 """The share of the score that is recall. Tuned on the calibration half: against the hand labels alone
@@ -362,6 +366,8 @@ class RegionIndex:
         self._said_stems: dict[int, set[str]] = {}
         self.needs = NeedIndex()
         """What a continuing agent needs of the region (:mod:`.recall`)."""
+        self.file_acts: dict[tuple[str, str], set[str]] = {}
+        """(act, last part) → the lower-cased paths a command deleted (``rm``) or moved (``mv``, both ends)."""
         self.extend(region)
 
     def extend(self, region: Iterable[Any]) -> None:
@@ -378,6 +384,10 @@ class RegionIndex:
         self.chars += sum(len(item.text) for item in said) + len(said) - (0 if self.said else 1)
         for item, low in zip(said, lowered):
             self.stems.update(w[:_STEM] for w in _WORD.findall(low))
+            if item.role == "command":
+                for act, *paths in file_acts(low):
+                    for path in filter(None, paths):
+                        self.file_acts.setdefault((act, _last_part(path)), set()).add(path)
             self.errors.add(item)
             self.needs.add(item)
         self.said.extend(said)
@@ -400,6 +410,16 @@ class RegionIndex:
     def has_word(self, word: str) -> bool:
         return word[:_STEM] in self.stems
 
+    def acted_on(self, act: str, tokens: Sequence[str]) -> bool:
+        """A command of the region did ``act`` (``deleted``, ``moved``) to a path ``tokens`` names."""
+        for token in tokens:
+            form = token.lower().strip("`'\"").rstrip("/")
+            for path in self.file_acts.get((act, _last_part(form)), ()):
+                shorter, longer = sorted((path.lstrip("./"), form.lstrip("./")), key=len)
+                if longer == shorter or longer.endswith("/" + shorter):
+                    return True
+        return False
+
     def has_token(self, token: str) -> bool:
         token = token.replace("…", " ").replace("...", " ").strip()
         if any(self.contains(candidate) for candidate in _path_forms(token)):
@@ -411,11 +431,12 @@ class RegionIndex:
         return len(parts) > 1 and all(self.contains(p.lower()) for p in parts)
 
     def last_mention(self, sig: "_Signature") -> _Said | None:
-        """The last user/assistant text or command that mentions ``sig``; only what was added since the last
-        time this was asked is searched."""
+        """The last user/assistant text or command that mentions ``sig``, or call that changes a file it names;
+        only what was added since the last time this was asked is searched."""
         scanned, found = self._last_mention.get(sig, (0, -1))
         for index in range(len(self.said) - 1, scanned - 1, -1):
-            if self.said[index].role in ("user", "assistant", "command") and self._mentions(sig, index):
+            said = self.said[index]
+            if said.role in ("user", "assistant", "command") and self._mentions(sig, index) or _changes(said, sig):
                 found = index
                 break
         self._last_mention[sig] = (len(self.said), found)
@@ -445,6 +466,19 @@ class RegionIndex:
         if words is None:
             words = self._said_stems[index] = {w[:_STEM] for w in _WORD.findall(lowered)}
         return sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
+
+
+def _changes(said: _Said, sig: "_Signature") -> bool:
+    """``said`` is a call that changes a file the item names: an edit after the commit that named the item is
+    work on it since, not finished work."""
+    if said.role != "call" or not sig.salient or not f"{said.tool}:".lower().startswith(CHANGING_TOOLS):
+        return False
+    target = said.target.lower()
+    return any(_same_path(form, target) for token in sig.salient for form in _path_forms(token) if "." in form)
+
+
+def _same_path(form: str, target: str) -> bool:
+    return target == form or target.endswith("/" + form)
 
 
 _PLAN_DONE = frozenset({"completed", "complete", "done", "finished"})
@@ -529,10 +563,25 @@ def _supported(sig: _Signature, region: RegionIndex) -> bool:
     if sig.words:
         # words around salient tokens are connective ("create … pointing to …"): half of them is enough
         wanted = SUPPORT_SALIENT if sig.salient else SUPPORT_WORDS
-        found = sum(region.has_word(w) for w in sig.words)
+        found = sum(region.has_word(w) or _act_shown(w, sig, region) for w in sig.words)
         if found < wanted * len(sig.words):
             return False
     return True
+
+
+_ACTS = {"moved": "moved", "renam": "moved", "delet": "deleted", "remov": "deleted"}
+"""The word stems a summary states a file's fate with, and the act of a command (``mv``, ``rm``) that shows it."""
+
+
+def _act_shown(word: str, sig: _Signature, region: RegionIndex) -> bool:
+    """``word`` says a path of the item was moved or deleted, and a ``mv``/``rm`` of the region did it: "moved:
+    `a`" is what ``git mv a b`` shows, in other words."""
+    act = _ACTS.get(word[:_STEM])
+    return act is not None and region.acted_on(act, sig.salient)
+
+
+def _last_part(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
 
 
 # -- labels -----------------------------------------------------------------------------------------------------------
@@ -851,6 +900,9 @@ def _reports_done(text: str, sig: _Signature, said: str) -> bool:
     no report on it."""
     own = {word.lower() for word in _COMPLETION.findall(text)}
     for sentence in _sentences(_FENCED.sub(" ", said)):
+        if _INTENT.match(sentence):
+            continue
+        sentence = _LOOKING.sub(" ", sentence)
         lowered = sentence.lower()
         if _names(sig, lowered) and any(word.lower() not in own for word in _COMPLETION.findall(sentence)):
             return True
@@ -858,6 +910,13 @@ def _reports_done(text: str, sig: _Signature, said: str) -> bool:
 
 
 _FENCED = re.compile(r"```[^`]*```")
+_INTENT = re.compile(r"\W*(?:(?:now|first|next|then|so|ok(?:ay)?|great|good|alright),?\s+)?(?:let me|let'?s|i'?ll"
+                     r"|i will|i'?m going to|i am going to|i need to|i should|i want to|we need to|we'?ll)\b", re.I)
+"""A sentence of intent ("Let me first read view.go to see what's been done"): what the agent will do next,
+no report of what it did, whatever completion word it holds."""
+_LOOKING = re.compile(r"\b(?:to (?:see|check|verify|confirm|find out|understand|learn)|whether)\b[^.;:!?\n]*", re.I)
+"""A clause asking what the state is ("… to see what is already done", "whether it is finished"): a question,
+not an answer."""
 _SENTENCE_END = re.compile(r"[.!?;](?:\s|$)|\n")
 
 
@@ -914,29 +973,94 @@ class _ErrorIndex:
         self._changes: list[tuple[int, str]] = []
         """(result number, file name) of each successful change of a file."""
         self._open: list[list] = []
-        """Per failure: [result number, said, head, settled by itself, next change to look at, names looked at]."""
+        """Per failure: [result number, said, head, settled by itself, next change to look at, names looked at,
+        settled by a change of a file it names]."""
         self.haystacks = PieceFinder()
         """Per failure, the lower-cased text an error mention is matched against."""
+        self._by_path: dict[str, list[tuple[str, list]]] = {}
+        """(path, failure) by the last part of each path a failure meant to remove or put in place."""
+        self._by_retry: dict[str, list[list]] = {}
+        """Failures by what a retry of them runs again (:func:`.settling.failure_key`): a retry the user stops
+        settles them."""
+        self._watched: list = []
+        """The latest failure and how many of the agent's texts after it may still say it goes another way."""
+        self._awaiting: dict[str, list[list]] = {}
+        """Failures by the program they found missing (only a run of it settles them)."""
 
     def add(self, said: _Said) -> None:
+        if said.role == "user" and said.text.lstrip().startswith("[Request interrupted") and self._open \
+                and self._open[-1][0] == self.results - 1:
+            self._stopped(self._open[-1])  # the user stopped the call that had just failed
+        if said.role == "assistant" and self._watched:
+            self._read_after_failure(said.text)
         if said.role != "result":
             return
         number = self.results
         self.results += 1
         if said.failed:
-            # a file or task tool's failure ("file not read yet", "no such task") is settled by its next success
-            head = f"tool:{said.tool}" if said.tool else _command_head(said.target)
-            settled = (bool(_ABORTED.search(said.text[:200])) or _INSPECTION.match(head) is not None
-                       or not said.text.strip())
-            self._open.append([number, said, head, settled, len(self._changes), set(), False])
-            self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
+            self._failed(number, said)
+            self._watched = [self._open[-1], SWITCH_WINDOW]
             return
         for head in _chain_heads(said.target) | ({f"tool:{said.tool}"} if said.tool else set()):
             self._last_success[head] = number
+        self._settle_by_success(said)
         if said.target.lower().startswith(CHANGING_TOOLS):  # Claude Code's tools are "Edit", "Write"
             name = said.target.split(":", 1)[1].rstrip("/").rsplit("/", 1)[-1]
             if len(name) >= 4 and "." in name:
                 self._changes.append((number, name))
+
+    def _failed(self, number: int, said: _Said) -> None:
+        # a file or task tool's failure ("file not read yet", "no such task") is settled by its next success
+        head = f"tool:{said.tool}" if said.tool else _command_head(said.target)
+        command = "" if said.tool else command_of(said.target)
+        missing = missing_program(said.text, command) if command else None
+        aborted = bool(_ABORTED.search(said.text[:200]))
+        # a program found missing is not settled by a look nor by the success of the command's other parts
+        settled = aborted or not said.text.strip() or (missing is None and _INSPECTION.match(head) is not None)
+        state = [number, said, "" if missing else head, settled, len(self._changes), set(), False]
+        self._open.append(state)
+        self.haystacks.append((said.target + "\n" + said.text[:600]).lower())
+        if aborted and command:
+            self._retry_stopped(command)  # the user declined a retry: what it retried is history
+        if command:
+            self._by_retry.setdefault(failure_key(command, missing), []).append(state)
+        if missing:
+            self._awaiting.setdefault(missing, []).append(state)
+        for path in acted_paths(said.target, said.tool):
+            self._by_path.setdefault(last_part(path), []).append((path, state))
+
+    def _read_after_failure(self, text: str) -> None:
+        """The agent's words after the latest failure: one that says it goes another way ("…, so let me write the
+        plan manually", "use the built-in parser instead") leaves the failed way behind, as history."""
+        state, left = self._watched
+        if any(_SWITCH.search(sentence) and _WILL.search(sentence) for sentence in _sentences(text[-2000:])) \
+                and not _STILL_OPEN.search(text[-2000:]):
+            state[3] = True
+        self._watched = [state, left - 1] if left > 1 else []
+
+    def _stopped(self, state: list) -> None:
+        """The user stopped the failed call ``state``: it and the earlier failures it retried are history."""
+        state[3] = True
+        if not state[1].tool:
+            self._retry_stopped(command_of(state[1].target))
+
+    def _retry_stopped(self, command: str) -> None:
+        for key in retry_keys(command):
+            for earlier in self._by_retry.pop(key, ()):
+                earlier[3] = True
+
+    def _settle_by_success(self, said: _Said) -> None:
+        """A success that does what a failure meant to (the same path removed or put in place another way) or runs
+        the program a failure found missing settles it."""
+        for path in acted_paths(said.target, said.tool):
+            meant = self._by_path.get(last_part(path))
+            for pair in [pair for pair in meant or () if same_path(path, pair[0])]:
+                pair[1][3] = True
+                meant.remove(pair)
+        if self._awaiting and not said.tool:
+            for program in programs(command_of(said.target)):
+                for state in self._awaiting.pop(program.lower(), ()):
+                    state[3] = True
 
     def failures(self) -> list[_Failure]:
         return [_Failure(state[1].target, state[1].text, self._resolved(state), state[6]) for state in self._open]
@@ -961,9 +1085,16 @@ class _ErrorIndex:
         return False
 
 
-_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat)\b",
-                         re.I)  # Claude Code's tool is "Bash"
-"""A look that found nothing (grep's exit 1, no such file) is not an error left open."""
+SWITCH_WINDOW = 3
+"""The agent's texts after a failure read for a change of way: later ones are about other work."""
+_SWITCH = re.compile(r"\b(?:instead\b(?! of)|manually|another (?:way|approach)|(?:a )?different approach)", re.I)
+_WILL = re.compile(r"\b(?:let me|let'?s|i'?ll|i will|i should|i need to|i'?m going to)\b", re.I)
+"""A sentence that says what the agent will do, with a word that leaves one way for another ("Let me use the CLI
+instead", "I'll write the plan manually"); "… instead of X", "rather than", "fall back to" describe code."""
+_INSPECTION = re.compile(r"(?:bash:)?(?:cd [^&;|]+&&\s*)?"
+                         r"(?:grep|rg|find|ls|cat|head|tail|wc|which|test|stat|diff|cmp)\b", re.I)  # Claude's "Bash"
+"""A look that found nothing (grep's exit 1, no such file) or found differences (diff's exit 1) is not an error
+left open."""
 
 
 
@@ -988,8 +1119,11 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
     mentioned_labels: set[int] = set()
     mentioned_failures: set[int] = set()
     for item in items:
-        if not _claims_error(item.text) or item.text.startswith(">"):
-            continue  # a quoted line claims nothing
+        if not _claims_error(item.text):
+            continue
+        if item.text.startswith(">"):  # a quoted line claims no status, but tells the failure as history
+            _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels, mentioned_failures)
+            continue
         said_open = bool(_STILL_OPEN.search(item.text)) or (
             item.section not in ("done", "fixes") and not _RESOLVED_MENTION.search(item.text))
         truth = _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels,

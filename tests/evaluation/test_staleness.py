@@ -87,3 +87,34 @@ def test_a_commit_naming_the_item_with_no_later_plan_still_makes_it_stale():
     messages = _committed_then_planned("completed", "TodoWrite", "todos")[:3]
     item = "Update `RunResumeInteractive` to use the generic helper"
     assert score_quality(messages, _open(item)).stale == (item,)
+
+
+@pytest.mark.parametrize("intent", [
+    "Let me first read the current state of {path} to see what's been done",
+    "I'll check whether {path} is finished",
+    "Now I need to look at {path}: what has been implemented so far",
+    "Okay, let's see whether the tests for {path} are complete",
+])
+def test_a_sentence_of_intent_reports_nothing_finished(intent):
+    item = "Continue the lane rendering in `ui/lanes.go`"
+    said = intent.format(path="`ui/lanes.go`") + "."
+    assert score_quality(_region(said), _open(item)).stale == ()
+    assert score_quality(_region(said, "The lane rendering in `ui/lanes.go` is done."), _open(item)).stale == (item,)
+
+
+@pytest.mark.parametrize(("tool", "changed", "stale"), [
+    ("Edit", "/home/dev/proj/ui/lanes.go", False),  # the file worked on again after the commit
+    ("write", "ui/lanes.go", False),
+    ("Read", "/home/dev/proj/ui/lanes.go", True),  # a look changes nothing
+    ("Edit", "/home/dev/proj/ui/other_lanes.go", True),  # another file
+])
+def test_an_edit_of_the_items_file_after_the_commit_keeps_it_open(tool, changed, stale):
+    item = "The agent's current subject: last edited `ui/lanes.go`"
+    messages = [
+        user("commit what we have, then add the session lanes"),
+        assistant(call("c1", "bash", command="git add ui/lanes.go ui/model.go && git commit -m 'lanes v1'")),
+        result("c1", "bash", "[main 1a2b3c4] lanes v1"),
+        assistant(call("e1", tool, file_path=changed, old_string="a", new_string="b")),
+        result("e1", tool, "The file has been updated."),
+    ]
+    assert score_quality(messages, f"## In Progress\n- {item}\n").stale == ((item,) if stale else ())
