@@ -20,6 +20,11 @@ _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
     | _READERS | _SEARCHERS
 _MODIFIERS = frozenset({"rm", "rmdir", "unlink", "trash", "touch", "mkdir", "truncate"})
+_GIT_READERS = frozenset({"show", "log", "diff", "fsck", "cat-file", "ls-files", "ls-tree", "status", "grep", "blame",
+                          "rev-parse", "rev-list", "reflog", "shortlog", "describe", "for-each-ref", "show-ref",
+                          "count-objects", "merge-base", "name-rev", "whatchanged", "verify-pack"})
+"""git subcommands that print what the repository holds (``git fsck`` too: its ``error:`` lines are findings)."""
+_GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 _PREFIXES = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "builtin", "then", "do", "else"})
 # options whose value is the next word, by program (a value is not a file)
 _SEARCH_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "--glob", "--type", "--max-count"})
@@ -89,6 +94,26 @@ def command_words(command: str) -> list[list[str]]:
     prefixes that run it (``sudo``, ``env``, ``X=1``): ``cd x && gh issue close 3`` gives ``[["cd", "x"], ["gh",
     "issue", "close", "3"]]``."""
     return [words for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))) if (words := _words(segment))]
+
+
+def prints_only(command: str) -> bool:
+    """True when every simple command of ``command`` only prints what is there (``cat``, ``grep``, ``git show``,
+    ``git fsck``) and writes nothing: error-like words in its output are what it found, not a failure of its own."""
+    commands = command_words(command)
+    return bool(commands) and not shell_effects(command).writes and all(_prints(words) for words in commands)
+
+
+def _prints(words: list[str]) -> bool:
+    program = words[0].rsplit("/", 1)[-1]
+    if program != "git":
+        return program in _INSPECTORS
+    rest = iter(words[1:])
+    for word in rest:
+        if word in _GIT_VALUES:
+            next(rest, None)
+        elif not word.startswith("-"):
+            return word in _GIT_READERS
+    return False
 
 
 def _words(segment: list[str]) -> list[str]:
