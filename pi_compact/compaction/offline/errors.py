@@ -1,6 +1,7 @@
 """Which failures of a region are still open: the same check run again, a file the error names changed since, a
 lookup that found nothing, a call the user stopped or the harness turned back are settled; a check whose filtered
-output shows errors failed whatever the filter's exit status.
+output shows errors failed whatever the filter's exit status (a command that only prints what is there, ``git show
+… | grep``, ``git fsck | grep error``, found those errors: it did not fail).
 
 A failure left open becomes a Blocked item and, when it is a command or a file change, a "Fix:" step; a settled
 one is named once ("Resolved along the way"). Commands compare without their ``cd dir &&`` prefix and their
@@ -24,7 +25,7 @@ from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
 from .goal import request_words
 from .outcome import stopped
 from .paths import PathNames
-from .shell import shell_effects
+from .shell import prints_only, shell_effects
 from .text import clip_words, one_line
 
 _CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
@@ -222,7 +223,8 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
                 and 0 <= attempt.index < len(messages):
             lines = error_lines(content_text(messages[attempt.index].get("content"))[-20_000:], 1)
             if lines and not attempt.passed:  # a check (not a lookup) whose output shows errors failed
-                attempt = replace(attempt, error=lines[0], failed=not attempt.lookup)
+                looked = attempt.lookup or prints_only(attempt.target)  # (`git fsck | grep error` found them)
+                attempt = replace(attempt, error=lines[0], failed=not looked)
         found.append(attempt)
     return tuple(found)
 

@@ -624,14 +624,24 @@ class _Collector:
     def _deleted_since(self) -> set[str]:
         """The paths whose last event was a deletion: the path itself deleted, or a directory holding it deleted or
         moved away (``rm -rf build``, ``git mv pkg/old pkg/new``), and nothing written to or read from it since. An
-        absolute path matches a relative name it ends in. Each path is walked once, by its own directories."""
+        absolute path matches a relative name it ends in, ``./a.md`` is ``a.md``, whichever spelling was deleted and
+        whichever written since. Each path is walked once, by its own directories."""
         if not self.deleted:
             return set()
         deleted = {_plain(path): at for path, at in self.deleted.items()}
+        present: dict[str, int] = {}  # by plain spelling
+        ends_present: dict[str, int] = {}  # by each relative end of an absolute path
+        for path, at in self.present.items():
+            spellings = _spellings(path)
+            present[spellings[0]] = max(at, present.get(spellings[0], -1))
+            for name in spellings[1:]:
+                ends_present[name] = max(at, ends_present.get(name, -1))
         gone = set()
         for path in {*self.deleted, *self.modified.tuple(), *self.read.tuple()}:
-            since, parts = self.present.get(path, -1), _plain(path).split("/")[:_PATH_DEPTH]
-            ends = ["/".join(parts[start:]) for start in range(len(parts) if path.startswith("/") else 1)]
+            ends = _spellings(path)
+            # an absolute path and a relative name it ends in are one file; two absolute paths only when equal
+            since = max(present.get(ends[0], -1), *(present.get(name, -1) for name in ends[1:]),
+                        -1 if path.startswith("/") else ends_present.get(ends[0], -1))
             if any(deleted.get(name, -1) > since for name in ends) or any(
                     self.deleted_directories.get(name, -1) > since for name in directories_above(path)):
                 gone.add(path)
@@ -696,6 +706,13 @@ def directories_above(path: str) -> Iterator[str]:
 def _plain(path: str) -> str:
     """``./lib/tools/`` → ``lib/tools``: one spelling of a path for comparing."""
     return path.removeprefix("./").rstrip("/")
+
+
+def _spellings(path: str) -> list[str]:
+    """The names ``path`` may go by: its plain spelling and, of an absolute path, whose working directory is unknown,
+    each of its ends (``/r/a/b.py`` → ``/r/a/b.py``, ``r/a/b.py``, ``a/b.py``, ``b.py``)."""
+    parts = _plain(path).split("/")[:_PATH_DEPTH]
+    return ["/".join(parts[start:]) for start in range(len(parts) if path.startswith("/") else 1)]
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _MAY_TAKE_DIRECTORIES = re.compile(r"\brm\s+-[A-Za-z]*[rR]|\brm\s+--recursive\b|\b(?:rmdir|mv|trash)\b")
 """A deletion that may take a directory with the files in it; a plain ``rm ./entire`` removes a file, which holds

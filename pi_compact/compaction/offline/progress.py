@@ -49,6 +49,10 @@ _DECOR = re.compile(r"^[\W_]*?(?:\d+[.)]\s+)?(?=\w|`)")
 _INFORMATION = re.compile(r"^\W{0,3}(?:(?:ok(?:ay)?|so|and|but|hmm+|well|also)\W{1,3})?(?:what|which|why|how|where|when"
                           r"|who|whose|is|are|was|were|does|do|did|has|have)\b", re.I)
 """How a question for information opens (after a filler): an interrogative, or the verb of a yes/no question."""
+_ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first)\W{0,2}\s)?(?:let me|let's|i'll|i will"
+                           r"|i'm going to|i am going to|we'll|we will)\b", re.I)
+"""A sentence that announces what the agent does next ("Let me first show you what I just added, …"): no result,
+whatever result words it uses."""
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _REPORT = 2
 """Result sentences kept per finished request."""
@@ -97,7 +101,8 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
             title = named
             continue
         for at, sentence in enumerate(sentences(_MARKER.sub("", line))):
-            found.append(f"{title}: {sentence}" if title and at == 0 else sentence)
+            if not _ANNOUNCEMENT.match(sentence):
+                found.append(f"{title}: {sentence}" if title and at == 0 else sentence)
         title = ""
     return found + (_table_rows(lines) if acted else [])
 

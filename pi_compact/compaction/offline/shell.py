@@ -1,8 +1,10 @@
 """What a shell command evidently does to files: a heuristic read of ``cat``, ``sed -i``, ``>``, ``mv`` and friends.
 
 pi tracks the files an agent read and changed only through its read, write and edit tools; agents just as often
-``cat`` a file or rewrite it with ``sed -i``. This module reads a command line (pipelines, ``&&``, redirections,
-heredocs) well enough to name those files. It does not expand variables or globs and does not follow ``cd``.
+``cat`` a file or rewrite it with ``sed -i``, ``perl -pi`` or a script (``python3 - <<'EOF'``, ``node -e``, a
+script the same command wrote and ran; :mod:`.scripts` reads the code). This module reads a command line
+(pipelines, ``&&``, redirections, heredocs) well enough to name those files. It does not expand variables or globs
+and does not follow ``cd``.
 """
 
 from __future__ import annotations
@@ -11,11 +13,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .scripts import script_effects
+
 _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "diff", "sort", "jq", "yq", "sed", "awk"})
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
     | _READERS | _SEARCHERS
 _MODIFIERS = frozenset({"rm", "rmdir", "unlink", "trash", "touch", "mkdir", "truncate"})
+_GIT_READERS = frozenset({"show", "log", "diff", "fsck", "cat-file", "ls-files", "ls-tree", "status", "grep", "blame",
+                          "rev-parse", "rev-list", "reflog", "shortlog", "describe", "for-each-ref", "show-ref",
+                          "count-objects", "merge-base", "name-rev", "whatchanged", "verify-pack"})
+"""git subcommands that print what the repository holds (``git fsck`` too: its ``error:`` lines are findings)."""
+_GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 _PREFIXES = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "builtin", "then", "do", "else"})
 # options whose value is the next word, by program (a value is not a file)
 _SEARCH_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "--glob", "--type", "--max-count"})
@@ -23,6 +32,13 @@ _LINE_VALUES = frozenset({"-n", "-c", "--lines", "--bytes"})
 _COPY_VALUES = frozenset({"-t", "-S", "--target-directory"})
 _VALUE_OPTIONS = {"head": _LINE_VALUES, "tail": _LINE_VALUES, "sed": frozenset({"-e", "-f"}), "cp": _COPY_VALUES,
                   "mv": _COPY_VALUES, **{p: _SEARCH_VALUES for p in ("grep", "egrep", "fgrep", "rg", "ag")}}
+_INTERPRETER = re.compile(r"^(?:python[\d.]{0,6}|py|pypy3?|node|nodejs|bun|ruby)$")
+_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "rye", "hatch"})
+"""``uv run python …`` runs python."""
+_CODE_OPTIONS = frozenset({"-c", "-e", "--eval", "-p", "--print"})
+_INTERPRETER_VALUES = frozenset({"-W", "-X", "-r", "--require", "-I", "--import", "--loader"})
+_PERL_VALUE_CLUSTER = ("M", "m", "I")
+"""``perl -Mlib`` / ``-Iinc``: a value, whose letters (``i`` of ``lib``) are no in-place flag."""
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
 _PLAIN_ARG = re.compile(r"^[^\s*?$`|&;<>(){}\[\]'\"\\]+$")
@@ -58,8 +74,18 @@ class ShellEffects:
 def shell_effects(command: str) -> ShellEffects:
     """Paths a shell command evidently reads or modifies (a heuristic: no expansion, no ``cd`` tracking)."""
     effects = ShellEffects([], [], [])
-    for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))):
-        _segment_effects(segment, effects)
+    stripped, heredocs = _split_heredocs(command[:20_000])
+    scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
+    for opener, body in heredocs:
+        for segment in _segments(_tokens(opener)):
+            fed = ShellEffects([], [], [])
+            _segment_effects(segment, fed, {})
+            if fed.programs[-1:] == ["cat"]:
+                scripts.update(dict.fromkeys(fed.writes, body))
+            elif _reads_code_from_stdin(segment):
+                _add_script(body, effects)
+    for segment in _segments(_tokens(stripped)):
+        _segment_effects(segment, effects, scripts)
     return effects
 
 
@@ -67,38 +93,72 @@ def command_words(command: str) -> list[list[str]]:
     """The simple commands of a command line, each as its words (quotes removed) without redirections and the
     prefixes that run it (``sudo``, ``env``, ``X=1``): ``cd x && gh issue close 3`` gives ``[["cd", "x"], ["gh",
     "issue", "close", "3"]]``."""
-    found = []
-    for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))):
-        words, skip = [], False
-        for token in segment:
-            if skip:
-                skip = False
-            elif token and not token.strip("<>&|"):
-                skip = True  # a redirection's target (a file, ``&1``'s ``1``) is no word of the command
-                if words and words[-1] in ("0", "1", "2"):
-                    words.pop()  # the descriptor of ``2>&1``
-            else:
-                words.append(token)
-        while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
-            words.pop(0)
-        if words:
-            found.append(words)
-    return found
+    return [words for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))) if (words := _words(segment))]
+
+
+def prints_only(command: str) -> bool:
+    """True when every simple command of ``command`` only prints what is there (``cat``, ``grep``, ``git show``,
+    ``git fsck``) and writes nothing: error-like words in its output are what it found, not a failure of its own."""
+    commands = command_words(command)
+    return bool(commands) and not shell_effects(command).writes and all(_prints(words) for words in commands)
+
+
+def _prints(words: list[str]) -> bool:
+    program = words[0].rsplit("/", 1)[-1]
+    if program != "git":
+        return program in _INSPECTORS
+    rest = iter(words[1:])
+    for word in rest:
+        if word in _GIT_VALUES:
+            next(rest, None)
+        elif not word.startswith("-"):
+            return word in _GIT_READERS
+    return False
+
+
+def _words(segment: list[str]) -> list[str]:
+    """A simple command's words without its redirections and the prefixes that run it."""
+    words, skip = [], False
+    for token in segment:
+        if skip:
+            skip = False
+        elif token and not token.strip("<>&|"):
+            skip = True  # a redirection's target (a file, ``&1``'s ``1``) is no word of the command
+            if words and words[-1] in ("0", "1", "2"):
+                words.pop()  # the descriptor of ``2>&1``
+        else:
+            words.append(token)
+    while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
+        words.pop(0)
+    return words
 
 
 def _strip_heredocs(command: str) -> str:
+    return _split_heredocs(command)[0]
+
+
+def _split_heredocs(command: str) -> tuple[str, list[tuple[str, str]]]:
+    """The command without its heredoc bodies, and each body with the line (its code) that opened it."""
     if "<<" not in command:
-        return command
+        return command, []
     kept: list[str] = []
+    heredocs: list[tuple[str, str]] = []
+    body: list[str] = []
     terminator: str | None = None
     for line in command.split("\n"):
         if terminator is not None:
-            terminator = None if line.strip() == terminator else terminator
+            if line.strip() == terminator:
+                terminator = None
+                heredocs.append((_code(kept[-1]), "\n".join(body)))
+            else:
+                body.append(line)
             continue
         kept.append(line)
         match = _HEREDOC.search(_code(line))
-        terminator = match.group(2) if match else None
-    return "\n".join(kept)
+        terminator, body = (match.group(2), []) if match else (None, body)
+    if terminator is not None:  # unclosed: the body runs to the end
+        heredocs.append((_code(kept[-1]), "\n".join(body)))
+    return "\n".join(kept), heredocs
 
 
 def _code(line: str) -> str:
@@ -146,7 +206,7 @@ def _segments(tokens: list[str]) -> Iterable[list[str]]:
         yield segment
 
 
-def _segment_effects(tokens: list[str], effects: ShellEffects) -> None:
+def _segment_effects(tokens: list[str], effects: ShellEffects, scripts: dict[str, str]) -> None:
     args: list[str] = []
     index = 0
     while index < len(tokens):
@@ -171,10 +231,20 @@ def _segment_effects(tokens: list[str], effects: ShellEffects) -> None:
         return
     program = args[0].rsplit("/", 1)[-1]
     effects.programs.append(program)
-    _program_effects(program, args[1:], effects)
+    _program_effects(program, args[1:], effects, scripts)
 
 
-def _program_effects(program: str, args: list[str], effects: ShellEffects) -> None:
+def _program_effects(program: str, args: list[str], effects: ShellEffects, scripts: dict[str, str]) -> None:
+    if program in _RUNNERS and args[:1] == ["run"] and len(args) > 1:
+        program, args = args[1].rsplit("/", 1)[-1], args[2:]
+    if _INTERPRETER.match(program):
+        kind, value = _interpreter_input(args)
+        if kind == "code" or (kind == "script" and value in scripts):
+            _add_script(value if kind == "code" else scripts[value], effects)
+        return
+    if program == "perl":
+        _perl_effects(args, effects)
+        return
     if program == "git" and args[:1] in (["rm"], ["mv"]):
         program, args = args[0], args[1:]  # git rm / git mv change files as rm / mv do
     in_place = program == "sed" and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args)
@@ -194,6 +264,62 @@ def _program_effects(program: str, args: list[str], effects: ShellEffects) -> No
         effects.writes.extend(paths[-1:] if program != "tee" else paths)
     elif program in _READERS or program in _SEARCHERS:
         effects.reads.extend(paths)
+
+
+def _interpreter_input(args: list[str]) -> tuple[str, str]:
+    """Where an interpreter's code comes from: ``("code", text)`` given inline (``-c``, ``-e``), ``("script", path)``,
+    ``("stdin", "")`` (``python3 -``, a bare ``node``), or ``("", "")`` (a module: ``python -m pytest``)."""
+    skip = False
+    for position, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif arg in _CODE_OPTIONS:
+            return "code", args[position + 1] if position + 1 < len(args) else ""
+        elif arg == "-m":
+            return "", ""
+        elif arg in _INTERPRETER_VALUES:
+            skip = True
+        elif arg == "-":
+            return "stdin", ""
+        elif not arg.startswith("-"):
+            return "script", arg
+    return "stdin", ""
+
+
+def _reads_code_from_stdin(segment: list[str]) -> bool:
+    """Whether a simple command is an interpreter that reads its code from stdin (the heredoc its line opens)."""
+    words = _words(segment)
+    program, args = (words[0].rsplit("/", 1)[-1], words[1:]) if words else ("", [])
+    if program in _RUNNERS and args[:1] == ["run"] and len(args) > 1:
+        program, args = args[1].rsplit("/", 1)[-1], args[2:]
+    return bool(_INTERPRETER.match(program)) and _interpreter_input(args)[0] == "stdin"
+
+
+def _add_script(code: str, effects: ShellEffects) -> None:
+    writes, deletes = script_effects(code)
+    effects.writes.extend(path for path in writes if _is_path(path))
+    effects.deletes.extend(path for path in deletes if _is_path(path))
+    effects.writes.extend(path for path in deletes if _is_path(path))  # a deletion changes the file, as ``rm``'s
+
+
+def _perl_effects(args: list[str], effects: ShellEffects) -> None:
+    """``perl -pi -e 's/a/b/' x.py`` rewrites its files in place as ``sed -i`` does; without ``-i`` it reads them.
+    In a cluster, ``i`` takes the rest as the backup suffix and an ``e`` that ends it takes the next word as code."""
+    in_place, code_given, operands, code_next = False, False, [], False
+    for arg in args:
+        if code_next:
+            code_next, code_given = False, True
+        elif arg.startswith("-") and not arg.startswith("--") and len(arg) > 1:
+            letters = arg[1:]
+            if letters.startswith(_PERL_VALUE_CLUSTER):
+                continue
+            if "i" in letters:
+                in_place, letters = True, letters[:letters.index("i")]
+            code_next = letters.endswith(("e", "E"))
+        elif not arg.startswith("--"):
+            operands.append(arg)
+    paths = [arg for arg in (operands if code_given else operands[1:]) if _is_path(arg)]
+    (effects.writes if in_place else effects.reads).extend(paths)
 
 
 def _operands(args: list[str], value_options: frozenset[str]) -> list[str]:

@@ -539,6 +539,9 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
             moved = "mv" in effects.programs or bool(_GIT_MOVE.search(attempt.target))
             for path in effects.deletes:  # (`git rm`, `git mv` too: not "changed by git")
                 actions[names.name(path)] = "moved" if moved else "deleted"
+            for path in effects.writes if moved else ():  # where it went exists: not "moved" as the source is
+                if path not in effects.deletes:
+                    actions[names.name(path)] = "moved in"
     gone = {names.name(path) for path in facts.gone}
     listed: dict[str, str] = {}
     for path in dict.fromkeys(names.name(path) for path in facts.modified_files):
