@@ -207,7 +207,19 @@ class SessionIndex:
 
     def path_ids(self, from_id: str | None) -> list[str]:
         """The ids of :meth:`path`, root first, with the same problem reported; no entry is parsed."""
-        ids = [slot.id for slot in self.walk(from_id)]
+        ids: list[str] = []
+        by_id, keep = self.by_id, ids.append
+        slot = by_id.get(from_id) if from_id is not None else None
+        # walk's loop without its generator and its set of ids seen (a path may be 100,000 entries long): a
+        # path longer than the index holds entries has come back to one, a cycle, which walk finds and reports
+        for _ in range(len(by_id)):
+            if slot is None:
+                break
+            keep(slot.id)
+            parent = slot.parent_id
+            slot = by_id.get(parent) if parent else None
+        if slot is not None:
+            ids = [slot.id for slot in self.walk(from_id)]
         ids.reverse()
         return ids
 
