@@ -21,8 +21,9 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 from zlib import crc32
 
 from orjson import loads as orjson_loads  # jsonl.loads itself: a call less per line of the file
@@ -134,8 +135,8 @@ class StreamedFile:
         finally:
             os.close(self._fd)
 
-    def keyed_slots(self, known: Callable[[int], tuple | None], known_keys: list[int],
-                    known_rows: list[tuple]) -> Iterator[KeyedSlot]:
+    def keyed_slots(self, known: Callable[[int], tuple | None], known_keys: list[int], known_rows: list[tuple],
+                    pieces: KnownPieces | None = None) -> Iterator[KeyedSlot]:
         """What :meth:`pieces` indexes, slot by slot in file order, with its line's key (:func:`line_key`):
         a line for whose key ``known`` has a row (its first four values: the slot's type, id, parentId and
         timestamp) is appended to ``known_keys`` and ``known_rows``, and not yielded; any other is yielded
@@ -145,11 +146,15 @@ class StreamedFile:
 
         A line ``known`` has a row for is neither scanned nor parsed: its slot is made from the row. What
         reading the line could report, a plain line never reports, and the index's own problems (a duplicate
-        id) come from the slot, so the index and its problems are those of :meth:`pieces`."""
+        id) come from the slot, so the index and its problems are those of :meth:`pieces`.
+
+        With ``pieces``, a piece whose bytes were read before (its size and CRC-32) is not split into lines
+        and keyed line by line: its lines with a row are those of ``pieces.piece_rows``, the others read as
+        above; every piece read is told to ``pieces.piece_met``, with the keys of its lines."""
         try:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
-                yield from _keyed_piece(self, data, end, known, known_keys.append, known_rows.append)
+                yield from _keyed_piece(self, data, end, known, known_keys.append, known_rows.append, pieces)
         finally:
             os.close(self._fd)
 
@@ -425,10 +430,24 @@ KeyedSlot = tuple[Slot, int, dict, bool]
 row may stand for it."""
 
 
+class KnownPieces(Protocol):
+    """Where :meth:`StreamedFile.keyed_slots` finds the rows of a piece read before, and tells the pieces it
+    reads (:class:`~pi_compact.compaction.estimate_cache.EstimateCache` is one)."""
+
+    def piece_rows(self, size: int, check: int) -> tuple[Sequence[int], Sequence[tuple], bytes] | None:
+        """The keys and rows of the lines with a row of the piece of ``size`` bytes and CRC-32 ``check`` read
+        before, and a byte per line of it (1: the line has the next row), or ``None``."""
+
+    def piece_met(self, size: int, check: int, keys: list[int]) -> None:
+        """A piece of ``size`` bytes and CRC-32 ``check`` was read, its lines of ``keys``."""
+
+
 def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
-                 known_key: Callable[[int], None], known_row: Callable[[tuple], None]) -> Iterator[KeyedSlot]:
+                 known_key: Callable[[int], None], known_row: Callable[[tuple], None],
+                 pieces: KnownPieces | None = None) -> Iterator[KeyedSlot]:
     """:meth:`StreamedFile.keyed_slots` of one piece (``data`` up to ``end``): a line of a known key becomes a
-    slot at once; any other goes through the scanner's code for one line and :meth:`Piece.entry`."""
+    slot at once; any other goes through the scanner's code for one line and :meth:`Piece.entry`. In a piece
+    read before, a line with a row is neither found nor keyed: its key and row are the next of the piece's."""
     index, eager, problems, late = streamed.index, streamed._eager, streamed._scan_problems, streamed._late
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
@@ -438,11 +457,22 @@ def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
     by_id, index_slot = index.by_id, index.slots.append
     inline = type(index) is SessionIndex and index._children is None and not index._trusted_chains
     stop = data.rfind(b"\n", 0, end) + 1
-    pos = 0
+    check = crc32(view[:stop]) if pieces is not None else 0
+    planned = pieces.piece_rows(stop, check) if pieces is not None else None
+    piece_keys, piece_rows, flags = planned if planned is not None else ((), (), b"")
+    line_keys: list[int] = []
+    keep_key, first_line, planned_lines = line_keys.append, line, len(flags)
+    pos = at = 0
     while pos < stop:  # once per line of the file: line_key and the slot's making inlined
-        eol = find(b"\n", pos)
-        key = crc32(view[pos:eol]) << 32 | (eol - pos) & 0xFFFFFFFF
-        row = known(key)
+        if (numbered := line - first_line) < planned_lines and flags[numbered]:  # the next row's line
+            key, row = piece_keys[at], piece_rows[at]
+            at += 1
+            eol = pos + (key & 0xFFFFFFFF)
+        else:
+            eol = find(b"\n", pos)
+            key = crc32(view[pos:eol]) << 32 | (eol - pos) & 0xFFFFFFFF
+            row = known(key)
+        keep_key(key)
         if row is not None:
             slot = new_slot(Slot)
             slot.line, slot.start, slot.end, slot.entry = line, pos, eol, None
@@ -463,6 +493,8 @@ def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
                 yield slot, key, entry, len(problems) + len(late) == reported and scan.plain_fields(data, pos, eol, entry)
         pos = eol + 1
         line += 1
+    if pieces is not None:
+        pieces.piece_met(stop, check, line_keys)
     tail = scan_entries(data, stop, eager=eager, first_line=line, end=end)  # bytes only at the end of the file
     streamed._line = tail.next_line
     problems += tail.problems
