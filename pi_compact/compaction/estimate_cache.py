@@ -148,6 +148,8 @@ class EstimateCache:
         self._pieces: tuple[Piece, ...] = ()
         """The pieces of the session read last time (:meth:`piece_rows`), as the file holds them."""
         self._plans: dict[tuple[int, int], Piece] | None = None
+        self._seek: Callable[[int], None] = lambda at: None
+        """Where :attr:`row` looks first next: after the rows of a piece taken whole."""
         self._met: list[tuple[int, int, list[int]]] = []
         """The pieces read this time: their size, CRC-32 and the keys of their lines (:meth:`piece_met`)."""
 
@@ -176,7 +178,7 @@ class EstimateCache:
             return cache
         cache.rows_version = rows_version
         cache._known, cache._row_keys, cache._rows, cache._pieces = _read(cache.file, rows_version, columns, figures)  # type: ignore[arg-type]
-        cache.row = _in_order(cache._row_keys, cache._rows)
+        cache.row, cache._seek = _in_order(cache._row_keys, cache._rows)
         return cache
 
     @staticmethod
@@ -234,7 +236,8 @@ class EstimateCache:
         """The rows of a piece of the session (a run of whole lines) of ``size`` bytes and CRC-32 ``check`` as it
         was read last time, or ``None``: the keys and rows of its lines that had one, in order, and a byte per
         line of the piece, 1 for a line whose row is the next of these (its key is the row's, its length in
-        the key), 0 for a line to read (a line without a row, a blank one).
+        the key), else for a line to read (a line without a row, a blank one): 0 when no row of this cache has
+        its key (:attr:`row` need not be asked), 2 when one may.
 
         The piece's bytes are those read last time (one chance in 2^32 that bytes of the same size differ and
         share the CRC, as for a line's key), so its lines are, each with the key it had: a reader may take
@@ -246,6 +249,7 @@ class EstimateCache:
             return None
         _, _, first, flags = piece
         after = first + flags.count(1)
+        self._seek(after)  # the next piece's rows follow these
         return self._row_keys[first:after], self._rows[first:after], flags
 
     def piece_met(self, size: int, check: int, keys: list[int]) -> None:
@@ -283,14 +287,16 @@ class EstimateCache:
 
 Piece = tuple[int, int, int, bytes]
 """A piece of a session as the cache keeps it: its size, CRC-32, the index of its first row, a byte per line (1:
-the line has the next row; :meth:`EstimateCache.piece_rows`)."""
+the line has the next row, 0: no row has its key, 2: a row may; :meth:`EstimateCache.piece_rows`)."""
 
 
 def _pieces_of(met: list[tuple[int, int, list[int]]], kept: list[int]) -> tuple[Piece, ...]:
     """The pieces read (size, CRC-32, keys of the lines), each with the index of its first row among the rows
-    ``kept`` (keys in the session's order) and a byte per line: 1 when its key is the next row's."""
+    ``kept`` (keys in the session's order) and a byte per line: 1 when its key is the next row's, else 0 when
+    no row has its key, 2 when one has."""
     pieces = []
     at, count = 0, len(kept)
+    kept_keys: set[int] | None = None
     for size, check, keys in met:
         first = at
         flags = bytearray(len(keys))
@@ -298,6 +304,11 @@ def _pieces_of(met: list[tuple[int, int, list[int]]], kept: list[int]) -> tuple[
             if at < count and kept[at] == key:
                 flags[line] = 1
                 at += 1
+            else:
+                if kept_keys is None:
+                    kept_keys = set(kept)
+                if key in kept_keys:
+                    flags[line] = 2
         pieces.append((size, check, first, bytes(flags)))
     return tuple(pieces)
 
@@ -307,11 +318,11 @@ def _file_name(session_path: str | os.PathLike) -> str:
     return hashlib.blake2b(os.fsencode(os.path.realpath(session_path)), digest_size=16).hexdigest() + _SUFFIX
 
 
-def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:
+def _in_order(keys: array, rows: list[tuple]) -> tuple[Callable[[int], tuple | None], Callable[[int], None]]:
     """The row of a key among ``keys`` (``rows`` in the same order), asked for in the order they were kept: a
     session is read in the order it was read last time, so the next row is tried first, then any (a line
     edited, moved or dropped), and the next after the one found. Building a map of 100,000 keys at open cost
-    more than asking in order."""
+    more than asking in order. Second, a function that says which row is the next (rows taken otherwise)."""
     count, at = len(keys), 0
     where: dict[int, int] | None = None
 
@@ -328,7 +339,11 @@ def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:
         at = found + 1
         return rows[found]
 
-    return row
+    def seek(position: int) -> None:
+        nonlocal at
+        at = position
+
+    return row, seek
 
 
 def _unsafe(folder: Path) -> str | None:
@@ -406,7 +421,7 @@ def _are_pieces(pieces: object, rows: int) -> bool:
     return type(pieces) is tuple and all(
         type(piece) is tuple and len(piece) == 4 and all(type(value) is int for value in piece[:3])
         and type(piece[3]) is bytes and 0 <= piece[2] and piece[2] + piece[3].count(1) <= rows
-        and piece[3].count(0) + piece[3].count(1) == len(piece[3])
+        and piece[3].count(0) + piece[3].count(1) + piece[3].count(2) == len(piece[3])
         for piece in pieces)
 
 

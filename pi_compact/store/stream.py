@@ -150,7 +150,9 @@ class StreamedFile:
 
         With ``pieces``, a piece whose bytes were read before (its size and CRC-32) is not split into lines
         and keyed line by line: its lines with a row are those of ``pieces.piece_rows``, the others read as
-        above; every piece read is told to ``pieces.piece_met``, with the keys of its lines."""
+        above (``known`` not asked about a line whose key ``pieces`` says no row has: ``pieces`` is where
+        ``known`` finds its rows); every piece read is told to ``pieces.piece_met``, with the keys of its
+        lines."""
         try:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
@@ -436,7 +438,8 @@ class KnownPieces(Protocol):
 
     def piece_rows(self, size: int, check: int) -> tuple[Sequence[int], Sequence[tuple], bytes] | None:
         """The keys and rows of the lines with a row of the piece of ``size`` bytes and CRC-32 ``check`` read
-        before, and a byte per line of it (1: the line has the next row), or ``None``."""
+        before, and a byte per line of it (1: the line has the next row; 0: no row has the line's key, 2: one
+        may), or ``None``."""
 
     def piece_met(self, size: int, check: int, keys: list[int]) -> None:
         """A piece of ``size`` bytes and CRC-32 ``check`` was read, its lines of ``keys``."""
@@ -464,14 +467,15 @@ def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
     keep_key, first_line, planned_lines = line_keys.append, line, len(flags)
     pos = at = 0
     while pos < stop:  # once per line of the file: line_key and the slot's making inlined
-        if (numbered := line - first_line) < planned_lines and flags[numbered]:  # the next row's line
+        flag = flags[numbered] if (numbered := line - first_line) < planned_lines else 2
+        if flag == 1:  # in a piece read before, the next row's line
             key, row = piece_keys[at], piece_rows[at]
             at += 1
             eol = pos + (key & 0xFFFFFFFF)
         else:
             eol = find(b"\n", pos)
             key = crc32(view[pos:eol]) << 32 | (eol - pos) & 0xFFFFFFFF
-            row = known(key)
+            row = known(key) if flag else None  # 0: in a piece read before, a line of a key no row has
         keep_key(key)
         if row is not None:
             slot = new_slot(Slot)

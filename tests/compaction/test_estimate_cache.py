@@ -533,7 +533,7 @@ def test_pieces_met_again_leave_the_file_as_it_was(tmp_path: Path) -> None:
     [(1, 2, 0, "flags")],  # flags no bytes
     [(1, 2, -1, b"\x01")],  # a first row before the first
     [(1, 2, 0, b"\x01" * 3)],  # more rows than kept
-    [(1, 2, 0, b"\x02")],  # a flag neither 0 nor 1
+    [(1, 2, 0, b"\x03")],  # a flag neither 0, 1 nor 2
     "pieces",
 ])
 def test_pieces_that_are_no_pieces_drop_the_rows(pieces) -> None:
@@ -541,3 +541,14 @@ def test_pieces_that_are_no_pieces_drop_the_rows(pieces) -> None:
                                         tuple(tuple(p) if isinstance(p, tuple) else p for p in pieces)
                                         if isinstance(pieces, list) else pieces))
     assert estimate_cache._rows(blob) == (estimate_cache.array("Q"), [], ())
+
+
+def test_a_line_of_a_piece_without_the_next_row_says_whether_a_row_has_its_key(tmp_path: Path) -> None:
+    keys = [line_key(line) for _, line in LINES]
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    cache.keep_rows(keys[:3], [row_of(e) for e, _ in LINES[:3]])
+    cache.piece_met(100, 1, [keys[0], 5, keys[2], keys[1], keys[2]])  # a line again: a row has its key
+    cache.save()
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    assert cache.piece_rows(100, 1)[2] == bytes([1, 0, 2, 1, 1])
+    assert cache.row(keys[2]) == row_of(LINES[2][0])  # the next row after the piece's: looked at first
