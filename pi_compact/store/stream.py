@@ -116,7 +116,7 @@ class StreamedFile:
         :meth:`Piece.readable` gives of each of :meth:`pieces`, with the same entries counted and the same
         problems found. It is ``session info``'s pass over a file opened with ``tally``.
 
-        A file read lazily (big) is read by :func:`_tally_messages`, which makes no slot for a message line
+        A file read lazily (big) is read by :func:`_tally_piece`, which makes no slot for a message line
         of pi's: slots and their indexing were a third of the pass over a 100k-entry file. There, a line for
         whose key (:func:`line_key`) ``known`` has a row (as :meth:`keyed_slots` takes it: a line read before
         with no problem) is counted by the row's id and type and not parsed: a message's comes as ``(row,
@@ -128,10 +128,7 @@ class StreamedFile:
         try:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
-                if known is None:
-                    yield from _tally_messages(self, data, end)
-                else:
-                    yield from _tally_known(self, data, end, known, needs)
+                yield from _tally_piece(self, data, end, known, needs)
         finally:
             os.close(self._fd)
 
@@ -286,64 +283,18 @@ class Piece:
 _MESSAGE_PREFIX = scan.prefix_of("message")
 
 
-def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[dict]:
+def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None] | None = None,
+                 needs: Callable[[tuple], bool] = bool) -> Iterator[dict | tuple[tuple, memoryview]]:
     """:meth:`StreamedFile.messages` of one piece (``data`` up to ``end``), read lazily.
 
     A message line of pi's (the scanner's prefix and a closing brace) is counted in the index as
     :meth:`TallyIndex.add` counts it and parsed as :meth:`Piece.readable` parses it, with no slot made; any
     other line goes through the scanner's own code for one line (:func:`~pi_compact.store.scan.lazy_line_slot`)
-    and the index's ``add``, and a line that does not parse in place through :meth:`Piece.entry`."""
-    index = streamed.index
-    assert isinstance(index, TallyIndex)
-    line = streamed._line
-    piece = Piece(data, [], line, streamed.report)
-    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, slot_of, ends_object = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, scan.ends_object
-    # The piece's opening brackets and newlines only: between two newlines, a line's brackets (the depth rule's
-    # cheap test, as _bracket_heavy makes it, without a list and a set of the lines)
-    find_bracket_line = data.translate(None, _NOT_BRACKET).find
-    stop = data.rfind(b"\n", 0, end) + 1
-    pos = bracket_pos = counted = 0
-    last = None
-    while pos < stop:
-        eol = find(b"\n", pos)
-        bracket_eol = find_bracket_line(b"\n", bracket_pos)
-        shallow = bracket_eol - bracket_pos <= MAX_DEPTH
-        bracket_pos = bracket_eol + 1
-        found = match(data, pos, eol)
-        if found is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol)):
-            last = entry_id = found.group(1).decode("utf-8", "replace")
-            if entry_id in ids:  # a duplicate: reported by the index, which counts it
-                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
-            else:
-                new_id(entry_id)
-                counted += 1
-            try:
-                entry = orjson_loads(view[pos:eol])
-            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
-                entry = None
-            if type(entry) is dict and (shallow or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
-                yield entry
-            else:
-                yield from _readable(piece, slot_of(data, pos, eol, line, []))
-        else:
-            slot = slot_of(data, pos, eol, line, problems)
-            if slot is not None and index.add(slot):
-                last = slot.id
-                if slot.type == "message":
-                    yield from _readable(piece, slot)
-        pos = eol + 1
-        line += 1
-    index.add_counted(counted, last)
-    yield from _tally_tail(streamed, piece, stop, end, line)
+    and the index's ``add``, and a line that does not parse in place through :meth:`Piece.entry`.
 
-
-def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
-                 needs: Callable[[tuple], bool]) -> Iterator[dict | tuple[tuple, memoryview]]:
-    """:func:`_tally_messages` of one piece with the rows of ``known``: a line with a row of a new id is counted
-    as :meth:`TallyIndex.add` counts it, a message's given as its row and line (parsed if ``needs(row)``); any
-    other line (a duplicate id too: the index reports it) as :func:`_tally_messages` reads it, its depth
-    counted on the line (:func:`_entry`), not by a pass over the piece."""
+    With the rows of ``known``, a line with a row of a new id is counted as :meth:`TallyIndex.add` counts it,
+    a message's given as its row and line (parsed if ``needs(row)``); any other line (a duplicate id too: the
+    index reports it) is read as above."""
     index = streamed.index
     assert isinstance(index, TallyIndex)
     line = streamed._line
@@ -351,13 +302,22 @@ def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
     find, match, slot_of, ends_object, count = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, \
         scan.ends_object, data.count
+    # Without rows, the piece's opening brackets and newlines only: between two newlines, a line's brackets (the
+    # depth rule's cheap test, as _bracket_heavy makes it, without a list and a set of the lines). With rows,
+    # few lines are parsed: their brackets are counted on the line, not by a pass over the piece.
+    find_bracket_line = data.translate(None, _NOT_BRACKET).find if known is None else None
     stop = data.rfind(b"\n", 0, end) + 1
-    pos = counted = 0
+    pos = bracket_pos = counted = 0
     last = None
+    shallow: bool | None = None
     while pos < stop:
         eol = find(b"\n", pos)
+        if find_bracket_line is not None:
+            bracket_eol = find_bracket_line(b"\n", bracket_pos)
+            shallow = bracket_eol - bracket_pos <= MAX_DEPTH
+            bracket_pos = bracket_eol + 1
         raw = view[pos:eol]
-        row = known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
+        row = None if known is None else known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
         if row is not None and row[1] not in ids:
             last = row[1]
             new_id(last)
@@ -373,10 +333,11 @@ def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[
                 counted += 1
             try:
                 entry = orjson_loads(raw)
-            except ValueError:
+            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
                 entry = None
-            if type(entry) is dict and (count(b"[", pos, eol) + count(b"{", pos, eol) <= MAX_DEPTH
-                                        or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+            if type(entry) is dict and (
+                    (shallow if shallow is not None else count(b"[", pos, eol) + count(b"{", pos, eol) <= MAX_DEPTH)
+                    or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
                 yield entry
             else:
                 yield from _readable(piece, slot_of(data, pos, eol, line, []))
@@ -402,7 +363,7 @@ def known_entry(line: bytes | memoryview) -> dict:
 
 
 def _tally_tail(streamed: StreamedFile, piece: Piece, stop: int, end: int, line: int) -> Iterator[dict]:
-    """What :func:`_tally_messages` gives of the bytes of ``piece`` from its last newline (``stop``) to ``end``,
+    """What :func:`_tally_piece` gives of the bytes of ``piece`` from its last newline (``stop``) to ``end``,
     numbered from ``line`` (bytes only at the end of the file): the scanner's own code for a tail, the index's
     ``add``, :meth:`Piece.entry`."""
     tail = scan_entries(piece.data, stop, eager=False, first_line=line, end=end)
