@@ -127,7 +127,6 @@ def tree(file: FileArg, as_json: JsonOpt = False) -> None:
 
         console = render.stdout_console()
         render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
-        _kept_to_exit(counts.entries, session, roots, cache, on_path, look)
         print_branch_summaries(console, session)
 
 
@@ -408,8 +407,9 @@ def _kept_to_exit(entries: int, *read: object) -> None:
         return
     import gc
 
+    if not _kept:
+        _kept.append(_kept)  # the cycle: the module's reference, dropped when the interpreter ends, is not the last
     _kept.append(read)
-    _kept.append(_kept)  # the cycle: the module's reference, dropped when the interpreter ends, is not the last
     gc.freeze()
 
 
