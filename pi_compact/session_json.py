@@ -267,7 +267,7 @@ def _counted_from_rows(streamed: StreamedFile, digest: Callable[..., Any],
         known_rows.clear()
 
     with _gc_paused():
-        for slot, key, entry, plain in streamed.keyed_slots(cache.row, known_keys, known_rows):
+        for slot, key, entry, plain in streamed.keyed_slots(cache.row, known_keys, known_rows, cache):
             if known_rows:
                 take_known()
             kind, role = entry.get("type"), None

@@ -73,6 +73,7 @@ def show(
         _warn(session)
         _save(cache)
         write_json(data)
+        _kept_to_exit(counts.entries, session, roots, cache)
         return
     from ..store.scan import _gc_paused
     from . import render
@@ -93,6 +94,7 @@ def show(
         render.print_counts(console, counts.entries, counts.types, counts.roles)
         console.print()
         render.print_tree(console, roots, render.TreeStyle(session.leaf_id, on_path))
+        _kept_to_exit(counts.entries, session, roots, cache, on_path, look)
 
 
 @session_app.command("tree", cls=FileCommand)
@@ -384,6 +386,31 @@ def _known_rows(path: Path) -> Callable[[int], tuple | None] | None:
     with _gc_paused():  # 100,000 rows made at once: a collection would walk them all to find no cycle
         cache = EstimateCache.open(path, rows_version=version, columns=INFO_ROW_COLUMNS, figures=False)
     return cache.row if cache.rows_read else None
+
+
+KEPT_TO_EXIT_ENTRIES = 10_000
+"""From this many entries on, what ``session show`` read is kept to the end of the process (:func:`_kept_to_exit`)."""
+_kept: list[Any] = []
+
+
+def _kept_to_exit(entries: int, *read: object) -> None:
+    """Keep what a command read of a session of ``entries`` entries (its tree, index, rows) to the end of the
+    process, never freed, when there are :data:`KEPT_TO_EXIT_ENTRIES` or more: the command ends when this
+    returns, and freeing the objects of 100,000 entries one by one was a tenth of ``session show`` (the
+    system takes the memory back at once). The output is written and the cache saved before, and the process
+    ends as ever (streams flushed, exit handlers run); only the freeing is skipped.
+
+    Held in a cycle moved out of the collector's reach (:func:`gc.freeze`): neither the end of the function
+    nor the interpreter's last collection frees them. Not done for a smaller session, so that a caller running
+    commands in one process (the tests) keeps no more than a few of them, and its collector stays whole."""
+    if entries < KEPT_TO_EXIT_ENTRIES:
+        return
+    import gc
+
+    if not _kept:
+        _kept.append(_kept)  # the cycle: the module's reference, dropped when the interpreter ends, is not the last
+    _kept.append(read)
+    gc.freeze()
 
 
 def _warn(session: Session) -> None:

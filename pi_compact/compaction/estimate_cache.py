@@ -144,6 +144,14 @@ class EstimateCache:
         """The keys and rows of the lines met this time, in order: what the file holds after :meth:`save`."""
         self.row: Callable[[int], tuple | None] = lambda key: None
         """The row kept for a line's key, or ``None``: asked for the lines of the session in order."""
+        self._rows: list[tuple] = []
+        self._pieces: tuple[Piece, ...] = ()
+        """The pieces of the session read last time (:meth:`piece_rows`), as the file holds them."""
+        self._plans: dict[tuple[int, int], Piece] | None = None
+        self._seek: Callable[[int], None] = lambda at: None
+        """Where :attr:`row` looks first next: after the rows of a piece taken whole."""
+        self._met: list[tuple[int, int, list[int]]] = []
+        """The pieces read this time: their size, CRC-32 and the keys of their lines (:meth:`piece_met`)."""
 
     @classmethod
     def open(cls, session_path: str | os.PathLike, folder: Path | None | object = ..., *,
@@ -169,8 +177,8 @@ class EstimateCache:
             cache.file = None
             return cache
         cache.rows_version = rows_version
-        cache._known, cache._row_keys, rows = _read(cache.file, rows_version, columns, figures)  # type: ignore[arg-type]
-        cache.row = _in_order(cache._row_keys, rows)
+        cache._known, cache._row_keys, cache._rows, cache._pieces = _read(cache.file, rows_version, columns, figures)  # type: ignore[arg-type]
+        cache.row, cache._seek = _in_order(cache._row_keys, cache._rows)
         return cache
 
     @staticmethod
@@ -224,6 +232,32 @@ class EstimateCache:
             self._kept_keys += keys
             self._kept_rows += rows
 
+    def piece_rows(self, size: int, check: int) -> tuple[array, list[tuple], bytes] | None:
+        """The rows of a piece of the session (a run of whole lines) of ``size`` bytes and CRC-32 ``check`` as it
+        was read last time, or ``None``: the keys and rows of its lines that had one, in order, and a byte per
+        line of the piece, 1 for a line whose row is the next of these (its key is the row's, its length in
+        the key), else for a line to read (a line without a row, a blank one): 0 when no row of this cache has
+        its key (:attr:`row` need not be asked), 2 when one may.
+
+        The piece's bytes are those read last time (one chance in 2^32 that bytes of the same size differ and
+        share the CRC, as for a line's key), so its lines are, each with the key it had: a reader may take
+        the rows of a piece without splitting it into lines and keying each (a tenth of ``session show``)."""
+        if self._plans is None:
+            self._plans = {(piece[0], piece[1]): piece for piece in self._pieces}
+        piece = self._plans.get((size, check))
+        if piece is None:
+            return None
+        _, _, first, flags = piece
+        after = first + flags.count(1)
+        self._seek(after)  # the next piece's rows follow these
+        return self._row_keys[first:after], self._rows[first:after], flags
+
+    def piece_met(self, size: int, check: int, keys: list[int]) -> None:
+        """A piece of the session read (in order) of ``size`` bytes and CRC-32 ``check``, whose lines have the
+        ``keys``: :meth:`piece_rows` finds its rows next time (those kept of its lines by :meth:`keep_rows`)."""
+        if self.rows_version is not None:
+            self._met.append((size, check, keys))
+
     def save(self) -> None:
         """Write the figures and rows of the lines met, when they differ from the file's; prune old caches after."""
         if self.file is None:
@@ -235,18 +269,48 @@ class EstimateCache:
             unchanged = figures.items() <= known.items() and not (known.keys() - figures.keys()).difference(kept)
         else:
             unchanged = figures == known
-        if unchanged and (self.rows_version is None or kept == self._row_keys.tolist()):
+        # The same rows of pieces of the same bytes in the same order: the same pieces (their lines' keys too)
+        if unchanged and (self.rows_version is None or (kept == self._row_keys.tolist() and [
+                met[:2] for met in self._met] == [piece[:2] for piece in self._pieces])):
             _touch(self.file)  # used: the last to be pruned
             return
         if kept:
             figures = {key: known[key] for key in kept if key in known}
             figures.update(self._seen)
         try:
-            _write(self.file, figures, self.rows_version, kept, self._kept_rows)
+            _write(self.file, figures, self.rows_version, kept, self._kept_rows, _pieces_of(self._met, kept))
         except OSError as exc:
             self.problem = _problem(f"cannot write the token estimate cache in {self.file.parent}: {exc.strerror or exc}")
             return
         prune(self.file.parent, keep=self.file)
+
+
+Piece = tuple[int, int, int, bytes]
+"""A piece of a session as the cache keeps it: its size, CRC-32, the index of its first row, a byte per line (1:
+the line has the next row, 0: no row has its key, 2: a row may; :meth:`EstimateCache.piece_rows`)."""
+
+
+def _pieces_of(met: list[tuple[int, int, list[int]]], kept: list[int]) -> tuple[Piece, ...]:
+    """The pieces read (size, CRC-32, keys of the lines), each with the index of its first row among the rows
+    ``kept`` (keys in the session's order) and a byte per line: 1 when its key is the next row's, else 0 when
+    no row has its key, 2 when one has."""
+    pieces = []
+    at, count = 0, len(kept)
+    kept_keys: set[int] | None = None
+    for size, check, keys in met:
+        first = at
+        flags = bytearray(len(keys))
+        for line, key in enumerate(keys):
+            if at < count and kept[at] == key:
+                flags[line] = 1
+                at += 1
+            else:
+                if kept_keys is None:
+                    kept_keys = set(kept)
+                if key in kept_keys:
+                    flags[line] = 2
+        pieces.append((size, check, first, bytes(flags)))
+    return tuple(pieces)
 
 
 def _file_name(session_path: str | os.PathLike) -> str:
@@ -254,11 +318,11 @@ def _file_name(session_path: str | os.PathLike) -> str:
     return hashlib.blake2b(os.fsencode(os.path.realpath(session_path)), digest_size=16).hexdigest() + _SUFFIX
 
 
-def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:
+def _in_order(keys: array, rows: list[tuple]) -> tuple[Callable[[int], tuple | None], Callable[[int], None]]:
     """The row of a key among ``keys`` (``rows`` in the same order), asked for in the order they were kept: a
     session is read in the order it was read last time, so the next row is tried first, then any (a line
     edited, moved or dropped), and the next after the one found. Building a map of 100,000 keys at open cost
-    more than asking in order."""
+    more than asking in order. Second, a function that says which row is the next (rows taken otherwise)."""
     count, at = len(keys), 0
     where: dict[int, int] | None = None
 
@@ -275,7 +339,11 @@ def _in_order(keys: array, rows: list[tuple]) -> Callable[[int], tuple | None]:
         at = found + 1
         return rows[found]
 
-    return row
+    def seek(position: int) -> None:
+        nonlocal at
+        at = position
+
+    return row, seek
 
 
 def _unsafe(folder: Path) -> str | None:
@@ -297,11 +365,11 @@ def _problem(what: str) -> str:
 
 
 def _read(file: Path, rows_version: bytes | None = None, columns: tuple[int, ...] | None = None,
-          figures: bool = True) -> tuple[dict[int, int], array, list[tuple]]:
-    """The figures by key that ``file`` holds (none unless ``figures``), and the keys and rows of its rows when
-    they are of ``rows_version`` (of their ``columns`` only, if given); nothing when it is missing, unreadable,
-    torn, corrupt or foreign (rows alone are dropped when theirs are)."""
-    nothing: tuple[dict[int, int], array, list[tuple]] = ({}, array("Q"), [])
+          figures: bool = True) -> tuple[dict[int, int], array, list[tuple], tuple[Piece, ...]]:
+    """The figures by key that ``file`` holds (none unless ``figures``), and the keys, rows and pieces of its
+    rows when they are of ``rows_version`` (of their ``columns`` only, if given); nothing when it is missing,
+    unreadable, torn, corrupt or foreign (rows alone are dropped when theirs are)."""
+    nothing: tuple[dict[int, int], array, list[tuple], tuple[Piece, ...]] = ({}, array("Q"), [], ())
     try:
         with open(file, "rb") as handle:
             head = handle.read(_HEAD.size)
@@ -318,48 +386,62 @@ def _read(file: Path, rows_version: bytes | None = None, columns: tuple[int, ...
         return nothing
     if len(body) != 16 * count or crc32(body) != check:
         return nothing
-    row_keys, rows = _rows(blob, columns) if wanted and crc32(blob) == rows_check else (array("Q"), [])
+    row_keys, rows, pieces = _rows(blob, columns) if wanted and crc32(blob) == rows_check else (array("Q"), [], ())
     if not figures:  # a reader of rows only: 100,000 figures in a map cost more than the rows it reads
-        return {}, row_keys, rows
+        return {}, row_keys, rows, pieces
     keys, values = array("Q"), array("q")
     keys.frombytes(body[: 8 * count])
     values.frombytes(body[8 * count :])
-    return dict(zip(keys, values)), row_keys, rows
+    return dict(zip(keys, values)), row_keys, rows, pieces
 
 
-def _rows(blob: bytes, picked: tuple[int, ...] | None = None) -> tuple[array, list[tuple]]:
-    """The keys and rows of a rows section (:func:`_rows_blob`), of their ``picked`` columns only when given;
-    none when it is not one (or its rows have fewer columns than those picked)."""
+def _rows(blob: bytes, picked: tuple[int, ...] | None = None) -> tuple[array, list[tuple], tuple[Piece, ...]]:
+    """The keys, rows and pieces of a rows section (:func:`_rows_blob`), the rows of their ``picked`` columns
+    only when given; none when it is not one (or its rows have fewer columns than those picked)."""
+    nothing: tuple[array, list[tuple], tuple[Piece, ...]] = (array("Q"), [], ())
     try:
-        keys_bytes, columns = marshal.loads(blob)
+        keys_bytes, columns, pieces = marshal.loads(blob)
         keys = array("Q")
         keys.frombytes(keys_bytes)
     except (ValueError, EOFError, TypeError):
-        return array("Q"), []
+        return nothing
     if type(columns) is not tuple or not columns or any(type(c) is not tuple or len(c) != len(keys) for c in columns):
-        return array("Q"), []
+        return nothing
+    if not _are_pieces(pieces, len(keys)):
+        return nothing
     if picked is not None:
         if not all(-len(columns) <= at < len(columns) for at in picked):
-            return array("Q"), []
+            return nothing
         columns = tuple(columns[at] for at in picked)
-    return keys, list(zip(*columns))
+    return keys, list(zip(*columns)), pieces
 
 
-def _rows_blob(keys: list[int], rows: list[tuple]) -> bytes:
-    """Rows of one width and their keys: the keys' bytes and one tuple per column (marshal writes a column of
-    strings that repeat, like types and roles, with one copy of each)."""
-    return marshal.dumps((array("Q", keys).tobytes(), tuple(zip(*rows))))
+def _are_pieces(pieces: object, rows: int) -> bool:
+    """Whether ``pieces`` are pieces (:data:`Piece`) whose rows are among ``rows`` rows."""
+    return type(pieces) is tuple and all(
+        type(piece) is tuple and len(piece) == 4 and all(type(value) is int for value in piece[:3])
+        and type(piece[3]) is bytes and 0 <= piece[2] and piece[2] + piece[3].count(1) <= rows
+        and piece[3].count(0) + piece[3].count(1) + piece[3].count(2) == len(piece[3])
+        for piece in pieces)
+
+
+def _rows_blob(keys: list[int], rows: list[tuple], pieces: tuple[Piece, ...] = ()) -> bytes:
+    """Rows of one width, their keys and the pieces they were read in: the keys' bytes, one tuple per column
+    (marshal writes a column of strings that repeat, like types and roles, with one copy of each), the
+    pieces."""
+    return marshal.dumps((array("Q", keys).tobytes(), tuple(zip(*rows)), pieces))
 
 
 def _write(file: Path, figures: dict[int, int], rows_version: bytes | None = None, keys: list[int] | None = None,
-           rows: list[tuple] | None = None) -> None:
-    """``figures``, and ``rows`` of ``keys`` in order, to ``file``, all or nothing: a temporary file in the same
-    folder renamed over it. Rows that would make the file larger than :data:`MAX_BYTES` are left out."""
+           rows: list[tuple] | None = None, pieces: tuple[Piece, ...] = ()) -> None:
+    """``figures``, and ``rows`` of ``keys`` in order with the ``pieces`` they were read in, to ``file``, all or
+    nothing: a temporary file in the same folder renamed over it. Rows that would make the file larger than
+    :data:`MAX_BYTES` are left out."""
     folder = file.parent
     if not folder.is_dir():
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     body = array("Q", figures.keys()).tobytes() + array("q", figures.values()).tobytes()
-    blob = _rows_blob(keys, rows) if keys and rows and rows_version is not None else b""
+    blob = _rows_blob(keys, rows, pieces) if keys and rows and rows_version is not None else b""
     if _HEAD.size + len(body) + len(blob) > MAX_BYTES:
         blob = b""
     head = _HEAD.pack(_MAGIC, estimator_version(), rows_version if blob else bytes(16), len(figures), crc32(body),

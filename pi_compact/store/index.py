@@ -207,7 +207,19 @@ class SessionIndex:
 
     def path_ids(self, from_id: str | None) -> list[str]:
         """The ids of :meth:`path`, root first, with the same problem reported; no entry is parsed."""
-        ids = [slot.id for slot in self.walk(from_id)]
+        ids: list[str] = []
+        by_id, keep = self.by_id, ids.append
+        slot = by_id.get(from_id) if from_id is not None else None
+        # walk's loop without its generator and its set of ids seen (a path may be 100,000 entries long): a
+        # path longer than the index holds entries has come back to one, a cycle, which walk finds and reports
+        for _ in range(len(by_id)):
+            if slot is None:
+                break
+            keep(slot.id)
+            parent = slot.parent_id
+            slot = by_id.get(parent) if parent else None
+        if slot is not None:
+            ids = [slot.id for slot in self.walk(from_id)]
         ids.reverse()
         return ids
 
@@ -270,7 +282,7 @@ class SessionIndex:
             return make(DigestNode, (entry_id, digests[entry_id], children, label[0] if label else None))
 
         with _gc_paused():
-            return self._build_tree(node)
+            return self._build_tree(node, digests)
 
     def _peek(self, slot: Slot) -> dict:
         return slot.entry if slot.entry is not None else parse_slot(self._data, slot, keep=False, report=self._report)
@@ -299,13 +311,16 @@ class SessionIndex:
             label_timestamp=label[1] if label else None,
         )
 
-    def _build_tree(self, make: Callable[[Slot, tuple, tuple | None], _Node]) -> list[_Node]:
-        """The tree's nodes, each made by ``make(slot, children, (label, label timestamp) or None)``."""
+    def _build_tree(self, make: Callable[[Slot, tuple, tuple | None], _Node],
+                    digests: dict[str, Any] | None = None) -> list[_Node]:
+        """The tree's nodes, each made by ``make(slot, children, (label, label timestamp) or None)``; with
+        ``digests``, ``make`` is :meth:`digest_nodes`' (a :class:`DigestNode` of the slot's digest)."""
         kids: dict[str, list[Slot]] = {}
         roots: list[Slot] = []
         by_id = self.by_id  # the loops run once per entry of the file: names held locally
+        every_slot = len(by_id) == len(self.slots)  # no duplicate id: every slot is the one its id names
         for slot in self.slots:
-            if by_id.get(slot.id) is not slot:
+            if not every_slot and by_id.get(slot.id) is not slot:
                 continue  # shadowed duplicate
             parent = slot.parent_id
             if parent is None or parent == slot.id or parent not in by_id:
@@ -314,7 +329,7 @@ class SessionIndex:
                 kids[parent] = [slot]
             else:
                 siblings.append(slot)
-        built = self._forward_nodes(kids, make)
+        built = self._forward_nodes(kids, make, digests)
         if built is not None:
             return [built[root.id] for root in roots]
         reached: set[str] = set()
@@ -327,10 +342,11 @@ class SessionIndex:
                 nodes.append(self._node(slot, kids, reached, make))
         return nodes
 
-    def _forward_nodes(self, kids: dict[str, list[Slot]], make: Callable) -> dict[str, Any] | None:
+    def _forward_nodes(self, kids: dict[str, list[Slot]], make: Callable,
+                       digests: dict[str, Any] | None = None) -> dict[str, Any] | None:
         """The roots' nodes by id (every other node under them), built in one pass from the end of the file, or
         ``None`` when some entry comes before its parent (a hand-edited file, a parent cycle): the walk from the
-        roots builds those.
+        roots builds those. With ``digests``, the nodes are :meth:`digest_nodes`' made here, not by ``make``.
 
         pi appends an entry after its parent, so in a file it wrote every child comes later than its parent
         and the file read backwards builds children first: no walk, no stack. A child not built yet when its
@@ -338,6 +354,8 @@ class SessionIndex:
         """
         built: dict[str, Any] = {}
         by_id, labels, kids_of = self.by_id, self.labels.get, kids.get
+        # A DigestNode made without a call to make (once per entry: a tenth of the tree's cost)
+        new_node, digest_of = tuple.__new__, (digests.__getitem__ if digests is not None else None)
         for slot in reversed(self.slots):
             entry_id = slot.id
             if by_id[entry_id] is not slot:
@@ -354,7 +372,11 @@ class SessionIndex:
                 if any(child.id not in built for child in below):
                     return None
                 children = tuple(built.pop(child.id) for child in sorted(below, key=lambda c: _sort_ms(c.timestamp)))
-            built[entry_id] = make(slot, children, labels(entry_id))
+            if digest_of is None:
+                built[entry_id] = make(slot, children, labels(entry_id))
+            else:
+                label = labels(entry_id)
+                built[entry_id] = new_node(DigestNode, (entry_id, digest_of(entry_id), children, label[0] if label else None))
         return built
 
     def _node(self, root: Slot, kids: dict[str, list[Slot]], reached: set[str], make: Callable) -> _Node:

@@ -21,8 +21,9 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Protocol
 from zlib import crc32
 
 from orjson import loads as orjson_loads  # jsonl.loads itself: a call less per line of the file
@@ -115,7 +116,7 @@ class StreamedFile:
         :meth:`Piece.readable` gives of each of :meth:`pieces`, with the same entries counted and the same
         problems found. It is ``session info``'s pass over a file opened with ``tally``.
 
-        A file read lazily (big) is read by :func:`_tally_messages`, which makes no slot for a message line
+        A file read lazily (big) is read by :func:`_tally_piece`, which makes no slot for a message line
         of pi's: slots and their indexing were a third of the pass over a 100k-entry file. There, a line for
         whose key (:func:`line_key`) ``known`` has a row (as :meth:`keyed_slots` takes it: a line read before
         with no problem) is counted by the row's id and type and not parsed: a message's comes as ``(row,
@@ -127,15 +128,12 @@ class StreamedFile:
         try:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
-                if known is None:
-                    yield from _tally_messages(self, data, end)
-                else:
-                    yield from _tally_known(self, data, end, known, needs)
+                yield from _tally_piece(self, data, end, known, needs)
         finally:
             os.close(self._fd)
 
-    def keyed_slots(self, known: Callable[[int], tuple | None], known_keys: list[int],
-                    known_rows: list[tuple]) -> Iterator[KeyedSlot]:
+    def keyed_slots(self, known: Callable[[int], tuple | None], known_keys: list[int], known_rows: list[tuple],
+                    pieces: KnownPieces | None = None) -> Iterator[KeyedSlot]:
         """What :meth:`pieces` indexes, slot by slot in file order, with its line's key (:func:`line_key`):
         a line for whose key ``known`` has a row (its first four values: the slot's type, id, parentId and
         timestamp) is appended to ``known_keys`` and ``known_rows``, and not yielded; any other is yielded
@@ -145,11 +143,17 @@ class StreamedFile:
 
         A line ``known`` has a row for is neither scanned nor parsed: its slot is made from the row. What
         reading the line could report, a plain line never reports, and the index's own problems (a duplicate
-        id) come from the slot, so the index and its problems are those of :meth:`pieces`."""
+        id) come from the slot, so the index and its problems are those of :meth:`pieces`.
+
+        With ``pieces``, a piece whose bytes were read before (its size and CRC-32) is not split into lines
+        and keyed line by line: its lines with a row are those of ``pieces.piece_rows``, the others read as
+        above (``known`` not asked about a line whose key ``pieces`` says no row has: ``pieces`` is where
+        ``known`` finds its rows); every piece read is told to ``pieces.piece_met``, with the keys of its
+        lines."""
         try:
             rest, self._rest = self._rest, b""
             for data, end in _chain(rest, self._lines):
-                yield from _keyed_piece(self, data, end, known, known_keys.append, known_rows.append)
+                yield from _keyed_piece(self, data, end, known, known_keys.append, known_rows.append, pieces)
         finally:
             os.close(self._fd)
 
@@ -279,64 +283,18 @@ class Piece:
 _MESSAGE_PREFIX = scan.prefix_of("message")
 
 
-def _tally_messages(streamed: StreamedFile, data: bytes, end: int) -> Iterator[dict]:
+def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None] | None = None,
+                 needs: Callable[[tuple], bool] = bool) -> Iterator[dict | tuple[tuple, memoryview]]:
     """:meth:`StreamedFile.messages` of one piece (``data`` up to ``end``), read lazily.
 
     A message line of pi's (the scanner's prefix and a closing brace) is counted in the index as
     :meth:`TallyIndex.add` counts it and parsed as :meth:`Piece.readable` parses it, with no slot made; any
     other line goes through the scanner's own code for one line (:func:`~pi_compact.store.scan.lazy_line_slot`)
-    and the index's ``add``, and a line that does not parse in place through :meth:`Piece.entry`."""
-    index = streamed.index
-    assert isinstance(index, TallyIndex)
-    line = streamed._line
-    piece = Piece(data, [], line, streamed.report)
-    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, slot_of, ends_object = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, scan.ends_object
-    # The piece's opening brackets and newlines only: between two newlines, a line's brackets (the depth rule's
-    # cheap test, as _bracket_heavy makes it, without a list and a set of the lines)
-    find_bracket_line = data.translate(None, _NOT_BRACKET).find
-    stop = data.rfind(b"\n", 0, end) + 1
-    pos = bracket_pos = counted = 0
-    last = None
-    while pos < stop:
-        eol = find(b"\n", pos)
-        bracket_eol = find_bracket_line(b"\n", bracket_pos)
-        shallow = bracket_eol - bracket_pos <= MAX_DEPTH
-        bracket_pos = bracket_eol + 1
-        found = match(data, pos, eol)
-        if found is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol)):
-            last = entry_id = found.group(1).decode("utf-8", "replace")
-            if entry_id in ids:  # a duplicate: reported by the index, which counts it
-                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
-            else:
-                new_id(entry_id)
-                counted += 1
-            try:
-                entry = orjson_loads(view[pos:eol])
-            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
-                entry = None
-            if type(entry) is dict and (shallow or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
-                yield entry
-            else:
-                yield from _readable(piece, slot_of(data, pos, eol, line, []))
-        else:
-            slot = slot_of(data, pos, eol, line, problems)
-            if slot is not None and index.add(slot):
-                last = slot.id
-                if slot.type == "message":
-                    yield from _readable(piece, slot)
-        pos = eol + 1
-        line += 1
-    index.add_counted(counted, last)
-    yield from _tally_tail(streamed, piece, stop, end, line)
+    and the index's ``add``, and a line that does not parse in place through :meth:`Piece.entry`.
 
-
-def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
-                 needs: Callable[[tuple], bool]) -> Iterator[dict | tuple[tuple, memoryview]]:
-    """:func:`_tally_messages` of one piece with the rows of ``known``: a line with a row of a new id is counted
-    as :meth:`TallyIndex.add` counts it, a message's given as its row and line (parsed if ``needs(row)``); any
-    other line (a duplicate id too: the index reports it) as :func:`_tally_messages` reads it, its depth
-    counted on the line (:func:`_entry`), not by a pass over the piece."""
+    With the rows of ``known``, a line with a row of a new id is counted as :meth:`TallyIndex.add` counts it,
+    a message's given as its row and line (parsed if ``needs(row)``); any other line (a duplicate id too: the
+    index reports it) is read as above."""
     index = streamed.index
     assert isinstance(index, TallyIndex)
     line = streamed._line
@@ -344,13 +302,22 @@ def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
     find, match, slot_of, ends_object, count = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, \
         scan.ends_object, data.count
+    # Without rows, the piece's opening brackets and newlines only: between two newlines, a line's brackets (the
+    # depth rule's cheap test, as _bracket_heavy makes it, without a list and a set of the lines). With rows,
+    # few lines are parsed: their brackets are counted on the line, not by a pass over the piece.
+    find_bracket_line = data.translate(None, _NOT_BRACKET).find if known is None else None
     stop = data.rfind(b"\n", 0, end) + 1
-    pos = counted = 0
+    pos = bracket_pos = counted = 0
     last = None
+    shallow: bool | None = None
     while pos < stop:
         eol = find(b"\n", pos)
+        if find_bracket_line is not None:
+            bracket_eol = find_bracket_line(b"\n", bracket_pos)
+            shallow = bracket_eol - bracket_pos <= MAX_DEPTH
+            bracket_pos = bracket_eol + 1
         raw = view[pos:eol]
-        row = known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
+        row = None if known is None else known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
         if row is not None and row[1] not in ids:
             last = row[1]
             new_id(last)
@@ -366,10 +333,11 @@ def _tally_known(streamed: StreamedFile, data: bytes, end: int, known: Callable[
                 counted += 1
             try:
                 entry = orjson_loads(raw)
-            except ValueError:
+            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
                 entry = None
-            if type(entry) is dict and (count(b"[", pos, eol) + count(b"{", pos, eol) <= MAX_DEPTH
-                                        or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+            if type(entry) is dict and (
+                    (shallow if shallow is not None else count(b"[", pos, eol) + count(b"{", pos, eol) <= MAX_DEPTH)
+                    or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
                 yield entry
             else:
                 yield from _readable(piece, slot_of(data, pos, eol, line, []))
@@ -395,7 +363,7 @@ def known_entry(line: bytes | memoryview) -> dict:
 
 
 def _tally_tail(streamed: StreamedFile, piece: Piece, stop: int, end: int, line: int) -> Iterator[dict]:
-    """What :func:`_tally_messages` gives of the bytes of ``piece`` from its last newline (``stop``) to ``end``,
+    """What :func:`_tally_piece` gives of the bytes of ``piece`` from its last newline (``stop``) to ``end``,
     numbered from ``line`` (bytes only at the end of the file): the scanner's own code for a tail, the index's
     ``add``, :meth:`Piece.entry`."""
     tail = scan_entries(piece.data, stop, eager=False, first_line=line, end=end)
@@ -425,10 +393,25 @@ KeyedSlot = tuple[Slot, int, dict, bool]
 row may stand for it."""
 
 
+class KnownPieces(Protocol):
+    """Where :meth:`StreamedFile.keyed_slots` finds the rows of a piece read before, and tells the pieces it
+    reads (:class:`~pi_compact.compaction.estimate_cache.EstimateCache` is one)."""
+
+    def piece_rows(self, size: int, check: int) -> tuple[Sequence[int], Sequence[tuple], bytes] | None:
+        """The keys and rows of the lines with a row of the piece of ``size`` bytes and CRC-32 ``check`` read
+        before, and a byte per line of it (1: the line has the next row; 0: no row has the line's key, 2: one
+        may), or ``None``."""
+
+    def piece_met(self, size: int, check: int, keys: list[int]) -> None:
+        """A piece of ``size`` bytes and CRC-32 ``check`` was read, its lines of ``keys``."""
+
+
 def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
-                 known_key: Callable[[int], None], known_row: Callable[[tuple], None]) -> Iterator[KeyedSlot]:
+                 known_key: Callable[[int], None], known_row: Callable[[tuple], None],
+                 pieces: KnownPieces | None = None) -> Iterator[KeyedSlot]:
     """:meth:`StreamedFile.keyed_slots` of one piece (``data`` up to ``end``): a line of a known key becomes a
-    slot at once; any other goes through the scanner's code for one line and :meth:`Piece.entry`."""
+    slot at once; any other goes through the scanner's code for one line and :meth:`Piece.entry`. In a piece
+    read before, a line with a row is neither found nor keyed: its key and row are the next of the piece's."""
     index, eager, problems, late = streamed.index, streamed._eager, streamed._scan_problems, streamed._late
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
@@ -438,11 +421,23 @@ def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
     by_id, index_slot = index.by_id, index.slots.append
     inline = type(index) is SessionIndex and index._children is None and not index._trusted_chains
     stop = data.rfind(b"\n", 0, end) + 1
-    pos = 0
+    check = crc32(view[:stop]) if pieces is not None else 0
+    planned = pieces.piece_rows(stop, check) if pieces is not None else None
+    piece_keys, piece_rows, flags = planned if planned is not None else ((), (), b"")
+    line_keys: list[int] = []
+    keep_key, first_line, planned_lines = line_keys.append, line, len(flags)
+    pos = at = 0
     while pos < stop:  # once per line of the file: line_key and the slot's making inlined
-        eol = find(b"\n", pos)
-        key = crc32(view[pos:eol]) << 32 | (eol - pos) & 0xFFFFFFFF
-        row = known(key)
+        flag = flags[numbered] if (numbered := line - first_line) < planned_lines else 2
+        if flag == 1:  # in a piece read before, the next row's line
+            key, row = piece_keys[at], piece_rows[at]
+            at += 1
+            eol = pos + (key & 0xFFFFFFFF)
+        else:
+            eol = find(b"\n", pos)
+            key = crc32(view[pos:eol]) << 32 | (eol - pos) & 0xFFFFFFFF
+            row = known(key) if flag else None  # 0: in a piece read before, a line of a key no row has
+        keep_key(key)
         if row is not None:
             slot = new_slot(Slot)
             slot.line, slot.start, slot.end, slot.entry = line, pos, eol, None
@@ -463,6 +458,8 @@ def _keyed_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
                 yield slot, key, entry, len(problems) + len(late) == reported and scan.plain_fields(data, pos, eol, entry)
         pos = eol + 1
         line += 1
+    if pieces is not None:
+        pieces.piece_met(stop, check, line_keys)
     tail = scan_entries(data, stop, eager=eager, first_line=line, end=end)  # bytes only at the end of the file
     streamed._line = tail.next_line
     problems += tail.problems

@@ -74,18 +74,24 @@ def _message(number: int, role: str, content: object, stamp: object) -> dict:
     return entry
 
 
+def _ids_a_warm_info_parses(path: Path, folder: Path, monkeypatch) -> list[str]:
+    """The ids of the lines ``session info --json`` parses after a show filled the cache in ``folder``; its
+    document is the one made without the cache."""
+    off = info(path, None, "--json")
+    shown(path, folder)
+    parsed: list[str] = []
+    real = stream.orjson_loads
+    monkeypatch.setattr(stream, "orjson_loads", lambda raw: parsed.append(orjson.loads(bytes(raw))["id"]) or real(raw))
+    assert info(path, folder, "--json") == off
+    return parsed
+
+
 def test_a_warm_info_parses_only_the_lines_its_listing_reads(tmp_path, monkeypatch):
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
     messages = [_message(1, "user", "", 1000), _message(2, "user", [{"type": "text", "text": "hello"}], 2000)]
     messages += [_message(n, "assistant" if n % 2 else "user", f"said {n}", 1000 * n) for n in range(3, 40)]
     messages += [_message(40, "assistant", "late", "2025-02-01T00:00:00.000Z"), _message(41, "user", "x", 10)]
-    path = _session(tmp_path, messages)
-    off = info(path, None, "--json")
-    shown(path, tmp_path / "cache")
-    parsed = []
-    real = stream.orjson_loads
-    monkeypatch.setattr(stream, "orjson_loads", lambda raw: parsed.append(orjson.loads(bytes(raw))["id"]) or real(raw))
-    assert info(path, tmp_path / "cache", "--json") == off
+    parsed = _ids_a_warm_info_parses(_session(tmp_path, messages), tmp_path / "cache", monkeypatch)
     # up to the first user message with text, the one whose time is no number, then the newest (for the listing)
     assert parsed == ["e0000001", "e0000002", "e0000040", "e0000039"]
 
@@ -93,13 +99,7 @@ def test_a_warm_info_parses_only_the_lines_its_listing_reads(tmp_path, monkeypat
 def test_the_newest_message_known_from_its_row_is_read_for_the_listing(tmp_path, monkeypatch):
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
     messages = [_message(n, "user" if n == 1 else "assistant", f"said {n}", 5000 - abs(n - 20)) for n in range(1, 30)]
-    path = _session(tmp_path, messages)
-    off = info(path, None, "--json")
-    shown(path, tmp_path / "cache")
-    parsed = []
-    real = stream.orjson_loads
-    monkeypatch.setattr(stream, "orjson_loads", lambda raw: parsed.append(orjson.loads(bytes(raw))["id"]) or real(raw))
-    assert info(path, tmp_path / "cache", "--json") == off
+    parsed = _ids_a_warm_info_parses(_session(tmp_path, messages), tmp_path / "cache", monkeypatch)
     assert parsed == ["e0000001", "e0000020"]  # the first user message, and the newest, in the middle
 
 

@@ -114,10 +114,11 @@ _GROWN = st.lists(st.sampled_from(["message", "message", "label", "session_info"
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=hostile_files(), grown=_GROWN, edited=st.integers(0, 30), text=st.text(max_size=20),
-       lazy=st.booleans())
+       lazy=st.booleans(), piece_bytes=st.sampled_from([64, 8 * 1024 * 1024]))
 def test_a_file_appended_to_or_edited_is_drawn_as_without_the_cache(tmp_path_factory, monkeypatch, data, grown,
-                                                                    edited, text, lazy):
+                                                                    edited, text, lazy, piece_bytes):
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0 if lazy else 8 * 1024 * 1024)
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)  # pieces read before taken whole, or the file in one
     folder = tmp_path_factory.mktemp("cache")
     path = folder / "grows.jsonl"
     path.write_bytes(data)
@@ -162,3 +163,66 @@ def test_rows_of_another_version_of_the_drawing_code_are_not_read(tmp_path, monk
     monkeypatch.setattr(render, "_message_preview", lambda *args: previews.append(1) or real(*args))
     assert shown(path, tmp_path) == expected
     assert previews  # drawn anew, not from the rows of the other version
+
+
+# -- pieces read before ------------------------------------------------------------------------------------------
+
+
+def _session(texts: list[str], extra: dict[int, bytes]) -> bytes:
+    """A session of messages of ``texts``, each child of the one before, with the ``extra`` lines put before
+    the message of their index (a label, a name, a blank line: lines without a row)."""
+    head = orjson.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z",
+                         "cwd": "/p"})
+    lines = [head]
+    for n, text in enumerate(texts, start=1):
+        if n in extra:
+            lines.append(extra[n])
+        lines.append(orjson.dumps(_entry("message", n, text, f"e{n - 1:07d}" if n > 1 else None)))
+    return b"\n".join(lines) + b"\n"
+
+
+_EXTRA = {5: _line("label", 90, "a label", "e0000004"), 11: b"", 17: _line("session_info", 91, "named", None),
+          23: b"not json"}
+
+
+def _keyed(monkeypatch) -> list[bytes]:
+    """The bytes stream.py keys (CRC-32) from now on: whole pieces, and the lines it keys one by one."""
+    keyed = []
+    real = stream.crc32
+    monkeypatch.setattr(stream, "crc32", lambda data, *start: keyed.append(bytes(data)) or real(data, *start))
+    return keyed
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 700, 8 * 1024 * 1024])
+def test_a_warm_show_keys_no_line_of_a_piece_read_before(tmp_path, monkeypatch, piece_bytes):
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    texts = [f"message number {n} " * (n % 4 + 1) for n in range(1, 31)]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_session(texts, _EXTRA))
+    cold = shown(path, tmp_path / "cache")
+    keyed = _keyed(monkeypatch)
+    assert shown(path, tmp_path / "cache") == cold == shown(path, None)
+    messages = set(path.read_bytes().split(b"\n")[1:]) - set(_EXTRA.values())
+    assert keyed and not messages.intersection(keyed)  # pieces keyed whole (with their newlines), no line alone
+
+
+@pytest.mark.parametrize("piece_bytes", [200, 700, 8 * 1024 * 1024])
+@pytest.mark.parametrize("edited", [1, 14, 30])
+def test_an_edit_of_the_same_length_in_a_piece_read_before_is_read_anew(tmp_path, monkeypatch, piece_bytes, edited):
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    texts = [f"message number {n:02d} aaaa" for n in range(1, 31)]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(_session(texts, _EXTRA))
+    shown(path, tmp_path / "cache")
+    texts[edited - 1] = texts[edited - 1].replace("aaaa", "bbbb")  # the same size: only the bytes tell
+    path.write_bytes(_session(texts, _EXTRA))
+    previews = []
+    real = render._message_preview
+    monkeypatch.setattr(render, "_message_preview", lambda *args: previews.append(args[0]) or real(*args))
+    warm = shown(path, tmp_path / "cache")
+    parent = f"e{edited - 1:07d}" if edited > 1 else None
+    assert previews == [_entry("message", edited, texts[edited - 1], parent)["message"]]  # that line alone
+    assert "bbbb" in warm[1]
+    monkeypatch.setattr(render, "_message_preview", real)
+    assert warm == shown(path, None)
+    assert shown(path, tmp_path / "cache") == warm

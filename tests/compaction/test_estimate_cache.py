@@ -285,7 +285,7 @@ def test_two_processes_writing_at_once_leave_a_valid_cache(tmp_path: Path) -> No
     for writer in writers:
         writer.join(120)
         assert writer.exitcode == 0
-    figures, _, _ = estimate_cache._read(cache_file(tmp_path))
+    figures, _, _, _ = estimate_cache._read(cache_file(tmp_path))
     assert 100 <= len(figures) < 200
     assert not list(tmp_path.glob("*.tmp"))
 
@@ -415,7 +415,7 @@ def test_the_file_holds_the_rows_of_the_lines_met_last(tmp_path: Path) -> None:
     show_rows(tmp_path, LINES)
     data = cache_file(tmp_path).read_bytes()
     assert b"words that left" not in data and b"message 29" in data  # rows hold the text they preview
-    _, keys, rows = estimate_cache._read(cache_file(tmp_path), ROWS_VERSION)
+    _, keys, rows, _ = estimate_cache._read(cache_file(tmp_path), ROWS_VERSION)
     assert list(keys) == [line_key(line) for _, line in LINES] and rows == [row_of(e) for e, _ in LINES]
 
 
@@ -445,8 +445,8 @@ def test_damaged_rows_are_dropped_and_the_figures_kept(tmp_path: Path) -> None:
 @pytest.mark.parametrize("blob", [b"", b"\x00", b"not marshal", __import__("marshal").dumps((b"\0" * 8, ("a", "b"))),
                                   __import__("marshal").dumps((b"\0" * 16, (("a",), ("b", "c"))))])
 def test_a_rows_section_that_is_no_rows_gives_none(blob: bytes) -> None:
-    keys, rows = estimate_cache._rows(blob)
-    assert len(keys) == 0 and rows == []
+    keys, rows, pieces = estimate_cache._rows(blob)
+    assert len(keys) == 0 and rows == [] and pieces == ()
 
 
 def test_rows_that_would_pass_the_size_limit_are_left_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -464,9 +464,9 @@ def test_rows_read_back_as_written(tmp_path_factory: pytest.TempPathFactory, kep
     file = tmp_path_factory.mktemp("rows") / "x.est"
     keys, rows = [key for key, _ in kept], [row for _, row in kept]
     estimate_cache._write(file, {}, ROWS_VERSION, keys, rows)
-    _, read_keys, read_rows = estimate_cache._read(file, ROWS_VERSION)
+    _, read_keys, read_rows, _ = estimate_cache._read(file, ROWS_VERSION)
     assert list(read_keys) == keys and read_rows == rows
-    assert estimate_cache._read(file, b"other version...")[1:] == (estimate_cache.array("Q"), [])
+    assert estimate_cache._read(file, b"other version...")[1:] == (estimate_cache.array("Q"), [], ())
 
 
 @pytest.mark.parametrize("columns", [(0, 1, 4, -1), (7,), (1, 1)])
@@ -492,3 +492,63 @@ def test_a_cache_exists_once_written(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert EstimateCache.exists(SESSION)
     monkeypatch.setenv(estimate_cache.CACHE_DIR_ENV, "")
     assert not EstimateCache.exists(SESSION)
+
+
+def test_the_rows_of_a_piece_met_are_found_by_its_size_and_crc(tmp_path: Path) -> None:
+    keys = [line_key(line) for _, line in LINES]
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    cache.keep_rows(keys[:10] + keys[11:20], [row_of(e) for e, _ in LINES[:10] + LINES[11:20]])  # line 10: no row
+    cache.piece_met(1000, 7, keys[:12])
+    cache.piece_met(900, 8, [99, *keys[12:20]])  # a line without a row first
+    cache.save()
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    first_keys, first_rows, first_flags = cache.piece_rows(1000, 7)
+    assert list(first_keys) == keys[:10] + [keys[11]] and first_flags == bytes([1] * 10 + [0, 1])
+    assert first_rows == [row_of(e) for e, _ in LINES[:10] + LINES[11:12]]
+    second_keys, second_rows, second_flags = cache.piece_rows(900, 8)
+    assert list(second_keys) == keys[12:20] and second_flags == bytes([0] + [1] * 8)
+    assert cache.piece_rows(1000, 8) is None and cache.piece_rows(999, 7) is None  # other bytes
+
+
+def test_pieces_met_again_leave_the_file_as_it_was(tmp_path: Path) -> None:
+    keys = [line_key(line) for _, line in LINES]
+    rows = [row_of(e) for e, _ in LINES]
+    for _ in range(2):
+        cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+        cache.keep_rows(keys, rows)
+        cache.piece_met(5000, 1, keys)
+        cache.save()
+        written = cache_file(tmp_path).read_bytes()
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    cache.keep_rows(keys, rows)
+    cache.piece_met(5000, 2, keys)  # the same lines, read in a piece of other bytes: written again
+    cache.save()
+    assert cache_file(tmp_path).read_bytes() != written
+    assert cache.piece_rows(5000, 2) is None and EstimateCache.open(
+        SESSION, tmp_path, rows_version=ROWS_VERSION).piece_rows(5000, 2) is not None
+
+
+@pytest.mark.parametrize("pieces", [
+    [(1, 2, 0)],  # too short
+    [(1, 2, 0, "flags")],  # flags no bytes
+    [(1, 2, -1, b"\x01")],  # a first row before the first
+    [(1, 2, 0, b"\x01" * 3)],  # more rows than kept
+    [(1, 2, 0, b"\x03")],  # a flag neither 0, 1 nor 2
+    "pieces",
+])
+def test_pieces_that_are_no_pieces_drop_the_rows(pieces) -> None:
+    blob = __import__("marshal").dumps((estimate_cache.array("Q", [1, 2]).tobytes(), (("a", "b"), ("c", "d")),
+                                        tuple(tuple(p) if isinstance(p, tuple) else p for p in pieces)
+                                        if isinstance(pieces, list) else pieces))
+    assert estimate_cache._rows(blob) == (estimate_cache.array("Q"), [], ())
+
+
+def test_a_line_of_a_piece_without_the_next_row_says_whether_a_row_has_its_key(tmp_path: Path) -> None:
+    keys = [line_key(line) for _, line in LINES]
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    cache.keep_rows(keys[:3], [row_of(e) for e, _ in LINES[:3]])
+    cache.piece_met(100, 1, [keys[0], 5, keys[2], keys[1], keys[2]])  # a line again: a row has its key
+    cache.save()
+    cache = EstimateCache.open(SESSION, tmp_path, rows_version=ROWS_VERSION)
+    assert cache.piece_rows(100, 1)[2] == bytes([1, 0, 2, 1, 1])
+    assert cache.row(keys[2]) == row_of(LINES[2][0])  # the next row after the piece's: looked at first

@@ -34,7 +34,7 @@ def _shape(nodes) -> list:
 
 def _walked(entries: list[tuple], monkeypatch: pytest.MonkeyPatch):
     with monkeypatch.context() as patch:
-        patch.setattr(SessionIndex, "_forward_nodes", lambda self, kids, make: None)  # the walk from the roots only
+        patch.setattr(SessionIndex, "_forward_nodes", lambda self, kids, make, digests=None: None)  # the walk from the roots only
         index = _index(entries)
         return _shape(index.digest_nodes({slot.id: slot.line for slot in index.slots})), index.problems
 
