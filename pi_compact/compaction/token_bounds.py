@@ -19,7 +19,7 @@ itself, and the estimate takes the largest:
 - **random letters** (:func:`random_letter_units`): letters poor in vowels, rich in letters a language writes
   seldom, or in pairs of letters it writes seldom (a language's letters shuffled), are cut into tokens of one or
   two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave zuxo`` six), read over the whole text
-  (the pairs over 1 KB of it);
+  (the pairs over 1 KB of it, a word written again read once);
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
@@ -611,6 +611,8 @@ def surprise_share(alphabet: LetterSurprise, data: bytes, letters: int) -> tuple
     pairs = letter_pairs(alphabet.block)
     if pairs.paired and share[0] < share[1]:
         by_pairs = _between(pairs.excess(data, letters), letters, *PAIR_SURPRISE, doubt)
+        if by_pairs[0]:  # only then are the words read one by one: most texts' pairs tell nothing
+            by_pairs = _between(pairs.excess(data, letters, distinct=True), letters, *PAIR_SURPRISE, doubt)
         if by_pairs[0] * share[1] > share[0] * by_pairs[1]:
             return by_pairs
     return share
@@ -665,21 +667,43 @@ class LetterPairs:
                   for group in range(LETTER_CLASSES + 1)]
         self.paired = sum(counts.values()) >= PAIRS_MIN
         self.classes = bytes(class_of[letters[low]] if low in letters else 0 for low in range(256))
+        self.letters = bytes(low if low in letters else 0 for low in range(256))
         self.pairs = bytes(_half_bits(_share(rows[before], after, shares, 0)) if after else 0
                            for before in range(LETTER_CLASSES + 1) for after in range(LETTER_CLASSES + 1))
         held_out = sum(count * _half_bits(_share(rows[class_of[pair[0]]], class_of[pair[1]], shares, 1), exact=True)
                        for pair, count in pair_counts.items())
         self.natural = round(16 * held_out / max(1, sum(pair_counts.values())))
 
-    def excess(self, data: bytes, letters: int) -> int:
+    def excess(self, data: bytes, letters: int, distinct: bool = False) -> int:
         """How far above the language's mean the pairs of the ``letters`` letters of ``data`` (bytes read through this
         block) are, in all, in 1/16 half bits: their mean over :func:`pair_sample` (two translates, a shift and an OR
-        of one big integer, each class moved up four bits into the next byte, and a sum: all in C) times the letters."""
-        sample = pair_sample(data).translate(self.classes)
-        sampled = len(sample) - sample.count(0)
-        whole = int.from_bytes(sample, "big")
-        pairs = _byte_total(((whole >> 4) | whole).to_bytes(len(sample), "big").translate(self.pairs), SURPRISE_CAP)
-        return (16 * pairs - self.natural * sampled) * letters // max(1, sampled)
+        of one big integer, each class moved up four bits into the next byte, and a sum: all in C) times the letters.
+        With ``distinct``, a word the sample wrote already adds nothing the second time, if that is less (see
+        :meth:`_distinct_excess`)."""
+        sample = pair_sample(data)
+        classes = sample.translate(self.classes)
+        sampled = len(classes) - classes.count(0)
+        whole = int.from_bytes(classes, "big")
+        scores = ((whole >> 4) | whole).to_bytes(len(classes), "big").translate(self.pairs)
+        excess = 16 * _byte_total(scores, SURPRISE_CAP) - self.natural * sampled
+        if distinct:
+            excess = min(excess, self._distinct_excess(sample, scores))
+        return excess * letters // max(1, sampled)
+
+    def _distinct_excess(self, sample: bytes, scores: bytes) -> int:
+        """The excess of the pairs of each word of a sample (its runs of this block's letters) the first time it is
+        written only: a tokenizer cuts a word written again as it cut it the first time, and random letters hardly
+        ever write a word twice, so a copy is no further sign of them (a natural line repeated, ``output line`` ×
+        600, is its one line's pairs, not 600 times their excess over the language's mean: a short line's pairs
+        stray by chance, more than the doubt of 6,000 letters allows). The scores (:meth:`excess`) are zero exactly
+        where the sample's letters end, so both split alike."""
+        seen: set[bytes] = set()
+        excess = 0
+        for word, word_scores in zip(sample.translate(self.letters).split(b"\0"), scores.split(b"\0")):
+            if word and word not in seen:
+                seen.add(word)
+                excess += 16 * sum(word_scores) - self.natural * len(word)
+        return excess
 
 
 @functools.cache

@@ -160,9 +160,29 @@ def surprise_fraction(block: int, data: bytes, letters: int) -> Fraction:
         data = b"\0".join(data[step * index : step * index + window] for index in range(count))
     classes = [pairs.classes[byte] for byte in data]
     sampled = sum(1 for group in classes if group)
-    surprise = sum(pairs.pairs[16 * before + after] for before, after in zip([0, *classes], classes) if after)
-    excess = Fraction((16 * surprise - pairs.natural * sampled) * letters // max(1, sampled), letters)
-    return max(share, _between(excess, *spec.PAIR_SURPRISE, doubt))
+    scores = [pairs.pairs[16 * before + after] if after else 0 for before, after in zip([0, *classes], classes)]
+    total = 16 * sum(scores) - pairs.natural * sampled
+    by_pairs = _between(Fraction(total * letters // max(1, sampled), letters), *spec.PAIR_SURPRISE, doubt)
+    if by_pairs:  # then a word the windows wrote before adds nothing the second time, if that is less
+        total = min(total, _distinct_excess(pairs, data, scores))
+        by_pairs = _between(Fraction(total * letters // max(1, sampled), letters), *spec.PAIR_SURPRISE, doubt)
+    return max(share, by_pairs)
+
+
+def _distinct_excess(pairs, data: bytes, scores: list[int]) -> int:
+    """The pairs' surprisal above the natural mean of each word (run of the block's letters) of the windows at its
+    first occurrence only, one character at a time."""
+    seen, excess, word, surprise = set(), 0, [], 0
+    for byte, score in zip([*data, 0], [*scores, 0]):
+        if pairs.classes[byte]:
+            word.append(byte)
+            surprise += score
+            continue
+        if word and tuple(word) not in seen:
+            seen.add(tuple(word))
+            excess += 16 * surprise - pairs.natural * len(word)
+        word, surprise = [], 0
+    return excess
 
 
 def _between(excess: Fraction, natural: float, random: float, doubt: int) -> Fraction:
