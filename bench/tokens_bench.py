@@ -3,8 +3,8 @@
 The table is on the held-out half of every class of bench/token_corpus (the half the weights never saw),
 with the ratio on the fitted half beside it, then random text (the property of issue 23.7, measured on 200
 seeded texts of each kind), short random text (1-200 characters of one alphabet, 300 seeded strings each) and
-random letters of each alphabet (uniform, or with a language's share of vowels; run together or cut into words) at
-20, 100, 1,000 and 5,000 letters.
+random letters of each alphabet (uniform, with a language's share of vowels, or shuffled: drawn with a language's
+own letter frequencies; run together or cut into words) at 20, 100, 1,000 and 5,000 letters.
 "weights" is the estimate of the per-character weights and the consonant-run bound alone
 (``tokens.weight_units``), as it was before the per-text bounds of ``token_bounds`` (issue 23.7's leftover:
 short random text); "after" is the estimate with them. "Before" is the estimate this project had until issue 15 (pi's ``ceil(chars / 4)``, CJK one token per
@@ -38,7 +38,7 @@ from pi_compact.compaction.tokens import estimate_tokens, text_tokens, weight_un
 from sessions_fixtures import LARGE_SESSION, REALISTIC
 from tests.compaction.reference.tokens_before import text_units as round1_units
 
-from .token_corpus import EXTRA, FORMATS, JUDGED, LANGUAGES, UNLIKE, corpus
+from .token_corpus import EXTRA, FORMATS, JUDGED, LANGUAGES, UNLIKE, corpus, shuffle_pools
 
 OUT = Path(__file__).resolve().parent / "out" / "tokens.json"
 _CJK_RUN = re.compile(r"[\u1100-\u11ff\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff"
@@ -202,8 +202,28 @@ def letter_classes() -> dict[str, dict[int, list[str]]]:
             if name in LETTER_VOWELS:
                 vowels, share = LETTER_VOWELS[name]
                 shapes[f"{name} {share:.0%} vowels" + (" words" if spaced else "")] = (alphabet, vowels, share, spaced)
-    return {kind: {size: [random_letters(random.Random(seed * 10_000 + size), *shape[:1], size, *shape[1:])
-                          for seed in range(5)] for size in LETTER_LENGTHS} for kind, shape in shapes.items()}
+    classes = {kind: {size: [random_letters(random.Random(seed * 10_000 + size), *shape[:1], size, *shape[1:])
+                             for seed in range(5)] for size in LETTER_LENGTHS} for kind, shape in shapes.items()}
+    for language, pool in shuffle_pools().items():
+        for spaced in (False, True):
+            classes[f"{language} shuffled" + (" words" if spaced else "")] = {
+                size: [shuffled(random.Random(seed * 10_000 + size), pool, size, spaced) for seed in range(5)]
+                for size in LETTER_LENGTHS}
+    return classes
+
+
+def shuffled(rng: random.Random, pool: str, size: int, spaced: bool) -> str:
+    """``size`` letters drawn from a language's pool (each as often as the language writes it), run together or cut
+    into words of 1-10 letters: a language's letters, one by one, in no language's order."""
+    letters = "".join(rng.choice(pool) for _ in range(size))
+    if not spaced:
+        return letters
+    words, start = [], 0
+    while start < size:
+        step = rng.randint(1, 10)
+        words.append(letters[start : start + step])
+        start += step
+    return " ".join(words)
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pi_compact.compaction.token_bounds import alphabet_of
+
 HERE = Path(__file__).resolve().parent
 
 JUDGED = ("english", "javascript", "python", "chinese", "japanese", "korean", "json", "logs", "cyrillic",
@@ -27,6 +29,31 @@ UNLIKE = ("random_lowercase", "random_words", "random_printable", "random_alnum"
           "private_use", "cherokee", "emoji", "zero_width")
 """Text no per-character weight can price (issue 23.7), generated: not fitted; the bounds of
 pi_compact.compaction.tokens keep it from being undercounted by more than 10%."""
+
+
+LETTER_FREQUENCIES = {
+    "french": dict(zip("abcdefghijklmnopqrstuvwxyzéèàçê", (7.6, 0.9, 3.3, 3.7, 14.7, 1.1, 0.9, 0.7, 7.5, 0.6, 0.05, 5.5,
+                                                        3.0, 7.1, 5.8, 2.5, 1.4, 6.7, 7.9, 7.2, 6.3, 1.8, 0.05, 0.4,
+                                                        0.3, 0.3, 1.5, 0.3, 0.5, 0.1, 0.2))),
+    "german": dict(zip("abcdefghijklmnopqrstuvwxyzäöüß", (6.5, 1.9, 2.7, 5.1, 17.4, 1.7, 3.0, 4.8, 7.6, 0.3, 1.2, 3.4,
+                                                       2.5, 9.8, 2.6, 0.8, 0.02, 7.0, 7.3, 6.2, 4.2, 0.7, 1.9, 0.03,
+                                                       0.04, 1.1, 0.6, 0.3, 0.7, 0.3))),
+}
+"""Letter frequencies of French and German in percent (the commonly published figures, rounded; facts, no text),
+for shuffled text of languages the corpus holds a few sentences of only: what random letters drawn with a language's
+own frequencies are checked on (bench/tokens_bench.py, tests/compaction/test_tokens_shuffled.py), never fitted."""
+
+
+def shuffle_pools() -> dict[str, str]:
+    """Per language, letters to draw shuffled text from, each as often as the language writes it: the lowercase
+    letters of the held-out half of English, Russian and Greek in their order, and French and German from
+    :data:`LETTER_FREQUENCIES` (a letter per tenth of a percent)."""
+    holdout = {"english": ("english", "latin"), "russian": ("cyrillic", "cyrillic"), "greek": ("greek", "greek")}
+    pools = {language: "".join(char.lower() for char in corpus("holdout")[name]
+                               if char.isalpha() and alphabet_of(char) == alphabet)
+             for language, (name, alphabet) in holdout.items()}
+    return pools | {language: "".join(letter * max(1, round(10 * share)) for letter, share in percent.items())
+                    for language, percent in LETTER_FREQUENCIES.items()}
 
 
 def corpus(split: str) -> dict[str, str]:

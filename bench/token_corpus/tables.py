@@ -14,7 +14,11 @@ the corpus alone holds a few pages of English and misses pairs as common as ``ga
 - triples of letters inside runs of letters, case folded, kept from :data:`TRIPLE_SHARE` of all triples;
 - how often each letter of each alphabet of ``token_bounds.ALPHABETS`` occurs, case and accents folded
   (``token_bounds.fold``), in the calibration half of the corpus alone, the encodings of :data:`ENCODED` left
-  out: what ``token_bounds`` weighs a text's letters against, to tell random letters from a language.
+  out: what ``token_bounds`` weighs a text's letters against, to tell random letters from a language;
+- how often each of those letters follows each other letter of its alphabet, or something else (a word's start),
+  in the same text, read as ``token_bounds`` reads it (a Latin letter among a text's Latin-1 characters, another
+  alphabet's among its UTF-16 code units): letters drawn with a language's own frequencies (shuffled text) are
+  told from the language by their pairs.
 
     python -m bench.token_corpus.tables
 """
@@ -110,11 +114,45 @@ def letter_counts() -> dict[int, dict[str, int]]:
     return blocks
 
 
+def pair_counts() -> dict[int, dict[str, int]]:
+    """Each alphabet's pairs of a folded letter after a folded letter (or after a space, standing for anything that is
+    no letter of that alphabet), by block, and how often the calibration half writes them, most often first."""
+    counts: Counter[str] = Counter()
+    for name, text in corpus("calib").items():
+        if name not in UNLIKE and name not in ENCODED:
+            counts.update(_pairs(text))
+    blocks: dict[int, dict[str, int]] = {}
+    for pair, count in sorted(counts.items(), key=lambda item: (ord(item[0][1]) >> 8, -item[1], item[0])):
+        blocks.setdefault(ord(pair[1]) >> 8, {})[pair] = count
+    return blocks
+
+
+def _pairs(text: str) -> Iterator[str]:
+    """Each letter of an alphabet after what comes before it as the estimate reads it: the Latin letters among the
+    Latin-1 characters alone (the others are left out), the letters of another block among its UTF-16 code units
+    (a code unit of any other block is no letter)."""
+    latin = [char for char in text if ord(char) < 0x100]
+    units = text.encode("utf-16-be", "surrogatepass")
+    cells = [chr(int.from_bytes(units[start : start + 2], "big")) for start in range(0, len(units), 2)]
+    for sequence, wanted in ((latin, lambda block: block == 0), (cells, lambda block: block != 0)):
+        for before, char in zip([" ", *sequence], sequence):
+            if wanted(ord(char) >> 8) and alphabet_of(char):
+                same = ord(before) >> 8 == ord(char) >> 8 and alphabet_of(before)
+                yield (fold(before) if same else " ") + fold(char)
+
+
 def _letters_literal(blocks: dict[int, dict[str, int]]) -> str:
     lines = [f"    0x{block:02X}: {counts!r}," for block, counts in blocks.items()]
     return ("LETTER_COUNTS: dict[int, dict[str, int]] = {\n" + "\n".join(lines) + "\n}\n"
             '"""Per block of 256 code points (the high byte of a UTF-16 code unit), each folded letter of its alphabet and how\n'
             'often the calibration half of the corpus writes it."""\n')
+
+
+def _pairs_literal(blocks: dict[int, dict[str, int]]) -> str:
+    lines = [f"    0x{block:02X}: {counts!r}," for block, counts in blocks.items()]
+    return ("PAIR_COUNTS: dict[int, dict[str, int]] = {\n" + "\n".join(lines) + "\n}\n"
+            '"""Per block, as :data:`LETTER_COUNTS`, each folded letter after a folded letter of its alphabet (a space: after\n'
+            'anything else) and how often the calibration half of the corpus writes the pair."""\n')
 
 
 def _literal(name: str, items: list[str], doc: str) -> str:
@@ -131,7 +169,7 @@ def main() -> None:
         + _literal("COMMON_PAIRS", pairs, f'"""{len(pairs)} pairs of characters of one kind, one after another."""')
         + "\n" + _literal("COMMON_TRIPLES", triples, f'"""{len(triples)} triples of lowercase letters, one after'
                                                      ' another."""')
-        + "\n" + _letters_literal(letter_counts()))
+        + "\n" + _letters_literal(letter_counts()) + "\n" + _pairs_literal(pair_counts()))
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

@@ -16,9 +16,10 @@ itself, and the estimate takes the largest:
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
   characters (``"    \\n \\t"`` is three tokens);
-- **random letters** (:func:`random_letter_units`): letters poor in vowels, or rich in letters a language writes
-  seldom, are cut into tokens of one or two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave
-  zuxo`` six), read over the whole text;
+- **random letters** (:func:`random_letter_units`): letters poor in vowels, rich in letters a language writes
+  seldom, or in pairs of letters it writes seldom (a language's letters shuffled), are cut into tokens of one or
+  two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave zuxo`` six), read over the whole text
+  (the pairs over 1 KB of it, a word written again read once);
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
@@ -45,7 +46,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import COMMON_PAIRS, COMMON_TRIPLES, LETTER_COUNTS
+from .token_tables import COMMON_PAIRS, COMMON_TRIPLES, LETTER_COUNTS, PAIR_COUNTS
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -511,7 +512,7 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     poor = min(NATURAL_VOWELS * letters - 100 * vowels, (NATURAL_VOWELS - RANDOM_VOWELS) * letters)
     units = most * poor // ((NATURAL_VOWELS - RANDOM_VOWELS) * letters) if poor > 0 else 0
     latin_letters = letter_surprise(0x00)
-    surprising, span = surprise_share(latin_letters, latin.translate(latin_letters.table), letters)
+    surprising, span = surprise_share(latin_letters, latin, letters)
     return max(units, most * surprising // span)
 
 
@@ -585,6 +586,7 @@ class LetterSurprise:
         score = {letter: max(1, min(SURPRISE_CAP, round(-2 * math.log2(max(counts.get(letter, 0), SURPRISE_UNSEEN)
                                                                            / total))))
                  for letter in alphabet}
+        self.block = block
         self.table = bytes(score[letters[low]] if low in letters else 0 for low in range(256))
         self.natural = round(16 * sum(counts.get(letter, 0) * score[letter] for letter in alphabet) / total)
 
@@ -594,17 +596,151 @@ def letter_surprise(block: int) -> LetterSurprise:
     return LetterSurprise(block)
 
 
-def surprise_share(alphabet: LetterSurprise, scores: bytes, letters: int) -> tuple[int, int]:
-    """How far ``letters`` letters whose surprisals are ``scores`` (their bytes through the alphabet's table) are
-    from its language towards random letters, as a fraction (numerator, denominator): 0 up to
-    :data:`NATURAL_SURPRISE` bits per letter above the language's mean, 1 from :data:`RANDOM_SURPRISE`, both
-    lowered by :data:`SURPRISE_DOUBT` over the square root of the letters."""
+def surprise_share(alphabet: LetterSurprise, data: bytes, letters: int) -> tuple[int, int]:
+    """How far the ``letters`` letters of ``data`` (a text's bytes read through the alphabet's block: its Latin-1
+    bytes, or the low bytes of the block's code units, 0 for any other) are from its language towards random
+    letters, as a fraction (numerator, denominator): by the letters' own surprisal (0 up to :data:`NATURAL_SURPRISE`
+    bits per letter above the language's mean, 1 from :data:`RANDOM_SURPRISE`) or by their pairs'
+    (:data:`PAIR_SURPRISE`, where the alphabet's pairs are read: :class:`LetterPairs`), whichever is more; the
+    thresholds lowered by :data:`SURPRISE_DOUBT` over the square root of the letters."""
     if not letters:
         return 0, 1
-    low = round(32 * NATURAL_SURPRISE) - round(32 * SURPRISE_DOUBT) // math.isqrt(letters)
-    span = round(32 * (RANDOM_SURPRISE - NATURAL_SURPRISE)) * letters
-    excess = 16 * _byte_total(scores, SURPRISE_CAP) - (alphabet.natural + low) * letters
-    return min(max(excess, 0), span), span
+    doubt = round(32 * SURPRISE_DOUBT) // math.isqrt(letters)
+    excess = 16 * _byte_total(data.translate(alphabet.table), SURPRISE_CAP) - alphabet.natural * letters
+    share = _between(excess, letters, NATURAL_SURPRISE, RANDOM_SURPRISE, doubt)
+    pairs = letter_pairs(alphabet.block)
+    if pairs.paired and share[0] < share[1]:
+        by_pairs = _between(pairs.excess(data, letters), letters, *PAIR_SURPRISE, doubt)
+        if by_pairs[0]:  # only then are the words read one by one: most texts' pairs tell nothing
+            by_pairs = _between(pairs.excess(data, letters, distinct=True), letters, *PAIR_SURPRISE, doubt)
+        if by_pairs[0] * share[1] > share[0] * by_pairs[1]:
+            return by_pairs
+    return share
+
+
+def _between(excess: int, letters: int, natural: float, random: float, doubt: int) -> tuple[int, int]:
+    """Where an excess over a language's mean of ``letters`` letters (in all, in 1/16 half bits) falls between two
+    thresholds (bits per letter, both lowered by ``doubt`` 1/32 bits), as a fraction from 0 to 1."""
+    span = round(32 * (random - natural)) * letters
+    return min(max(excess - (round(32 * natural) - doubt) * letters, 0), span), span
+
+
+PAIR_SURPRISE = (0.5, 0.7)
+"""Bits per letter above a language's mean surprisal of its letters' pairs (:class:`LetterPairs`) between which a
+text goes from that language to random letters: on both halves of the corpus every natural class stays at 0.43 or
+below (logs, the most; Turkish 0.34), while English, French and German shuffled (letters drawn with the language's
+own frequencies, whose surprisal one by one is the language's) are 0.94-1.1 above the Latin table and Russian
+shuffled 0.66-0.81 above the Cyrillic one, at 1,000 letters."""
+
+LETTER_CLASSES = 15
+"""Letters of an alphabet told apart by what follows what: its 14 commonest letters each and the rest together, so
+that a letter's class after the class before it (or after no letter: a word's start) is one byte of 16 x 16 (class
+0: no letter)."""
+
+PAIRS_MIN = 1000
+"""Letters an alphabet's table must hold before its pairs are read: fewer (Greek's 413, Arabic's 302, Hebrew's 251,
+Georgian's 180) tell too little of what follows what, and such an alphabet is read by its letters alone."""
+
+PAIR_PRIOR = 24
+"""How many pairs after each class the classes' own shares are worth, in letters (additive smoothing towards the
+shares): a class the calibration half writes seldom is read by the shares, not by the few pairs that followed it."""
+
+
+class LetterPairs:
+    """An alphabet's pairs of letters, a bigram of classes of letters (:data:`LETTER_CLASSES`): per low byte of its
+    block the letter's class (``classes``: 0 for no letter, and for the block's first code point); per pair of
+    classes, before and after, ``16 * before + after``, the surprisal of the second after the first in half bits,
+    ``-2 log2 P(after | before)`` (``pairs``); and the mean per letter of a text of the language that the tables did
+    not see, in 1/16 half bits (``natural``). Where the alphabet's table holds fewer than :data:`PAIRS_MIN` letters it
+    is not ``paired``."""
+
+    def __init__(self, block: int) -> None:
+        letters = {low: fold(chr(block << 8 | low)) for low in range(1, 256) if alphabet_of(chr(block << 8 | low))}
+        counts = LETTER_COUNTS.get(block, {})
+        pair_counts = PAIR_COUNTS.get(block, {})
+        alphabet = sorted(set(letters.values()) | set(counts), key=lambda letter: (-counts.get(letter, 0), letter))
+        class_of = {" ": 0} | {letter: min(rank + 1, LETTER_CLASSES) for rank, letter in enumerate(alphabet)}
+        rows = [[0] * (LETTER_CLASSES + 1) for _ in range(LETTER_CLASSES + 1)]
+        for pair, count in pair_counts.items():
+            rows[class_of[pair[0]]][class_of[pair[1]]] += count
+        shares = [max(sum(counts.get(letter, 0) for letter in alphabet if class_of[letter] == group), SURPRISE_UNSEEN)
+                  for group in range(LETTER_CLASSES + 1)]
+        self.paired = sum(counts.values()) >= PAIRS_MIN
+        self.classes = bytes(class_of[letters[low]] if low in letters else 0 for low in range(256))
+        self.letters = bytes(low if low in letters else 0 for low in range(256))
+        self.pairs = bytes(_half_bits(_share(rows[before], after, shares, 0)) if after else 0
+                           for before in range(LETTER_CLASSES + 1) for after in range(LETTER_CLASSES + 1))
+        held_out = sum(count * _half_bits(_share(rows[class_of[pair[0]]], class_of[pair[1]], shares, 1), exact=True)
+                       for pair, count in pair_counts.items())
+        self.natural = round(16 * held_out / max(1, sum(pair_counts.values())))
+
+    def excess(self, data: bytes, letters: int, distinct: bool = False) -> int:
+        """How far above the language's mean the pairs of the ``letters`` letters of ``data`` (bytes read through this
+        block) are, in all, in 1/16 half bits: their mean over :func:`pair_sample` (two translates, a shift and an OR
+        of one big integer, each class moved up four bits into the next byte, and a sum: all in C) times the letters.
+        With ``distinct``, a word the sample wrote already adds nothing the second time, if that is less (see
+        :meth:`_distinct_excess`)."""
+        sample = pair_sample(data)
+        classes = sample.translate(self.classes)
+        sampled = len(classes) - classes.count(0)
+        whole = int.from_bytes(classes, "big")
+        scores = ((whole >> 4) | whole).to_bytes(len(classes), "big").translate(self.pairs)
+        excess = 16 * _byte_total(scores, SURPRISE_CAP) - self.natural * sampled
+        if distinct:
+            excess = min(excess, self._distinct_excess(sample, scores))
+        return excess * letters // max(1, sampled)
+
+    def _distinct_excess(self, sample: bytes, scores: bytes) -> int:
+        """The excess of the pairs of each word of a sample (its runs of this block's letters) the first time it is
+        written only: a tokenizer cuts a word written again as it cut it the first time, and random letters hardly
+        ever write a word twice, so a copy is no further sign of them (a natural line repeated, ``output line`` ×
+        600, is its one line's pairs, not 600 times their excess over the language's mean: a short line's pairs
+        stray by chance, more than the doubt of 6,000 letters allows). The scores (:meth:`excess`) are zero exactly
+        where the sample's letters end, so both split alike."""
+        seen: set[bytes] = set()
+        excess = 0
+        for word, word_scores in zip(sample.translate(self.letters).split(b"\0"), scores.split(b"\0")):
+            if word and word not in seen:
+                seen.add(word)
+                excess += 16 * sum(word_scores) - self.natural * len(word)
+        return excess
+
+
+@functools.cache
+def letter_pairs(block: int) -> LetterPairs:
+    return LetterPairs(block)
+
+
+PAIR_WINDOW = 128
+PAIR_WINDOWS = 8
+"""The pairs of a text are read whole up to this many windows of :data:`PAIR_WINDOW` bytes, else in as many windows
+at even steps from its start to its end: a text's letters are a language or random letters throughout, and a long
+text costs what 1 KB does (the pairs cost six C passes a byte, where the letters' own surprisal costs two)."""
+
+
+def pair_sample(data: bytes) -> bytes:
+    """What the pairs of ``data`` are read in (see :data:`PAIR_WINDOWS`): the windows joined by a zero byte (no
+    letter, so that no pair spans two)."""
+    size = len(data)
+    if size <= PAIR_WINDOW * PAIR_WINDOWS:
+        return data
+    step = (size - PAIR_WINDOW) // (PAIR_WINDOWS - 1)
+    return b"\0".join(data[start : start + PAIR_WINDOW] for start in range(0, step * PAIR_WINDOWS, step))
+
+
+def _share(row: list[int], after: int, shares: list[float], left_out: int) -> float:
+    """The share of the class ``after`` after the class whose pairs are ``row``, smoothed towards the classes' shares
+    (:data:`PAIR_PRIOR`), with ``left_out`` of that pair taken out of the counts: the mean of a text the tables did
+    not see is read on the calibration half one pair left out at a time, where the calibration half itself would
+    read as more natural than any other text of the language."""
+    letters = sum(shares[1:]) - left_out
+    prior = PAIR_PRIOR * max(shares[after] - left_out, SURPRISE_UNSEEN) / letters
+    return max(row[after] - left_out + prior, SURPRISE_UNSEEN / letters) / (sum(row) - left_out + PAIR_PRIOR)
+
+
+def _half_bits(share: float, exact: bool = False) -> float:
+    bits = min(SURPRISE_CAP, max(0.0, -2 * math.log2(share)))
+    return bits if exact else max(1, round(bits))
 
 
 def short_tokens(size: int) -> int:

@@ -17,7 +17,8 @@ ideograph outside the common sets, a combining mark) weighs its UTF-8 bytes, sin
 byte; and lowercase text that is no language (random letters: runs of four consonants) adds
 :data:`CLUSTER_TOKENS` per such run. Letters of other alphabets weigh what random letters of theirs cost
 (:data:`RANDOM_TOKENS`) where a text's letters are random rather than a language's, told by how surprising its
-letters are to the letter frequencies of the calibration half (``token_bounds.surprise_share``); capitals of
+letters are to the letter frequencies of the calibration half, or their pairs to its pairs where the letters are
+drawn with a language's own frequencies (``token_bounds.surprise_share``); capitals of
 Cyrillic and Greek weigh what a tokenizer makes of them (:data:`UPPER_TOKENS`). On the 45 classes of the corpus (``make bench`` prints the table, on the
 half the weights never saw too) no class comes out below 0.93; ordinary prose and code come out 1.0-1.26.
 
@@ -355,11 +356,10 @@ def alphabet_units(utf16: bytes, high: bytes) -> int:
         alphabet = _ALPHABETS[block]
         mask = int.from_bytes(high.translate(alphabet.select), "big")
         mine = (lows & mask).to_bytes(len(high), "big")
-        scores = mine.translate(alphabet.letters.table)
-        letters = len(scores) - scores.count(0)
         units += _byte_sum(mine.translate(alphabet.upper))
+        letters = len(mine) - mine.translate(alphabet.letters.table).count(0)
         if letters >= ALPHABET_LETTERS_MIN:
-            random, span = surprise_share(alphabet.letters, scores, letters)
+            random, span = surprise_share(alphabet.letters, mine, letters)
             units += alphabet.random * letters * random // span
     return units
 

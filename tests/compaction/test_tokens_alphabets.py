@@ -96,11 +96,15 @@ NATURAL = {f"{name}.{split}": text for split in ("calib", "holdout") for name, t
 
 
 def _share(text: str, name: str) -> float:
+    """How random the letters of an alphabet in a text read, from 0 to 1, the text read as the estimate reads it:
+    its Latin-1 characters, or the low bytes of the alphabet's block (0 for any other character)."""
     block = ALPHABETS[name][0] >> 8
     letters = [char for char in text if alphabet_of(char) == name and ord(char) & 0xFF]
-    table = letter_surprise(block)
-    scores = bytes(table.table[ord(char) & 0xFF] for char in letters)
-    numerator, denominator = surprise_share(table, scores, len(letters))
+    if block == 0:
+        data = text.encode("latin-1", "ignore")
+    else:
+        data = bytes(ord(char) & 0xFF if ord(char) >> 8 == block else 0 for char in text)
+    numerator, denominator = surprise_share(letter_surprise(block), data, len(letters))
     return numerator / denominator
 
 

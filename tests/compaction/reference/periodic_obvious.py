@@ -134,20 +134,61 @@ def random_letter_units(latin: bytes) -> int:
         return 0
     poor = Fraction(spec.NATURAL_VOWELS * len(letters) - 100 * vowels,
                     (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * len(letters))
-    return math.floor(most * max(min(1, max(0, poor)), surprise_fraction(0x00, letters)))
+    return math.floor(most * max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters))))
 
 
-def surprise_fraction(block: int, letters: list[str]) -> Fraction:
-    """How far letters of one block are from the language its letter table was counted on: their mean surprisal
-    (in 1/16 half bits) above the table's natural mean, less the NATURAL_SURPRISE threshold lowered by
-    SURPRISE_DOUBT over the square root of the letters, over the span up to RANDOM_SURPRISE; between 0 and 1."""
+def surprise_fraction(block: int, data: bytes, letters: int) -> Fraction:
+    """How far the ``letters`` letters of one block are from the language its letter tables were counted on (``data``:
+    the text read through the block, its Latin-1 bytes or the block's low bytes, 0 for any other code unit): their
+    mean surprisal (in 1/16 half bits) above the table's natural mean, less the NATURAL_SURPRISE threshold lowered by
+    SURPRISE_DOUBT over the square root of the letters, over the span up to RANDOM_SURPRISE; or, for an alphabet whose
+    pairs are read, the mean surprisal of each letter's class after the one before it (no letter: class 0) in the
+    windows the pairs are read in, above the pairs' natural mean, between the PAIR_SURPRISE thresholds likewise, if
+    more; between 0 and 1."""
     if not letters:
         return Fraction(0)
     table = spec.letter_surprise(block)
-    mean = Fraction(16 * sum(table.table[ord(char) & 0xFF] for char in letters), len(letters))
-    low = round(32 * spec.NATURAL_SURPRISE) - round(32 * spec.SURPRISE_DOUBT) // math.isqrt(len(letters))
-    span = round(32 * (spec.RANDOM_SURPRISE - spec.NATURAL_SURPRISE))
-    return min(Fraction(1), max(Fraction(0), (mean - table.natural - low) / span))
+    doubt = round(32 * spec.SURPRISE_DOUBT) // math.isqrt(letters)
+    mean = Fraction(16 * sum(table.table[byte] for byte in data), letters)
+    share = _between(mean - table.natural, spec.NATURAL_SURPRISE, spec.RANDOM_SURPRISE, doubt)
+    pairs = spec.letter_pairs(block)
+    if not pairs.paired:
+        return share
+    window, count = spec.PAIR_WINDOW, spec.PAIR_WINDOWS
+    if len(data) > window * count:  # windows at even steps, joined by a zero byte
+        step = (len(data) - window) // (count - 1)
+        data = b"\0".join(data[step * index : step * index + window] for index in range(count))
+    classes = [pairs.classes[byte] for byte in data]
+    sampled = sum(1 for group in classes if group)
+    scores = [pairs.pairs[16 * before + after] if after else 0 for before, after in zip([0, *classes], classes)]
+    total = 16 * sum(scores) - pairs.natural * sampled
+    by_pairs = _between(Fraction(total * letters // max(1, sampled), letters), *spec.PAIR_SURPRISE, doubt)
+    if by_pairs:  # then a word the windows wrote before adds nothing the second time, if that is less
+        total = min(total, _distinct_excess(pairs, data, scores))
+        by_pairs = _between(Fraction(total * letters // max(1, sampled), letters), *spec.PAIR_SURPRISE, doubt)
+    return max(share, by_pairs)
+
+
+def _distinct_excess(pairs, data: bytes, scores: list[int]) -> int:
+    """The pairs' surprisal above the natural mean of each word (run of the block's letters) of the windows at its
+    first occurrence only, one character at a time."""
+    seen, excess, word, surprise = set(), 0, [], 0
+    for byte, score in zip([*data, 0], [*scores, 0]):
+        if pairs.classes[byte]:
+            word.append(byte)
+            surprise += score
+            continue
+        if word and tuple(word) not in seen:
+            seen.add(tuple(word))
+            excess += 16 * surprise - pairs.natural * len(word)
+        word, surprise = [], 0
+    return excess
+
+
+def _between(excess: Fraction, natural: float, random: float, doubt: int) -> Fraction:
+    """Where a mean excess (1/16 half bits per letter) falls between two thresholds in bits, lowered by ``doubt``."""
+    low = round(32 * natural) - doubt
+    return min(Fraction(1), max(Fraction(0), (excess - low) / round(32 * (random - natural))))
 
 
 def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:

@@ -303,7 +303,9 @@ def alphabet_units(text: str) -> int:
             units += upper * sum(char.isupper() for char in letters)
         if len(letters) >= fast.ALPHABET_LETTERS_MIN:
             random = (_units(random_tokens) - _HIGH_UNITS[block]) * len(letters)
-            units += math.floor(random * surprise_fraction(block, letters))
+            utf16 = text.encode("utf-16-be", "surrogatepass")
+            data = bytes(low if high == block else 0 for high, low in zip(utf16[0::2], utf16[1::2]))
+            units += math.floor(random * surprise_fraction(block, data, len(letters)))
     return units
 
 
