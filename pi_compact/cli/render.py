@@ -395,7 +395,7 @@ def looks_of_rows(rows: list[tuple]) -> Iterator[EntryLook]:
 _make_tuple = tuple.__new__
 _LOOK_FIELDS = itemgetter(1, 0, 5, 6, 7)
 
-ROW_SOURCES = ("cli/render.py", "session_json.py", "store/scan.py", "store/stream.py")
+ROW_SOURCES = ("cli/render.py", "cli/visible.py", "session_json.py", "store/scan.py", "store/stream.py")
 """The package's files whose code makes a cached row of ``session show``: their bytes make the rows' version."""
 
 
