@@ -9,6 +9,7 @@ inside the commands (through :mod:`pi_compact.cli.render`) to keep ``--help`` fa
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
@@ -178,11 +179,17 @@ def info(file: FileArg, as_json: JsonOpt = False) -> None:
     if as_json:
         write_json(data)
         return
-    from . import render
-
     rows = [(key, "—" if value is None else value) for key, value in data.items() if key != "problems"]
     rows = [(key, f"{value:,} bytes" if key == "fileSize" else value) for key, value in rows]
     rows.append(("problems", len(data["problems"])))
+    from .plain import key_value_lines, rich_adds_nothing
+
+    lines = key_value_lines(rows) if rich_adds_nothing() else None
+    if lines is not None:  # rich's very lines, without importing it
+        sys.stdout.write(lines)
+        return
+    from . import render
+
     render.key_values(render.stdout_console(), rows)
 
 

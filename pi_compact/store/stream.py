@@ -22,6 +22,7 @@ import errno
 import os
 import re
 from collections.abc import Callable, Iterator, Sequence
+from itertools import compress, count
 from pathlib import Path
 from typing import Protocol
 from zlib import crc32
@@ -116,8 +117,9 @@ class StreamedFile:
         :meth:`Piece.readable` gives of each of :meth:`pieces`, with the same entries counted and the same
         problems found. It is ``session info``'s pass over a file opened with ``tally``.
 
-        A file read lazily (big) is read by :func:`_tally_piece`, which makes no slot for a message line
-        of pi's: slots and their indexing were a third of the pass over a 100k-entry file. There, a line for
+        A file read lazily (big) is read by :func:`_tally_new_piece` (or :func:`_tally_piece`, with rows), which
+        makes no slot for a message line of pi's: slots and their indexing were a third of the pass over a
+        100k-entry file. There, a line for
         whose key (:func:`line_key`) ``known`` has a row (as :meth:`keyed_slots` takes it: a line read before
         with no problem) is counted by the row's id and type and not parsed: a message's comes as ``(row,
         line)``, or as its entry when ``needs(row)``. A file read eagerly (small) reads no row."""
@@ -127,8 +129,12 @@ class StreamedFile:
             return
         try:
             rest, self._rest = self._rest, b""
-            for data, end in _chain(rest, self._lines):
-                yield from _tally_piece(self, data, end, known, needs)
+            if known is None:
+                for data, end in _chain(rest, self._lines):
+                    yield from _tally_new_piece(self, data, end)
+            else:
+                for data, end in _chain(rest, self._lines):
+                    yield from _tally_piece(self, data, end, known, needs)
         finally:
             os.close(self._fd)
 
@@ -281,43 +287,37 @@ class Piece:
 
 
 _MESSAGE_PREFIX = scan.prefix_of("message")
+_QUICK_MESSAGE_PREFIX = re.compile(_MESSAGE_PREFIX.pattern.replace(rb'[^"\\]', rb'[^"]'))
+""":data:`_MESSAGE_PREFIX` with strings that may hold a backslash: what it matches without one is what the
+scanner's prefix matches (the same groups), read several times faster (a class of one character)."""
 
 
-def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None] | None = None,
+def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[[int], tuple | None],
                  needs: Callable[[tuple], bool] = bool) -> Iterator[dict | tuple[tuple, memoryview]]:
-    """:meth:`StreamedFile.messages` of one piece (``data`` up to ``end``), read lazily.
+    """:meth:`StreamedFile.messages` of one piece (``data`` up to ``end``), read lazily with the rows of
+    ``known`` (without rows: :func:`_tally_new_piece`).
 
-    A message line of pi's (the scanner's prefix and a closing brace) is counted in the index as
-    :meth:`TallyIndex.add` counts it and parsed as :meth:`Piece.readable` parses it, with no slot made; any
-    other line goes through the scanner's own code for one line (:func:`~pi_compact.store.scan.lazy_line_slot`)
-    and the index's ``add``, and a line that does not parse in place through :meth:`Piece.entry`.
-
-    With the rows of ``known``, a line with a row of a new id is counted as :meth:`TallyIndex.add` counts it,
-    a message's given as its row and line (parsed if ``needs(row)``); any other line (a duplicate id too: the
-    index reports it) is read as above."""
+    A line with a row of a new id is counted as :meth:`TallyIndex.add` counts it, a message's given as its row
+    and line (parsed if ``needs(row)``). Any other message line of pi's (the scanner's prefix and a closing
+    brace; a duplicate id too: the index reports it) is counted in the index as :meth:`TallyIndex.add` counts
+    it and parsed as :meth:`Piece.readable` parses it, with no slot made; any other line goes through the
+    scanner's own code for one line (:func:`~pi_compact.store.scan.lazy_line_slot`) and the index's ``add``,
+    and a line that does not parse in place through :meth:`Piece.entry`."""
     index = streamed.index
     assert isinstance(index, TallyIndex)
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, slot_of, ends_object, count = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, \
+    find, match, slot_of, ends_object, occurrences = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, \
         scan.ends_object, data.count
-    # Without rows, the piece's opening brackets and newlines only: between two newlines, a line's brackets (the
-    # depth rule's cheap test, as _bracket_heavy makes it, without a list and a set of the lines). With rows,
-    # few lines are parsed: their brackets are counted on the line, not by a pass over the piece.
-    find_bracket_line = data.translate(None, _NOT_BRACKET).find if known is None else None
+    # Few lines are parsed: their brackets are counted on the line, not by a pass over the piece.
     stop = data.rfind(b"\n", 0, end) + 1
-    pos = bracket_pos = counted = 0
+    pos = counted = 0
     last = None
-    shallow: bool | None = None
     while pos < stop:
         eol = find(b"\n", pos)
-        if find_bracket_line is not None:
-            bracket_eol = find_bracket_line(b"\n", bracket_pos)
-            shallow = bracket_eol - bracket_pos <= MAX_DEPTH
-            bracket_pos = bracket_eol + 1
         raw = view[pos:eol]
-        row = None if known is None else known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
+        row = known(crc32(raw) << 32 | (eol - pos) & 0xFFFFFFFF)  # line_key, inlined
         if row is not None and row[1] not in ids:
             last = row[1]
             new_id(last)
@@ -335,9 +335,54 @@ def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
                 entry = orjson_loads(raw)
             except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
                 entry = None
-            if type(entry) is dict and (
-                    (shallow if shallow is not None else count(b"[", pos, eol) + count(b"{", pos, eol) <= MAX_DEPTH)
-                    or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+            if type(entry) is dict and (occurrences(b"[", pos, eol) + occurrences(b"{", pos, eol) <= MAX_DEPTH
+                                        or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+                yield entry
+            else:
+                yield from _readable(piece, slot_of(data, pos, eol, line, []))
+        else:
+            slot = slot_of(data, pos, eol, line, problems)
+            if slot is not None and index.add(slot):
+                last = slot.id
+                if slot.type == "message":
+                    yield from _readable(piece, slot)
+        pos = eol + 1
+        line += 1
+    index.add_counted(counted, last)
+    yield from _tally_tail(streamed, piece, stop, end, line)
+
+
+def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[dict]:
+    """:func:`_tally_piece` without rows (``session info`` on a file never shown), where every message line
+    is parsed: the same entries counted, given and reported, in fewer steps per line. The lines that may nest
+    too deeply are found once for the piece (:func:`_bracket_heavy`), and a message's prefix is read by
+    :data:`_QUICK_MESSAGE_PREFIX`."""
+    index = streamed.index
+    assert isinstance(index, TallyIndex)
+    line = streamed._line
+    piece = Piece(data, [], line, streamed.report)
+    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
+    find, match, slot_of, ends_object, loads = data.find, _QUICK_MESSAGE_PREFIX.match, scan.lazy_line_slot, \
+        scan.ends_object, orjson_loads
+    deep = _bracket_heavy(data, line)
+    stop = data.rfind(b"\n", 0, end) + 1
+    pos = counted = 0
+    last = None
+    while pos < stop:
+        eol = find(b"\n", pos)
+        if ((found := match(data, pos, eol)) is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol))
+                and find(b"\\", pos, found.end()) < 0):
+            last = entry_id = found[1].decode("utf-8", "replace")
+            if entry_id in ids:  # a duplicate: reported by the index, which counts it
+                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
+            else:
+                new_id(entry_id)
+                counted += 1
+            try:
+                entry = loads(view[pos:eol])
+            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
+                entry = None
+            if type(entry) is dict and (line not in deep or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
                 yield entry
             else:
                 yield from _readable(piece, slot_of(data, pos, eol, line, []))
@@ -487,9 +532,11 @@ _NOT_BRACKET = bytes(byte for byte in range(256) if byte not in b"[{\n")
 def _bracket_heavy(data: bytes, first_line: int) -> set[int]:
     """The lines of ``data`` (numbered from ``first_line``) with more opening brackets than the depth rule's
     levels: only these can nest too deeply (``may_be_too_deep``). One pass over the piece for all its lines,
-    where counting line by line took two."""
-    lines = data.translate(None, _NOT_BRACKET).split(b"\n")
-    return {first_line + number for number, brackets in enumerate(lines) if len(brackets) > MAX_DEPTH}
+    where counting line by line took two; the lines' counts are compared without a loop of Python's."""
+    counts = list(map(len, data.translate(None, _NOT_BRACKET).split(b"\n")))
+    if max(counts) <= MAX_DEPTH:
+        return set()
+    return set(compress(count(first_line), map(MAX_DEPTH.__lt__, counts)))
 
 
 def _chain(first: bytes, rest: Iterator[tuple[bytes, int]]) -> Iterator[tuple[bytes, int]]:

@@ -188,3 +188,70 @@ def test_the_message_prefix_is_the_scanners_prefix_of_a_message(kind, text, star
         assert found is None
     else:
         assert found is not None and found.groups() == general.groups()[1:] and found.end() == general.end()
+
+
+_DAMAGE = {
+    "torn": lambda line, at: line[:at],
+    "joined": lambda line, at: line[:at] + _line("message", 99, "next", None),
+    "nul": lambda line, at: line[:at] + b"\x00" + line[at:],
+    "bad_utf8": lambda line, at: line[:at] + b"\xc3\x28" + line[at:],
+    "control": lambda line, at: line[:at] + b"\x01" + line[at:],
+    "tab": lambda line, at: line[:at] + b"\t" + line[at:],
+    "backslash": lambda line, at: line[:at] + b"\\" + line[at:],
+    "brackets": lambda line, at: line[:at] + b"[" * 60 + b"{" * 50 + line[at:],
+    "nested": lambda line, at: line[:-1] + b',"n":' + b"[" * (90 + at % 20) + b"]" * (90 + at % 20) + b"}",
+    "quote": lambda line, at: line[:at] + b'"' + line[at:],
+    "closed": lambda line, at: line[:at] + b"}",
+}
+"""Ways a line of pi's shape breaks at a byte: torn (alone, or joined with another line), a NUL, invalid UTF-8, a raw
+control character or tab (invalid inside a string), a stray backslash or quote, brackets in a string (counted
+by the depth rule's cheap test, not nesting), nesting around the depth limit, a closing brace too early."""
+
+
+@st.composite
+def damaged_sessions(draw) -> bytes:
+    """Message lines of pi's shape (some with brackets and escapes in their text), a few of them damaged at a
+    byte drawn anywhere in the line (the prefix included)."""
+    lines = [orjson.dumps(HEADER)]
+    count = draw(st.integers(1, 12))
+    for index in range(1, count + 1):
+        text = draw(st.text(alphabet=st.sampled_from('ab{}[]"\\\n\t é'), max_size=30))
+        line = _line("message", index, text, None if index == 1 else f"e{index - 1:07d}")
+        if draw(st.integers(0, 2)) == 0:
+            harm = draw(st.sampled_from(sorted(_DAMAGE)))
+            line = _DAMAGE[harm](line, draw(st.integers(0, len(line) - 1)))
+        lines.append(line)
+    return b"\n".join(lines) + draw(st.sampled_from([b"\n", b""]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=damaged_sessions(), piece_bytes=st.sampled_from([64, 4096]))
+def test_the_fast_pass_reads_damaged_lines_as_the_line_by_line_pass(tmp_path, monkeypatch, data, piece_bytes):
+    """Damage injected at random places in message lines of pi's shape: the fast pass (no slot, one bracket
+    count per piece, the quick prefix) gives the messages, counts and problems of the plain pass, and
+    ``session info`` the document of the file opened whole."""
+    path = tmp_path / "damaged.jsonl"
+    path.write_bytes(data)
+    monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
+    assert fast(path) == plain(path)
+    try:
+        expected = session_info_json(Session.open(path))
+    except PiCompactError as exc:
+        with pytest.raises(type(exc)):
+            file_info_json(path)
+        return
+    assert file_info_json(path)[1] == expected
+
+
+@pytest.mark.parametrize("line", [
+    b'{"type":"message","id":"a\\u0062","parentId":null,"timestamp":"t","message":{"role":"user","content":"x"}}',
+    b'{"type":"message","id":"c","parentId":"a\\\\","timestamp":"t","message":{"role":"user","content":"x"}}',
+    b'{"type":"message","id":"d","parentId":null,"timestamp":"t\\"","message":{"role":"user","content":"x"}}',
+], ids=["id", "parent", "timestamp"])
+def test_a_backslash_in_the_prefix_takes_the_scanners_way(tmp_path, line):
+    """The quick prefix reads strings with a backslash too; such a line is left to the scanner, whose prefix
+    does not match it (the id is the parsed entry's: ``ab``, not ``a\\u0062``)."""
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join([orjson.dumps(HEADER), _line("message", 1, "hi", None), line, b""]))
+    assert stream._QUICK_MESSAGE_PREFIX.match(line) is not None and scan._PREFIX.match(line) is None
+    assert fast(path) == plain(path)

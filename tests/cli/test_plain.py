@@ -1,0 +1,67 @@
+"""Plain ``key  value`` lines (``session info`` on a pipe) are, byte for byte, what rich prints there, and rich is
+left to print whatever it might print otherwise: tabs, whitespace ending a line, a stream rich would style."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pi_compact.cli import plain, render
+from sessions_fixtures import BRANCHES
+
+_KEYS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=14)
+_VALUES = st.one_of(st.text(), st.text(alphabet=" \t\n\r\x1b\x85\u2028\u3000界a\u0301\ud800", max_size=12),
+                    st.integers(), st.none(), st.text(min_size=70, max_size=120))
+
+
+def rich_lines(rows: list[tuple[str, object]], monkeypatch, width: int) -> str:
+    """What render.key_values prints on stdout when stdout is no terminal (a console as the CLI makes it)."""
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("COLUMNS", str(width))
+    render.key_values(render.stdout_console(), rows)
+    return out.getvalue()
+
+
+@given(rows=st.lists(st.tuples(_KEYS, _VALUES), min_size=1, max_size=6), width=st.sampled_from([20, 80, 150]))
+def test_the_plain_lines_are_riches(rows, width):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        expected = rich_lines(rows, monkeypatch, width)
+    lines = plain.key_value_lines(rows)
+    if lines is None:  # left to rich: a tab, or whitespace ending a line (the key's padding, if nothing follows)
+        width = max(len(key) for key, _ in rows) + 2
+        drawn = [key.ljust(width) + render.visible_line(str(value)) for key, value in rows]
+        assert any("\t" in line or line[-1].isspace() for line in drawn)
+    else:
+        assert lines == expected
+
+
+@pytest.mark.parametrize("environment, styled", [
+    ({}, False), ({"FORCE_COLOR": "1"}, True), ({"FORCE_COLOR": ""}, False), ({"TTY_COMPATIBLE": "1"}, True),
+    ({"TTY_COMPATIBLE": "0"}, False),
+], ids=["pipe", "force-color", "force-color-empty", "tty-compatible", "tty-incompatible"])
+def test_rich_is_left_to_style_what_it_would_style(monkeypatch, environment, styled):
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert plain.rich_adds_nothing() is not styled
+    assert render.stdout_console().is_terminal is styled
+
+
+def test_info_on_a_pipe_imports_no_rich():
+    """What the plain lines are for: ``session info`` piped starts without rich (a fifth of its time)."""
+    code = ("import sys; from pi_compact.cli import main\n"
+            "try:\n    main(['session', 'info', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print(any(name == 'rich' or name.startswith('rich.') for name in sys.modules), file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", code, str(BRANCHES)], capture_output=True, text=True, check=True,
+                         env={"PATH": "/usr/bin:/bin", "PI_COMPACT_CACHE_DIR": ""})
+    assert run.stderr.strip() == "False" and "messageCount" in run.stdout
