@@ -518,9 +518,10 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
 
 
 def _undo_now(turns: tuple[Turn, ...]) -> str:
-    """The user's latest request when it takes back the work of the turn before (:func:`.progress.undoes`): the
-    objective stands, and what the user asks for now is its undoing."""
-    if len(turns) < 2 or not undoes(turns[-1].request):
+    """The user's latest request when it takes back the finished work of the turn before (:func:`.progress.undoes`):
+    the objective stands, and what the user asks for now is its undoing. (Taking back unfinished work replies to
+    it: :func:`_moved_on` and the state tell which request that work served.)"""
+    if len(turns) < 2 or turns[-1].reply or turns[-2].status != DONE or not undoes(turns[-1].request):
         return ""
     return clip_words(one_line(turns[-1].request), _MOVED_ON_CHARS)
 

@@ -315,3 +315,17 @@ def test_hostile_text_is_read_in_linear_time() -> None:
     done = subprocess.run([sys.executable, "-c", _HOSTILE_SCRIPT], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "finished"
+
+
+@pytest.mark.parametrize(("command", "output", "found"), [
+    ("git fsck --full", "Checking object directories: 100% done.\nerror: object file .git/objects/ab/cdef is empty\n"
+     "error: sha1 mismatch abcdef\nmissing blob 1234abcd", ["is empty", "sha1 mismatch abcdef", "missing blob 1234abcd"]),
+    ("grep -rn 'TODO' src/", "src/a.py:3: error: TODO remove\nsrc/b.py:9: TODO: FIXME later",
+     ["src/a.py:3", "src/b.py:9"]),
+], ids=["fsck", "grep"])
+def test_a_look_that_exits_non_zero_keeps_each_line_it_found(command: str, output: str, found: list[str]) -> None:
+    """Issue 20, class 6: a command that only prints (``git fsck``, ``grep``) and exits non-zero found what the user
+    asked about: each of its lines is kept (up to a few), not its first error line alone; progress lines are not."""
+    facts = extract_facts([*run(command, output, code=1)])
+    error = next(a.error for a in facts.attempts if a.failed)
+    assert all(part in error for part in found) and "100%" not in error
