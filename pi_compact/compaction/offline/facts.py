@@ -242,7 +242,15 @@ def failure_line(text: str, shell: bool) -> str:
     found = error_lines(text, 2)
     if found:
         return main_error(found)
-    return last_line(text) if shell else first_line(text)
+    if not shell:
+        return first_line(text)
+    said = [line for line in text[-4000:].splitlines()[-40:] if line.strip() and not _STRUCTURE.match(line)]
+    return last_line(said[-1]) if said else last_line(text)
+
+
+_STRUCTURE = re.compile(r'^\s*(?:[\][{}(),;`]+|"[^"\n]{0,200}"\s*:.*|exit (?:code|status) \d+)\s*$', re.I)
+"""A line of a structure the command printed (``}``, ``"status": "404",``) or the harness's exit code: it says
+nothing of why the command failed (``gh: Not Found (HTTP 404)`` above the JSON body does)."""
 
 
 _PROGRESS = re.compile(r"\d%|\bdone\.?$|^exit (?:code|status) \d+$", re.I)

@@ -329,3 +329,14 @@ def test_a_look_that_exits_non_zero_keeps_each_line_it_found(command: str, outpu
     facts = extract_facts([*run(command, output, code=1)])
     error = next(a.error for a in facts.attempts if a.failed)
     assert all(part in error for part in found) and "100%" not in error
+
+
+@pytest.mark.parametrize(("output", "line"), [
+    ('gh: Not Found (HTTP 404)\n\n{\n  "message": "Not Found",\n  "status": "404"\n}', "gh: Not Found (HTTP 404)"),
+    ("request failed with status 500\n[\n]", "request failed with status 500"),
+    ("curl: (22) The requested URL returned 403\n```\nExit code 22", "curl: (22) The requested URL returned 403"),
+], ids=["gh-json", "brackets", "fence-and-exit"])
+def test_a_failure_line_is_words_not_the_structure_printed_after_them(output: str, line: str) -> None:
+    """A command that fails printing a JSON body or brackets last failed for the reason its words give, not ``}``."""
+    facts = extract_facts([*run("gh api repos/o/r/pulls/1/comments/9", output, code=1)])
+    assert next(a.error for a in facts.attempts if a.failed) == line

@@ -14,7 +14,7 @@ from pi_compact.compaction.offline.shell import shell_effects
 
 from ..messages import assistant, call, result, user
 from .test_classes import EXAMPLES, summarize
-from .test_offline import changed_files
+from .test_offline import changed_files, items
 
 
 @pytest.mark.parametrize(("command", "reads", "writes"), [
@@ -75,3 +75,32 @@ def test_git_putting_files_back_changes_them(command: str, writes: list[str]) ->
 def test_a_windows_absolute_path_after_a_cd_stays_as_written() -> None:
     assert shell_effects("cd D:/proj/web && cat a.md C:/Users/me/b.md").reads == ["D:/proj/web/a.md",
                                                                                   "C:/Users/me/b.md"]
+
+
+REFUSALS = st.sampled_from(["The user doesn't want to proceed with this tool use. The tool use was rejected.",
+                            "exec command rejected by user", "Blocked by user", "User denied permission to run this tool."])
+
+
+@EXAMPLES
+@given(folder=FOLDERS, path=FILES, tool=TOOLS, refusal=REFUSALS)
+def test_a_refused_write_after_a_cd_is_listed_under_no_name(folder, path, tool, refusal) -> None:
+    messages = [user("Bump the port."), assistant(call("r", tool, command=f"cd {folder} && sed -i 's/1/2/' {path}")),
+                result("r", tool, refusal, error=True), assistant("Understood, I will leave it.")]
+    text = summarize(messages, metadata={"cwd": "/repo"})
+    modified = text.split("<modified-files>")[1] if "<modified-files>" in text else ""
+    assert path not in modified and path not in " ".join(items(text, "### Blocked"))
+    assert not changed_files(text)
+
+
+@EXAMPLES
+@given(folder=FOLDERS, tool=TOOLS, check=st.sampled_from(["npm test", "go test ./...", "pytest -q"]))
+def test_a_check_failing_in_a_folder_then_passing_there_is_not_open(folder, tool, check) -> None:
+    command = f"cd {folder} && {check}"
+    messages = [user("Make the checks pass."), assistant(call("a", tool, command=command)),
+                result("a", tool, "FAILED test_one - AssertionError\nexit code 1", error=True),
+                assistant(call("e", "edit", path=f"{folder}/src/config.ts", oldText="a", newText="b")),
+                result("e", "edit", "ok"), assistant(call("b", tool, command=command)), result("b", tool, "all passed"),
+                assistant("The checks pass now.")]
+    text = summarize(messages, metadata={"cwd": "/repo"})
+    assert items(text, "### Blocked") == ["(none)"] or not items(text, "### Blocked")
+    assert check not in " ".join(items(text, "## Next Steps"))
