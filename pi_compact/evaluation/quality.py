@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..accessors import json_strings
+from ..compaction.offline.facts import is_shell_tool
 from ..compaction.offline.goal import injected
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, file_acts, find_faults
@@ -1102,7 +1103,9 @@ left open."""
 def _chain_heads(target: str) -> set[str]:
     """The heads of a command and of every command in its ``&&`` chain (``ruff check . && pytest`` succeeding
     means ``ruff check .`` did)."""
-    prefix, _, command = target.partition(":") if target.startswith("bash:") else ("", "", target)
+    head, colon, rest = target.partition(":")
+    # the tool's name before the command, in any agent's spelling ("bash:", "Bash:", "exec_command:")
+    prefix, command = (head, rest) if colon and " " not in head and is_shell_tool(head) else ("", target)
     parts = command.split("&&") if "&&" in command else [command]
     return {_command_head(target)} | {_command_head(f"{prefix}:{part.strip()}" if prefix else part) for part in parts}
 

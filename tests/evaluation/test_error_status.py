@@ -141,3 +141,15 @@ def test_an_entry_marked_open_is_open_whatever_its_heading_or_explanation(marker
     item = f"{marker} `npx tsc --noEmit` fails with error TS2739 in `src/chat.ts`; the root cause is the old type"
     for heading in ("## Errors and fixes", "## Blocked"):
         assert score_quality(still, f"{heading}\n- {item}\n").error_mistakes == ()
+
+
+@pytest.mark.parametrize("tool", ["bash", "Bash", "BASH", "exec_command", "shell", "run_terminal_cmd"])
+def test_a_chain_that_passes_settles_its_parts_whatever_the_shell_tool_is_called(tool):
+    """Each agent names its shell tool its own way (pi's ``bash``, Claude Code's ``Bash``, Codex's
+    ``exec_command``): a later ``ruff check . && pytest -q`` that passes settles an earlier ``pytest -q`` in all."""
+    output = "FAILED tests/test_api.py::test_get - AssertionError"
+    messages = [user("make the tests pass"), assistant(call("c1", tool, command="pytest -q")),
+                result("c1", tool, bash_fail(output, 1), error=True),
+                assistant(call("c2", tool, command="ruff check . && pytest -q")), result("c2", tool, "12 passed")]
+    assert score_quality(messages, _open_claim("pytest -q", output)).error_mistakes
+    assert score_quality(messages, _resolved_claim("pytest -q", output)).error_mistakes == ()

@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import shell_effects
+from .shell import prints_only, shell_effects
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -242,7 +242,30 @@ def failure_line(text: str, shell: bool) -> str:
     found = error_lines(text, 2)
     if found:
         return main_error(found)
-    return last_line(text) if shell else first_line(text)
+    if not shell:
+        return first_line(text)
+    said = [line for line in text[-4000:].splitlines()[-40:] if line.strip() and not _STRUCTURE.match(line)]
+    return last_line(said[-1]) if said else last_line(text)
+
+
+_STRUCTURE = re.compile(r'^\s*(?:[\][{}(),;`]+|"[^"\n]{0,200}"\s*:.*|exit (?:code|status) \d+)\s*$', re.I)
+"""A line of a structure the command printed (``}``, ``"status": "404",``) or the harness's exit code: it says
+nothing of why the command failed (``gh: Not Found (HTTP 404)`` above the JSON body does)."""
+
+
+_PROGRESS = re.compile(r"\d%|\bdone\.?$|^exit (?:code|status) \d+$", re.I)
+_FOUND_LINES = 4
+_FOUND_CHARS = 300
+
+
+def found_lines(text: str) -> str:
+    """What a command that only prints (``git fsck``, ``grep``) found, when it exits non-zero: its first
+    :data:`_FOUND_LINES` lines that are no progress report (``Checking objects: 100% done.``), joined: ``error: object
+    … is empty; missing blob 1234abcd`` — each line is a finding the user may have asked for, not the first alone."""
+    lines = [line.strip() for line in output_body(text).splitlines() if line.strip()]
+    found = [line for line in lines if not _PROGRESS.search(line)][:_FOUND_LINES]
+    joined = "; ".join(found)
+    return joined if len(joined) <= _FOUND_CHARS else joined[: _FOUND_CHARS - 1] + "…"
 
 
 def main_error(lines: list[str]) -> str:
@@ -590,6 +613,8 @@ class _Collector:
         # and a runner's verdict ("[lint] ERROR task failed") names nothing either: the located diagnostic does
         error = (((failed_test(text) or telling_line(text)) if shell else "") or main_error(lines)) \
             if lines and failed else ""
+        if error and shell and prints_only(target):
+            error = found_lines(text) or error  # what a look found is each of its lines, not its first
         passed = passed_line(text) if shell and not failed else ""
         self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance

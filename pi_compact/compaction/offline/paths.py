@@ -17,6 +17,9 @@ from typing import Iterable
 from .facts import EXTENSIONS, is_scratch, shell_command
 
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
+_WINDOWS = re.compile(r"^[A-Za-z]:[\\/]")
+_DRIVE = re.compile(r"^(?:([A-Za-z]):|/(?:mnt/|cygdrive/)?([A-Za-z])(?=/|$))")
+"""A drive as Windows (``D:``), Git Bash or MSYS (``/d``), WSL (``/mnt/d``) or Cygwin (``/cygdrive/d``) spell it."""
 
 
 def infer_cwd(messages: list[dict]) -> str:
@@ -35,19 +38,25 @@ class PathNames:
     (``src/main.ts``) read as the one known longer path it ends (``packages/app/src/main.ts``)."""
 
     def __init__(self, cwd: str, known: Iterable[str]) -> None:
-        self.cwd = cwd.rstrip("/")
+        # on Windows a file is named with either slash, any drive spelling and any case: compared as one
+        self.windows = bool(_WINDOWS.match(cwd))
+        self.cwd = (_on_windows(cwd) if self.windows else cwd).rstrip("/")
         self.full = sorted({self.plain(path) for path in known}, key=len, reverse=True)
 
     def plain(self, path: str) -> str:
         path = path.strip().lstrip("@")
-        if self.cwd and (path == self.cwd or path.startswith(self.cwd + "/")):
-            path = path[len(self.cwd) + 1 :] or "."
+        if self.windows:
+            path = _on_windows(path)
+        within = path.lower() if self.windows else path
+        cwd = self.cwd.lower() if self.windows else self.cwd
+        if cwd and (within == cwd or within.startswith(cwd + "/")):
+            path = path[len(cwd) + 1 :] or "."
         path = posixpath.normpath(path) if path else path
         return path[2:] if path.startswith("./") else path
 
     def name(self, path: str) -> str:
         plain = self.plain(path)
-        if plain.startswith(("/", "~")):
+        if plain.startswith(("/", "~")) or (self.windows and _WINDOWS.match(plain)):
             return plain
         longer = [full for full in self.full if full.endswith("/" + plain)]
         if longer and all(longer[0].endswith("/" + other) for other in longer[1:]):
@@ -64,6 +73,15 @@ class PathNames:
             return True
         inside = plain.rstrip("/") + "/"
         return any(other.startswith(inside) for other in named)
+
+
+def _on_windows(path: str) -> str:
+    """A Windows path in one spelling: forward slashes, the drive as ``D:/`` (from ``d:\\``, ``/d/``, ``/mnt/d/``)."""
+    path = path.replace("\\", "/")
+    drive = _DRIVE.match(path)
+    if drive:
+        path = f"{(drive.group(1) or drive.group(2)).upper()}:{path[drive.end():] or '/'}"
+    return path
 
 
 _EXTENSION = re.compile(rf"^(?:{EXTENSIONS}|bak|orig|lock|example|sample|template|tmpl|d)$", re.I)

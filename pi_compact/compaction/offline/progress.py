@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .state import RegionState, Turn, clip_words, sentences
+from .state import DONE, RegionState, Turn, clip_words, sentences
 
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
@@ -53,6 +53,15 @@ _ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first)\W{0,2}\s
                            r"|i'm going to|i am going to|we'll|we will)\b", re.I)
 """A sentence that announces what the agent does next ("Let me first show you what I just added, …"): no result,
 whatever result words it uses."""
+_UNDOES = re.compile(
+    r"\b(?:undo|revert|roll ?back|back out|(?:put|roll) (?:it|that|them|everything) back)"
+    r"(?: (?:all|everything|it|that|this|those|these|them|the|your|my|last|previous|recent|changes?|edits?|commits?"
+    r"|work)){0,4}(?:\s{0,3}[.!,;:)]|\s{1,3}please\b|\s{0,3}$)",
+    re.I | re.M,
+)
+"""A request that takes back the work just done ("nonono, please undo that", "revert those changes!", "roll it
+back"): the reversal verb with nothing after it but the work it points back to. "Revert the migration of 2024" names
+work of its own."""
 _TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 _REPORT = 2
 """Result sentences kept per finished request."""
@@ -148,6 +157,18 @@ def _acted(turn: Turn) -> bool:
     return bool(turn.commits or turn.changed or turn.checks)
 
 
+def undoes(request: str) -> bool:
+    """True when ``request`` takes back the turn before it (:data:`_UNDOES`): that turn's work is no longer done."""
+    return len(request) <= 400 and _UNDOES.search(request) is not None
+
+
+def undone_item(turn: Turn, undo: Turn) -> str:
+    """A Done item for a turn the user had taken back: what exists now is its work undone, or being undone."""
+    asked = clip_words(next(iter(sentences(turn.request)), turn.request), 100)
+    how = "undone" if undo.status == DONE else "to be undone (under way)"
+    return f"“{asked}” was {how} at the user's request: “{clip_words(' '.join(undo.request.split()), 100)}”"
+
+
 def closed_items(state: RegionState) -> list[str]:
     """One Done item per tracker item the region's commands closed (``bd close proj-7.1 --reason …``, ``gh issue
     close 12``), with the reason the agent gave: a closed sub-task is done work, whatever the request's state."""
@@ -171,4 +192,4 @@ def done_item(turn: Turn) -> str:
     return f"{'; '.join(parts)} (asked: “{asked}”)"
 
 
-__all__ = ["closed_items", "done_item", "left_something", "report"]
+__all__ = ["closed_items", "done_item", "left_something", "report", "undoes", "undone_item"]

@@ -3,14 +3,16 @@
 pi tracks the files an agent read and changed only through its read, write and edit tools; agents just as often
 ``cat`` a file or rewrite it with ``sed -i``, ``perl -pi`` or a script (``python3 - <<'EOF'``, ``node -e``, a
 script the same command wrote and ran; :mod:`.scripts` reads the code). This module reads a command line
-(pipelines, ``&&``, redirections, heredocs) well enough to name those files. It does not expand variables or globs
-and does not follow ``cd``.
+(pipelines, ``&&``, redirections, heredocs) well enough to name those files. It follows a ``cd DIR`` within the
+command (``cd web && sed -i … src/app.ts`` changes ``web/src/app.ts``; a subshell's ``cd`` ends with it), and does
+not expand variables or globs.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from .scripts import script_effects
@@ -42,6 +44,9 @@ _PERL_VALUE_CLUSTER = ("M", "m", "I")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w*=")
 _HEREDOC = re.compile(r"(?<!<)<<(?!<)-?\s*(['\"]?)([A-Za-z_][\w.-]*)\1")
 _PLAIN_ARG = re.compile(r"^[^\s*?$`|&;<>(){}\[\]'\"\\]+$")
+_DRIVE_ROOT = re.compile(r"^[A-Za-z]:[\\/]")
+"""An absolute Windows path (``D:/proj``, ``C:\\Users``): a ``cd`` before it does not move it."""
+_FILE_NAME = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _SEPARATOR = re.compile(r"^[;&|()\n]+$")
 # A token never starts inside a word or quotes (a word runs on through ``#``), so a ``#`` that starts one starts a
 # shell word: a comment to the end of the line. Backslash-newline joins lines outside comments, not within them.
@@ -72,7 +77,7 @@ class ShellEffects:
 
 
 def shell_effects(command: str) -> ShellEffects:
-    """Paths a shell command evidently reads or modifies (a heuristic: no expansion, no ``cd`` tracking)."""
+    """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed)."""
     effects = ShellEffects([], [], [])
     stripped, heredocs = _split_heredocs(command[:20_000])
     scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
@@ -84,9 +89,48 @@ def shell_effects(command: str) -> ShellEffects:
                 scripts.update(dict.fromkeys(fed.writes, body))
             elif _reads_code_from_stdin(segment):
                 _add_script(body, effects)
-    for segment in _segments(_tokens(stripped)):
-        _segment_effects(segment, effects, scripts)
+    for segment, folder in _placed(_tokens(stripped)):
+        found = ShellEffects([], [], [])
+        _segment_effects(segment, found, scripts)
+        effects.programs.extend(found.programs)
+        for mine, theirs in ((effects.reads, found.reads), (effects.writes, found.writes),
+                             (effects.deletes, found.deletes)):
+            mine.extend(_within(folder, path) for path in theirs)
     return effects
+
+
+def _placed(tokens: list[str]) -> Iterator[tuple[list[str], str | None]]:
+    """Each simple command with the directory an earlier ``cd``/``pushd`` of the line moved to (``""``: where the
+    line started; ``None``: a place not known, as ``cd $DIR`` or ``cd ~``). A subshell's ``cd`` ends at its ``)``."""
+    folder: str | None = ""
+    outer: list[str | None] = []
+    for segment in _segments(tokens, keep_separators=True):
+        if not _SEPARATOR.match(segment[0]):
+            yield segment, folder
+            folder = _moved(folder, _words(segment))
+            continue
+        for mark in segment[0]:
+            if mark == "(":
+                outer.append(folder)
+            elif mark == ")" and outer:
+                folder = outer.pop()
+
+
+def _moved(folder: str | None, words: list[str]) -> str | None:
+    if not words or words[0] not in ("cd", "pushd"):
+        return folder
+    target = next((word for word in words[1:] if not word.startswith("-")), "")
+    if folder is None or not _is_path(target) or target.startswith("~"):
+        return None  # home, the previous directory, a variable: somewhere this line does not say
+    place = posixpath.normpath(posixpath.join(folder, target))
+    return "" if place == "." else place
+
+
+def _within(folder: str | None, path: str) -> str:
+    """``path`` as named from where the line started, given the directory the command ran in."""
+    if not folder or path.startswith(("/", "~")) or _DRIVE_ROOT.match(path):
+        return path
+    return posixpath.normpath(posixpath.join(folder, path))
 
 
 def command_words(command: str) -> list[list[str]]:
@@ -193,13 +237,16 @@ def _unquote(match: re.Match) -> str:
     return escaped or ""
 
 
-def _segments(tokens: list[str]) -> Iterable[list[str]]:
+def _segments(tokens: list[str], keep_separators: bool = False) -> Iterable[list[str]]:
+    """The simple commands of ``tokens``; with ``keep_separators``, each separator too, as a segment of its own."""
     segment: list[str] = []
     for token in tokens:
         if _SEPARATOR.match(token):
             if segment:
                 yield segment
             segment = []
+            if keep_separators:
+                yield [token]
         else:
             segment.append(token)
     if segment:
@@ -247,6 +294,9 @@ def _program_effects(program: str, args: list[str], effects: ShellEffects, scrip
         return
     if program == "git" and args[:1] in (["rm"], ["mv"]):
         program, args = args[0], args[1:]  # git rm / git mv change files as rm / mv do
+    if program == "git" and args[:1] in (["restore"], ["checkout"]):
+        effects.writes.extend(_restored(args[0], args[1:]))
+        return
     in_place = program == "sed" and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args)
     operands = _operands(args, _VALUE_OPTIONS.get(program, frozenset()))
     if program == "sed" and not any(a in ("-e", "-f") for a in args):
@@ -264,6 +314,18 @@ def _program_effects(program: str, args: list[str], effects: ShellEffects, scrip
         effects.writes.extend(paths[-1:] if program != "tee" else paths)
     elif program in _READERS or program in _SEARCHERS:
         effects.reads.extend(paths)
+
+
+def _restored(subcommand: str, args: list[str]) -> list[str]:
+    """The files ``git restore`` / ``git checkout -- …`` put back: every operand of ``restore``; those after ``--``
+    of ``checkout``, and without ``--`` only names with a file's extension (``src/app.tsx``): a branch or a commit
+    (``main``, ``feature/login``, ``v1.2``) is named there as often as a file."""
+    if "--staged" in args and not {"--worktree", "-W"} & set(args):
+        return []  # only the index is put back: the files stay as they are
+    files = _operands(args, frozenset({"-s", "--source", "-b", "-B"}))
+    if subcommand == "checkout":
+        files = args[args.index("--") + 1:] if "--" in args else [a for a in files if _FILE_NAME.search(a)]
+    return [path for path in files if _is_path(path) and path != "."]
 
 
 def _interpreter_input(args: list[str]) -> tuple[str, str]:

@@ -106,7 +106,7 @@ _TROUBLE = re.compile(
 _STEERING = re.compile(r"\b(?:more questions|move (?:on|to the next)|next (?:area|topic|section|question)|are we done)\b",
                        re.I)
 """A question about where the conversation goes next, not about the work: its answer decides nothing."""
-_ANNOUNCES = re.compile(r"^\W{0,3}(?:let me|i'll|i will|now i(?:'ll| will| need to))\s+\S", re.I)
+_ANNOUNCES = re.compile(r"^\W{0,3}(?:(?:now|next|then),?\s{1,3})?(?:let me|i'll|i will|i need to)\s+\S", re.I)
 """Last words that announce the agent's next action: it stopped before doing it."""
 _NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"

@@ -26,6 +26,12 @@ ANNOUNCED = re.compile(
 """The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
 _REPORTED = re.compile(r"\b(?:complete[ds]?|done|pass(?:es|ed|ing)?|fixed|green|succeeded|works)\b|✅|✓", re.I)
 """A sentence that reports a result, not what comes next."""
+_NOW_STATE = re.compile(r"^\W{0,3}now,?\s+(?!(?:let|let's|i|i'll|i'm|we|we'll|to|for|on|what)\b)", re.I)
+_STATE_VERB = re.compile(r"\b(?:has|have|is|are|contains|includes|holds|shows|lists|covers)\b", re.I)
+"""A sentence opening on "now" that says what exists ("Now the plan has all three phases."): a result for Done."""
+_CHATTER = re.compile(r"^\W{0,3}(?:ah+|oh+|hmm+|perfect|great|excellent|awesome|good|nice|ok(?:ay)?|alright|right"
+                      r"|sure|got it|i see|you(?:'re| are) (?:right|absolutely right)[^.!?]{0,60})\W{0,3}$", re.I)
+"""A sentence that says nothing of the work ("Perfect!", "Ah!", "You're right to question that."): no step."""
 _STEP_CHARS = 300
 _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
@@ -83,8 +89,10 @@ def _stopping_words(answer: str, working: bool) -> str:
         return ""
     kept = [found[-1]]
     for sentence in reversed(found[:-1]):
+        if _CHATTER.match(sentence):
+            continue
         if len(" ".join([sentence, *kept])) > _STEP_CHARS or sentence.startswith(("#", "|", "```")) \
-                or _REPORTED.search(sentence):
+                or _REPORTED.search(sentence) or (_NOW_STATE.match(sentence) and _STATE_VERB.search(sentence)):
             break  # a sentence that reports a result belongs to Done ("WP1 complete. Now WP2: …")
         kept.insert(0, sentence)
     return clip_words(" ".join(kept), _STEP_CHARS)

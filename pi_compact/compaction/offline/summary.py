@@ -20,7 +20,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, sets_work, task_goal, with_now, word_count
-from .progress import closed_items, done_item, left_something
+from .progress import closed_items, done_item, left_something, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
@@ -134,8 +134,12 @@ def _add_done(new: Sections, state: RegionState) -> None:
                 new.add("done", f"{COMMITTED_LABEL} {commit}")
     for item in closed_items(state)[-_CLOSED:]:  # a closed sub-task is done whatever its request's state
         new.add("done", item)
+    after = {id(turn): state.turns[n + 1] for n, turn in enumerate(state.turns[:-1])}
     for turn in finished[-6:]:
-        if not turn.commits:
+        undo = after.get(id(turn))
+        if undo is not None and undoes(undo.request):  # the user took it back: its work no longer stands
+            new.add("done", undone_item(turn, undo))
+        elif not turn.commits:
             new.add("done", done_item(turn))
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
@@ -507,10 +511,19 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
     are quoted under Critical Context). An objective whose work was finished and committed in the region says so,
     so that the next agent does not take it up again."""
     objective = _objective(state, merged, first_request)
-    now = _moved_on(state.turns, bool(state.mid_work)) or state.goal_now
+    now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or state.goal_now
     if now and objective == state.goal and _committed(state.turns, state.goal_request):
         objective = f"{objective}{_FINISHED_MARK}"
     return with_now(objective, now)
+
+
+def _undo_now(turns: tuple[Turn, ...]) -> str:
+    """The user's latest request when it takes back the finished work of the turn before (:func:`.progress.undoes`):
+    the objective stands, and what the user asks for now is its undoing. (Taking back unfinished work replies to
+    it: :func:`_moved_on` and the state tell which request that work served.)"""
+    if len(turns) < 2 or turns[-1].reply or turns[-2].status != DONE or not undoes(turns[-1].request):
+        return ""
+    return clip_words(one_line(turns[-1].request), _MOVED_ON_CHARS)
 
 
 _MOVED_ON_CHARS = 120

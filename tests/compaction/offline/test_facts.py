@@ -315,3 +315,28 @@ def test_hostile_text_is_read_in_linear_time() -> None:
     done = subprocess.run([sys.executable, "-c", _HOSTILE_SCRIPT], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "finished"
+
+
+@pytest.mark.parametrize(("command", "output", "found"), [
+    ("git fsck --full", "Checking object directories: 100% done.\nerror: object file .git/objects/ab/cdef is empty\n"
+     "error: sha1 mismatch abcdef\nmissing blob 1234abcd", ["is empty", "sha1 mismatch abcdef", "missing blob 1234abcd"]),
+    ("grep -rn 'TODO' src/", "src/a.py:3: error: TODO remove\nsrc/b.py:9: TODO: FIXME later",
+     ["src/a.py:3", "src/b.py:9"]),
+], ids=["fsck", "grep"])
+def test_a_look_that_exits_non_zero_keeps_each_line_it_found(command: str, output: str, found: list[str]) -> None:
+    """Issue 20, class 6: a command that only prints (``git fsck``, ``grep``) and exits non-zero found what the user
+    asked about: each of its lines is kept (up to a few), not its first error line alone; progress lines are not."""
+    facts = extract_facts([*run(command, output, code=1)])
+    error = next(a.error for a in facts.attempts if a.failed)
+    assert all(part in error for part in found) and "100%" not in error
+
+
+@pytest.mark.parametrize(("output", "line"), [
+    ('gh: Not Found (HTTP 404)\n\n{\n  "message": "Not Found",\n  "status": "404"\n}', "gh: Not Found (HTTP 404)"),
+    ("request failed with status 500\n[\n]", "request failed with status 500"),
+    ("curl: (22) The requested URL returned 403\n```\nExit code 22", "curl: (22) The requested URL returned 403"),
+], ids=["gh-json", "brackets", "fence-and-exit"])
+def test_a_failure_line_is_words_not_the_structure_printed_after_them(output: str, line: str) -> None:
+    """A command that fails printing a JSON body or brackets last failed for the reason its words give, not ``}``."""
+    facts = extract_facts([*run("gh api repos/o/r/pulls/1/comments/9", output, code=1)])
+    assert next(a.error for a in facts.attempts if a.failed) == line

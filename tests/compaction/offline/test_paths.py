@@ -39,3 +39,19 @@ def test_directories_and_temporary_files_are_not_listed(directory: str) -> None:
 def test_without_a_cwd_the_paths_are_kept_but_still_merged() -> None:
     assert listed_files(["/abs/pkg/main.ts", "pkg/main.ts"], [], "") == (["/abs/pkg/main.ts"], [])
     assert listed_files(["pkg/src/main.ts", "src/main.ts"], [], "") == (["pkg/src/main.ts"], [])
+
+
+@pytest.mark.parametrize("spelling", [
+    r"D:\proj\web\src\app.js", "D:/proj/web/src/app.js", "d:/proj/web/src/app.js", "/d/proj/web/src/app.js",
+    "/mnt/d/proj/web/src/app.js", "/cygdrive/d/proj/web/src/app.js", r"D:\Proj\Web\src\app.js", "src/app.js",
+])
+def test_a_windows_file_has_one_name_however_its_drive_and_slashes_are_spelled(spelling: str) -> None:
+    """A session on Windows names a file with backslashes (Claude Code's tools), forward slashes, Git Bash's /d/ or
+    WSL's /mnt/d/, in either case: one file, named relative to the working directory (issue 20, class 2)."""
+    assert PathNames(r"D:\proj\web", []).name(spelling) == "src/app.js"
+
+
+def test_windows_files_outside_the_working_directory_keep_one_absolute_spelling() -> None:
+    read, modified = listed_files([r"C:\Users\me\notes.md", "C:/Users/me/notes.md", r"D:\proj\README.md"],
+                                  [r"D:\proj\web\a.ts", "/d/proj/web/a.ts"], r"D:\proj\web")
+    assert (read, modified) == (["C:/Users/me/notes.md", "D:/proj/README.md"], ["a.ts"])

@@ -98,3 +98,23 @@ def test_a_failed_look_is_no_fix_step_but_a_failed_check_is(command: str) -> Non
                                 "cat a | tee b", "go test ./...", "git push"]))
 def test_a_command_that_changes_or_checks_something_is_no_look(command: str) -> None:
     assert not _inspects(f"`{command}` failed: error")
+
+
+CHEERS = st.sampled_from(["Perfect!", "Great.", "Ah!", "Okay.", "You're right to question that.", "Excellent!"])
+STATES = st.sampled_from(["Now the collaboration plan has all three phases.", "Now the config file holds both ports.",
+                          "Now `docs/setup.md` lists every step."])
+ANNOUNCEMENTS = st.sampled_from(["Let me also check the README.", "Now let me run the linter.",
+                                 "I'll update the changelog next."])
+
+
+@EXAMPLES
+@given(cheer=CHEERS, state=STATES, announced=ANNOUNCEMENTS, tool=st.sampled_from(["write", "Write", "apply_patch"]))
+def test_the_step_where_the_agent_stopped_holds_no_chatter_nor_a_result(cheer, state, announced, tool) -> None:
+    """Issue 20, class 4: an agent that stopped after "Perfect! Now the plan has all three phases. Let me also check
+    the README." stopped at checking the README: the cheer is no step, and what now exists is no work left."""
+    messages = [user("Write the collaboration plan in docs/plan.md"),
+                assistant("Writing it.", call("w", tool, path="docs/plan.md", content="# Plan\n")),
+                result("w", tool, "File written: docs/plan.md"), assistant(f"{cheer} {state} {announced}")]
+    steps = " ".join(items(summarize(messages), "## Next Steps"))
+    assert announced in steps
+    assert cheer not in steps and state not in steps
