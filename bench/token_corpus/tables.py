@@ -18,7 +18,9 @@ the corpus alone holds a few pages of English and misses pairs as common as ``ga
 - how often each of those letters follows each other letter of its alphabet, or something else (a word's start),
   in the same text, read as ``token_bounds`` reads it (a Latin letter among a text's Latin-1 characters, another
   alphabet's among its UTF-16 code units): letters drawn with a language's own frequencies (shuffled text) are
-  told from the language by their pairs.
+  told from the language by their pairs;
+- the words of four letters or more the natural text above writes three times or more (identifiers cut where the
+  case changes): letters in a language's order that write no words are told from the language by their words.
 
     python -m bench.token_corpus.tables
 """
@@ -33,7 +35,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from pi_compact.compaction.token_bounds import alphabet_of, fold
+from pi_compact.compaction.token_bounds import alphabet_of, fold, words
 from sessions_fixtures import AGENTS_DIR, HERE
 
 from . import UNLIKE, corpus
@@ -51,6 +53,8 @@ NATURAL_KEYS = {"text", "thinking", "content", "command", "stdout", "stderr", "o
 _LETTER_RUN = re.compile("[A-Za-z]{3,}")
 ENCODED = ("base64", "hex")
 """Classes whose letters are random by construction: no language's letter frequencies."""
+WORD_COUNT_MIN = 3
+"""Times a word must occur in the natural text to be a common word (once or twice: a name, a typo, a cut-off run)."""
 
 
 def kind(char: str) -> str:
@@ -100,6 +104,16 @@ def tables() -> tuple[list[str], list[str]]:
             run = run.lower()
             triples.update(run[start : start + 3] for start in range(len(run) - 2))
     return common(pairs, PAIR_SHARE), common(triples, TRIPLE_SHARE)
+
+
+def common_words() -> list[str]:
+    """The words of four letters or more (``token_bounds.words``: identifiers cut where the case changes) that the
+    natural text writes :data:`WORD_COUNT_MIN` times or more, lowercase: what ``token_bounds`` tells letters in a
+    language's order that write no words (a Markov chain of English letters) from the language by."""
+    counts: Counter[bytes] = Counter()
+    for text in natural_texts():
+        counts.update(words(text.encode("latin-1", "ignore")))
+    return sorted(word.decode("latin-1") for word, count in counts.items() if count >= WORD_COUNT_MIN)
 
 
 def letter_counts() -> dict[int, dict[str, int]]:
@@ -155,6 +169,13 @@ def _pairs_literal(blocks: dict[int, dict[str, int]]) -> str:
             'anything else) and how often the calibration half of the corpus writes the pair."""\n')
 
 
+def _words_literal(common: list[str]) -> str:
+    text = " ".join(common)
+    lines = [f"    {text[start : start + 100]!r}" for start in range(0, len(text), 100)]
+    return ("COMMON_WORDS = (\n" + "\n".join(lines) + "\n)\n"
+            f'"""{len(common)} lowercase words of four letters or more, separated by spaces."""\n')
+
+
 def _literal(name: str, items: list[str], doc: str) -> str:
     text = "".join(items)
     lines = [f"    {text[start : start + 100]!r}" for start in range(0, len(text), 100)]
@@ -169,7 +190,8 @@ def main() -> None:
         + _literal("COMMON_PAIRS", pairs, f'"""{len(pairs)} pairs of characters of one kind, one after another."""')
         + "\n" + _literal("COMMON_TRIPLES", triples, f'"""{len(triples)} triples of lowercase letters, one after'
                                                      ' another."""')
-        + "\n" + _letters_literal(letter_counts()) + "\n" + _pairs_literal(pair_counts()))
+        + "\n" + _letters_literal(letter_counts()) + "\n" + _pairs_literal(pair_counts())
+        + "\n" + _words_literal(common_words()))
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

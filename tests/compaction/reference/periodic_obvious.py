@@ -134,7 +134,67 @@ def random_letter_units(latin: bytes) -> int:
         return 0
     poor = Fraction(spec.NATURAL_VOWELS * len(letters) - 100 * vowels,
                     (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * len(letters))
-    return math.floor(most * max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters))))
+    share = max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters)))
+    if share < Fraction(*spec.WORD_PRICE):
+        share = max(share, Fraction(*spec.WORD_PRICE) * word_fraction(latin))
+    return math.floor(most * share)
+
+
+def words(latin: bytes) -> list[str]:
+    """The words of the Latin-1 characters: runs of ASCII letters cut before a capital after a lowercase letter and
+    before the last capital of capitals followed by a lowercase letter, the pieces of four letters or more,
+    lowercase; one character at a time."""
+    chars = latin.decode("latin-1") + " "
+    found, piece = [], ""
+    for i, char in enumerate(chars[:-1]):
+        if char not in string.ascii_letters:
+            found.append(piece)
+            piece = ""
+            continue
+        after = chars[i + 1]
+        if piece and char.isupper() and (piece[-1].islower() or after in string.ascii_lowercase):
+            found.append(piece)
+            piece = ""
+        piece += char
+    found.append(piece)
+    return [piece.lower() for piece in found if len(piece) >= 4]
+
+
+def word_fraction(latin: bytes) -> Fraction:
+    """The share of the words of the first WORD_WINDOW bytes (WORDS_MIN or more) that are no common word, between
+    the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of the letters and of their pairs in the
+    windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by SURPRISE_DOUBT over the
+    square root of those letters) and at most ACCENTED percent of those letters are Latin-1 letters beyond ASCII;
+    else 0."""
+    found = words(latin[: spec.WORD_WINDOW])
+    common = set(spec.COMMON_WORDS.split())
+    if len(found) < spec.WORDS_MIN:
+        return Fraction(0)
+    misses = 100 - 100 * sum(word in common for word in found) // len(found)
+    if misses <= spec.WORD_MISSES[0]:
+        return Fraction(0)
+    table, pairs = spec.letter_surprise(0x00), spec.letter_pairs(0x00)
+    data = windows(latin)
+    classes = [pairs.classes[byte] for byte in data]
+    letters = sum(1 for byte in data if table.table[byte])
+    if 100 * sum(1 for byte in data if byte >= 0xC0 and chr(byte).isalpha()) > spec.ACCENTED * letters:
+        return Fraction(0)
+    like = (round(32 * spec.WORD_LIKE) + round(32 * spec.SURPRISE_DOUBT) // math.isqrt(max(1, letters))) * letters
+    surprise = sum(pairs.pairs[16 * before + after] for before, after in zip([0, *classes], classes) if after)
+    if (16 * sum(table.table[byte] for byte in data) - table.natural * letters > like
+            or 16 * surprise - pairs.natural * letters > like):
+        return Fraction(0)
+    return Fraction(min(misses, spec.WORD_MISSES[1]) - spec.WORD_MISSES[0], spec.WORD_SPAN)
+
+
+def windows(data: bytes) -> bytes:
+    """The text the pairs are read in: the whole up to PAIR_WINDOWS windows of PAIR_WINDOW bytes, else that many
+    windows at even steps, joined by a zero byte."""
+    window, count = spec.PAIR_WINDOW, spec.PAIR_WINDOWS
+    if len(data) <= window * count:
+        return data
+    step = (len(data) - window) // (count - 1)
+    return b"\0".join(data[step * index : step * index + window] for index in range(count))
 
 
 def surprise_fraction(block: int, data: bytes, letters: int) -> Fraction:
@@ -154,10 +214,7 @@ def surprise_fraction(block: int, data: bytes, letters: int) -> Fraction:
     pairs = spec.letter_pairs(block)
     if not pairs.paired:
         return share
-    window, count = spec.PAIR_WINDOW, spec.PAIR_WINDOWS
-    if len(data) > window * count:  # windows at even steps, joined by a zero byte
-        step = (len(data) - window) // (count - 1)
-        data = b"\0".join(data[step * index : step * index + window] for index in range(count))
+    data = windows(data)
     classes = [pairs.classes[byte] for byte in data]
     sampled = sum(1 for group in classes if group)
     scores = [pairs.pairs[16 * before + after] if after else 0 for before, after in zip([0, *classes], classes)]
