@@ -20,7 +20,9 @@ the corpus alone holds a few pages of English and misses pairs as common as ``ga
   alphabet's among its UTF-16 code units): letters drawn with a language's own frequencies (shuffled text) are
   told from the language by their pairs;
 - the words of four letters or more the natural text above writes three times or more (identifiers cut where the
-  case changes): letters in a language's order that write no words are told from the language by their words.
+  case changes), and those a Claude tokenizer (anthropic-tokenizer, the oracle of the tests) holds whole after a
+  space, lowercase or capitalized: letters in a language's order that write no words are told from the language
+  by their words, and the words of a vocabulary the sessions seldom write (``kappa``, ``sigma``) are words.
 
     python -m bench.token_corpus.tables
 """
@@ -108,12 +110,27 @@ def tables() -> tuple[list[str], list[str]]:
 
 def common_words() -> list[str]:
     """The words of four letters or more (``token_bounds.words``: identifiers cut where the case changes) that the
-    natural text writes :data:`WORD_COUNT_MIN` times or more, lowercase: what ``token_bounds`` tells letters in a
+    natural text writes :data:`WORD_COUNT_MIN` times or more and those of :func:`tokenizer_words`, lowercase: what ``token_bounds`` tells letters in a
     language's order that write no words (a Markov chain of English letters) from the language by."""
     counts: Counter[bytes] = Counter()
     for text in natural_texts():
         counts.update(words(text.encode("latin-1", "ignore")))
-    return sorted(word.decode("latin-1") for word, count in counts.items() if count >= WORD_COUNT_MIN)
+    written = {word.decode("latin-1") for word, count in counts.items() if count >= WORD_COUNT_MIN}
+    return sorted(written | tokenizer_words())
+
+
+_TOKEN_WORD = re.compile(" ([a-z]{4,}|[A-Z][a-z]{3,})")
+
+
+def tokenizer_words() -> set[str]:
+    """The words of four letters or more, lowercase, that a Claude tokenizer holds as one token after a space, as
+    written lowercase or capitalized (`` kappa``, `` Tokyo``): a word it holds whole costs one token, however seldom
+    the sessions write it, while a vocabulary's rarer words (``methane``, ``lorem``) cost several, as letters in a
+    language's order that write no words do."""
+    from anthropic_tokenizer import decode, vocab_size  # a test dependency, as fit.py's
+
+    return {match[1].lower() for token in map(decode, ([index] for index in range(vocab_size())))
+            if (match := _TOKEN_WORD.fullmatch(token))}
 
 
 def letter_counts() -> dict[int, dict[str, int]]:

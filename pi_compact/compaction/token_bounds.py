@@ -20,7 +20,8 @@ itself, and the estimate takes the largest:
   seldom, or in pairs of letters it writes seldom (a language's letters shuffled), are cut into tokens of one or
   two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave zuxo`` six), read over the whole text
   (the pairs over 1 KB of it, a word written again read once); and letters in English's order that write few
-  English words (a Markov chain of English letters), read in their first words;
+  words a tokenizer holds (a Markov chain of English letters, a vocabulary it lacks: ``methane ethane``), read in
+  their first words;
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
@@ -521,30 +522,37 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     return units
 
 
-WORD_MISSES = (40, 100)
-"""Percentages of a text's words (:func:`words`) that are no common word (:data:`COMMON_WORDS`) between which letters
-in English's order go from English to letters that write no words (a Markov chain of English letters: ``thes ofte
-ther coprer``), which a tokenizer cuts almost as it cuts random letters."""
+WORD_MISSES = (10, 90)
+"""Percentages of the letters of a text's words past each word's first (:func:`words`) that are in no common word
+(:data:`COMMON_WORDS`: the sessions' words and those a tokenizer holds whole) between which letters in English's
+order go from English to letters that write no words (a Markov chain of English letters: ``thes ofte ther
+coprer``), or to a vocabulary's words a tokenizer holds no token for (``methane ethane``, ``lorem ipsum``, city
+names): a tokenizer cuts both into pieces of two to four letters. Counted by letters, not words: a word a tokenizer
+lacks costs by its letters (``praseodymium``), where a short one a chain writes by chance (``ther``) is a token. The
+natural classes of the corpus stay within their weights whatever they miss (English misses the long words of a
+tokenizer's vocabulary now and then), and the gate of :data:`WORD_LIKE` keeps other languages out."""
 
 WORD_SPAN = WORD_MISSES[1] - WORD_MISSES[0]
 
-WORD_PRICE = (3, 4)
+WORD_PRICE = (5, 8)
 """The share of random letters' price (:data:`RANDOM_LETTER_UNITS`) that letters writing no words cost at most: a
-tokenizer cuts them into longer pieces than random letters (a common pair or triple is one token); Markov chains of
-English letters of order 1 and 2 cost 0.9-1.0 of random letters' count."""
+tokenizer cuts them into longer pieces than random letters (a common pair or triple is one token): 0.2-0.3 tokens a
+letter past a word's first, for Markov chains of English letters of order 1 and 2 and for words of a vocabulary it
+lacks alike (0.5 for random letters)."""
 
 WORDS_MIN = 5
 """Words a text must hold in its first :data:`WORD_WINDOW` bytes before they are read."""
 
-WORD_WINDOW = 128
-"""Bytes from a text's start whose words are read: 30-40 words tell a language's from no language's (natural text
-misses 35% of them at most, Markov chains of English letters 75% and more), and a text costs what they do (a text's
-letters are a language or not throughout, as :data:`PAIR_WINDOWS` reads them)."""
+WORD_WINDOW = 256
+"""Bytes from a text's start whose words are read: 30-40 words tell a language's from no language's (an order-2
+chain misses 52-100% of its letters in 128 bytes, 60-100% in 256), and a text costs what they do (a text's letters
+are a language or not throughout, as :data:`PAIR_WINDOWS` reads them)."""
 
 WORD_LIKE = 0.2
-"""Bits per letter above the English table's mean, of letters and of pairs, below which a text is English-like
+"""Bits per letter above the English table's mean surprisal of its letters below which a text is English-like
 enough for its words to be read: other languages written in Latin letters (Turkish, Vietnamese, German) are 0.3 and
-more above it, and write no English words."""
+more above it, and write no English words. Their pairs are not read: the words of a vocabulary a tokenizer lacks
+(chemistry, Latin, place names) are in pairs English writes seldom (0.4-0.9 bits above its mean)."""
 
 ACCENTED = 1
 """Percentage of a text's letters that are Latin-1 letters beyond ASCII (``é``, ``ü``, ``ñ``) above which its words are
@@ -559,22 +567,24 @@ _ACCENTED_ONES = bytes(1 if value >= 0xC0 and chr(value).isalpha() else 0 for va
 def words(latin: bytes) -> list[bytes]:
     """The words of four ASCII letters or more of the Latin-1 bytes of a text, lowercase: runs of lowercase letters,
     a capital and lowercase letters, or capitals, so that an identifier is cut where its case changes (``handleRevoke``
-    is ``handle`` and ``revoke``; ``HTTPServer`` is ``http`` and ``server``), and at digits and underscores: a name
-    made of words writes words, where letters in a language's order make none."""
+    is ``handle`` and ``revoke``; ``HTTPServer`` is ``http`` and ``server``), and at underscores: a name made of words
+    writes words, where letters in a language's order make none. A run of letters and digits that holds a digit
+    (``sha256``, a hash, a key in base64: ``HwiC0ZC3CMDyzj``) writes none: its letters are an id's."""
     return b" ".join(_cased_words(latin)).lower().split()
 
 
 def _cased_words(latin: bytes) -> list[bytes]:
     """:func:`words` as the text writes them (lowercase, capitalized or capitals): its runs of ASCII letters (a
     translate and a split, in C), and the pattern only in the few runs that change case inside."""
-    found = [run for run in latin.translate(_LETTERS_ONLY).split() if len(run) >= 4]
+    found = [run for run in latin.translate(_LETTERS_AND_DIGITS).split() if len(run) >= 4 and run.isalpha()]
     if any(not (run.islower() or run.istitle() or run.isupper()) for run in found):
         found = [word for run in found for word in
                  ((run,) if run.islower() or run.istitle() or run.isupper() else _WORD.findall(run))]
     return found
 
 
-_LETTERS_ONLY = bytes(value if chr(value) in string.ascii_letters else ord(" ") for value in range(256))
+_LETTERS_AND_DIGITS = bytes(value if chr(value) in string.ascii_letters + string.digits else ord(" ")
+                            for value in range(256))
 
 
 @functools.cache
@@ -586,13 +596,18 @@ def _common_words() -> frozenset[bytes]:
 
 def _word_share(latin: bytes) -> int:
     """How far the words of a text (its Latin-1 bytes) are from a language's, from 0 to :data:`WORD_SPAN`: the share
-    of its words (:func:`words`, in its first :data:`WORD_WINDOW` bytes) that are no common word, where its letters and
-    their pairs (read in :func:`pair_sample`) are English-like (:data:`WORD_LIKE`, raised by :data:`SURPRISE_DOUBT`
-    over the square root of the letters). The surprisal is read only after the words tell of no language."""
+    of the letters past each word's first (:func:`words`, in its first :data:`WORD_WINDOW` bytes) that are in no
+    common word, where its letters (read in :func:`pair_sample`) are English-like (:data:`WORD_LIKE`, raised by
+    :data:`SURPRISE_DOUBT` over the square root of the letters). The surprisal is read only after the words tell of no
+    language."""
     found = _cased_words(latin[:WORD_WINDOW])
     if len(found) < WORDS_MIN:
         return 0
-    misses = 100 - 100 * sum(map(_common_words().__contains__, found)) // len(found)
+    common = _common_words()
+    missed = [word for word in found if word not in common]
+    if not missed:
+        return 0
+    misses = 100 * (sum(map(len, missed)) - len(missed)) // (sum(map(len, found)) - len(found))
     if misses <= WORD_MISSES[0]:
         return 0
     sample = pair_sample(latin)
@@ -603,8 +618,6 @@ def _word_share(latin: bytes) -> int:
         return 0
     like = (round(32 * WORD_LIKE) + round(32 * SURPRISE_DOUBT) // math.isqrt(max(1, letters))) * letters
     if 16 * _byte_total(scores, SURPRISE_CAP) - alphabet.natural * letters > like:
-        return 0
-    if letter_pairs(0x00).excess(latin, letters) > like:  # read in the same sample: its letters' excess in all
         return 0
     return min(misses, WORD_MISSES[1]) - WORD_MISSES[0]
 

@@ -65,7 +65,8 @@ def test_the_chain_writes_english_letters_but_few_english_words() -> None:
 @pytest.mark.parametrize(("text", "found"), [
     (b"handleRevoke|revokeShare", [b"handle", b"revoke", b"revoke", b"share"]),
     (b"HTTPServer parseJSONBody", [b"http", b"server", b"parse", b"json", b"body"]),
-    (b"snake_case_name2value the cat", [b"snake", b"case", b"name", b"value"]),
+    (b"snake_case_name2value the cat", [b"snake", b"case"]),
+    (b"ED25519 SHA256:HwiC0ZC3CM1EEBtvDu4UAfSCDyzjOHnyMuoy port", [b"port"]),
     (b"THE LICENSE, Version 2.0", [b"license", b"version"]),
     (b"caf\xe9 na\xefve", []),
 ])
@@ -78,6 +79,9 @@ NATURAL = {f"{name}.{half}": text for half in ("calib", "holdout") for name, tex
 
 
 @pytest.mark.parametrize("text", NATURAL.values(), ids=NATURAL)
-def test_no_natural_class_is_read_as_writing_no_words(text) -> None:
-    latin = text.encode("latin-1", "ignore")
-    assert all(token_bounds._word_share(latin[start : start + 2000]) == 0 for start in range(0, len(latin), 2000))
+def test_no_natural_class_is_priced_as_writing_no_words(text, monkeypatch) -> None:
+    # a natural text misses a word a tokenizer lacks now and then (``publickey``, ``sshd``): its weights price that
+    chunks = [text[start : start + 2000] for start in range(0, len(text), 2000)]
+    priced = [text_tokens(chunk) for chunk in chunks]
+    monkeypatch.setattr(token_bounds, "_word_share", lambda latin: 0)
+    assert priced == [text_tokens(chunk) for chunk in chunks]

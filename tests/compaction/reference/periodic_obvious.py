@@ -141,48 +141,52 @@ def random_letter_units(latin: bytes) -> int:
 
 
 def words(latin: bytes) -> list[str]:
-    """The words of the Latin-1 characters: runs of ASCII letters cut before a capital after a lowercase letter and
-    before the last capital of capitals followed by a lowercase letter, the pieces of four letters or more,
-    lowercase; one character at a time."""
-    chars = latin.decode("latin-1") + " "
-    found, piece = [], ""
-    for i, char in enumerate(chars[:-1]):
-        if char not in string.ascii_letters:
-            found.append(piece)
-            piece = ""
+    """The words of the Latin-1 characters: runs of ASCII letters and digits that hold no digit, cut before a capital
+    after a lowercase letter and before the last capital of capitals followed by a lowercase letter, the pieces of
+    four letters or more, lowercase; one character at a time."""
+    runs, run = [], ""
+    for char in latin.decode("latin-1") + " ":
+        if char in string.ascii_letters + string.digits:
+            run += char
+        else:
+            runs.append(run)
+            run = ""
+    found = []
+    for run in runs:
+        if any(char.isdigit() for char in run):
             continue
-        after = chars[i + 1]
-        if piece and char.isupper() and (piece[-1].islower() or after in string.ascii_lowercase):
-            found.append(piece)
-            piece = ""
-        piece += char
-    found.append(piece)
+        piece = ""
+        for i, char in enumerate(run):
+            after = run[i + 1] if i + 1 < len(run) else " "
+            if piece and char.isupper() and (piece[-1].islower() or after in string.ascii_lowercase):
+                found.append(piece)
+                piece = ""
+            piece += char
+        found.append(piece)
     return [piece.lower() for piece in found if len(piece) >= 4]
 
 
 def word_fraction(latin: bytes) -> Fraction:
-    """The share of the words of the first WORD_WINDOW bytes (WORDS_MIN or more) that are no common word, between
-    the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of the letters and of their pairs in the
-    windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by SURPRISE_DOUBT over the
-    square root of those letters) and at most ACCENTED percent of those letters are Latin-1 letters beyond ASCII;
-    else 0."""
+    """The share of the letters past each word's first, of the words of the first WORD_WINDOW bytes (WORDS_MIN or
+    more), that are in no common word, between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
+    the letters in the windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by
+    SURPRISE_DOUBT over the square root of those letters) and at most ACCENTED percent of those letters are Latin-1
+    letters beyond ASCII; else 0."""
     found = words(latin[: spec.WORD_WINDOW])
     common = set(spec.COMMON_WORDS.split())
     if len(found) < spec.WORDS_MIN:
         return Fraction(0)
-    misses = 100 - 100 * sum(word in common for word in found) // len(found)
+    missed = sum(len(word) - 1 for word in found if word not in common)
+    misses = 100 * missed // sum(len(word) - 1 for word in found)
     if misses <= spec.WORD_MISSES[0]:
         return Fraction(0)
-    table, pairs = spec.letter_surprise(0x00), spec.letter_pairs(0x00)
+    table = spec.letter_surprise(0x00)
     data = windows(latin)
-    classes = [pairs.classes[byte] for byte in data]
     letters = sum(1 for byte in data if table.table[byte])
     if 100 * sum(1 for byte in data if byte >= 0xC0 and chr(byte).isalpha()) > spec.ACCENTED * letters:
         return Fraction(0)
     like = (round(32 * spec.WORD_LIKE) + round(32 * spec.SURPRISE_DOUBT) // math.isqrt(max(1, letters))) * letters
-    surprise = sum(pairs.pairs[16 * before + after] for before, after in zip([0, *classes], classes) if after)
-    if (16 * sum(table.table[byte] for byte in data) - table.natural * letters > like
-            or 16 * surprise - pairs.natural * letters > like):
+    if 16 * sum(table.table[byte] for byte in data) - table.natural * letters > like:
         return Fraction(0)
     return Fraction(min(misses, spec.WORD_MISSES[1]) - spec.WORD_MISSES[0], spec.WORD_SPAN)
 
