@@ -110,8 +110,9 @@ def tables() -> tuple[list[str], list[str]]:
 
 def common_words() -> list[str]:
     """The words of four letters or more (``token_bounds.words``: identifiers cut where the case changes) that the
-    natural text writes :data:`WORD_COUNT_MIN` times or more and those of :func:`tokenizer_words`, lowercase: what ``token_bounds`` tells letters in a
-    language's order that write no words (a Markov chain of English letters) from the language by."""
+    natural text writes :data:`WORD_COUNT_MIN` times or more, and those of :func:`tokenizer_words`, lowercase: what
+    ``token_bounds`` tells letters in a language's order that write no words (a Markov chain of English letters)
+    from the language by."""
     counts: Counter[bytes] = Counter()
     for text in natural_texts():
         counts.update(words(text.encode("latin-1", "ignore")))

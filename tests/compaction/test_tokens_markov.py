@@ -3,11 +3,16 @@ characters of order 1 or 2 (each character drawn after the one or two before it 
 never below 0.9 of a real Claude tokenizer's count (anthropic-tokenizer, the oracle). Its letters and their pairs
 are English's (``thes ofte ther coprer``), so neither their surprisal nor their pairs' tell it from English (it
 was 0.58-0.81 of the real count): its words do, hardly any of which is a word
-(pi_compact.compaction.token_bounds reads the share of common words)."""
+(pi_compact.compaction.token_bounds reads the share of the letters of its words that are in no common word).
+
+The same holds for the words of a vocabulary a tokenizer holds no token for (chemistry's names, Latin placeholder
+text: 0.65-0.68 before), while a vocabulary it holds whole (the names of Greek letters) is priced by its weights, as
+English is, however seldom the sessions write it."""
 
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections import defaultdict
 
 import anthropic_tokenizer
@@ -85,3 +90,36 @@ def test_no_natural_class_is_priced_as_writing_no_words(text, monkeypatch) -> No
     priced = [text_tokens(chunk) for chunk in chunks]
     monkeypatch.setattr(token_bounds, "_word_share", lambda latin: 0)
     assert priced == [text_tokens(chunk) for chunk in chunks]
+
+
+# -- vocabularies ----------------------------------------------------------------------------------------------
+
+CHEMISTRY = [prefix + suffix for prefix in ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "non", "dec")
+             for suffix in ("ane", "ene", "yne", "anol", "anal", "anone", "anoic", "yl", "ylamine", "anoate")]
+PLACEHOLDER = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et "
+               "dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris nisi").split()
+GREEK_NAMES = sorted({unicodedata.name(chr(code)).split()[-1].lower() for code in range(0x3B1, 0x3CA)})
+HELD_WHOLE = [name for name in GREEK_NAMES if len(name) >= 4 and anthropic_tokenizer.count_tokens(" " + name) == 1]
+
+
+def prose(rng: random.Random, vocabulary: list[str], size: int) -> str:
+    """Words of the vocabulary drawn at random, spaced, up to ``size`` characters."""
+    text = ""
+    while len(text) < size:
+        text += rng.choice(vocabulary) + " "
+    return text[:size]
+
+
+@pytest.mark.parametrize("vocabulary", [CHEMISTRY, PLACEHOLDER], ids=["chemistry", "placeholder"])
+@settings(max_examples=20, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(300, 3000))
+def test_a_vocabulary_a_tokenizer_lacks_is_never_undercounted_by_more_than_a_tenth(vocabulary, rng, size) -> None:
+    value = prose(rng, vocabulary, size)
+    assert text_tokens(value) >= 0.9 * anthropic_tokenizer.count_tokens(value)
+
+
+@settings(max_examples=20, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(300, 3000))
+def test_a_vocabulary_a_tokenizer_holds_whole_is_read_as_words(rng, size) -> None:
+    assert len(HELD_WHOLE) >= 8  # alpha, beta, gamma, delta, kappa, sigma, omega...
+    assert token_bounds._word_share(prose(rng, HELD_WHOLE, size).encode("ascii")) == 0
