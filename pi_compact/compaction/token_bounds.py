@@ -48,7 +48,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS
+from .token_tables import CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -549,13 +549,15 @@ chain misses 52-100% of their letters, English 0-15%), and a text costs what the
 language or not throughout, as :data:`PAIR_WINDOWS` reads them). Twice as many would halve the spread of a chain's
 misses, and cost 2% more of the whole estimate (3 µs more per text: a translate and a split of twice the bytes)."""
 
-WORD_LIKE = 0.2
+WORD_LIKE = 0.4
 """Bits per letter above the English table's mean surprisal of its letters below which a text is English-like
-enough for its words to be read: other languages written in Latin letters (Turkish, Vietnamese, German) are 0.3 and
-more above it, and write no English words. Languages whose letters are as near English's as a chain's are read
-(Dutch, Italian, Indonesian written without accents): a tokenizer lacks their words too (they were 0.64-0.75 of the
-real count). Their pairs are not read: the words of a vocabulary a tokenizer lacks (chemistry, Latin, place names)
-are in pairs English writes seldom (0.4-0.9 bits above its mean)."""
+enough for its words to be read: as far as :data:`NATURAL_SURPRISE`, from where the letters are priced as random
+letters by their own surprisal. Names a tokenizer lacks are rich in letters English writes seldom (cities' names
+0.2-0.3 bits above its mean: ``khandyga``, ``ndjamena``); languages whose letters are as near English's are read too
+(Dutch, Italian, Indonesian written without accents): a tokenizer lacks their words as well (they were 0.64-0.75 of
+the real count); the others that write Latin letters write accents (:data:`ACCENTED`). Their pairs are not read: the
+words of a vocabulary a tokenizer lacks (chemistry, Latin, place names) are in pairs English writes seldom (0.4-0.9
+bits above its mean)."""
 
 ACCENTED = 1
 """Percentage of a text's letters that are Latin-1 letters beyond ASCII (``é``, ``ü``, ``ñ``) above which its words are
@@ -593,9 +595,12 @@ _LETTERS_AND_DIGITS = bytes(value if chr(value) in string.ascii_letters + string
 
 @functools.cache
 def _common_words() -> frozenset[bytes]:
-    """The common words as a text may write them: lowercase, capitalized and in capitals."""
+    """The common words as a text may write them: lowercase, capitalized and in capitals; and those a tokenizer holds
+    capitalized only (names: ``Tokyo``, not ``tokyo``), capitalized and in capitals."""
     common = COMMON_WORDS.encode("ascii").split()
-    return frozenset(common + [word.capitalize() for word in common] + [word.upper() for word in common])
+    names = CAPITALIZED_WORDS.encode("ascii").split()
+    written = common + names
+    return frozenset(common + [word.capitalize() for word in written] + [word.upper() for word in written])
 
 
 def _word_share(latin: bytes) -> int:

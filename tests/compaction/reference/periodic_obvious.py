@@ -143,7 +143,7 @@ def random_letter_units(latin: bytes) -> int:
 def words(latin: bytes) -> list[str]:
     """The words of the Latin-1 characters: runs of ASCII letters and digits that hold no digit, cut before a capital
     after a lowercase letter and before the last capital of capitals followed by a lowercase letter, the pieces of
-    four letters or more, lowercase; one character at a time."""
+    four letters or more, as written; one character at a time."""
     runs, run = [], ""
     for char in latin.decode("latin-1") + " ":
         if char in string.ascii_letters + string.digits:
@@ -163,20 +163,21 @@ def words(latin: bytes) -> list[str]:
                 piece = ""
             piece += char
         found.append(piece)
-    return [piece.lower() for piece in found if len(piece) >= 4]
+    return [piece for piece in found if len(piece) >= 4]
 
 
 def word_fraction(latin: bytes) -> Fraction:
     """The share of the letters past each word's first, of the words of the first WORD_WINDOW bytes (WORDS_MIN or
-    more), that are in no common word, between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
+    more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
     the letters in the windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by
     SURPRISE_DOUBT over the square root of those letters) and at most ACCENTED percent of those letters are Latin-1
     letters beyond ASCII; else 0."""
     found = words(latin[: spec.WORD_WINDOW])
-    common = set(spec.COMMON_WORDS.split())
+    common, names = set(spec.COMMON_WORDS.split()), set(spec.CAPITALIZED_WORDS.split())
     if len(found) < spec.WORDS_MIN:
         return Fraction(0)
-    missed = sum(len(word) - 1 for word in found if word not in common)
+    missed = sum(len(word) - 1 for word in found
+                 if word.lower() not in common and (word.islower() or word.lower() not in names))
     misses = 100 * missed // sum(len(word) - 1 for word in found)
     if misses <= spec.WORD_MISSES[0]:
         return Fraction(0)
