@@ -19,7 +19,9 @@ itself, and the estimate takes the largest:
 - **random letters** (:func:`random_letter_units`): letters poor in vowels, rich in letters a language writes
   seldom, or in pairs of letters it writes seldom (a language's letters shuffled), are cut into tokens of one or
   two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave zuxo`` six), read over the whole text
-  (the pairs over 1 KB of it, a word written again read once);
+  (the pairs over 1 KB of it, a word written again read once); and letters in English's order that write few
+  words a tokenizer holds (a Markov chain of English letters, a vocabulary it lacks: ``methane ethane``), read in
+  their first words;
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
@@ -46,7 +48,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import COMMON_PAIRS, COMMON_TRIPLES, LETTER_COUNTS, PAIR_COUNTS
+from .token_tables import CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -501,7 +503,8 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     that with the run bound a word and each of its letters cost half a token, where the letters are random: all
     of it where they are poor in vowels (:data:`RANDOM_VOWELS` percent and below, none at :data:`NATURAL_VOWELS`
     and above, in proportion between) or surprising to a language (:func:`surprise_share`: random letters with
-    as many vowels as English), whichever is more. The ends inside runs read the first characters only, the
+    as many vowels as English), whichever is more; or, where the letters are English's but their words are not
+    (:func:`_word_share`), up to :data:`WORD_PRICE` of it. The ends inside runs read the first characters only, the
     consonant-run bound of tokens.py needs words of four letters and more that do not repeat; this one reads
     every letter, in one popcount and two translates summed by ``zlib.adler32``."""
     letters = (bits & masks[_LETTER]).bit_count()
@@ -513,7 +516,119 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     units = most * poor // ((NATURAL_VOWELS - RANDOM_VOWELS) * letters) if poor > 0 else 0
     latin_letters = letter_surprise(0x00)
     surprising, span = surprise_share(latin_letters, latin, letters)
-    return max(units, most * surprising // span)
+    units = max(units, most * surprising // span)
+    if units < most * WORD_PRICE[0] // WORD_PRICE[1]:
+        units = max(units, most * WORD_PRICE[0] * _word_share(latin) // (WORD_PRICE[1] * WORD_SPAN))
+    return units
+
+
+WORD_MISSES = (10, 90)
+"""Percentages of the letters of a text's words past each word's first (:func:`words`) that are in no common word
+(:data:`COMMON_WORDS`: the sessions' words and those a tokenizer holds whole) between which letters in English's
+order go from English to letters that write no words (a Markov chain of English letters: ``thes ofte ther
+coprer``), or to a vocabulary's words a tokenizer holds no token for (``methane ethane``, ``lorem ipsum``, city
+names): a tokenizer cuts both into pieces of two to four letters. Counted by letters, not words: a word a tokenizer
+lacks costs by its letters (``praseodymium``), where a short one a chain writes by chance (``ther``) is a token. The
+natural classes of the corpus stay within their weights whatever they miss (English misses the long words of a
+tokenizer's vocabulary now and then), and the gate of :data:`WORD_LIKE` keeps other languages out."""
+
+WORD_SPAN = WORD_MISSES[1] - WORD_MISSES[0]
+
+WORD_PRICE = (5, 8)
+"""The share of random letters' price (:data:`RANDOM_LETTER_UNITS`) that letters writing no words cost at most: a
+tokenizer cuts them into longer pieces than random letters (a common pair or triple is one token): 0.2-0.3 tokens a
+letter past a word's first, for Markov chains of English letters of order 1 and 2 and for words of a vocabulary it
+lacks alike (0.5 for random letters)."""
+
+WORDS_MIN = 5
+"""Words a text must hold in its first :data:`WORD_WINDOW` bytes before they are read."""
+
+WORD_WINDOW = 128
+"""Bytes from a text's start whose words are read: 15-20 words tell a language's from no language's (an order-2
+chain misses 52-100% of their letters, English 0-15%), and a text costs what they do (a text's letters are a
+language or not throughout, as :data:`PAIR_WINDOWS` reads them). Twice as many would halve the spread of a chain's
+misses, and cost 2% more of the whole estimate (3 µs more per text: a translate and a split of twice the bytes)."""
+
+WORD_LIKE = 0.4
+"""Bits per letter above the English table's mean surprisal of its letters below which a text is English-like
+enough for its words to be read: as far as :data:`NATURAL_SURPRISE`, from where the letters are priced as random
+letters by their own surprisal. Names a tokenizer lacks are rich in letters English writes seldom (cities' names
+0.2-0.3 bits above its mean: ``khandyga``, ``ndjamena``); languages whose letters are as near English's are read too
+(Dutch, Italian, Indonesian written without accents): a tokenizer lacks their words as well (they were 0.64-0.75 of
+the real count); the others that write Latin letters write accents (:data:`ACCENTED`). Their pairs are not read: the
+words of a vocabulary a tokenizer lacks (chemistry, Latin, place names) are in pairs English writes seldom (0.4-0.9
+bits above its mean)."""
+
+ACCENTED = 1
+"""Percentage of a text's letters that are Latin-1 letters beyond ASCII (``é``, ``ü``, ``ñ``) above which its words are
+not read: the common words are English's and code's, and French, German, Spanish, Italian and Portuguese, whose
+letters and pairs are as near English's as those of a Markov chain of English letters, write 1-4% of them (and
+their own words, which a tokenizer holds), English hardly any."""
+
+_WORD = re.compile(rb"[A-Z][a-z]{3,}|[a-z]{4,}|[A-Z]{4,}(?![a-z])")
+_ACCENTED_ONES = bytes(1 if value >= 0xC0 and chr(value).isalpha() else 0 for value in range(256))
+
+
+def words(latin: bytes) -> list[bytes]:
+    """The words of four ASCII letters or more of the Latin-1 bytes of a text, lowercase: runs of lowercase letters,
+    a capital and lowercase letters, or capitals, so that an identifier is cut where its case changes (``handleRevoke``
+    is ``handle`` and ``revoke``; ``HTTPServer`` is ``http`` and ``server``), and at underscores: a name made of words
+    writes words, where letters in a language's order make none. A run of letters and digits that holds a digit
+    (``sha256``, a hash, a key in base64: ``HwiC0ZC3CMDyzj``) writes none: its letters are an id's."""
+    return b" ".join(_cased_words(latin)).lower().split()
+
+
+def _cased_words(latin: bytes) -> list[bytes]:
+    """:func:`words` as the text writes them (lowercase, capitalized or capitals): its runs of ASCII letters and digits
+    that hold no digit (a translate and a split, in C), and the pattern only in the few runs that change case
+    inside."""
+    found = [run for run in latin.translate(_LETTERS_AND_DIGITS).split() if len(run) >= 4 and run.isalpha()]
+    if any(not (run.islower() or run.istitle() or run.isupper()) for run in found):
+        found = [word for run in found for word in
+                 ((run,) if run.islower() or run.istitle() or run.isupper() else _WORD.findall(run))]
+    return found
+
+
+_LETTERS_AND_DIGITS = bytes(value if chr(value) in string.ascii_letters + string.digits else ord(" ")
+                            for value in range(256))
+
+
+@functools.cache
+def _common_words() -> frozenset[bytes]:
+    """The common words as a text may write them: lowercase, capitalized and in capitals; and those a tokenizer holds
+    capitalized only (names: ``Tokyo``, not ``tokyo``), capitalized and in capitals."""
+    common = COMMON_WORDS.encode("ascii").split()
+    names = CAPITALIZED_WORDS.encode("ascii").split()
+    written = common + names
+    return frozenset(common + [word.capitalize() for word in written] + [word.upper() for word in written])
+
+
+def _word_share(latin: bytes) -> int:
+    """How far the words of a text (its Latin-1 bytes) are from a language's, from 0 to :data:`WORD_SPAN`: the share
+    of the letters past each word's first (:func:`words`, in its first :data:`WORD_WINDOW` bytes) that are in no
+    common word, where its letters (read in :func:`pair_sample`) are English-like (:data:`WORD_LIKE`, raised by
+    :data:`SURPRISE_DOUBT` over the square root of the letters). The surprisal is read only after the words tell of no
+    language."""
+    found = _cased_words(latin[:WORD_WINDOW])
+    if len(found) < WORDS_MIN:
+        return 0
+    common = _common_words()
+    missed = [word for word in found if word not in common]
+    if not missed:
+        return 0
+    misses = 100 * (sum(map(len, missed)) - len(missed)) // (sum(map(len, found)) - len(found))
+    if misses <= WORD_MISSES[0]:
+        return 0
+    sample = pair_sample(latin)
+    alphabet = letter_surprise(0x00)
+    scores = sample.translate(alphabet.table)
+    letters = len(scores) - scores.count(0)
+    if 100 * _byte_total(sample.translate(_ACCENTED_ONES), 1) > ACCENTED * letters:
+        return 0
+    like = (round(32 * WORD_LIKE) + round(32 * SURPRISE_DOUBT) // math.isqrt(max(1, letters))) * letters
+    if 16 * _byte_total(scores, SURPRISE_CAP) - alphabet.natural * letters > like:
+        return 0
+    return min(misses, WORD_MISSES[1]) - WORD_MISSES[0]
 
 
 def _byte_total(data: bytes, largest: int) -> int:

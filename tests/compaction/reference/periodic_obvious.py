@@ -134,7 +134,72 @@ def random_letter_units(latin: bytes) -> int:
         return 0
     poor = Fraction(spec.NATURAL_VOWELS * len(letters) - 100 * vowels,
                     (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * len(letters))
-    return math.floor(most * max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters))))
+    share = max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters)))
+    if share < Fraction(*spec.WORD_PRICE):
+        share = max(share, Fraction(*spec.WORD_PRICE) * word_fraction(latin))
+    return math.floor(most * share)
+
+
+def words(latin: bytes) -> list[str]:
+    """The words of the Latin-1 characters: runs of ASCII letters and digits that hold no digit, cut before a capital
+    after a lowercase letter and before the last capital of capitals followed by a lowercase letter, the pieces of
+    four letters or more, as written; one character at a time."""
+    runs, run = [], ""
+    for char in latin.decode("latin-1") + " ":
+        if char in string.ascii_letters + string.digits:
+            run += char
+        else:
+            runs.append(run)
+            run = ""
+    found = []
+    for run in runs:
+        if any(char.isdigit() for char in run):
+            continue
+        piece = ""
+        for i, char in enumerate(run):
+            after = run[i + 1] if i + 1 < len(run) else " "
+            if piece and char.isupper() and (piece[-1].islower() or after in string.ascii_lowercase):
+                found.append(piece)
+                piece = ""
+            piece += char
+        found.append(piece)
+    return [piece for piece in found if len(piece) >= 4]
+
+
+def word_fraction(latin: bytes) -> Fraction:
+    """The share of the letters past each word's first, of the words of the first WORD_WINDOW bytes (WORDS_MIN or
+    more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
+    the letters in the windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by
+    SURPRISE_DOUBT over the square root of those letters) and at most ACCENTED percent of those letters are Latin-1
+    letters beyond ASCII; else 0."""
+    found = words(latin[: spec.WORD_WINDOW])
+    common, names = set(spec.COMMON_WORDS.split()), set(spec.CAPITALIZED_WORDS.split())
+    if len(found) < spec.WORDS_MIN:
+        return Fraction(0)
+    missed = sum(len(word) - 1 for word in found
+                 if word.lower() not in common and (word.islower() or word.lower() not in names))
+    misses = 100 * missed // sum(len(word) - 1 for word in found)
+    if misses <= spec.WORD_MISSES[0]:
+        return Fraction(0)
+    table = spec.letter_surprise(0x00)
+    data = windows(latin)
+    letters = sum(1 for byte in data if table.table[byte])
+    if 100 * sum(1 for byte in data if byte >= 0xC0 and chr(byte).isalpha()) > spec.ACCENTED * letters:
+        return Fraction(0)
+    like = (round(32 * spec.WORD_LIKE) + round(32 * spec.SURPRISE_DOUBT) // math.isqrt(max(1, letters))) * letters
+    if 16 * sum(table.table[byte] for byte in data) - table.natural * letters > like:
+        return Fraction(0)
+    return Fraction(min(misses, spec.WORD_MISSES[1]) - spec.WORD_MISSES[0], spec.WORD_SPAN)
+
+
+def windows(data: bytes) -> bytes:
+    """The text the pairs are read in: the whole up to PAIR_WINDOWS windows of PAIR_WINDOW bytes, else that many
+    windows at even steps, joined by a zero byte."""
+    window, count = spec.PAIR_WINDOW, spec.PAIR_WINDOWS
+    if len(data) <= window * count:
+        return data
+    step = (len(data) - window) // (count - 1)
+    return b"\0".join(data[step * index : step * index + window] for index in range(count))
 
 
 def surprise_fraction(block: int, data: bytes, letters: int) -> Fraction:
@@ -154,10 +219,7 @@ def surprise_fraction(block: int, data: bytes, letters: int) -> Fraction:
     pairs = spec.letter_pairs(block)
     if not pairs.paired:
         return share
-    window, count = spec.PAIR_WINDOW, spec.PAIR_WINDOWS
-    if len(data) > window * count:  # windows at even steps, joined by a zero byte
-        step = (len(data) - window) // (count - 1)
-        data = b"\0".join(data[step * index : step * index + window] for index in range(count))
+    data = windows(data)
     classes = [pairs.classes[byte] for byte in data]
     sampled = sum(1 for group in classes if group)
     scores = [pairs.pairs[16 * before + after] if after else 0 for before, after in zip([0, *classes], classes)]
