@@ -21,7 +21,7 @@ from __future__ import annotations
 import errno
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import compress, count
 from pathlib import Path
 from typing import Protocol
@@ -308,8 +308,7 @@ def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, slot_of, ends_object, occurrences = data.find, _MESSAGE_PREFIX.match, scan.lazy_line_slot, \
-        scan.ends_object, data.count
+    find, match, ends_object, occurrences = data.find, _MESSAGE_PREFIX.match, scan.ends_object, data.count
     # Few lines are parsed: their brackets are counted on the line, not by a pass over the piece.
     stop = data.rfind(b"\n", 0, end) + 1
     pos = counted = 0
@@ -326,26 +325,13 @@ def _tally_piece(streamed: StreamedFile, data: bytes, end: int, known: Callable[
                 yield known_entry(raw) if needs(row) else (row, raw)
         elif (found := match(data, pos, eol)) is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol)):
             last = entry_id = found.group(1).decode("utf-8", "replace")
-            if entry_id in ids:  # a duplicate: reported by the index, which counts it
-                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
-            else:
-                new_id(entry_id)
-                counted += 1
-            try:
-                entry = orjson_loads(raw)
-            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
-                entry = None
-            if type(entry) is dict and (occurrences(b"[", pos, eol) + occurrences(b"{", pos, eol) <= MAX_DEPTH
-                                        or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
-                yield entry
-            else:
-                yield from _readable(piece, slot_of(data, pos, eol, line, []))
+            counted += _count_message_id(index, entry_id, data, pos, eol, line, problems)
+            may_nest_deeply = occurrences(b"[", pos, eol) + occurrences(b"{", pos, eol) > MAX_DEPTH
+            yield from _parsed_message(piece, raw, pos, eol, line, may_nest_deeply)
         else:
-            slot = slot_of(data, pos, eol, line, problems)
-            if slot is not None and index.add(slot):
-                last = slot.id
-                if slot.type == "message":
-                    yield from _readable(piece, slot)
+            slot = _counted_slot(index, data, pos, eol, line, problems)
+            last = last if slot is None else slot.id
+            yield from _readable_message(piece, slot)
         pos = eol + 1
         line += 1
     index.add_counted(counted, last)
@@ -361,9 +347,8 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
     assert isinstance(index, TallyIndex)
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
-    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, slot_of, ends_object, loads = data.find, _QUICK_MESSAGE_PREFIX.match, scan.lazy_line_slot, \
-        scan.ends_object, orjson_loads
+    view, problems = memoryview(data), streamed._scan_problems
+    find, match, ends_object = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object
     deep = _bracket_heavy(data, line)
     stop = data.rfind(b"\n", 0, end) + 1
     pos = counted = 0
@@ -373,29 +358,50 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
         if ((found := match(data, pos, eol)) is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol))
                 and find(b"\\", pos, found.end()) < 0):
             last = entry_id = found[1].decode("utf-8", "replace")
-            if entry_id in ids:  # a duplicate: reported by the index, which counts it
-                index.add(slot_of(data, pos, eol, line, problems))  # type: ignore[arg-type]
-            else:
-                new_id(entry_id)
-                counted += 1
-            try:
-                entry = loads(view[pos:eol])
-            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
-                entry = None
-            if type(entry) is dict and (line not in deep or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
-                yield entry
-            else:
-                yield from _readable(piece, slot_of(data, pos, eol, line, []))
+            counted += _count_message_id(index, entry_id, data, pos, eol, line, problems)
+            yield from _parsed_message(piece, view[pos:eol], pos, eol, line, line in deep)
         else:
-            slot = slot_of(data, pos, eol, line, problems)
-            if slot is not None and index.add(slot):
-                last = slot.id
-                if slot.type == "message":
-                    yield from _readable(piece, slot)
+            slot = _counted_slot(index, data, pos, eol, line, problems)
+            last = last if slot is None else slot.id
+            yield from _readable_message(piece, slot)
         pos = eol + 1
         line += 1
     index.add_counted(counted, last)
     yield from _tally_tail(streamed, piece, stop, end, line)
+
+
+def _count_message_id(index: TallyIndex, entry_id: str, data: bytes, pos: int, eol: int, line: int,
+                      problems: list) -> int:
+    """1 where a message line's id is new (added here), 0 for a duplicate, which the index reports and counts."""
+    if entry_id in index.ids:
+        index.add(scan.lazy_line_slot(data, pos, eol, line, problems))  # type: ignore[arg-type]
+        return 0
+    index.ids.add(entry_id)
+    return 1
+
+
+def _parsed_message(piece: Piece, raw: memoryview, pos: int, eol: int, line: int,
+                    may_nest_deeply: bool) -> Iterable[dict]:
+    """The entry of a message line of pi's shape, parsed in place; a line that does not parse, or nests past
+    :data:`MAX_DEPTH`, the careful way (:meth:`Piece.entry`)."""
+    try:
+        entry = orjson_loads(raw)
+    except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
+        entry = None
+    if type(entry) is dict and (not may_nest_deeply or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+        return (entry,)
+    return _readable(piece, scan.lazy_line_slot(piece.data, pos, eol, line, []))
+
+
+def _counted_slot(index: TallyIndex, data: bytes, pos: int, eol: int, line: int, problems: list) -> Slot | None:
+    """Any other line: the scanner's own code for one line and the index's ``add``; its slot if it counts."""
+    slot = scan.lazy_line_slot(data, pos, eol, line, problems)
+    return slot if slot is not None and index.add(slot) else None
+
+
+def _readable_message(piece: Piece, slot: Slot | None) -> Iterable[dict]:
+    """:func:`_readable` of a counted message slot; nothing for any other line."""
+    return _readable(piece, slot) if slot is not None and slot.type == "message" else ()
 
 
 def known_entry(line: bytes | memoryview) -> dict:

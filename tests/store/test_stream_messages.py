@@ -149,13 +149,7 @@ def test_an_eager_read_is_the_plain_pass(tmp_path, monkeypatch):
 @pytest.mark.parametrize("path", [*PI_SESSIONS, *CORPUS], ids=lambda p: p.stem)
 def test_info_of_the_file_is_info_of_the_session_opened_whole(path):
     """file_info_json (the fast pass) against session_info_json of the file opened whole, v1/v2 files included."""
-    try:
-        expected = session_info_json(Session.open(path))
-    except PiCompactError as exc:
-        with pytest.raises(type(exc)):
-            file_info_json(path)
-        return
-    assert file_info_json(path)[1] == expected
+    _assert_info_is_info_of_the_session_opened_whole(path)
 
 
 @settings(max_examples=100, deadline=None)
@@ -234,13 +228,7 @@ def test_the_fast_pass_reads_damaged_lines_as_the_line_by_line_pass(tmp_path, mo
     path.write_bytes(data)
     monkeypatch.setattr(stream, "PIECE_BYTES", piece_bytes)
     assert fast(path) == plain(path)
-    try:
-        expected = session_info_json(Session.open(path))
-    except PiCompactError as exc:
-        with pytest.raises(type(exc)):
-            file_info_json(path)
-        return
-    assert file_info_json(path)[1] == expected
+    _assert_info_is_info_of_the_session_opened_whole(path)
 
 
 @pytest.mark.parametrize("line", [
@@ -255,3 +243,14 @@ def test_a_backslash_in_the_prefix_takes_the_scanners_way(tmp_path, line):
     path.write_bytes(b"\n".join([orjson.dumps(HEADER), _line("message", 1, "hi", None), line, b""]))
     assert stream._QUICK_MESSAGE_PREFIX.match(line) is not None and scan._PREFIX.match(line) is None
     assert fast(path) == plain(path)
+
+
+def _assert_info_is_info_of_the_session_opened_whole(path):
+    """file_info_json (the fast pass) gives session_info_json of the file opened whole, or fails as opening it does."""
+    try:
+        expected = session_info_json(Session.open(path))
+    except PiCompactError as exc:
+        with pytest.raises(type(exc)):
+            file_info_json(path)
+        return
+    assert file_info_json(path)[1] == expected
