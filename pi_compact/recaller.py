@@ -178,16 +178,18 @@ def _parsed(data: bytes, slot: Slot, report: Callable[[Problem], None]) -> dict:
 
 def _shallow(entry: dict) -> bool:
     """Whether ``entry`` nests at most :data:`~pi_compact.store.depth.MAX_DEPTH` levels (as
-    :func:`~pi_compact.store.depth.depth` counts them), walked a level at a time: a list of the containers
-    of each level, no call per container."""
-    level, containers = 1, [entry]
-    while containers:
-        if level > MAX_DEPTH:
+    :func:`~pi_compact.store.depth.depth` counts them)."""
+    return _fits(entry, MAX_DEPTH)
+
+
+def _fits(container: dict | list, levels: int) -> bool:
+    """Whether ``container`` nests at most ``levels`` levels: a call per container, never more than
+    ``levels`` deep (a walk of each level's list of containers cost a third more)."""
+    if levels == 0:
+        return False
+    for child in container.values() if type(container) is dict else container:
+        if (type(child) is dict or type(child) is list) and not _fits(child, levels - 1):
             return False
-        containers = [child for container in containers
-                      for child in (container.values() if type(container) is dict else container)
-                      if type(child) is dict or type(child) is list]
-        level += 1
     return True
 
 
