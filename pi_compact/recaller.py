@@ -27,6 +27,7 @@ import orjson
 from .errors import CorruptEntryError
 from .session import Session
 from .store.byte_search import candidate_slots, candidates_in, folding_into
+from .store.depth import MAX_DEPTH
 from .store.scan import Problem, Slot, _gc_paused, parse_slot
 
 EXCERPT_CHARS = 400
@@ -130,12 +131,11 @@ def recall_file(path: str | os.PathLike, query: str, *, limit: int = 10,
         for piece in streamed.pieces():
             scope = [slot for slot in piece.slots if slot.type in _SEARCHED_TYPES]
             searched += len(scope)
-            candidates = candidates_in(piece.data, query, scope)
-            entry_of = _parser(piece, candidates, len(scope), report)
-            for slot in candidates:
+            data = piece.data
+            for slot in candidates_in(data, query, scope):
                 parsed += 1
                 try:
-                    entry = entry_of(slot)
+                    entry = _parsed(data, slot, report)
                 except CorruptEntryError:
                     continue
                 if holds(entry):
@@ -159,18 +159,38 @@ def recall_file(path: str | os.PathLike, query: str, *, limit: int = 10,
     return session, RecallResult(query, tuple(hits), total, searched, False)
 
 
-def _parser(piece, candidates: list[Slot], searched: int, report: Callable[[Problem], None]) -> Callable[[Slot], dict]:
-    """How to parse the candidates of a piece, as ``SessionIndex.peek`` does (the problems to ``report``): whether
-    a line may nest too deeply is told by its brackets, counted line by line for a few candidates, for many in
-    one pass over the piece (:class:`~pi_compact.store.stream.Piece`; two counts per line were a third of the
-    parsing of a word found in most lines)."""
-    from .store.stream import Piece
+def _parsed(data: bytes, slot: Slot, report: Callable[[Problem], None]) -> dict:
+    """The slot's entry, parsed but not kept, exactly as ``SessionIndex.peek`` gives it (the problems to
+    ``report``): an object orjson reads that nests no deeper than the readers take is the entry; any other
+    line goes the careful way (:func:`~pi_compact.store.scan.parse_slot`). How deep the entry nests is told
+    from the entry, not by counting the line's brackets: two counts of a line cost more than its parse,
+    and a pass over a whole piece for them more than a walk of the entries of the lines parsed."""
+    if slot.entry is not None:
+        return slot.entry
+    try:
+        entry = orjson.loads(memoryview(data)[slot.start : slot.end])
+    except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
+        entry = None
+    if type(entry) is dict and _shallow(entry):
+        return entry
+    return parse_slot(data, slot, keep=False, report=report)
 
-    data = piece.data
-    if candidates and len(candidates) * 4 > searched:
-        first = candidates[0]
-        return Piece(data, [], first.line - data.count(b"\n", 0, first.start), report).entry
-    return lambda slot: slot.entry if slot.entry is not None else parse_slot(data, slot, keep=False, report=report)
+
+def _shallow(entry: dict) -> bool:
+    """Whether ``entry`` nests at most :data:`~pi_compact.store.depth.MAX_DEPTH` levels (as
+    :func:`~pi_compact.store.depth.depth` counts them)."""
+    return _fits(entry, MAX_DEPTH)
+
+
+def _fits(container: dict | list, levels: int) -> bool:
+    """Whether ``container`` nests at most ``levels`` levels: a call per container, never more than
+    ``levels`` deep (a walk of each level's list of containers cost a third more)."""
+    if levels == 0:
+        return False
+    for child in container.values() if type(container) is dict else container:
+        if (type(child) is dict or type(child) is list) and not _fits(child, levels - 1):
+            return False
+    return True
 
 
 def _matcher_holds(matcher: Callable[[str], int | None]) -> Callable[[dict], bool]:
@@ -264,20 +284,30 @@ def _entry_parts(entry: dict) -> list[str]:
 def _message_parts(message: dict) -> list[str]:
     role = message.get("role")
     if role == "bashExecution":
-        return [f"$ {_strings(message.get('command'))}\n{_strings(message.get('output'))}"]
-    content = message.get("content")
-    parts = []
-    for block in content if isinstance(content, list) else [content]:
-        if isinstance(block, dict) and block.get("type") == "toolCall":
-            arguments = orjson.dumps(block.get("arguments"), default=str).decode()
-            parts.append(f"{_strings(block.get('name'))}({arguments})")
-        elif isinstance(block, dict):
-            parts.append(_strings(block.get("text") if block.get("type") != "thinking" else block.get("thinking")))
-        else:
-            parts.append(_strings(block))
+        return [_bash_part(message)]
+    parts = [_block_part(block) for block in _blocks(message)]
     if role == "branchSummary" or role == "compactionSummary":
         parts.append(_strings(message.get("summary")))
     return parts
+
+
+def _blocks(message: dict) -> list:
+    content = message.get("content")
+    return content if isinstance(content, list) else [content]
+
+
+def _block_part(block: Any) -> str:
+    """The text of one block of a message's content: a tool call shows its name and its arguments as JSON."""
+    if isinstance(block, dict):
+        kind = block.get("type")
+        if kind == "toolCall":
+            return f"{_strings(block.get('name'))}({orjson.dumps(block.get('arguments'), default=str).decode()})"
+        return _strings(block.get("text") if kind != "thinking" else block.get("thinking"))
+    return _strings(block)
+
+
+def _bash_part(message: dict) -> str:
+    return f"$ {_strings(message.get('command'))}\n{_strings(message.get('output'))}"
 
 
 def _strings(value: Any) -> str:
@@ -330,6 +360,15 @@ def _parts_matcher(query: str) -> Callable[[dict], bool] | None:
         return encoded in part.encode("utf-8", "surrogatepass").lower()
 
     def entry_holds(entry: dict) -> bool:
+        message = entry.get("message") if entry.get("type") == "message" else None
+        if isinstance(message, dict) and message.get("role") != "bashExecution":
+            # block by block: the parts after the one that holds the query are not made (a tool call's
+            # arguments written as JSON, most often)
+            for block in _blocks(message):
+                if holds(_block_part(block)):
+                    return True
+            role = message.get("role")
+            return (role == "branchSummary" or role == "compactionSummary") and holds(_strings(message.get("summary")))
         for part in _entry_parts(entry):
             if holds(part):
                 return True

@@ -153,13 +153,42 @@ def _hostile(tmp_path: Path) -> list[Path]:
         _write(tmp_path / "spelled.jsonl", entries[:16], spelled),
         _write(tmp_path / "broken.jsonl", entries, extra=broken + b"not json at all cache\n" + broken.rstrip()),
         _write(tmp_path / "deeper.jsonl", entries[:3], extra=_too_deep_for_the_parsers(3000)),
+        _write(tmp_path / "many.jsonl", _chain(_many_hits())),
     ]
+
+
+def _many_hits() -> list[dict]:
+    """A word in most lines, in their texts, in their keys (``usage``'s, which are not shown; the arguments',
+    which are) and in values search does not show (a tool result's ``details``, a signature), the lines of
+    each kind interleaved."""
+    usage = {"input": 3, "output": 5, "cacheRead": 7, "cacheWrite": 0, "cost": {"cacheRead": 0.1, "total": 1}}
+    kinds = [
+        lambda n: {"role": "user", "content": f"warm the cache {n}", "timestamp": n},
+        lambda n: {"role": "assistant", "content": [
+            {"type": "thinking", "thinking": "the Cache is cold", "thinkingSignature": "xCACHEx"},
+            {"type": "toolCall", "id": f"t{n}", "name": "read", "arguments": {"path": f"src/{n}.ts"}}],
+            "usage": usage, "timestamp": n},
+        lambda n: {"role": "assistant", "content": [{"type": "toolCall", "id": f"t{n}", "name": "edit",
+                                                     "arguments": {"edits": [{"cacheKey": n, "text": "}\"{"}]}}],
+                   "usage": usage, "timestamp": n},
+        lambda n: {"role": "assistant", "content": [
+            {"type": "text", "text": "nothing to see"}, {"type": "thinking", "thinking": "x", "thinkingSignature": "cache"},
+            {"type": "toolCall", "id": f"t{n}", "name": "grep", "arguments": {"pattern": "[{\"cacheRead\":"}}],
+            "usage": usage, "timestamp": n},
+        lambda n: {"role": "toolResult", "toolCallId": f"t{n}", "toolName": "edit", "content": [
+            {"type": "text", "text": "ok"}], "details": {"diff": f"- cache {n}\n+ cache"}, "isError": False,
+            "timestamp": n},
+        lambda n: {"role": "toolResult", "toolCallId": f"t{n}", "toolName": "bash", "content": [
+            {"type": "text", "text": "CACHE HIT"}], "details": {"cacheHit": True}, "isError": False, "timestamp": n},
+    ]
+    return [kinds[n % len(kinds)](n) for n in range(150)]
 
 
 QUERIES = ["cache", "CACHE", "Cache miss", "enoent", "ENOENT", "class", "kick", "k", "istanbul", "file", "flow",
            "tab", "here newline", '"quoted"', "back\\slash", "日本語", "cacheread", "cache.ts", "src/cache.ts",
            "bottom", "m0003", "ls cache", "$ ls", "read(", "the cache branch", "página", "é",
-           "not read", "nested", "levels é"]
+           "not read", "nested", "levels é", "cachewrite", "cachekey", "cachehit", "diff", "details", "usage",
+           "input", "xcachex", "total", "ok", "src", "hit", "edits", "arguments", "pattern", "cacheread\":"]
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda options: ",".join(f"{k}={v}" for k, v in options.items()))
@@ -173,8 +202,8 @@ def test_the_fast_search_of_hostile_files_finds_what_the_full_search_finds(tmp_p
 @pytest.mark.parametrize("piece", [7, 4096, 1 << 20])
 def test_the_pieces_the_file_is_read_in_change_nothing(tmp_path, monkeypatch, piece):
     monkeypatch.setattr(byte_search, "_PIECE_BYTES", piece)
-    for path in _hostile(tmp_path)[:3]:
-        for query in ["cache", "enoent", "class", "kick", "file"]:
+    for path in [*_hostile(tmp_path)[:3], _hostile(tmp_path)[-1]]:
+        for query in ["cache", "enoent", "class", "kick", "file", "cacheread", "cachekey", "diff"]:
             fast, full = _both(path, query, monkeypatch, whole_session=True, limit=2)
             assert fast == full, (path.name, query)
 
@@ -292,7 +321,7 @@ def _cli(path: Path, *args: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("args", [[], ["--json"], ["--limit", "1"], ["--limit", "1", "--json"], ["--compacted"],
                                   ["--compacted", "--all-branches", "--json"]], ids=" ".join)
 def test_the_command_prints_what_the_full_search_prints(tmp_path, monkeypatch, args):
-    paths = [*_pi_sessions(), *_hostile(tmp_path)[:4]]
+    paths = [*_pi_sessions(), *_hostile(tmp_path)[:4], _hostile(tmp_path)[-1]]
     monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
     fast = {(path, query): _cli(path, query, *args) for path in paths for query in ["cache", "the", "ENOENT"]}
     _switch_to_full_search(monkeypatch)
@@ -300,3 +329,19 @@ def test_the_command_prints_what_the_full_search_prints(tmp_path, monkeypatch, a
         full_code, full_stdout, full_stderr = _cli(path, query, *args)
         assert (code, stdout) == (full_code, full_stdout), (path.name, query)
         assert set(stderr.splitlines()) <= set(full_stderr.splitlines())  # warnings of the lines parsed
+
+
+@settings(max_examples=150, deadline=None)
+@given(levels=st.integers(1, 130), lists=st.lists(st.booleans(), min_size=1, max_size=8),
+       siblings=st.integers(0, 3), at=st.integers(0, 130))
+def test_how_deep_an_entry_nests_is_told_as_the_depth_rule_tells_it(levels, lists, siblings, at):
+    """Parsed entries are measured, not their lines' brackets counted: the measure is the depth rule's."""
+    from pi_compact.store.depth import MAX_DEPTH, depth
+
+    value: object = "bottom"
+    for level in range(levels):
+        value = [value, *range(siblings)] if lists[level % len(lists)] else {"x": value, "n": siblings}
+        if level == at:
+            value = [value, {"side": [[{}]]}] if siblings % 2 else {"side": {"a": []}, "deep": value}
+    entry = {"type": "message", "message": value}
+    assert recaller._shallow(entry) == (depth(entry, MAX_DEPTH) <= MAX_DEPTH)

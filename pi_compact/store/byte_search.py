@@ -134,28 +134,29 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
     :func:`folding_into`).
 
     The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh memory
-    than the search itself, and doubled the peak), and each piece is read for every test while it is in the
-    processor's cache. Each run is searched from one occurrence to the next, skipping the rest of each line
+    than the search itself, and doubled the peak), and each piece is read for every run while it is in the
+    processor's cache. Escapes are looked for after, only between the lines found holding every run (what
+    those lines hold in escapes changes nothing: a tenth of a common word's search). Each run is searched from one occurrence to the next, skipping the rest of each line
     found, rather than line by line (a word found in few lines costs a few searches, not one per line; a
     common one a search per line holding it). A line's bounds are its slot's, the one ``spans`` starts last
     before an occurrence (no run holds a newline); an occurrence between them (in the header, a line of
-    another type) is passed over to the next. An occurrence in a key counts only in a line that holds a
-    tool call's ``"arguments"`` (see :func:`_in_key`): ``timestamp``, ``content`` or ``cacheRead`` are keys
-    of nearly every line, and parsing each line to find the word in none of its texts cost seconds.
+    another type) is passed over to the next. An occurrence in a key counts only inside a tool call's
+    ``"arguments"`` (see :func:`_in_key`, :func:`_in_arguments`): ``timestamp``, ``content`` or ``cacheRead``
+    are keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds
+    (a line merely holding arguments, a quarter of a session's, let its ``usage`` keys through).
     """
     starts, slots = spans
-    holding: list[set[int]] = [set() for _ in runs]
-    keyed: list[set[int]] = [set() for _ in runs]  # per run, the lines holding it in a key
+    holding: list[dict[int, int]] = [{} for _ in runs]  # per run, the lines holding it: start, end
+    keyed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in runs]  # per run, lines holding it in keys: end, where
     lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
     resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
     unsure: set[int] = set()
     folding = [char.encode() for char in folding_into([run.decode() for run in runs])]
     # the piece reaches into the next by a run's length less one, so that a run across the seam is found
-    # (one starting in the next piece is that piece's); an escape is found the same way
-    overlap = max(len(runs[0]), len(b"\\u")) - 1
+    # (one starting in the next piece is that piece's)
+    overlap = len(runs[0]) - 1
     for offset in range(0, len(data), _PIECE_BYTES):
         piece = data[offset : offset + _PIECE_BYTES + overlap].lower()
-        _find_escapes(data, piece, offset, unsure)
         for number, run in enumerate(runs):
             found = holding[number]
             at = piece.find(run, max(resume[number] - offset, 0))
@@ -170,27 +171,44 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
                     start, end = starts[span], slots[span].end
                     lines[number] = start, end
                 if _in_key(data, offset + at + len(run)):
-                    keyed[number].add(start)
+                    in_keys = keyed[number].get(start)
+                    if in_keys is None:
+                        in_keys = keyed[number][start] = end, []
+                    in_keys[1].append(offset + at)
                     at = piece.find(run, at + len(run))  # the line may hold it in a text further on
                     continue
-                found.add(start)
+                found[start] = end
                 resume[number] = end
                 at = piece.find(run, end - offset)
+    for found, in_keys in zip(holding, keyed):
+        found.update((start, end) for start, (end, keys) in in_keys.items()
+                     if start not in found and _in_arguments(data, start, end, keys))
+    held = holding[0]
+    for found in holding[1:]:
+        held = {start: end for start, end in held.items() if start in found}
+    _find_escapes(data, held, unsure)
     for char in folding:
         _find_character(data, char, unsure)
-    for found, in_keys in zip(holding, keyed):
-        found.update(start for start in in_keys - found if _holds_arguments(data, start))
-    return set.intersection(*holding), unsure
+    return set(held), unsure
 
 
-def _find_escapes(data: bytes, piece: bytes, offset: int, unsure: set[int]) -> None:
-    """Add to ``unsure`` the starts of the lines holding a ``\\u`` escape that starts in the lowered ``piece``
-    of ``data`` at ``offset`` (and within :data:`_PIECE_BYTES` of it)."""
-    found = _ESCAPE.search(piece)
-    while found is not None and found.start() < _PIECE_BYTES:
-        start, end = _line_bounds(data, offset + found.start())
+def _find_escapes(data: bytes, held: dict[int, int], unsure: set[int]) -> None:
+    """Add to ``unsure`` the starts of the lines holding a ``\\u`` escape, of those outside ``held`` (the
+    lines' starts and ends). A ``\\U`` is no JSON escape: a line holding one does not parse."""
+    at = 0
+    for start in sorted(held):
+        if start - at > 1:  # room for an escape
+            _find_escapes_in(data, at, start, unsure)
+        at = held[start]
+    _find_escapes_in(data, at, len(data), unsure)
+
+
+def _find_escapes_in(data: bytes, at: int, stop: int, unsure: set[int]) -> None:
+    found = _ESCAPE.search(data, at, stop)
+    while found is not None:
+        start, end = _line_bounds(data, found.start())
         unsure.add(start)
-        found = _ESCAPE.search(piece, end - offset)
+        found = _ESCAPE.search(data, end, stop)
 
 
 def _find_character(data: bytes, char: bytes, unsure: set[int]) -> None:
@@ -246,13 +264,49 @@ def _in_key(data: bytes, after: int) -> bool:
     return _KEY_REST.match(data, after) is not None
 
 
-def _holds_arguments(data: bytes, start: int) -> bool:
-    """Whether the line at ``start`` holds a key ``"arguments"``: a tool call's arguments are shown as JSON,
-    their keys included (see :func:`pi_compact.recaller.recall`); no other key is in an entry's text."""
-    end = data.find(b"\n", start)
-    return data.find(b'"arguments"', start, len(data) if end < 0 else end) >= 0
+def _in_arguments(data: bytes, start: int, end: int, keys: list[int]) -> bool:
+    """Whether one of the keys at ``keys`` (offsets, in order) of the line from ``start`` to ``end`` is inside the value of a
+    key ``"arguments"``: a tool call's arguments are shown as JSON, their keys included (see
+    :func:`pi_compact.recaller.recall`); no other key is in an entry's text.
+
+    A quote in a line that parses is a string's, never inside one (JSON escapes it there), so a
+    ``"arguments"`` followed by a colon is that key. Its value ends at its closing bracket, found by skipping
+    strings whole (a bracket in a string is text); a value that does not close before the line ends (a line
+    that does not parse) reaches the line's end: the keys count then, which costs a parse, never a hit."""
+    at = data.find(b'"arguments"', start, keys[-1])  # found as bytes first: a regex's search is slower
+    while at >= 0:
+        found = _ARGUMENTS.match(data, at, end)
+        if found is None:  # the string "arguments", not the key
+            at = data.find(b'"arguments"', at + 1, keys[-1])
+            continue
+        stop = _container_end(data, found.end() - 1, end)
+        if any(found.end() <= key < stop for key in keys):
+            return True
+        at = data.find(b'"arguments"', stop, keys[-1])  # an "arguments" inside this value is inside it
+    return False
 
 
+def _container_end(data: bytes, at: int, end: int) -> int:
+    """The offset just past the close of the object or array opening at ``at``, or ``end`` (the line's) if it
+    does not close before: what is between brackets, strings whole, skipped by one match (a bracket in a
+    string is text; an unterminated string reaches ``end``)."""
+    level = 0
+    while at < end:
+        if data[at] == 0x22:  # a string the skip could not match: unterminated
+            return end
+        level += 1 if data[at] in b"[{" else -1
+        at += 1
+        if level == 0:
+            return at
+        at = _BETWEEN_BRACKETS.match(data, at, end).end()  # type: ignore[union-attr]  (it matches empty)
+    return end
+
+
+_ARGUMENTS = re.compile(rb'"arguments"[ \t\r]*:[ \t\r]*[\[{]')
+"""The key of a tool call's arguments, and the bracket opening them (scalar arguments hold no key)."""
+_BETWEEN_BRACKETS = re.compile(rb'(?:[^"\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*")*')
+"""What a container holds up to its next bracket: characters that are no bracket or quote, and whole strings
+(each alternative starts with a character the other cannot: each character is read once)."""
 _PIECE_BYTES = 1 << 20
 """Bytes of the file lowered at once by :func:`_lines_holding`."""
 _ESCAPE = re.compile(rb"\\u")

@@ -161,15 +161,16 @@ def test_a_lazily_read_file_is_searched_line_by_line_even_when_the_words_are_spr
 @pytest.mark.parametrize(
     ("query", "expected", "passed"),
     [
-        ("timestamp", ["m0"], [0, 1]),  # a key of every line, a word of one text
+        ("timestamp", ["m0"], [0]),  # a key of every line, a word of one text
         ("path", ["m3", "m1"], [1, 3]),  # a key of a tool call's arguments is in its text; "path": in a text
-        ("role", [], [1]),
-        ("content", ["m3"], [1, 3]),  # "content" : in a text, whitespace before its colon
+        ("role", [], []),
+        ("content", ["m3"], [3]),  # "content" : in a text, whitespace before its colon
     ],
 )
 def test_a_word_in_the_keys_of_every_line_is_found_in_the_texts_only(tmp_path, monkeypatch, query, expected, passed):
-    """The byte filter passes a line holding the word only in keys when they may be a tool call's arguments
-    (shown with their keys): the other lines are ruled out before any is parsed."""
+    """The byte filter passes a line holding the word only in keys when they are inside a tool call's arguments
+    (shown with their keys), not in a line merely holding arguments: the other lines are ruled out before any
+    is parsed."""
     from pi_compact import Session, recall
     from pi_compact.store import scan
 
@@ -241,3 +242,61 @@ def test_a_run_found_in_a_folded_text_only_through_a_character_names_that_charac
     through_char = start < len(prefix) + len(char.casefold()) and start + length > len(prefix)
     if run and run.isascii() and len(run) == length and through_char:
         assert char in folding_into([run])
+
+
+@pytest.mark.parametrize(
+    ("line", "inside"),
+    [
+        (b'{"a":{"arguments":{"cacheA":1}},"usage":{"cacheB":2}}', [True, False]),
+        (b'{"arguments":{"p":"}]{[\\"","cacheA":1},"cacheB":2}', [True, False]),  # brackets in a string
+        (b'{"arguments":[{"x":{"cacheA":1}}],"cacheB":0}', [True, False]),
+        (b'{"arguments" : { "cacheA" : 1 } , "cacheB":0}', [True, False]),
+        (b'{"k":"arguments","cacheA":1}', [False]),  # the word as a value
+        (b'{"arguments":"x","cacheA":1}', [False]),  # scalar arguments hold no key
+        (b'{"cacheA":1,"arguments":{"cacheB":2}}', [False, True]),
+        (b'{"c":[{"arguments":{"x":1}},{"arguments":{"cacheA":1}}],"cacheB":1}', [True, False]),
+        (b'{"arguments":{"p":"unterminated,"cacheA":1', [True]),  # a broken line: let through
+        (b'{"arguments":{"a":{"arguments":{"b":1}},"cacheA":1},"cacheB":1}', [True, False]),
+    ],
+)
+def test_a_key_counts_only_inside_a_tool_calls_arguments(line, inside):
+    keys = [at for at in range(len(line)) if line.startswith(b"cache", at)]
+    assert [byte_search._in_arguments(line, 0, len(line), [key]) for key in keys] == inside
+    assert byte_search._in_arguments(line, 0, len(line), keys) == any(inside)
+
+
+_values = st.recursive(
+    st.one_of(st.text(alphabet='{}[]"\\:, ac', max_size=6), st.integers(-1000, 1000)),
+    lambda children: st.one_of(st.lists(children, max_size=3),
+                               st.dictionaries(st.sampled_from(["arguments", "x", "cache"]), children, max_size=3)),
+    max_leaves=15,
+)
+
+
+def _numbered(value, names: list[str], inside: set[str], in_arguments: bool = False):
+    """``value`` with each key ``cache`` made ``cacheN`` (N counting up), and in ``inside`` those within the
+    value of a key ``arguments``."""
+    if isinstance(value, list):
+        return [_numbered(item, names, inside, in_arguments) for item in value]
+    if not isinstance(value, dict):
+        return value
+    numbered = {}
+    for key, item in value.items():
+        if key == "cache":
+            key = f"cache{len(names)}"
+            names.append(key)
+            if in_arguments:
+                inside.add(key)
+        numbered[key] = _numbered(item, names, inside, in_arguments or key == "arguments")
+    return numbered
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.dictionaries(st.sampled_from(["arguments", "x", "cache"]), _values, max_size=4))
+def test_the_keys_inside_arguments_are_told_exactly_from_the_bytes(value):
+    names: list[str] = []
+    inside: set[str] = set()
+    for line in _lines(_numbered(value, names, inside)):
+        for name in names:
+            key = line.index(b'"' + name.encode() + b'":') + 1
+            assert byte_search._in_arguments(line, 0, len(line), [key]) == (name in inside), (line, name)
