@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,7 +28,7 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
-from .visible import _CONTROLS, visible, visible_line  # noqa: F401 (the drawing code's own names)
+from .visible import _ANY_CONTROL, _CONTROLS, visible, visible_line  # noqa: F401 (the drawing code's own names)
 
 PREVIEW_CHARS = 160
 """Longest one-line preview of an entry before the terminal width crops it further."""
