@@ -193,8 +193,6 @@ def print_sparse_file() -> None:
     """``session info`` and ``session list`` on a 2 GB file that is one valid entry and a hole of NULs (a torn tail
     after a crash, or a hostile file): issue 23.9. Before: 85.6 s and 8.4 GB for info; then 5.2 s and 2.07 GB (the
     file held once); read in pieces, holes skipped (store/stream.py): a fraction of a second and tens of MB."""
-    from bench.run import run_measured
-
     baseline = os.environ.get("BASELINE")
     with tempfile.TemporaryDirectory() as scratch:
         path = Path(scratch) / "sparse.jsonl"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pi_compact import Session
 from pi_compact.compaction.offline import OfflineSummarizer
-from pi_compact.compaction.offline.compose import compose, strip_generated
+from pi_compact.compaction.offline.compose import compose
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.prepare import collect_files, message_for_summary
 from pi_compact.compaction.summarizer import SummaryRequest
@@ -190,4 +190,3 @@ def summaries_at_commit(commit: str, wanted: list[Region]) -> dict[str, str]:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
-    del strip_generated

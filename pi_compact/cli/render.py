@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import json
 import math
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,13 +21,13 @@ from typing import NamedTuple
 
 import orjson
 from rich.cells import cell_len, get_character_cell_size, set_cell_size
-from rich.console import Console, Group
+from rich.console import Console
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
-from .visible import _ANY_CONTROL, _CONTROLS, visible, visible_line  # noqa: F401 (the drawing code's own names)
+from .visible import _CONTROLS, visible, visible_line  # noqa: F401 (the drawing code's own names)
 
 PREVIEW_CHARS = 160
 """Longest one-line preview of an entry before the terminal width crops it further."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..accessors import entry_role
-from ..context import branch_summary_message, custom_message
+from ..context import custom_message
 from .tokens import estimate_tokens, text_tokens
 
 _CUT_ROLES = frozenset({"user", "assistant", "bashExecution", "custom", "branchSummary", "compactionSummary"})

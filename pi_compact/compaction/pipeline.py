@@ -15,7 +15,6 @@ on failure, in one ``custom`` entry saying what failed, with every earlier byte 
 from __future__ import annotations
 
 import functools
-import time
 from dataclasses import dataclass
 from typing import Callable
 

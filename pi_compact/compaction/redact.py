@@ -85,14 +85,15 @@ _ENV_LINE = re.compile(
 )
 """A ``.env`` (or YAML) line: an upper-case name starts the line; its value runs to the end of the line."""
 _ASSIGNMENT = re.compile(
-    r"(?i)(?<![A-Za-z0-9_.\-])((?:\\*+[\"'])?([A-Za-z_$@][A-Za-z0-9_.\-]{0,127}+)(?:" + _SECRET_NAME_END
+    r"(?i)(?<![A-Za-z0-9_.\-])((?:(?<!\\)\\*+[\"'])?([A-Za-z_$@][A-Za-z0-9_.\-]{0,127}+)(?:" + _SECRET_NAME_END
     + r")(?:\\*+[\"'])?[ \t]*+(?:[:=](?![=:])|=>|:=)[ \t]*+)"
     r"(\\++\"[^\"\\\n]{0,4096}+|\"(?:[^\"\\\n]|\\.){0,4096}+\"|'[^'\n]{0,4096}+'|`[^`\n]{0,4096}+`"
     r"|[^\s\"'`,;)\]}]{1,4096}+)"
 )
 """``name = value``, ``name: value``, ``"name": "value"`` (also JSON inside a JSON string, its quotes escaped
 once or more: ``\\"name\\": \\"value\\"``): the name must end like a secret's (checked closer by
-:func:`_is_secret_name`)."""
+:func:`_is_secret_name`). A run of backslashes is entered at its first one only: tried from each of them, a long
+run with no quote after it took time growing with the square of its length."""
 
 _INI_SECTION = re.compile(r"(?m)^[ \t]*+\[[^\]\n]{1,200}+\][ \t]*+$")
 _CONFIG_LINE = re.compile(r"(?m)^([ \t]*+([A-Za-z_][A-Za-z0-9_.\-]{0,127}+)[ \t]*+[=:][ \t]*+)([^\n]{1,4096}+)")

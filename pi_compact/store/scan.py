@@ -261,9 +261,11 @@ def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base:
     return line
 
 
-def prefix_of(kind: str) -> re.Pattern[bytes]:
-    """The scanner's prefix of a line pi wrote, for entries of type ``kind`` only: the id is group 1."""
-    return re.compile(_PREFIX_SOURCE.replace(rb"([A-Za-z0-9_\-]{1,64})", re.escape(kind.encode()), 1))
+def prefix_source_of(kind: str) -> bytes:
+    """The source of the scanner's prefix of a line pi wrote, for entries of type ``kind`` only (the id is group
+    1): a source, not a compiled pattern, so that a caller deriving another pattern from it never reads
+    ``.pattern`` of one it only ever uses with ``match`` (the regex audit would then try it unanchored)."""
+    return _PREFIX_SOURCE.replace(rb"([A-Za-z0-9_\-]{1,64})", re.escape(kind.encode()), 1)
 
 
 def lazy_line_slot(data: bytes, pos: int, end: int, line: int, problems: list[Problem]) -> Slot | None:

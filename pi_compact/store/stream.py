@@ -286,8 +286,9 @@ class Piece:
             yield entry
 
 
-_MESSAGE_PREFIX = scan.prefix_of("message")
-_QUICK_MESSAGE_PREFIX = re.compile(_MESSAGE_PREFIX.pattern.replace(rb'[^"\\]', rb'[^"]'))
+_MESSAGE_PREFIX_SOURCE = scan.prefix_source_of("message")
+_MESSAGE_PREFIX = re.compile(_MESSAGE_PREFIX_SOURCE)
+_QUICK_MESSAGE_PREFIX = re.compile(_MESSAGE_PREFIX_SOURCE.replace(rb'[^"\\]', rb'[^"]'))
 """:data:`_MESSAGE_PREFIX` with strings that may hold a backslash: what it matches without one is what the
 scanner's prefix matches (the same groups), read several times faster (a class of one character)."""
 
