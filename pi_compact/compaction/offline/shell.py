@@ -76,8 +76,10 @@ class ShellEffects:
         return bool(self.programs) and not self.writes and all(p in _INSPECTORS for p in self.programs)
 
 
-def shell_effects(command: str) -> ShellEffects:
-    """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed)."""
+def shell_effects(command: str, start: str | None = "") -> ShellEffects:
+    """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed), named
+    from where the session started when the shell ran it in ``start`` (a persistent shell's directory, left by an
+    earlier call's ``cd``; ``None`` when not known)."""
     effects = ShellEffects([], [], [])
     stripped, heredocs = _split_heredocs(command[:20_000])
     scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
@@ -89,7 +91,7 @@ def shell_effects(command: str) -> ShellEffects:
                 scripts.update(dict.fromkeys(fed.writes, body))
             elif _reads_code_from_stdin(segment):
                 _add_script(body, effects)
-    for segment, folder in _placed(_tokens(stripped)):
+    for segment, folder in _placed(_tokens(stripped), start):
         found = ShellEffects([], [], [])
         _segment_effects(segment, found, scripts)
         effects.programs.extend(found.programs)
@@ -99,14 +101,27 @@ def shell_effects(command: str) -> ShellEffects:
     return effects
 
 
-def _placed(tokens: list[str]) -> Iterator[tuple[list[str], str | None]]:
-    """Each simple command with the directory an earlier ``cd``/``pushd`` of the line moved to (``""``: where the
-    line started; ``None``: a place not known, as ``cd $DIR`` or ``cd ~``). A subshell's ``cd`` ends at its ``)``."""
-    folder: str | None = ""
+def final_folder(command: str, start: str | None = "") -> str | None:
+    """Where a persistent shell (one that keeps its directory from call to call, as Claude Code's ``Bash`` tool
+    does) stands after ``command``, having stood in ``start``: a ``cd`` of the line moves it, one in a subshell
+    does not."""
+    folder = start
+    for segment, before in _placed(_tokens(_split_heredocs(command[:20_000])[0]), start, outermost=True):
+        folder = _moved(before, _words(segment))
+    return folder
+
+
+def _placed(tokens: list[str], start: str | None = "",
+            outermost: bool = False) -> Iterator[tuple[list[str], str | None]]:
+    """Each simple command with the directory an earlier ``cd``/``pushd`` of the line moved to (``start``, ``""``
+    unless given: where the line started; ``None``: a place not known, as ``cd $DIR`` or ``cd ~``). A subshell's
+    ``cd`` ends at its ``)``; ``outermost`` gives only the commands outside any subshell."""
+    folder: str | None = start
     outer: list[str | None] = []
     for segment in _segments(tokens, keep_separators=True):
         if not _SEPARATOR.match(segment[0]):
-            yield segment, folder
+            if not (outermost and outer):
+                yield segment, folder
             folder = _moved(folder, _words(segment))
             continue
         for mark in segment[0]:

@@ -511,7 +511,7 @@ def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[t
             continue
         tool = attempt.tool.lower()
         paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
-            shell_effects(attempt.target).writes if is_shell_tool(tool) else []
+            shell_effects(attempt.target, attempt.folder).writes if is_shell_tool(tool) else []
         changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
     checks = {command_key(a.target): a.passed for a in attempts if a.passed}
     return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
@@ -532,7 +532,7 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
         elif is_shell_tool(tool) and not attempt.failed:
-            effects = shell_effects(attempt.target)
+            effects = shell_effects(attempt.target, attempt.folder)
             verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
             for path in effects.writes:
                 actions[names.name(path)] = verb
