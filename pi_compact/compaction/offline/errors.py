@@ -171,10 +171,11 @@ def _named_files(error: str) -> Iterator[str]:
 
 
 def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
-                      names: PathNames) -> tuple[list[str], list[str]]:
+                      names: PathNames, reported: Any = None) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones.
     ``settled_in_turn(index)`` says whether the failure at ``index`` was settled by what came after it in its turn
-    (the turn ended finished, the agent took another way)."""
+    (the turn ended finished, the agent took another way); ``reported(index)`` whether the agent's answer or the
+    user's next request came after it, which settles a diagnostic's findings (:func:`diagnosed`)."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
@@ -184,7 +185,8 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
         label = action_label(attempt, names)
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
         fixed = fixed_later[position] or changed_since[position] or turned_back(attempt)
-        if fixed or attempt.lookup or _looks_up(attempt.tool) or settled_in_turn(attempt.index):
+        findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
+        if fixed or attempt.lookup or _looks_up(attempt.tool) or settled_in_turn(attempt.index) or findings:
             open_errors.pop(label, None)
             resolved[label] = None
         else:
@@ -194,6 +196,13 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
 
 
 _LOOKUP_TOOL = re.compile(r"read|view|grep|glob|search|fetch|find|list|^ls$|^cat$", re.I)
+
+
+def diagnosed(attempt: Attempt) -> bool:
+    """A failed command that only prints what is there (``git fsck``, ``git status``, ``grep``: :func:`.shell.
+    prints_only`): its exit status reports the problems it found, which the agent then tells or deals with; once the
+    agent answered or the user went on, it is no failed step to fix (a check that changes or builds something is)."""
+    return attempt.failed and is_shell_tool(attempt.tool) and prints_only(attempt.target)
 
 
 def _looks_up(tool: str) -> bool:

@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import final_folder, prints_only, shell_effects
+from .shell import final_folder, moves_only, prints_only, shell_effects
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -521,7 +521,7 @@ class _Collector:
         if command is not None:
             call.folder = self.shell_folder if name in PERSISTENT_SHELLS else ""
             call.inspects_only = self._shell_paths(command, call.folder)
-            if name in PERSISTENT_SHELLS:
+            if name in PERSISTENT_SHELLS and moves_only(command):
                 self.shell_folder = final_folder(command, call.folder)
             call.command_index = len(self.runs)
             self.runs.append([command, None, "bash", False])

@@ -180,8 +180,10 @@ def closed_items(state: RegionState) -> list[str]:
 def done_item(turn: Turn) -> str:
     """One Done item for a finished request: what it left, and which request it was."""
     parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
-    if turn.checks:
-        parts.append("checks pass: " + "; ".join(turn.checks[-2:]))
+    said = " ".join(parts).lower()
+    checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
+    if checks:
+        parts.append("checks pass: " + "; ".join(checks))
     if turn.changed and not parts:  # the summary's file list names them all; here only when nothing else says
         more = f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else ""
         parts.append("changed " + ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + more)

@@ -101,6 +101,15 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
     return effects
 
 
+def moves_only(command: str) -> bool:
+    """True when ``command`` changes directory and does nothing else but look around (``cd web``, ``cd web && pwd &&
+    ls``): the agent moved its shell on purpose. Where a ``cd`` opens a command (``cd web && npm test``), agents
+    mostly repeat it in every call, expecting a fresh shell; only a move of its own is taken to hold for later calls."""
+    commands = command_words(command)
+    return any(words[0] in ("cd", "pushd") for words in commands) and \
+        all(words[0] in ("cd", "pushd", "pwd", "ls") for words in commands)
+
+
 def final_folder(command: str, start: str | None = "") -> str | None:
     """Where a persistent shell (one that keeps its directory from call to call, as Claude Code's ``Bash`` tool
     does) stands after ``command``, having stood in ``start``: a ``cd`` of the line moves it, one in a subshell
@@ -137,8 +146,9 @@ def _moved(folder: str | None, words: list[str]) -> str | None:
     target = next((word for word in words[1:] if not word.startswith("-")), "")
     if folder is None or not _is_path(target) or target.startswith("~"):
         return None  # home, the previous directory, a variable: somewhere this line does not say
-    place = posixpath.normpath(posixpath.join(folder, target))
-    return "" if place == "." else place
+    target = target.replace("\\", "/") if _DRIVE_ROOT.match(target) else target
+    place = posixpath.normpath(target if _DRIVE_ROOT.match(target) else posixpath.join(folder, target))
+    return "" if place == "." else place  # (a drive's root, `D:/proj`, is where it says, wherever the shell was)
 
 
 def _within(folder: str | None, path: str) -> str:

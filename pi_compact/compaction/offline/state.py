@@ -608,7 +608,13 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                                                       for at in turn.turned_at or ()))
                    for turn, end, status in zip(drafts, ends, statuses))
 
-    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names)
+    def reported(index: int) -> bool:
+        """The agent's last words in the turn came after the failure at ``index`` (no call after them), or the user
+        spoke again: what it found was told."""
+        return any(turn.index < index < end and (turn.called_at < turn.answered_at > index or end < len(listed))
+                   for turn, end in zip(drafts, ends))
+
+    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported)
     replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)

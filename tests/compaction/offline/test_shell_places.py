@@ -44,6 +44,15 @@ def test_a_shell_that_starts_afresh_each_call_names_the_file_from_the_start(pack
     assert "src/handler.go" in extract_facts(_session("bash", package, edit)).modified_files  # pi's bash tool
 
 
+def test_a_cd_that_only_opens_a_command_is_taken_for_that_call_alone() -> None:
+    """Agents that write ``cd web && npm test`` repeat the ``cd`` in every call, expecting a fresh shell."""
+    messages = [user("Fix the app."),
+                assistant(call("c1", "Bash", command="cd web && npm test")), result("c1", "Bash", "ok"),
+                assistant(call("c2", "Bash", command="sed -i s/a/b/ web/src/app.ts")), result("c2", "Bash", ""),
+                assistant("Fixed.")]
+    assert "web/src/app.ts" in extract_facts(messages).modified_files
+
+
 @pytest.mark.parametrize(("command", "start", "end"), [
     ("cd web", "", "web"),
     ("cd web && npm test", "", "web"),
