@@ -414,13 +414,14 @@ def _ran_line(facts: Facts, have: set[str], room: int, cwd: str = "") -> str:
 
 
 def _ran_command(command: str, cwd: str) -> str:
-    """The command that ran, without the ``cd`` that opens it; the directory said after it only when it is another
-    project than the session's (outside its working directory), since then it tells where the check passed."""
+    """The command that ran, without the ``cd`` that opens it; the directory's name said after it only when it is
+    another project than the session's (outside its working directory), since then it tells where the check passed."""
     ran, directory = without_cd(command)
     names = PathNames(cwd, ())
     where = names.plain(directory) if directory else ""
     elsewhere = where.startswith(("/", "~", "..")) or bool(re.match(r"[A-Za-z]:[\\/]", where))
-    return f"{ran} (in {directory})" if directory and elsewhere and cwd else ran
+    project = directory.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]  # its name says which: room is short
+    return f"{ran} (in {project})" if project and elsewhere and cwd else ran
 
 
 _COMMITTED = re.compile(r"^\[([^\]\s]{1,200})(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.{1,300})$", re.M)
