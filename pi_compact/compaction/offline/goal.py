@@ -339,6 +339,15 @@ def moves_on(request: str) -> bool:
     return any(_MOVES_ON.search(sentence) for sentence in sentences(request_words(request)[:4000]))
 
 
+_A_STAGE = re.compile(rf"{_STAGE}|^Implement the plan “|\bplan (?:in|from|at) `?[\w./-]+\.(?:md|txt)\b", re.I)
+
+
+def names_a_stage(goal: str) -> bool:
+    """True when ``goal`` is one stage of the work (a numbered phase or step, a plan): a later stage replaces it.
+    A goal over all the stages ("Redesign the website, in phases") stays the goal while they go by."""
+    return _A_STAGE.search(goal) is not None
+
+
 def with_now(goal: str, now: str) -> str:
     """``goal`` followed by what the user asks for now (``X — now: Y``), a previous "now" replaced; ``goal`` as it
     is when ``now`` is empty or already part of it."""
@@ -366,5 +375,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "injected", "invocation", "is_request", "moves_on", "objective",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -56,3 +56,13 @@ def test_the_goal_is_the_stage_the_user_moved_on_to(opening: str, moved_on: str)
                              "What is the next step?", "the plan in my head is simple"]))
 def test_agreeing_or_telling_about_a_step_moves_nothing_on(text: str) -> None:
     assert not moves_on(text)
+
+
+@EXAMPLES
+@given(moved_on=st.sampled_from(["go ahead with phase 1", "ok, on to step 2", "now phase 1 please"]))
+def test_a_goal_over_all_the_stages_stays_while_they_go_by(moved_on: str) -> None:
+    messages = [user("Redesign the website so that it is modern and easy to navigate, and plan the work first."),
+                *_edited("docs/plan.md", "The plan is in docs/plan.md.", "e1"),
+                user(moved_on), *_edited("website/index.js", "Started the homepage.", "e2")]
+    goal = items(summarize(messages), "## Goal")[0]
+    assert goal.startswith("Redesign the website") and goal.endswith(f" — now: {moved_on}")
