@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .state import DONE, RegionState, Turn, clip_words, sentences
+from .state import DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
 
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
@@ -182,8 +182,10 @@ def done_item(turn: Turn) -> str:
     parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
     said = " ".join(parts).lower()
     checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
-    if checks:
-        parts.append("checks pass: " + "; ".join(checks))
+    scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"
+    parts += scripts
+    if len(scripts) < len(checks):
+        parts.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
     if turn.changed and not parts:  # the summary's file list names them all; here only when nothing else says
         more = f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else ""
         parts.append("changed " + ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + more)
