@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .errors import command_key, turned_back
+from .errors import command_key, turned_back, without_cd
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
                     shell_command, tool_path)
@@ -160,7 +160,7 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
-    ran = _ran_line(facts, have, room // 6)
+    ran = _ran_line(facts, have, room // 6, cwd)
     if ran:
         items.append(ran)
         spent += text_tokens(ran)
@@ -394,7 +394,7 @@ def failure_room(room: int) -> int:
     return max(FAILURE_FLOOR, room // 4)
 
 
-def _ran_line(facts: Facts, have: set[str], room: int) -> str:
+def _ran_line(facts: Facts, have: set[str], room: int, cwd: str = "") -> str:
     """The shell commands whose last run succeeded and that changed or checked something (not lookups), the latest
     first, those the summary does not show yet, within ``room``. A pipeline is left out: ``bun verify | grep FAIL``
     exits as grep does, whatever the check found."""
@@ -404,7 +404,7 @@ def _ran_line(facts: Facts, have: set[str], room: int) -> str:
             continue
         if "|" in attempt.target or "<<" in attempt.target or "git commit" in attempt.target:
             continue  # a pipeline's status is its filter's; commits are listed under Done
-        command = clip_words(_CD_PREFIX.sub("", attempt.target).replace("`", "'"), 100)
+        command = clip_words(_ran_command(attempt.target, cwd).replace("`", "'"), 100)
         last.pop(command, None)
         last[command] = not attempt.failed
     shown = [f"`{command}`" for command, passed in reversed(last.items()) if passed and command.lower() not in have]
@@ -413,7 +413,17 @@ def _ran_line(facts: Facts, have: set[str], room: int) -> str:
     return f"{RAN_LABEL} {', '.join(shown)}" if shown else ""
 
 
-_CD_PREFIX = re.compile(r"^\s{0,8}cd\s{1,4}[^\s;&|]{1,500}\s{0,4}&&\s{0,4}")
+def _ran_command(command: str, cwd: str) -> str:
+    """The command that ran, without the ``cd`` that opens it; the directory's name said after it only when it is
+    another project than the session's (outside its working directory), since then it tells where the check passed."""
+    ran, directory = without_cd(command)
+    names = PathNames(cwd, ())
+    where = names.plain(directory) if directory else ""
+    elsewhere = where.startswith(("/", "~", "..")) or bool(re.match(r"[A-Za-z]:[\\/]", where))
+    project = directory.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]  # its name says which: room is short
+    return f"{ran} (in {project})" if project and elsewhere and cwd else ran
+
+
 _COMMITTED = re.compile(r"^\[([^\]\s]{1,200})(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.{1,300})$", re.M)
 """The line ``git commit`` prints: ``[main 1a2b3c4] fix: keep the cache bounded``."""
 

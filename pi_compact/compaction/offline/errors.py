@@ -28,7 +28,11 @@ from .paths import PathNames
 from .shell import prints_only, shell_effects
 from .text import clip_words, one_line
 
-_CD_PREFIX = re.compile(r"^\s*cd\s+[^\s;&|]+\s*(?:&&|;)\s*")
+_CD_PREFIX = re.compile(
+    r"""^\s{0,8}(?:cd|pushd|chdir|set-location)\s{1,4}(?:/d\s{1,4})?("[^"\n]{1,500}"|'[^'\n]{1,500}'|[^\s;&|"']{1,500})"""
+    r"\s{0,4}(?:&&|;)\s{0,4}", re.I)
+"""A change of directory before the command (``cd dir &&``, ``cd "C:\\My dir" ;``, ``cd /d D:\\x &&``,
+``pushd dir &&``): where it ran, not what ran."""
 _OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
 """A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
 one pattern over the whole tail backtracks on hostile text)."""
@@ -39,18 +43,23 @@ _HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
 
 def command_key(command: str) -> str:
     """A command without its ``cd dir &&`` prefix and its ``| head``-like tail: runs of the same check compare equal."""
-    command = one_line(command)
-    while _CD_PREFIX.match(command):
-        command = _CD_PREFIX.sub("", command, count=1)
-    return _without_output_filters(command)
+    return _without_output_filters(without_cd(command)[0])
+
+
+def without_cd(command: str) -> tuple[str, str]:
+    """``command`` on one line without the changes of directory that open it, and the directory the last one went
+    to (``""`` when none does): ``cd web && npm test`` → (``npm test``, ``web``). A bare ``cd dir`` is kept (the
+    change is then the command)."""
+    command, directory = one_line(command), ""
+    while (step := _CD_PREFIX.match(command)) and command[step.end():].strip():
+        command, directory = command[step.end():], step.group(1).strip("\"'")
+    return command, directory
 
 
 def _filtered(command: str) -> bool:
     """True when ``command`` pipes its output through a filter (``| grep``, ``| tail``): its exit status is the
     filter's."""
-    command = one_line(command)
-    while _CD_PREFIX.match(command):
-        command = _CD_PREFIX.sub("", command, count=1)
+    command = without_cd(command)[0]
     return "|" in command and _without_output_filters(command) != command.removesuffix("2>&1").strip()
 
 
@@ -162,10 +171,11 @@ def _named_files(error: str) -> Iterator[str]:
 
 
 def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
-                      names: PathNames) -> tuple[list[str], list[str]]:
+                      names: PathNames, reported: Any = None) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones.
     ``settled_in_turn(index)`` says whether the failure at ``index`` was settled by what came after it in its turn
-    (the turn ended finished, the agent took another way)."""
+    (the turn ended finished, the agent took another way); ``reported(index)`` whether the agent's answer or the
+    user's next request came after it, which settles a diagnostic's findings (:func:`diagnosed`)."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
@@ -175,7 +185,8 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
         label = action_label(attempt, names)
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
         fixed = fixed_later[position] or changed_since[position] or turned_back(attempt)
-        if fixed or attempt.lookup or _looks_up(attempt.tool) or settled_in_turn(attempt.index):
+        findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
+        if fixed or attempt.lookup or _looks_up(attempt.tool) or settled_in_turn(attempt.index) or findings:
             open_errors.pop(label, None)
             resolved[label] = None
         else:
@@ -185,6 +196,13 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
 
 
 _LOOKUP_TOOL = re.compile(r"read|view|grep|glob|search|fetch|find|list|^ls$|^cat$", re.I)
+
+
+def diagnosed(attempt: Attempt) -> bool:
+    """A failed command that only prints what is there (``git fsck``, ``git status``, ``grep``: :func:`.shell.
+    prints_only`): its exit status reports the problems it found, which the agent then tells or deals with; once the
+    agent answered or the user went on, it is no failed step to fix (a check that changes or builds something is)."""
+    return attempt.failed and is_shell_tool(attempt.tool) and prints_only(attempt.target)
 
 
 def _looks_up(tool: str) -> bool:
@@ -238,5 +256,5 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "open_and_resolved", "turned_back", "with_filtered_errors", "with_stops",
+__all__ = ["action_label", "command_key", "without_cd", "open_and_resolved", "turned_back", "with_filtered_errors", "with_stops",
            "work_failure"]

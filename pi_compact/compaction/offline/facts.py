@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import prints_only, shell_effects
+from .shell import final_folder, moves_only, prints_only, shell_effects
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -82,6 +82,9 @@ class Attempt:
     """The user declined the call (a permission prompt answered no, a rejected edit): a decision, not an error."""
     passed: str = ""
     """For a command that succeeded: the line of its output saying a check passed (``12 passed``), if any."""
+    folder: str | None = ""
+    """Where a persistent shell stood when the command ran, from where the session started (an earlier call's
+    ``cd``; ``None``: not known): its relative paths are named from there (:func:`.shell.shell_effects`)."""
 
 
 @dataclass(frozen=True)
@@ -458,11 +461,13 @@ class _Call:
     arguments: Any
     command_index: int | None
     inspects_only: bool = False
+    folder: str | None = ""
 
 
 class _Collector:
     def __init__(self) -> None:
         self.read, self.modified, self.errors = _Ordered(), _Ordered(), _Ordered()
+        self.shell_folder: str | None = ""  # where the persistent shell stands (PERSISTENT_SHELLS)
         self.constraints, self.identifiers = _Ordered(), _Ordered()
         self.requests: list[str] = []
         self.runs: list[list[Any]] = []  # [command, exit_code, tool, failed], in call order
@@ -514,7 +519,10 @@ class _Collector:
             self.modified.add(path)
         call = _Call(name, arguments, None)
         if command is not None:
-            call.inspects_only = self._shell_paths(command)
+            call.folder = self.shell_folder if name in PERSISTENT_SHELLS else ""
+            call.inspects_only = self._shell_paths(command, call.folder)
+            if name in PERSISTENT_SHELLS and moves_only(command):
+                self.shell_folder = final_folder(command, call.folder)
             call.command_index = len(self.runs)
             self.runs.append([command, None, "bash", False])
         call_id = block.get("id")
@@ -548,7 +556,9 @@ class _Collector:
         halted = not refused and failed and stopped(text)
         if refused:
             self._refused(name, run_target(call), text)
-        effects = shell_effects(run_target(call)) if call.command_index is not None else None
+        if call.name in PERSISTENT_SHELLS and _CWD_RESET.search(text[-2000:]):
+            self.shell_folder = ""  # the harness moved the shell back to the project
+        effects = shell_effects(run_target(call), call.folder) if call.command_index is not None else None
         lowered = call.name.lower()
         changes_file = lowered in WRITE_TOOLS or lowered in EDIT_TOOLS
         changed = effects.writes if effects else [tool_path(call.arguments)] if changes_file else []
@@ -572,7 +582,7 @@ class _Collector:
         failed = failed and not refused and not _found_nothing(code, body, call.inspects_only)
         run[1:] = [code, "bash", failed]
         self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True,
-                      lookup=call.inspects_only, aborted=aborted, refused=refused)
+                      lookup=call.inspects_only, aborted=aborted, refused=refused, folder=call.folder)
 
     def _refused(self, name: str, target: str, text: str) -> None:
         reason = refusal_reason(text)
@@ -592,9 +602,9 @@ class _Collector:
         self._outcome("user bash", command, output, failed, scan=failed or not inspects_only, shell=True,
                       lookup=inspects_only, aborted=bool(message.get("cancelled")))
 
-    def _shell_paths(self, command: str) -> bool:
-        """Record the paths ``command`` reads and changes; True when it only inspects files."""
-        effects = shell_effects(command)
+    def _shell_paths(self, command: str, folder: str | None = "") -> bool:
+        """Record the paths ``command`` reads and changes (run in ``folder``); True when it only inspects files."""
+        effects = shell_effects(command, folder)
         self.read.add(*effects.reads)
         self.modified.add(*effects.writes)
         if {"mkdir", "rmdir"} & set(effects.programs) or ("rm" in effects.programs and _RECURSIVE.search(command)):
@@ -604,7 +614,7 @@ class _Collector:
         return effects.inspects_only
 
     def _outcome(self, tool: str, target: str, text: str, failed: bool, scan: bool, shell: bool = False,
-                 lookup: bool = False, aborted: bool = False, refused: bool = False) -> None:
+                 lookup: bool = False, aborted: bool = False, refused: bool = False, folder: str | None = "") -> None:
         lines = error_lines(text) if scan and not refused else []
         if failed and not lines and failure_line(text, shell):
             lines = [failure_line(text, shell)]
@@ -616,7 +626,8 @@ class _Collector:
         if error and shell and prints_only(target):
             error = found_lines(text) or error  # what a look found is each of its lines, not its first
         passed = passed_line(text) if shell and not failed else ""
-        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed))
+        self.attempts.append(Attempt(self.index, tool, target, failed, error, lookup, aborted, refused, passed,
+                                     folder))
         # re-assigning keeps the key's first position, so failures come out in order of first appearance
         self.outcomes[(tool, target)] = (failed, main_error(lines) if lines else "")
 
@@ -742,12 +753,27 @@ _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _MAY_TAKE_DIRECTORIES = re.compile(r"\brm\s+-[A-Za-z]*[rR]|\brm\s+--recursive\b|\b(?:rmdir|mv|trash)\b")
 """A deletion that may take a directory with the files in it; a plain ``rm ./entire`` removes a file, which holds
 none (``cmd/entire/cli/root.go`` stays)."""
+PERSISTENT_SHELLS = frozenset({"Bash"})
+"""Shell tools whose shell lives from call to call, keeping the directory a ``cd`` moved it to (Claude Code's
+``Bash``; pi's ``bash`` and Codex's ``shell`` start each command where the session started)."""
+_CWD_RESET = re.compile(r"Shell cwd was reset to ")
+"""Claude Code's note when it moves its shell back into the project after a command left it."""
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")
 
 
+_WINDOWS_TEMP = re.compile(
+    r"^(?:%te?mp%|\$env:te?mp|\$\{?te?mpdir\}?)(?:/|$)"  # %TEMP%\x, $env:TEMP\x, $TMPDIR/x
+    r"|^(?:[a-z]:|/(?:mnt/|cygdrive/)?[a-z])?/(?:windows/)?te?mp/"  # C:\Temp\x, C:\Windows\Temp\x, /c/tmp/x
+    r"|/appdata/local/temp/")  # C:\Users\u\AppData\Local\Temp\x (what %TEMP% names), in any drive spelling
+"""Windows' temporary directories, in the one spelling ``is_scratch`` compares (``/`` for ``\\``, lower case)."""
+
+
 def is_scratch(path: str) -> bool:
-    """A path in a temporary directory: scratch space, not part of the work."""
-    return path.startswith(_SCRATCH) or path in ("/tmp", "/var/tmp")
+    """A path in a temporary directory: scratch space, not part of the work (on Windows too, where ``%TEMP%`` is
+    under the user's ``AppData``, spelled with either slash and any case)."""
+    if path.startswith(_SCRATCH) or path in ("/tmp", "/var/tmp"):
+        return True
+    return bool(_WINDOWS_TEMP.search(path.strip().replace("\\", "/").lower()))
 
 
 def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:

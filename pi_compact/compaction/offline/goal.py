@@ -21,6 +21,11 @@ _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{
 markup a user types (``<div>``, ``<b>``) is not."""
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 _NOTICE = re.compile(r"^[ \t]*\[[^\]\n]{1,200}\][ \t]*$", re.M)
+_MOVE = (r"(?:on ?to|continue with|go on with|go ahead with|proceed (?:with|to)|start(?: on| with)?|begin|do|implement"
+         r"|tackle|move on to)")
+_STAGE = (r"(?:the\s+)?(?:next\s+)?(?:phase|step|stage|milestone|part|sprint|iteration)\s+(?:\d+[a-z]?|[ivx]{1,4}|one|two"
+          r"|three|four|five)\b")
+"""Moving on to a stage of a staged plan ("on to phase 30", "start step 3"), and the stage."""
 _STATED = re.compile(
     r"\b(?:(?:the|our|my|main|current|real) (?:goal|objective|aim|focus|priority|task)"
     r"(?: (?:of|for) (?:this|the|that) \w+)? (?:now )?(?:is|will be|should be)"
@@ -32,6 +37,20 @@ _STATED = re.compile(
     re.I,
 )
 """A sentence that states or changes the objective."""
+_MOVES_ON = re.compile(
+    # moving on to the next piece of a staged plan: "now Phase 30:", "on to step 3", "let's continue with phase 2"
+    r"(?:\b(?:now|next|then|ok(?:ay)?|so|great|good|alright|right),?\s+(?:(?:let'?s|we(?:'ll| will| can)?|please)\s+)?"
+    rf"(?:{_MOVE}\s+)?{_STAGE}"
+    rf"|^(?:(?:let'?s|please)\s+)?{_MOVE}\s+{_STAGE}"
+    r"|\b(?:next|now|then),?\s+let'?s\s+(?:do|build|add|implement|tackle|work on|start|write|fix|make)"
+    r"|let'?s (?:now |next )?(?:continue|go on|carry on) with"
+    # a new plan to carry out: "now implement the plan in docs/plans/phase-30.md"
+    r"|\b(?:implement|execute|follow|carry out|start on|work through) (?:the |this |our )?(?:new |next )?plan "
+    r"(?:in|from|at|of) `?[\w./-]+\.(?:md|txt))\b",
+    re.I,
+)
+"""A sentence that moves the work on to the next stage of a staged plan ("now Phase 30:", "ok, on to step 3", "let's
+continue with phase 2"), to new work ("next let's add X") or to a new plan file: what came before it is history."""
 _PREAMBLE = re.compile(
     r"^\W{0,3}(?:(?:before (?:we|you) (?:continue|start|begin|go on|proceed)\b[^.:\n]{0,80}?[:,.]?\s*+)?"
     r"(?:please\s+)?(?:take a look at|have a look at|look at|read|re-?read|check out|familiari[sz]e yourself with"
@@ -315,6 +334,20 @@ def task_goal(request: str, limit: int = 400) -> str:
     return _clip(" ".join(chosen), limit)
 
 
+def moves_on(request: str) -> bool:
+    """True when a sentence of ``request`` moves the work on (:data:`_MOVES_ON`)."""
+    return any(_MOVES_ON.search(sentence) for sentence in sentences(request_words(request)[:4000]))
+
+
+_A_STAGE = re.compile(rf"{_STAGE}|^Implement the plan “|\bplan (?:in|from|at) `?[\w./-]+\.(?:md|txt)\b", re.I)
+
+
+def names_a_stage(goal: str) -> bool:
+    """True when ``goal`` is one stage of the work (a numbered phase or step, a plan): a later stage replaces it.
+    A goal over all the stages ("Redesign the website, in phases") stays the goal while they go by."""
+    return _A_STAGE.search(goal) is not None
+
+
 def with_now(goal: str, now: str) -> str:
     """``goal`` followed by what the user asks for now (``X — now: Y``), a previous "now" replaced; ``goal`` as it
     is when ``now`` is empty or already part of it."""
@@ -342,5 +375,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "injected", "invocation", "is_request", "objective",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

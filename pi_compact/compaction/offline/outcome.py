@@ -133,4 +133,23 @@ def passed_line(text: str) -> str:
     if any(_FAILED.search(line) and (_PASSED.search(line) or _SUITE.search(line)) for line in lines):
         return ""
     found = [line.strip(" =\t") for line in lines if _says_passed(line)]
-    return " ".join(found[-1].split())[:160] if found else ""
+    return short_result(found[-1]) if found else ""
+
+
+_GO_OK = re.compile(r"^ok\s+(\S+)\s+[\d.]+s\b", re.I)
+
+
+def short_result(line: str) -> str:
+    """What a runner's passing line says, as a summary item may carry it: the count or verdict (``12 passed``,
+    ``Tests: 40 passed``, ``build succeeded``), not the timings, paths, banners and progress dots around it; of Go's
+    ``ok  example.com/pkg/store  2.2s``, the package's last part (``ok store``)."""
+    line = " ".join(line.split())
+    go = _GO_OK.match(line)
+    if go:
+        return f"ok {go.group(1).rstrip('/').rsplit('/', 1)[-1]}"
+    verdict = _PASSED.search(line)
+    if not verdict:
+        return line[:80]
+    counted = re.match(r"[,;]?\s*(?:\d+ (?:skipped|pending|todo|deselected|xfailed|xpassed|warnings?))",
+                       line[verdict.end():])  # a count beside the passes says what did not run
+    return verdict.group(0) + (counted.group(0) if counted else "")

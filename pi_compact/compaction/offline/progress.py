@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .state import DONE, RegionState, Turn, clip_words, sentences
+from .state import DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
 
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
@@ -180,8 +180,12 @@ def closed_items(state: RegionState) -> list[str]:
 def done_item(turn: Turn) -> str:
     """One Done item for a finished request: what it left, and which request it was."""
     parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
-    if turn.checks:
-        parts.append("checks pass: " + "; ".join(turn.checks[-2:]))
+    said = " ".join(parts).lower()
+    checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
+    scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"
+    parts += scripts
+    if len(scripts) < len(checks):
+        parts.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
     if turn.changed and not parts:  # the summary's file list names them all; here only when nothing else says
         more = f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else ""
         parts.append("changed " + ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + more)

@@ -76,8 +76,10 @@ class ShellEffects:
         return bool(self.programs) and not self.writes and all(p in _INSPECTORS for p in self.programs)
 
 
-def shell_effects(command: str) -> ShellEffects:
-    """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed)."""
+def shell_effects(command: str, start: str | None = "") -> ShellEffects:
+    """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed), named
+    from where the session started when the shell ran it in ``start`` (a persistent shell's directory, left by an
+    earlier call's ``cd``; ``None`` when not known)."""
     effects = ShellEffects([], [], [])
     stripped, heredocs = _split_heredocs(command[:20_000])
     scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
@@ -89,7 +91,7 @@ def shell_effects(command: str) -> ShellEffects:
                 scripts.update(dict.fromkeys(fed.writes, body))
             elif _reads_code_from_stdin(segment):
                 _add_script(body, effects)
-    for segment, folder in _placed(_tokens(stripped)):
+    for segment, folder in _placed(_tokens(stripped), start):
         found = ShellEffects([], [], [])
         _segment_effects(segment, found, scripts)
         effects.programs.extend(found.programs)
@@ -99,14 +101,36 @@ def shell_effects(command: str) -> ShellEffects:
     return effects
 
 
-def _placed(tokens: list[str]) -> Iterator[tuple[list[str], str | None]]:
-    """Each simple command with the directory an earlier ``cd``/``pushd`` of the line moved to (``""``: where the
-    line started; ``None``: a place not known, as ``cd $DIR`` or ``cd ~``). A subshell's ``cd`` ends at its ``)``."""
-    folder: str | None = ""
+def moves_only(command: str) -> bool:
+    """True when ``command`` changes directory and does nothing else but look around (``cd web``, ``cd web && pwd &&
+    ls``): the agent moved its shell on purpose. Where a ``cd`` opens a command (``cd web && npm test``), agents
+    mostly repeat it in every call, expecting a fresh shell; only a move of its own is taken to hold for later calls."""
+    commands = command_words(command)
+    return any(words[0] in ("cd", "pushd") for words in commands) and \
+        all(words[0] in ("cd", "pushd", "pwd", "ls") for words in commands)
+
+
+def final_folder(command: str, start: str | None = "") -> str | None:
+    """Where a persistent shell (one that keeps its directory from call to call, as Claude Code's ``Bash`` tool
+    does) stands after ``command``, having stood in ``start``: a ``cd`` of the line moves it, one in a subshell
+    does not."""
+    folder = start
+    for segment, before in _placed(_tokens(_split_heredocs(command[:20_000])[0]), start, outermost=True):
+        folder = _moved(before, _words(segment))
+    return folder
+
+
+def _placed(tokens: list[str], start: str | None = "",
+            outermost: bool = False) -> Iterator[tuple[list[str], str | None]]:
+    """Each simple command with the directory an earlier ``cd``/``pushd`` of the line moved to (``start``, ``""``
+    unless given: where the line started; ``None``: a place not known, as ``cd $DIR`` or ``cd ~``). A subshell's
+    ``cd`` ends at its ``)``; ``outermost`` gives only the commands outside any subshell."""
+    folder: str | None = start
     outer: list[str | None] = []
     for segment in _segments(tokens, keep_separators=True):
         if not _SEPARATOR.match(segment[0]):
-            yield segment, folder
+            if not (outermost and outer):
+                yield segment, folder
             folder = _moved(folder, _words(segment))
             continue
         for mark in segment[0]:
@@ -122,8 +146,9 @@ def _moved(folder: str | None, words: list[str]) -> str | None:
     target = next((word for word in words[1:] if not word.startswith("-")), "")
     if folder is None or not _is_path(target) or target.startswith("~"):
         return None  # home, the previous directory, a variable: somewhere this line does not say
-    place = posixpath.normpath(posixpath.join(folder, target))
-    return "" if place == "." else place
+    target = target.replace("\\", "/") if _DRIVE_ROOT.match(target) else target
+    place = posixpath.normpath(target if _DRIVE_ROOT.match(target) else posixpath.join(folder, target))
+    return "" if place == "." else place  # (a drive's root, `D:/proj`, is where it says, wherever the shell was)
 
 
 def _within(folder: str | None, path: str) -> str:

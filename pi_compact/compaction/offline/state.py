@@ -32,7 +32,7 @@ from .subject import current_subject
 from .shell import shell_effects
 from .text import clip_words, one_line, sentences  # noqa: F401 (one_line: summary's, from here)
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
-                     work_failure)
+                     without_cd, work_failure)
 
 DONE, ASKED, INTERRUPTED, OPEN, DECLINED = "done", "asked", "interrupted", "open", "declined"
 """A turn's status: finished; ended on a question to the user; stopped by the user or an error; neither; ended on
@@ -511,10 +511,38 @@ def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[t
             continue
         tool = attempt.tool.lower()
         paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
-            shell_effects(attempt.target).writes if is_shell_tool(tool) else []
+            shell_effects(attempt.target, attempt.folder).writes if is_shell_tool(tool) else []
         changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
-    checks = {command_key(a.target): a.passed for a in attempts if a.passed}
+    written = {names.name(path) for path in files}
+    checks = {command_key(a.target): _check(a, written, names) for a in attempts if a.passed}
     return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
+
+
+def _check(attempt: Attempt, written: set[str], names: PathNames) -> str:
+    """A passing check as a Done item says it: its result (``12 passed``), after the script it ran when the region
+    wrote that script (``ran `scripts/e2e.sh`: 14 passed``): the result is the script's, not an earlier state's."""
+    script = ran_script(attempt.target, written, names)
+    return f"{RAN_SCRIPT}`{script}`: {attempt.passed}" if script else attempt.passed
+
+
+RAN_SCRIPT = "ran "
+"""How a check that ran a script of the region opens (:func:`.progress.done_item` lists it apart)."""
+_INTERPRETERS = frozenset({"bash", "sh", "zsh", "python", "python3", "node", "bun", "deno", "ruby", "perl", "pwsh",
+                           "powershell", "tsx", "ts-node", "uv", "run", "npx", "source", "."})
+
+
+def ran_script(command: str, written: set[str], names: PathNames) -> str:
+    """The file among ``written`` (the region's changed files) that ``command`` runs, as the program
+    (``./scripts/e2e.sh``) or after its interpreter (``bash scripts/e2e.sh``, ``uv run scripts/x.py``); ``""``
+    when it runs none."""
+    words = without_cd(command)[0].split()[:4]
+    for word in words:
+        name = names.name(word.strip("'\""))
+        if name in written:
+            return name
+        if word.rsplit("/", 1)[-1] not in _INTERPRETERS and not word.startswith("-"):
+            return ""  # the program is something else: a file named further on is its argument
+    return ""
 
 
 # -- files ----------------------------------------------------------------------------------------------------
@@ -532,7 +560,7 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
             verb = "written" if tool in WRITE_TOOLS else "edited"
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
         elif is_shell_tool(tool) and not attempt.failed:
-            effects = shell_effects(attempt.target)
+            effects = shell_effects(attempt.target, attempt.folder)
             verb = next((_ACTIONS[p] for p in effects.programs if p in _ACTIONS), "changed by a command")
             for path in effects.writes:
                 actions[names.name(path)] = verb
@@ -608,7 +636,13 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
                                                                       for at in turn.turned_at or ()))
                    for turn, end, status in zip(drafts, ends, statuses))
 
-    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names)
+    def reported(index: int) -> bool:
+        """The agent's last words in the turn came after the failure at ``index`` (no call after them), or the user
+        spoke again: what it found was told."""
+        return any(turn.index < index < end and (turn.called_at < turn.answered_at > index or end < len(listed))
+                   for turn, end in zip(drafts, ends))
+
+    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported)
     replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)

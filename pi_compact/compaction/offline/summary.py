@@ -19,7 +19,7 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import COMMAND_PREFIX, NUDGE_WORDS, sets_work, task_goal, with_now, word_count
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, moves_on, names_a_stage, sets_work, task_goal, with_now, word_count
 from .progress import closed_items, done_item, left_something, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
@@ -513,7 +513,9 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
     objective = _objective(state, merged, first_request)
     now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or state.goal_now
     if now and objective == state.goal and _committed(state.turns, state.goal_request):
-        objective = f"{objective}{_FINISHED_MARK}"
+        objective = f"{objective}{_FINISHED_MARK}"  # history, said as such: the "now" is the objective
+    elif now and objective not in now and moves_on(now) and names_a_stage(objective):
+        return now  # the user moved on ("now Phase 30", a new plan file): the earlier stage is no goal any more
     return with_now(objective, now)
 
 

@@ -305,12 +305,13 @@ def test_a_failure_fixed_by_a_later_change_to_the_file_it_names_is_no_fix_step(f
 # -- 5. progress states what now exists; values are never cut inside ----------------------------------------
 
 CHECK_OUTPUTS = st.sampled_from([
-    ("pytest -q", "........\n12 passed in 0.41s"),
-    ("npx vitest run", " Test Files  3 passed (3)\n      Tests  41 passed (41)"),
-    ("cargo test", "test result: ok. 9 passed; 0 failed; 0 ignored"),
-    ("go test ./...", "ok  \texample.com/app/store\t0.012s"),
-    ("npx tsc --noEmit", "Found 0 errors. Watching for file changes."),
+    ("pytest -q", "........\n12 passed in 0.41s", "12 passed"),
+    ("npx vitest run", " Test Files  3 passed (3)\n      Tests  41 passed (41)", "41 passed"),
+    ("cargo test", "test result: ok. 9 passed; 0 failed; 0 ignored", "9 passed"),
+    ("go test ./...", "ok  \texample.com/app/store\t0.012s", "ok store"),
+    ("npx tsc --noEmit", "Found 0 errors. Watching for file changes.", "Found 0 errors"),
 ])
+"""A check, what it printed, and the short result a Done item carries (issue 20, class 7: no timings, no banner)."""
 REPORTS = st.sampled_from([
     "Perfect! I have successfully completed the task. The exporter now lives in `src/export/csv.py` as a standalone "
     "module.",
@@ -326,14 +327,15 @@ REPORTS = st.sampled_from([
     "Can you clean this up so it is easier to test?",
 ]))
 def test_a_finished_request_says_what_it_left(check: tuple, answer: str, request: str) -> None:
-    command, output = check
+    command, output, verdict = check
     summary = summarize([user(request), assistant(call("e", "edit", path="src/app.py", oldText="a", newText="b")),
                          result("e", "edit", "ok"), assistant(call("t", "bash", command=command)),
                          result("t", "bash", output), assistant(answer), user("Next, add the changelog entry.")])
     done = [item for item in items(summary, "### Done") if not item.startswith("Files changed")]
     assert len(done) == 1
     stated = re.search(r"`[^`]+`|the last page", answer).group()
-    assert stated in done[0] and output.splitlines()[-1].split()[0] in done[0]
+    assert stated in done[0] and verdict in done[0]
+    assert not re.search(r"\d\.\d+s\b|example\.com|Watching|\(\d+\)", done[0])  # the result, not the output
     assert "successfully completed" not in done[0] and not done[0].startswith(("Perfect", "Great", "Done"))
     assert done[0].count("`") % 2 == 0
 
