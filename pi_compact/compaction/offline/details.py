@@ -28,7 +28,8 @@ from .pasted import pasted_errors
 from .goal import request_words
 from .paths import PathNames, infer_cwd
 from .sections import Sections
-from .state import RegionState, Turn, clip_words, is_slash_command, one_line, sentences
+from .state import RegionState, Turn, is_slash_command
+from .text import clip_words, one_line, sentences
 from ..tokens import text_tokens
 
 DETAIL_RATIO = 0.04

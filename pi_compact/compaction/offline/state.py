@@ -30,7 +30,7 @@ from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .subject import current_subject
 from .shell import shell_effects
-from .text import clip_words, one_line, sentences  # noqa: F401 (one_line: summary's, from here)
+from .text import clip_words, sentences
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
                      without_cd, work_failure)
 

@@ -27,8 +27,9 @@ from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
-from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, UNNAMED_COMMIT, RegionState, Turn, clip_words,
-                    closing_question, is_substantive, one_line, region_state, sentences)
+from .state import (ASKED, DONE, UNNAMED_COMMIT, RegionState, Turn, clip_words, closing_question, is_substantive,
+                    region_state)
+from .text import one_line
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
 

@@ -16,7 +16,7 @@ from pi_compact.compaction.offline.sections import parse
 from pi_compact.compaction.summarizer import SummaryRequest
 
 from ..messages import assistant, bash_fail, call, result, user
-from .test_offline import changed_files, items, section
+from .test_offline import changed_files, items
 
 EXAMPLES = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
