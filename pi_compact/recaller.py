@@ -127,20 +127,30 @@ def recall_file(path: str | os.PathLike, query: str, *, limit: int = 10,
     def report(problem: Problem) -> None:  # a problem of the candidate being parsed, with its number
         problems.append((parsed, problem))
 
+    keep, loads = matched.append, orjson.loads
     with _gc_paused():  # as for a whole file's index: a slot per line, none in a cycle
         for piece in streamed.pieces():
             scope = [slot for slot in piece.slots if slot.type in _SEARCHED_TYPES]
             searched += len(scope)
             data = piece.data
+            view = memoryview(data)
             for slot in candidates_in(data, query, scope):
                 parsed += 1
-                try:
-                    entry = _parsed(data, slot, report)
-                except CorruptEntryError:
-                    continue
+                # _parsed, inlined for a line orjson reads as an object nesting no deeper than the readers take
+                entry = None
+                if slot.entry is None:
+                    try:
+                        entry = loads(view[slot.start : slot.end])
+                    except ValueError:
+                        pass
+                if type(entry) is not dict or not _fits(entry, MAX_DEPTH):
+                    try:
+                        entry = _parsed(data, slot, report)
+                    except CorruptEntryError:
+                        continue
                 if holds(entry):
                     total += 1
-                    matched.append((parsed, slot, entry))
+                    keep((parsed, slot, entry))
     newest = matched[-1][0] if matched else 0
     for number, problem in reversed(problems):  # reported newest first, up to the first hit's off_path
         if number >= newest:

@@ -12,7 +12,7 @@ read whole) are let through or tested in full.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 
 from .depth import CUT_MARK
@@ -133,9 +133,9 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
     those holding a ``\\u`` escape or a character whose case folding can make part of a run (see
     :func:`folding_into`).
 
-    The file is lowered a piece at a time (a lowered copy of a whole 290 MB file cost more in fresh memory
-    than the search itself, and doubled the peak), and each piece is read for every run while it is in the
-    processor's cache. Escapes are looked for after, only between the lines found holding every run (what
+    The file is read a part of whole lines at a time (a lowered copy of a whole 290 MB file cost more in fresh
+    memory than the search itself, and doubled the peak), lowered or as written (:class:`_RunSearch`), and each
+    part is read for every run while it is in the processor's cache. Escapes are looked for after, only between the lines found holding every run (what
     those lines hold in escapes changes nothing: a tenth of a common word's search). Each run is searched from one occurrence to the next, skipping the rest of each line
     found, rather than line by line (a word found in few lines costs a few searches, not one per line; a
     common one a search per line holding it). A line's bounds are its slot's, the one ``spans`` starts last
@@ -148,38 +148,22 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
     starts, slots = spans
     holding: list[dict[int, int]] = [{} for _ in runs]  # per run, the lines holding it: start, end
     keyed: list[dict[int, tuple[int, list[int]]]] = [{} for _ in runs]  # per run, lines holding it in keys: end, where
-    lines = [(0, -1)] * len(runs)  # per run, the bounds of the line of its last occurrence
-    resume = [0] * len(runs)  # per run, where its search goes on: past the last line found holding it
     unsure: set[int] = set()
     folding = [char.encode() for char in folding_into([run.decode() for run in runs])]
-    # the piece reaches into the next by a run's length less one, so that a run across the seam is found
-    # (one starting in the next piece is that piece's)
-    overlap = len(runs[0]) - 1
-    for offset in range(0, len(data), _PIECE_BYTES):
-        piece = data[offset : offset + _PIECE_BYTES + overlap].lower()
-        for number, run in enumerate(runs):
-            found = holding[number]
-            at = piece.find(run, max(resume[number] - offset, 0))
-            while 0 <= at < _PIECE_BYTES:
-                start, end = lines[number]
-                if offset + at > end:  # a line of its own, its bounds looked for once however many keys hold it
-                    span = bisect_right(starts, offset + at) - 1
-                    if span < 0 or offset + at >= slots[span].end:
-                        resume[number] = starts[span + 1] if span + 1 < len(starts) else len(data)
-                        at = piece.find(run, resume[number] - offset)
-                        continue
-                    start, end = starts[span], slots[span].end
-                    lines[number] = start, end
-                if _in_key(data, offset + at + len(run)):
-                    in_keys = keyed[number].get(start)
-                    if in_keys is None:
-                        in_keys = keyed[number][start] = end, []
-                    in_keys[1].append(offset + at)
-                    at = piece.find(run, at + len(run))  # the line may hold it in a text further on
-                    continue
-                found[start] = end
-                resume[number] = end
-                at = piece.find(run, end - offset)
+    search = _RunSearch(data, runs, starts, slots, holding, keyed)
+    first, size, dense = holding[0], len(data), False
+    pos = 0
+    while pos < size:  # a part of whole lines at a time: no run spans two
+        stop = data.find(b"\n", min(pos + _PIECE_BYTES, size) - 1) + 1 or size
+        low, high = bisect_left(starts, pos), bisect_left(starts, stop)  # the lines of scope starting here
+        held_before = len(first)
+        if dense:
+            search.lowered_lines_missed(pos, stop, low, high)
+        else:
+            search.in_text(data[pos:stop].lower(), pos, pos, stop)
+        # most lines holding the first run (a common word): the next part is searched as it is written first
+        dense = 2 * (len(first) - held_before) > high - low > 0
+        pos = stop
     for found, in_keys in zip(holding, keyed):
         found.update((start, end) for start, (end, keys) in in_keys.items()
                      if start not in found and _in_arguments(data, start, end, keys))
@@ -190,6 +174,70 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
     for char in folding:
         _find_character(data, char, unsure)
     return set(held), unsure
+
+
+class _RunSearch:
+    """The search of :func:`_lines_holding`, part by part: each run looked for in a text that is the file's
+    lowered bytes from some offset (or the file's own bytes), lines found added to ``holding`` (a run in a
+    text) or ``keyed`` (a run in keys only, so far).
+
+    A part holding a common word is searched in its bytes as they are first (a run written in lower case is
+    in the lowered bytes at the same place), and only its lines that do not hold every run so are lowered and
+    searched again, from their start: a line is then searched as a lowered part would search it. Lowering
+    every byte of a 290 MB file was a sixth of a search for a word found in most of its lines."""
+
+    def __init__(self, data: bytes, runs: list[bytes], starts: list[int], slots: list[Slot],
+                 holding: list[dict[int, int]], keyed: list[dict[int, tuple[int, list[int]]]]) -> None:
+        self.data, self.runs, self.starts, self.slots = data, runs, starts, slots
+        self.holding, self.keyed = holding, keyed
+
+    def lowered_lines_missed(self, pos: int, stop: int, low: int, high: int) -> None:
+        """Search the part from ``pos`` to ``stop`` (the lines of scope ``low`` to ``high``) in its bytes, then
+        the lines it has that do not hold every run, lowered, runs of them at once."""
+        data, starts, slots, holding = self.data, self.starts, self.slots, self.holding
+        self.in_text(data, 0, pos, stop)
+        missed = [number for number in range(low, high) if not all(starts[number] in found for found in holding)]
+        # searched again from their start: the keys found so far are found again, after (the last key of a
+        # line kept is still its last: _in_arguments looks for arguments up to it)
+        at = 0
+        while at < len(missed):
+            last = at
+            while last + 1 < len(missed) and missed[last + 1] == missed[last] + 1:
+                last += 1
+            begin, end = starts[missed[at]], slots[missed[last]].end
+            self.in_text(data[begin:end].lower(), begin, begin, end)
+            at = last + 1
+
+    def in_text(self, text: bytes, base: int, pos: int, stop: int) -> None:
+        """Each run's occurrences from ``pos`` to ``stop`` in ``text`` (the file's bytes from ``base``, lowered,
+        or the file's own bytes: ``base`` 0). Each run is searched from one occurrence to the next, skipping
+        the rest of each line found. A line's bounds are its slot's, the one ``starts`` starts last before an
+        occurrence (no run holds a newline); an occurrence between them (in the header, a line of another
+        type) is passed over to the next line of scope. An occurrence in a key is kept for
+        :func:`_in_arguments`."""
+        data, starts, slots = self.data, self.starts, self.slots
+        begin, end = pos - base, stop - base
+        for run, found, in_keys in zip(self.runs, self.holding, self.keyed):
+            line_start, line_end = 0, -1
+            at = text.find(run, begin, end)
+            while at >= 0:
+                where = base + at
+                if where > line_end:  # a line of its own, its bounds looked for once however many keys hold it
+                    span = bisect_right(starts, where) - 1
+                    if span < 0 or where >= slots[span].end:
+                        after = starts[span + 1] - base if span + 1 < len(starts) else end
+                        at = text.find(run, after, end) if after < end else -1
+                        continue
+                    line_start, line_end = starts[span], slots[span].end
+                if _in_key(data, where + len(run)):
+                    keys = in_keys.get(line_start)
+                    if keys is None:
+                        keys = in_keys[line_start] = line_end, []
+                    keys[1].append(where)
+                    at = text.find(run, at + len(run), end)  # the line may hold it in a text further on
+                    continue
+                found[line_start] = line_end
+                at = text.find(run, line_end - base, end) if line_end < stop else -1
 
 
 def _find_escapes(data: bytes, held: dict[int, int], unsure: set[int]) -> None:
@@ -308,7 +356,7 @@ _BETWEEN_BRACKETS = re.compile(rb'(?:[^"\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*")*')
 """What a container holds up to its next bracket: characters that are no bracket or quote, and whole strings
 (each alternative starts with a character the other cannot: each character is read once)."""
 _PIECE_BYTES = 1 << 20
-"""Bytes of the file lowered at once by :func:`_lines_holding`."""
+"""Bytes of the file searched at once by :func:`_lines_holding` (whole lines: at least one)."""
 _ESCAPE = re.compile(rb"\\u")
 _CUT_MARK_RUNS = _RUN.findall(CUT_MARK.casefold())
 """The runs of the text a reader puts in place of what nests too deeply: a line may hold them in its text

@@ -348,18 +348,22 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
     assert isinstance(index, TallyIndex)
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
-    view, problems = memoryview(data), streamed._scan_problems
-    find, match, ends_object = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object
+    view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
+    find, match, ends_object, loads = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object, orjson_loads
     deep = _bracket_heavy(data, line)
     stop = data.rfind(b"\n", 0, end) + 1
     pos = counted = 0
     last = None
-    while pos < stop:
+    while pos < stop:  # once per line of the file: _count_message_id and _parsed_message inlined for a new id
         eol = find(b"\n", pos)
         if ((found := match(data, pos, eol)) is not None and (data[eol - 1] == 0x7D or ends_object(data, pos, eol))
                 and find(b"\\", pos, found.end()) < 0):
             last = entry_id = found[1].decode("utf-8", "replace")
-            counted += _count_message_id(index, entry_id, data, pos, eol, line, problems)
+            if entry_id in ids:  # a duplicate: the index reports it
+                counted += _count_message_id(index, entry_id, data, pos, eol, line, problems)
+            else:
+                new_id(entry_id)
+                counted += 1
             yield from _parsed_message(piece, view[pos:eol], pos, eol, line, line in deep)
         else:
             slot = _counted_slot(index, data, pos, eol, line, problems)

@@ -300,3 +300,56 @@ def test_the_keys_inside_arguments_are_told_exactly_from_the_bytes(value):
         for name in names:
             key = line.index(b'"' + name.encode() + b'":') + 1
             assert byte_search._in_arguments(line, 0, len(line), [key]) == (name in inside), (line, name)
+
+
+_SHAPES = {
+    "lower": lambda n: {"role": "user", "content": f"a cache {n}", "timestamp": 1},
+    "mixed": lambda n: {"role": "user", "content": f"the CaChE and ReAd {n}", "timestamp": 1},
+    "keys": lambda n: {"role": "assistant", "content": [{"type": "text", "text": f"read {n}"}],
+                       "usage": {"cacheRead": n, "cacheWrite": 0}},
+    "arguments": lambda n: {"role": "assistant", "content": [
+        {"type": "toolCall", "id": "c", "name": "x", "arguments": {"CacheRead": n}}], "usage": {"cacheRead": 1}},
+    "none": lambda n: {"role": "user", "content": f"nothing {n}", "timestamp": 1},
+}
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], deadline=None)
+@given(shapes=st.lists(st.sampled_from([*_SHAPES, "label"]), min_size=1, max_size=40),
+       query=st.sampled_from(["cache", "CACHE", "cache read", "read cache", "cacheread"]),
+       piece=st.sampled_from([1, 40, 200, 700]))
+def test_a_part_searched_as_written_first_finds_what_a_lowered_part_finds(tmp_path_factory, monkeypatch, shapes,
+                                                                         query, piece):
+    """A part of the file where most lines hold the word is searched in its bytes as written, then its other
+    lines lowered (:class:`byte_search._RunSearch`): the same lines as lowering every part, whatever the case
+    of the word, in texts or keys, inside arguments or not, and lines of another type between."""
+    from pi_compact import Session
+    from pi_compact.store import scan
+
+    monkeypatch.setattr(scan, "EAGER_PARSE_BYTES", 0)
+    header = {"type": "session", "version": 3, "id": "s", "timestamp": "2025-01-01T00:00:00.000Z", "cwd": "/"}
+    lines, parent = [orjson.dumps(header)], None
+    for number, shape in enumerate(["lower"] * 6 + shapes):  # most lines of the first part hold it: dense after
+        entry = {"type": shape, "id": f"e{number}", "parentId": parent, "timestamp": "2025-01-01T00:00:01.000Z"}
+        if shape == "label":
+            entry.update(type="label", targetId=parent, label="cache")
+        else:
+            entry.update(type="message", message=_SHAPES[shape](number))
+        lines.append(orjson.dumps(entry))
+        parent = entry["id"]
+    path = tmp_path_factory.mktemp("dense") / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    lowered_parts = []
+    missed = byte_search._RunSearch.lowered_lines_missed
+    monkeypatch.setattr(byte_search._RunSearch, "lowered_lines_missed",
+                        lambda self, *args: lowered_parts.append(args) or missed(self, *args))
+    with Session.open(path) as session:
+        index = session._index
+        scope = [slot for slot in index.slots if slot.type == "message"]
+        monkeypatch.setattr(byte_search, "_PIECE_BYTES", 1 << 22)  # one part, lowered whole
+        expected = [slot.id for slot in byte_search.candidate_slots(index, query, scope)]
+        assert not lowered_parts
+        monkeypatch.setattr(byte_search, "_PIECE_BYTES", piece)
+        found = [slot.id for slot in byte_search.candidate_slots(index, query, scope)]
+    assert found == expected
+    if query != "cacheread":  # held by the first lines: what follows them is searched as written first
+        assert lowered_parts or piece > len(path.read_bytes()) // 2
