@@ -349,7 +349,7 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, ends_object, loads = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object, orjson_loads
+    find, match, ends_object = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object
     deep = _bracket_heavy(data, line)
     stop = data.rfind(b"\n", 0, end) + 1
     pos = counted = 0
