@@ -651,15 +651,10 @@ def _word_share(latin: bytes) -> int:
     common word, where its letters (read in :func:`pair_sample`) are English-like (:data:`WORD_LIKE`, raised by
     :data:`SURPRISE_DOUBT` over the square root of the letters). The surprisal is read only after the words tell of no
     language."""
-    common = _common_words()
-    found = _cased_words(_whole_words(latin, 0, WORD_WINDOW))
-    if len(found) >= WORDS_MIN and all(map(common.__contains__, found)):
-        return 0  # the first window's words all held: a language's (most texts stop here, at the cost of 128 bytes)
-    if len(latin) > WORD_WINDOW:
-        found = _cased_words(word_sample(latin))
+    found = _cased_words(word_sample(latin))
     if len(found) < WORDS_MIN:
         return 0
-    held = list(filter(common.__contains__, found))
+    held = list(filter(_common_words().__contains__, found))  # counted in C, as the words are found
     past_first = sum(map(len, found)) - len(found)
     misses = 100 * (past_first - sum(map(len, held)) + len(held)) // past_first
     if misses <= WORD_MISSES[0]:

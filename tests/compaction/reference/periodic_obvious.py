@@ -171,9 +171,7 @@ def words(latin: bytes) -> list[str]:
 
 
 def word_fraction(latin: bytes) -> Fraction:
-    """0 where the words of the first WORD_WINDOW bytes (less a word cut at their end) are WORDS_MIN or more and all
-    common; else the share of the letters past each word's first, of the words of the word windows (WORDS_MIN or
-    more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
+    """The share of the letters past each word's first, of the words of the word windows (WORDS_MIN or more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
     the letters in the windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by
     SURPRISE_DOUBT over the square root of those letters) and at most ACCENTED percent of those letters are Latin-1
     letters beyond ASCII; else 0."""
@@ -182,11 +180,7 @@ def word_fraction(latin: bytes) -> Fraction:
     def missed(word: str) -> bool:
         return word.lower() not in common and (word.islower() or word.lower() not in names)
 
-    found = words(whole_window(latin, 0, min(len(latin), spec.WORD_WINDOW)))
-    if len(found) >= spec.WORDS_MIN and not any(map(missed, found)):
-        return Fraction(0)  # the first window's words all held
-    if len(latin) > spec.WORD_WINDOW:
-        found = words(word_windows(latin))
+    found = words(word_windows(latin))
     if len(found) < spec.WORDS_MIN:
         return Fraction(0)
     missed = sum(len(word) - 1 for word in found if missed(word))
