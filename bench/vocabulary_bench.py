@@ -1,6 +1,6 @@
 """The token estimate on vocabularies and letter chains against a real Claude tokenizer (issue 23.7), with and
-without the word rule of ``token_bounds`` (``_word_share``: the letters of a text's first words that are in no
-common word are priced near random letters').
+without the word rule of ``token_bounds`` (``_word_share``: the letters of a text's words, read in four windows
+across it, that are in no common word are priced near random letters').
 
 Every text is generated, none picked: words drawn at random from a vocabulary written out by Python itself (the
 names of Unicode characters, the identifiers of the standard library, its docstrings, time-zone cities, locale

@@ -130,8 +130,12 @@ def random_letter_units(latin: bytes) -> int:
     letters = [char for char in chars if unicodedata.category(char)[0] == "L"]
     vowels = sum(char in spec.VOWELS for char in chars)
     most = spec.RANDOM_LETTER_UNITS * len(letters) - before.run_units(latin) // 2
-    if len(letters) < spec.RANDOM_LETTERS_MIN or most <= 0:
+    if most <= 0:
         return 0
+    if len(letters) < spec.RANDOM_LETTERS_MIN:  # the words alone, from SHORT_WORD_LETTERS letters
+        if len(letters) < spec.SHORT_WORD_LETTERS:
+            return 0
+        return math.floor(most * Fraction(*spec.WORD_PRICE) * word_fraction(latin))
     poor = Fraction(spec.NATURAL_VOWELS * len(letters) - 100 * vowels,
                     (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * len(letters))
     share = max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters)))
@@ -167,17 +171,19 @@ def words(latin: bytes) -> list[str]:
 
 
 def word_fraction(latin: bytes) -> Fraction:
-    """The share of the letters past each word's first, of the words of the first WORD_WINDOW bytes (WORDS_MIN or
-    more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
+    """The share of the letters past each word's first, of the words of the word windows (WORDS_MIN or more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
     the letters in the windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by
     SURPRISE_DOUBT over the square root of those letters) and at most ACCENTED percent of those letters are Latin-1
     letters beyond ASCII; else 0."""
-    found = words(latin[: spec.WORD_WINDOW])
     common, names = set(spec.COMMON_WORDS.split()), set(spec.CAPITALIZED_WORDS.split())
+
+    def missed(word: str) -> bool:
+        return word.lower() not in common and (word.islower() or word.lower() not in names)
+
+    found = words(word_windows(latin))
     if len(found) < spec.WORDS_MIN:
         return Fraction(0)
-    missed = sum(len(word) - 1 for word in found
-                 if word.lower() not in common and (word.islower() or word.lower() not in names))
+    missed = sum(len(word) - 1 for word in found if missed(word))
     misses = 100 * missed // sum(len(word) - 1 for word in found)
     if misses <= spec.WORD_MISSES[0]:
         return Fraction(0)
@@ -190,6 +196,30 @@ def word_fraction(latin: bytes) -> Fraction:
     if 16 * sum(table.table[byte] for byte in data) - table.natural * letters > like:
         return Fraction(0)
     return Fraction(min(misses, spec.WORD_MISSES[1]) - spec.WORD_MISSES[0], spec.WORD_SPAN)
+
+
+def word_windows(data: bytes) -> bytes:
+    """The text the words are read in: the whole up to WORD_WINDOWS windows of WORD_WINDOW bytes, else that many
+    windows at even steps, each less a word it cuts at either edge (a letter or digit on both sides of the edge),
+    joined by a space; one character at a time."""
+    window, count = spec.WORD_WINDOW, spec.WORD_WINDOWS
+    if len(data) <= window * count:
+        return data
+    step = (len(data) - window) // (count - 1)
+    return b" ".join(whole_window(data, step * index, step * index + window) for index in range(count))
+
+
+def whole_window(data: bytes, start: int, end: int) -> bytes:
+    """``data[start:end]`` less a word it cuts at either edge (a letter or digit on both sides of the edge)."""
+    alnum = [chr(byte).isascii() and chr(byte).isalnum() for byte in data]
+    first, last = start, end
+    if start and alnum[start - 1] and alnum[start]:
+        while first < end and alnum[first]:
+            first += 1
+    if end < len(data) and alnum[end - 1] and alnum[end]:
+        while last > first and alnum[last - 1]:
+            last -= 1
+    return data[first:last]
 
 
 def windows(data: bytes) -> bytes:

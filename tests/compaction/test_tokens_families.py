@@ -1,0 +1,101 @@
+"""The token estimate on generated families of text the word rule once missed (issue 23.7, tok35): never below 0.9
+of a real Claude tokenizer's count (anthropic-tokenizer, the oracle).
+
+- short texts: under 128 letters a Markov chain of English letters or a vocabulary a tokenizer lacks was priced by
+  its weights alone (0.63-0.75 of the real count), since the word rule waited for the letters random letters need;
+- vocabularies of short words (the names of the Greek letters: ``eta chi psi``) whose first words happened to be
+  the ones a tokenizer holds whole (0.87);
+- a few missed words among many held ones (the words of Unicode's character names: ``cuneiform sign`` beside
+  ``ahsda``), whose share of missed letters the first 128 bytes read low by chance (0.80)."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from collections import defaultdict
+
+import anthropic_tokenizer
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.token_corpus import corpus
+from pi_compact.compaction.tokens import text_tokens
+
+pytestmark = pytest.mark.usefixtures("draws_independent_of_other_modules")
+
+ENGLISH = " ".join(corpus("calib")["english"].split())  # the calibration half only
+GREEK_NAMES = sorted({unicodedata.name(chr(code)).split()[-1].lower() for code in range(0x3B1, 0x3CA)})
+CHEMISTRY = [prefix + suffix for prefix in ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "non", "dec")
+             for suffix in ("ane", "ene", "yne", "anol", "anal", "anone", "anoic", "yl", "ylamine", "anoate")]
+PLACEHOLDER = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et "
+               "dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris nisi").split()
+
+
+def character_name_words() -> list[str]:
+    """The distinct words of Unicode's character names (but the ideographs' and syllables'), lowercase."""
+    found = set()
+    for code in range(0x20, 0x30000):
+        name = unicodedata.name(chr(code), "")
+        if name and not name.startswith("CJK") and "SYLLABLE" not in name:
+            found.update(word.lower() for word in name.split() if word.isalpha())
+    return sorted(found)
+
+
+NAME_WORDS = character_name_words()
+
+
+def chain(order: int) -> dict[str, list[str]]:
+    follows: dict[str, list[str]] = defaultdict(list)
+    for start in range(len(ENGLISH) - order):
+        follows[ENGLISH[start : start + order]].append(ENGLISH[start + order])
+    return follows
+
+
+CHAINS = {order: chain(order) for order in (1, 2)}
+
+
+def markov(rng: random.Random, order: int, size: int) -> str:
+    start = rng.randrange(len(ENGLISH) - order)
+    text = ENGLISH[start : start + order]
+    while len(text) < size:
+        text += rng.choice(CHAINS[order].get(text[-order:]) or [" "])
+    return text
+
+
+def prose(rng: random.Random, vocabulary: list[str], size: int) -> str:
+    text = ""
+    while len(text) < size:
+        text += rng.choice(vocabulary) + " "
+    return text[:size]
+
+
+def held(value: str) -> None:
+    assert text_tokens(value) >= 0.9 * anthropic_tokenizer.count_tokens(value), value[:80]
+
+
+@pytest.mark.parametrize("order", CHAINS)
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(90, 300))
+def test_a_short_chain_of_english_letters_is_never_undercounted_by_more_than_a_tenth(order, rng, size) -> None:
+    held(markov(rng, order, size))
+
+
+@pytest.mark.parametrize("vocabulary", [CHEMISTRY, PLACEHOLDER], ids=["chemistry", "placeholder"])
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(90, 300))
+def test_a_short_text_of_a_vocabulary_a_tokenizer_lacks_is_never_undercounted_by_more_than_a_tenth(vocabulary, rng,
+                                                                                                 size) -> None:
+    held(prose(rng, vocabulary, size))
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(300, 6000))
+def test_a_vocabulary_of_short_words_is_never_undercounted_by_more_than_a_tenth(rng, size) -> None:
+    held(prose(rng, GREEK_NAMES, size))
+
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(300, 6000))
+def test_a_few_missed_words_among_many_held_ones_are_never_undercounted_by_more_than_a_tenth(rng, size) -> None:
+    held(prose(rng, NAME_WORDS, size))
