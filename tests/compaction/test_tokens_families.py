@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections import defaultdict
 
 import anthropic_tokenizer
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.token_corpus import corpus
 from pi_compact.compaction.tokens import text_tokens
+
+from .test_tokens_markov import CHAINS, markov  # chains of the calibration half's English
 
 pytestmark = pytest.mark.usefixtures("draws_independent_of_other_modules")
 
-ENGLISH = " ".join(corpus("calib")["english"].split())  # the calibration half only
 GREEK_NAMES = sorted({unicodedata.name(chr(code)).split()[-1].lower() for code in range(0x3B1, 0x3CA)})
 CHEMISTRY = [prefix + suffix for prefix in ("meth", "eth", "prop", "but", "pent", "hex", "hept", "oct", "non", "dec")
              for suffix in ("ane", "ene", "yne", "anol", "anal", "anone", "anoic", "yl", "ylamine", "anoate")]
@@ -43,24 +42,6 @@ def character_name_words() -> list[str]:
 
 
 NAME_WORDS = character_name_words()
-
-
-def chain(order: int) -> dict[str, list[str]]:
-    follows: dict[str, list[str]] = defaultdict(list)
-    for start in range(len(ENGLISH) - order):
-        follows[ENGLISH[start : start + order]].append(ENGLISH[start + order])
-    return follows
-
-
-CHAINS = {order: chain(order) for order in (1, 2)}
-
-
-def markov(rng: random.Random, order: int, size: int) -> str:
-    start = rng.randrange(len(ENGLISH) - order)
-    text = ENGLISH[start : start + order]
-    while len(text) < size:
-        text += rng.choice(CHAINS[order].get(text[-order:]) or [" "])
-    return text
 
 
 def prose(rng: random.Random, vocabulary: list[str], size: int) -> str:
