@@ -18,7 +18,9 @@ _REDO = re.compile(r"\b(?:re-?do|start (?:it )?over|from scratch|(?:do|try|run|m
 """A request to do the job again ("can you do it again", "redo it", "try that again from scratch")."""
 _REDO_WORDS = 15
 """A request to redo is short: a longer one that says "again" asks for something of its own."""
-_PATH = re.compile(r"[\w.~/-]*\w\.\w{1,8}\b")
+_PATH = re.compile(r"(?<![\w.~/-])[\w.~/-]*\w\.\w{1,8}\b")
+"""A file name in a command, read from the start of its run of path characters only (tried inside the run too,
+a long run without a dot took time growing with its square)."""
 _PIECE = re.compile(r"\|\|?|&&|;|\n")
 _LOOKS = frozenset({"cat", "head", "tail", "less", "ls", "find", "grep", "rg", "wc", "diff", "echo", "printf", "cd",
                     "sed", "awk", "sort", "jq", "stat", "file", "tree", "true", "xxd"})
