@@ -26,6 +26,7 @@ from .paths import PathNames, infer_cwd
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
+from .redo import asks_redo, redo_left
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .subject import current_subject
@@ -217,6 +218,9 @@ class RegionState:
     """Sub-agents' reports since the latest request that the agent has not acted on (:func:`.reports.open_reports`)."""
     open_reviews: tuple[str, ...] = ()
     """Earlier sub-agent reviews' findings no later change took up (:func:`.reports.unaddressed_reviews`)."""
+    redo_left: tuple[str, ...] = ()
+    """When the latest request asks to redo the job before it and the redo is under way: the files the earlier run
+    acted on that the redo has not reached yet (:func:`.redo.redo_left`)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -678,7 +682,19 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
+        redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
     )
+
+
+def _redo_left(drafts: list[_TurnDraft], statuses: list[str], attempts: tuple[Attempt, ...], names: PathNames,
+               known: list[str]) -> list[str]:
+    """The files a redo under way has not reached (:func:`.redo.redo_left`): only while the latest request, one
+    that asks to do the job before it again, is not finished."""
+    if len(drafts) < 2 or statuses[-1] not in (OPEN, INTERRUPTED) or not asks_redo(drafts[-1].request):
+        return []
+    previous = [a for a in attempts if drafts[-2].index < a.index < drafts[-1].index]
+    current = [a for a in attempts if a.index > drafts[-1].index]
+    return redo_left(previous, current, names.name, {names.name(path) for path in known})
 
 
 def _replies(drafts: list[_TurnDraft], statuses: list[str]) -> list[bool]:

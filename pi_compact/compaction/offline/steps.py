@@ -16,6 +16,7 @@ from .goal import sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
+from .redo import redo_step
 from .reports import Report
 from .subject import names_subject, subject_line
 from .tasks import ACTIVE, PENDING, Task
@@ -276,6 +277,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
             f" ({went_on[2:]})" if went_on else ""
         if stopped_at:
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
+    redo = redo_step(state.redo_left)  # the agent's last words name the file it is on; the earlier run, the rest
+    steps += [redo] if redo else []
     if not ends_on_report:
         steps += reports
     revise = _revise_plan(state.plan_review)
