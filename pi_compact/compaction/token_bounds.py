@@ -21,7 +21,8 @@ itself, and the estimate takes the largest:
   two (``goj pqb avg`` is five tokens, ``gojgoj pqbpqb`` seven, ``kiyave zuxo`` six), read over the whole text
   (the pairs over 1 KB of it, a word written again read once); and letters in English's order that write few
   words a tokenizer holds (a Markov chain of English letters, a vocabulary it lacks: ``methane ethane``), read in
-  four windows of their words across the text (from 48 letters on: a short text too);
+  four windows of their words across the text (from 20 letters and one word on: a short text too, priced
+  higher);
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
@@ -504,7 +505,8 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     of it where they are poor in vowels (:data:`RANDOM_VOWELS` percent and below, none at :data:`NATURAL_VOWELS`
     and above, in proportion between) or surprising to a language (:func:`surprise_share`: random letters with
     as many vowels as English), whichever is more; or, where the letters are English's but their words are not
-    (:func:`_word_share`), up to :data:`WORD_PRICE` of it, the one rule read below :data:`RANDOM_LETTERS_MIN` letters.
+    (:func:`_word_share`), up to :data:`WORD_PRICE` of it, the one rule read below :data:`RANDOM_LETTERS_MIN` letters
+    (there from :data:`SHORT_WORD_LETTERS` letters and :data:`SHORT_WORDS_MIN` words, up to :data:`SHORT_WORD_PRICE`).
     The ends inside runs read the first characters only, the
     consonant-run bound of tokens.py needs words of four letters and more that do not repeat; this one reads
     every letter, in one popcount and two translates summed by ``zlib.adler32``."""
@@ -515,7 +517,7 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     if letters < RANDOM_LETTERS_MIN:  # too few letters for their vowels or surprisal, not for their words
         if letters < SHORT_WORD_LETTERS:
             return 0
-        return most * WORD_PRICE[0] * _word_share(latin) // (WORD_PRICE[1] * WORD_SPAN)
+        return most * SHORT_WORD_PRICE[0] * _word_share(latin, SHORT_WORDS_MIN) // (SHORT_WORD_PRICE[1] * WORD_SPAN)
     vowels = _byte_total(latin.translate(_VOWEL_ONES), 1)
     poor = min(NATURAL_VOWELS * letters - 100 * vowels, (NATURAL_VOWELS - RANDOM_VOWELS) * letters)
     units = most * poor // ((NATURAL_VOWELS - RANDOM_VOWELS) * letters) if poor > 0 else 0
@@ -551,12 +553,26 @@ English letters, or a vocabulary a tokenizer lacks, 100 characters long: 0.63-0.
 waited for :data:`RANDOM_LETTERS_MIN` letters, 1.05-1.25 now; natural text cut in 60-character pieces comes out 0-1.5%
 higher)."""
 
-SHORT_WORD_LETTERS = 48
+SHORT_WORD_LETTERS = 20
 """Letters a text must hold before its words are read (where it holds fewer than :data:`RANDOM_LETTERS_MIN`): each
-text that reaches the word check costs 1-2 µs, and strings this short are most of a session's. From 90 characters a
-Markov chain of English letters or a vocabulary a tokenizer lacks is 0.95 of the real count at worst; at 60-90 a
-chain is still below 0.9 one time in ten (0.60 at worst), and at 30-60 most are (0.53-0.59 at worst): left for a
-short-text floor that prices letters in no word."""
+text that reaches the word check costs 1-2 µs, and strings this short are most of a session's. From 48 letters a
+Markov chain of English letters at 60-90 characters was still below 0.9 one time in ten (0.60 at worst), and at
+30-60 most were (0.53-0.59 at worst); from 20 letters, with :data:`SHORT_WORDS_MIN` and :data:`SHORT_WORD_PRICE`,
+none of 1,000 of each of Markov chains of order 1 and 2, chemistry's names and Latin placeholder text at 30-90
+characters is (0.97 at worst), one of 1,000 of cities' names is (0.88: a common word a tokenizer cuts in three)."""
+
+SHORT_WORDS_MIN = 1
+"""Words a text under :data:`RANDOM_LETTERS_MIN` letters must hold before they are read (:data:`WORDS_MIN` for a
+longer one): a text of 30 characters writes one or two words of four letters or more, and one a tokenizer lacks
+(``ctobelinlersigobully``) costs what it costs whatever surrounds it. A short natural text that writes a word no
+common word holds is priced up a little: natural text cut in 50-character pieces comes out 0.2% higher, in 100 no
+higher."""
+
+SHORT_WORD_PRICE = (6, 8)
+"""The share of random letters' price that letters writing no words cost at most in a text under
+:data:`RANDOM_LETTERS_MIN` letters, above :data:`WORD_PRICE`: a short text's words are cut with fewer merges than a
+long text's (each starts a pre-token of its own, and a chain's short words are one or two tokens whoever holds
+them): at 5/8 a Markov chain of English letters of 30-60 characters was 0.75-0.87 of the real count at worst."""
 
 WORD_WINDOW = 128
 WORD_WINDOWS = 4
@@ -647,14 +663,14 @@ def _common_words() -> frozenset[bytes]:
     return frozenset(common + [word.capitalize() for word in written] + [word.upper() for word in written])
 
 
-def _word_share(latin: bytes) -> int:
+def _word_share(latin: bytes, least: int = WORDS_MIN) -> int:
     """How far the words of a text (its Latin-1 bytes) are from a language's, from 0 to :data:`WORD_SPAN`: the share
     of the letters past each word's first (:func:`words`, in its :func:`word_sample`) that are in no
     common word, where its letters (read in :func:`pair_sample`) are English-like (:data:`WORD_LIKE`, raised by
-    :data:`SURPRISE_DOUBT` over the square root of the letters). The surprisal is read only after the words tell of no
-    language."""
+    :data:`SURPRISE_DOUBT` over the square root of the letters), and its sample holds ``least`` words or more. The
+    surprisal is read only after the words tell of no language."""
     found = _cased_words(word_sample(latin))
-    if len(found) < WORDS_MIN:
+    if len(found) < least:
         return 0
     held = list(filter(_common_words().__contains__, found))  # counted in C, as the words are found
     past_first = sum(map(len, found)) - len(found)

@@ -6,7 +6,10 @@ of a real Claude tokenizer's count (anthropic-tokenizer, the oracle).
 - vocabularies of short words (the names of the Greek letters: ``eta chi psi``) whose first words happened to be
   the ones a tokenizer holds whole (0.87);
 - a few missed words among many held ones (the words of Unicode's character names: ``cuneiform sign`` beside
-  ``ahsda``), whose share of missed letters the first 128 bytes read low by chance (0.80)."""
+  ``ahsda``), whose share of missed letters the first 128 bytes read low by chance (0.80);
+- shorter texts still (tok36): at 30-90 characters a Markov chain of English letters, chemistry's names, Latin
+  placeholder text or cities' names (0.53-0.62 at worst) held fewer letters than the word rule waited for (48) or
+  fewer words of four letters than it read (five)."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from hypothesis import strategies as st
 
 from pi_compact.compaction.tokens import text_tokens
 
-from .test_tokens_markov import CHAINS, markov  # chains of the calibration half's English
+from .test_tokens_markov import CHAINS, CITIES, markov  # chains of the calibration half's English
 
 pytestmark = pytest.mark.usefixtures("draws_independent_of_other_modules")
 
@@ -67,6 +70,22 @@ def test_a_short_chain_of_english_letters_is_never_undercounted_by_more_than_a_t
 @given(rng=st.randoms(use_true_random=False), size=st.integers(90, 300))
 def test_a_short_text_of_a_vocabulary_a_tokenizer_lacks_is_never_undercounted_by_more_than_a_tenth(vocabulary, rng,
                                                                                                  size) -> None:
+    held(prose(rng, vocabulary, size))
+
+
+@pytest.mark.parametrize("order", CHAINS)
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(30, 90))
+def test_a_chain_of_english_letters_of_a_few_words_is_never_undercounted_by_more_than_a_tenth(order, rng,
+                                                                                              size) -> None:
+    held(markov(rng, order, size))
+
+
+@pytest.mark.parametrize("vocabulary", [CHEMISTRY, PLACEHOLDER, CITIES], ids=["chemistry", "placeholder", "cities"])
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), size=st.integers(30, 90))
+def test_a_few_words_of_a_vocabulary_a_tokenizer_lacks_are_never_undercounted_by_more_than_a_tenth(vocabulary, rng,
+                                                                                                   size) -> None:
     held(prose(rng, vocabulary, size))
 
 

@@ -132,10 +132,10 @@ def random_letter_units(latin: bytes) -> int:
     most = spec.RANDOM_LETTER_UNITS * len(letters) - before.run_units(latin) // 2
     if most <= 0:
         return 0
-    if len(letters) < spec.RANDOM_LETTERS_MIN:  # the words alone, from SHORT_WORD_LETTERS letters
+    if len(letters) < spec.RANDOM_LETTERS_MIN:  # the words alone, from SHORT_WORD_LETTERS letters and SHORT_WORDS_MIN words
         if len(letters) < spec.SHORT_WORD_LETTERS:
             return 0
-        return math.floor(most * Fraction(*spec.WORD_PRICE) * word_fraction(latin))
+        return math.floor(most * Fraction(*spec.SHORT_WORD_PRICE) * word_fraction(latin, spec.SHORT_WORDS_MIN))
     poor = Fraction(spec.NATURAL_VOWELS * len(letters) - 100 * vowels,
                     (spec.NATURAL_VOWELS - spec.RANDOM_VOWELS) * len(letters))
     share = max(min(1, max(0, poor)), surprise_fraction(0x00, latin, len(letters)))
@@ -170,8 +170,8 @@ def words(latin: bytes) -> list[str]:
     return [piece for piece in found if len(piece) >= 4]
 
 
-def word_fraction(latin: bytes) -> Fraction:
-    """The share of the letters past each word's first, of the words of the word windows (WORDS_MIN or more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
+def word_fraction(latin: bytes, least: int = spec.WORDS_MIN) -> Fraction:
+    """The share of the letters past each word's first, of the words of the word windows (``least`` or more), that are in no common word (nor, capitalized or in capitals, in a capitalized one), between the WORD_MISSES percentages, from 0 to 1, where the mean surprisal of
     the letters in the windows the pairs are read in is within WORD_LIKE bits of the Latin table's (raised by
     SURPRISE_DOUBT over the square root of those letters) and at most ACCENTED percent of those letters are Latin-1
     letters beyond ASCII; else 0."""
@@ -181,7 +181,7 @@ def word_fraction(latin: bytes) -> Fraction:
         return word.lower() not in common and (word.islower() or word.lower() not in names)
 
     found = words(word_windows(latin))
-    if len(found) < spec.WORDS_MIN:
+    if len(found) < least:
         return Fraction(0)
     missed = sum(len(word) - 1 for word in found if missed(word))
     misses = 100 * missed // sum(len(word) - 1 for word in found)
