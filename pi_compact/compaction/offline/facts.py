@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import final_folder, moves_only, prints_only, shell_effects
+from .shell import ShellEffects, final_folder, moves_only, prints_only, shell_effects
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -116,8 +116,9 @@ class Facts:
     answers: tuple[tuple[str, str], ...] = ()
     """``(question, answer)`` the user gave through the agent's question tool (AskUserQuestion and the like)."""
     gone: tuple[str, ...] = ()
-    """Paths named as changed that were not changed after all: every change to them declined by the user, or the
-    last thing done to them was deleting them (or moving them away)."""
+    """Paths named as changed or read that are not there to change or read: every change to them declined by the
+    user, the last thing done to them was deleting them (or moving them away), or every read of them failed (a
+    file that does not exist, ``cat: x: No such file or directory``) and nothing wrote them."""
 
 
 @dataclass(frozen=True)
@@ -481,6 +482,8 @@ class _Collector:
         self.deleted: dict[str, int] = {}  # path -> when it was deleted (a result's number)
         self.deleted_directories: dict[str, int] = {}  # the same, of deletions that may take a directory
         self.present: dict[str, int] = {}  # path -> when it was last written or read: it existed then
+        self.read_ok: set[str] = set()  # paths some read of which returned the file
+        self.read_failed: set[str] = set()  # paths some read of which failed (missing, a sibling call's error)
         self.index = 0
         self.directories: set[str] = set()
         self.moves: list[tuple[list[str], str]] = []  # (sources, destination) of each `mv`
@@ -571,6 +574,8 @@ class _Collector:
             self.deleted.update(dict.fromkeys((path for path in deleted if path), self.index))
             if effects and _MAY_TAKE_DIRECTORIES.search(run_target(call)):
                 self.deleted_directories.update(dict.fromkeys(map(_plain, effects.deletes), self.index))
+        if not refused:
+            self._reads(call, effects, text, failed, halted)
         if call.command_index is None:
             path = tool_path(call.arguments) or web_address(call.arguments)  # a page fetched is its target
             self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
@@ -583,6 +588,18 @@ class _Collector:
         run[1:] = [code, "bash", failed]
         self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True,
                       lookup=call.inspects_only, aborted=aborted, refused=refused, folder=call.folder)
+
+    def _reads(self, call: _Call, effects: ShellEffects | None, text: str, failed: bool, halted: bool) -> None:
+        """Which paths the call read and which it failed to read: a read tool's path when it failed (the file
+        missing, too large, a call beside it erred); of a command, all when it was stopped, else those an error line
+        of its output names as missing (``cat a b`` may read ``b`` though ``a`` is missing)."""
+        if effects is None:
+            path = tool_path(call.arguments) if call.name.lower() in READ_TOOLS else ""
+            (self.read_failed if failed or halted else self.read_ok).update([path] if path else [])
+            return
+        missing = [line for line in text[:50_000].splitlines()[:400] if _MISSING.search(line)]
+        for path in effects.reads:
+            (self.read_failed if halted or _named_in(path, missing) else self.read_ok).add(path)
 
     def _refused(self, name: str, target: str, text: str) -> None:
         reason = refusal_reason(text)
@@ -639,15 +656,34 @@ class _Collector:
         self.directories |= self._moved_directories()
         modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path)
                          and not (path in self.refused_paths and path not in self.written_paths))
-        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since()
+        unread = self._unread()
+        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since() | unread
         return Facts(
-            read_files=self.read.tuple(), modified_files=modified, commands=commands.tuple(),
+            read_files=tuple(path for path in self.read.tuple() if path not in unread), modified_files=modified, commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
             failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals), answers=tuple(self.answers),
             gone=tuple(sorted(gone)),
         )
+
+    def _unread(self) -> set[str]:
+        """The paths every read of which failed and that nothing changed: not a file the agent read (most often one
+        that does not exist). A read of another spelling counts as a read of it: an absolute path and a relative
+        name it ends in are one file (``/r/a/b.py``, ``a/b.py``), two absolute paths only when equal."""
+        if not self.read_failed:
+            return set()
+        changed = {_plain(path) for path in (*self.modified.tuple(), *self.written_paths, *self.refused_paths)}
+        read = {_plain(path) for path in self.read_ok}
+        ends = {name for path in self.read_ok if path.startswith("/") for name in _spellings(path)[1:]}
+        unread = set()
+        for path in self.read_failed - self.read_ok:
+            spellings = _spellings(path)
+            if spellings[0] in changed or spellings[0] in read or (not path.startswith("/") and spellings[0] in ends):
+                continue
+            if not any(name in read or name in changed for name in spellings[1:]):
+                unread.add(path)
+        return unread
 
     def _moved_directories(self) -> set[str]:
         """Where a directory was moved to (``mv lib/tools archive/``): a directory too. A source is a directory when a
@@ -749,6 +785,21 @@ def _spellings(path: str) -> list[str]:
     each of its ends (``/r/a/b.py`` → ``/r/a/b.py``, ``r/a/b.py``, ``a/b.py``, ``b.py``)."""
     parts = _plain(path).split("/")[:_PATH_DEPTH]
     return ["/".join(parts[start:]) for start in range(len(parts) if path.startswith("/") else 1)]
+_MISSING = re.compile(r"No such file or directory|does not exist|cannot access|can'?t (?:read|open)|cannot open"
+                      r"|Cannot find path|ENOENT|not a regular file|Is a directory", re.I)
+"""An error line saying a path is not there to read (``cat: x: No such file or directory``, ``sed: can't read x``,
+PowerShell's ``Cannot find path``), or is no file."""
+
+
+def _named_in(path: str, lines: list[str]) -> bool:
+    """Whether one of ``lines`` names the file ``path`` (by its last part: the command may name it from elsewhere)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if not name or not lines:
+        return False
+    named = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)")
+    return any(named.search(line) for line in lines)
+
+
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _MAY_TAKE_DIRECTORIES = re.compile(r"\brm\s+-[A-Za-z]*[rR]|\brm\s+--recursive\b|\b(?:rmdir|mv|trash)\b")
 """A deletion that may take a directory with the files in it; a plain ``rm ./entire`` removes a file, which holds
