@@ -33,6 +33,7 @@ EDIT_TOOLS = frozenset({"edit", "edit_file", "multiedit", "multi_edit", "str_rep
 SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "exec_command", "run_command",
                          "run_shell_command", "run_terminal_cmd", "terminal"})
 _PATH_KEYS = ("path", "file_path", "filePath")
+_WRAPPING_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,10 @@ def shell_command(name: Any, arguments: Any) -> str | None:
         return None
     command = arguments.get("command", arguments.get("cmd"))
     if isinstance(command, list) and all(isinstance(part, str) for part in command):
-        command = " ".join(command)
+        # Codex's `["bash", "-lc", "cd api && uv add httpx"]` runs its last word as the line
+        wrapped = len(command) == 3 and command[0].rsplit("/", 1)[-1] in _WRAPPING_SHELLS and \
+            command[1].startswith("-") and command[1].endswith("c")
+        command = command[2] if wrapped else " ".join(command)
     if not isinstance(command, str):
         return None
     lowered = name.lower()

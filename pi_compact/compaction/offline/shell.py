@@ -2,7 +2,8 @@
 
 pi tracks the files an agent read and changed only through its read, write and edit tools; agents just as often
 ``cat`` a file or rewrite it with ``sed -i``, ``perl -pi`` or a script (``python3 - <<'EOF'``, ``node -e``, a
-script the same command wrote and ran; :mod:`.scripts` reads the code). This module reads a command line
+script the same command wrote and ran; :mod:`.scripts` reads the code), or through a package manager (``npm i -D x``
+rewrites ``package.json``; :mod:`.manifests`). This module reads a command line
 (pipelines, ``&&``, redirections, heredocs) well enough to name those files. It follows a ``cd DIR`` within the
 command (``cd web && sed -i … src/app.ts`` changes ``web/src/app.ts``; a subshell's ``cd`` ends with it), and does
 not expand variables or globs.
@@ -15,6 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .manifests import manifest_changes
 from .scripts import script_effects
 
 _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "diff", "sort", "jq", "yq", "sed", "awk"})
@@ -309,6 +311,10 @@ def _segment_effects(tokens: list[str], effects: ShellEffects, scripts: dict[str
 def _program_effects(program: str, args: list[str], effects: ShellEffects, scripts: dict[str, str]) -> None:
     if program in _RUNNERS and args[:1] == ["run"] and len(args) > 1:
         program, args = args[1].rsplit("/", 1)[-1], args[2:]
+    manifests = manifest_changes(program, args)
+    if manifests:  # `bun add x`, `uv add x`: the package manager rewrote the manifest (before `bun` as interpreter)
+        effects.writes.extend(path for path in manifests if _is_path(path))
+        return
     if _INTERPRETER.match(program):
         kind, value = _interpreter_input(args)
         if kind == "code" or (kind == "script" and value in scripts):
