@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import ShellEffects, final_folder, moves_only, prints_only, shell_effects
+from .shell import ShellEffects, final_folder, moves_only, patch_effects, prints_only, shell_effects
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -525,6 +525,9 @@ class _Collector:
         elif path and (lowered in WRITE_TOOLS or lowered in EDIT_TOOLS):
             self.modified.add(path)
         call = _Call(name, arguments, None)
+        patched = _patch_effects(call) if command is None else None
+        if patched:
+            self.modified.add(*patched.writes)
         if command is not None:
             call.folder = self.shell_folder if name in PERSISTENT_SHELLS else ""
             call.inspects_only = self._shell_paths(command, call.folder)
@@ -565,7 +568,8 @@ class _Collector:
             self._refused(name, run_target(call), text)
         if call.name in PERSISTENT_SHELLS and _CWD_RESET.search(text[-2000:]):
             self.shell_folder = ""  # the harness moved the shell back to the project
-        effects = shell_effects(run_target(call), call.folder) if call.command_index is not None else None
+        effects = shell_effects(run_target(call), call.folder) if call.command_index is not None else \
+            _patch_effects(call)
         lowered = call.name.lower()
         changes_file = lowered in WRITE_TOOLS or lowered in EDIT_TOOLS
         changed = effects.writes if effects else [tool_path(call.arguments)] if changes_file else []
@@ -573,11 +577,7 @@ class _Collector:
         if not refused and not failed:
             deleted = effects.deletes if effects else [tool_path(call.arguments)] if lowered in DELETE_TOOLS else []
             read = effects.reads if effects else [tool_path(call.arguments)] if lowered in READ_TOOLS else []
-            # written again, or read: it exists (the source of a `mv` is written and deleted: deleted)
-            self.present.update(dict.fromkeys((p for p in (*changed, *read) if p not in deleted), self.index))
-            self.deleted.update(dict.fromkeys((path for path in deleted if path), self.index))
-            if effects and _MAY_TAKE_DIRECTORIES.search(run_target(call)):
-                self.deleted_directories.update(dict.fromkeys(map(_plain, effects.deletes), self.index))
+            self._existing(changed, read, deleted, run_target(call) if call.command_index is not None else "")
         if not refused:
             self._reads(call, effects, text, failed, halted)
         if call.command_index is None:
@@ -611,6 +611,14 @@ class _Collector:
         if reason:  # the user's words on declining say how (not) to do it: a preference, whatever its form
             self.constraints.add(reason)
 
+    def _existing(self, changed: list[str], read: list[str], deleted: list[str], command: str = "") -> None:
+        """After an action that went through: what it wrote or read exists (the source of a `mv` is written and
+        deleted: deleted), what it deleted does not, nor, where ``command`` may take directories, what they held."""
+        self.present.update(dict.fromkeys((p for p in (*changed, *read) if p not in deleted), self.index))
+        self.deleted.update(dict.fromkeys((path for path in deleted if path), self.index))
+        if command and _MAY_TAKE_DIRECTORIES.search(command):
+            self.deleted_directories.update(dict.fromkeys(map(_plain, deleted), self.index))
+
     def _user_bash(self, message: dict) -> None:
         command = message.get("command") if isinstance(message.get("command"), str) else ""
         output = message.get("output") if isinstance(message.get("output"), str) else ""
@@ -620,6 +628,9 @@ class _Collector:
         inspects_only = self._shell_paths(command)
         failed = failed and not _found_nothing(code, output.strip(), inspects_only)
         self.runs.append([command, code, "user", failed])
+        if not failed:  # the user's own `!rm old.ts` deletes as the agent's does
+            effects = shell_effects(command)
+            self._existing(effects.writes, effects.reads, effects.deletes, command)
         self._outcome("user bash", command, output, failed, scan=failed or not inspects_only, shell=True,
                       lookup=inspects_only, aborted=bool(message.get("cancelled")))
 
@@ -793,6 +804,14 @@ _MISSING = re.compile(r"No such file or directory|does not exist|cannot access|c
                       r"|Cannot find path|ENOENT|not a regular file|Is a directory", re.I)
 """An error line saying a path is not there to read (``cat: x: No such file or directory``, ``sed: can't read x``,
 PowerShell's ``Cannot find path``), or is no file."""
+
+
+def _patch_effects(call: _Call) -> ShellEffects | None:
+    """What a patch tool's call (Codex's ``apply_patch``: its ``input``, or ``patch``) adds, changes and deletes."""
+    if call.command_index is not None or "patch" not in call.name.lower() or not isinstance(call.arguments, dict):
+        return None
+    text = next((v for k in ("input", "patch") if isinstance(v := call.arguments.get(k), str)), "")
+    return patch_effects(text) if text else None
 
 
 def _named_in(path: str, lines: list[str]) -> bool:

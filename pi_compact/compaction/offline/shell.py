@@ -82,6 +82,8 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
     """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed), named
     from where the session started when the shell ran it in ``start`` (a persistent shell's directory, left by an
     earlier call's ``cd``; ``None`` when not known)."""
+    if command.lstrip().startswith("apply_patch") and _PATCH_FILE.search(command[:200_000]):
+        return patch_effects(command)  # Codex's patch as a command: its body is no shell
     effects = ShellEffects([], [], [])
     stripped, heredocs = _split_heredocs(command[:20_000])
     scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
@@ -100,6 +102,27 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
         for mine, theirs in ((effects.reads, found.reads), (effects.writes, found.writes),
                              (effects.deletes, found.deletes)):
             mine.extend(_within(folder, path) for path in theirs)
+    return effects
+
+
+_PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: ([^\n]{1,1000})$|^\*\*\* Move to: ([^\n]{1,1000})$", re.M)
+"""A file of a patch in Codex's ``apply_patch`` format (``*** Update File: src/app.py``, then perhaps ``*** Move to:``)."""
+
+
+def patch_effects(patch: str) -> ShellEffects:
+    """The files a patch in Codex's ``apply_patch`` format adds or changes (``writes``) and deletes or moves away
+    (``deletes``, also among the writes, as ``rm``'s)."""
+    effects = ShellEffects([], [], ["apply_patch"])
+    updated = ""
+    for match in _PATCH_FILE.finditer(patch[:200_000]):
+        kind, path, moved_to = match.group(1), (match.group(2) or "").strip(), (match.group(3) or "").strip()
+        if moved_to and updated:
+            effects.deletes.append(updated)
+            effects.writes.append(moved_to)
+        elif path:
+            effects.writes.append(path)
+            effects.deletes.extend([path] if kind == "Delete" else [])
+            updated = path if kind == "Update" else ""
     return effects
 
 
