@@ -93,7 +93,8 @@ class Facts:
     """Everything :func:`extract_facts` found; every tuple in order of first appearance, without repeats."""
 
     read_files: tuple[str, ...] = ()
-    """Paths read through a read tool or a shell command (``cat``, ``head``, ``grep``, ``<``, …)."""
+    """Paths read through a read tool or a shell command (``cat``, ``head``, ``grep``, ``<``, …); not those every
+    read of which failed (missing, too large, cancelled)."""
     modified_files: tuple[str, ...] = ()
     """Paths written or edited, or changed by a shell command (``sed -i``, ``>``, ``tee``, ``mv``, ``rm``, …)."""
     commands: tuple[Command, ...] = ()
@@ -118,8 +119,8 @@ class Facts:
     """``(question, answer)`` the user gave through the agent's question tool (AskUserQuestion and the like)."""
     gone: tuple[str, ...] = ()
     """Paths named as changed or read that are not there to change or read: every change to them declined by the
-    user, the last thing done to them was deleting them (or moving them away), or every read of them failed (a
-    file that does not exist, ``cat: x: No such file or directory``) and nothing wrote them."""
+    user, the last thing done to them was deleting them (or moving them away), or every read of them said they do
+    not exist (``File does not exist.``, ``cat: x: No such file or directory``) and nothing wrote them."""
 
 
 @dataclass(frozen=True)
@@ -487,7 +488,8 @@ class _Collector:
         self.deleted_directories: dict[str, int] = {}  # the same, of deletions that may take a directory
         self.present: dict[str, int] = {}  # path -> when it was last written or read: it existed then
         self.read_ok: set[str] = set()  # paths some read of which returned the file
-        self.read_failed: set[str] = set()  # paths some read of which failed (missing, a sibling call's error)
+        self.read_missing: set[str] = set()  # paths some read of which said they do not exist
+        self.read_failed: set[str] = set()  # paths some read of which failed otherwise (too large, cancelled)
         self.index = 0
         self.directories: set[str] = set()
         self.moves: list[tuple[list[str], str]] = []  # (sources, destination) of each `mv`
@@ -594,16 +596,21 @@ class _Collector:
                       lookup=call.inspects_only, aborted=aborted, refused=refused, folder=call.folder)
 
     def _reads(self, call: _Call, effects: ShellEffects | None, text: str, failed: bool, halted: bool) -> None:
-        """Which paths the call read and which it failed to read: a read tool's path when it failed (the file
-        missing, too large, a call beside it erred); of a command, all when it was stopped, else those an error line
-        of its output names as missing (``cat a b`` may read ``b`` though ``a`` is missing)."""
+        """Which paths the call read, which it showed missing, and which it failed to read for another reason (too
+        large, a call beside it erred, stopped): a read tool's path by its result; of a command, the paths an error
+        line of its output names as missing (``cat a b`` may read ``b`` though ``a`` is missing), all when it was
+        stopped."""
         if effects is None:
             path = tool_path(call.arguments) if call.name.lower() in READ_TOOLS else ""
-            (self.read_failed if failed or halted else self.read_ok).update([path] if path else [])
+            if path:
+                said = text[:2000]
+                missing = failed and not halted and bool(_MISSING.search(said) or _NOT_FOUND.search(said))
+                (self.read_missing if missing else self.read_failed if failed or halted else self.read_ok).add(path)
             return
         missing = [line for line in text[:50_000].splitlines()[:400] if _MISSING.search(line)]
         for path in effects.reads:
-            (self.read_failed if halted or _named_in(path, missing) else self.read_ok).add(path)
+            absent = not halted and _named_in(path, missing)
+            (self.read_missing if absent else self.read_failed if halted else self.read_ok).add(path)
 
     def _refused(self, name: str, target: str, text: str) -> None:
         reason = refusal_reason(text)
@@ -671,10 +678,12 @@ class _Collector:
         self.directories |= self._moved_directories()
         modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path)
                          and not (path in self.refused_paths and path not in self.written_paths))
-        unread = self._unread()
-        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since() | unread
+        missing = self._unread(self.read_missing)  # shown not to exist: not there, whoever listed it
+        unread = missing | self._unread(self.read_failed)  # not read here (an earlier region may have read it)
+        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since() | missing
         return Facts(
-            read_files=tuple(path for path in self.read.tuple() if path not in unread), modified_files=modified, commands=commands.tuple(),
+            read_files=tuple(path for path in self.read.tuple() if path not in unread), modified_files=modified,
+            commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
@@ -682,17 +691,17 @@ class _Collector:
             gone=tuple(sorted(gone)),
         )
 
-    def _unread(self) -> set[str]:
-        """The paths every read of which failed and that nothing changed: not a file the agent read (most often one
-        that does not exist). A read of another spelling counts as a read of it: an absolute path and a relative
-        name it ends in are one file (``/r/a/b.py``, ``a/b.py``), two absolute paths only when equal."""
-        if not self.read_failed:
+    def _unread(self, paths: set[str]) -> set[str]:
+        """Of ``paths`` (whose reads failed), those no read returned and nothing changed. A read of another spelling
+        counts as a read of it: an absolute path and a relative name it ends in are one file (``/r/a/b.py``,
+        ``a/b.py``), two absolute paths only when equal."""
+        if not paths:
             return set()
         changed = {_plain(path) for path in (*self.modified.tuple(), *self.written_paths, *self.refused_paths)}
         read = {_plain(path) for path in self.read_ok}
         ends = {name for path in self.read_ok if path.startswith("/") for name in _spellings(path)[1:]}
         unread = set()
-        for path in self.read_failed - self.read_ok:
+        for path in paths - self.read_ok:
             spellings = _spellings(path)
             if spellings[0] in changed or spellings[0] in read or (not path.startswith("/") and spellings[0] in ends):
                 continue
@@ -804,6 +813,8 @@ _MISSING = re.compile(r"No such file or directory|does not exist|cannot access|c
                       r"|Cannot find path|ENOENT|not a regular file|Is a directory", re.I)
 """An error line saying a path is not there to read (``cat: x: No such file or directory``, ``sed: can't read x``,
 PowerShell's ``Cannot find path``), or is no file."""
+_NOT_FOUND = re.compile(r"\b(?:file|path)\b[^\n]{0,40}\bnot found\b|\bnot found:", re.I)
+"""A read tool's own words for a missing file (``File not found: x``, ``Error: file not found``)."""
 
 
 def _patch_effects(call: _Call) -> ShellEffects | None:

@@ -106,7 +106,8 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
 
 
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: ([^\n]{1,1000})$|^\*\*\* Move to: ([^\n]{1,1000})$", re.M)
-"""A file of a patch in Codex's ``apply_patch`` format (``*** Update File: src/app.py``, then perhaps ``*** Move to:``)."""
+"""A file of a patch in Codex's ``apply_patch`` format (``*** Update File: src/app.py``, then perhaps
+``*** Move to:``)."""
 
 
 def patch_effects(patch: str) -> ShellEffects:

@@ -80,7 +80,8 @@ def test_markup_attributes_and_props_are_no_names_the_change_brought_in(edit: tu
 @given(st.sampled_from([
     ('result = call_model(\n    max_tokens=3,\n    user_id=uid,\n)\n', "svc/api.py", {"call_model"}),
     ('t.Errorf("got %s\\nPlease retry", x)\nok := strings.HasPrefix(x, "a")\n', "x_test.go", set()),
-    ('# ReDoS guard for the_pattern\nsafe_pattern = compile_pattern(raw)\n', "lint.py", {"safe_pattern", "compile_pattern"}),
+    ('# ReDoS guard for the_pattern\nsafe_pattern = compile_pattern(raw)\n', "lint.py",
+     {"safe_pattern", "compile_pattern"}),
     ('skill_name="$1"\ncp -r "$skill_name" "$platform_path"\n', "install.sh", {"skill_name"}),
     ("const table = `chkit_e2e_${suffix}`\nconst tableName = makeTableName(table)\n", "e2e.test.ts",
      {"table", "tableName", "makeTableName"}),

@@ -30,9 +30,12 @@ FAILED_COMMANDS = st.sampled_from([
 ])
 
 
-def _lists(messages: list[dict], cwd: str = "/home/dev/project") -> tuple[list[str], list[str]]:
-    """The two lists as a compaction stores them: pi's own file operations and the facts, through compose."""
-    files = collect_files([], tuple(messages))
+def _lists(messages: list[dict], cwd: str = "/home/dev/project",
+           earlier: tuple[str, ...] = ()) -> tuple[list[str], list[str]]:
+    """The two lists as a compaction stores them: an earlier compaction's (``earlier``: the files it read), pi's own
+    file operations and the facts, through compose."""
+    path = [{"type": "compaction", "id": "c", "details": {"readFiles": list(earlier), "modifiedFiles": []}}]
+    files = collect_files(path if earlier else [], tuple(messages))
     text = compose("body", first_request=None, current_request=None, dropped_note=None,
                    read_files=files.read_files, modified_files=files.modified_files, cwd=cwd,
                    gone=extract_facts(messages).gone)
@@ -86,3 +89,12 @@ def test_a_missing_file_read_again_once_there_or_written_is_listed(failed: tuple
                result("w", "write", "ok")]
     assert _lists(read_later) == (["CHANGELOG.md"], [])
     assert _lists(written) == ([], ["CHANGELOG.md"])
+
+
+@given(failed=st.sampled_from(["<tool_use_error>Sibling tool call errored</tool_use_error>",
+                               "File content (37155 tokens) exceeds maximum allowed tokens (25000)."]))
+def test_a_file_an_earlier_region_read_stays_listed_when_a_read_fails_for_another_reason(failed: str) -> None:
+    messages = [user("Look at the guide again."), *_read("Read", "docs/guide.md", failed, True),
+                *_read("Read", "docs/gone.md", "<tool_use_error>File does not exist.</tool_use_error>", True, "g")]
+    assert _lists(messages, earlier=("docs/guide.md", "docs/gone.md")) == (["docs/guide.md"], [])
+    assert _lists(messages) == ([], [])  # not read in this region, nor before

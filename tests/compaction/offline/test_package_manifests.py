@@ -17,9 +17,11 @@ from .test_classes import EXAMPLES
 from .test_missing_files import _lists
 
 ADDING = st.sampled_from([
-    ("bun add zod", "package.json"), ("npm install -D vitest", "package.json"), ("npm i --save-dev eslint", "package.json"),
-    ("yarn add react@18", "package.json"), ("pnpm add -D typescript", "package.json"), ("npm uninstall lodash", "package.json"),
-    ("uv add httpx", "pyproject.toml"), ("uv add --dev pytest", "pyproject.toml"), ("poetry add requests", "pyproject.toml"),
+    ("bun add zod", "package.json"), ("npm install -D vitest", "package.json"),
+    ("npm i --save-dev eslint", "package.json"), ("yarn add react@18", "package.json"),
+    ("pnpm add -D typescript", "package.json"), ("npm uninstall lodash", "package.json"),
+    ("uv add httpx", "pyproject.toml"), ("uv add --dev pytest", "pyproject.toml"),
+    ("poetry add requests", "pyproject.toml"),
     ("pdm remove rich", "pyproject.toml"), ("cargo add serde -F derive", "Cargo.toml"),
     ("go get github.com/spf13/cobra@v1.8.0", "go.mod"), ("composer require monolog/monolog", "composer.json"),
     ("dart pub add http", "pubspec.yaml"), ("bundle add rspec", "Gemfile"), ("pipenv install flask", "Pipfile"),
@@ -67,7 +69,8 @@ def test_a_manifest_read_then_changed_by_the_package_manager_is_listed_as_modifi
     assert _lists(messages) == ([], [path])
 
 
-@given(st.sampled_from([("Bash", "cd frontend", "bun add zod"), ("shell", None, ["bash", "-lc", "cd frontend && bun add zod"])]))
+@given(st.sampled_from([("Bash", "cd frontend", "bun add zod"),
+                        ("shell", None, ["bash", "-lc", "cd frontend && bun add zod"])]))
 def test_the_shell_the_command_ran_in_places_the_manifest(case: tuple) -> None:
     tool, move, command = case  # Claude Code's shell keeps a `cd` of its own; Codex wraps the line in `bash -lc`
     moved = [assistant(call("m", tool, command=move)), result("m", tool, "")] if move else []
