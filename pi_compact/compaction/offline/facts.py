@@ -8,6 +8,7 @@ any list of messages, however malformed, yields a :class:`Facts`.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,8 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import ShellEffects, final_folder, moves_only, patch_effects, prints_only, shell_effects
+from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
+                    shell_effects)
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -580,6 +582,10 @@ class _Collector:
             deleted = effects.deletes if effects else [tool_path(call.arguments)] if lowered in DELETE_TOOLS else []
             read = effects.reads if effects else [tool_path(call.arguments)] if lowered in READ_TOOLS else []
             self._existing(changed, read, deleted, run_target(call) if call.command_index is not None else "")
+        elif effects and call.command_index is not None and not refused and not halted and effects.deletes:
+            # `rm old.ts && npm run build` failed at the build: the deletion before it ran all the same
+            command = run_target(call)
+            self._existing([], [], _deleted_before_failing(command, call.folder, text), command)
         if not refused:
             self._reads(call, effects, text, failed, halted)
         if call.command_index is None:
@@ -823,6 +829,30 @@ def _patch_effects(call: _Call) -> ShellEffects | None:
         return None
     text = next((v for k in ("input", "patch") if isinstance(v := call.arguments.get(k), str)), "")
     return patch_effects(text) if text else None
+
+
+_DELETERS = frozenset({"cd", "pushd", "rm", "unlink", "trash", "mv"})
+
+
+def _deleted_before_failing(command: str, folder: str | None, output: str) -> list[str]:
+    """What a command that failed deleted all the same: the deletions (``rm``, ``git rm``, ``mv``'s sources) of the
+    simple commands that open it, before any other program (``rm a && go build ./...``: the build failed, the ``rm``
+    ran; ``go build && rm a``: the ``rm`` may never have run), but a path an error line of the output names (``rm:
+    cannot remove 'a': Permission denied``)."""
+    opening = []
+    for words in command_words(command):
+        program = words[0].rsplit("/", 1)[-1]
+        if program == "git" and words[1:2] in (["rm"], ["mv"]):
+            program = words[1]
+        if program not in _DELETERS:
+            break
+        opening.append(shlex.join(words))
+    if not opening:
+        return []
+    named = [line for line in output[:50_000].splitlines()[:400] if line.strip()]
+    deleted = shell_effects(" && ".join(opening), folder).deletes
+    return [path for path in deleted if not _named_in(path, [line for line in named if _ERROR_HINT.search(line)
+                                                             or "cannot" in line.lower()])]
 
 
 def _named_in(path: str, lines: list[str]) -> bool:

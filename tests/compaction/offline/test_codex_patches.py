@@ -1,6 +1,6 @@
 """Codex changes files through ``apply_patch`` (a tool of its own, or a command with the patch as its body): the files
-a patch adds and updates are modified, those it deletes or moves away no longer exist (issue 20, class 6); and the
-user's own ``!rm`` deletes as the agent's ``rm`` does."""
+a patch adds and updates are modified, those it deletes or moves away no longer exist (issue 20, class 6); the
+user's own ``!rm`` deletes as the agent's ``rm`` does, and so does an ``rm`` that opens a command failing after it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ..messages import assistant, call, result, user, user_bash
+from .test_classes import summarize
 from .test_missing_files import _lists
+from .test_offline import changed_files
 
 PATCH = """*** Begin Patch
 *** Update File: src/app.py
@@ -54,3 +56,27 @@ def test_the_users_own_rm_deletes() -> None:
                 assistant(call("e", "edit", path="docs/old.md", oldText="a", newText="b")), result("e", "edit", "ok"),
                 user_bash("rm docs/old.md", "")]
     assert _lists(messages) == ([], [])
+
+
+@given(st.sampled_from([("rm src/old.ts && npm run build", "error TS2307: Cannot find module './old'"),
+                        ("git rm -q src/old.ts && git commit -m 'drop old'", "pre-commit hook failed"),
+                        ("cd src && rm old.ts; go vet ./...", "vet: ./app.go:3: undefined: Old")]))
+def test_a_deletion_before_the_part_of_a_command_that_failed_ran(case: tuple) -> None:
+    command, error = case
+    messages = [user("Drop the old module."),
+                assistant(call("e", "edit", path="src/old.ts", oldText="a", newText="b")), result("e", "edit", "ok"),
+                assistant(call("c", "bash", command=command)),
+                result("c", "bash", f"{error}\n\nCommand exited with code 1", error=True)]
+    assert _lists(messages) == ([], [])
+    assert changed_files(summarize(messages)).get("src/old.ts") == "deleted or moved"
+
+
+@given(st.sampled_from([("npm run build && rm src/old.ts", "build failed"),
+                        ("rm src/old.ts", "rm: cannot remove 'src/old.ts': Permission denied")]))
+def test_a_deletion_that_may_not_have_run_leaves_the_file_listed(case: tuple) -> None:
+    command, error = case
+    messages = [user("Drop the old module."),
+                assistant(call("e", "edit", path="src/old.ts", oldText="a", newText="b")), result("e", "edit", "ok"),
+                assistant(call("c", "bash", command=command)),
+                result("c", "bash", f"{error}\n\nCommand exited with code 1", error=True)]
+    assert _lists(messages) == ([], ["src/old.ts"])
