@@ -439,14 +439,20 @@ def _perl_effects(args: list[str], effects: ShellEffects) -> None:
     (effects.writes if in_place else effects.reads).extend(paths)
 
 
+_TWO_VALUES = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+"""jq's options that take a name and a value (``--arg id 42``): neither is a file."""
+
+
 def _operands(args: list[str], value_options: frozenset[str]) -> list[str]:
     operands: list[str] = []
-    skip = False
+    skip = 0
     for arg in args:
         if skip:
-            skip = False
+            skip -= 1
+        elif arg in _TWO_VALUES:
+            skip = 2
         elif arg in value_options:
-            skip = True
+            skip = 1
         elif arg and (arg == "-" or not arg.startswith("-")):  # "" is never a file (BSD `sed -i ''`)
             operands.append(arg)
     return operands
