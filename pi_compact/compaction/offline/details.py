@@ -19,6 +19,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .errors import command_key, turned_back, without_cd
+from .definitions import new_names
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
                     shell_command, tool_path)
@@ -70,23 +71,15 @@ _RESULTISH = re.compile(
 _ANNOUNCE = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now (?:i'll|let me)|first,? (?:let me|i'll))\b", re.I)
 _FILLER = re.compile(r"\b(?:let me know|feel free|hope (?:this|that) helps|anything else|successfully completed)\b",
                      re.I)
-_DEFINED = re.compile(
-    r"(?m)^[ \t]{0,16}(?:export[ \t]{1,4})?(?:default[ \t]{1,4})?(?:pub[ \t]{1,4})?(?:async[ \t]{1,4})?"
-    r"(?:def|class|function|interface|type|struct|enum|fn|func|trait|module)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})"
-    r"(?![\w$])(?![ \t]{0,2}[,}])"  # not ``type Name,`` inside an import list
-    r"|^(?:export[ \t]{1,4})?(?:const|let|var)[ \t]{1,4}([A-Za-z_$][\w$]{1,60})")
-"""A definition: a function, class, type, or a top-level constant (a local variable is no news)."""
 _BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]{1,40}=[^\s;&|]{1,300}){0,3}\s{1,4}"
                      r"(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
                      r"|push\s{1,4}(?:-u\s{1,4}|--set-upstream\s{1,4})?[\w.-]{1,100})\s{1,4}([\w./-]{1,200})")
 """A command that names the branch the work is on: created, switched to, renamed, pushed."""
 _PULL_REQUEST = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:pull|merge_requests)/\d{1,7}")
-_CODE_NAME = re.compile(r"[A-Za-z_$][\w$]{2,60}")
 _NEW_KEYS = ("newText", "new_string", "new_str", "content", "file_text")
 _OLD_KEYS = ("oldText", "old_string", "old_str")
 _CODE_CHARS = 20_000
 """Each edit's text is read this far: names are looked for, not the whole of a generated file."""
-_NAMES_PER_FILE = 6
 _PROSE = (".md", ".mdx", ".markdown", ".txt", ".rst", ".adoc", ".org")
 """Prose files: a capitalized "GitHub" in a guide is no name the change defined."""
 _MARKER = re.compile(r"^\s{0,8}(?:[-*+•]\s+(?:\[[ xX]\]\s+)?|\d{1,3}[.)]\s+|#{1,6}\s+)")
@@ -509,8 +502,9 @@ def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
 
 
 def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]:
-    """Per changed file (the last changed last), the code names its successful edits and writes brought in: what
-    was defined first, then other names the old text did not have."""
+    """Per changed file (the last changed last), the names its successful edits and writes brought in
+    (:func:`.definitions.new_names`): what was defined first, then other names of the code the old text did not
+    have."""
     failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and (
         m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
     found: dict[str, dict[str, None]] = {}
@@ -524,7 +518,7 @@ def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]
             if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS) and not path.lower().endswith(_PROSE):
                 new, old = _edit_texts(block.get("arguments"))
                 named = found.pop(names.name(path), {})
-                named.update(dict.fromkeys(_new_names(new, old)))
+                named.update(dict.fromkeys(new_names(new, old, path)))
                 found[names.name(path)] = named
     return {path: list(named) for path, named in found.items() if named}
 
@@ -538,16 +532,6 @@ def _edit_texts(arguments: Any) -> tuple[str, str]:
         return "\n".join(part[key][:_CODE_CHARS] for part in parts for key in keys if isinstance(part.get(key), str))
 
     return joined(_NEW_KEYS), joined(_OLD_KEYS)
-
-
-def _new_names(new: str, old: str) -> list[str]:
-    """The definitions ``new`` adds; for an edit (``old`` given) also the code-shaped names it brings in. A whole
-    file's other names are mostly what it imports and uses, no news."""
-    before = set(_CODE_NAME.findall(old))
-    defined = [a or b for a, b in _DEFINED.findall(new) if (a or b) not in before]
-    shaped = [name for name in _CODE_NAME.findall(new) if name not in before and ("_" in name.strip("_") or any(
-        a.islower() and b.isupper() for a, b in zip(name, name[1:])))] if old else []
-    return list(dict.fromkeys(defined + shaped))[:_NAMES_PER_FILE]
 
 
 def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str:

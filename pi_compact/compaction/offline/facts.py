@@ -8,6 +8,7 @@ any list of messages, however malformed, yields a :class:`Facts`.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +19,8 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import standing
-from .shell import final_folder, moves_only, prints_only, shell_effects
+from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
+                    shell_effects)
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -33,6 +35,7 @@ EDIT_TOOLS = frozenset({"edit", "edit_file", "multiedit", "multi_edit", "str_rep
 SHELL_TOOLS = frozenset({"bash", "shell", "sh", "exec", "execute", "execute_command", "exec_command", "run_command",
                          "run_shell_command", "run_terminal_cmd", "terminal"})
 _PATH_KEYS = ("path", "file_path", "filePath")
+_WRAPPING_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 
 
 @dataclass(frozen=True)
@@ -92,7 +95,8 @@ class Facts:
     """Everything :func:`extract_facts` found; every tuple in order of first appearance, without repeats."""
 
     read_files: tuple[str, ...] = ()
-    """Paths read through a read tool or a shell command (``cat``, ``head``, ``grep``, ``<``, …)."""
+    """Paths read through a read tool or a shell command (``cat``, ``head``, ``grep``, ``<``, …); not those every
+    read of which failed (missing, too large, cancelled)."""
     modified_files: tuple[str, ...] = ()
     """Paths written or edited, or changed by a shell command (``sed -i``, ``>``, ``tee``, ``mv``, ``rm``, …)."""
     commands: tuple[Command, ...] = ()
@@ -116,8 +120,9 @@ class Facts:
     answers: tuple[tuple[str, str], ...] = ()
     """``(question, answer)`` the user gave through the agent's question tool (AskUserQuestion and the like)."""
     gone: tuple[str, ...] = ()
-    """Paths named as changed that were not changed after all: every change to them declined by the user, or the
-    last thing done to them was deleting them (or moving them away)."""
+    """Paths named as changed or read that are not there to change or read: every change to them declined by the
+    user, the last thing done to them was deleting them (or moving them away), or every read of them said they do
+    not exist (``File does not exist.``, ``cat: x: No such file or directory``) and nothing wrote them."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +171,10 @@ def shell_command(name: Any, arguments: Any) -> str | None:
         return None
     command = arguments.get("command", arguments.get("cmd"))
     if isinstance(command, list) and all(isinstance(part, str) for part in command):
-        command = " ".join(command)
+        # Codex's `["bash", "-lc", "cd api && uv add httpx"]` runs its last word as the line
+        wrapped = len(command) == 3 and command[0].rsplit("/", 1)[-1] in _WRAPPING_SHELLS and \
+            command[1].startswith("-") and command[1].endswith("c")
+        command = command[2] if wrapped else " ".join(command)
     if not isinstance(command, str):
         return None
     lowered = name.lower()
@@ -481,6 +489,9 @@ class _Collector:
         self.deleted: dict[str, int] = {}  # path -> when it was deleted (a result's number)
         self.deleted_directories: dict[str, int] = {}  # the same, of deletions that may take a directory
         self.present: dict[str, int] = {}  # path -> when it was last written or read: it existed then
+        self.read_ok: set[str] = set()  # paths some read of which returned the file
+        self.read_missing: set[str] = set()  # paths some read of which said they do not exist
+        self.read_failed: set[str] = set()  # paths some read of which failed otherwise (too large, cancelled)
         self.index = 0
         self.directories: set[str] = set()
         self.moves: list[tuple[list[str], str]] = []  # (sources, destination) of each `mv`
@@ -518,6 +529,9 @@ class _Collector:
         elif path and (lowered in WRITE_TOOLS or lowered in EDIT_TOOLS):
             self.modified.add(path)
         call = _Call(name, arguments, None)
+        patched = _patch_effects(call) if command is None else None
+        if patched:
+            self.modified.add(*patched.writes)
         if command is not None:
             call.folder = self.shell_folder if name in PERSISTENT_SHELLS else ""
             call.inspects_only = self._shell_paths(command, call.folder)
@@ -558,7 +572,8 @@ class _Collector:
             self._refused(name, run_target(call), text)
         if call.name in PERSISTENT_SHELLS and _CWD_RESET.search(text[-2000:]):
             self.shell_folder = ""  # the harness moved the shell back to the project
-        effects = shell_effects(run_target(call), call.folder) if call.command_index is not None else None
+        effects = shell_effects(run_target(call), call.folder) if call.command_index is not None else \
+            _patch_effects(call)
         lowered = call.name.lower()
         changes_file = lowered in WRITE_TOOLS or lowered in EDIT_TOOLS
         changed = effects.writes if effects else [tool_path(call.arguments)] if changes_file else []
@@ -566,11 +581,13 @@ class _Collector:
         if not refused and not failed:
             deleted = effects.deletes if effects else [tool_path(call.arguments)] if lowered in DELETE_TOOLS else []
             read = effects.reads if effects else [tool_path(call.arguments)] if lowered in READ_TOOLS else []
-            # written again, or read: it exists (the source of a `mv` is written and deleted: deleted)
-            self.present.update(dict.fromkeys((p for p in (*changed, *read) if p not in deleted), self.index))
-            self.deleted.update(dict.fromkeys((path for path in deleted if path), self.index))
-            if effects and _MAY_TAKE_DIRECTORIES.search(run_target(call)):
-                self.deleted_directories.update(dict.fromkeys(map(_plain, effects.deletes), self.index))
+            self._existing(changed, read, deleted, run_target(call) if call.command_index is not None else "")
+        elif effects and call.command_index is not None and not refused and not halted and effects.deletes:
+            # `rm old.ts && npm run build` failed at the build: the deletion before it ran all the same
+            command = run_target(call)
+            self._existing([], [], _deleted_before_failing(command, call.folder, text), command)
+        if not refused:
+            self._reads(call, effects, text, failed, halted)
         if call.command_index is None:
             path = tool_path(call.arguments) or web_address(call.arguments)  # a page fetched is its target
             self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
@@ -584,11 +601,36 @@ class _Collector:
         self._outcome(name, run[0], body, failed, scan=failed or not call.inspects_only, shell=True,
                       lookup=call.inspects_only, aborted=aborted, refused=refused, folder=call.folder)
 
+    def _reads(self, call: _Call, effects: ShellEffects | None, text: str, failed: bool, halted: bool) -> None:
+        """Which paths the call read, which it showed missing, and which it failed to read for another reason (too
+        large, a call beside it erred, stopped): a read tool's path by its result; of a command, the paths an error
+        line of its output names as missing (``cat a b`` may read ``b`` though ``a`` is missing), all when it was
+        stopped."""
+        if effects is None:
+            path = tool_path(call.arguments) if call.name.lower() in READ_TOOLS else ""
+            if path:
+                said = text[:2000]
+                missing = failed and not halted and bool(_MISSING.search(said) or _NOT_FOUND.search(said))
+                (self.read_missing if missing else self.read_failed if failed or halted else self.read_ok).add(path)
+            return
+        missing = [line for line in text[:50_000].splitlines()[:400] if _MISSING.search(line)]
+        for path in effects.reads:
+            absent = not halted and _named_in(path, missing)
+            (self.read_missing if absent else self.read_failed if halted else self.read_ok).add(path)
+
     def _refused(self, name: str, target: str, text: str) -> None:
         reason = refusal_reason(text)
         self.refusals.append(Refusal(name, target, reason))
         if reason:  # the user's words on declining say how (not) to do it: a preference, whatever its form
             self.constraints.add(reason)
+
+    def _existing(self, changed: list[str], read: list[str], deleted: list[str], command: str = "") -> None:
+        """After an action that went through: what it wrote or read exists (the source of a `mv` is written and
+        deleted: deleted), what it deleted does not, nor, where ``command`` may take directories, what they held."""
+        self.present.update(dict.fromkeys((p for p in (*changed, *read) if p not in deleted), self.index))
+        self.deleted.update(dict.fromkeys((path for path in deleted if path), self.index))
+        if command and _MAY_TAKE_DIRECTORIES.search(command):
+            self.deleted_directories.update(dict.fromkeys(map(_plain, deleted), self.index))
 
     def _user_bash(self, message: dict) -> None:
         command = message.get("command") if isinstance(message.get("command"), str) else ""
@@ -599,6 +641,9 @@ class _Collector:
         inspects_only = self._shell_paths(command)
         failed = failed and not _found_nothing(code, output.strip(), inspects_only)
         self.runs.append([command, code, "user", failed])
+        if not failed:  # the user's own `!rm old.ts` deletes as the agent's does
+            effects = shell_effects(command)
+            self._existing(effects.writes, effects.reads, effects.deletes, command)
         self._outcome("user bash", command, output, failed, scan=failed or not inspects_only, shell=True,
                       lookup=inspects_only, aborted=bool(message.get("cancelled")))
 
@@ -639,15 +684,36 @@ class _Collector:
         self.directories |= self._moved_directories()
         modified = tuple(path for path in self.modified.tuple() if not self._directory_or_scratch(path)
                          and not (path in self.refused_paths and path not in self.written_paths))
-        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since()
+        missing = self._unread(self.read_missing)  # shown not to exist: not there, whoever listed it
+        unread = missing | self._unread(self.read_failed)  # not read here (an earlier region may have read it)
+        gone = {path for path in self.refused_paths if path not in self.written_paths} | self._deleted_since() | missing
         return Facts(
-            read_files=self.read.tuple(), modified_files=modified, commands=commands.tuple(),
+            read_files=tuple(path for path in self.read.tuple() if path not in unread), modified_files=modified,
+            commands=commands.tuple(),
             errors=self.errors.tuple(), constraints=self.constraints.tuple(),
             identifiers=self.identifiers.tuple(), first_request=self.requests[0] if self.requests else "",
             last_request=self.requests[-1] if self.requests else "", user_requests=tuple(self.requests),
             failures=failures, attempts=tuple(self.attempts), refusals=tuple(self.refusals), answers=tuple(self.answers),
             gone=tuple(sorted(gone)),
         )
+
+    def _unread(self, paths: set[str]) -> set[str]:
+        """Of ``paths`` (whose reads failed), those no read returned and nothing changed. A read of another spelling
+        counts as a read of it: an absolute path and a relative name it ends in are one file (``/r/a/b.py``,
+        ``a/b.py``), two absolute paths only when equal."""
+        if not paths:
+            return set()
+        changed = {_plain(path) for path in (*self.modified.tuple(), *self.written_paths, *self.refused_paths)}
+        read = {_plain(path) for path in self.read_ok}
+        ends = {name for path in self.read_ok if path.startswith("/") for name in _spellings(path)[1:]}
+        unread = set()
+        for path in paths - self.read_ok:
+            spellings = _spellings(path)
+            if spellings[0] in changed or spellings[0] in read or (not path.startswith("/") and spellings[0] in ends):
+                continue
+            if not any(name in read or name in changed for name in spellings[1:]):
+                unread.add(path)
+        return unread
 
     def _moved_directories(self) -> set[str]:
         """Where a directory was moved to (``mv lib/tools archive/``): a directory too. A source is a directory when a
@@ -749,6 +815,55 @@ def _spellings(path: str) -> list[str]:
     each of its ends (``/r/a/b.py`` → ``/r/a/b.py``, ``r/a/b.py``, ``a/b.py``, ``b.py``)."""
     parts = _plain(path).split("/")[:_PATH_DEPTH]
     return ["/".join(parts[start:]) for start in range(len(parts) if path.startswith("/") else 1)]
+_MISSING = re.compile(r"No such file or directory|does not exist|cannot access|can'?t (?:read|open)|cannot open"
+                      r"|Cannot find path|ENOENT|not a regular file|Is a directory", re.I)
+"""An error line saying a path is not there to read (``cat: x: No such file or directory``, ``sed: can't read x``,
+PowerShell's ``Cannot find path``), or is no file."""
+_NOT_FOUND = re.compile(r"\b(?:file|path)\b[^\n]{0,40}\bnot found\b|\bnot found:", re.I)
+"""A read tool's own words for a missing file (``File not found: x``, ``Error: file not found``)."""
+
+
+def _patch_effects(call: _Call) -> ShellEffects | None:
+    """What a patch tool's call (Codex's ``apply_patch``: its ``input``, or ``patch``) adds, changes and deletes."""
+    if call.command_index is not None or "patch" not in call.name.lower() or not isinstance(call.arguments, dict):
+        return None
+    text = next((v for k in ("input", "patch") if isinstance(v := call.arguments.get(k), str)), "")
+    return patch_effects(text) if text else None
+
+
+_DELETERS = frozenset({"cd", "pushd", "rm", "unlink", "trash", "mv"})
+
+
+def _deleted_before_failing(command: str, folder: str | None, output: str) -> list[str]:
+    """What a command that failed deleted all the same: the deletions (``rm``, ``git rm``, ``mv``'s sources) of the
+    simple commands that open it, before any other program (``rm a && go build ./...``: the build failed, the ``rm``
+    ran; ``go build && rm a``: the ``rm`` may never have run), but a path an error line of the output names (``rm:
+    cannot remove 'a': Permission denied``)."""
+    opening = []
+    for words in command_words(command):
+        program = words[0].rsplit("/", 1)[-1]
+        if program == "git" and words[1:2] in (["rm"], ["mv"]):
+            program = words[1]
+        if program not in _DELETERS:
+            break
+        opening.append(shlex.join(words))
+    if not opening:
+        return []
+    named = [line for line in output[:50_000].splitlines()[:400] if line.strip()]
+    deleted = shell_effects(" && ".join(opening), folder).deletes
+    return [path for path in deleted if not _named_in(path, [line for line in named if _ERROR_HINT.search(line)
+                                                             or "cannot" in line.lower()])]
+
+
+def _named_in(path: str, lines: list[str]) -> bool:
+    """Whether one of ``lines`` names the file ``path`` (by its last part: the command may name it from elsewhere)."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    if not name or not lines:
+        return False
+    named = re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)")
+    return any(named.search(line) for line in lines)
+
+
 _RECURSIVE = re.compile(r"\brm\s+-[A-Za-z]*[rR]")
 _MAY_TAKE_DIRECTORIES = re.compile(r"\brm\s+-[A-Za-z]*[rR]|\brm\s+--recursive\b|\b(?:rmdir|mv|trash)\b")
 """A deletion that may take a directory with the files in it; a plain ``rm ./entire`` removes a file, which holds

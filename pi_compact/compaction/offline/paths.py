@@ -88,12 +88,13 @@ _EXTENSION = re.compile(rf"^(?:{EXTENSIONS}|bak|orig|lock|example|sample|templat
 
 
 def is_file_name(path: str) -> bool:
-    """A name that can be a file: not a key path such as ``.metadata.entity_name`` (a jq filter read as a path),
-    whose last dotted part is no extension and which has no directory part."""
+    """A name that can be a file: not a key path such as ``.metadata.entity_name`` (a jq filter read as a path, and
+    named from a directory the shell stood in: ``web/.metadata.entity_name``), whose last dotted part is no
+    extension."""
     last = path.rstrip("/").rsplit("/", 1)[-1]
     if not last or any(c.isspace() for c in path.strip()):
         return False
-    if "/" in path or not last.startswith(".") or last.count(".") < 2:
+    if not last.startswith(".") or last.count(".") < 2:
         return True  # `src/a.py`, `Makefile`, `.env`
     stem, extension = last[1:].split(".", 1)[0], last.rsplit(".", 1)[1]
     # `.eslintrc.json`, `.env.local`; not `.data.items`

@@ -2,7 +2,8 @@
 
 pi tracks the files an agent read and changed only through its read, write and edit tools; agents just as often
 ``cat`` a file or rewrite it with ``sed -i``, ``perl -pi`` or a script (``python3 - <<'EOF'``, ``node -e``, a
-script the same command wrote and ran; :mod:`.scripts` reads the code). This module reads a command line
+script the same command wrote and ran; :mod:`.scripts` reads the code), or through a package manager (``npm i -D x``
+rewrites ``package.json``; :mod:`.manifests`). This module reads a command line
 (pipelines, ``&&``, redirections, heredocs) well enough to name those files. It follows a ``cd DIR`` within the
 command (``cd web && sed -i … src/app.ts`` changes ``web/src/app.ts``; a subshell's ``cd`` ends with it), and does
 not expand variables or globs.
@@ -15,6 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .manifests import manifest_changes
 from .scripts import script_effects
 
 _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", "diff", "sort", "jq", "yq", "sed", "awk"})
@@ -80,6 +82,8 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
     """Paths a shell command evidently reads or modifies (a heuristic: no expansion; a ``cd`` is followed), named
     from where the session started when the shell ran it in ``start`` (a persistent shell's directory, left by an
     earlier call's ``cd``; ``None`` when not known)."""
+    if command.lstrip().startswith("apply_patch") and _PATCH_FILE.search(command[:200_000]):
+        return patch_effects(command)  # Codex's patch as a command: its body is no shell
     effects = ShellEffects([], [], [])
     stripped, heredocs = _split_heredocs(command[:20_000])
     scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
@@ -98,6 +102,28 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
         for mine, theirs in ((effects.reads, found.reads), (effects.writes, found.writes),
                              (effects.deletes, found.deletes)):
             mine.extend(_within(folder, path) for path in theirs)
+    return effects
+
+
+_PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: ([^\n]{1,1000})$|^\*\*\* Move to: ([^\n]{1,1000})$", re.M)
+"""A file of a patch in Codex's ``apply_patch`` format (``*** Update File: src/app.py``, then perhaps
+``*** Move to:``)."""
+
+
+def patch_effects(patch: str) -> ShellEffects:
+    """The files a patch in Codex's ``apply_patch`` format adds or changes (``writes``) and deletes or moves away
+    (``deletes``, also among the writes, as ``rm``'s)."""
+    effects = ShellEffects([], [], ["apply_patch"])
+    updated = ""
+    for match in _PATCH_FILE.finditer(patch[:200_000]):
+        kind, path, moved_to = match.group(1), (match.group(2) or "").strip(), (match.group(3) or "").strip()
+        if moved_to and updated:
+            effects.deletes.append(updated)
+            effects.writes.append(moved_to)
+        elif path:
+            effects.writes.append(path)
+            effects.deletes.extend([path] if kind == "Delete" else [])
+            updated = path if kind == "Update" else ""
     return effects
 
 
@@ -309,6 +335,10 @@ def _segment_effects(tokens: list[str], effects: ShellEffects, scripts: dict[str
 def _program_effects(program: str, args: list[str], effects: ShellEffects, scripts: dict[str, str]) -> None:
     if program in _RUNNERS and args[:1] == ["run"] and len(args) > 1:
         program, args = args[1].rsplit("/", 1)[-1], args[2:]
+    manifests = manifest_changes(program, args)
+    if manifests:  # `bun add x`, `uv add x`: the package manager rewrote the manifest (before `bun` as interpreter)
+        effects.writes.extend(path for path in manifests if _is_path(path))
+        return
     if _INTERPRETER.match(program):
         kind, value = _interpreter_input(args)
         if kind == "code" or (kind == "script" and value in scripts):
@@ -409,14 +439,20 @@ def _perl_effects(args: list[str], effects: ShellEffects) -> None:
     (effects.writes if in_place else effects.reads).extend(paths)
 
 
+_TWO_VALUES = frozenset({"--arg", "--argjson", "--slurpfile", "--rawfile"})
+"""jq's options that take a name and a value (``--arg id 42``): neither is a file."""
+
+
 def _operands(args: list[str], value_options: frozenset[str]) -> list[str]:
     operands: list[str] = []
-    skip = False
+    skip = 0
     for arg in args:
         if skip:
-            skip = False
+            skip -= 1
+        elif arg in _TWO_VALUES:
+            skip = 2
         elif arg in value_options:
-            skip = True
+            skip = 1
         elif arg and (arg == "-" or not arg.startswith("-")):  # "" is never a file (BSD `sed -i ''`)
             operands.append(arg)
     return operands

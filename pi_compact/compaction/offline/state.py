@@ -581,8 +581,10 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
             continue
         if path in gone and actions.get(path) not in ("moved", "deleted"):
             # gone with the directory that held it: that directory is named once, its files' own actions are past
-            path = next((parent for parent in directories_above(path) if parent in gone), path)
-            actions[path] = "moved or deleted (a directory)"
+            # (or deleted by a command that failed after it: `rm old.ts && npm run build`)
+            parent = next((parent for parent in directories_above(path) if parent in gone), "")
+            path = parent or path
+            actions[path] = "moved or deleted (a directory)" if parent else "deleted or moved"
         listed[path] = actions.get(path, "changed")
     return list(listed.items())
 
