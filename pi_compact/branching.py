@@ -32,6 +32,7 @@ from typing import Any
 from .compaction.prepare import FileLists, collect_files
 from .compaction.prompts import SYSTEM_PROMPT, branch_prompt
 from .compaction.redact import redact_secrets
+from .compaction.offline.facts import extract_facts
 from .compaction.offline.paths import listed_files
 from .compaction.serialize import convert_to_llm, format_file_operations, serialize_conversation
 from .compaction.settings import CompactionSettings
@@ -253,7 +254,7 @@ def summarize_branch(
 
     request = SummaryRequest("", "", max_tokens, "branch", prep.messages, None, instructions)
     result = OfflineSummarizer().summarize(request)
-    return BranchSummary(_stored_text(result.text, prep.files), "offline", "offline", fallback,
+    return BranchSummary(_stored_text(result.text, prep), "offline", "offline", fallback,
                          result.input_tokens, result.output_tokens)
 
 
@@ -265,13 +266,16 @@ def _llm_summary(prep, summarizer: Summarizer, settings: CompactionSettings, ins
     request = SummaryRequest(SYSTEM_PROMPT, prompt, max_tokens, "branch", prep.messages, None, instructions)
     result = summarizer.summarize(request)
     body = checked_summary(result.text, "branch")
-    return BranchSummary(_stored_text(body, prep.files), "summarize", summarizer.name, None,
+    return BranchSummary(_stored_text(body, prep), "summarize", summarizer.name, None,
                          result.input_tokens or text_tokens(prompt), result.output_tokens or text_tokens(body))
 
 
-def _stored_text(body: str, files: FileLists) -> str:
+def _stored_text(body: str, prep: BranchPreparation) -> str:
+    """The branch's file lists leave out what its path showed is not there (a write the user declined, a read
+    that found no file, a file deleted since): the abandoned path's work stays on disk, so do its deletions."""
+    gone = extract_facts(list(prep.messages)).gone
     return BRANCH_SUMMARY_PREAMBLE + _without_file_lists(body) + format_file_operations(
-        *listed_files(files.read_files, files.modified_files, "")
+        *listed_files(prep.files.read_files, prep.files.modified_files, "", gone)
     )
 
 

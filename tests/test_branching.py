@@ -234,6 +234,26 @@ def test_files_accumulate_through_a_compaction_and_a_nested_branch_summary(on_di
     assert text.count("<read-files>") == 1
 
 
+def test_a_branch_summary_lists_no_file_its_path_showed_is_not_there(on_disk) -> None:
+    """A read that found no file, and a file the path deleted, are in no list of the branch summary's text (the
+    abandoned path's work stays on disk: so do its deletions); the details keep pi's raw lists."""
+    s, ids, _ = on_disk
+    s.append_message(assistant("", ("read", "src/missing.py")))
+    s.append_message({"role": "toolResult", "toolCallId": "c0", "toolName": "read", "isError": True, "timestamp": 3,
+                      "content": [{"type": "text", "text": "ENOENT: no such file or directory, access 'src/missing.py'"}]})
+    s.append_message(assistant("", ("write", "src/tmp_probe.py")))
+    s.append_message(tool_result("ok"))
+    s.append_message({**assistant("", ("bash", "")), "content": [{"type": "toolCall", "id": "c0", "name": "bash",
+                                                                   "arguments": {"command": "rm src/tmp_probe.py"}}]})
+    s.append_message(tool_result(""))
+    text = checkout(s, ids["a1"]).summary
+    read_files = text.split("<read-files>\n", 1)[1].split("\n</read-files>", 1)[0].splitlines() if "<read-files>" in text else []
+    modified = text.split("<modified-files>\n", 1)[1].split("\n</modified-files>", 1)[0].splitlines()
+    assert "src/missing.py" not in read_files
+    assert "src/tmp_probe.py" not in modified
+    assert modified == ["src/p.py"]
+
+
 # -- what a checkout writes ----------------------------------------------------------------------------------
 
 
