@@ -2,10 +2,10 @@
 
 Importing rich and drawing a dozen lines with it was a fifth of ``pi-compact session info`` on a small file
 (~30 ms of ~150). On a stream that is no terminal rich adds no style; what it may still change is a tab
-(expanded to the next column of 8, by cells) and whitespace at the end of a line longer than the console
-(dropped). Lines with either are left to rich (:func:`key_value_lines` says ``None``), as is any stream rich
-would style (a terminal, ``FORCE_COLOR``, ``TTY_COMPATIBLE=1``, a notebook): what is printed here is what
-:func:`pi_compact.cli.render.key_values` prints, byte for byte.
+(expanded to the next column of 8, by cells). Lines with one are left to rich (:func:`key_value_lines` says
+``None``), as is any stream rich would style (a terminal, ``FORCE_COLOR``, ``TTY_COMPATIBLE=1``, a notebook):
+what is printed here is what :func:`pi_compact.cli.render.key_values` prints, byte for byte. (Whitespace ending
+a line longer than the console is kept: rich dropped it before 14.3, which pyproject.toml no longer allows.)
 """
 
 from __future__ import annotations
@@ -32,9 +32,9 @@ def rich_adds_nothing() -> bool:
 
 def key_value_lines(rows: list[tuple[str, object]]) -> str | None:
     """The lines of :func:`pi_compact.cli.render.key_values`, or ``None`` when rich might print them otherwise
-    (a tab, whitespace ending a line)."""
+    (a tab)."""
     width = max((len(key) for key, _ in rows), default=0) + 2
     lines = [key.ljust(width) + visible_line(str(value)) for key, value in rows]
-    if any("\t" in line or line[-1:].isspace() for line in lines):
+    if any("\t" in line for line in lines):
         return None
     return "".join(line + "\n" for line in lines)
