@@ -1,11 +1,12 @@
-"""Aligned ``key  value`` lines printed without rich, where rich would print the very same characters.
+"""Aligned ``key  value`` lines printed without rich's console, where it would print the very same characters.
 
 Importing rich and drawing a dozen lines with it was a fifth of ``pi-compact session info`` on a small file
-(~30 ms of ~150). On a stream that is no terminal rich adds no style; what it may still change is a tab
-(expanded to the next column of 8, by cells) and whitespace at the end of a line longer than the console
-(dropped). Lines with either are left to rich (:func:`key_value_lines` says ``None``), as is any stream rich
-would style (a terminal, ``FORCE_COLOR``, ``TTY_COMPATIBLE=1``, a notebook): what is printed here is what
-:func:`pi_compact.cli.render.key_values` prints, byte for byte.
+(~30 ms of ~150). On a stream that is no terminal rich adds no style; what it still changes is a tab, expanded
+to the next column of 8, by cells: done here as rich does it, with rich's own count of cells (``rich.cells``, a
+few ms to import, not its console's ~35). Whitespace ending a line longer than the console is kept, as rich
+keeps it since 14.3 (pyproject.toml asks for 14.3.2 on; 13.x to 14.2 dropped it). Any stream rich would
+style (a terminal, ``FORCE_COLOR``, ``TTY_COMPATIBLE=1``, a notebook) is left to rich: what is printed here is
+what :func:`pi_compact.cli.render.key_values` prints, byte for byte.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import os
 import sys
 
 from .visible import visible_line
+
+_TAB_SIZE = 8
+"""rich's console's tab size (``Console.tab_size``, which render's consoles leave as it is)."""
 
 
 def rich_adds_nothing() -> bool:
@@ -32,9 +36,26 @@ def rich_adds_nothing() -> bool:
 
 def key_value_lines(rows: list[tuple[str, object]]) -> str | None:
     """The lines of :func:`pi_compact.cli.render.key_values`, or ``None`` when rich might print them otherwise
-    (a tab, whitespace ending a line)."""
+    (a newline left in a line: :func:`visible_line` leaves none)."""
     width = max((len(key) for key, _ in rows), default=0) + 2
     lines = [key.ljust(width) + visible_line(str(value)) for key, value in rows]
-    if any("\t" in line or line[-1:].isspace() for line in lines):
+    if any("\n" in line for line in lines):
         return None
-    return "".join(line + "\n" for line in lines)
+    return "".join((_expand_tabs(line) if "\t" in line else line) + "\n" for line in lines)
+
+
+def _expand_tabs(line: str) -> str:
+    """rich's ``Text.expand_tabs`` of one line: each tab becomes a space, then spaces up to the next multiple
+    of the tab size in cells, the cells of each part up to a tab counted apart (as rich counts them)."""
+    from rich.cells import cell_len  # rich's cells alone: a few ms (its console: ~35)
+
+    *parts, last = line.split("\t")
+    expanded, position = [], 0
+    for part in parts:
+        part += " "
+        position += cell_len(part)
+        padding = -position % _TAB_SIZE
+        position += padding
+        expanded.append(part + " " * padding)
+    expanded.append(last)
+    return "".join(expanded)

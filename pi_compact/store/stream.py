@@ -349,7 +349,7 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
     line = streamed._line
     piece = Piece(data, [], line, streamed.report)
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
-    find, match, ends_object = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object
+    find, match, ends_object, loads = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object, orjson_loads
     deep = _bracket_heavy(data, line)
     stop = data.rfind(b"\n", 0, end) + 1
     pos = counted = 0
@@ -364,7 +364,15 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
             else:
                 new_id(entry_id)
                 counted += 1
-            yield from _parsed_message(piece, view[pos:eol], pos, eol, line, line in deep)
+            # _parsed_message, inlined: the line parsed in place, the careful way only where that may differ
+            try:
+                entry = loads(view[pos:eol])
+            except ValueError:  # invalid UTF-8 (read as U+FFFD) or a broken line: the careful way decides
+                entry = None
+            if type(entry) is dict and (line not in deep or depth(entry, MAX_DEPTH) <= MAX_DEPTH):
+                yield entry
+            else:
+                yield from _readable(piece, scan.lazy_line_slot(data, pos, eol, line, []))
         else:
             slot = _counted_slot(index, data, pos, eol, line, problems)
             last = last if slot is None else slot.id
