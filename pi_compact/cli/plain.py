@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import os
 import sys
+from collections.abc import Iterable
 
 from .visible import visible_line
 
@@ -42,6 +43,18 @@ def key_value_lines(rows: list[tuple[str, object]]) -> str | None:
     if any("\n" in line for line in lines):
         return None
     return "".join((_expand_tabs(line) if "\t" in line else line) + "\n" for line in lines)
+
+
+def soft_wrapped(texts: Iterable[str]) -> str:
+    """What rich's console prints for each of ``texts`` with ``soft_wrap=True`` on a stream it does not style:
+    the text, its tabs expanded line by line, then a newline."""
+    return "".join("\n".join(_expand_tabs(line) if "\t" in line else line for line in text.split("\n")) + "\n"
+                   for text in texts)
+
+
+def counted(number: int, one: str, many: str | None = None) -> str:
+    """``1 compaction``, ``2 compactions``, ``0 branch summaries``: a count with its noun in agreement."""
+    return f"{number:,} {one if number == 1 else (many or one + 's')}"
 
 
 def _expand_tabs(line: str) -> str:

@@ -27,6 +27,7 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
+from .plain import counted  # noqa: F401 (the drawing code's own name, kept where rich is not needed)
 from .visible import _CONTROLS, visible, visible_line  # noqa: F401 (the drawing code's own names)
 
 PREVIEW_CHARS = 160
@@ -323,11 +324,6 @@ def _estimate_tokens(message: dict) -> int:
     said = [message.get(key) for key in ("content", "command", "output", "summary")]
     chars = sum(len(s) if isinstance(s, str) else len(json.dumps(s, default=str)) for s in said if s)
     return math.ceil(chars / 4)
-
-
-def counted(number: int, one: str, many: str | None = None) -> str:
-    """``1 compaction``, ``2 compactions``, ``0 branch summaries``: a count with its noun in agreement."""
-    return f"{number:,} {one if number == 1 else (many or one + 's')}"
 
 
 def short_count(tokens: int) -> str:

@@ -71,21 +71,40 @@ def search_command(
 
 
 def _print_human(found, compacted: bool) -> None:
+    import sys
+
+    from .plain import rich_adds_nothing, soft_wrapped
+
+    lines = _human_lines(found, compacted)
+    if rich_adds_nothing():  # rich's very lines, without importing its console
+        sys.stdout.write(soft_wrapped("".join(text for text, _ in line) for line in lines))
+        return
     from rich.text import Text
 
-    from .render import counted, stdout_console, visible, visible_line
+    from .render import stdout_console
 
     console = stdout_console()
+    for line in lines:
+        console.print(Text.assemble(*((text, style) for text, style in line)), soft_wrap=True)
+
+
+def _human_lines(found, compacted: bool) -> list[list[tuple[str, str]]]:
+    """The lines of the report as (text, style) parts; each printed whole, never wrapped (a pipe gets them as
+    they are, a narrow terminal folds them)."""
+    from .plain import counted
+    from .visible import visible, visible_line
+
     kind = ("compacted and abandoned " if any(h.abandoned for h in found.hits) else "compacted ") if compacted else ""
-    console.print(Text(f"{counted(found.total_matches, 'match', 'matches')} in "
-                       f"{counted(found.entries_searched, kind + 'entry', kind + 'entries')}", style="bold"))
+    lines = [[(f"{counted(found.total_matches, 'match', 'matches')} in "
+               f"{counted(found.entries_searched, kind + 'entry', kind + 'entries')}", "bold")]]
     for hit in found.hits:
         where = (" · abandoned branch" if compacted else " · another branch") if hit.abandoned else ""
-        console.print(Text(visible_line(f"{hit.entry_id} "), style="bold")
-                      + Text(visible_line(f"{hit.kind}{where} {hit.timestamp or ''}"), style="dim"), soft_wrap=True)
-        console.print(Text("  " + visible(hit.excerpt).replace("\n", "\n  ")), soft_wrap=True)
+        lines.append([(visible_line(f"{hit.entry_id} "), "bold"),
+                      (visible_line(f"{hit.kind}{where} {hit.timestamp or ''}"), "dim")])
+        lines.append([("  " + visible(hit.excerpt).replace("\n", "\n  "), "")])
     if found.total_matches > len(found.hits):
-        console.print(Text(f"… {found.total_matches - len(found.hits)} more (use --limit)", style="dim"))
+        lines.append([(f"… {found.total_matches - len(found.hits)} more (use --limit)", "dim")])
+    return lines
 
 
 __all__ = ["search_command"]

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.cli import plain, render
+from pi_compact.cli import plain, render, search_cmds
+from pi_compact.recaller import RecallHit, RecallResult
 from sessions_fixtures import BRANCHES
 
 _KEYS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=14)
@@ -98,3 +99,40 @@ def test_info_of_a_first_message_with_a_tab_and_a_trailing_space_imports_no_rich
     run = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True,
                          env={"PATH": "/usr/bin:/bin", "PI_COMPACT_CACHE_DIR": "", "COLUMNS": "80"})
     assert run.stderr.strip() == "[]" and "\t" not in run.stdout and "firstMessage" in run.stdout
+
+
+_EXCERPTS = st.one_of(st.text(), st.text(alphabet="\tab界\u0301\u200d\U0001f469\ufe0f\n \x1b\r", max_size=60),
+                      st.text(min_size=70, max_size=200))
+_HITS = st.builds(RecallHit, entry_id=st.text("0123456789abcdef", min_size=8, max_size=8),
+                  kind=st.sampled_from(["user", "assistant", "toolResult(bash)", "branch_summary"]),
+                  timestamp=st.one_of(st.none(), st.just("2025-01-01T00:00:01.000Z")), excerpt=_EXCERPTS,
+                  abandoned=st.booleans())
+
+
+@given(hits=st.lists(_HITS, max_size=4), more=st.integers(0, 3), compacted=st.booleans(),
+       width=st.sampled_from([20, 80]))
+def test_search_prints_plain_what_rich_prints(hits, more, compacted, width):
+    """``session search`` on a pipe writes, without rich's console, the very bytes rich writes (tabs, wide and
+    joined characters, newlines in an excerpt, a header longer than a narrow console)."""
+    found = RecallResult("q", tuple(hits), len(hits) + more, 1234567, False)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("COLUMNS", str(width))
+        outputs = []
+        for plain_allowed in (True, False):
+            monkeypatch.setattr(plain, "rich_adds_nothing", lambda allowed=plain_allowed: allowed)
+            out = io.StringIO()
+            monkeypatch.setattr(sys, "stdout", out)
+            search_cmds._print_human(found, compacted)
+            outputs.append(out.getvalue())
+    assert outputs[0] == outputs[1]
+
+
+def test_search_on_a_pipe_imports_no_rich_console():
+    code = ("import sys; from pi_compact.cli import main\n"
+            "try:\n    main(['session', 'search', sys.argv[1], 'the'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(name for name in sys.modules if name.startswith('rich.co')), file=sys.stderr)")
+    run = subprocess.run([sys.executable, "-c", code, str(BRANCHES)], capture_output=True, text=True, check=True,
+                         env={"PATH": "/usr/bin:/bin", "PI_COMPACT_CACHE_DIR": "", "COLUMNS": "80"})
+    assert run.stderr.strip() == "[]" and " in " in run.stdout.splitlines()[0]
