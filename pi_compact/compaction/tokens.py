@@ -245,11 +245,13 @@ def text_units(text: str) -> int:
     (NFKC: a ligature, ``ﷺ`` is 18 characters) is weighed as it is read."""
     if text.isascii():
         data = text.encode("ascii")
-        return max(_byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data), bound_units(text, data, len(data)))
+        weights = _byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data)
+        return max(weights, bound_units(text, data, len(data), weights=weights))
     latin = text.encode("latin-1", "ignore")
     utf16 = text.encode("utf-16-be", "surrogatepass")  # read by the weights and the bounds alike
     size = len(text.encode("utf-8", "surrogatepass"))
-    units = max(_other_weight_units(text, latin, utf16), bound_units(text, latin, size, utf16))
+    weights = _other_weight_units(text, latin, utf16)
+    units = max(weights, bound_units(text, latin, size, utf16, weights=weights))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
     return units
