@@ -579,7 +579,8 @@ text that reaches the word check costs 1-2 µs, and strings this short are most 
 Markov chain of English letters at 60-90 characters was still below 0.9 one time in ten (0.60 at worst), and at
 30-60 most were (0.53-0.59 at worst); from 20 letters, with :data:`SHORT_WORDS_MIN` and :data:`SHORT_WORD_PRICE`,
 none of 1,000 of each of Markov chains of order 1 and 2, chemistry's names and Latin placeholder text at 30-90
-characters is (0.97 at worst), one of 1,000 of cities' names is (0.88: a common word a tokenizer cuts in three).
+characters is (0.97 at worst), one of 1,000 of cities' names was (0.88: ``georgia``, a common word a tokenizer
+holds only capitalized and cuts in three lowercase, which the tables no longer count as a common word lowercase).
 Under 30 characters a Markov chain of English letters of 15-25 characters was still 0.73-0.80 at 20 letters; from
 12, 1-32 characters, none of 4,800 is under 0.9 where the floor is :data:`SHORT_TOKENS` (the words are read only where
 they could raise the estimate: :func:`random_letter_units`, so the sessions' strings reach the check half as
