@@ -28,7 +28,9 @@ is the largest of its weights and the bounds of :mod:`~pi_compact.compaction.tok
 text itself (runs a tokenizer cuts first, ends inside them it cannot merge across, a floor for a few
 characters), which on English and code stay below the weights and change nothing. A text the tokenizer reads
 expanded (NFKC: ``ﷺ`` is 18 characters) is weighed as it is read. Hypothesis finds no string of 1-200
-characters of any alphabet the tests draw below 0.9 of the real count (tests/compaction/test_tokens_short.py).
+characters of any alphabet the tests draw below 0.9 of the real count (tests/compaction/test_tokens_short.py),
+nor, in the 1/32 tokens a message sums, any text of 1-32 characters of 25 families (test_tokens_tiny.py): a
+message's parts are summed, so each part, however short, is held to 0.9 of its count, never to a token less.
 The bounds are not additive: the estimate of a whole is at least each part's, and may exceed the sum of its
 parts' where a repeat spans them (two messages of ``ab`` × 200 joined), so the pipeline measures each request
 whole before it is sent (compaction/summarize.py).
