@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import string
+import unicodedata
 
 import anthropic_tokenizer
 import pytest
@@ -22,7 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pi_compact.compaction import token_bounds
-from pi_compact.compaction.tokens import UNITS_PER_TOKEN, estimate_tokens, text_units
+from pi_compact.compaction.token_bounds import bound_units
+from pi_compact.compaction.tokens import UNITS_PER_TOKEN, estimate_tokens, text_units, weight_units
 
 from .test_tokens_families import CHEMISTRY, GREEK_NAMES, PLACEHOLDER, prose
 from .test_tokens_markov import CITIES, markov
@@ -116,3 +118,15 @@ def test_the_floor_is_provable_where_the_ascii_is_at_most_the_short_tokens() -> 
         for wide in range(0, 100, 3):
             size = ascii_bytes + wide
             assert token_bounds.short_tokens(size, wide) >= 0.9 * size
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(rng=st.randoms(use_true_random=False), family=st.sampled_from(sorted(FAMILIES)), size=st.integers(1, 400))
+def test_the_words_are_left_unread_only_where_they_change_no_estimate(rng, family, size) -> None:
+    # the word check is skipped where what it could add stays under the weights or the floor: told nothing of the
+    # weights, the bounds read every word, and the estimate is the same
+    value = FAMILIES[family](rng, size)
+    latin, utf16 = value.encode("latin-1", "ignore"), value.encode("utf-16-be", "surrogatepass")
+    told_nothing = max(weight_units(value), bound_units(value, latin, len(value.encode("utf-8", "surrogatepass")),
+                                                        None if value.isascii() else utf16))
+    assert text_units(value) == told_nothing or not unicodedata.is_normalized("NFKC", value)
