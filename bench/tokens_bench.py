@@ -154,6 +154,20 @@ SHORT_ALPHABETS = {
 }
 
 
+def tiny_ratios(count: int = 300, seed: int = 37) -> dict[str, list[float]]:
+    """Per family of tests/compaction/test_tokens_tiny.py, the sorted ratios of ``count`` seeded texts of 1-32
+    characters, read in units (a message sums its parts' units, not their rounded tokens)."""
+    from tests.compaction.test_tokens_tiny import FAMILIES  # hypothesis and the oracle: test dependencies
+
+    rng = random.Random(seed)
+    found = {}
+    for family, draw in FAMILIES.items():
+        texts = [draw(rng, rng.randint(1, 32)) for _ in range(count)]
+        found[family] = sorted(tokens.text_units(text) / tokens.UNITS_PER_TOKEN / count_tokens(text)
+                               for text in texts if text)
+    return found
+
+
 def short_texts(count: int = 300, seed: int = 7) -> dict[str, list[str]]:
     """Strings of 1-200 characters of one alphabet, and runs of one short random group repeated."""
     rng = random.Random(seed)
@@ -270,6 +284,12 @@ def main() -> None:
         cells = [f"{w[index]:.2f} -> {a[index]:.2f}" for w, a in [sides] for index in (0, len(w) // 2)]
         below = " -> ".join(str(sum(r < 0.9 for r in side)) for side in sides)
         print(f"{kind:22} {cells[0]:>11} {cells[1]:>11} {below:>11}")
+    print("\ntiny text (300 seeded texts of 1-32 characters per family): estimate in units / real, as a message sums it")
+    print(f"{'family':22} {'min':>6} {'median':>7} {'below 0.9':>10}")
+    tinies = {}
+    for family, ratios in tiny_ratios().items():
+        tinies[family] = ratios
+        print(f"{family:22} {ratios[0]:>6.2f} {ratios[len(ratios) // 2]:>7.2f} {sum(r < 0.9 for r in ratios):>10}")
     print("\nrandom letters of each alphabet (5 seeded texts of each length): estimate / real, min/median")
     print(f"{'kind':26}" + "".join(f"{size:>12}" for size in LETTER_LENGTHS))
     letters = {}
@@ -278,7 +298,8 @@ def main() -> None:
         letters[kind] = ratios
         print(f"{kind:26}" + "".join(f"{r[0]:>6.2f}/{r[len(r) // 2]:.2f}" for r in ratios.values()))
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps({"rows": rows, "random": randoms, "short": shorts, "letters": letters}, indent=2) + "\n")
+    OUT.write_text(json.dumps({"rows": rows, "random": randoms, "short": shorts, "tiny": tinies, "letters": letters},
+                              indent=2) + "\n")
 
 
 if __name__ == "__main__":

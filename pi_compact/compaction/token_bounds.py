@@ -27,7 +27,9 @@ itself, and the estimate takes the largest:
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
-  (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens.
+  (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens, and
+  in a text of up to :data:`SHORT_CHARS` characters every byte of a character beyond ASCII: a few letters of
+  another alphabet reach no average the weights could hold them to.
 
 On English, code and every other natural class of the corpus the first two count fewer tokens than the text
 has (a lower bound there), so they change nothing where the weights were right. The ends inside runs are read
@@ -80,9 +82,21 @@ repeats: a tokenizer has no token for a random group twice."""
 MARGIN = 1
 """Tokens added to the run bound of a text (see :func:`bound_units`)."""
 
-SHORT_TOKENS = 8
+SHORT_TOKENS = 10
 """The short-text floor: 0.9 token per UTF-8 byte, up to this many tokens (so it adds at most a few tokens to
-a short word, and nothing to a text of more than a few words)."""
+a short word, and nothing to a text of more than a few words; at 8 a Markov chain of English letters of 20-30
+characters, words of three letters it lacks, was 0.73-0.82 of the real count), and 0.9 per byte of a
+character beyond ASCII in a text of up to :data:`SHORT_CHARS` characters."""
+
+SHORT_CHARS = 32
+"""Characters up to which a text's characters beyond ASCII cost 0.9 token per UTF-8 byte (:func:`short_tokens`):
+a byte-level tokenizer never makes more tokens than bytes, so a text whose ASCII is at most :data:`SHORT_TOKENS`
+bytes is priced at 0.9 of the most it could cost whatever it writes. The weights and the alphabets' random
+letters (read from :data:`~pi_compact.compaction.tokens.ALPHABET_LETTERS_MIN` letters) are averages a few
+letters do not reach: at 1-30 characters random Devanagari was 0.71 of the real count at worst, random
+ideographs 0.71, Greek, Hebrew and Arabic 0.80, U+FFFD among random bytes 0.75; from 31 characters on the
+averages hold (random ideographs but one text in 240 at 0.87). A short natural text of another alphabet comes
+out high (a few words of Russian or Chinese two to three times their count: some tokens)."""
 
 
 def _kind(char: str) -> str:
@@ -498,7 +512,7 @@ RANDOM_LETTERS_MIN = PREFIX_CHARS // 2
 _VOWEL_ONES = bytes(1 if chr(value) in VOWELS else 0 for value in range(256))
 
 
-def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int]) -> int:
+def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int], beside: int = 0) -> int:
     """The ends inside random letters over the whole Latin-1 bytes of a text (their run bound ``runs`` and the
     bit planes it read given), in 1/32 tokens: :data:`RANDOM_LETTER_UNITS` per letter less half the runs, so
     that with the run bound a word and each of its letters cost half a token, where the letters are random: all
@@ -509,13 +523,19 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     (there from :data:`SHORT_WORD_LETTERS` letters and :data:`SHORT_WORDS_MIN` words, up to :data:`SHORT_WORD_PRICE`).
     The ends inside runs read the first characters only, the
     consonant-run bound of tokens.py needs words of four letters and more that do not repeat; this one reads
-    every letter, in one popcount and two translates summed by ``zlib.adler32``."""
+    every letter, in one popcount and two translates summed by ``zlib.adler32``.
+
+    The words are read only where what they could price at most is above ``beside``, what the caller's estimate
+    is at least without them (see :func:`bound_units`): most texts that reach the word check are natural text its
+    weights price above anything the words could (a few words of English: the words' most is a few tokens past the
+    runs), and reading them costs a microsecond or two a text; below ``beside`` the words are read as 0, which
+    changes no estimate."""
     letters = (bits & masks[_LETTER]).bit_count()
     most = RANDOM_LETTER_UNITS * letters - runs // 2
     if most <= 0:
         return 0
     if letters < RANDOM_LETTERS_MIN:  # too few letters for their vowels or surprisal, not for their words
-        if letters < SHORT_WORD_LETTERS:
+        if letters < SHORT_WORD_LETTERS or most * SHORT_WORD_PRICE[0] // SHORT_WORD_PRICE[1] <= beside:
             return 0
         return most * SHORT_WORD_PRICE[0] * _word_share(latin, SHORT_WORDS_MIN) // (SHORT_WORD_PRICE[1] * WORD_SPAN)
     vowels = _byte_total(latin.translate(_VOWEL_ONES), 1)
@@ -524,7 +544,7 @@ def random_letter_units(latin: bytes, runs: int, bits: int, masks: dict[int, int
     latin_letters = letter_surprise(0x00)
     surprising, span = surprise_share(latin_letters, latin, letters)
     units = max(units, most * surprising // span)
-    if units < most * WORD_PRICE[0] // WORD_PRICE[1]:
+    if max(units, beside) < most * WORD_PRICE[0] // WORD_PRICE[1]:
         units = max(units, most * WORD_PRICE[0] * _word_share(latin) // (WORD_PRICE[1] * WORD_SPAN))
     return units
 
@@ -553,13 +573,18 @@ English letters, or a vocabulary a tokenizer lacks, 100 characters long: 0.63-0.
 waited for :data:`RANDOM_LETTERS_MIN` letters, 1.05-1.25 now; natural text cut in 60-character pieces comes out 0-1.5%
 higher)."""
 
-SHORT_WORD_LETTERS = 20
+SHORT_WORD_LETTERS = 12
 """Letters a text must hold before its words are read (where it holds fewer than :data:`RANDOM_LETTERS_MIN`): each
 text that reaches the word check costs 1-2 µs, and strings this short are most of a session's. From 48 letters a
 Markov chain of English letters at 60-90 characters was still below 0.9 one time in ten (0.60 at worst), and at
 30-60 most were (0.53-0.59 at worst); from 20 letters, with :data:`SHORT_WORDS_MIN` and :data:`SHORT_WORD_PRICE`,
 none of 1,000 of each of Markov chains of order 1 and 2, chemistry's names and Latin placeholder text at 30-90
-characters is (0.97 at worst), one of 1,000 of cities' names is (0.88: a common word a tokenizer cuts in three)."""
+characters is (0.97 at worst), one of 1,000 of cities' names was (0.88: ``georgia``, a common word a tokenizer
+holds only capitalized and cuts in three lowercase, which the tables no longer count as a common word lowercase).
+Under 30 characters a Markov chain of English letters of 15-25 characters was still 0.73-0.80 at 20 letters; from
+12, 1-32 characters, none of 4,800 is under 0.9 where the floor is :data:`SHORT_TOKENS` (the words are read only where
+they could raise the estimate: :func:`random_letter_units`, so the sessions' strings reach the check half as
+often as they did from 20)."""
 
 SHORT_WORDS_MIN = 1
 """Words a text under :data:`RANDOM_LETTERS_MIN` letters must hold before they are read (:data:`WORDS_MIN` for a
@@ -639,16 +664,15 @@ _WORD_BYTES = (string.ascii_letters + string.digits).encode("ascii")
 def _cased_words(latin: bytes) -> list[bytes]:
     """:func:`words` as the text writes them (lowercase, capitalized or capitals): its runs of ASCII letters and digits
     that hold no digit (a translate and a split, in C), and the pattern only in the few runs that change case
-    inside."""
+    inside: a string method per run tells them (one neither lowercase, capitalized nor capitals), where a search
+    of the text for a change of case cost more than the rest of the words together."""
     found = [run for run in latin.translate(_LETTERS_AND_DIGITS).split() if len(run) >= 4 and run.isalpha()]
-    if _CASE_CHANGE.search(latin) and any(not (run.islower() or run.istitle() or run.isupper()) for run in found):
+    if any(not (run.islower() or run.istitle() or run.isupper()) for run in found):
         found = [word for run in found for word in
                  ((run,) if run.islower() or run.istitle() or run.isupper() else _WORD.findall(run))]
     return found
 
 
-_CASE_CHANGE = re.compile(rb"[a-z][A-Z]|[A-Z][A-Z][a-z]")
-"""Where a run of letters is neither lowercase, capitalized nor capitals (a C search, where most texts have none)."""
 _LETTERS_AND_DIGITS = bytes(value if chr(value) in string.ascii_letters + string.digits else ord(" ")
                             for value in range(256))
 
@@ -916,23 +940,40 @@ def _half_bits(share: float, exact: bool = False) -> float:
     return bits if exact else max(1, round(bits))
 
 
-def short_tokens(size: int) -> int:
-    """The floor of a text of ``size`` UTF-8 bytes."""
-    return min(-(-size * 9 // 10), SHORT_TOKENS)
+def short_tokens(size: int, wide: int = 0) -> int:
+    """The floor of a text of ``size`` UTF-8 bytes, ``wide`` of them in characters beyond ASCII where it is a
+    text of up to :data:`SHORT_CHARS` characters (0 for a longer one)."""
+    return min(-(-size * 9 // 10), SHORT_TOKENS + -(-wide * 9 // 10))
 
 
-def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, copies: bool = True) -> int:
+def wide_bytes(text: str, size: int) -> int:
+    """The UTF-8 bytes of the characters beyond ASCII of a text of up to :data:`SHORT_CHARS` characters (``size``
+    bytes in all), else 0: what :func:`short_tokens` prices at 0.9 token each."""
+    if size == len(text) or len(text) > SHORT_CHARS:
+        return 0
+    return size - len(text.encode("ascii", "ignore"))
+
+
+def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, copies: bool = True,
+                weights: int = 0) -> int:
     """The largest bound of a text (its Latin-1 bytes and its UTF-8 size given), in 1/32 tokens. The run bound
     gets :data:`MARGIN` more: where it decides (random text) the real count varies around it by a token. With
-    ``copies``, a text that repeats a long group is priced by its copies too (:func:`copies_units`)."""
-    floor = short_tokens(size) * UNITS_PER_TOKEN
+    ``copies``, a text that repeats a long group is priced by its copies too (:func:`copies_units`). ``weights``:
+    the estimate the caller takes the largest of with this bound (the text's weights), so that a bound that cannot
+    exceed it or the floor is not read (the words: :func:`random_letter_units`); ``max(weights, bound_units(...))``
+    is the same whatever it is told, and with 0 the bound is the bound."""
+    floor = short_tokens(size, wide_bytes(text, size)) * UNITS_PER_TOKEN
     if size <= SHORT_TOKENS:
         return floor  # a token holds at least a byte: this floor is already 0.9 of the most it could be
     runs, bits, masks = _runs(latin)
     codes = _collapse(latin) if size == len(text) else _periodic_codes(text, utf16)  # ASCII: bytes are characters
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
-    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic, random_letter_units(latin, runs, bits, masks))
+    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
+    # bound up to the weights or the floor (either is taken anyway)
+    beside = max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)
+    inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))

@@ -254,9 +254,16 @@ def test_the_tables_hold_what_natural_text_writes() -> None:
     assert {"the", "ing", "ion", "ent"} <= set(triples) and not {"zqx", "iui"} & set(triples)
 
 
-@pytest.mark.parametrize("size, floor", [(0, 0), (1, 1), (2, 2), (3, 3), (8, 8), (9, SHORT_TOKENS), (400, SHORT_TOKENS)])
+@pytest.mark.parametrize("size, floor", [(0, 0), (1, 1), (2, 2), (3, 3), (8, 8), (9, 9), (12, SHORT_TOKENS),
+                                         (400, SHORT_TOKENS)])
 def test_the_short_text_floor_is_nine_tenths_of_a_token_per_byte_up_to_a_few(size, floor) -> None:
     assert short_tokens(size) == floor
+
+
+@pytest.mark.parametrize("size, wide, floor", [(3, 3, 3), (30, 30, 27), (50, 30, SHORT_TOKENS + 27), (400, 12, 21)])
+def test_the_short_text_floor_holds_every_byte_beyond_ascii(size, wide, floor) -> None:
+    # a short text's characters beyond ASCII (``wide`` of its bytes) cost 0.9 token a byte beside the few tokens
+    assert short_tokens(size, wide) == floor
 
 
 # -- cost ----------------------------------------------------------------------------------------------------

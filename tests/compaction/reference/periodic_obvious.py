@@ -286,7 +286,8 @@ def _between(excess: Fraction, natural: float, random: float, doubt: int) -> Fra
 def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:
     """The bounds as token_bounds.py takes them: the frozen ones with the repeats above, the periodic bound and
     the random letters' in place of the ends inside runs where they are more, and the copies of a long group."""
-    floor = spec.short_tokens(size) * UNIT
+    wide = sum(len(char.encode("utf-8", "surrogatepass")) for char in text if ord(char) > 0x7F)
+    floor = spec.short_tokens(size, wide if len(text) <= spec.SHORT_CHARS else 0) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
     inner = max(inner_units(text), periodic_units(text), random_letter_units(latin))
