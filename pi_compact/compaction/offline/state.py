@@ -18,6 +18,7 @@ from typing import Any
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
                     is_scratch, is_shell_tool, message_dicts, shell_command)
+from .clause import request_clause
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
@@ -126,7 +127,7 @@ UNNAMED_COMMIT = "a commit"
 _PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? [0-9a-f]{7,40}\] ([^\n]{1,300})$", re.M)
 """The line ``git commit`` prints (``[main 1a2b3c4] fix: keep the cache bounded``): the subject as git took it,
 whatever quoting or heredoc the command used."""
-_NOW_CHARS = 120
+_NOW_CHARS = 160
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _AGREED_CHARS = 460
 """A proposal the user accepted is cut to this many characters: a plan's first items and the user's changes to it."""
@@ -743,8 +744,8 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
                 return ""
             answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
             if request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer):
-                return clip_words(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
-            return clip_words(request, _NOW_CHARS)
+                return request_clause(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
+            return request_clause(request, _NOW_CHARS)
         worked = False
     return ""
 

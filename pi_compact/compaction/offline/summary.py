@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from .clause import request_clause
 from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
@@ -526,10 +527,10 @@ def _undo_now(turns: tuple[Turn, ...]) -> str:
     it: :func:`_moved_on` and the state tell which request that work served.)"""
     if len(turns) < 2 or turns[-1].reply or turns[-2].status != DONE or not undoes(turns[-1].request):
         return ""
-    return clip_words(one_line(turns[-1].request), _MOVED_ON_CHARS)
+    return request_clause(turns[-1].request, _MOVED_ON_CHARS)
 
 
-_MOVED_ON_CHARS = 120
+_MOVED_ON_CHARS = 160
 _FINISHED_MARK = " (done and committed)"
 
 
@@ -552,7 +553,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         asked = closing_question(before.final_answer) if before.commits and before.status in (DONE, ASKED) else ""
         if asked and (turn.reply or short):  # the agent asked what comes next once its work was in
             if not short:
-                return clip_words(request, _MOVED_ON_CHARS)
+                return request_clause(turn.request, _MOVED_ON_CHARS)
             agreed = accepted_proposal(before.final_answer, request) or f"{asked} — “{request}”"
             return clip_words(agreed, _MOVED_ON_CHARS) if changed else ""  # new work, not a push it agreed to
         if turn.reply or (short and not command):
@@ -560,7 +561,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
             continue
         if sets_work(request) or not (command or (before.status == DONE and worked)):
             return ""
-        return clip_words(request, _MOVED_ON_CHARS)
+        return request_clause(turn.request, _MOVED_ON_CHARS)
     return ""
 
 
