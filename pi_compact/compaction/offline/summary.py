@@ -21,7 +21,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, moves_on, names_a_stage, sets_work, task_goal, with_now, word_count
-from .progress import closed_items, done_item, left_something, undoes, undone_item
+from .progress import closed_items, done_items, left_something, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
@@ -142,7 +142,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
         if undo is not None and undoes(undo.request):  # the user took it back: its work no longer stands
             new.add("done", undone_item(turn, undo))
         elif not turn.commits:
-            new.add("done", done_item(turn))
+            for item in done_items(turn):
+                new.add("done", item)
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
 
