@@ -50,6 +50,13 @@ def _prose(line: str) -> bool:
     return chars > 0 and letters / chars >= _PROSE_SHARE and (words >= 3 or stripped.endswith(("?", "!", ".", ":")))
 
 
+def _output(line: str) -> bool:
+    """``line`` is output or code, not a few words of the user's ("Medium Severity", a title)."""
+    stripped = line.strip()
+    letters = sum(len(word) for word in _LETTER_WORD.findall(stripped))
+    return bool(_OUTPUT_START.match(stripped)) or letters < _PROSE_SHARE * len(stripped.replace(" ", ""))
+
+
 def own_lines(text: str) -> list[str]:
     """The lines of ``text`` in the user's own words: fenced blocks, quoted lines, lines of output, the block that a
     line ending on a colon introduces (unless it is a list), and a pasted document after its first heading (when
@@ -74,7 +81,7 @@ def own_lines(text: str) -> list[str]:
         if own and not skipped:
             kept.append(line.strip())
             pasting = line.rstrip().endswith(":")
-        elif kept and not own:
+        elif kept and not own and _output(line):
             if not skipped and not kept[-1].endswith((".", "!", "?", ":", "？", "。")):
                 kept[-1] += _PASTED  # the user's words go on into what they pasted ("the logs leak into\n<log>")
             skipped = True  # past pasted material, prose is likely more of it (a log's "Did you mean this?")

@@ -31,6 +31,7 @@ from .redo import asks_redo, redo_left
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .subject import current_subject
+from .superseded import standing as superseded
 from .shell import shell_effects
 from .text import clip_words, sentences
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
@@ -668,10 +669,11 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
-        decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
-                                       *(_refusal_line(r, names) for r in facts.refusals
-                                         if not (review and r.tool == review.tool)),  # told as the plan under discussion
-                                       *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])),
+        decisions=tuple(superseded([*dict.fromkeys([
+            *(d for turn in turns for d in turn.decisions),
+            *(_refusal_line(r, names) for r in facts.refusals
+              if not (review and r.tool == review.tool)),  # told as the plan under discussion
+            *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed)),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
