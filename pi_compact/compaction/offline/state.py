@@ -680,7 +680,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         goal_now=_goal_now(turns, aim) or _tracker_now(tasks, since, real[-1].request if real else ""),
         mid_work=working, pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
-        constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
+        constraints=tuple(superseded(_binding_rules(turns, facts), listed)), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,

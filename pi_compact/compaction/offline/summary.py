@@ -26,6 +26,7 @@ from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
+from .superseded import standing as not_reversed
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DONE, UNNAMED_COMMIT, RegionState, Turn, clip_words, closing_question, is_substantive,
@@ -435,6 +436,8 @@ class OfflineSummarizer:
                          _NOTHING_NEW)
         earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
+        for key in ("constraints", "decisions"):  # an earlier summary's rule or decision this region reversed
+            sections.items[key] = not_reversed(sections.items[key], messages, earlier=old.items[key])
         _with_skills(sections.items["constraints"], skills_item(messages))
         sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
         first_line = one_line(first_request)

@@ -109,16 +109,19 @@ def _reversal(item: str, at: int, said: list[tuple[int, str, str]]) -> tuple[int
     return None
 
 
-def standing(items: Sequence[str], messages: Sequence[dict], *, label: str = "Was") -> list[str]:
+def standing(items: Sequence[str], messages: Sequence[dict], *, earlier: Sequence[str] = (),
+             label: str = "Was") -> list[str]:
     """``items`` (decisions or rules, in order) without those a later message reversed (see the module docstring):
     each such said once as ``Was: <it> — now: “<the reversal>”``, or left out when an item said at or after the
-    reversal already names the new way."""
+    reversal already names the new way. Items of ``earlier`` (an earlier summary's) were said before the region:
+    any reversal in it counts."""
     said = _said(messages)
-    where = {item: _found_at(item, said) for item in items}
+    before = set(earlier)
+    where = {item: -1 if item in before else _found_at(item, said) for item in items}
     kept: list[str] = []
     told: set[int] = set()
     for item in items:
-        at = where[item]
+        at = where[item] if not item.startswith(f"{label}:") else None
         reversed_by = _reversal(item, at, said) if at is not None else None
         if reversed_by is None:
             kept.append(item)

@@ -69,3 +69,37 @@ def test_a_reply_that_names_an_option_picks_that_option(key: str, lead: str) -> 
     decisions = items(summarize(messages), "## Key Decisions")
     assert any("option B" in d for d in decisions), decisions
     assert not any("option A" in d for d in decisions), decisions
+
+
+RULES = st.sampled_from([
+    ("Always use the stdlib json module for parsing, no extra dependencies.",
+     "actually, let's use orjson for parsing, the stdlib json module is too slow for the feed"),
+    ("Never touch the legacy importer module, it stays as it is.",
+     "on second thought, the legacy importer module has to change too: fix its date handling"),
+])
+
+
+@EXAMPLES
+@given(rule=RULES)
+def test_a_rule_the_user_reversed_is_no_standing_constraint(rule: tuple[str, str]) -> None:
+    said, reversal = rule
+    edit = call("e1", "edit", path="src/parse.py", oldText="a", newText="b")
+    messages = [user(f"add a parser for the event feed. {said}"), assistant("Writing the parser.", edit),
+                result("e1", "edit", "Edited."), assistant("Added the parser in `src/parse.py`."),
+                user(reversal), assistant("Changing it.", edit), result("e1", "edit", "Edited."),
+                assistant("Done: the parser is changed as asked in `src/parse.py`.")]
+    rules = items(summarize(messages), "## Constraints & Preferences")
+    assert not any(said[:30] in r and not r.startswith("Was:") for r in rules), rules
+
+
+@EXAMPLES
+@given(rule=RULES)
+def test_an_earlier_summarys_rule_the_region_reversed_is_history(rule: tuple[str, str]) -> None:
+    said, reversal = rule
+    previous = (f"## Goal\nAdd a parser for the event feed.\n\n## Constraints & Preferences\n- {said}\n\n"
+                "## Progress\n### Done\n- [x] Added the parser in `src/parse.py`.\n")
+    edit = call("e1", "edit", path="src/parse.py", oldText="a", newText="b")
+    messages = [user(reversal), assistant("Changing it.", edit), result("e1", "edit", "Edited."),
+                assistant("Done: the parser is changed as asked in `src/parse.py`.")]
+    rules = items(summarize(messages, previous_summary=previous), "## Constraints & Preferences")
+    assert not any(said[:30] in r and not r.startswith("Was:") for r in rules), rules
