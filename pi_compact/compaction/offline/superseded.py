@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from ...accessors import content_text
 from .clause import own_lines, request_clause
+from .facts import message_dicts
 from .goal import user_requests
 from .text import clip_words, one_line
 
@@ -65,7 +66,8 @@ def _said(messages: Sequence[dict]) -> list[tuple[int, str, str]]:
     """``(index, text, kind)`` of the region's messages in order: the user's requests in their own words (``user``),
     what the user said on declining a call (``declined``), the agent's texts (``agent``), and the first paragraph of
     an agent's text that acknowledges the user's reply ("You're right — …": ``user``, the user's word restated)."""
-    said = [(index, "\n".join(own_lines(words)), "user") for index, words in user_requests(list(messages))]
+    messages = list(message_dicts(messages))  # (junk in a session is read past)
+    said = [(index, "\n".join(own_lines(words)), "user") for index, words in user_requests(messages)]
     for index, message in enumerate(messages):
         role = message.get("role")
         text = content_text(message.get("content"))[:20_000] if role in ("assistant", "toolResult") else ""
