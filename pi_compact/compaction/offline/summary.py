@@ -456,6 +456,7 @@ class OfflineSummarizer:
             _asked_once(sections.items["done"], sections.items["critical"], sections.items["goal"])
             add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
                         _EARLIER_LABEL, _RESOLVED_LABEL)
+        _with_status(sections.items["critical"], state.turns)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:
@@ -478,6 +479,19 @@ def _with_skills(constraints: list[str], loaded: str) -> None:
     the newest names them all again when the work reloads them, and the earlier list stays when it does not."""
     if loaded:
         constraints[:] = [rule for rule in constraints if not rule.startswith(SKILLS_LABEL)] + [loaded]
+
+
+_DONE_MARK, _ANSWERED_MARK = " — done", " — answered"
+
+
+def _with_status(critical: list[str], turns: tuple[Turn, ...]) -> None:
+    """Each "Earlier request:" line of a request the region finished before the user moved on says so (" — done", or
+    " — answered" for a question): quoted bare, an answered request reads as one still to do."""
+    finished = {f"{_EARLIER_LABEL} {clip_words(turn.request, _EARLIER_CHARS)}": turn.request.rstrip().endswith(("?", "？"))
+                for turn in turns[:-1] if turn.status == DONE and turn.request.strip()}
+    for number, item in enumerate(critical):
+        if item in finished:
+            critical[number] = item + (_ANSWERED_MARK if finished[item] else _DONE_MARK)
 
 
 def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> None:
