@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from .carried import as_of_then
 from .clause import request_clause
 from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
@@ -457,6 +458,7 @@ class OfflineSummarizer:
             add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
                         _EARLIER_LABEL, _RESOLVED_LABEL)
         _with_status(sections.items["critical"], state.turns)
+        as_of_then(sections.items["critical"], old.items["critical"], state)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:

@@ -41,3 +41,37 @@ def test_an_answered_request_is_quoted_as_done_and_is_no_next_step(finished: tup
     assert all(item.endswith(f" — {status}") for item in named), quoted  # (the work log may name it instead)
     for heading in ("## Next Steps", "## Constraints & Preferences", "### In Progress"):
         assert not any(request[:30] in item for item in items(text, heading)), heading
+
+
+PREVIOUS = """This session is being continued from a previous conversation. The conversation is summarized below:
+
+1. Primary Request and Intent:
+   The user asked for a CSV export of the reports.
+
+7. Pending Tasks:
+   - Run the new tests to verify they pass (`{command}`)
+   - Update `{doc}` with the export usage
+
+8. Current Work:
+   Writing the exporter in src/export.py.
+
+9. Optional Next Step:
+   Run `{command}` and fix what fails.
+"""
+COMMANDS = st.sampled_from(["pytest tests/test_export.py", "go test ./export/...", "npm run test:export"])
+
+
+@EXAMPLES
+@given(command=COMMANDS, doc=st.sampled_from(["README.md", "docs/export.md"]))
+def test_an_earlier_summarys_pending_work_done_since_says_so(command: str, doc: str) -> None:
+    run = call("t1", "bash", command=command)
+    edit = call("d1", "edit", path=doc, oldText="a", newText="b")
+    messages = [user("continue"), assistant(run), result("t1", "bash", "all 6 tests passed"),
+                assistant(edit), result("d1", "edit", "Edited."), assistant("The tests pass and the usage is documented."),
+                user("now add a --since flag to the export"), assistant("Adding the flag.")]
+    text = summarize(messages, previous_summary=PREVIOUS.format(command=command, doc=doc))
+    critical = items(text, "## Critical Context")
+    for heading in ("Pending Tasks", "Optional Next Step"):
+        assert not any(item.startswith(f"{heading}:") for item in critical), critical  # said as the earlier summary's
+    for named in (f"`{command}`", f"`{doc}`"):
+        assert all(item.endswith("— done since") for item in critical if named in item and "Pending" not in item[:20]), critical
