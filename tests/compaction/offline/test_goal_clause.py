@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from pi_compact.compaction.offline.clause import own_lines, request_clause
 
 from ..messages import assistant, call, result, user
-from .test_classes import EXAMPLES, summarize
+from .test_classes import EXAMPLES
 from .test_goal_now import _goal
 
 ASKS = st.sampled_from([
