@@ -89,10 +89,10 @@ def own_lines(text: str) -> list[str]:
 
 
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?。！？])\s+", text) if s.strip()]
+    return [s.strip() for s in re.split(r"(?<=[.!?。！？])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)\s+", text) if s.strip()]
 
 
-def _clause_cut(sentence: str, limit: int) -> str:
+def clause_cut(sentence: str, limit: int) -> str:
     """``sentence`` cut at the last end of a clause within ``limit`` (none before a third of it: the first word
     boundary after it), its trailing comma, colon or dash removed."""
     best = -1
@@ -107,7 +107,7 @@ def _clause_cut(sentence: str, limit: int) -> str:
 def _head(item: str) -> str:
     """A list item's first clause (the whole item when short)."""
     item = one_line(item)
-    return item if len(item) <= _ITEM_CHARS else _clause_cut(item, _ITEM_CHARS)
+    return item if len(item) <= _ITEM_CHARS else clause_cut(item, _ITEM_CHARS)
 
 
 def _parts(lines: list[str]) -> list[str]:
@@ -148,10 +148,10 @@ def request_clause(text: str, limit: int = 160) -> str:
             break
         if len(part) > limit:
             listed = _ITEM_JOIN in part and ": " in part
-            chosen.append(_fit_list(part, limit) if listed else _clause_cut(part, limit))
+            chosen.append(_fit_list(part, limit) if listed else clause_cut(part, limit))
             break
         chosen.append(part)
     return " ".join(chosen).rstrip(_TRAILING)
 
 
-__all__ = ["own_lines", "request_clause"]
+__all__ = ["clause_cut", "own_lines", "request_clause"]

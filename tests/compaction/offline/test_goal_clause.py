@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.clause import own_lines, request_clause
+from pi_compact.compaction.offline.goal import task_goal
 
 from ..messages import assistant, call, result, user
 from .test_classes import EXAMPLES
@@ -79,3 +80,17 @@ def test_a_list_the_user_wrote_is_kept_as_its_items(items: list[str]) -> None:
 def test_own_lines_drop_fences_quotes_and_output() -> None:
     text = "why does this fail?\n```\nnpm ERR! code 1\n```\n> quoted answer of the agent\n2024-01-02 10:00 INFO x"
     assert own_lines(text) == ["why does this fail?"]
+
+
+SUBJECTS = st.sampled_from([
+    "The cache key uses the user id only, but this does not tell the tenants apart vs. the users of one tenant.",
+    "The humanModified count uses min(added, removed), which cannot tell edits to agent code from edits to user code.",
+])
+
+
+@given(subject=SUBJECTS, lead=st.sampled_from(["can you look at the changes in this branch and tell me what effort it "
+                                               "is to fix this:", "please check how hard it would be to fix this:"]))
+def test_a_goal_that_announces_its_subject_goes_on_to_it(subject: str, lead: str) -> None:
+    goal = task_goal(f"{lead}\n\n{subject}")
+    assert not goal.endswith((":", ",", "vs.")), goal
+    assert subject.split(",")[0][:30] in goal, goal
