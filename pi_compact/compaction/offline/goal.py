@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ...accessors import content_text
+from .clause import clause_cut
 from .rules import standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
@@ -209,11 +210,15 @@ def _ends_on_marker(piece: str) -> bool:
         number > 1 and bool(re.search(rf"(?:^|[\s:(]){number - 1}[.)]?\s", before)))
 
 
+_ABBREVIATION = re.compile(r"(?:^|[\s(])(?:vs|e\.g|i\.e|cf|approx|incl|resp)\.$", re.I)
+"""A piece that ends on an abbreviation's dot ("agent code vs.") goes on into the next: no sentence ends there."""
+
+
 def sentences(text: str) -> list[str]:
-    """The sentences of ``text``, a numbered list's items each one (``1.`` ends no sentence)."""
+    """The sentences of ``text``, a numbered list's items each one (``1.`` ends no sentence, nor "vs.")."""
     found: list[str] = []
     for piece in (s.strip() for s in _SENTENCE.split(text)):
-        if piece and found and _ends_on_marker(found[-1]):
+        if piece and found and (_ends_on_marker(found[-1]) or _ABBREVIATION.search(found[-1])):
             found[-1] = f"{found[-1]} {piece}"
         elif piece:
             found.append(piece)
@@ -221,11 +226,9 @@ def sentences(text: str) -> list[str]:
 
 
 def _clip(text: str, limit: int) -> str:
+    """``text`` on one line within ``limit``: whole, else cut at a clause's end (:func:`.clause.clause_cut`)."""
     text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    return (cut.rsplit(" ", 1)[0] if " " in cut[limit // 2 :] else cut) + "…"
+    return text if len(text) <= limit else clause_cut(text, limit)
 
 
 def _title_text(rest: str) -> str:
@@ -326,6 +329,8 @@ def task_goal(request: str, limit: int = 400) -> str:
                                                                       len(found) <= _OPENING_SENTENCES):
         opening += 1
     chosen = found[:opening]
+    if chosen[-1].endswith((":", "：")) and opening < len(found):  # "… what effort it is to fix this:" and the thing
+        chosen.append(found[opening])
     intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
                         r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
     for sentence in found[opening:8]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .clause import request_clause
 from .state import DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
 
 _RESULT = re.compile(
@@ -50,7 +51,7 @@ _INFORMATION = re.compile(r"^\W{0,3}(?:(?:ok(?:ay)?|so|and|but|hmm+|well|also)\W
                           r"|who|whose|is|are|was|were|does|do|did|has|have)\b", re.I)
 """How a question for information opens (after a filler): an interrogative, or the verb of a yes/no question."""
 _ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first)\W{0,2}\s)?(?:let me|let's|i'll|i will"
-                           r"|i'm going to|i am going to|we'll|we will)\b", re.I)
+                           r"|i'm going to|i am going to|we'll|we will|starting|beginning|proceeding|moving on)\b", re.I)
 """A sentence that announces what the agent does next ("Let me first show you what I just added, …"): no result,
 whatever result words it uses."""
 _UNDOES = re.compile(
@@ -103,8 +104,8 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
         if stripped.startswith("```"):
             fenced = not fenced
             continue
-        if fenced or not stripped or stripped.startswith("|"):
-            continue
+        if fenced or not stripped or stripped.startswith("|") or not re.search(r"\w", stripped):
+            continue  # (a rule line, "---", is no sentence and leaves the title before it open)
         named = _title(line)
         if named is not None:
             title = named
@@ -177,23 +178,66 @@ def closed_items(state: RegionState) -> list[str]:
             + (f" — “{clip_words(task.reason, 200)}”" if task.reason else "") for task in closed]
 
 
-def done_item(turn: Turn) -> str:
-    """One Done item for a finished request: what it left, and which request it was."""
-    parts = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
-    said = " ".join(parts).lower()
+_BARE_WORDS = frozenset("""all any every everything each both tests test suite suites spec specs check checks lint
+    linter linting build builds typecheck pass passes passed passing green clean done works working work worked fixed
+    complete completed finished success successful successfully good fine now yes yeah yep sure already again still
+    the and are was were has have been this that its it's with without errors error issues warnings ok okay perfect
+    great excellent awesome nice verified confirmed ready""".split())
+_BARE_WORD = re.compile(r"[^\W\d_]{3,}")
+_BARE_MAX = 1
+"""A result naming at most this many words besides those of :data:`_BARE_WORDS` (and no file, value or number) says
+nothing of what was done: "All tests pass.", "Done!", "✅ Works", "Yes, already fixed."."""
+_WHAT_CHARS = 100
+
+
+def bare(result: str) -> bool:
+    """True when ``result`` only says that something succeeded, not what (see :data:`_BARE_MAX`)."""
+    if _SALIENT.search(result.removeprefix("checks pass: ")) and not result.startswith("checks pass: "):
+        return False
+    words = [w for w in _BARE_WORD.findall(result.removeprefix("checks pass: ").lower()) if w not in _BARE_WORDS]
+    return result.startswith("checks pass: ") or len(words) <= _BARE_MAX
+
+
+def _files(turn: Turn) -> str:
+    return ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + (
+        f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else "")
+
+
+def done_items(turn: Turn) -> list[str]:
+    """The Done items of a finished request, one per thing it did: each result sentence of the agent's report that
+    names what was done its own item (never two glued into one), a result that only says it worked ("All tests
+    pass.", a check's output) added to the first as its short result, and a turn whose every result is such said by
+    what it did (its request, its files) with them. The first item names its request at its end."""
+    found = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
+    said = " ".join(found).lower()
     checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
     scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"
-    parts += scripts
+    found += scripts
     if len(scripts) < len(checks):
-        parts.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
-    if turn.changed and not parts:  # the summary's file list names them all; here only when nothing else says
-        more = f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else ""
-        parts.append("changed " + ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + more)
-    asked = clip_words(next(iter(sentences(turn.request)), turn.request), 100)
-    if not parts:
+        found.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
+    things = [part for part in found if not bare(part)]
+    results = [part for part in found if bare(part)]
+    asked = request_clause(turn.request, _WHAT_CHARS) or clip_words(turn.request, _WHAT_CHARS)
+    if not things:  # what it did: the files it changed, else the request (as a clause) it carried out
+        if turn.changed:
+            what = f"changed {_files(turn)}" + (f" — {_short(results)}" if results else "")
+            return [f"{what} (asked: “{asked}”)"]
+        if results and asked:
+            return [f"“{asked}” — {_short(results)}"]
         first = next((s for s in sentences(turn.final_answer) if not _FILLER.search(s) and len(s) >= 12), "")
-        parts.append(clip_words(_LEAD.sub("", first), 200) if first else "answered")
-    return f"{'; '.join(parts)} (asked: “{asked}”)"
+        return [f"{clip_words(_LEAD.sub('', first), 200) if first else 'answered'} (asked: “{asked}”)"]
+    first = things[0] + (f" — {_short(results)}" if results else "")
+    return [f"{first} (asked: “{asked}”)", *things[1:]]
 
 
-__all__ = ["closed_items", "done_item", "left_something", "report", "undoes", "undone_item"]
+def _short(results: list[str]) -> str:
+    """Results that only say it worked, as one short result."""
+    return clip_words("; ".join(part.rstrip(".") for part in results), 120)
+
+
+def done_item(turn: Turn) -> str:
+    """The first of :func:`done_items` (what a turn's request left, and which request it was)."""
+    return done_items(turn)[0]
+
+
+__all__ = ["bare", "closed_items", "done_item", "done_items", "left_something", "report", "undoes", "undone_item"]

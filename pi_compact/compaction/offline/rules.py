@@ -116,13 +116,15 @@ _CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would
 """The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
 than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-_PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last))?"
+_PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
+                   r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose))\s{1,3})?"
                    r"(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
                    r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
                    r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
                    r"\s{1,3}(?:one|option|choice)\b)", re.I)
 """A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one",
 "let's go with option 1"."""
+_NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
 _OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
 """A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""
 _ASKS = re.compile(r"\b(?:shall I|should I|should we|shall we|(?:do )?you want me to|want me to|would you like me to"
@@ -350,6 +352,11 @@ def _described(answer: str, reply: str) -> str:
     if not 2 <= len(listed) <= _CHOICES or not _ASKS_TO_CHOOSE.search(closing) or not said \
             or len(said) > _REPLY_CHARS or said.endswith(("?", "？")):
         return ""  # a long list (findings), or steps of a plan the answer asks to proceed with, offer no choice
+    named = _NAMED_KEY.search(said)
+    if named and named.group(1).lower() in listed:  # "(I'd go with option 4 now)": the key said outright decides
+        best = named.group(1).lower()
+        text = _TABLE_CELLS.sub(": ", _RECOMMENDED.sub("", listed[best])).strip(" |:")
+        return f"option {best.upper() if best.isalpha() else best}: {text} — the user: “{clip_words(said, _CHANGES_CHARS)}”"
     words = {key: {w.lower() for w in _WORDS.findall(text)} for key, text in listed.items()}
     used = {w.lower() for w in _WORDS.findall(said)}
     hits = {key: len(used & own.difference(*(w for k, w in words.items() if k != key))) for key, own in words.items()}

@@ -18,6 +18,7 @@ from typing import Any
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
                     is_scratch, is_shell_tool, message_dicts, shell_command)
+from .clause import request_clause
 from .gates import commit_gates
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
@@ -30,6 +31,7 @@ from .redo import asks_redo, redo_left
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .subject import current_subject
+from .superseded import standing as superseded
 from .shell import shell_effects
 from .text import clip_words, sentences
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
@@ -126,7 +128,7 @@ UNNAMED_COMMIT = "a commit"
 _PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? [0-9a-f]{7,40}\] ([^\n]{1,300})$", re.M)
 """The line ``git commit`` prints (``[main 1a2b3c4] fix: keep the cache bounded``): the subject as git took it,
 whatever quoting or heredoc the command used."""
-_NOW_CHARS = 120
+_NOW_CHARS = 160
 """The goal's "now" part is cut to this many characters (the request is quoted in full under Critical Context)."""
 _AGREED_CHARS = 460
 """A proposal the user accepted is cut to this many characters: a plan's first items and the user's changes to it."""
@@ -669,17 +671,18 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
-        decisions=tuple(dict.fromkeys([*(d for turn in turns for d in turn.decisions),
-                                       *(_refusal_line(r, names) for r in facts.refusals
-                                         if not (review and r.tool == review.tool)),  # told as the plan under discussion
-                                       *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])),
+        decisions=tuple(superseded([*dict.fromkeys([
+            *(d for turn in turns for d in turn.decisions),
+            *(_refusal_line(r, names) for r in facts.refusals
+              if not (review and r.tool == review.tool)),  # told as the plan under discussion
+            *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed)),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
         goal_now=_goal_now(turns, aim) or _tracker_now(tasks, since, real[-1].request if real else ""),
         mid_work=working, pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
-        constraints=tuple(_binding_rules(turns, facts)), gates=tuple(commit_gates(facts.attempts)),
+        constraints=tuple(superseded(_binding_rules(turns, facts), listed)), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
@@ -745,8 +748,8 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
                 return ""
             answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
             if request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer):
-                return clip_words(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
-            return clip_words(request, _NOW_CHARS)
+                return request_clause(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
+            return request_clause(request, _NOW_CHARS)
         worked = False
     return ""
 

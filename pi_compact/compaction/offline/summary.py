@@ -15,16 +15,19 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
+from .carried import as_of_then
+from .clause import request_clause
 from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, moves_on, names_a_stage, sets_work, task_goal, with_now, word_count
-from .progress import closed_items, done_item, left_something, undoes, undone_item
+from .progress import closed_items, done_items, left_something, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
+from .superseded import standing as not_reversed
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DONE, UNNAMED_COMMIT, RegionState, Turn, clip_words, closing_question, is_substantive,
@@ -141,7 +144,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
         if undo is not None and undoes(undo.request):  # the user took it back: its work no longer stands
             new.add("done", undone_item(turn, undo))
         elif not turn.commits:
-            new.add("done", done_item(turn))
+            for item in done_items(turn):
+                new.add("done", item)
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
 
@@ -433,6 +437,8 @@ class OfflineSummarizer:
                          _NOTHING_NEW)
         earlier_goal = old.items["goal"][:1]
         sections = _merge(old, _from_region(state, facts), state)
+        for key in ("constraints", "decisions"):  # an earlier summary's rule or decision this region reversed
+            sections.items[key] = not_reversed(sections.items[key], messages, earlier=old.items[key])
         _with_skills(sections.items["constraints"], skills_item(messages))
         sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
         first_line = one_line(first_request)
@@ -451,6 +457,8 @@ class OfflineSummarizer:
             _asked_once(sections.items["done"], sections.items["critical"], sections.items["goal"])
             add_details(sections, messages, state, facts, details, lambda: render(sections, LAYOUT, focus_line),
                         _EARLIER_LABEL, _RESOLVED_LABEL)
+        _with_status(sections.items["critical"], state.turns)
+        as_of_then(sections.items["critical"], old.items["critical"], state)
         return _fit(sections, budget, lambda: render(sections, LAYOUT, focus_line))
 
     def _turn_prefix(self, state: RegionState, facts: Facts, budget: int) -> str:
@@ -473,6 +481,19 @@ def _with_skills(constraints: list[str], loaded: str) -> None:
     the newest names them all again when the work reloads them, and the earlier list stays when it does not."""
     if loaded:
         constraints[:] = [rule for rule in constraints if not rule.startswith(SKILLS_LABEL)] + [loaded]
+
+
+_DONE_MARK, _ANSWERED_MARK = " — done", " — answered"
+
+
+def _with_status(critical: list[str], turns: tuple[Turn, ...]) -> None:
+    """Each "Earlier request:" line of a request the region finished before the user moved on says so (" — done", or
+    " — answered" for a question): quoted bare, an answered request reads as one still to do."""
+    finished = {f"{_EARLIER_LABEL} {clip_words(turn.request, _EARLIER_CHARS)}": turn.request.rstrip().endswith(("?", "？"))
+                for turn in turns[:-1] if turn.status == DONE and turn.request.strip()}
+    for number, item in enumerate(critical):
+        if item in finished:
+            critical[number] = item + (_ANSWERED_MARK if finished[item] else _DONE_MARK)
 
 
 def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> None:
@@ -526,10 +547,10 @@ def _undo_now(turns: tuple[Turn, ...]) -> str:
     it: :func:`_moved_on` and the state tell which request that work served.)"""
     if len(turns) < 2 or turns[-1].reply or turns[-2].status != DONE or not undoes(turns[-1].request):
         return ""
-    return clip_words(one_line(turns[-1].request), _MOVED_ON_CHARS)
+    return request_clause(turns[-1].request, _MOVED_ON_CHARS)
 
 
-_MOVED_ON_CHARS = 120
+_MOVED_ON_CHARS = 160
 _FINISHED_MARK = " (done and committed)"
 
 
@@ -552,7 +573,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         asked = closing_question(before.final_answer) if before.commits and before.status in (DONE, ASKED) else ""
         if asked and (turn.reply or short):  # the agent asked what comes next once its work was in
             if not short:
-                return clip_words(request, _MOVED_ON_CHARS)
+                return request_clause(turn.request, _MOVED_ON_CHARS)
             agreed = accepted_proposal(before.final_answer, request) or f"{asked} — “{request}”"
             return clip_words(agreed, _MOVED_ON_CHARS) if changed else ""  # new work, not a push it agreed to
         if turn.reply or (short and not command):
@@ -560,7 +581,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
             continue
         if sets_work(request) or not (command or (before.status == DONE and worked)):
             return ""
-        return clip_words(request, _MOVED_ON_CHARS)
+        return request_clause(turn.request, _MOVED_ON_CHARS)
     return ""
 
 

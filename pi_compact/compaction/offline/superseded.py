@@ -1,0 +1,140 @@
+"""Decisions and rules the region itself later reversed: only the standing one is a decision.
+
+The agent decides "rather than changing the interface, I'll add a helper instead"; three messages on the user says
+"the interface is better, no? we don't want if-else dispatch at call sites" and the agent agrees. A summary that still
+lists the helper as a decision sends the next agent back the way the user turned down. A decision (or a rule) is
+*superseded* when a later message of the user's (a request, what they said on declining a call) or the agent's
+acknowledgement of one ("You're right — …") says a reversal ("instead", "actually", "revert", "no longer", "better",
+"go back to", …) about the same thing: the two share content words. The superseded one is said as history with what
+replaced it ("Was: … — now: …"), or left out when a later decision says the new way already.
+
+Judged by the order of the messages, reversal words and shared words only, never by one session's strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ...accessors import content_text
+from .clause import own_lines, request_clause
+from .facts import message_dicts
+from .goal import user_requests
+from .text import clip_words, one_line
+
+_REVERSAL = re.compile(
+    r"\binstead\s*(?:[.!?,;:)]|$)|\bactually,? (?:let'?s|use|do|go|we|i (?:want|need|meant)|i'?d|keep|make|put|it)\b"
+    r"|\brevert (?:it|that|this|the|those|these|back|to)\b|\b(?:no longer|go(?:ing)? back to|switch(?:ed|ing)? back"
+    r"|scratch that|changed? (?:my|our) mind|let'?s not|on second thought|not what (?:i|we) (?:want|meant))\b"
+    r"|\b(?:is|are|would be|seems?) (?:much |a lot |way )?(?:better|cleaner|simpler)\b",
+    re.I | re.M,
+)
+"""Words that reverse or replace an earlier way: "use X instead.", "actually, let's …", "revert that", "no longer",
+"go back to", "the interface is better"; "instead of Y" alone contrasts, it replaces nothing said before."""
+_ANY_REVERSAL = re.compile(rf"{_REVERSAL.pattern}|\b(?:instead|rather|don'?t|do not|better|no)\b", re.I | re.M)
+"""What a user says on declining the call a decision announced that turns the decision down ("the interface is
+better, no?", "don't mock it", "rather keep …")."""
+_ACKNOWLEDGES = re.compile(r"^\W{0,3}(?:you'?re (?:absolutely |quite )?right|good (?:call|catch|point)|fair point"
+                           r"|agreed|got it|understood|makes sense)\b", re.I)
+_DECLINED_SAID = re.compile(r"(?:the user said|user'?s feedback|reason)\s*:\s*", re.I)
+_WORD = re.compile(r"[^\W\d_][\w-]{2,}", re.UNICODE)
+_PREFIX = re.compile(r"^(?:Agreed with the user|Proposed by the agent|Plan approved by the user|The user chose|Corrected"
+                     r"|Was)\s*:\s*(?:option \w{1,3}:\s*)?", re.I)
+_STOP = frozenset("""the and for but not you are was its can now all our out use any has had how who why yes
+    this that with from have will would should could then them they there what when which while
+    into also just more only some such than very make sure want need like does done your their these those here
+    about after before because being other over same still where let's lets agreed proposed approved
+    instead actually rather better cleaner simpler revert longer anymore""".split())
+_SHARED = 2
+"""Content words a reversal must share with what it reverses (by their first five letters)."""
+_WINDOW = 2
+"""A reversal is read as its sentence and the one after it ("the interface is better, no? We don't want …")."""
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_PROBE = 32
+
+
+def _stems(text: str) -> set[str]:
+    return {word[:5].lower() for word in _WORD.findall(text) if word.lower() not in _STOP}
+
+
+def _core(item: str) -> str:
+    """An item without the label the summary puts before it and the user's words quoted after it."""
+    return _PREFIX.sub("", item, count=1).split(" — the user", 1)[0].strip()
+
+
+def _said(messages: Sequence[dict]) -> list[tuple[int, str, str]]:
+    """``(index, text, kind)`` of the region's messages in order: the user's requests in their own words (``user``),
+    what the user said on declining a call (``declined``), the agent's texts (``agent``), and the first paragraph of
+    an agent's text that acknowledges the user's reply ("You're right — …": ``user``, the user's word restated)."""
+    messages = list(message_dicts(messages))  # (junk in a session is read past)
+    said = [(index, "\n".join(own_lines(words)), "user") for index, words in user_requests(messages)]
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        text = content_text(message.get("content"))[:20_000] if role in ("assistant", "toolResult") else ""
+        if role == "assistant" and text.strip():
+            said.append((index, text, "agent"))
+            if _ACKNOWLEDGES.match(text):
+                said.append((index, text.split("\n\n", 1)[0], "user"))
+        elif role == "toolResult" and message.get("isError") and (said_on := _DECLINED_SAID.search(text[:4000])):
+            said.append((index, text[said_on.end():4000], "declined"))
+    return sorted(said, key=lambda entry: entry[0])
+
+
+def _found_at(item: str, said: list[tuple[int, str, bool]]) -> int | None:
+    """Where ``item`` was first said (a probe of its opening words found in a message), or ``None``."""
+    core = one_line(_core(item)).replace("**", "")
+    probe = core[:_PROBE]
+    if len(probe) < 12:
+        return None
+    return next((index for index, text, _ in said if probe in one_line(text).replace("**", "")), None)
+
+
+def _reversal(item: str, at: int, said: list[tuple[int, str, str]]) -> tuple[int, str] | None:
+    """The first later word of the user's that reverses ``item`` (said at ``at``): ``(index, the sentences)``. The
+    user declining the call the decision led to, saying why in words that turn it down and name a thing of it,
+    reverses it; a later word of the user's reverses it when it says a reversal (:data:`_REVERSAL`) about what it
+    names (:data:`_SHARED` words in common)."""
+    wanted = _stems(_core(item))
+    first = next((entry for entry in said if entry[0] > at and entry[2] != "agent"), None)
+    if first is not None and first[2] == "declined" and _ANY_REVERSAL.search(first[1]) and wanted & _stems(first[1]):
+        return first[0], first[1]
+    for index, text, kind in said:
+        if index <= at or kind == "agent":
+            continue
+        pieces = [piece.strip() for piece in _SENTENCE.split(text[:4000]) if piece.strip()]
+        for number, piece in enumerate(pieces):
+            if not _REVERSAL.search(piece):
+                continue
+            window = " ".join(pieces[number : number + _WINDOW])
+            if len(wanted & _stems(window)) >= _SHARED:
+                return index, window
+    return None
+
+
+def standing(items: Sequence[str], messages: Sequence[dict], *, earlier: Sequence[str] = (),
+             label: str = "Was") -> list[str]:
+    """``items`` (decisions or rules, in order) without those a later message reversed (see the module docstring):
+    each such said once as ``Was: <it> — now: “<the reversal>”``, or left out when an item said at or after the
+    reversal already names the new way. Items of ``earlier`` (an earlier summary's) were said before the region:
+    any reversal in it counts."""
+    said = _said(messages)
+    before = set(earlier)
+    where = {item: -1 if item in before else _found_at(item, said) for item in items}
+    kept: list[str] = []
+    told: set[int] = set()
+    for item in items:
+        at = where[item] if not item.startswith(f"{label}:") else None
+        reversed_by = _reversal(item, at, said) if at is not None else None
+        if reversed_by is None:
+            kept.append(item)
+            continue
+        index, words = reversed_by
+        newer = [other for other in items if (where[other] or -1) >= index and other != item]
+        if index in told or any(len(_stems(_core(other)) & _stems(words)) >= _SHARED for other in newer):
+            continue  # the new way is a decision of its own (or said once for an earlier one already)
+        told.add(index)
+        kept.append(f"{label}: {clip_words(_core(item), 120)} — now: “{request_clause(words, 160)}”")
+    return kept
+
+
+__all__ = ["standing"]
