@@ -18,6 +18,7 @@ from rich.text import Text
 from ..agent import AgentEvent, ContextSize, Reply
 from ..compaction.tokens import estimate_tokens
 from . import render
+from .plain import counted
 from .render import one_line, visible
 
 BAR_CELLS = 30
@@ -282,8 +283,8 @@ class ChatView:
         rows = [
             ("session", f"{s.session_id}" + (f" “{s.name}”" if s.name else "")),
             ("file", s.path or "(in memory)"),
-            ("entries", f"{s.entries} ({render.counted(s.compactions, 'compaction')}, "
-                        f"{render.counted(s.branch_summaries, 'branch summary', 'branch summaries')})"),
+            ("entries", f"{s.entries} ({counted(s.compactions, 'compaction')}, "
+                        f"{counted(s.branch_summaries, 'branch summary', 'branch summaries')})"),
             ("messages", roles),
             ("tool calls", s.tool_calls),
             ("tokens in", f"{s.input_tokens + s.cache_read + s.cache_write:,} (cache read {s.cache_read:,}, "

@@ -27,7 +27,6 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
-from .plain import counted  # noqa: F401 (the drawing code's own name, kept where rich is not needed)
 from .visible import _CONTROLS, visible, visible_line  # noqa: F401 (the drawing code's own names)
 
 PREVIEW_CHARS = 160

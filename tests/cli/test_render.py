@@ -164,7 +164,7 @@ def test_an_ordinary_message_is_still_word_wrapped():
     (12345, "match", "matches", "12,345 matches"),
 ])
 def test_counts_agree_with_their_noun(number, one, many, expected):
-    from pi_compact.cli.render import counted
+    from pi_compact.cli.plain import counted
 
     assert counted(number, one, many) == expected
 
