@@ -28,7 +28,7 @@ _PROSE_SHARE = 0.55
 _CLAUSE_END = re.compile(r"[,;:]\s|\s[—–-]\s|\s\((?!\S*\))|\s(?:but|and|so|which|because|since|while|then)\s")
 _TRAILING = ",;:—–-([{ \t"
 _LIST_INTRO = re.compile(r":\s*$")
-_COLUMNS = re.compile(r"\s{3,}(?=[>|$%❯➜│├└┌╭╰+*=✓✗-])")
+_COLUMNS = re.compile(r"(?<!\s)\s{3,}+(?=[>|$%❯➜│├└┌╭╰+*=✓✗-])")
 """A run of spaces before a mark of output or of a list's item inside a line: what follows was pasted (or laid out)
 on the user's line; each piece is judged as a line of its own."""
 _PASTED = " (output pasted)"
