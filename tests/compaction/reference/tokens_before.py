@@ -248,10 +248,27 @@ def text_units(text: str) -> int:
         data = text.encode("ascii")
         return max(_byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data), bound_units(text, data, len(data)))
     latin = text.encode("latin-1", "ignore")
-    units = max(_other_weight_units(text, latin), bound_units(text, latin, len(text.encode("utf-8", "surrogatepass"))))
+    weights = _other_weight_units(text, latin)
+    weights += _few_wide_units(text, weights)
+    units = max(weights, bound_units(text, latin, len(text.encode("utf-8", "surrogatepass"))))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
     return units
+
+
+def _few_wide_units(text: str, weights: int) -> int:
+    """The spread of a few characters beyond ASCII (issue 23.7), one character at a time."""
+    wide = [char for char in text if ord(char) > 127]
+    if not wide or len(text) <= bounds.SHORT_CHARS:
+        return 0
+    share = fast.FEW_WIDE_SPREAD / math.sqrt(len(wide)) - fast.FEW_WIDE_SURPLUS
+    plain = "".join(char for char in text if ord(char) < 128)
+    wide_units = weights - _byte_sum(plain.encode("ascii").translate(_LOW_UNITS))
+    if share <= 0 or wide_units <= 0:
+        return 0
+    tenths = sum(len(char.encode("utf-8", "surrogatepass")) for char in wide) * 9 * UNITS_PER_TOKEN
+    most = tenths // 10 + (tenths % 10 > 0)  # 0.9 token a byte, rounded up
+    return max(0, min(math.ceil(wide_units * share), most - wide_units))
 
 
 def _expansion_units(text: str) -> int:
