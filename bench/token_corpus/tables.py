@@ -22,7 +22,9 @@ the corpus alone holds a few pages of English and misses pairs as common as ``ga
 - the words of four letters or more the natural text above writes three times or more (identifiers cut where the
   case changes), and those a Claude tokenizer (anthropic-tokenizer, the oracle of the tests) holds whole after a
   space, lowercase or capitalized: letters in a language's order that write no words are told from the language
-  by their words, and the words of a vocabulary the sessions seldom write (``kappa``, ``sigma``) are words.
+  by their words, and the words of a vocabulary the sessions seldom write (``kappa``, ``sigma``) are words;
+- the words of two and three letters that tokenizer holds whole after a space (:func:`short_words`): a short word
+  outside them costs two tokens at least.
 
     python -m bench.token_corpus.tables
 """
@@ -149,6 +151,20 @@ def tokenizer_words() -> tuple[set[str], set[str]]:
     return {word for word in found if word.islower()}, {word.lower() for word in found if word.istitle()}
 
 
+_SHORT_TOKEN_WORD = re.compile(" ([a-z]{2,3}|[A-Z][a-z]{1,2})")
+
+
+def short_words() -> list[str]:
+    """The words of two and three letters a Claude tokenizer holds as one token after a space, lowercase or
+    capitalized, as it holds them: of the 17,576 lowercase triples it holds some 1,500 (`` the``, `` Ort``; not
+    `` tha``, `` iok``, `` ort``), so that a word of two or three letters outside this list, after a space, costs two
+    tokens or more whatever text holds it."""
+    from anthropic_tokenizer import decode, vocab_size  # a test dependency, as fit.py's
+
+    return sorted(match[1] for token in map(decode, ([index] for index in range(vocab_size())))
+                  if (match := _SHORT_TOKEN_WORD.fullmatch(token)))
+
+
 def letter_counts() -> dict[int, dict[str, int]]:
     """Each alphabet's folded letters, by block, and how often the calibration half writes them, most often first."""
     counts: Counter[str] = Counter()
@@ -226,7 +242,9 @@ def main() -> None:
         + "\n" + _letters_literal(letter_counts()) + "\n" + _pairs_literal(pair_counts())
         + "\n" + _words_literal("COMMON_WORDS", common, "lowercase words of four letters or more, separated by spaces.")
         + "\n" + _words_literal("CAPITALIZED_WORDS", capitalized, "lowercase words of four letters or more, separated"
-                                 " by spaces, that are common words capitalized only."))
+                                 " by spaces, that are common words capitalized only.")
+        + "\n" + _words_literal("SHORT_WORDS", short_words(), "words of two and three letters a tokenizer holds whole"
+                                 " after a space, lowercase or capitalized, separated by spaces."))
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

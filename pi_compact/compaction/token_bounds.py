@@ -51,7 +51,8 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS
+from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS,
+                           SHORT_WORDS)
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -970,6 +971,8 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
     inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    if size == len(text):  # ASCII: each word after a space that no token holds whole is two tokens at least
+        inner = max(inner, unheld_units(latin, max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)))
     # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
     # bound up to the weights or the floor (either is taken anyway)
     beside = max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)
@@ -978,6 +981,39 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
     return units
+
+
+_SPACED_WORD = re.compile(rb"(?<= )(?:[a-z]++|[A-Z][a-z]*+)(?![A-Za-z])")
+
+
+def unheld_units(latin: bytes, beside: int = 0) -> int:
+    """The words of an ASCII text's first :data:`PREFIX_CHARS` characters that follow a space and that a tokenizer
+    holds no token for, a token each, in 1/32 tokens: a word after a space is a pre-token of its own (`` tha``), one
+    token only where the vocabulary holds it whole, else two or more (`` th``, ``a``); the run bound counts one.
+    Read as a tokenizer holds them: words of two or three letters by :data:`~.token_tables.SHORT_WORDS` (every one
+    it holds, as it holds it: `` Ort`` is a token, `` ort`` is not), longer ones by the common words (every one it
+    holds, and more); lowercase or capitalized words only, whole (a run of letters that no letter follows), and none
+    of one letter (all 26 are tokens). A lower bound on any text, not a measure: a Markov chain of English letters writes such words of
+    two or three letters where no word of four is missed (``. tha iok te ane y an wine ios y``: fourteen tokens,
+    priced at eleven and a half before). Read only where a token per space could exceed ``beside`` (what the
+    caller's estimate is at least without it)."""
+    prefix = latin[:PREFIX_CHARS]
+    if latin[PREFIX_CHARS : PREFIX_CHARS + 1].isalpha():  # a word the prefix cuts is not read
+        prefix = prefix.rstrip(_ASCII_LETTERS)
+    if prefix.count(b" ") * UNITS_PER_TOKEN <= beside:
+        return 0
+    short, held = _short_words(), _common_words()
+    unheld = sum(1 for word in _SPACED_WORD.findall(prefix)
+                 if len(word) > 1 and (word not in short if len(word) < 4 else word not in held))
+    return unheld * UNITS_PER_TOKEN
+
+
+_ASCII_LETTERS = string.ascii_letters.encode("ascii")
+
+
+@functools.cache
+def _short_words() -> frozenset[bytes]:
+    return frozenset(SHORT_WORDS.encode("ascii").split())
 
 
 COPY_ANCHOR = 16

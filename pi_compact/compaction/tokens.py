@@ -254,7 +254,7 @@ def text_units(text: str) -> int:
     utf16 = text.encode("utf-16-be", "surrogatepass")  # read by the weights and the bounds alike
     size = len(text.encode("utf-8", "surrogatepass"))
     weights = _other_weight_units(text, latin, utf16)
-    weights += few_wide_units(text, weights)
+    weights += few_wide_units(text, weights, size)
     units = max(weights, bound_units(text, latin, size, utf16, weights=weights))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
@@ -315,10 +315,11 @@ FEW_WIDE_SURPLUS = 0.12
 """What the weights of characters beyond ASCII hold above their mean count (the spread below it is priced)."""
 
 
-def few_wide_units(text: str, weights: int) -> int:
+def few_wide_units(text: str, weights: int, size: int | None = None) -> int:
     """The units a text's characters beyond ASCII cost above their weights (``weights``: the text's
-    :func:`weight_units`) while they are too few for their average to hold; 0 for a text of up to ``SHORT_CHARS``
-    characters (each of their bytes is priced instead) and for one whose characters beyond ASCII are many."""
+    :func:`weight_units`; ``size``: its UTF-8 bytes, if the caller has them) while they are too few for their average
+    to hold; 0 for a text of up to ``SHORT_CHARS`` characters (each of their bytes is priced instead) and for one
+    whose characters beyond ASCII are many."""
     ascii_text = text.encode("ascii", "ignore")
     wide = len(text) - len(ascii_text)
     if wide <= 0 or len(text) <= SHORT_CHARS:
@@ -329,7 +330,9 @@ def few_wide_units(text: str, weights: int) -> int:
         return 0
     # never above 0.9 token a byte, what a text of up to SHORT_CHARS characters pays for them: no tokenizer makes
     # more tokens than bytes, and a part priced so must not cost more in a whole than alone
-    wide_bytes = len(text.encode("utf-8", "surrogatepass")) - len(ascii_text)
+    if size is None:
+        size = len(text.encode("utf-8", "surrogatepass"))
+    wide_bytes = size - len(ascii_text)
     return max(0, min(math.ceil(wide_units * share), -(-wide_bytes * 9 * UNITS_PER_TOKEN // 10) - wide_units))
 
 

@@ -291,10 +291,33 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:
     if size <= spec.SHORT_TOKENS:
         return floor
     inner = max(inner_units(text), periodic_units(text), random_letter_units(latin))
+    if text.isascii():
+        inner = max(inner, unheld_units(text))
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
     return units
+
+
+def unheld_units(text: str) -> int:
+    """A token per word after a space in the first PREFIX_CHARS characters that no token holds (issue 23.7, tok38),
+    one character at a time: a run of ASCII letters after a space and before no letter, lowercase or capitalized,
+    of two letters or more, in neither the short words nor the common words as it is written."""
+    from pi_compact.compaction.token_tables import SHORT_WORDS
+
+    letters = string.ascii_letters
+    short, held = set(SHORT_WORDS.split()), {word.decode() for word in spec._common_words()}
+    unheld = 0
+    for start in range(1, min(len(text), spec.PREFIX_CHARS)):
+        if text[start - 1] != " " or text[start] not in letters:
+            continue
+        end = start
+        while end < len(text) and text[end] in letters:
+            end += 1
+        word = text[start:end]
+        if end <= spec.PREFIX_CHARS and len(word) > 1 and (word.islower() or word[0].isupper() and word[1:].islower()):
+            unheld += word not in (short if len(word) < 4 else held)
+    return unheld * UNIT
 
 
 def copy_periods(text: str) -> dict[int, int]:
