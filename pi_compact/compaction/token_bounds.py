@@ -971,7 +971,9 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
     inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
-    if size == len(text):  # ASCII: each word after a space that no token holds whole is two tokens at least
+    if size == len(text) and runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
+        # ASCII whose runs are priced above its weights (no language's average: the weights of English stay above
+        # its runs): each word after a space that no token holds whole is two tokens at least
         inner = max(inner, unheld_units(latin, max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)))
     # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
     # bound up to the weights or the floor (either is taken anyway)
@@ -983,7 +985,7 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     return units
 
 
-_SPACED_WORD = re.compile(rb"(?<= )(?:[a-z]++|[A-Z][a-z]*+)(?![A-Za-z])")
+_SPACED_WORD = re.compile(rb" ([a-z]++|[A-Z][a-z]*+)(?![A-Za-z])")  # a literal first: searched for in C
 
 
 def unheld_units(latin: bytes, beside: int = 0) -> int:
@@ -1002,18 +1004,18 @@ def unheld_units(latin: bytes, beside: int = 0) -> int:
         prefix = prefix.rstrip(_ASCII_LETTERS)
     if prefix.count(b" ") * UNITS_PER_TOKEN <= beside:
         return 0
-    short, held = _short_words(), _common_words()
-    unheld = sum(1 for word in _SPACED_WORD.findall(prefix)
-                 if len(word) > 1 and (word not in short if len(word) < 4 else word not in held))
-    return unheld * UNITS_PER_TOKEN
+    found = _SPACED_WORD.findall(prefix)
+    return (len(found) - sum(map(_held_words().__contains__, found))) * UNITS_PER_TOKEN  # counted in C
 
 
 _ASCII_LETTERS = string.ascii_letters.encode("ascii")
 
 
 @functools.cache
-def _short_words() -> frozenset[bytes]:
-    return frozenset(SHORT_WORDS.encode("ascii").split())
+def _held_words() -> frozenset[bytes]:
+    """Every word :func:`unheld_units` reads as held: the letters alone, the short words, the common words (each
+    of these three of its own lengths, so one set answers for all)."""
+    return frozenset([bytes([letter]) for letter in _ASCII_LETTERS] + SHORT_WORDS.encode("ascii").split()) | _common_words()
 
 
 COPY_ANCHOR = 16

@@ -283,16 +283,17 @@ def _between(excess: Fraction, natural: float, random: float, doubt: int) -> Fra
     return min(Fraction(1), max(Fraction(0), (excess - low) / round(32 * (random - natural))))
 
 
-def bound_units(text: str, latin: bytes, size: int, copies: bool = True) -> int:
+def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights: int = 0) -> int:
     """The bounds as token_bounds.py takes them: the frozen ones with the repeats above, the periodic bound and
     the random letters' in place of the ends inside runs where they are more, and the copies of a long group."""
     wide = sum(len(char.encode("utf-8", "surrogatepass")) for char in text if ord(char) > 0x7F)
     floor = spec.short_tokens(size, wide if len(text) <= spec.SHORT_CHARS else 0) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
-    inner = max(inner_units(text), periodic_units(text), random_letter_units(latin))
-    if text.isascii():
+    inner = max(inner_units(text), periodic_units(text))
+    if text.isascii() and before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38)
         inner = max(inner, unheld_units(text))
+    inner = max(inner, random_letter_units(latin))
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))

@@ -246,11 +246,12 @@ def text_units(text: str) -> int:
     (NFKC: a ligature, ``ﷺ`` is 18 characters) is weighed as it is read."""
     if text.isascii():
         data = text.encode("ascii")
-        return max(_byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data), bound_units(text, data, len(data)))
+        weights = _byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data)
+        return max(weights, bound_units(text, data, len(data), weights=weights))
     latin = text.encode("latin-1", "ignore")
     weights = _other_weight_units(text, latin)
     weights += _few_wide_units(text, weights)
-    units = max(weights, bound_units(text, latin, len(text.encode("utf-8", "surrogatepass"))))
+    units = max(weights, bound_units(text, latin, len(text.encode("utf-8", "surrogatepass")), weights=weights))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
     return units
