@@ -117,20 +117,33 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
     return found + (_table_rows(lines) if acted else [])
 
 
-def _states_result(sentence: str, acted: bool) -> bool:
+_CHANGE_ROW = re.compile(r"`?([^`:\s]{1,300})`?: (?=.{0,300}?[^\W\d_]{2})")
+"""A body row of a table of changes: a file first, then what was done to it in words (``src/jj/executor.rs:
+`git_fetch_tracked()` 追加``, ``app.py: nova rota``)."""
+
+
+def _changes_a_file(sentence: str, changed: frozenset[str]) -> bool:
+    """A row that names a file the turn changed, then says in words what: a result in any language."""
+    row = _CHANGE_ROW.match(sentence)
+    return row is not None and row.group(1).rstrip("/").rsplit("/", 1)[-1] in changed
+
+
+def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozenset()) -> bool:
     if acted:
-        return _RESULT.search(sentence) is not None
+        return _RESULT.search(sentence) is not None or _changes_a_file(sentence, changed)
     return any(not _BEHAVIOUR.fullmatch(word.group()) for word in _RESULT.finditer(sentence))
 
 
-def report(answer: str, acted: bool = True) -> list[str]:
+def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> list[str]:
     """The sentences (or list items, or table rows) of the agent's answer that state a result, those naming files
     and values first, cheers and offers left out. When the turn did nothing (``acted`` false: no file changed, no
-    check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result."""
+    check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result. A row of a table
+    of changes that names one of the ``changed`` files says what changed in it, in whatever language."""
     found = []
+    names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
         sentence = _LEAD.sub("", sentence).strip()
-        if len(sentence) >= 12 and _states_result(sentence, acted) and not _FILLER.search(sentence) \
+        if len(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
@@ -208,7 +221,7 @@ def done_items(turn: Turn) -> list[str]:
     names what was done its own item (never two glued into one), a result that only says it worked ("All tests
     pass.", a check's output) added to the first as its short result, and a turn whose every result is such said by
     what it did (its request, its files) with them. The first item names its request at its end."""
-    found = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
+    found = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn), turn.changed)]
     said = " ".join(found).lower()
     checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
     scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"

@@ -54,6 +54,18 @@ _DONE = re.compile(
     r"|^#+ *summary\b|✅",
     re.I | re.M,
 )
+_DONE_WORDS = re.compile(
+    r"(?:完了(?:しました|です|。|！|!)|実装しました|修正しました|追加しました|対応しました|(?:すべて|全て|全)(?:の)?テスト(?:が)?通過"
+    r"|已完成|完成了|已修复|已实现|已添加|(?:全部|所有)测试(?:都)?通过|완료(?:했습니다|되었습니다)|구현했습니다|수정했습니다)"
+    r"|^\W{0,4}(?:pronto|feito|conclu[íi]d[oa]|implementad[oa]|corrigid[oa]|listo|hecho|completad[oa]|terminé|termin[ée]e?"
+    r"|implémenté|corrigé|erledigt|fertig|implementiert|behoben)\b(?! (?:de|para|que|pour|zu|um)\b)"
+    r"|\b(?:todos os testes (?:passa|passam|passaram)|todas las pruebas pasan|tous les tests passent"
+    r"|alle tests (?:bestehen|laufen durch|sind grün))\b",
+    re.I | re.M,
+)
+""":data:`_DONE` in the other languages users and agents write in: the same report of work finished (a Japanese
+"…完了です", a Portuguese "Pronto!", a Spanish "Listo."), read by word, not by a sample's sentence. Words that
+only open a sentence about what comes ("pronto para…", "fertig zu…") are left out."""
 _NEXT = re.compile(
     r"\b(?:next (?:is|up|step|steps|would be|I'll|I will|we)|next,|next:|shall I|should I|want me to|would you like"
     r"|do you want|remaining|still (?:need|to do)|left to do|then we|after that)\b",
@@ -406,7 +418,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
 
 def _status(turn: _TurnDraft, failed_last: bool) -> str:
     answer = turn.answer.strip()
-    if answer and _DONE.search(answer[:400]):
+    if answer and (_DONE.search(answer[:400]) or _DONE_WORDS.search(answer[:400])):
         return DONE  # even when the user stopped what came after the answer
     if turn.interrupted:
         return INTERRUPTED
