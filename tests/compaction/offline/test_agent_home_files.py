@@ -44,13 +44,15 @@ def test_what_the_user_keeps_at_home_is_a_real_file(path: str) -> None:
     assert not is_agent_own(path)
 
 
-def _session(path: str) -> list[dict]:
+def _session(path: str, tools: tuple[str, str, str] = ("Edit", "Write", "Read")) -> list[dict]:
+    """Claude Code's tools by default; pi's (``edit``, ``write``, ``read``) when asked."""
+    edit, write, read = tools
     return [user("Start on the parser cache, and keep a plan of it."),
-            assistant(call("e", "Edit", file_path="/home/u/app/src/parser.py", old_string="def parse(",
+            assistant(call("e", edit, file_path="/home/u/app/src/parser.py", old_string="def parse(",
                            new_string="def parse_cached(")),
-            result("e", "Edit", "ok"),
-            assistant(call("w", "Write", file_path=path, content=PLAN)), result("w", "Write", "ok"),
-            assistant(call("r", "Read", file_path=path)), result("r", "Read", PLAN),
+            result("e", edit, "ok"),
+            assistant(call("w", write, file_path=path, content=PLAN)), result("w", write, "ok"),
+            assistant(call("r", read, file_path=path)), result("r", read, PLAN),
             assistant("The parser now has `parse_cached`; the plan is written.")]
 
 
@@ -70,8 +72,9 @@ def test_a_file_kept_at_home_on_purpose_is_listed(path: str) -> None:
 
 def test_the_plan_is_followed_as_the_plan_not_as_a_changed_file() -> None:
     path = "/home/u/.claude/plans/witty-spinning-cake.md"
-    text = summarize(_session(path), metadata={"cwd": "/home/u/app"})
-    plan = open_plan_items(_session(path))
+    messages = _session(path, ("edit", "write", "read"))
+    text = summarize(messages, metadata={"cwd": "/home/u/app"})
+    plan = open_plan_items(messages)
     assert plan is not None and plan.path == path and plan.open  # still followed as the plan, with its open item
     assert f"edited: `{path}`" not in text and f"written: `{path}`" not in text
     assert f"changed `{path}`" not in text
