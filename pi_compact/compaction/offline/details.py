@@ -19,7 +19,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .errors import command_key, turned_back, without_cd
-from .definitions import new_names
+from .definitions import defined_names, new_names
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
                     shell_command, tool_path)
@@ -503,10 +503,11 @@ def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
 
 def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]:
     """Per changed file (the last changed last), the names its successful edits and writes brought in
-    (:func:`.definitions.new_names`): what was defined first, then other names of the code the old text did not
-    have."""
+    (:func:`.definitions.new_names`): what was defined first, then the names of the code the old text did not
+    have that the edit gives a value or that the region shows defined in the project (never the language's own)."""
     failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and (
         m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
+    known = defined_names(_code_texts(listed))
     found: dict[str, dict[str, None]] = {}
     for message in listed:
         blocks = message.get("content") if message.get("role") == "assistant" else None
@@ -518,9 +519,21 @@ def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]
             if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS) and not path.lower().endswith(_PROSE):
                 new, old = _edit_texts(block.get("arguments"))
                 named = found.pop(names.name(path), {})
-                named.update(dict.fromkeys(new_names(new, old, path)))
+                named.update(dict.fromkeys(new_names(new, old, path, known)))
                 found[names.name(path)] = named
     return {path: list(named) for path, named in found.items() if named}
+
+
+def _code_texts(listed: list[dict]) -> Iterable[str]:
+    """What the region shows of the project's code: the texts the agent wrote and the results of its tools (the
+    files it read, what it searched)."""
+    for message in listed:
+        if message.get("role") == "toolResult":
+            yield content_text(message.get("content"))
+        for block in message.get("content") if message.get("role") == "assistant" and \
+                isinstance(message.get("content"), list) else ():
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                yield _edit_texts(block.get("arguments"))[0]
 
 
 def _edit_texts(arguments: Any) -> tuple[str, str]:
