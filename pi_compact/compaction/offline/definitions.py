@@ -40,7 +40,6 @@ _METHOD = re.compile(
     r"[ \t]{0,4}\([^()\n]{0,200}\)[^\n{};=()]{0,80}\{[ \t]*$")
 """A method or a C-like function opening its body on its line, ``async fetchUser(id) {``, ``int parse(char *s) {``:
 its arguments close on the line (a call handed a callback, ``describe("x", () => {``, leaves one open)."""
-_NOT_METHODS = frozenset({"constructor", "function", "super", "this"})
 _DECLARED = re.compile(
     r"(?m)^[ \t]{0,16}(?:(?:export|pub|const|let|var|val|static|readonly|private|public|protected|local|final|mut)"
     r"[ \t]{1,4}){0,3}([A-Za-z_$][\w$]{1,60})"
@@ -103,7 +102,14 @@ def defined_names(texts: Iterable[str]) -> set[str]:
 
 def _definitions(code: str) -> list[str]:
     found = [(a or b).rstrip(".") for a, b in _DEFINED.findall(code)]
-    return found + [name for name in _METHOD.findall(code) if name not in _NOT_METHODS]
+    # a method is found by a looser form than a keyword's: a one-word one (``print(value) {`` of an object handed
+    # to a call, ``render() {``) tells little
+    return found + [name for name in _METHOD.findall(code) if _shaped(name)]
+
+
+def _shaped(name: str) -> bool:
+    """A ``snake_case`` or ``camelCase`` name: a name of the code, not a word."""
+    return "_" in name.strip("_") or any(a.islower() and b.isupper() for a, b in zip(name, name[1:]))
 
 
 def _project_calls(code: str, path: str) -> set[str]:
@@ -158,7 +164,7 @@ def _code_names(code: str, path: str) -> list[str]:
     found, markup = [], set()
     for match in _CODE_NAME.finditer(code):
         name = match.group()
-        if not ("_" in name.strip("_") or any(a.islower() and b.isupper() for a, b in zip(name, name[1:]))):
+        if not _shaped(name):
             continue
         if "$" in name or any(start <= match.start() < end for start, end in hidden) or \
                 _attribute_or_member(code, match.start(), match.end(), path):

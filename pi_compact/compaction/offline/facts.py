@@ -891,13 +891,15 @@ def is_scratch(path: str) -> bool:
     return bool(_WINDOWS_TEMP.search(path.strip().replace("\\", "/").lower()))
 
 
-_HOME = r"(?:~|\$HOME|\$\{HOME\}|/root|(?:[a-z]:)?/(?:users|home)/[^/]{1,64})"
+_HOME = r"(?:~|\$home|\$\{home\}|%userprofile%|/root|(?:[a-z]:)?/(?:users|home)/[^/]{1,64})"
+"""A home folder, as :func:`is_agent_own` compares paths (lower case, ``/`` for ``\\``)."""
 _AGENT_OWN = re.compile(
     rf"^{_HOME}/(?:\.claude/(?:plans|todos|projects|shell-snapshots|session-env|statsig|debug|ide|file-history|tasks"
     r"|paste-cache)/|\.claude/history\.jsonl$|\.codex/(?:sessions|archived_sessions|log|shell_snapshots)/"
-    r"|\.codex/history\.jsonl$|\.pi/agent/sessions/)")
+    r"|\.codex/history\.jsonl$|\.pi/agent/sessions/|\.gemini/tmp/|\.local/share/opencode/)")
 """The bookkeeping an agent keeps in its own home folder: Claude Code's plan files, todo lists, transcripts and
-auto-memory (``~/.claude/projects/…/memory``), Codex's and pi's session logs. What the user keeps there on purpose
+auto-memory (``~/.claude/projects/…/memory``), the session logs of Codex, pi, Gemini CLI (``~/.gemini/tmp``) and
+opencode (``~/.local/share/opencode``). What the user keeps there on purpose
 (``~/.claude/settings.json``, ``~/.claude/skills/…``, ``~/.codex/config.toml``) is configuration, a real file."""
 
 

@@ -25,6 +25,8 @@ AGENT_OWN = st.sampled_from([
     "C:\\Users\\jande\\.claude\\projects\\D--app\\memory\\MEMORY.md",
     "/root/.codex/sessions/2026/01/02/rollout-1.jsonl",
     "/home/u/.pi/agent/sessions/--home-u-app--/s.jsonl",
+    "$HOME/.claude/todos/a.json",
+    "/Users/ann/.local/share/opencode/storage/session/x.json",
 ])
 USER_KEPT = st.sampled_from([
     "/home/u/.bashrc", "~/.config/app/config.toml", "~/.claude/settings.json",
