@@ -9,6 +9,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pi_compact.compaction.offline.details import OWN_LABEL
 from pi_compact.compaction.offline.facts import is_agent_own
 from pi_compact.compaction.offline.plans import open_plan_items
 
@@ -80,3 +81,13 @@ def test_the_plan_is_followed_as_the_plan_not_as_a_changed_file() -> None:
     assert plan is not None and plan.path == path and plan.open  # still followed as the plan, with its open item
     assert f"edited: `{path}`" not in text and f"written: `{path}`" not in text
     assert f"changed `{path}`" not in text
+
+
+@given(AGENT_OWN)
+def test_the_agents_own_file_is_named_as_its_own(path: str) -> None:
+    """Off the project's lists, the file is still named once, as the agent's own: the next agent can read its plan
+    there again."""
+    text = summarize(_session(path), metadata={"cwd": "/home/u/app"})
+    own = [line for line in text.splitlines() if line.lstrip("- ").startswith(OWN_LABEL)]
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    assert len(own) == 1 and f"{name}`" in own[0], own
