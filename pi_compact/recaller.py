@@ -382,7 +382,9 @@ def _parts_matcher(query: str) -> Callable[[dict], bool] | None:
             content = message.get("content")
             for block in content if isinstance(content, list) else (content,):
                 if isinstance(block, dict) and (kind := block.get("type")) != "toolCall":
-                    part = _strings(block.get("text") if kind != "thinking" else block.get("thinking"))
+                    part = block.get("text") if kind != "thinking" else block.get("thinking")
+                    if type(part) is not str:
+                        part = _strings(part)
                 else:
                     part = _block_part(block)
                 if phrase in part or holds_folded(part):
