@@ -141,7 +141,7 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
     common one a search per line holding it). A line's bounds are its slot's, the one ``spans`` starts last
     before an occurrence (no run holds a newline); an occurrence between them (in the header, a line of
     another type) is passed over to the next. An occurrence in a key counts only inside a tool call's
-    ``"arguments"`` (see :func:`_in_key`, :func:`_in_arguments`): ``timestamp``, ``content`` or ``cacheRead``
+    ``"arguments"`` (see :data:`_KEY_REST`, :func:`_in_arguments`): ``timestamp``, ``content`` or ``cacheRead``
     are keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds
     (a line merely holding arguments, a quarter of a session's, let its ``usage`` keys through).
     """
@@ -246,7 +246,7 @@ class _RunSearch:
                         at = find(run, after, end) if after < end else -1
                         continue
                     line_start, line_end, keys = starts[span], slots[span].end, None
-                if key_rest(data, where + size) is not None:  # _in_key, inlined: a key (of nearly every line)
+                if key_rest(data, where + size) is not None:  # in a key (of nearly every line)
                     if keys is None:  # the line's list of keys, looked up once per line
                         kept = in_keys.get(line_start)
                         if kept is None:
@@ -325,15 +325,11 @@ def _line_bounds(data: bytes, at: int) -> tuple[int, int]:
 
 
 _KEY_REST = re.compile(rb'[A-Za-z0-9_.-]*":')
-"""The rest of a key a run is in: more characters of a run, then the key's closing quote and its colon."""
-
-
-def _in_key(data: bytes, after: int) -> bool:
-    """Whether the run ending at ``after`` is in an object's key: a quote after it (and more characters of a
-    run, which hold no backslash that could escape the quote) ends a string, a string followed by ``:`` is
-    a key (in a line that parses: one that does not holds no entry to find). Whitespace before the ``:`` is
-    not looked for: the run counts then, which costs a parse, never a hit."""
-    return _KEY_REST.match(data, after) is not None
+"""The rest of a key a run is in, matched just after the run: more characters of a run, then the key's closing
+quote and its colon. A quote after the run (and more characters of a run, which hold no backslash that could
+escape the quote) ends a string, a string followed by ``:`` is a key (in a line that parses: one that does not
+holds no entry to find). Whitespace before the ``:`` is not looked for: the run counts then, which costs a
+parse, never a hit."""
 
 
 def _in_arguments(data: bytes, start: int, end: int, keys: list[int]) -> bool:
