@@ -20,7 +20,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     is_scratch, is_shell_tool, message_dicts, shell_command)
 from .clause import request_clause
 from .gates import commit_gates
-from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
                     replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
@@ -223,6 +223,12 @@ class RegionState:
     redo_left: tuple[str, ...] = ()
     """When the latest request asks to redo the job before it and the redo is under way: the files the earlier run
     acted on that the redo has not reached yet (:func:`.redo.redo_left`)."""
+    resumed: str = ""
+    """When the latest request is a bare go-ahead (:func:`.goal.go_ahead`: "continue", "ok do it", "?") that answers
+    no question: the earlier request it goes on with (it carries no task of its own)."""
+    answers_question: str = ""
+    """When the latest request is a bare go-ahead right after the agent asked a question: that question (the
+    go-ahead answers it)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -247,7 +253,7 @@ def is_slash_command(text: str) -> bool:
 def is_substantive(text: str) -> bool:
     """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep",
     "はい"), words counted in any script (:func:`.goal.word_count`: "テストを直して" is a request, not a nudge)."""
-    return not is_slash_command(text) and word_count(text) >= NUDGE_WORDS
+    return not is_slash_command(text) and word_count(text) >= NUDGE_WORDS and not go_ahead(text)
 
 
 # -- turns ----------------------------------------------------------------------------------------------------
@@ -688,7 +694,23 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
+        **_go_ahead_of(real),
     )
+
+
+def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
+    """What a bare go-ahead the region ends on stands for (see :attr:`RegionState.resumed`): the question the agent
+    ended the turn before on, which it answers; else the latest earlier request that is no go-ahead itself."""
+    if not real or not go_ahead(real[-1].request):
+        return {}
+    before = real[-2] if len(real) > 1 else None
+    question = closing_question(before.final_answer) if before else ""
+    if before and (before.status == ASKED or question):
+        # the proposal it accepts says what ("Want me to proceed with this change?" points back to it)
+        agreed = accepted_proposal(before.final_answer, real[-1].request)
+        return {"answers_question": clip_words(agreed or question or before.final_answer, 300)}
+    earlier = next((t.request.strip() for t in reversed(real[:-1]) if not go_ahead(t.request)), "")
+    return {"resumed": earlier}
 
 
 def _redo_left(drafts: list[_TurnDraft], statuses: list[str], attempts: tuple[Attempt, ...], names: PathNames,

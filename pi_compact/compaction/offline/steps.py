@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .goal import sets_work
+from .goal import go_ahead, sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
@@ -257,7 +257,15 @@ def in_progress_items(state: RegionState) -> list[str]:
         stopped_at, *state.subject) else ""
     served = served_request(state.turns)
     serves = f", for the earlier request it replies about: “{clip_words(served, _SERVED_CHARS)}”" if served else ""
-    return [f"“{request}” — {status}{serves}", *items, *([subject] if subject else [])]
+    line = f"“{request}” — {status}{serves}"
+    if state.answers_question:  # a bare "yes", "go on": the work is what the agent asked about, not those words
+        line = (f"What the agent asked or proposed, agreed to by the user's “{request}”: "
+                f"“{clip_words(state.answers_question, 240)}” — {status}")
+    elif state.resumed:
+        line = f"“{clip_words(state.resumed, _REQUEST_CHARS)}” — {status} (the user said “{request}”: go on with it)"
+    elif go_ahead(state.latest_request):
+        return [*items, *([subject] if subject else [])]  # a go-ahead with nothing before it names no work
+    return [line, *items, *([subject] if subject else [])]
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
@@ -314,10 +322,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
-        reacts_to = _reacts_to(state)
-        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
-                     + (f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to
-                        else "(quoted in full under Critical Context)."))
+        steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
     if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
         # the edits under way are not committed: the session's routine comes before they are
@@ -329,6 +334,24 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     elif not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+def _latest_request_step(state: RegionState) -> str:
+    """The user's latest request as the next step; a bare go-ahead ("continue", "yes") as what it goes on with or
+    agrees to (its own words carry no task)."""
+    said = clip_words(state.latest_request, _LATEST_CHARS)
+    if state.answers_question:
+        return (f"Carry out what the agent asked or proposed, agreed to by the user's “{said}”: "
+                f"“{clip_words(state.answers_question, _LATEST_CHARS)}”")
+    reacts_to = _reacts_to(state)
+    if state.resumed or go_ahead(state.latest_request):
+        reacts_to = _closing_words(state.turns[-2].final_answer) if len(state.turns) > 1 else ""
+        what = f"the request in progress, “{clip_words(state.resumed, _LATEST_CHARS)}”" if state.resumed else \
+            "the work in progress"
+        where = f", from where the agent stopped before it: “{reacts_to}”" if reacts_to else ""
+        return f"Go on with {what} (the user said “{said}”){where}."
+    return f"Carry out the user's latest request: “{said}” " + (
+        f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to else "(quoted in full under Critical Context).")
 
 
 def _report_step(report: Report) -> str:
@@ -398,7 +421,12 @@ def _reacts_to(state: RegionState) -> str:
     if len(state.turns) < 2 or state.turns[-1].final_answer or state.mid_work or any(state.subject) \
             or len(state.latest_request.split()) > _REPLY_WORDS:
         return ""
-    paragraphs = [p for p in re.split(r"\n\s*\n", state.turns[-2].final_answer.strip()) if p.strip()]
+    return _closing_words(state.turns[-2].final_answer)
+
+
+def _closing_words(answer: str) -> str:
+    """The last sentences of ``answer``'s last paragraph, whole, up to :data:`_REPLY_CONTEXT` characters."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()]
     found = sentences(paragraphs[-1]) if paragraphs else []
     kept: list[str] = []
     for sentence in reversed(found):
