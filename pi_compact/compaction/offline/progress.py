@@ -218,6 +218,8 @@ def done_items(turn: Turn) -> list[str]:
     things = [part for part in found if not bare(part)]
     results = [part for part in found if bare(part)]
     asked = request_clause(turn.request, _WHAT_CHARS) or clip_words(turn.request, _WHAT_CHARS)
+    if not things and turn.changed:  # the agent's words at its edits, or the parts its report names, say what
+        things = described_change(turn)
     if not things:  # what it did: the files it changed, else the request (as a clause) it carried out
         if turn.changed:
             what = f"changed {_files(turn)}" + (f" — {_short(results)}" if results else "")
@@ -230,6 +232,52 @@ def done_items(turn: Turn) -> list[str]:
     return [f"{first} (asked: “{asked}”)", *things[1:]]
 
 
+_NOW_DOING = re.compile(r"^\W{0,3}(?:now|next|then|first),?\s{1,3}(?:let|update|add|fix|run|check|write|create|make"
+                        r"|change|remove|implement|test|verify|build|look|read|move|rename|replace|edit|apply)\b", re.I)
+""""Now update the test to match the new order:": the agent's words before an edit, what it sets out to do."""
+_FOLLOWING_CHARS = 120
+_DESCRIBING_TEXTS = 3
+"""The agent's last texts of a turn read for what its edits did (earlier ones are its investigation)."""
+"""What a sentence ending on a colon ("The design doc has been written to:") is completed with: the start of the line
+after it."""
+
+
+def _with_following(sentence: str, text: str) -> str:
+    """``sentence`` (of ``text``) that ends on a colon, completed by the first line of what it introduces (a path in
+    a code block, the first item of a list); without the colon when it cannot be found."""
+    at = text.find(sentence)
+    if at < 0:
+        return sentence.rstrip(":").rstrip()
+    for line in text[at + len(sentence):].splitlines()[:6]:
+        line = _MARKER.sub("", line.strip()).strip()
+        if line and not line.startswith(("```", "|")) and re.search(r"\w", line):  # (a table's header names columns)
+            return f"{sentence} {clip_words(line.replace('**', ''), _FOLLOWING_CHARS)}"
+    return sentence.rstrip(":").rstrip()
+
+
+def described_change(turn: Turn) -> list[str]:
+    """What a turn that changed files did, when its last answer states no result ("Done!", "No response requested.",
+    a report of headings and code): the result sentences of its other texts, newest first, a sentence that ends on
+    a colon before the list it introduces read without it; else the titles its last answer gives the parts of what
+    it made ("## New `entire list` Command"). ``[]`` when nothing says more than the files."""
+    found: list[str] = []
+    for text in list(reversed(turn.texts))[:_DESCRIBING_TEXTS]:
+        for sentence in _candidates(text):
+            sentence = _LEAD.sub("", sentence).strip()
+            if sentence.endswith(":"):
+                sentence = _with_following(sentence, text)
+            if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
+                    and not sentence.endswith("?") and not bare(sentence) and not _ANNOUNCEMENT.match(sentence) \
+                    and not _NOW_DOING.match(sentence):
+                found.append(clip_words(sentence, 200))
+    if found:
+        found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: the newest of equals first
+        return found[:_REPORT]
+    titles = [title for title in (_title(line) for line in turn.final_answer.splitlines()[:60]) if title
+              and _SALIENT.search(title) and not re.search(r"\b(?:summary|files?|changes?|tests?)\b", title, re.I)]
+    return [f"Made: {', '.join(titles[:3])}"] if titles else []
+
+
 def _short(results: list[str]) -> str:
     """Results that only say it worked, as one short result."""
     return clip_words("; ".join(part.rstrip(".") for part in results), 120)
@@ -240,4 +288,4 @@ def done_item(turn: Turn) -> str:
     return done_items(turn)[0]
 
 
-__all__ = ["bare", "closed_items", "done_item", "done_items", "left_something", "report", "undoes", "undone_item"]
+__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "report", "undoes", "undone_item"]
