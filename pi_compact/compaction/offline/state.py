@@ -157,6 +157,8 @@ class Turn:
     """Lines of the turn's successful checks that say they passed (``12 passed``), the last per command."""
     texts: tuple[str, ...] = ()
     """The agent's texts in the turn, in order (its words at each edit say what the edit did)."""
+    ran: tuple[str, ...] = ()
+    """The shell commands of the turn that succeeded (a deploy, a push, a migration the work waited on)."""
     reply: bool = False
     """The request answers the agent rather than setting work of its own: it answers the question the turn before
     ended on, accepts that turn's proposal or picks one of its options, or corrects that turn's unfinished work
@@ -662,7 +664,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
                        *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names),
-                       texts=tuple(d.texts or ()), reply=reply)
+                       texts=tuple(d.texts or ()), reply=reply,
+                       ran=tuple(a.target for a in facts.attempts if d.index < a.index < end and is_shell_tool(a.tool)
+                                 and not a.failed and not a.aborted))
                   for d, s, end, reply in zip(drafts, statuses, ends, replies))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")

@@ -16,6 +16,7 @@ from .goal import go_ahead, sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
+from .progress import pending_step
 from .redo import redo_step
 from .reports import Report
 from .subject import names_subject, subject_line
@@ -37,6 +38,7 @@ _STEP_CHARS = 300
 _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
+_PENDING = 2
 _SERVED_CHARS = 160
 """The request a reply serves, quoted far enough to say what it asks (Critical Context quotes it whole)."""
 _FIXES = 2
@@ -324,6 +326,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
         steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
+    steps += [f"Still to do outside the code (the finished work waits on it): {step}" for step in _pending(state)]
     if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
         # the edits under way are not committed: the session's routine comes before they are
         steps.append(f"Before committing the edits under way, run the session's checks: "
@@ -352,6 +355,13 @@ def _latest_request_step(state: RegionState) -> str:
         return f"Go on with {what} (the user said “{said}”){where}."
     return f"Carry out the user's latest request: “{said}” " + (
         f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to else "(quoted in full under Critical Context).")
+
+
+def _pending(state: RegionState) -> list[str]:
+    """The steps outside the code finished requests wait on (a deploy, a restart, the user's check) that nothing
+    later did (:func:`.progress.pending_step`), the newest last."""
+    found = [pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE]
+    return list(dict.fromkeys(step for step in found if step))[-_PENDING:]
 
 
 def _report_step(report: Report) -> str:
