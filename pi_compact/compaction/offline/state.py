@@ -285,6 +285,9 @@ class _TurnDraft:
     """The agent's texts in the turn, in order (a proposal may come before the calls that end on a bare question)."""
     turned_at: list[int] | None = None
     """Where the agent said it takes another way after a failure of the turn (:func:`_changes_of_approach`)."""
+    asked_aside: str = ""
+    """A question to the user the agent handed back on when something no request of the user's came next (a
+    sub-agent's notification, a command's output): the agent's words after it answer that, not the question."""
 
     def proposing(self) -> str:
         """What the user replies to: the last answer, with the texts before it when it is only a short question
@@ -372,6 +375,9 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
+            elif turns and turns[-1].handed_back and not turns[-1].asked_aside and closing_question(turns[-1].answer):
+                # a notice answers no question; the first one asked stands (the later ones reply to notices)
+                turns[-1].asked_aside = closing_question(turns[-1].answer)
             continue
         if role not in ("assistant", "toolResult"):
             continue  # what a harness or an extension put in (a custom message, a summary) is no step of the agent's
@@ -627,6 +633,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     pending = pending_question(listed)
     if pending and statuses:
         statuses[-1], working = ASKED, ""  # the agent asked through its question tool: the user has the turn
+    elif drafts and statuses[-1] == DONE and drafts[-1].asked_aside and not drafts[-1].commits:
+        # the agent asked, then only notices came (its words since answer them): the question still waits
+        statuses[-1], pending = ASKED, drafts[-1].asked_aside
     for number, turn in enumerate(drafts[:-1]):
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
