@@ -327,6 +327,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
     steps += [f"Still to do outside the code (the finished work waits on it): {step}" for step in _pending(state)]
+    write_up = _write_up(state)
+    steps += [f"The findings are in {write_up}, created earlier in this region: update it if the answer to the "
+              f"latest question changes them."] if write_up else []
     if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
         # the edits under way are not committed: the session's routine comes before they are
         steps.append(f"Before committing the edits under way, run the session's checks: "
@@ -355,6 +358,28 @@ def _latest_request_step(state: RegionState) -> str:
         return f"Go on with {what} (the user said “{said}”){where}."
     return f"Carry out the user's latest request: “{said}” " + (
         f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to else "(quoted in full under Critical Context).")
+
+
+_WRITE_UP = re.compile(r"\.(?:md|markdown|txt|rst|adoc)$", re.I)
+_WRITE_VERB = re.compile(r"\b(?:write|summari[sz]e|document|jot|capture|record|put)\b", re.I)
+_WRITE_UP_WORD = re.compile(r"\b(?:summary|findings|issue|notes?|write-?up|md file|markdown file|report|options)\b", re.I)
+"""A request for a write-up of what was found ("write a summary for the issue and the options into a md file")."""
+
+
+def _write_up(state: RegionState) -> str:
+    """When the user questions findings after the agent wrote them up: the latest request asks a question the agent
+    is still working on (no file changed yet), and the last turn before it that changed files wrote new documents
+    only (an issue write-up, notes): those documents, which the answer may change. ``""`` otherwise."""
+    if len(state.turns) < 2 or state.latest_status not in (OPEN, INTERRUPTED) or state.turns[-1].changed \
+            or "?" not in state.latest_request[-400:]:
+        return ""
+    turn = next((turn for turn in reversed(state.turns[:-1]) if turn.changed), None)
+    wrote = turn.changed if turn else ()
+    actions = dict(state.modified)  # a document written whole, not one edited
+    if not wrote or not all(_WRITE_UP.search(path) and actions.get(path) == "written" for path in wrote) \
+            or not (_WRITE_VERB.search(turn.request[:1000]) and _WRITE_UP_WORD.search(turn.request[:1000])):
+        return ""  # (a README reworked is the work itself, no write-up of findings)
+    return ", ".join(f"`{path}`" for path in wrote[:2])
 
 
 def _pending(state: RegionState) -> list[str]:
