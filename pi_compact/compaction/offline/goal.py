@@ -362,7 +362,16 @@ def task_goal(request: str, limit: int = 400) -> str:
     for sentence in found[opening:8]:
         if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
+    if not any(_WORK.search(sentence) for sentence in chosen):  # the opening states a problem: the ask comes after
+        ask = next((s for s in found[opening:_OPENING_SENTENCES + 1] if _IMPERATIVE.match(s)), "")
+        chosen += [ask] if ask and len(" ".join(chosen)) + len(ask) < limit else []
     return _clip(" ".join(chosen), limit)
+
+
+_IMPERATIVE = re.compile(r"\W{0,3}(?:please\s{1,3})?(?:implement|add|fix|build|create|write|make|port|refactor|migrate"
+                         r"|update|change|remove|rename|debug|investigate|find|figure|set up|support|move|replace"
+                         r"|delete|use|stop|restore)\b", re.I)
+"""A sentence that opens with the work it asks for ("Fix the storage rules so a user reads only their own files.")."""
 
 
 def moves_on(request: str) -> bool:
