@@ -246,13 +246,16 @@ def done_items(turn: Turn) -> list[str]:
 
 
 _NOW_DOING = re.compile(r"^\W{0,3}(?:now|next|then|first),?\s{1,3}(?:let|update|add|fix|run|check|write|create|make"
-                        r"|change|remove|implement|test|verify|build|look|read|move|rename|replace|edit|apply)\b", re.I)
-""""Now update the test to match the new order:": the agent's words before an edit, what it sets out to do."""
+                        r"|change|remove|implement|test|verify|build|look|read|move|rename|replace|edit|apply|commit"
+                        r"|push|tag|publish|release|deploy|install|bump|merge|rebase|stage|format|lint|clean|split"
+                        r"|refactor|wire|hook)\b", re.I)
+""""Now update the test to match the new order:", "Now commit, push, tag, and publish": the agent's words before an
+edit or a command, what it sets out to do."""
 _FOLLOWING_CHARS = 120
-_DESCRIBING_TEXTS = 3
-"""The agent's last texts of a turn read for what its edits did (earlier ones are its investigation)."""
 """What a sentence ending on a colon ("The design doc has been written to:") is completed with: the start of the line
 after it."""
+_DESCRIBING_TEXTS = 3
+"""The agent's last texts of a turn read for what its edits did (earlier ones are its investigation)."""
 
 
 def _with_following(sentence: str, text: str) -> str:
@@ -364,4 +367,5 @@ def done_item(turn: Turn) -> str:
     return done_items(turn)[0]
 
 
-__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "pending_step", "left_something", "report", "undoes", "undone_item"]
+__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "pending_step",
+           "report", "undoes", "undone_item"]

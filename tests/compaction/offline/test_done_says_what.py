@@ -53,7 +53,10 @@ def test_a_report_of_headings_and_code_names_what_it_made() -> None:
     assert any("`entire list` Command" in line for line in done)
 
 
-def test_what_the_agent_set_out_to_do_is_no_result() -> None:
-    done = _done(_turn("swap the two lines", "hooks.go", "Now update the test to match the new order:", "Done!"))
-    assert not any("update the test" in line for line in done)
+@pytest.mark.parametrize("announced", ["Now update the test to match the new order:",
+                                       "Now commit, push, tag, and publish", "Next, bump the version and release it.",
+                                       "Then deploy the functions."])
+def test_what_the_agent_set_out_to_do_is_no_result(announced: str) -> None:
+    done = _done(_turn("swap the two lines", "hooks.go", announced, "Done!"))
+    assert not any(announced.rstrip(":.") in line for line in done)
     assert any(line.startswith("changed `hooks.go`") for line in done)  # nothing says more: the file alone
