@@ -345,3 +345,34 @@ def test_how_deep_an_entry_nests_is_told_as_the_depth_rule_tells_it(levels, list
             value = [value, {"side": [[{}]]}] if siblings % 2 else {"side": {"a": []}, "deep": value}
     entry = {"type": "message", "message": value}
     assert recaller._shallow(entry) == (depth(entry, MAX_DEPTH) <= MAX_DEPTH)
+
+
+_VALUES = st.one_of(st.none(), st.integers(0, 3), st.sampled_from(["", "a cache", "CACHE here", "caché", "ß"]),
+                    st.lists(st.sampled_from(["cache", "x", 1]), max_size=2),
+                    st.fixed_dictionaries({"text": st.sampled_from(["Cache", "no", 2])}))
+_BLOCKS = st.one_of(
+    _VALUES,
+    st.fixed_dictionaries({"type": st.sampled_from(["text", "thinking", "image", None]), "text": _VALUES,
+                           "thinking": _VALUES}),
+    st.fixed_dictionaries({"type": st.just("toolCall"), "name": _VALUES, "arguments": _VALUES}),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(role=st.sampled_from(["user", "assistant", "toolResult", "bashExecution", "branchSummary", "custom"]),
+       content=st.one_of(_VALUES, st.lists(_BLOCKS, max_size=4)), summary=_VALUES,
+       query=st.sampled_from(["cache", "CACHE", "ss", "text", "1", "é"]))
+@example(role="assistant", content=[{"type": "thinking", "text": "no", "thinking": "a cache"}], summary=None,
+         query="cache")
+@example(role="user", content=[{"type": "text", "text": ["x", "cache"], "thinking": None}], summary=None,
+         query="cache")
+@example(role="user", content=[{"type": "text", "text": {"text": "Cache"}, "thinking": None}], summary=None,
+         query="cache")
+def test_the_parts_matcher_holds_what_the_text_of_the_whole_entry_holds(role, content, summary, query):
+    """The matcher that tests an entry's text part by part (a text block's part made inline) finds the query
+    exactly where the matcher of the entry's whole joined text does, whatever the blocks hold."""
+    entry = {"type": "message", "id": "e", "message": {"role": role, "content": content, "summary": summary,
+                                                       "command": "cache", "output": content}}
+    holds = recaller._parts_matcher(query)
+    assert holds is not None
+    assert holds(entry) == (recaller._matcher(query)(recaller._entry_text(entry)) is not None)

@@ -141,7 +141,7 @@ def _lines_holding(data: bytes, runs: list[bytes], spans: tuple[list[int], list[
     common one a search per line holding it). A line's bounds are its slot's, the one ``spans`` starts last
     before an occurrence (no run holds a newline); an occurrence between them (in the header, a line of
     another type) is passed over to the next. An occurrence in a key counts only inside a tool call's
-    ``"arguments"`` (see :func:`_in_key`, :func:`_in_arguments`): ``timestamp``, ``content`` or ``cacheRead``
+    ``"arguments"`` (see :data:`_KEY_REST`, :func:`_in_arguments`): ``timestamp``, ``content`` or ``cacheRead``
     are keys of nearly every line, and parsing each line to find the word in none of its texts cost seconds
     (a line merely holding arguments, a quarter of a session's, let its ``usage`` keys through).
     """
@@ -190,13 +190,18 @@ class _RunSearch:
                  holding: list[dict[int, int]], keyed: list[dict[int, tuple[int, list[int]]]]) -> None:
         self.data, self.runs, self.starts, self.slots = data, runs, starts, slots
         self.holding, self.keyed = holding, keyed
+        self.overlapping = any(_overlaps_itself(run) for run in runs)
 
     def lowered_lines_missed(self, pos: int, stop: int, low: int, high: int) -> None:
         """Search the part from ``pos`` to ``stop`` (the lines of scope ``low`` to ``high``) in its bytes, then
         the lines it has that do not hold every run, lowered, runs of them at once."""
         data, starts, slots, holding = self.data, self.starts, self.slots, self.holding
         self.in_text(data, 0, pos, stop)
-        missed = [number for number in range(low, high) if not all(starts[number] in found for found in holding)]
+        if len(holding) == 1:  # one run (most queries): no test of each line against every run's lines
+            first = holding[0]
+            missed = [number for number in range(low, high) if starts[number] not in first]
+        else:
+            missed = [number for number in range(low, high) if not all(starts[number] in found for found in holding)]
         # searched again from their start: the keys found so far are found again, after (the last key of a
         # line kept is still its last: _in_arguments looks for arguments up to it)
         at = 0
@@ -205,8 +210,19 @@ class _RunSearch:
             while last + 1 < len(missed) and missed[last + 1] == missed[last] + 1:
                 last += 1
             begin, end = starts[missed[at]], slots[missed[last]].end
-            self.in_text(data[begin:end].lower(), begin, begin, end)
+            lowered = data[begin:end].lower()
+            if not self._as_written(lowered, begin, end):
+                self.in_text(lowered, begin, begin, end)
             at = last + 1
+
+    def _as_written(self, lowered: bytes, begin: int, end: int) -> bool:
+        """Whether the file's bytes from ``begin`` to ``end``, lowered as ``lowered``, hold each run exactly where
+        they hold it as written: then searching them lowered finds the very occurrences the search as written
+        found (each at the same place, the bytes after it the same), and changes nothing. A run that cannot
+        overlap itself (no start of it is also its end) is at as many places lowered as counted: lowering keeps
+        every place it was at as written, so the same count is the same places."""
+        data = self.data
+        return not self.overlapping and all(lowered.count(run) == data.count(run, begin, end) for run in self.runs)
 
     def in_text(self, text: bytes, base: int, pos: int, stop: int) -> None:
         """Each run's occurrences from ``pos`` to ``stop`` in ``text`` (the file's bytes from ``base``, lowered,
@@ -215,29 +231,37 @@ class _RunSearch:
         occurrence (no run holds a newline); an occurrence between them (in the header, a line of another
         type) is passed over to the next line of scope. An occurrence in a key is kept for
         :func:`_in_arguments`."""
-        data, starts, slots = self.data, self.starts, self.slots
+        data, starts, slots, find, key_rest = self.data, self.starts, self.slots, text.find, _KEY_REST.match
         begin, end = pos - base, stop - base
         for run, found, in_keys in zip(self.runs, self.holding, self.keyed):
-            line_start, line_end = 0, -1
-            at = text.find(run, begin, end)
+            size = len(run)
+            line_start, line_end, keys = 0, -1, None
+            at = find(run, begin, end)
             while at >= 0:
                 where = base + at
                 if where > line_end:  # a line of its own, its bounds looked for once however many keys hold it
                     span = bisect_right(starts, where) - 1
                     if span < 0 or where >= slots[span].end:
                         after = starts[span + 1] - base if span + 1 < len(starts) else end
-                        at = text.find(run, after, end) if after < end else -1
+                        at = find(run, after, end) if after < end else -1
                         continue
-                    line_start, line_end = starts[span], slots[span].end
-                if _in_key(data, where + len(run)):
-                    keys = in_keys.get(line_start)
-                    if keys is None:
-                        keys = in_keys[line_start] = line_end, []
-                    keys[1].append(where)
-                    at = text.find(run, at + len(run), end)  # the line may hold it in a text further on
+                    line_start, line_end, keys = starts[span], slots[span].end, None
+                if key_rest(data, where + size) is not None:  # in a key (of nearly every line)
+                    if keys is None:  # the line's list of keys, looked up once per line
+                        kept = in_keys.get(line_start)
+                        if kept is None:
+                            kept = in_keys[line_start] = line_end, []
+                        keys = kept[1]
+                    keys.append(where)
+                    at = find(run, at + size, end)  # the line may hold it in a text further on
                     continue
                 found[line_start] = line_end
-                at = text.find(run, line_end - base, end) if line_end < stop else -1
+                at = find(run, line_end - base, end) if line_end < stop else -1
+
+
+def _overlaps_itself(run: bytes) -> bool:
+    """Whether two occurrences of ``run`` may overlap: a start of it is also its end (``aa``, ``abab``)."""
+    return any(run[:size] == run[-size:] for size in range(1, len(run)))
 
 
 def _find_escapes(data: bytes, held: dict[int, int], unsure: set[int]) -> None:
@@ -301,15 +325,11 @@ def _line_bounds(data: bytes, at: int) -> tuple[int, int]:
 
 
 _KEY_REST = re.compile(rb'[A-Za-z0-9_.-]*":')
-"""The rest of a key a run is in: more characters of a run, then the key's closing quote and its colon."""
-
-
-def _in_key(data: bytes, after: int) -> bool:
-    """Whether the run ending at ``after`` is in an object's key: a quote after it (and more characters of a
-    run, which hold no backslash that could escape the quote) ends a string, a string followed by ``:`` is
-    a key (in a line that parses: one that does not holds no entry to find). Whitespace before the ``:`` is
-    not looked for: the run counts then, which costs a parse, never a hit."""
-    return _KEY_REST.match(data, after) is not None
+"""The rest of a key a run is in, matched just after the run: more characters of a run, then the key's closing
+quote and its colon. A quote after the run (and more characters of a run, which hold no backslash that could
+escape the quote) ends a string, a string followed by ``:`` is a key (in a line that parses: one that does not
+holds no entry to find). Whitespace before the ``:`` is not looked for: the run counts then, which costs a
+parse, never a hit."""
 
 
 def _in_arguments(data: bytes, start: int, end: int, keys: list[int]) -> bool:

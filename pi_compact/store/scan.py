@@ -32,6 +32,10 @@ _PREFIX_SOURCE = (
     rb'"parentId":(?:null|"([^"\\]{0,100})"),"timestamp":"([^"\\]{0,64})"'
 )
 _PREFIX = re.compile(_PREFIX_SOURCE)
+_QUICK_PREFIX = re.compile(_PREFIX_SOURCE.replace(rb'[^"\\]', rb'[^"]'))
+""":data:`_PREFIX` with strings that may hold a backslash: where what it matches holds none, :data:`_PREFIX`
+matches the same (the same groups), read faster (a class of one character); it matches wherever
+:data:`_PREFIX` does."""
 _BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n\x0b\x0c"
 
@@ -228,28 +232,26 @@ def _index_lines(data: bytes, pos: int, stop: int, eager: bool, line: int, base:
     """
     slots, problems = result.slots, result.problems
     view = memoryview(data)
-    find, match = data.find, _PREFIX.match
+    find, quick, append, new_slot = data.find, _QUICK_PREFIX.match, slots.append, _new_slot
     type_names: dict[bytes, str | None] = {kind: None for kind in ALWAYS_PARSED_TYPES}
     while pos < stop:
         end = find(b"\n", pos)
-        found = None if eager else match(data, pos, end)
+        found = None if eager else quick(data, pos, end)
+        if found is not None and find(b"\\", pos, found.end()) >= 0:  # a backslash: the scanner's prefix decides
+            found = _PREFIX.match(data, pos, end)
         if found is not None and (data[end - 1] == 0x7D or ends_object(data, pos, end)):
             kind, entry_id, parent, stamp = found.groups()
             name = type_names.get(kind, _UNSEEN)
             if name is _UNSEEN:
                 name = type_names[kind] = kind.decode()
             if name is not None:
-                slots.append(
-                    _lazy_slot(
-                        line,
-                        base + pos,
-                        base + end,
-                        name,
-                        entry_id.decode("utf-8", "replace"),
-                        None if parent is None else parent.decode("utf-8", "replace"),
-                        stamp.decode("utf-8", "replace"),
-                    )
-                )
+                # _lazy_slot, inlined: a call per line was a tenth of the loop
+                slot = new_slot(Slot)
+                slot.line, slot.start, slot.end, slot.entry, slot.type = line, base + pos, base + end, None, name
+                slot.id = entry_id.decode("utf-8", "replace")
+                slot.parent_id = None if parent is None else parent.decode("utf-8", "replace")
+                slot.timestamp = stamp.decode("utf-8", "replace")
+                append(slot)
                 pos = end + 1
                 line += 1
                 continue

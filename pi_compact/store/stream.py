@@ -350,7 +350,7 @@ def _tally_new_piece(streamed: StreamedFile, data: bytes, end: int) -> Iterator[
     piece = Piece(data, [], line, streamed.report)
     view, problems, ids, new_id = memoryview(data), streamed._scan_problems, index.ids, index.ids.add
     find, match, ends_object, loads = data.find, _QUICK_MESSAGE_PREFIX.match, scan.ends_object, orjson_loads
-    deep = _bracket_heavy(data, line)
+    deep = piece._deep = _bracket_heavy(data, line)  # the same count for a line read by piece.entry
     stop = data.rfind(b"\n", 0, end) + 1
     pos = counted = 0
     last = None

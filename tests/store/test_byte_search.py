@@ -353,3 +353,78 @@ def test_a_part_searched_as_written_first_finds_what_a_lowered_part_finds(tmp_pa
     assert found == expected
     if query != "cacheread":  # held by the first lines: what follows them is searched as written first
         assert lowered_parts or piece > len(path.read_bytes()) // 2
+
+
+@pytest.mark.parametrize(("run", "overlaps"), [(b"cache", False), (b"session-manager", False), (b"a", False),
+                                               (b"aa", True), (b"abab", True), (b"aba", True), (b"abc", False),
+                                               (b"index.ts", False), (b"tst", True)])
+def test_a_run_overlaps_itself_when_a_start_of_it_is_also_its_end(run, overlaps):
+    assert byte_search._overlaps_itself(run) is overlaps
+
+
+_CASED = st.sampled_from(["cache", "CACHE", "Cache", "cAche", "aa", "AA", "aAa", "abab", "ABab", "x"])
+
+
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+          deadline=None)
+@given(lines=st.lists(st.tuples(st.lists(_CASED, max_size=4), st.sampled_from(["text", "key", "arguments"])),
+                      min_size=1, max_size=30),
+       query=st.sampled_from(["cache", "aa", "abab", "aaa", "cache aa", "x", "ab"]),
+       piece=st.sampled_from([1, 60, 300, 5000]))
+@example(lines=[(["aAa"], "text")] * 3 + [(["Aaa"], "key")], query="aa", piece=60)
+def test_missed_lines_not_searched_again_are_those_a_search_again_finds_nothing_new_in(monkeypatch, lines, query,
+                                                                                         piece):
+    """A dense part's lines missing a run are searched again lowered unless lowering adds no occurrence of any
+    run (:meth:`byte_search._RunSearch._as_written`): the same lines as searching them again always, whatever
+    the case of the words, in texts, keys or arguments, and runs that overlap themselves (``aa``)."""
+    shaped = []
+    for words, where in [(["cache"], "text")] * 4 + lines:  # most lines of the first part hold it: dense after
+        text = " ".join(words)
+        if where == "text":
+            message = {"role": "user", "content": f"say {text}"}
+        elif where == "key":
+            message = {"role": "assistant", "content": "k", "usage": {f"{word}Read": 1 for word in words}}
+        else:
+            message = {"role": "assistant", "content": [{"type": "toolCall", "id": "c", "name": "n",
+                                                         "arguments": {word: 1 for word in words}}]}
+        shaped.append(orjson.dumps({"type": "message", "id": f"e{len(shaped)}", "message": message}))
+    data = b"\n".join(shaped) + b"\n"
+    scope, at = [], 0
+    for number, line in enumerate(shaped):
+        scope.append(_slot(number + 1, at, at + len(line)))
+        at += len(line) + 1
+    monkeypatch.setattr(byte_search, "_PIECE_BYTES", piece)
+    found = [slot.id for slot in byte_search.candidates_in(data, query, scope)]
+    monkeypatch.setattr(byte_search._RunSearch, "_as_written", lambda self, *args: False)
+    always = [slot.id for slot in byte_search.candidates_in(data, query, scope)]
+    assert found == always
+
+
+def test_missed_lines_holding_a_word_only_as_written_are_not_searched_again(monkeypatch):
+    """Lines holding the word in keys only, as written, are missed by a dense part and not searched again."""
+    text = b'{"type":"message","id":"t","message":{"role":"user","content":"the cache"}}'
+    key = b'{"type":"message","id":"k","message":{"role":"assistant","content":"k","usage":{"cacheRead":1}}}'
+    data = b"\n".join([text] * 8 + [key, text, key]) + b"\n"
+    scope, at = [], 0
+    for number, line in enumerate(data.split(b"\n")[:-1]):
+        scope.append(_slot(number + 1, at, at + len(line)))
+        at += len(line) + 1
+    monkeypatch.setattr(byte_search, "_PIECE_BYTES", 200)
+    searched_again = []
+    in_text = byte_search._RunSearch.in_text
+    monkeypatch.setattr(byte_search._RunSearch, "in_text",
+                        lambda self, text, base, *args: (base and searched_again.append(base)) or in_text(self, text, base, *args))
+    found = byte_search.candidates_in(data, "cache", scope)
+    assert [slot.line for slot in found] == [1, 2, 3, 4, 5, 6, 7, 8, 10]
+    assert not searched_again
+
+
+def test_a_run_that_overlaps_itself_is_always_searched_again():
+    """``Aaa`` holds ``aa`` once as written (at 1) and once lowered (greedily, at 0, where a search again would
+    find it first): the counts alike prove nothing for a run that overlaps itself."""
+    data = b'{"Aaa":1}'
+    search = byte_search._RunSearch(data, [b"aa"], [0], [_slot(1, 0, len(data))], [{}], [{}])
+    assert data.lower().count(b"aa") == data.count(b"aa")
+    assert not search._as_written(data.lower(), 0, len(data))
+    plain = byte_search._RunSearch(data, [b"aa"[:1]], [0], [_slot(1, 0, len(data))], [{}], [{}])
+    assert plain._as_written(data.lower(), 0, len(data)) is (data.lower().count(b"a") == data.count(b"a"))

@@ -252,3 +252,39 @@ def test_lazy_and_eager_modes_give_the_same_slots(data):
     assert [(p.kind, p.line) for p in lazy.problems] == [(p.kind, p.line) for p in eager.problems]
     assert (lazy.complete_end, lazy.tail_is_entry, lazy.torn_tail) == (eager.complete_end, eager.tail_is_entry, eager.torn_tail)
     assert [parse_slot(data, s) if s.entry is None else s.entry for s in lazy.slots] == [s.entry for s in eager.slots]
+
+
+_FIELD = st.text(alphabet=st.sampled_from('ab\\"/u0 \t'), max_size=6)
+
+
+def _slot_fields(result) -> list[tuple]:
+    return [(slot.line, slot.start, slot.end, slot.type, slot.id, slot.parent_id, slot.timestamp,
+             slot.entry is None) for slot in result.slots]
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=st.lists(st.tuples(_FIELD, st.one_of(st.none(), _FIELD), _FIELD, st.booleans()), min_size=1,
+                      max_size=8))
+def test_the_quick_prefix_reads_every_line_as_the_scanners_prefix_reads_it(lines):
+    """The lazy scan reads a line's prefix with a pattern whose strings may hold a backslash, and with the
+    scanner's own where the prefix it matched holds one: the same slots and problems as the scanner's alone,
+    for ids, parents and times holding backslashes and quotes, escaped or written raw (a broken line)."""
+    import pi_compact.store.scan as scan_module
+
+    header = b'{"type":"session","version":3,"id":"s","timestamp":"t","cwd":"/"}'
+    out = [header]
+    for entry_id, parent, stamp, raw in lines:
+        if raw:  # the fields written as they are: quotes and backslashes break or bend the line
+            parent_text = b"null" if parent is None else b'"' + parent.encode() + b'"'
+            out.append(b'{"type":"message","id":"' + entry_id.encode() + b'","parentId":' + parent_text
+                       + b',"timestamp":"' + stamp.encode() + b'","message":{"role":"user","content":"x"}}')
+        else:
+            out.append(dumps_line({"type": "message", "id": entry_id, "parentId": parent, "timestamp": stamp,
+                                   "message": {"role": "user", "content": "x"}}).rstrip(b"\n"))
+    data = b"\n".join(out) + b"\n"
+    quick = scan(data, eager=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scan_module, "_QUICK_PREFIX", scan_module._PREFIX)
+        exact = scan(data, eager=False)
+    assert _slot_fields(quick) == _slot_fields(exact)
+    assert quick.problems == exact.problems

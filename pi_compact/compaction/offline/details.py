@@ -19,10 +19,10 @@ from typing import Any
 
 from ...accessors import content_text
 from .errors import command_key, turned_back, without_cd
-from .definitions import new_names
+from .definitions import defined_names, new_names
 from .diagnostics import is_telling
-from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_shell_tool, message_dicts,
-                    shell_command, tool_path)
+from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_agent_own, is_shell_tool,
+                    message_dicts, shell_command, tool_path)
 from .findings import findings
 from .outcome import refusal
 from .pasted import pasted_errors
@@ -49,6 +49,7 @@ NAMES_LABEL = "Names the changes brought in, by file:"
 GIT_LABEL = "Git:"
 MET_LABEL = "Failures met on the way and since settled (what failed, quoted; then what the agent did next):"
 RAN_LABEL = "Commands that succeeded (the last run of each):"
+OWN_LABEL = "The agent's own files it changed (outside the project: its plan, its memory):"
 STAGED_LABEL = "Also staged for a commit with `git add` (changed before this region or by a command):"
 PASTED_LABEL = "Errors in output the user pasted (quoted, the latest last):"
 FOUND_LABEL = "What the agent found out (its conclusions, quoted, the latest last):"
@@ -151,6 +152,12 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
     staged = _staged_paths(listed, facts, have)
     if staged:  # committed, so part of the work, though no tool of this region changed them
         line = _paths_line(STAGED_LABEL, staged, room // 6)
+        items.append(line) if line else None
+        spent += text_tokens(line) if line else 0
+        have |= terms(line)
+    own = [path for path in _own_files(listed) if path.rsplit("/", 1)[-1].lower() not in shown.lower()]
+    if own:  # kept off the project's file lists, yet the next agent can read its plan there again
+        line = _paths_line(OWN_LABEL, own, room // 6)
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
@@ -432,6 +439,8 @@ def commit_hashes(messages: Any) -> dict[str, str]:
     return found
 
 
+_HOME = re.compile(r"^(?:[A-Za-z]:)?/(?:Users|home)/[^/]{1,64}(?=/)|^/root(?=/)")
+"""The home folder a path opens with, named ``~`` in the details (the file's name is what tells)."""
 _GIT_ADD = re.compile(r"\bgit(?:[ \t]{1,4}-C[ \t]{1,4}[^\s;&|]{1,300})?[ \t]{1,4}add[ \t]{1,4}([^;&|\n]{1,4000})")
 """A ``git add`` and what follows it up to the command's end (``&&``, ``;``, a pipe, a new line)."""
 
@@ -457,6 +466,23 @@ def _staged_paths(listed: list[dict], facts: Facts, have: set[str]) -> list[str]
                         continue
                     if path.rstrip("/").rsplit("/", 1)[-1].lower() not in changed and path.lower() not in have:
                         found[path] = None
+    return list(found)
+
+
+def _own_files(listed: list[dict]) -> list[str]:
+    """The agent's own files (:func:`.facts.is_agent_own`: its plan file, its memory) that the region's edits and
+    writes changed, the home folder spelled ``~``."""
+    failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and (
+        m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
+    found: dict[str, None] = {}
+    for message in listed:
+        blocks = message.get("content") if message.get("role") == "assistant" else None
+        for block in blocks if isinstance(blocks, list) else ():
+            if isinstance(block, dict) and block.get("type") == "toolCall" and _id(block.get("id")) not in failed \
+                    and str(block.get("name", "")).lower() in EDIT_TOOLS | WRITE_TOOLS:
+                path = tool_path(block.get("arguments"))
+                if path and is_agent_own(path):
+                    found[_HOME.sub("~", path.replace("\\", "/"))] = None
     return list(found)
 
 
@@ -503,10 +529,11 @@ def _path_names(listed: list[dict], facts: Facts, cwd: str) -> PathNames:
 
 def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]:
     """Per changed file (the last changed last), the names its successful edits and writes brought in
-    (:func:`.definitions.new_names`): what was defined first, then other names of the code the old text did not
-    have."""
+    (:func:`.definitions.new_names`): what was defined first, then the names of the code the old text did not
+    have that the edit gives a value or that the region shows defined in the project (never the language's own)."""
     failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and (
         m.get("isError") or refusal(content_text(m.get("content"))[:4000]))}
+    known = defined_names(_code_texts(listed))
     found: dict[str, dict[str, None]] = {}
     for message in listed:
         blocks = message.get("content") if message.get("role") == "assistant" else None
@@ -518,9 +545,21 @@ def _changed_names(listed: list[dict], names: PathNames) -> dict[str, list[str]]
             if path and (tool in EDIT_TOOLS or tool in WRITE_TOOLS) and not path.lower().endswith(_PROSE):
                 new, old = _edit_texts(block.get("arguments"))
                 named = found.pop(names.name(path), {})
-                named.update(dict.fromkeys(new_names(new, old, path)))
+                named.update(dict.fromkeys(new_names(new, old, path, known)))
                 found[names.name(path)] = named
     return {path: list(named) for path, named in found.items() if named}
+
+
+def _code_texts(listed: list[dict]) -> Iterable[str]:
+    """What the region shows of the project's code: the texts the agent wrote and the results of its tools (the
+    files it read, what it searched)."""
+    for message in listed:
+        if message.get("role") == "toolResult":
+            yield content_text(message.get("content"))
+        for block in message.get("content") if message.get("role") == "assistant" and \
+                isinstance(message.get("content"), list) else ():
+            if isinstance(block, dict) and block.get("type") == "toolCall":
+                yield _edit_texts(block.get("arguments"))[0]
 
 
 def _edit_texts(arguments: Any) -> tuple[str, str]:
@@ -678,7 +717,7 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
 # -- into the summary -----------------------------------------------------------------------------------------
 
 DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,
-                 PASTED_LABEL, FOUND_LABEL, STAGED_LABEL)
+                 PASTED_LABEL, FOUND_LABEL, STAGED_LABEL, OWN_LABEL)
 
 
 def _unsaid(critical: list[str], label: str, met: str) -> None:
@@ -768,5 +807,6 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
 
 
 __all__ = ["COMMITTED_LABEL", "DETAIL_FLOOR", "DETAIL_LABELS", "DETAIL_MAX", "DETAIL_RATIO", "EARLIER_CHANGED_LABEL",
-           "FOUND_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL", "add_details",
+           "FOUND_LABEL", "GIT_LABEL", "LOG_LABEL", "MET_LABEL", "NAMES_LABEL", "OWN_LABEL", "PASTED_LABEL", "RAN_LABEL", "READ_LABEL",
+           "add_details",
            "commit_hashes", "detail_items", "detail_room", "terms"]

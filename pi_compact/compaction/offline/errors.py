@@ -10,7 +10,10 @@ one is named once ("Resolved along the way"). Commands compare without their ``c
 A failure is open only while nothing later dealt with its target: the same check run again, the same file changed
 by any tool (an Edit whose old text was not found, then the whole file written, or rewritten by ``sed -i``), a
 retry the user stopped (their word is the last on it), or the agent saying it takes another way right after it
-("the module does not exist, so I'll write the plan by hand"): then the failure is history, a decision at most.
+("the module does not exist, so I'll write the plan by hand"), a program the shell could not find run since by a
+command that succeeded (``docker`` not on the PATH, then ``/Applications/Docker.app/…/bin/docker info``): then the
+failure is history, a decision at most. A failed ``which X`` (``command -v``, ``type``, ``whereis``) is a question
+answered "not installed", a lookup, never an open error.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ _CD_PREFIX = re.compile(
     r"\s{0,4}(?:&&|;)\s{0,4}", re.I)
 """A change of directory before the command (``cd dir &&``, ``cd "C:\\My dir" ;``, ``cd /d D:\\x &&``,
 ``pushd dir &&``): where it ran, not what ran."""
+_WAIT_PREFIX = re.compile(r"\s{0,8}sleep\s{1,4}[\d.]{1,10}[smh]?\s{0,4}(?:&&|;)\s{0,4}")
+"""A pause before the command (``sleep 30 && brew install x``): a retry after a wait is the same check."""
 _OUTPUT_FILTER = re.compile(r"\s*(?:head|tail|grep|less|wc|sort|cat)\b")
 """A pipeline stage that only trims what a command prints (matched at a stage's start; split on ``|`` first, since
 one pattern over the whole tail backtracks on hostile text)."""
@@ -42,8 +47,12 @@ _HARNESS_ERROR = re.compile(r"\s*<[a-z]+_[a-z_]+>")
 
 
 def command_key(command: str) -> str:
-    """A command without its ``cd dir &&`` prefix and its ``| head``-like tail: runs of the same check compare equal."""
-    return _without_output_filters(without_cd(command)[0])
+    """A command without its ``cd dir &&`` and ``sleep 5 &&`` prefixes and its ``| head``-like tail: runs of the
+    same check compare equal."""
+    command = without_cd(command)[0]
+    while (wait := _WAIT_PREFIX.match(command)) and command[wait.end():].strip():
+        command = command[wait.end():]
+    return _without_output_filters(command)
 
 
 def without_cd(command: str) -> tuple[str, str]:
@@ -81,8 +90,9 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     """Per attempt: whether a later attempt dealt with the same target: the same command (or one with the same first
     three words, or a chain that ran it: ``git add . && git commit``; for a failed chain, its goal) succeeded
     or was stopped by the user, a file it was to change was changed (or deleted) by any tool, the same tool worked on
-    the same target. The targets are indexed once, from the end, so no failure is compared with every later attempt
-    (which was quadratic)."""
+    the same target, a program it found missing ran in a command that succeeded. The targets are indexed once, from
+    the end, so no failure is compared with every later attempt (which was quadratic)."""
+    ran: set[str] = set()
     commands: set[str] = set()
     heads: set[tuple[str, ...]] = set()
     changed: set[str] = set()
@@ -95,7 +105,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 first = command_key(attempt.target)
                 fixed[position] = any(key in commands or tuple(_TOKEN.findall(key)[:3]) in heads
                                       for key in (first, _goal(first))) \
-                    or _files_changed_later(attempt.target, changed, names)
+                    or _files_changed_later(attempt.target, changed, names) \
+                    or missing_program(attempt.error, attempt.target) in ran
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -110,12 +121,56 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
             if not attempt.failed:  # (a stopped command may have changed nothing)
                 effects = shell_effects(attempt.target)
                 changed.update(names.name(path) for path in (*effects.writes, *effects.deletes))
+                ran.update(program.lower() for program in effects.programs)
         elif attempt.tool.lower() in _CHANGES:
             if not attempt.failed:
                 changed.add(names.name(attempt.target))
         else:
             others.add((attempt.tool, attempt.target))
     return fixed
+
+
+_NOT_FOUND_AFTER = (": command not found", ": not found")
+"""How shells end the line that says a program is not there (``bash: docker: command not found``, ``sh: 1: docker:
+not found``); zsh puts the program last (``zsh:1: command not found: docker``)."""
+_NOT_FOUND_BEFORE = "command not found: "
+_NOT_RECOGNIZED = re.compile(r"'([^'\s]{1,200})' is not recognized as (?:an internal or external command|the name of)",
+                             re.I)
+"""cmd.exe's and PowerShell's words for a program that is not there."""
+
+
+def missing_program(error: str, command: str) -> str | None:
+    """The program of ``command`` that ``error`` says the shell could not find, lowercased, or ``None`` (a file an
+    argument names that is not there is no missing program)."""
+    found = set()
+    for line in error[:2000].lower().splitlines():
+        line = line.strip()
+        if _NOT_FOUND_BEFORE in line:
+            found.add(line.rsplit(_NOT_FOUND_BEFORE, 1)[1].strip())
+        for ending in _NOT_FOUND_AFTER:
+            if line.endswith(ending):
+                found.add(line[:-len(ending)].rsplit(":", 1)[-1].strip())
+        found.update(match.group(1) for match in _NOT_RECOGNIZED.finditer(line))
+    if not found:
+        return None
+    runs = {program.lower() for program in shell_effects(command).programs}
+    return next((program.rsplit("/", 1)[-1] for program in sorted(found) if program.rsplit("/", 1)[-1] in runs), None)
+
+
+_PROGRAM_LOOKUPS = frozenset({"which", "whereis", "type", "hash"})
+"""Programs that answer "is X installed?": their failure is the answer no."""
+
+
+def asks_for_program(attempt: Attempt) -> bool:
+    """A failed shell command that opened by asking whether a program is there (``which bfg && bfg --version``,
+    ``command -v uv``): the answer was no, a finding the agent goes on from, not an error to fix."""
+    if not is_shell_tool(attempt.tool):
+        return False
+    words = without_cd(attempt.target)[0].split(None, 2)
+    if words[:2] == ["command", "-v"]:
+        return True
+    programs = shell_effects(attempt.target).programs
+    return bool(programs) and programs[0] in _PROGRAM_LOOKUPS
 
 
 def _goal(command: str) -> str:
@@ -186,7 +241,8 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
         fixed = fixed_later[position] or changed_since[position] or turned_back(attempt)
         findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
-        if fixed or attempt.lookup or _looks_up(attempt.tool) or settled_in_turn(attempt.index) or findings:
+        looked = attempt.lookup or _looks_up(attempt.tool) or asks_for_program(attempt)
+        if fixed or looked or settled_in_turn(attempt.index) or findings:
             open_errors.pop(label, None)
             resolved[label] = None
         else:

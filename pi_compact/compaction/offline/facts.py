@@ -750,9 +750,9 @@ class _Collector:
         return gone
 
     def _directory_or_scratch(self, path: str) -> bool:
-        """A directory (made or removed as one, written with a trailing ``/``, or holding another known file) or a
-        temporary file is not a file the work modified."""
-        if path in self.directories or path.endswith("/") or is_scratch(path):
+        """A directory (made or removed as one, written with a trailing ``/``, or holding another known file), a
+        temporary file or the agent's own bookkeeping (its plan file, its memory) is not a file the work modified."""
+        if path in self.directories or path.endswith("/") or is_scratch(path) or is_agent_own(path):
             return True
         inside = path.rstrip("/") + "/"
         return any(other.startswith(inside) for other in (*self.modified.tuple(), *self.read.tuple()))
@@ -889,6 +889,25 @@ def is_scratch(path: str) -> bool:
     if path.startswith(_SCRATCH) or path in ("/tmp", "/var/tmp"):
         return True
     return bool(_WINDOWS_TEMP.search(path.strip().replace("\\", "/").lower()))
+
+
+_HOME = r"(?:~|\$home|\$\{home\}|%userprofile%|/root|(?:[a-z]:)?/(?:users|home)/[^/]{1,64})"
+"""A home folder, as :func:`is_agent_own` compares paths (lower case, ``/`` for ``\\``)."""
+_AGENT_OWN = re.compile(
+    rf"^{_HOME}/(?:\.claude/(?:plans|todos|projects|shell-snapshots|session-env|statsig|debug|ide|file-history|tasks"
+    r"|paste-cache)/|\.claude/history\.jsonl$|\.codex/(?:sessions|archived_sessions|log|shell_snapshots)/"
+    r"|\.codex/history\.jsonl$|\.pi/agent/sessions/|\.gemini/tmp/|\.local/share/opencode/)")
+"""The bookkeeping an agent keeps in its own home folder: Claude Code's plan files, todo lists, transcripts and
+auto-memory (``~/.claude/projects/…/memory``), the session logs of Codex, pi, Gemini CLI (``~/.gemini/tmp``) and
+opencode (``~/.local/share/opencode``). What the user keeps there on purpose
+(``~/.claude/settings.json``, ``~/.claude/skills/…``, ``~/.codex/config.toml``) is configuration, a real file."""
+
+
+def is_agent_own(path: str) -> bool:
+    """A file of the agent's own bookkeeping in its home folder (see :data:`_AGENT_OWN`): not a file of the work,
+    though the agent wrote it (a plan is followed as a plan by :mod:`.plans`, never listed among the project's
+    files)."""
+    return bool(_AGENT_OWN.match(path.strip().lstrip("@").replace("\\", "/").lower()))
 
 
 def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:

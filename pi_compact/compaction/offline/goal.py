@@ -264,6 +264,32 @@ _LETTERS_PER_WORD = 2
 or three with its particle)."""
 
 
+_GO_AHEAD_WORDS = frozenset(
+    "continue continuing go on ahead proceed yes yeah yep yup y ok okay k sure please pls do it keep going carry resume "
+    "alright fine lgtm sounds good then and so just now that please thanks thank you let's lets right "
+    "はい 続けて 続けてください 进行 继续 好 好的 weiter ja oui vas-y continuez sí si vale dale".split())
+"""Words a bare go-ahead is made of ("continue", "ok do it", "yes please, go on", "keep going", "はい", "weiter")."""
+_GO_AHEAD_TOKEN = re.compile(r"[\w'-]{1,40}")
+_GO_AHEAD_MOST = 8
+_MARKS_ONLY = re.compile(r"[\s?？!.…]{1,20}")
+
+
+def go_ahead(text: str) -> bool:
+    """True for a reply that carries no task of its own: a go-ahead made only of go-on words ("continue", "ok do
+    it", "keep going", "yes") or a lone "?": it goes on with whatever was in progress, or answers the agent's
+    question. Told by its words, a few at most, every one a go-on word (a word of work, "yes, and add tests", makes
+    it a request)."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > 80:
+        return False
+    if "?" in stripped or "？" in stripped:
+        if _MARKS_ONLY.fullmatch(stripped):
+            return True
+    words = _GO_AHEAD_TOKEN.findall(stripped.lower())
+    return 0 < len(words) <= _GO_AHEAD_MOST and all(word in _GO_AHEAD_WORDS for word in words) and not any(
+        mark in stripped for mark in "`/\\")
+
+
 def word_count(text: str) -> int:
     """About how many words ``text`` has, in any script: its spaced words, and one per :data:`_LETTERS_PER_WORD`
     letters of a script that does not space its words ("次のフェーズに進んでください" is seven)."""
@@ -336,7 +362,16 @@ def task_goal(request: str, limit: int = 400) -> str:
     for sentence in found[opening:8]:
         if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
+    if not any(_WORK.search(sentence) for sentence in chosen):  # the opening states a problem: the ask comes after
+        ask = next((s for s in found[opening:_OPENING_SENTENCES + 1] if _IMPERATIVE.match(s)), "")
+        chosen += [ask] if ask and len(" ".join(chosen)) + len(ask) < limit else []
     return _clip(" ".join(chosen), limit)
+
+
+_IMPERATIVE = re.compile(r"\W{0,3}(?:please\s{1,3})?(?:implement|add|fix|build|create|write|make|port|refactor|migrate"
+                         r"|update|change|remove|rename|debug|investigate|find|figure|set up|support|move|replace"
+                         r"|delete|use|stop|restore)\b", re.I)
+"""A sentence that opens with the work it asks for ("Fix the storage rules so a user reads only their own files.")."""
 
 
 def moves_on(request: str) -> bool:
@@ -380,5 +415,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Iterable
 
-from .facts import EXTENSIONS, is_scratch, shell_command
+from .facts import EXTENSIONS, is_agent_own, is_scratch, shell_command
 
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 _WINDOWS = re.compile(r"^[A-Za-z]:[\\/]")
@@ -104,7 +104,8 @@ def is_file_name(path: str) -> bool:
 def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
                  gone: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """pi's two file lists as a reader wants them: one spelling per file, sorted, no directories, temporary
-    files or names that cannot be files, nothing in ``gone`` (changes the user declined, files deleted since),
+    files, the agent's own bookkeeping (a plan file in ``~/.claude/plans``: a continuing agent would take it for a
+    file of the project) or names that cannot be files, nothing in ``gone`` (changes the user declined, files deleted since),
     and a file that was changed listed only as changed."""
     read, modified = list(read), list(modified)
     names = PathNames(cwd, read + modified)
@@ -112,11 +113,15 @@ def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
     every = set(spelled.values())
     absent = {names.name(path) for path in gone}
     kept = {path: name for path, name in spelled.items()
-            if not is_scratch(path) and not is_scratch(name) and not names.is_directory(path, every)
+            if not _aside(path) and not _aside(name) and not names.is_directory(path, every)
             and is_file_name(name) and name not in absent}
     changed = sorted({kept[path] for path in modified if path in kept})
     looked_at = sorted({kept[path] for path in read if path in kept} - set(changed))
     return looked_at, changed
+
+
+def _aside(path: str) -> bool:
+    return is_scratch(path) or is_agent_own(path)
 
 
 __all__ = ["PathNames", "infer_cwd", "is_file_name", "listed_files"]

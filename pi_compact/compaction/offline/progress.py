@@ -117,20 +117,33 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
     return found + (_table_rows(lines) if acted else [])
 
 
-def _states_result(sentence: str, acted: bool) -> bool:
+_CHANGE_ROW = re.compile(r"`?([^`:\s]{1,300})`?: (?=.{0,300}?[^\W\d_]{2})")
+"""A body row of a table of changes: a file first, then what was done to it in words (``src/jj/executor.rs:
+`git_fetch_tracked()` 追加``, ``app.py: nova rota``)."""
+
+
+def _changes_a_file(sentence: str, changed: frozenset[str]) -> bool:
+    """A row that names a file the turn changed, then says in words what: a result in any language."""
+    row = _CHANGE_ROW.match(sentence)
+    return row is not None and row.group(1).rstrip("/").rsplit("/", 1)[-1] in changed
+
+
+def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozenset()) -> bool:
     if acted:
-        return _RESULT.search(sentence) is not None
+        return _RESULT.search(sentence) is not None or _changes_a_file(sentence, changed)
     return any(not _BEHAVIOUR.fullmatch(word.group()) for word in _RESULT.finditer(sentence))
 
 
-def report(answer: str, acted: bool = True) -> list[str]:
+def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> list[str]:
     """The sentences (or list items, or table rows) of the agent's answer that state a result, those naming files
     and values first, cheers and offers left out. When the turn did nothing (``acted`` false: no file changed, no
-    check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result."""
+    check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result. A row of a table
+    of changes that names one of the ``changed`` files says what changed in it, in whatever language."""
     found = []
+    names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
         sentence = _LEAD.sub("", sentence).strip()
-        if len(sentence) >= 12 and _states_result(sentence, acted) and not _FILLER.search(sentence) \
+        if len(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
@@ -208,7 +221,7 @@ def done_items(turn: Turn) -> list[str]:
     names what was done its own item (never two glued into one), a result that only says it worked ("All tests
     pass.", a check's output) added to the first as its short result, and a turn whose every result is such said by
     what it did (its request, its files) with them. The first item names its request at its end."""
-    found = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn))]
+    found = [clip_words(sentence, 200) for sentence in report(turn.final_answer, _acted(turn), turn.changed)]
     said = " ".join(found).lower()
     checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
     scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"
@@ -218,6 +231,8 @@ def done_items(turn: Turn) -> list[str]:
     things = [part for part in found if not bare(part)]
     results = [part for part in found if bare(part)]
     asked = request_clause(turn.request, _WHAT_CHARS) or clip_words(turn.request, _WHAT_CHARS)
+    if not things and turn.changed:  # the agent's words at its edits, or the parts its report names, say what
+        things = described_change(turn)
     if not things:  # what it did: the files it changed, else the request (as a clause) it carried out
         if turn.changed:
             what = f"changed {_files(turn)}" + (f" — {_short(results)}" if results else "")
@@ -230,6 +245,118 @@ def done_items(turn: Turn) -> list[str]:
     return [f"{first} (asked: “{asked}”)", *things[1:]]
 
 
+_NOW_DOING = re.compile(r"^\W{0,3}(?:now|next|then|first),?\s{1,3}(?:let|update|add|fix|run|check|write|create|make"
+                        r"|change|remove|implement|test|verify|build|look|read|move|rename|replace|edit|apply|commit"
+                        r"|push|tag|publish|release|deploy|install|bump|merge|rebase|stage|format|lint|clean|split"
+                        r"|refactor|wire|hook)\b", re.I)
+""""Now update the test to match the new order:", "Now commit, push, tag, and publish": the agent's words before an
+edit or a command, what it sets out to do."""
+_FOLLOWING_CHARS = 120
+"""What a sentence ending on a colon ("The design doc has been written to:") is completed with: the start of the line
+after it."""
+_DESCRIBING_TEXTS = 3
+"""The agent's last texts of a turn read for what its edits did (earlier ones are its investigation)."""
+
+
+def _with_following(sentence: str, text: str) -> str:
+    """``sentence`` (of ``text``) that ends on a colon, completed by the first line of what it introduces (a path in
+    a code block, the first item of a list); without the colon when it cannot be found."""
+    at = text.find(sentence)
+    if at < 0:
+        return sentence.rstrip(":").rstrip()
+    for line in text[at + len(sentence):].splitlines()[:6]:
+        line = _MARKER.sub("", line.strip()).strip()
+        if line and not line.startswith(("```", "|")) and re.search(r"\w", line):  # (a table's header names columns)
+            return f"{sentence} {clip_words(line.replace('**', ''), _FOLLOWING_CHARS)}"
+    return sentence.rstrip(":").rstrip()
+
+
+def described_change(turn: Turn) -> list[str]:
+    """What a turn that changed files did, when its last answer states no result ("Done!", "No response requested.",
+    a report of headings and code): the result sentences of its other texts, newest first, a sentence that ends on
+    a colon before the list it introduces read without it; else the titles its last answer gives the parts of what
+    it made ("## New `entire list` Command"). ``[]`` when nothing says more than the files."""
+    found: list[str] = []
+    for text in list(reversed(turn.texts))[:_DESCRIBING_TEXTS]:
+        for sentence in _candidates(text):
+            sentence = _LEAD.sub("", sentence).strip()
+            if sentence.endswith(":"):
+                sentence = _with_following(sentence, text)
+            if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
+                    and not sentence.endswith("?") and not bare(sentence) and not _ANNOUNCEMENT.match(sentence) \
+                    and not _NOW_DOING.match(sentence):
+                found.append(clip_words(sentence, 200))
+    if found:
+        found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: the newest of equals first
+        return found[:_REPORT]
+    titles = [title for title in (_title(line) for line in turn.final_answer.splitlines()[:60]) if title
+              and _SALIENT.search(title) and not re.search(r"\b(?:summary|files?|changes?|tests?)\b", title, re.I)]
+    return [f"Made: {', '.join(titles[:3])}"] if titles else []
+
+
+_STEPS = {
+    "deploy": r"(?:re)?deploy\w*|go(?:es)? live|ship(?:ped)? to prod\w*",
+    "publish": r"publish\w*|releas(?:e|ed|ing)\b|npm version|cargo release|twine upload",
+    "restart": r"restart\w*|reload\w*|reboot\w*",
+    "migrate": r"migrat\w*|db push|alembic upgrade|schema push",
+    "push": r"push(?:ed|ing|es)?\b",
+}
+"""The steps outside the code that finished work can wait on, by kind, with the words that name each."""
+_STEP_WORDS = "|".join(_STEPS.values())
+_STEP_VERB = r"(?:re)?deploy|publish|release|restart|reload|migrate|push"
+_STEP_DONE = r"(?:re)?deployed|published|released|restarted|reloaded|migrated|pushed|live|applied"
+_WAITS = re.compile(
+    r"\b(?:needs?|requires?|need to|have to|must|(?:you(?:'ll| will)? )?(?:need|have) to|please|remember to"
+    r"|don'?t forget to|be sure to)\s{1,3}(?:be\s{1,3}|a\s{1,3}|an\s{1,3}|to\s{1,3}|run\s{1,3}|the\s{1,3})?"
+    r"(?:(?:" + _STEP_VERB + r"|" + _STEP_DONE + r"|migrations?)\b|`[^`\n]{0,60}?\b(?:" + _STEP_VERB + r"|migrat\w*)\b)"
+    r"|\b(?:once|until|after|when) (?:you (?:" + _STEP_VERB + r")|(?:(?:it|this|that|they)(?:'s| is| are|'re| has been"
+    r"| have been) )?(?:" + _STEP_DONE + r"))\b"
+    r"|^\W{0,3}(?:(?:then|now|next|finally),?\s{1,3})?(?:run|restart|redeploy|deploy|publish)\b[^.!?\n]{0,60}?"
+    r"\b(?:to apply|to take effect|to pick up|for (?:it|this|that|the changes?) to)"
+    r"|\b(?:not (?:yet )?(?:" + _STEP_DONE + r"))\b"
+    r"|\btakes? effect (?:after|once|when|only)|before (?:it|this|they|that) takes? effect"
+    r"|\b(?:please|can you|could you) (?:verify|check|test|confirm|try)\b[^.!?\n]{0,60}?\b(?:in (?:the |your )?(?:browser"
+    r"|device|phone|app|staging|prod\w*)|it works|works)\b",
+    re.I)
+"""A sentence saying the finished work waits on a step outside the code: a deploy, a release, a restart, a migration
+to run, a push, the user's own check ("It needs `firebase deploy` before it takes effect.", "Please verify in the
+browser once it's deployed.")."""
+_ASKS_STEP = re.compile(r"\b(?:" + _STEP_VERB + r")\s{1,3}(?:it|this|that|them|the (?:fix|change|changes|app|site|server"
+                        r"|function|functions|rules|release))\b", re.I)
+"""A request that asks for such a step itself ("fix it, then deploy it and let me know")."""
+_CONFIRMS = re.compile(r"\b(?:deployed|published|released|restarted|migrated|pushed|verified|confirmed|it works"
+                       r"|works now|now works|works fine|looks good|lgtm)\b", re.I)
+"""The user saying the step happened (or that the result works)."""
+_STEP_CHARS = 200
+
+
+def _kinds(text: str) -> set[str]:
+    return {kind for kind, words in _STEPS.items() if re.search(r"\b(?:" + words + r")", text, re.I)}
+
+
+def pending_step(turns: tuple[Turn, ...], number: int) -> str:
+    """The step outside the code that the finished work of ``turns[number]`` waits on, in the agent's words (or the
+    user's, when the request asked for it and no command of the turn did it), when nothing later did it: no command
+    after it of the same kind succeeded and the user did not say it happened. ``""`` otherwise."""
+    turn = turns[number]
+    said = next((s for s in sentences(turn.final_answer[-3000:]) if _WAITS.search(s)), "")
+    asked = "" if said else next((s for s in sentences(turn.request[:2000]) if _ASKS_STEP.search(s)), "")
+    if not (said or asked):
+        return ""
+    kinds = _kinds(said or asked)
+    later = turns[number + 1 :]
+    if kinds & _ran_kinds(tuple(c for t in turns[number:] for c in t.ran)):
+        return ""  # a command of the turn, or one after it, did that step
+    if any(_CONFIRMS.search(t.request[:1000]) for t in later):
+        return ""
+    words = clip_words(" ".join(_LEAD.sub("", said or asked).split()), _STEP_CHARS)
+    return words if said else f"the user asked: “{words}”"
+
+
+def _ran_kinds(commands: tuple[str, ...]) -> set[str]:
+    return set().union(*(_kinds(command[:500]) for command in commands)) if commands else set()
+
+
 def _short(results: list[str]) -> str:
     """Results that only say it worked, as one short result."""
     return clip_words("; ".join(part.rstrip(".") for part in results), 120)
@@ -240,4 +367,5 @@ def done_item(turn: Turn) -> str:
     return done_items(turn)[0]
 
 
-__all__ = ["bare", "closed_items", "done_item", "done_items", "left_something", "report", "undoes", "undone_item"]
+__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "pending_step",
+           "report", "undoes", "undone_item"]

@@ -20,7 +20,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     is_scratch, is_shell_tool, message_dicts, shell_command)
 from .clause import request_clause
 from .gates import commit_gates
-from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, objective, sets_work, user_requests, word_count
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, sets_work, user_requests, word_count
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
                     replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
@@ -54,6 +54,18 @@ _DONE = re.compile(
     r"|^#+ *summary\b|✅",
     re.I | re.M,
 )
+_DONE_WORDS = re.compile(
+    r"(?:完了(?:しました|です|。|！|!)|実装しました|修正しました|追加しました|対応しました|(?:すべて|全て|全)(?:の)?テスト(?:が)?通過"
+    r"|已完成|完成了|已修复|已实现|已添加|(?:全部|所有)测试(?:都)?通过|완료(?:했습니다|되었습니다)|구현했습니다|수정했습니다)"
+    r"|^\W{0,4}(?:pronto|feito|conclu[íi]d[oa]|implementad[oa]|corrigid[oa]|listo|hecho|completad[oa]|terminé|termin[ée]e?"
+    r"|implémenté|corrigé|erledigt|fertig|implementiert|behoben)\b(?! (?:de|para|que|pour|zu|um)\b)"
+    r"|\b(?:todos os testes (?:passa|passam|passaram)|todas las pruebas pasan|tous les tests passent"
+    r"|alle tests (?:bestehen|laufen durch|sind grün))\b",
+    re.I | re.M,
+)
+""":data:`_DONE` in the other languages users and agents write in: the same report of work finished (a Japanese
+"…完了です", a Portuguese "Pronto!", a Spanish "Listo."), read by word, not by a sample's sentence. Words that
+only open a sentence about what comes ("pronto para…", "fertig zu…") are left out."""
 _NEXT = re.compile(
     r"\b(?:next (?:is|up|step|steps|would be|I'll|I will|we)|next,|next:|shall I|should I|want me to|would you like"
     r"|do you want|remaining|still (?:need|to do)|left to do|then we|after that)\b",
@@ -155,6 +167,10 @@ class Turn:
     """Files the turn changed and did not delete (relative to the working directory)."""
     checks: tuple[str, ...] = ()
     """Lines of the turn's successful checks that say they passed (``12 passed``), the last per command."""
+    texts: tuple[str, ...] = ()
+    """The agent's texts in the turn, in order (its words at each edit say what the edit did)."""
+    ran: tuple[str, ...] = ()
+    """The shell commands of the turn that succeeded (a deploy, a push, a migration the work waited on)."""
     reply: bool = False
     """The request answers the agent rather than setting work of its own: it answers the question the turn before
     ended on, accepts that turn's proposal or picks one of its options, or corrects that turn's unfinished work
@@ -223,6 +239,12 @@ class RegionState:
     redo_left: tuple[str, ...] = ()
     """When the latest request asks to redo the job before it and the redo is under way: the files the earlier run
     acted on that the redo has not reached yet (:func:`.redo.redo_left`)."""
+    resumed: str = ""
+    """When the latest request is a bare go-ahead (:func:`.goal.go_ahead`: "continue", "ok do it", "?") that answers
+    no question: the earlier request it goes on with (it carries no task of its own)."""
+    answers_question: str = ""
+    """When the latest request is a bare go-ahead right after the agent asked a question: that question (the
+    go-ahead answers it)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -247,7 +269,7 @@ def is_slash_command(text: str) -> bool:
 def is_substantive(text: str) -> bool:
     """A request that can state a goal: not a slash command, not a one- or two-word nudge ("continue", "sleep",
     "はい"), words counted in any script (:func:`.goal.word_count`: "テストを直して" is a request, not a nudge)."""
-    return not is_slash_command(text) and word_count(text) >= NUDGE_WORDS
+    return not is_slash_command(text) and word_count(text) >= NUDGE_WORDS and not go_ahead(text)
 
 
 # -- turns ----------------------------------------------------------------------------------------------------
@@ -275,6 +297,9 @@ class _TurnDraft:
     """The agent's texts in the turn, in order (a proposal may come before the calls that end on a bare question)."""
     turned_at: list[int] | None = None
     """Where the agent said it takes another way after a failure of the turn (:func:`_changes_of_approach`)."""
+    asked_aside: str = ""
+    """A question to the user the agent handed back on when something no request of the user's came next (a
+    sub-agent's notification, a command's output): the agent's words after it answer that, not the question."""
 
     def proposing(self) -> str:
         """What the user replies to: the last answer, with the texts before it when it is only a short question
@@ -362,6 +387,9 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
                 turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
+            elif turns and turns[-1].handed_back and not turns[-1].asked_aside and closing_question(turns[-1].answer):
+                # a notice answers no question; the first one asked stands (the later ones reply to notices)
+                turns[-1].asked_aside = closing_question(turns[-1].answer)
             continue
         if role not in ("assistant", "toolResult"):
             continue  # what a harness or an extension put in (a custom message, a summary) is no step of the agent's
@@ -406,7 +434,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
 
 def _status(turn: _TurnDraft, failed_last: bool) -> str:
     answer = turn.answer.strip()
-    if answer and _DONE.search(answer[:400]):
+    if answer and (_DONE.search(answer[:400]) or _DONE_WORDS.search(answer[:400])):
         return DONE  # even when the user stopped what came after the answer
     if turn.interrupted:
         return INTERRUPTED
@@ -617,6 +645,9 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     pending = pending_question(listed)
     if pending and statuses:
         statuses[-1], working = ASKED, ""  # the agent asked through its question tool: the user has the turn
+    elif drafts and statuses[-1] == DONE and drafts[-1].asked_aside and not drafts[-1].commits:
+        # the agent asked, then only notices came (its words since answer them): the question still waits
+        statuses[-1], pending = ASKED, drafts[-1].asked_aside
     for number, turn in enumerate(drafts[:-1]):
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
@@ -653,7 +684,10 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported)
     replies = _replies(drafts, statuses)
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
-                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names), reply=reply)
+                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names),
+                       texts=tuple(d.texts or ()), reply=reply,
+                       ran=tuple(a.target for a in facts.attempts if d.index < a.index < end and is_shell_tool(a.tool)
+                                 and not a.failed and not a.aborted))
                   for d, s, end, reply in zip(drafts, statuses, ends, replies))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
@@ -688,7 +722,23 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
+        **_go_ahead_of(real),
     )
+
+
+def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
+    """What a bare go-ahead the region ends on stands for (see :attr:`RegionState.resumed`): the question the agent
+    ended the turn before on, which it answers; else the latest earlier request that is no go-ahead itself."""
+    if not real or not go_ahead(real[-1].request):
+        return {}
+    before = real[-2] if len(real) > 1 else None
+    question = closing_question(before.final_answer) if before else ""
+    if before and (before.status == ASKED or question):
+        # the proposal it accepts says what ("Want me to proceed with this change?" points back to it)
+        agreed = accepted_proposal(before.final_answer, real[-1].request)
+        return {"answers_question": clip_words(agreed or question or before.final_answer, 300)}
+    earlier = next((t.request.strip() for t in reversed(real[:-1]) if not go_ahead(t.request)), "")
+    return {"resumed": earlier}
 
 
 def _redo_left(drafts: list[_TurnDraft], statuses: list[str], attempts: tuple[Attempt, ...], names: PathNames,

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 
-from .goal import sets_work
+from .goal import go_ahead, sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
+from .progress import pending_step
 from .redo import redo_step
 from .reports import Report
 from .subject import names_subject, subject_line
@@ -37,6 +38,7 @@ _STEP_CHARS = 300
 _REQUEST_CHARS = 160
 """The latest request as In Progress names it (Critical Context quotes it whole)."""
 _TASKS = 6
+_PENDING = 2
 _SERVED_CHARS = 160
 """The request a reply serves, quoted far enough to say what it asks (Critical Context quotes it whole)."""
 _FIXES = 2
@@ -257,7 +259,15 @@ def in_progress_items(state: RegionState) -> list[str]:
         stopped_at, *state.subject) else ""
     served = served_request(state.turns)
     serves = f", for the earlier request it replies about: “{clip_words(served, _SERVED_CHARS)}”" if served else ""
-    return [f"“{request}” — {status}{serves}", *items, *([subject] if subject else [])]
+    line = f"“{request}” — {status}{serves}"
+    if state.answers_question:  # a bare "yes", "go on": the work is what the agent asked about, not those words
+        line = (f"What the agent asked or proposed, agreed to by the user's “{request}”: "
+                f"“{clip_words(state.answers_question, 240)}” — {status}")
+    elif state.resumed:
+        line = f"“{clip_words(state.resumed, _REQUEST_CHARS)}” — {status} (the user said “{request}”: go on with it)"
+    elif go_ahead(state.latest_request):
+        return [*items, *([subject] if subject else [])]  # a go-ahead with nothing before it names no work
+    return [line, *items, *([subject] if subject else [])]
 
 
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
@@ -314,11 +324,12 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
-        reacts_to = _reacts_to(state)
-        steps.append(f"Carry out the user's latest request: “{clip_words(state.latest_request, _LATEST_CHARS)}” "
-                     + (f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to
-                        else "(quoted in full under Critical Context)."))
+        steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
+    steps += [f"Still to do outside the code (the finished work waits on it): {step}" for step in _pending(state)]
+    write_up = _write_up(state)
+    steps += [f"The findings are in {write_up}, created earlier in this region: update it if the answer to the "
+              f"latest question changes them."] if write_up else []
     if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
         # the edits under way are not committed: the session's routine comes before they are
         steps.append(f"Before committing the edits under way, run the session's checks: "
@@ -329,6 +340,53 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     elif not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+def _latest_request_step(state: RegionState) -> str:
+    """The user's latest request as the next step; a bare go-ahead ("continue", "yes") as what it goes on with or
+    agrees to (its own words carry no task)."""
+    said = clip_words(state.latest_request, _LATEST_CHARS)
+    if state.answers_question:
+        return (f"Carry out what the agent asked or proposed, agreed to by the user's “{said}”: "
+                f"“{clip_words(state.answers_question, _LATEST_CHARS)}”")
+    reacts_to = _reacts_to(state)
+    if state.resumed or go_ahead(state.latest_request):
+        reacts_to = _closing_words(state.turns[-2].final_answer) if len(state.turns) > 1 else ""
+        what = f"the request in progress, “{clip_words(state.resumed, _LATEST_CHARS)}”" if state.resumed else \
+            "the work in progress"
+        where = f", from where the agent stopped before it: “{reacts_to}”" if reacts_to else ""
+        return f"Go on with {what} (the user said “{said}”){where}."
+    return f"Carry out the user's latest request: “{said}” " + (
+        f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to else "(quoted in full under Critical Context).")
+
+
+_WRITE_UP = re.compile(r"\.(?:md|markdown|txt|rst|adoc)$", re.I)
+_WRITE_VERB = re.compile(r"\b(?:write|summari[sz]e|document|jot|capture|record|put)\b", re.I)
+_WRITE_UP_WORD = re.compile(r"\b(?:summary|findings|issue|notes?|write-?up|md file|markdown file|report|options)\b", re.I)
+"""A request for a write-up of what was found ("write a summary for the issue and the options into a md file")."""
+
+
+def _write_up(state: RegionState) -> str:
+    """When the user questions findings after the agent wrote them up: the latest request asks a question the agent
+    is still working on (no file changed yet), and the last turn before it that changed files wrote new documents
+    only (an issue write-up, notes): those documents, which the answer may change. ``""`` otherwise."""
+    if len(state.turns) < 2 or state.latest_status not in (OPEN, INTERRUPTED) or state.turns[-1].changed \
+            or "?" not in state.latest_request[-400:]:
+        return ""
+    turn = next((turn for turn in reversed(state.turns[:-1]) if turn.changed), None)
+    wrote = turn.changed if turn else ()
+    actions = dict(state.modified)  # a document written whole, not one edited
+    if not wrote or not all(_WRITE_UP.search(path) and actions.get(path) == "written" for path in wrote) \
+            or not (_WRITE_VERB.search(turn.request[:1000]) and _WRITE_UP_WORD.search(turn.request[:1000])):
+        return ""  # (a README reworked is the work itself, no write-up of findings)
+    return ", ".join(f"`{path}`" for path in wrote[:2])
+
+
+def _pending(state: RegionState) -> list[str]:
+    """The steps outside the code finished requests wait on (a deploy, a restart, the user's check) that nothing
+    later did (:func:`.progress.pending_step`), the newest last."""
+    found = [pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE]
+    return list(dict.fromkeys(step for step in found if step))[-_PENDING:]
 
 
 def _report_step(report: Report) -> str:
@@ -398,7 +456,12 @@ def _reacts_to(state: RegionState) -> str:
     if len(state.turns) < 2 or state.turns[-1].final_answer or state.mid_work or any(state.subject) \
             or len(state.latest_request.split()) > _REPLY_WORDS:
         return ""
-    paragraphs = [p for p in re.split(r"\n\s*\n", state.turns[-2].final_answer.strip()) if p.strip()]
+    return _closing_words(state.turns[-2].final_answer)
+
+
+def _closing_words(answer: str) -> str:
+    """The last sentences of ``answer``'s last paragraph, whole, up to :data:`_REPLY_CONTEXT` characters."""
+    paragraphs = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()]
     found = sentences(paragraphs[-1]) if paragraphs else []
     kept: list[str] = []
     for sentence in reversed(found):

@@ -21,8 +21,8 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import COMMAND_PREFIX, NUDGE_WORDS, moves_on, names_a_stage, sets_work, task_goal, with_now, word_count
-from .progress import closed_items, done_items, left_something, undoes, undone_item
+from .goal import COMMAND_PREFIX, NUDGE_WORDS, go_ahead, moves_on, names_a_stage, sets_work, task_goal, with_now, word_count
+from .progress import closed_items, done_items, left_something, pending_step, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
@@ -132,10 +132,12 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
 
 def _add_done(new: Sections, state: RegionState) -> None:
     finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
+    pending = {id(turn): pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE}
     for turn in state.turns:
-        for commit in turn.commits:
-            if commit != UNNAMED_COMMIT:
-                new.add("done", f"{COMMITTED_LABEL} {commit}")
+        named = [commit for commit in turn.commits if commit != UNNAMED_COMMIT]
+        for number, commit in enumerate(named):
+            waits = pending.get(id(turn)) if number == len(named) - 1 else ""
+            new.add("done", f"{COMMITTED_LABEL} {commit}" + (f"{_PENDING_MARK}{waits}" if waits else ""))
     for item in closed_items(state)[-_CLOSED:]:  # a closed sub-task is done whatever its request's state
         new.add("done", item)
     after = {id(turn): state.turns[n + 1] for n, turn in enumerate(state.turns[:-1])}
@@ -144,7 +146,9 @@ def _add_done(new: Sections, state: RegionState) -> None:
         if undo is not None and undoes(undo.request):  # the user took it back: its work no longer stands
             new.add("done", undone_item(turn, undo))
         elif not turn.commits:
-            for item in done_items(turn):
+            found = done_items(turn)
+            waits = pending.get(id(turn))
+            for item in [found[0] + f"{_PENDING_MARK}{waits}", *found[1:]] if waits and found else found:
                 new.add("done", item)
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
@@ -484,16 +488,21 @@ def _with_skills(constraints: list[str], loaded: str) -> None:
 
 
 _DONE_MARK, _ANSWERED_MARK = " — done", " — answered"
+_PENDING_MARK = " — done in code, pending a step outside it: "
+"""A finished request whose work waits on a deploy, a release, a restart, a migration, a push or the user's check."""
 
 
 def _with_status(critical: list[str], turns: tuple[Turn, ...]) -> None:
     """Each "Earlier request:" line of a request the region finished before the user moved on says so (" — done", or
     " — answered" for a question): quoted bare, an answered request reads as one still to do."""
-    finished = {f"{_EARLIER_LABEL} {clip_words(turn.request, _EARLIER_CHARS)}": turn.request.rstrip().endswith(("?", "？"))
-                for turn in turns[:-1] if turn.status == DONE and turn.request.strip()}
+    finished = {f"{_EARLIER_LABEL} {clip_words(turn.request, _EARLIER_CHARS)}": n
+                for n, turn in enumerate(turns[:-1]) if turn.status == DONE and turn.request.strip()}
     for number, item in enumerate(critical):
         if item in finished:
-            critical[number] = item + (_ANSWERED_MARK if finished[item] else _DONE_MARK)
+            turn = turns[finished[item]]
+            waits = pending_step(turns, finished[item])  # finished in code, not yet where it takes effect
+            critical[number] = item + (_ANSWERED_MARK if turn.request.rstrip().endswith(("?", "？")) else
+                                       f"{_PENDING_MARK}{clip_words(waits, 120)}" if waits else _DONE_MARK)
 
 
 def _within_room(critical: list[str], room: int, draw: Callable[[], str]) -> None:
@@ -569,7 +578,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         last = number == len(turns) - 1
         changed = worked_after or bool(turn.changed or turn.commits)
         worked = changed or (last and working)
-        command, short = request.startswith(COMMAND_PREFIX), word_count(request) < NUDGE_WORDS
+        command, short = request.startswith(COMMAND_PREFIX), word_count(request) < NUDGE_WORDS or go_ahead(request)
         asked = closing_question(before.final_answer) if before.commits and before.status in (DONE, ASKED) else ""
         if asked and (turn.reply or short):  # the agent asked what comes next once its work was in
             if not short:

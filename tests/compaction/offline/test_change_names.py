@@ -77,6 +77,10 @@ def test_markup_attributes_and_props_are_no_names_the_change_brought_in(edit: tu
     assert {"displayName", "formatDisplayName"} & set(named) or "ProfileCardProps" in named
 
 
+PROJECT = {"call_model", "compile_pattern", "makeTableName"}
+"""What the project defines (:func:`.definitions.defined_names` of the region): the calls below are to its own."""
+
+
 @given(st.sampled_from([
     ('result = call_model(\n    max_tokens=3,\n    user_id=uid,\n)\n', "svc/api.py", {"call_model"}),
     ('t.Errorf("got %s\\nPlease retry", x)\nok := strings.HasPrefix(x, "a")\n', "x_test.go", set()),
@@ -88,7 +92,7 @@ def test_markup_attributes_and_props_are_no_names_the_change_brought_in(edit: tu
 ]))
 def test_words_of_strings_comments_arguments_and_members_are_no_names(case: tuple) -> None:
     text, path, expected = case
-    assert set(new_names(text, "unrelated()", path)) == expected
+    assert set(new_names(text, "unrelated()", path, PROJECT)) == expected
 
 
 def test_a_stylesheet_names_the_classes_it_defines() -> None:
