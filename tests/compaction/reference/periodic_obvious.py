@@ -5,6 +5,7 @@ the rare pairs and triples), never how it is counted. Slow: for tests only."""
 
 from __future__ import annotations
 
+import functools
 import math
 import string
 import unicodedata
@@ -297,17 +298,29 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
+    if any(chr(code) in text for code in spec.CONTROLS + b"\x00"):  # (tok39)
+        units = max(units, control_units(text, latin))
     return units
+
+
+def control_units(text: str, latin: bytes) -> int:
+    """A token per control character and per run of NUL, and the run bound of the rest, one character at a time
+    (issue 23.7, tok39)."""
+    lone, rest = 0, bytearray()
+    for index, code in enumerate(latin):
+        if code in spec.CONTROLS or code == 0 and (index == 0 or latin[index - 1] != 0):
+            lone += 1
+        elif code:
+            rest.append(code)
+    return lone * UNIT + (before.run_units(bytes(rest)) if rest else 0)
 
 
 def unheld_units(text: str) -> int:
     """A token per word after a space in the first PREFIX_CHARS characters that no token holds (issue 23.7, tok38),
     one character at a time: a run of ASCII letters after a space and before no letter, lowercase or capitalized,
     of two letters or more, in neither the short words nor the common words as it is written."""
-    from pi_compact.compaction.token_tables import SHORT_WORDS
-
     letters = string.ascii_letters
-    short, held = set(SHORT_WORDS.split()), {word.decode() for word in spec._common_words()}
+    short, held = _unheld_tables()
     unheld = 0
     for start in range(1, min(len(text), spec.PREFIX_CHARS)):
         if text[start - 1] != " " or text[start] not in letters:
@@ -319,6 +332,15 @@ def unheld_units(text: str) -> int:
         if end <= spec.PREFIX_CHARS and len(word) > 1 and (word.islower() or word[0].isupper() and word[1:].islower()):
             unheld += word not in (short if len(word) < 4 else held)
     return unheld * UNIT
+
+
+@functools.cache
+def _unheld_tables() -> tuple[frozenset[str], frozenset[str]]:
+    """The short words and the common words as :func:`unheld_units` reads them (built once: rebuilt per call, they
+    made the comparison over every bundled session's strings take minutes)."""
+    from pi_compact.compaction.token_tables import SHORT_WORDS
+
+    return frozenset(SHORT_WORDS.split()), frozenset(word.decode() for word in spec._common_words())
 
 
 def copy_periods(text: str) -> dict[int, int]:
