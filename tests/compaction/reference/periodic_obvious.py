@@ -304,15 +304,17 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
 
 
 def control_units(text: str, latin: bytes) -> int:
-    """A token per control character and per run of NUL, and the run bound of the rest, one character at a time
-    (issue 23.7, tok39)."""
-    lone, rest = 0, bytearray()
+    """A token per control character and per run of NUL, and the run bound of each piece between them (one
+    more for a piece that ends in two spaces before one), one character at a time (issue 23.7, tok39)."""
+    lone, runs, piece = 0, 0, bytearray()
     for index, code in enumerate(latin):
-        if code in spec.CONTROLS or code == 0 and (index == 0 or latin[index - 1] != 0):
-            lone += 1
-        elif code:
-            rest.append(code)
-    return lone * UNIT + (before.run_units(bytes(rest)) if rest else 0)
+        if code in spec.CONTROLS or code == 0:
+            lone += code != 0 or index == 0 or latin[index - 1] != 0
+            runs += (before.run_units(bytes(piece)) if piece else 0) + (piece[-2:] == b"  ") * UNIT
+            piece.clear()
+        else:
+            piece.append(code)
+    return lone * UNIT + runs + (before.run_units(bytes(piece)) if piece else 0)
 
 
 def unheld_units(text: str) -> int:
