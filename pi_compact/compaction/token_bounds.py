@@ -982,11 +982,17 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
-    if not text.isprintable():  # a line break or a tab is enough, and the C count below tells the rest
-        controls = latin.translate(None, _NOT_CONTROLS)
-        if controls:
-            units = max(units, control_units(latin, controls))
+    if not text.isprintable():  # a line break or a tab is enough, and a C count of the first characters tells
+        head = latin[:PREFIX_CHARS]
+        controls = head.translate(None, _NOT_CONTROLS)
+        if controls:  # the first characters cut at each control character, the rest by its runs
+            rest = latin[PREFIX_CHARS:]
+            units = max(units, control_units(head, controls) + (run_units(rest) - CUT_UNITS if rest else 0))
     return units
+
+
+CUT_UNITS = 2 * UNITS_PER_TOKEN
+"""What cutting a text in two can add to the sum of the parts' bounds: a run split, and a run of NUL counted in both."""
 
 
 CONTROLS = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
@@ -1002,7 +1008,8 @@ _CONTROL_RUN = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]+")  # CONTROLS and NUL
 
 def control_units(latin: bytes, controls: bytes | None = None) -> int:
     r"""A bound of a text that writes control characters (its Latin-1 bytes; ``controls``: those of them that are
-    :data:`CONTROLS` or NUL, if the caller has them), in 1/32 tokens: a token per control character and per run of
+    :data:`CONTROLS` or NUL, if the caller has them; :func:`bound_units` reads the first :data:`PREFIX_CHARS`
+    characters so, a piece costing a microsecond), in 1/32 tokens: a token per control character and per run of
     NUL, and the run bound of each piece between them. No token holds a control character and anything else, so the
     text is cut at each: its tokens are the controls' and those of the pieces, each at least its runs, and one more
     for a piece that ends in two spaces or more (the last space would join what follows it, a control character that

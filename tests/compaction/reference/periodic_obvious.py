@@ -298,8 +298,9 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
-    if any(chr(code) in text for code in spec.CONTROLS + b"\x00"):  # (tok39)
-        units = max(units, control_units(text, latin))
+    head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
+    if any(code in head for code in spec.CONTROLS + b"\x00"):  # (tok39)
+        units = max(units, control_units(text, head) + (before.run_units(rest) - 2 * UNIT if rest else 0))
     return units
 
 
