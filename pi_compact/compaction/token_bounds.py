@@ -971,13 +971,15 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
     inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    # what the unheld words and the random letters must exceed to change the result: the other ends inside runs,
+    # or what brings the run bound up to the weights or the floor (either is taken anyway)
+    beside = max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)
     if size == len(text) and runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
         # ASCII whose runs are priced above its weights (no language's average: the weights of English stay above
         # its runs): each word after a space that no token holds whole is two tokens at least
-        inner = max(inner, unheld_units(latin, max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)))
-    # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
-    # bound up to the weights or the floor (either is taken anyway)
-    beside = max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)
+        unheld = unheld_units(latin, beside)
+        if unheld > beside:
+            inner = beside = unheld
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
@@ -986,13 +988,14 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
         head = latin[:PREFIX_CHARS]
         controls = head.translate(None, _NOT_CONTROLS)
         if controls:  # the first characters cut at each control character, the rest by its runs
-            rest = latin[PREFIX_CHARS:]
-            units = max(units, control_units(head, controls) + (run_units(rest) - CUT_UNITS if rest else 0))
+            rest = runs - run_units(head) - CUT_UNITS if len(latin) > PREFIX_CHARS else 0  # the rest's runs at least
+            units = max(units, control_units(head, controls) + rest)
     return units
 
 
 CUT_UNITS = 2 * UNITS_PER_TOKEN
-"""What cutting a text in two can add to the sum of the parts' bounds: a run split, and a run of NUL counted in both."""
+"""What cutting a text in two can add to the sum of the parts' run bounds: a run split in two, a run of NUL counted in
+both (so the rest's runs are at least the whole text's less the first characters' less this)."""
 
 
 CONTROLS = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
@@ -1045,12 +1048,10 @@ def unheld_units(latin: bytes, beside: int = 0) -> int:
         latin = latin[:PREFIX_CHARS]
         if cut:  # a word the prefix cuts is not read
             latin = latin.rstrip(_ASCII_LETTERS)
-    if latin.count(b" ") * UNITS_PER_TOKEN <= beside:
+    if beside > 0 and latin.count(b" ") * UNITS_PER_TOKEN <= beside:
         return 0
     held = _HELD_WORDS or _held_words()
-    pieces = latin.split(b" ")
-    del pieces[0]
-    if held.issuperset(pieces):  # what follows each space a held word: short natural text, told in two C calls
+    if held.issuperset(latin.split()):  # every word between whitespace held: short natural text, in two C calls
         return 0
     found = _SPACED_WORD.findall(latin)
     return (len(found) - sum(map(held.__contains__, found))) * UNITS_PER_TOKEN  # counted in C

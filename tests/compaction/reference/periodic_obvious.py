@@ -300,7 +300,8 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         units = max(units, copies_units(text))
     head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
     if any(code in head for code in spec.CONTROLS + b"\x00"):  # (tok39)
-        units = max(units, control_units(text, head) + (before.run_units(rest) - 2 * UNIT if rest else 0))
+        whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
+        units = max(units, control_units(text, head) + (whole if rest else 0))
     return units
 
 
