@@ -984,12 +984,13 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
-    if not text.isprintable():  # a line break or a tab is enough, and a C count of the first characters tells
-        head = latin[:PREFIX_CHARS]
-        controls = head.translate(None, _NOT_CONTROLS)
-        if controls:  # the first characters cut at each control character, the rest by its runs
-            rest = runs - run_units(head) - CUT_UNITS if len(latin) > PREFIX_CHARS else 0  # the rest's runs at least
-            units = max(units, control_units(head, controls) + rest)
+    head = latin if len(latin) <= PREFIX_CHARS else latin[:PREFIX_CHARS]
+    controls = head.translate(None, _NOT_CONTROLS)  # one C pass over the first characters
+    # the control bound is at most the runs and four tokens a control character (itself, a space before it, a run
+    # and a whitespace end it cuts): read only where that could exceed the rest
+    if controls and runs + 4 * len(controls) * UNITS_PER_TOKEN > units:
+        rest = runs - run_units(head) - CUT_UNITS if len(latin) > PREFIX_CHARS else 0  # the rest's runs at least
+        units = max(units, control_units(head, controls) + rest)
     return units
 
 
