@@ -977,13 +977,17 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     if size == len(text) and runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
         # ASCII whose runs are priced above its weights (no language's average: the weights of English stay above
         # its runs): each word after a space that no token holds whole is two tokens at least
-        unheld = unheld_units(latin, beside)
-        if unheld > beside:
-            inner = beside = unheld
+        held = _HELD_WORDS or _held_words()
+        if size > PREFIX_CHARS or not held.issuperset(latin.split()):  # a short text of held words: no call
+            unheld = unheld_units(latin, beside)
+            if unheld > beside:
+                inner = beside = unheld
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
+    if len(text) <= PREFIX_CHARS and text.isprintable():  # a short line: no control character, told in C
+        return units
     head = latin if len(latin) <= PREFIX_CHARS else latin[:PREFIX_CHARS]
     controls = head.translate(None, _NOT_CONTROLS)  # one C pass over the first characters
     # the control bound is at most the runs and four tokens a control character (itself, a space before it, a run
