@@ -246,14 +246,17 @@ class _RunSearch:
                         at = find(run, after, end) if after < end else -1
                         continue
                     line_start, line_end, keys = starts[span], slots[span].end, None
-                if key_rest(data, where + size) is not None:  # in a key (of nearly every line)
+                rest = key_rest(data, where + size)
+                if rest is not None:  # in a key (of nearly every line)
                     if keys is None:  # the line's list of keys, looked up once per line
                         kept = in_keys.get(line_start)
                         if kept is None:
                             kept = in_keys[line_start] = line_end, []
                         keys = kept[1]
                     keys.append(where)
-                    at = find(run, at + size, end)  # the line may hold it in a text further on
+                    # the line may hold it in a text further on, never further in this key: searched from the
+                    # key's end (from the run's, a key made of the run repeated was read to its end per run)
+                    at = find(run, rest.end() - base, end)
                     continue
                 found[line_start] = line_end
                 at = find(run, line_end - base, end) if line_end < stop else -1
@@ -342,13 +345,15 @@ def _in_arguments(data: bytes, start: int, end: int, keys: list[int]) -> bool:
     strings whole (a bracket in a string is text); a value that does not close before the line ends (a line
     that does not parse) reaches the line's end: the keys count then, which costs a parse, never a hit."""
     at = data.find(b'"arguments"', start, keys[-1])  # found as bytes first: a regex's search is slower
+    ordered = sorted(keys) if at >= 0 else keys  # a part searched again found its keys again, after
     while at >= 0:
         found = _ARGUMENTS.match(data, at, end)
         if found is None:  # the string "arguments", not the key
             at = data.find(b'"arguments"', at + 1, keys[-1])
             continue
         stop = _container_end(data, found.end() - 1, end)
-        if any(found.end() <= key < stop for key in keys):
+        first = bisect_left(ordered, found.end())  # the keys, not each "arguments" against every key
+        if first < len(ordered) and ordered[first] < stop:
             return True
         at = data.find(b'"arguments"', stop, keys[-1])  # an "arguments" inside this value is inside it
     return False

@@ -428,3 +428,48 @@ def test_a_run_that_overlaps_itself_is_always_searched_again():
     assert not search._as_written(data.lower(), 0, len(data))
     plain = byte_search._RunSearch(data, [b"aa"[:1]], [0], [_slot(1, 0, len(data))], [{}], [{}])
     assert plain._as_written(data.lower(), 0, len(data)) is (data.lower().count(b"a") == data.count(b"a"))
+
+
+class _CountedMatch:
+    """A pattern whose ``match`` calls are counted (how many times a key's rest is read)."""
+
+    def __init__(self, pattern) -> None:
+        self.pattern, self.calls = pattern, 0
+
+    def match(self, *args):
+        self.calls += 1
+        return self.pattern.match(*args)
+
+
+@pytest.mark.parametrize("repeats", [1, 50, 2000])
+@pytest.mark.parametrize("where", ["usage", "arguments"])
+def test_a_key_made_of_the_run_repeated_is_read_once(monkeypatch, repeats, where):
+    """A key holding the run many times (``cachecache…":``) is one key: its rest is read once, not once per
+    occurrence of the run (each read goes to the key's end: a key of 400 kB took minutes), and the line is let
+    through exactly when the key is inside a tool call's arguments."""
+    key = "cache" * repeats
+    message = {"role": "assistant", "content": [{"type": "text", "text": "no"}], "usage": {key: 1}}
+    if where == "arguments":
+        message["content"].append({"type": "toolCall", "id": "c", "name": "n", "arguments": {key: 1}})
+    data = orjson.dumps({"type": "message", "id": "k", "message": message}) + b"\n"
+    counted = _CountedMatch(byte_search._KEY_REST)
+    monkeypatch.setattr(byte_search, "_KEY_REST", counted)
+    found = byte_search.candidates_in(data, "cache", [_slot(1, 0, len(data) - 1)])
+    assert [slot.line for slot in found] == ([1] if where == "arguments" else [])
+    assert counted.calls == (2 if where == "arguments" else 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.dictionaries(st.sampled_from(["arguments", "x", "cache"]), _values, max_size=4),
+       order=st.randoms(use_true_random=False))
+def test_the_keys_of_a_line_tell_the_same_in_any_order_and_repeated(value, order):
+    """A part searched again finds a line's keys again, after those found first: the answer is the same as for
+    the keys once, in order."""
+    names: list[str] = []
+    inside: set[str] = set()
+    for line in _lines(_numbered(value, names, inside)):
+        keys = sorted(line.index(b'"' + name.encode() + b'":') + 1 for name in names)
+        if not keys:
+            continue
+        again = keys + order.sample(keys, len(keys)) + [keys[-1]]  # the last found is the last key
+        assert byte_search._in_arguments(line, 0, len(line), again) == bool(inside)
