@@ -279,7 +279,8 @@ def _env_value(found: re.Match) -> str:
 
 def _assigned_value(found: re.Match) -> str:
     prefix, name, value = found.group(1), found.group(2), found.group(3)
-    if value[:1] == "\\":  # JSON inside a JSON string: \"name\": \"value\" (its closing \" stays after the match)
+    if value[:1] == "\\" and value.lstrip("\\")[:1] == '"':  # JSON inside a JSON string: \"name\": \"value\"
+        # (its closing \" stays after the match); a bare value may open with an escape too (``token: \\x41``)
         opening = value[: value.index('"') + 1]
         inner = value[len(opening):].rstrip("\\")
         if not _is_secret_name(name.lstrip("$@")) or not _is_secret_value(f'"{inner}"', name, prefix):

@@ -428,3 +428,138 @@ def test_a_run_that_overlaps_itself_is_always_searched_again():
     assert not search._as_written(data.lower(), 0, len(data))
     plain = byte_search._RunSearch(data, [b"aa"[:1]], [0], [_slot(1, 0, len(data))], [{}], [{}])
     assert plain._as_written(data.lower(), 0, len(data)) is (data.lower().count(b"a") == data.count(b"a"))
+
+
+class _CountedMatch:
+    """A pattern whose ``match`` calls are counted (how many times a key's rest is read)."""
+
+    def __init__(self, pattern) -> None:
+        self.pattern, self.calls = pattern, 0
+
+    def match(self, *args):
+        self.calls += 1
+        return self.pattern.match(*args)
+
+
+@pytest.mark.parametrize("repeats", [1, 50, 2000])
+@pytest.mark.parametrize("where", ["usage", "arguments"])
+def test_a_key_made_of_the_run_repeated_is_read_once(monkeypatch, repeats, where):
+    """A key holding the run many times (``cachecache…":``) is one key: its rest is read once, not once per
+    occurrence of the run (each read goes to the key's end: a key of 400 kB took minutes), and the line is let
+    through exactly when the key is inside a tool call's arguments."""
+    key = "cache" * repeats
+    message = {"role": "assistant", "content": [{"type": "text", "text": "no"}], "usage": {key: 1}}
+    if where == "arguments":
+        message["content"].append({"type": "toolCall", "id": "c", "name": "n", "arguments": {key: 1}})
+    data = orjson.dumps({"type": "message", "id": "k", "message": message}) + b"\n"
+    counted = _CountedMatch(byte_search._KEY_REST)
+    monkeypatch.setattr(byte_search, "_KEY_REST", counted)
+    found = byte_search.candidates_in(data, "cache", [_slot(1, 0, len(data) - 1)])
+    assert [slot.line for slot in found] == ([1] if where == "arguments" else [])
+    assert counted.calls == (2 if where == "arguments" else 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=st.dictionaries(st.sampled_from(["arguments", "x", "cache"]), _values, max_size=4),
+       order=st.randoms(use_true_random=False))
+def test_the_keys_of_a_line_tell_the_same_in_any_order_and_repeated(value, order):
+    """A part searched again finds a line's keys again, after those found first: the answer is the same as for
+    the keys once, in order."""
+    names: list[str] = []
+    inside: set[str] = set()
+    for line in _lines(_numbered(value, names, inside)):
+        keys = sorted(line.index(b'"' + name.encode() + b'":') + 1 for name in names)
+        if not keys:
+            continue
+        again = keys + order.sample(keys, len(keys)) + [keys[-1]]  # the last found is the last key
+        assert byte_search._in_arguments(line, 0, len(line), again) == bool(inside)
+
+
+_TAIL_TEXTS = st.sampled_from(["cacheRead", "the cache", 'say "cacheRead": 1', "x]", "{", "argument", "no"])
+_TAIL_KEYS = st.sampled_from(["cacheRead", "CacheWrite", "arguments", "argumentsCache", "x", "cache"])
+_tail_values = st.recursive(
+    st.one_of(_TAIL_TEXTS, st.integers(0, 9), st.none()),
+    lambda children: st.one_of(st.lists(children, max_size=2), st.dictionaries(_TAIL_KEYS, children, max_size=3)),
+    max_leaves=8,
+)
+
+
+def _tail_message(draw_content, usage, extra, content_shape):
+    """An assistant message with its usage (keys holding the run) after or before its content."""
+    if content_shape == "blocks":
+        content = [{"type": "text", "text": draw_content},
+                   {"type": "toolCall", "id": "c", "name": "n", "arguments": extra}]
+    elif content_shape == "block":  # a content that is one block: its arguments are at level 4
+        content = {"type": "toolCall", "id": "c", "name": "n", "arguments": extra}
+    else:
+        content = draw_content
+    return {"role": "assistant", "content": content, "usage": usage}
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+          deadline=None)
+@given(text=_TAIL_TEXTS, usage=st.dictionaries(_TAIL_KEYS, _tail_values, max_size=4),
+       extra=st.dictionaries(_TAIL_KEYS, _tail_values, max_size=3),
+       content_shape=st.sampled_from(["blocks", "block", "text"]), usage_first=st.booleans(),
+       damage=st.sampled_from(["", "cut", "nest", "escape"]),
+       query=st.sampled_from(["cache", "cacheread", "argument", "arguments", "read"]))
+def test_keys_told_in_no_text_from_the_bytes_after_them_are_those_the_arguments_test_tells(
+        monkeypatch, text, usage, extra, content_shape, usage_first, damage, query):
+    """A line's keys after which its bytes prove the run is in keys of no tool call's arguments
+    (:func:`byte_search._keys_only_to_end`) are passed over without :func:`byte_search._in_arguments`: the
+    same lines are let through as with every key kept and tested, on lines of any shape (usage before the
+    content, a content that is one block, keys named ``arguments``, texts that say ``"cacheRead":``, brackets
+    and escapes in strings, deep nesting, a line cut short)."""
+    lines = []
+    for said in (text, text.upper()):  # a text's word in another case: found in the line lowered
+        message = _tail_message(said, usage, extra, content_shape)
+        if usage_first:
+            message = {"usage": message.pop("usage"), **message}
+        line = orjson.dumps({"type": "message", "id": f"k{len(lines)}", "message": message})
+        if damage == "cut":
+            line = line[: len(line) * 2 // 3]
+        elif damage == "nest":
+            line = line[:-1] + b',"deep":' + b"[" * 120 + b'{"cacheRead":1}' + b"]" * 120 + b"}"
+        elif damage == "escape":
+            line = line.replace(b"no", b'n\\"o')
+        lines.append(line)
+    data = b"\n".join(lines) + b"\n"
+    scope = [_slot(1, 0, len(lines[0])), _slot(2, len(lines[0]) + 1, len(data) - 1)]
+    found = [slot.line for slot in byte_search.candidates_in(data, query, scope)]
+    with monkeypatch.context() as patched:  # each example's own: the fixture is the test's
+        patched.setattr(byte_search, "_keys_only_to_end", lambda *args: False)
+        assert found == [slot.line for slot in byte_search.candidates_in(data, query, scope)]
+    if damage == "":
+        with_entries = [number for number, raw in enumerate(lines, 1) if _holds(raw, query)]
+        assert set(with_entries) <= set(found)
+
+
+def _holds(raw: bytes, query: str) -> bool:
+    """Whether the entry of ``raw`` holds ``query`` in its text, as a search tests it."""
+    return _matcher(query)(_entry_text(orjson.loads(raw))) is not None
+
+
+@pytest.mark.parametrize(
+    ("line", "decided"),
+    [
+        (b'{"message":{"content":"x","usage":{"cacheRead":1,"cost":{"cacheRead":2}}}}', True),  # level 3
+        (b'{"message":{"content":{"arguments":{"cacheRead":1}}}}', False),  # arguments: level 4
+        (b'{"message":{"content":{"x":{"cacheRead":1}}}}', False),  # level 4: not decided
+        (b'{"message":{"usage":{"cacheRead":1},"content":{"arguments":{"cacheWrite":1}}}}', False),
+        (b'{"message":{"usage":{"cacheRead":1},"content":"the cache"}}', False),  # then in a text
+        (b'{"message":{"usage":{"cacheRead":1},"content":"a ]"}}', False),  # a bracket in a string
+        (b'{"message":{"usage":{"cacheRead":1},"content":"a \\" b"}}', False),  # an escape
+        (b'{"message":{"usage":{"cacheRead":1},"content":"x"}}', True),
+    ],
+)
+def test_the_keys_after_which_the_bytes_hold_the_run_in_no_text(line, decided):
+    at = line.index(b"cacheRead")
+    after = at + len(b'cacheRead":')
+    assert byte_search._keys_only_to_end(line, line, 0, b"cache", at, after, len(line)) is decided
+
+
+def test_a_key_at_the_start_of_the_bytes_is_no_argument_only_when_it_is_not_named_so():
+    """The key ``"arguments"`` holding the run is looked for from the bytes' start (not from their end)."""
+    line = b'{"arguments":{"x":1}}'
+    at = line.index(b"argument")
+    assert not byte_search._keys_only_to_end(line, line, 0, b"argument", at, at + len(b'arguments":'), len(line))
