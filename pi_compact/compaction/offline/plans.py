@@ -9,7 +9,9 @@ items still unchecked at the end. Work that the region committed under the same 
 Not every Markdown file with checkboxes is the agent's work plan: an issue write-up or a report ends with an
 "Implementation Checklist" for someone else. A checklist file is a plan when the agent works through it (an edit or
 a rewrite in the region ticks one of its boxes) or when its place names it one (``PLAN.md``, ``TODO.md``,
-``plans/…/TASKS.md``, ``docs/roadmap.md``, Claude Code's ``~/.claude/plans/<slug>.md``). Tool names compare in any
+``plans/…/TASKS.md``, ``docs/roadmap.md``, Claude Code's ``~/.claude/plans/<slug>.md``) and nothing was done since
+it was written: a plan carried out without ticking (the agent changed other files since, or named its items as it
+went: "TASK-001 complete") leaves boxes unchecked that are no record of what is left. Tool names compare in any
 case (Claude Code's ``Write``, ``Edit``, ``MultiEdit``, ``Read``), and a read's line numbers (``   12→``) are not
 the file's text.
 """
@@ -54,13 +56,14 @@ class PlanItems:
 def open_plan_items(messages: Any, done_text: str = "") -> PlanItems | None:
     """The checklist file the agent changed last in ``messages``, if any, with its open items; items whose short
     name (``WP14``) appears in ``done_text`` (the region's commit messages) are left out as finished."""
-    texts, changed, ticked, spoken, since = _follow(messages)
+    texts, changed, ticked, spoken, since, work = _follow(messages)
     for path in reversed(changed):
         if path not in ticked and not names_a_plan(path):
             continue  # a write-up with a checklist for someone else (an issue, a report), not the agent's plan
         found = _open_items(texts[path], done_text) if path in texts else None
-        if found is not None and path not in ticked and _worked_unticked(texts[path], spoken[since[path]:]):
-            continue  # the agent works through its items by name without ticking them: the boxes are no record
+        if found is not None and path not in ticked and (work[path] or _worked_unticked(texts[path],
+                                                                                    spoken[since[path]:])):
+            continue  # the agent worked on since, other files or its items by name, and ticked none: no record
         if found is not None:
             return PlanItems(path, *found)
     return None
@@ -166,16 +169,18 @@ _SAID_LIMIT = 200_000
 """How much of the agent's words since the plan changed is searched, from the end."""
 
 
-def _follow(messages: Any) -> tuple[dict[str, str], list[str], set[str], list[str], dict[str, int]]:
+def _follow(messages: Any) -> tuple[dict[str, str], list[str], set[str], list[str], dict[str, int], dict[str, int]]:
     """The files' texts as far as the calls that succeeded show them, the paths the agent changed (last changed
-    last), those where a change ticked a box, the agent's words in order, and per changed path how many of those
-    came before its last change."""
+    last), those where a change ticked a box, the agent's words in order, per changed path how many of those came
+    before its last change, and how many changes of other files came after it."""
     calls: dict[str, dict] = {}
     texts: dict[str, str] = {}
     changed: list[str] = []
     ticked: set[str] = set()
     spoken: list[str] = []
     since: dict[str, int] = {}
+    changes_at: dict[str, int] = {}
+    changes = 0
     for message in message_dicts(messages):
         if message.get("role") == "assistant" and isinstance(message.get("content"), list):
             spoken += [block["text"] for block in message["content"] if isinstance(block, dict)
@@ -186,6 +191,8 @@ def _follow(messages: Any) -> tuple[dict[str, str], list[str], set[str], list[st
         elif message.get("role") == "toolResult" and not message.get("isError"):
             call_id = message.get("toolCallId")
             block = calls.pop(call_id, None) if isinstance(call_id, str) else None
+            if block and str(block.get("name") or "").lower() in WRITE_TOOLS | EDIT_TOOLS:
+                changes += 1
             for path, text, is_change in _after(block, message, texts) if block else ():
                 if is_change and _ticks(block.get("arguments"), texts.get(path), text):
                     ticked.add(path)
@@ -195,8 +202,8 @@ def _follow(messages: Any) -> tuple[dict[str, str], list[str], set[str], list[st
                     texts[path] = text
                 if is_change:
                     changed = [p for p in changed if p != path] + [path]
-                    since[path] = len(spoken)
-    return texts, changed, ticked, spoken, since
+                    since[path], changes_at[path] = len(spoken), changes
+    return texts, changed, ticked, spoken, since, {path: changes - at for path, at in changes_at.items()}
 
 
 def _ticks(arguments: Any, before: str | None, after: str | None) -> bool:

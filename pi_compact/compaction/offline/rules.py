@@ -389,6 +389,7 @@ _ANSWER_KEY = re.compile(r"(?:^|(?<=[\n,;]))\s{0,3}(?:q(?:uestion)?\s{0,2})?(\d{
 _QUESTION_CHARS = 110
 _ANSWER_CHARS = 80
 _ANSWERS_CHARS = 600
+_PLAN_BRIEF_CHARS = 140
 
 
 def answered_questions(answer: str, reply: str) -> str:
@@ -412,7 +413,12 @@ def answered_questions(answer: str, reply: str) -> str:
                for n, key in enumerate(keys)}
     settled = [f"{clip_words(questions[key], _QUESTION_CHARS)} → “{clip_words(' '.join(text.split()).strip(' ,;'), _ANSWER_CHARS)}”"
                for key, text in answers.items() if key in questions and text.strip(" ,;\n")]
-    return "the agent's questions, answered: " + "; ".join(settled) if len(settled) >= 2 else ""
+    if len(settled) < 2:
+        return ""
+    plan = _proposed_plan(answer)  # the proposal the questions were about, when the answer laid one out
+    lead = f"{clip_words(plan, _PLAN_BRIEF_CHARS)} — the user answered its questions: " if plan else \
+        "the agent's questions, answered: "
+    return lead + "; ".join(settled)
 
 
 def accepted_proposal(answer: str, reply: str) -> str:

@@ -79,3 +79,14 @@ def test_claude_codes_numbered_read_gives_the_plan_text() -> None:
 def test_what_names_a_plan() -> None:
     assert all(map(names_a_plan, ["PLAN.md", "plans/x/design.md", "phase2-plan.md", "todo.txt", "WP-list.md"]))
     assert not any(map(names_a_plan, ["ISSUE-42.md", "explanation.md", "planet.md", "docs/report.md"]))
+
+
+@EXAMPLES
+@given(path=PLAN_PATHS)
+def test_a_plan_carried_out_without_ticking_is_no_record(path: str) -> None:
+    """Claude Code's plan mode: the plan is written, approved, then carried out file by file, its boxes never
+    ticked: they say nothing of what is left."""
+    messages = [user("Implement the plan."), *_write(path),
+                assistant(call("e", "Edit", file_path="src/parser.py", old_string="a", new_string="b")),
+                result("e", "Edit", "The file has been updated.")]
+    assert open_plan_items(messages) is None
