@@ -389,7 +389,17 @@ _ANSWER_KEY = re.compile(r"(?:^|(?<=[\n,;]))\s{0,3}(?:q(?:uestion)?\s{0,2})?(\d{
 _QUESTION_CHARS = 110
 _ANSWER_CHARS = 80
 _ANSWERS_CHARS = 600
-_PLAN_BRIEF_CHARS = 140
+_PLAN_BRIEF_CHARS = 120
+
+
+_SUBJECT = re.compile(r"([^:?\n]{3,40}?)\s{0,2}[:—–]\s")
+"""A question that opens with its subject ("Depth limit: how far back should we look?")."""
+
+
+def _subject(question: str) -> str:
+    """What a question is about: the subject it opens with, else the question itself, cut short."""
+    subject = _SUBJECT.match(question)
+    return subject.group(1).strip() if subject else clip_words(question, _QUESTION_CHARS)
 
 
 def answered_questions(answer: str, reply: str) -> str:
@@ -411,7 +421,7 @@ def answered_questions(answer: str, reply: str) -> str:
     keys = list(_ANSWER_KEY.finditer(said))
     answers = {key.group(1): said[key.end():keys[n + 1].start() if n + 1 < len(keys) else len(said)]
                for n, key in enumerate(keys)}
-    settled = [f"{clip_words(questions[key], _QUESTION_CHARS)} → “{clip_words(' '.join(text.split()).strip(' ,;'), _ANSWER_CHARS)}”"
+    settled = [f"{_subject(questions[key])} → “{clip_words(' '.join(text.split()).strip(' ,;'), _ANSWER_CHARS)}”"
                for key, text in answers.items() if key in questions and text.strip(" ,;\n")]
     if len(settled) < 2:
         return ""
