@@ -160,7 +160,8 @@ def missing_program(error: str, command: str) -> str | None:
 
 _USAGE_ERROR = re.compile(
     r"\bis not an? [\w.-]{1,40} (?:command|subcommand|option)\b"
-    r"|\b(?:unknown|unrecognized|unrecognised|invalid|unsupported|unexpected) (?:sub)?(?:command|option|flag|argument)s?\b"
+    r"|\b(?:unknown|unrecognized|unrecognised|invalid|unsupported|unexpected)"
+    r" (?:sub)?(?:command|option|flag|argument)s?\b"
     r"|\bno such (?:sub)?(?:command|option)\b|\binvalid choice\b|\bunexpected argument\b"
     r"|\b(?:found|got) (?:an )?unexpected (?:argument|option)\b",
     re.I)
@@ -338,5 +339,5 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "without_cd", "open_and_resolved", "turned_back", "with_filtered_errors", "with_stops",
-           "work_failure"]
+__all__ = ["action_label", "command_key", "misused_program", "without_cd", "open_and_resolved", "turned_back",
+           "with_filtered_errors", "with_stops", "work_failure"]

@@ -89,8 +89,9 @@ _HARNESS_REFUSAL = re.compile(
     r"|\bPermission to use [\w.:-]{1,80} (?:has been|was|is) denied\b"
     r"|\b(?:PreToolUse|BeforeTool)(?::[\w.-]{1,80})? hook (?:error|blocked|denied|returned blocking error)\b"
     r"|\bhook (?:PreToolUse|BeforeTool)(?::[\w.-]{1,80})? (?:denied|blocked)\b"
-    r"|\b(?:denied|blocked|rejected|forbidden|disallowed) by (?:the |a |your )?(?:(?:approval|execution|sandbox|security|"
-    r"permission) )?(?:policy|policies|sandbox|hook|execpolicy|permission (?:rules?|settings)|settings)\b"
+    r"|\b(?:denied|blocked|rejected|forbidden|disallowed) by (?:the |a |your )?"
+    r"(?:(?:approval|execution|sandbox|security|permission) )?"
+    r"(?:policy|policies|sandbox|hook|execpolicy|permission (?:rules?|settings)|settings)\b"
     r"|\brequires user (?:confirmation|approval), which is not (?:supported|available)\b"
     r"|\bspecified a rule which prevents you from using\b",
     re.I,

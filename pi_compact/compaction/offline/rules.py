@@ -647,5 +647,6 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "corrections", "lasting", "names_any", "picked_option",
-           "plan_in_brief", "replaced_names", "said_on_declining", "standing", "user_choices"]
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting",
+           "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
+           "user_choices"]

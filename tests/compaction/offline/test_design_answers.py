@@ -39,7 +39,8 @@ Which one do you prefer?"""
 
 def _session(answer: str, reply: str) -> list:
     return [user("Build the store service."), assistant(answer), user(reply),
-            assistant("On it.", call("w", "write", path="src/store.py", content="store = {}")), result("w", "write", "ok"),
+            assistant("On it.", call("w", "write", path="src/store.py", content="store = {}")),
+            result("w", "write", "ok"),
             assistant("Let me now wire it up.")]
 
 
@@ -62,7 +63,7 @@ def test_an_option_picked_with_a_reason_is_the_option(reply: str) -> None:
 @pytest.mark.parametrize(("answer", "reply"), [
     (QUESTIONS.format(m=""), "Sounds good, start with the store."),  # no answer by number
     (QUESTIONS.format(m=""), "2. Postgres"),  # one answer is no review of the questions
-    ("Plan:\n1. Add the store.\n2. Wire it up.\n3. Test it.\n\nShall I proceed?", "1. yes, 2. yes"),  # steps, no questions
+    ("Plan:\n1. Add the store.\n2. Wire it up.\n3. Test it.\n\nShall I proceed?", "1. yes, 2. yes"),  # no questions
 ])
 def test_no_numbered_answers_no_review(answer: str, reply: str) -> None:
     assert answered_questions(answer, reply) == ""

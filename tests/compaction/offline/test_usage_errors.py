@@ -16,7 +16,8 @@ from .test_classes import EXAMPLES, summarize
 from .test_offline import items
 
 MISTYPED = st.sampled_from([
-    ("git unstage config.yml", "git: 'unstage' is not a git command. See 'git --help'.", "git restore --staged config.yml"),
+    ("git unstage config.yml", "git: 'unstage' is not a git command. See 'git --help'.",
+     "git restore --staged config.yml"),
     ("npm instal", "error: unknown command 'instal' for 'npm'", "npm install"),
     ("uv pip index versions httpx", "error: unrecognized subcommand 'index'\n\nUsage: uv pip [OPTIONS] <COMMAND>",
      "uv pip install httpx"),
