@@ -26,7 +26,7 @@ from typing import Any
 from ...accessors import content_text
 from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
 from .goal import request_words
-from .outcome import stopped
+from .outcome import harness_refusal, stopped
 from .paths import PathNames
 from .shell import prints_only, shell_effects
 from .text import clip_words, one_line
@@ -106,7 +106,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 fixed[position] = any(key in commands or tuple(_TOKEN.findall(key)[:3]) in heads
                                       for key in (first, _goal(first))) \
                     or _files_changed_later(attempt.target, changed, names) \
-                    or missing_program(attempt.error, attempt.target) in ran
+                    or missing_program(attempt.error, attempt.target) in ran \
+                    or misused_program(attempt.error, attempt.target) in ran
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -155,6 +156,31 @@ def missing_program(error: str, command: str) -> str | None:
         return None
     runs = {program.lower() for program in shell_effects(command).programs}
     return next((program.rsplit("/", 1)[-1] for program in sorted(found) if program.rsplit("/", 1)[-1] in runs), None)
+
+
+_USAGE_ERROR = re.compile(
+    r"\bis not an? [\w.-]{1,40} (?:command|subcommand|option)\b"
+    r"|\b(?:unknown|unrecognized|unrecognised|invalid|unsupported|unexpected)"
+    r" (?:sub)?(?:command|option|flag|argument)s?\b"
+    r"|\bno such (?:sub)?(?:command|option)\b|\binvalid choice\b|\bunexpected argument\b"
+    r"|\b(?:found|got) (?:an )?unexpected (?:argument|option)\b",
+    re.I)
+"""How programs say they were called wrongly (git's "'unstage' is not a git command", npm's and cobra's "unknown
+command 'instal'", click's "No such command", clap's "unrecognized subcommand" and "unexpected argument",
+argparse's "unrecognized arguments" and "invalid choice", getopt's "unknown option", "unknown flag"): a mistyped
+command, not a broken project."""
+
+
+def misused_program(error: str, command: str) -> str | None:
+    """The program of ``command`` that ``error`` says was called with a subcommand or option it does not know,
+    lowercased, or ``None``: the one the error names, else the command's only program. A later successful run of
+    that program (any subcommand) shows the agent found the right call; the mistyped one is history."""
+    if not _USAGE_ERROR.search(error[:2000]):
+        return None
+    programs = [program.lower().rsplit("/", 1)[-1] for program in shell_effects(without_cd(command)[0]).programs]
+    said = set(_TOKEN.findall(error[:2000].lower().replace("'", " ").replace(":", " ")))
+    named = [program for program in programs if program in said]
+    return named[0] if named else programs[0] if len(set(programs)) == 1 else None
 
 
 _PROGRAM_LOOKUPS = frozenset({"which", "whereis", "type", "hash"})
@@ -268,9 +294,10 @@ def _looks_up(tool: str) -> bool:
 
 
 def turned_back(attempt: Attempt) -> bool:
-    """A failed call the harness turned back before it ran (``<tool_use_error>File has not been read yet``): it
-    broke nothing and changed nothing."""
-    return attempt.failed and bool(_HARNESS_ERROR.match(attempt.error))
+    """A failed call the harness turned back before it ran (``<tool_use_error>File has not been read yet``, a
+    directory guard, a permission rule, a hook or a policy that refused it: :func:`.outcome.harness_refusal`): it
+    broke nothing and changed nothing, and no "Fix:" undoes a limit the harness sets."""
+    return attempt.failed and (bool(_HARNESS_ERROR.match(attempt.error)) or harness_refusal(attempt.error))
 
 
 def work_failure(attempt: Attempt) -> bool:
@@ -312,5 +339,5 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "without_cd", "open_and_resolved", "turned_back", "with_filtered_errors", "with_stops",
-           "work_failure"]
+__all__ = ["action_label", "command_key", "misused_program", "without_cd", "open_and_resolved", "turned_back",
+           "with_filtered_errors", "with_stops", "work_failure"]

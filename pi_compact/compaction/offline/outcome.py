@@ -84,6 +84,34 @@ def refusal_reason(text: str) -> str:
 
 
 
+_HARNESS_REFUSAL = re.compile(
+    r"\bwas blocked\. For security\b"
+    r"|\bPermission to use [\w.:-]{1,80} (?:has been|was|is) denied\b"
+    r"|\b(?:PreToolUse|BeforeTool)(?::[\w.-]{1,80})? hook (?:error|blocked|denied|returned blocking error)\b"
+    r"|\bhook (?:PreToolUse|BeforeTool)(?::[\w.-]{1,80})? (?:denied|blocked)\b"
+    r"|\b(?:denied|blocked|rejected|forbidden|disallowed) by (?:the |a |your )?"
+    r"(?:(?:approval|execution|sandbox|security|permission) )?"
+    r"(?:policy|policies|sandbox|hook|execpolicy|permission (?:rules?|settings)|settings)\b"
+    r"|\brequires user (?:confirmation|approval), which is not (?:supported|available)\b"
+    r"|\bspecified a rule which prevents you from using\b",
+    re.I,
+)
+"""A result that says the agent's harness turned the call back before it ran, in its agents' words: Claude Code's
+directory and redirection guards ("cd to '/x' was blocked. For security, Claude Code may only change directories
+to …"), its permission rules ("Permission to use Bash has been denied") and hooks ("PreToolUse:Bash hook error: …",
+"Hook PreToolUse:Bash denied this tool"), Gemini CLI's policy engine ("Tool execution denied by policy") and its
+approval mode in a headless run ("… requires user confirmation, which is not supported in non-interactive mode"),
+opencode's permission rules ("The user has specified a rule which prevents you from using this specific tool
+call"), a sandbox or execution policy ("blocked by the sandbox"). Like a user's refusal it is a limit on the agent,
+nothing broken to fix. "Permission denied" alone is the system refusing a file or a socket: an error."""
+
+
+def harness_refusal(text: str) -> bool:
+    """True when a tool result (or its error line) opens or ends by saying the harness turned the call back (see
+    :data:`_HARNESS_REFUSAL`)."""
+    return _head_or_tail(_HARNESS_REFUSAL, text)
+
+
 def declined_outright(text: str) -> bool:
     """True when the result opens by saying the user declined (so it counts even when not marked an error)."""
     return _DECLINE.search(text[:200]) is not None

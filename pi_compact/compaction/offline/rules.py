@@ -117,13 +117,14 @@ _CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would
 than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
-                   r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose))\s{1,3})?"
+                   r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose)"
+                   r"|(?:let'?s\s{1,3})?(?:go with|pick|choose|take))\s{1,3})?"
                    r"(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
                    r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
                    r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
                    r"\s{1,3}(?:one|option|choice)\b)", re.I)
 """A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one",
-"let's go with option 1"."""
+"let's go with option 1", "go with B, we already run Redis"."""
 _NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
 _OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
 """A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""
@@ -381,15 +382,66 @@ def _named(answer: str, reply: str) -> str:
     return f"{clip_words(naming[-1], _PLAN_CHARS)} — the user: “{clip_words(said, _CHANGES_CHARS)}”" if naming else ""
 
 
+_NUMBERED = re.compile(r"^\W{0,8}(\d{1,2})\s{0,2}[.):]\s{1,4}(\S.{2,300})$")
+_ANSWER_KEY = re.compile(r"(?:^|(?<=[\n,;]))\s{0,3}(?:q(?:uestion)?\s{0,2})?(\d{1,2})\s{0,2}[.):=-]\s{0,4}(?=\S)", re.I)
+"""A numbered answer in the user's reply: at its start, on a new line, or after a comma or a semicolon ("1. yes,
+2. use Postgres", "1) …\n2) …", "Q3: skip")."""
+_QUESTION_CHARS = 110
+_ANSWER_CHARS = 80
+_ANSWERS_CHARS = 600
+_PLAN_BRIEF_CHARS = 120
+
+
+_SUBJECT = re.compile(r"([^:?\n]{3,40}?)\s{0,2}[:—–]\s")
+"""A question that opens with its subject ("Depth limit: how far back should we look?")."""
+
+
+def _subject(question: str) -> str:
+    """What a question is about: the subject it opens with, else the question itself, cut short."""
+    subject = _SUBJECT.match(question)
+    return subject.group(1).strip() if subject else clip_words(question, _QUESTION_CHARS)
+
+
+def answered_questions(answer: str, reply: str) -> str:
+    """The agent's numbered questions the user answered one by one, by number ("1. yes, 2. use Postgres, 3. skip
+    auth for now"), each question with its answer: every answer settles a point of the design, so together they
+    are the decisions of that review. ``""`` unless the answer's last numbered list holds at least two questions
+    and the reply answers at least two of them."""
+    questions: dict[str, str] = {}
+    for line in answer[-6000:].splitlines():
+        numbered = _NUMBERED.match(line.replace("**", "").strip())
+        if numbered:
+            if numbered.group(1) == "1":
+                questions = {}  # a list starts: the questions are the last list
+            questions[numbered.group(1)] = " ".join(numbered.group(2).split())
+    questions = {key: text for key, text in questions.items() if "?" in text or "？" in text}
+    said = reply.strip()[:_ANSWERS_CHARS]
+    if len(questions) < 2 or len(reply.strip()) > _ANSWERS_CHARS:
+        return ""
+    keys = list(_ANSWER_KEY.finditer(said))
+    answers = {key.group(1): said[key.end():keys[n + 1].start() if n + 1 < len(keys) else len(said)]
+               for n, key in enumerate(keys)}
+    settled = [f"{_subject(questions[key])} → “{clip_words(' '.join(text.split()).strip(' ,;'), _ANSWER_CHARS)}”"
+               for key, text in answers.items() if key in questions and text.strip(" ,;\n")]
+    if len(settled) < 2:
+        return ""
+    plan = _proposed_plan(answer)  # the proposal the questions were about, when the answer laid one out
+    lead = f"{clip_words(plan, _PLAN_BRIEF_CHARS)} — the user answered its questions: " if plan else \
+        "the agent's questions, answered: "
+    return lead + "; ".join(settled)
+
+
 def accepted_proposal(answer: str, reply: str) -> str:
     """What the user agreed to, as a statement: the option the reply picks when the answer listed options; else the
     agent's proposal (the last sentence of its answer that proposes, or the plan it listed before its question) when
     the reply accepts it, in yes-words or as a judgement ("the approach is good", "方針は良いです"), with the changes
-    the user asked for in the same reply. A proposal asked as a question says what it would do ("Shall I keep the
+    the user asked for in the same reply; the agent's numbered questions answered one by one, each with its answer
+    (:func:`answered_questions`). A proposal asked as a question says what it would do ("Shall I keep the
     cache in memory?" → "keep the cache in memory"); one that only points back ("Want me to go ahead?") is the
     recommendation before it; a question between alternatives ("fix it here, or open an issue?") that a bare "yes"
     answers decides nothing."""
-    picked = _picked(answer, reply) or _described(answer, reply) or _named(answer, reply)
+    picked = answered_questions(answer, reply) or _picked(answer, reply) or _described(answer, reply) \
+        or _named(answer, reply)
     if picked:
         return picked
     changes = _approving(reply)
@@ -595,5 +647,6 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "corrections", "lasting", "names_any", "picked_option",
-           "plan_in_brief", "replaced_names", "said_on_declining", "standing", "user_choices"]
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting",
+           "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
+           "user_choices"]

@@ -85,9 +85,10 @@ def test_the_plan_is_followed_as_the_plan_not_as_a_changed_file() -> None:
 
 @given(AGENT_OWN)
 def test_the_agents_own_file_is_named_as_its_own(path: str) -> None:
-    """Off the project's lists, the file is still named once, as the agent's own: the next agent can read its plan
-    there again."""
+    """Off the project's lists, the file is still named once, as the agent's own or as the plan whose items are
+    still unchecked (Claude Code's ``Write`` of it is followed): the next agent can read its plan there again."""
     text = summarize(_session(path), metadata={"cwd": "/home/u/app"})
-    own = [line for line in text.splitlines() if line.lstrip("- ").startswith(OWN_LABEL)]
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    own = [line for line in text.splitlines() if line.lstrip("- ").startswith(OWN_LABEL)
+           or line.lstrip("0123456789. ").startswith("Still unchecked in the plan")]
     assert len(own) == 1 and f"{name}`" in own[0], own

@@ -97,7 +97,7 @@ WAYS = st.sampled_from([_through_python, _through_node, _through_perl])
 FAILED = st.sampled_from([
     ("edit", {"oldText": "timeout = 30", "newText": "timeout = 60"},
      "Could not find the exact text in {path}. The old text must match exactly."),
-    ("write", {"content": "timeout = 60\n"}, "PreToolUse:Write hook error: writes to {path} are blocked by policy"),
+    ("write", {"content": "timeout = 60\n"}, "EACCES: permission denied, open '{path}'"),  # (a hook's block: none)
 ])
 
 

@@ -18,7 +18,7 @@ FAILED_CHANGES = st.sampled_from([
      "Could not find the exact text in {path}. The old text must match exactly."),
     ("Edit", {"old_string": "timeout = 30", "new_string": "timeout = 60"},
      "Error: old_string not found in {path}"),
-    ("write", {"content": "timeout = 60\n"}, "PreToolUse:Write hook error: writes to {path} are blocked by policy"),
+    ("write", {"content": "timeout = 60\n"}, "EACCES: permission denied, open '{path}'"),  # (a hook's block: none)
 ])
 OTHER_WAYS = st.sampled_from([
     ("write", lambda path: {"path": path, "content": "timeout = 60\n"}),
