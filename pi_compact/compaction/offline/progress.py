@@ -54,6 +54,46 @@ _ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first)\W{0,2}\s
                            r"|i'm going to|i am going to|we'll|we will|starting|beginning|proceeding|moving on)\b", re.I)
 """A sentence that announces what the agent does next ("Let me first show you what I just added, …"): no result,
 whatever result words it uses."""
+_FIRST_PERSON = re.compile(r"^\W{0,3}(?:(?:now|ok(?:ay)?|so|alright|right|great|perfect|good|excellent|awesome|nice)"
+                           r"\W{0,2}\s{1,3}){0,3}(?:i|we|i'(?:ve|m|d)|we'(?:ve|re|d)|let me|let's)\b", re.I)
+"""A clause with the agent as its subject ("Now I have the full picture", "I see", "We're in good shape")."""
+_SAYS_HOW = re.compile(r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't)\b", re.I)
+"""A clause that says how a thing is ("… and the codebase is now clean") states a result, whoever speaks."""
+_CLAUSE_BREAK = re.compile(r"\s[—–-]{1,2}\s|[:;,.!]\s")
+_NARRATION_MOST = 80
+"""A clause of the agent's narration is short: a longer one says what it did at length."""
+_ANNOUNCED_AFTER = re.compile(r"(?:\s[—–-]{1,2}\s|[;,.!]\s)(?:(?:now|next|then|so|and)\W{0,2}\s{1,3})?(?:let me|let's|i'll"
+                              r"|i will|i'm going to|i am going to)\b", re.I)
+"""Where a result sentence goes on to announce the agent's next move ("The parser is fixed — let me verify it")."""
+
+
+def _narration(clause: str) -> bool:
+    """A clause of the agent's process talk that states no result: it has the agent as its subject and names no
+    thing (:data:`_SALIENT`) and no result verb ("Now I have the full picture", "I see what's happening", "Let me
+    verify"). Told by its form, a first person without a result, so "I fixed `parse()`" stays."""
+    return (len(clause) <= _NARRATION_MOST and _FIRST_PERSON.match(clause) is not None
+            and not _SALIENT.search(clause) and not _SAYS_HOW.search(clause)
+            and all(found.group().lower() == "now" for found in _RESULT.finditer(clause)))
+
+
+def without_narration(sentence: str) -> str:
+    """``sentence`` without the agent's narration around its result: opening clauses of process talk
+    (:func:`_narration`: "Now I have the full picture — …", "Great, now I see it: …") and a closing announcement of
+    what it does next ("… — let me verify"). ``""`` when nothing but narration is left."""
+    cut = _ANNOUNCED_AFTER.search(sentence)
+    sentence = sentence[: cut.start()].rstrip() if cut else sentence
+    while True:
+        subject = _FIRST_PERSON.match(sentence)
+        brk = _CLAUSE_BREAK.search(sentence, subject.end()) if subject else None
+        head = sentence[: brk.start()] if brk else sentence
+        if not _narration(head):
+            return sentence
+        if not brk:
+            return ""
+        rest = sentence[brk.end():].strip()
+        sentence = rest[:1].upper() + rest[1:]
+
+
 _UNDOES = re.compile(
     r"\b(?:undo|revert|roll ?back|back out|(?:put|roll) (?:it|that|them|everything) back)"
     r"(?: (?:all|everything|it|that|this|those|these|them|the|your|my|last|previous|recent|changes?|edits?|commits?"
@@ -142,7 +182,7 @@ def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> li
     found = []
     names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
-        sentence = _LEAD.sub("", sentence).strip()
+        sentence = without_narration(_LEAD.sub("", sentence).strip())
         if len(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
@@ -279,7 +319,7 @@ def described_change(turn: Turn) -> list[str]:
     found: list[str] = []
     for text in list(reversed(turn.texts))[:_DESCRIBING_TEXTS]:
         for sentence in _candidates(text):
-            sentence = _LEAD.sub("", sentence).strip()
+            sentence = without_narration(_LEAD.sub("", sentence).strip())
             if sentence.endswith(":"):
                 sentence = _with_following(sentence, text)
             if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
@@ -368,4 +408,4 @@ def done_item(turn: Turn) -> str:
 
 
 __all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "pending_step",
-           "report", "undoes", "undone_item"]
+           "report", "undoes", "undone_item", "without_narration"]
