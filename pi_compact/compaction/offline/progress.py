@@ -354,6 +354,8 @@ _WAITS = re.compile(
     r"|^\W{0,3}(?:(?:then|now|next|finally),?\s{1,3})?(?:run|restart|redeploy|deploy|publish)\b[^.!?\n]{0,60}?"
     r"\b(?:to apply|to take effect|to pick up|for (?:it|this|that|the changes?) to)"
     r"|\b(?:not (?:yet )?(?:" + _STEP_DONE + r"))\b"
+    r"|\bready (?:to|for) (?:" + _STEP_VERB + r")\b|\b(?:i'll|i will|i can|we'll|we can)\s{1,3}(?:then\s{1,3})?(?:"
+    + _STEP_VERB + r")\b[^.!?\n]{0,60}?\b(?:after|once|when|as soon as)\b"
     r"|\btakes? effect (?:after|once|when|only)|before (?:it|this|they|that) takes? effect"
     r"|\b(?:please|can you|could you) (?:verify|check|test|confirm|try)\b[^.!?\n]{0,60}?\b(?:in (?:the |your )?(?:browser"
     r"|device|phone|app|staging|prod\w*)|it works|works)\b",
@@ -362,8 +364,9 @@ _WAITS = re.compile(
 to run, a push, the user's own check ("It needs `firebase deploy` before it takes effect.", "Please verify in the
 browser once it's deployed.")."""
 _ASKS_STEP = re.compile(r"\b(?:" + _STEP_VERB + r")\s{1,3}(?:it|this|that|them|the (?:fix|change|changes|app|site|server"
-                        r"|function|functions|rules|release))\b", re.I)
-"""A request that asks for such a step itself ("fix it, then deploy it and let me know")."""
+                        r"|function|functions|rules|release))\b|(?:\band|\bthen|&)\s{1,3}(?:" + _STEP_VERB + r")"
+                        r"(?:\s{1,3}(?:it|up|them|everything|(?:it |them )?to \S{1,40}))?\s{0,3}(?:[.!,;]|$)", re.I)
+"""A request that asks for such a step itself ("fix it, then deploy it and let me know", "commit it and push")."""
 _CONFIRMS = re.compile(r"\b(?:deployed|published|released|restarted|migrated|pushed|verified|confirmed|it works"
                        r"|works now|now works|works fine|looks good|lgtm)\b", re.I)
 """The user saying the step happened (or that the result works)."""
@@ -389,8 +392,13 @@ def pending_step(turns: tuple[Turn, ...], number: int) -> str:
         return ""  # a command of the turn, or one after it, did that step
     if any(_CONFIRMS.search(t.request[:1000]) for t in later):
         return ""
-    words = clip_words(" ".join(_LEAD.sub("", said or asked).split()), _STEP_CHARS)
+    words = clip_words(" ".join(_LEAD.sub("", _DECOR.sub("", said or asked)).split()).rstrip(":"), _STEP_CHARS)
     return words if said else f"the user asked: “{words}”"
+
+
+def step_kinds(step: str) -> frozenset[str]:
+    """The kinds of outside step (:data:`_STEPS`: deploy, publish, restart, migrate, push) ``step`` names."""
+    return frozenset(_kinds(step))
 
 
 def _ran_kinds(commands: tuple[str, ...]) -> set[str]:
@@ -408,4 +416,4 @@ def done_item(turn: Turn) -> str:
 
 
 __all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "pending_step",
-           "report", "undoes", "undone_item", "without_narration"]
+           "report", "step_kinds", "undoes", "undone_item", "without_narration"]

@@ -17,7 +17,7 @@ from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn,
                     sentences)
 from .plan_review import PlanUnderReview
 from .clause import request_clause
-from .progress import pending_step, without_narration
+from .progress import pending_step, step_kinds, without_narration
 from .redo import redo_step
 from .reports import Report
 from .subject import names_subject, subject_line
@@ -431,7 +431,8 @@ def _pending(state: RegionState) -> list[str]:
     """The steps outside the code finished requests wait on (a deploy, a restart, the user's check) that nothing
     later did (:func:`.progress.pending_step`), the newest last."""
     found = [pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE]
-    return list(dict.fromkeys(step for step in found if step))[-_PENDING:]
+    newest = {step_kinds(step) or step: step for step in found if step}  # one push for two commits: the latest
+    return [step for step in dict.fromkeys(step for step in found if step) if step in newest.values()][-_PENDING:]
 
 
 def _report_step(report: Report) -> str:
