@@ -23,7 +23,7 @@ markup a user types (``<div>``, ``<b>``) is not."""
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 _NOTICE = re.compile(r"^[ \t]*\[[^\]\n]{1,200}\][ \t]*$", re.M)
 _MOVE = (r"(?:on ?to|continue with|go on with|go ahead with|proceed (?:with|to)|start(?: on| with)?|begin|do|implement"
-         r"|tackle|move on to)")
+         r"|tackle|move on to|plan|design|spec out|review|work on)")
 _STAGE = (r"(?:the\s+)?(?:next\s+)?(?:phase|step|stage|milestone|part|sprint|iteration)\s+(?:\d+[a-z]?|[ivx]{1,4}|one|two"
           r"|three|four|five)\b")
 """Moving on to a stage of a staged plan ("on to phase 30", "start step 3"), and the stage."""
@@ -42,7 +42,7 @@ _MOVES_ON = re.compile(
     # moving on to the next piece of a staged plan: "now Phase 30:", "on to step 3", "let's continue with phase 2"
     r"(?:\b(?:now|next|then|ok(?:ay)?|so|great|good|alright|right),?\s+(?:(?:let'?s|we(?:'ll| will| can)?|please)\s+)?"
     rf"(?:{_MOVE}\s+)?{_STAGE}"
-    rf"|^(?:(?:let'?s|please)\s+)?{_MOVE}\s+{_STAGE}"
+    rf"|^(?:(?:let'?s|please)\s+)?(?:(?:now|next)\s+)?{_MOVE}\s+{_STAGE}"
     r"|\b(?:next|now|then),?\s+let'?s\s+(?:do|build|add|implement|tackle|work on|start|write|fix|make)"
     r"|let'?s (?:now |next )?(?:continue|go on|carry on) with"
     # a new plan to carry out: "now implement the plan in docs/plans/phase-30.md"

@@ -590,7 +590,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         if turn.reply or (short and not command):
             worked_after = worked  # it serves the request before it
             continue
-        if sets_work(request) or not (command or (before.status == DONE and worked)):
+        if sets_work(request) or not (command or (before.status == DONE and (worked or moves_on(request)))):
             return ""
         return request_clause(turn.request, _MOVED_ON_CHARS)
     return ""
