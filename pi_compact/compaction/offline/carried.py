@@ -25,7 +25,7 @@ _OPEN_HEADING = re.compile(r"^(?:\d{1,2}\.\s+)?((?:optional\s+)?(?:pending\s+tas
 _OTHER_HEADING = re.compile(r"^(?:\d{1,2}\.\s+)?[A-Z][A-Za-z &/'(),-]{2,60}:\s*$")
 _AS_OF = " (earlier summary's)"
 _CURRENT = re.compile(r"current|work in progress|in progress", re.I)
-_MOVED_ON = " (earlier summary's, as of then: this part went on to other work)"
+_MOVED_ON = " (earlier summary's; moved on since)"
 """A block of open work the region did not take up while the user set other work: what it names may be stale."""
 DONE_SINCE = " — done since"
 _FILE = re.compile(r"\w\.[A-Za-z]{1,6}$|/")

@@ -45,7 +45,7 @@ def test_open_work_the_region_moved_on_from_is_said_as_of_then(command: str, doc
     headings = _headings(summarize(messages, previous_summary=PREVIOUS.format(command=command, doc=doc)))
     assert len(headings) == 3
     assert all("earlier summary's" in heading for heading in headings)
-    assert all("as of then" in heading for heading in headings if not heading.startswith("Current Work"))
+    assert all("moved on since" in heading for heading in headings if not heading.startswith("Current Work"))
 
 
 @EXAMPLES
