@@ -3,9 +3,11 @@
 A model's numbered summary ("7. Pending Tasks:", "9. Optional Next Step:") is kept item by item under Critical
 Context when a later compaction merges it. Read after the region that followed, its "Run the tests to verify they
 pass" or "Push the changes" reads as still to do, though the region ran the tests and pushed. Here such a block's
-heading says it is the earlier summary's ("Optional Next Step (earlier summary's):"), and each of its items
-the region carried out since ends with "— done since": a command it names succeeded in the region, a file it names
-was changed, or a request the region finished holds most of its words.
+heading says it is the earlier summary's ("Optional Next Step (earlier summary's):", Claude Code's "Current Work"
+too), and each of its items the region carried out since ends with "— done since": a command it names succeeded in
+the region, a file it names was changed, or a request the region finished holds most of its words. A block none of
+whose items the region did, in a region where the user set other work (requests that share few of its words), says
+it is as of then and the work moved on. "Current Work" is said whole: it was under way then, never "done since".
 """
 
 from __future__ import annotations
@@ -13,13 +15,18 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .goal import sets_work
 from .state import DONE, RegionState
 from .text import clip_words
 
 _OPEN_HEADING = re.compile(r"^(?:\d{1,2}\.\s+)?((?:optional\s+)?(?:pending\s+tasks?|next\s+steps?|remaining(?:\s+(?:work|tasks?))?"
-                           r"|to\s?do)\b[^:\n]{0,40}):\s*", re.I)
+                           r"|to\s?do|current\s+(?:work|task|focus|status)|work\s+in\s+progress|in\s+progress)\b[^:\n]{0,40}):\s*",
+                           re.I)
 _OTHER_HEADING = re.compile(r"^(?:\d{1,2}\.\s+)?[A-Z][A-Za-z &/'(),-]{2,60}:\s*$")
 _AS_OF = " (earlier summary's)"
+_CURRENT = re.compile(r"current|work in progress|in progress", re.I)
+_MOVED_ON = " (earlier summary's; moved on since)"
+"""A block of open work the region did not take up while the user set other work: what it names may be stale."""
 DONE_SINCE = " — done since"
 _FILE = re.compile(r"\w\.[A-Za-z]{1,6}$|/")
 _SPAN = re.compile(r"`([^`\n]{3,200})`")
@@ -57,7 +64,8 @@ def as_of_then(critical: list[str], carried: Sequence[str], state: RegionState) 
     """Mark, in place, the open-work blocks of ``carried`` (the earlier summary's Critical Context items) among
     ``critical`` (see the module docstring)."""
     earlier = set(carried)
-    inside = False
+    inside = current = False
+    requests = [_stems(turn.request) for turn in state.turns if sets_work(turn.request)]  # the work set here
     for number, item in enumerate(critical):
         if item not in earlier:
             inside = False
@@ -66,14 +74,22 @@ def as_of_then(critical: list[str], carried: Sequence[str], state: RegionState) 
         heading = _OPEN_HEADING.match(first)
         if heading:
             inside = True
-            critical[number] = item.replace(heading.group(1), heading.group(1) + _AS_OF, 1)
             rest = item[heading.end():].strip()
-            if rest and _done_since(rest, state):
+            current = _CURRENT.match(heading.group(1)) is not None  # what was under way then: said whole, never done
+            done = bool(rest) and not current and _done_since(rest, state)
+            block = critical[number:][:next((n for n, later in enumerate(critical[number + 1:], 1)
+                                             if later not in earlier or _OPEN_HEADING.match(later)
+                                             or _OTHER_HEADING.match(later.split("\n", 1)[0])), len(critical))]
+            words = _stems(" ".join(block))
+            stale = bool(requests) and not done and not any(_done_since(line, state) for line in block[1:]) \
+                and not any(len(words & asked) >= _WORDS for asked in requests)
+            critical[number] = item.replace(heading.group(1), heading.group(1) + (_MOVED_ON if stale else _AS_OF), 1)
+            if done:
                 critical[number] = clip_words(critical[number], _DONE_CHARS) + DONE_SINCE
             continue
         if inside and _OTHER_HEADING.match(first):
             inside = False
-        elif inside and not item.endswith(DONE_SINCE) and _done_since(item, state):
+        elif inside and not current and not item.endswith(DONE_SINCE) and _done_since(item, state):
             critical[number] = clip_words(item, _DONE_CHARS) + DONE_SINCE  # (what it asked in full is history)
 
 

@@ -23,7 +23,7 @@ markup a user types (``<div>``, ``<b>``) is not."""
 _ANY_TAG = re.compile(r"<(/?)([A-Za-z][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 _NOTICE = re.compile(r"^[ \t]*\[[^\]\n]{1,200}\][ \t]*$", re.M)
 _MOVE = (r"(?:on ?to|continue with|go on with|go ahead with|proceed (?:with|to)|start(?: on| with)?|begin|do|implement"
-         r"|tackle|move on to)")
+         r"|tackle|move on to|plan|design|spec out|review|work on)")
 _STAGE = (r"(?:the\s+)?(?:next\s+)?(?:phase|step|stage|milestone|part|sprint|iteration)\s+(?:\d+[a-z]?|[ivx]{1,4}|one|two"
           r"|three|four|five)\b")
 """Moving on to a stage of a staged plan ("on to phase 30", "start step 3"), and the stage."""
@@ -42,7 +42,7 @@ _MOVES_ON = re.compile(
     # moving on to the next piece of a staged plan: "now Phase 30:", "on to step 3", "let's continue with phase 2"
     r"(?:\b(?:now|next|then|ok(?:ay)?|so|great|good|alright|right),?\s+(?:(?:let'?s|we(?:'ll| will| can)?|please)\s+)?"
     rf"(?:{_MOVE}\s+)?{_STAGE}"
-    rf"|^(?:(?:let'?s|please)\s+)?{_MOVE}\s+{_STAGE}"
+    rf"|^(?:(?:let'?s|please)\s+)?(?:(?:now|next)\s+)?{_MOVE}\s+{_STAGE}"
     r"|\b(?:next|now|then),?\s+let'?s\s+(?:do|build|add|implement|tackle|work on|start|write|fix|make)"
     r"|let'?s (?:now |next )?(?:continue|go on|carry on) with"
     # a new plan to carry out: "now implement the plan in docs/plans/phase-30.md"
@@ -255,13 +255,16 @@ steers it, or moves it on only where it stands after finished work (as the summa
 NUDGE_WORDS = 3
 """A request of fewer words ("push it", "continue", "はい") names no work: it steers or answers."""
 _UNSPACED_LETTER = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-                              r"\uf900-\ufaff]")
-"""A letter of a script written without spaces between words (Thai, Lao, Myanmar, Khmer, Japanese, Chinese)."""
+                              r"\uf900-\ufaff\uac00-\ud7af]")
+"""A letter of a script whose words are not told by spaces: Thai, Lao, Myanmar, Khmer, Japanese and Chinese write
+none between words; Korean spaces its phrases (eojeol), each a word with its particles and endings fused on
+("테스트 추가해줘", "add the tests", is two of them), so its syllables, not its spaces, measure it too."""
 _UNSPACED_RUN = re.compile(r"[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff"
-                           r"\uf900-\ufaff\uff00-\uffef]+")
+                           r"\uf900-\ufaff\uff00-\uffef\uac00-\ud7af]+")
 _LETTERS_PER_WORD = 2
-"""Letters of such a script that make about one word (a Chinese word is one to two characters, a Japanese one two
-or three with its particle)."""
+"""Letters of such a script that make about one word, counted by characters since no space tells the words apart
+(a Chinese word is one to two characters, a Japanese one two or three with its particle, a Korean one two or three
+syllables)."""
 
 
 _GO_AHEAD_WORDS = frozenset(
@@ -274,20 +277,40 @@ _GO_AHEAD_MOST = 8
 _MARKS_ONLY = re.compile(r"[\s?？!.…]{1,20}")
 
 
+_GO_ON = frozenset("continue continuing carry keep go proceed resume 続けて 続けてください 进行 继续 weiter continuez "
+                   "vas-y dale".split())
+"""The words that ask to go on: a longer message is a go-ahead only when it says one of them."""
+_ASIDE_WORDS = frozenset(
+    "nevermind never mind ignore forget disregard scratch my the this that it what i you your you're "
+    "youre re i'm im it's its that's thats is are was were am be been doing going done working great good nice "
+    "perfect awesome excellent fine well job work looks look looking seems seem so far sorry apologies oops bad "
+    "request question comment message said asked rest remaining with a all of for about to on".split())
+"""The words of what may stand around a go-on in a message that asks nothing else: praise ("you're doing great",
+"looks good so far"), an aside taken back ("nevermind my request", "ignore that"), an apology ("sorry"), the rest of
+the work it goes on with ("with the rest"). Pronouns, function words and judgements: none names a thing to do, so a
+message of them alone plus a go-on word asks only to go on; one content word ("continue the migration for the
+users table") makes it a request of its own."""
+_WRAPPED_MOST = 24
+"""At most this many words make a go-ahead wrapped in praise, an apology or a retraction."""
+
+
 def go_ahead(text: str) -> bool:
     """True for a reply that carries no task of its own: a go-ahead made only of go-on words ("continue", "ok do
     it", "keep going", "yes") or a lone "?": it goes on with whatever was in progress, or answers the agent's
     question. Told by its words, a few at most, every one a go-on word (a word of work, "yes, and add tests", makes
-    it a request)."""
+    it a request). A go-on wrapped in words that ask nothing (:data:`_ASIDE_WORDS`: "nevermind my request, you're
+    doing great, carry on", "sorry, ignore that — continue") is one too."""
     stripped = text.strip()
-    if not stripped or len(stripped) > 80:
+    if not stripped or len(stripped) > 200 or any(mark in stripped for mark in "`/\\"):
         return False
     if "?" in stripped or "？" in stripped:
         if _MARKS_ONLY.fullmatch(stripped):
             return True
-    words = _GO_AHEAD_TOKEN.findall(stripped.lower())
-    return 0 < len(words) <= _GO_AHEAD_MOST and all(word in _GO_AHEAD_WORDS for word in words) and not any(
-        mark in stripped for mark in "`/\\")
+    words = _GO_AHEAD_TOKEN.findall(stripped.lower().replace("\u2019", "'"))
+    if 0 < len(words) <= _GO_AHEAD_MOST and len(stripped) <= 80 and all(word in _GO_AHEAD_WORDS for word in words):
+        return True
+    return (0 < len(words) <= _WRAPPED_MOST and "?" not in stripped and any(word in _GO_ON for word in words)
+            and all(word in _GO_AHEAD_WORDS or word in _ASIDE_WORDS for word in words))
 
 
 def word_count(text: str) -> int:
@@ -300,9 +323,10 @@ def word_count(text: str) -> int:
 def sets_work(request: str) -> bool:
     """True for a request long enough to state work of its own (see :data:`_NOW_WORDS`), whatever its language, that
     does more than give the agent a rule to keep from now on ("Great. Make a rule to always run the linter.": a
-    constraint, the work goes on as before)."""
+    constraint, the work goes on as before) or asks only to go on (:func:`go_ahead`: "looks good so far, keep going
+    with the rest")."""
     words = request_words(request)
-    return word_count(words) >= _NOW_WORDS and not _only_standing_rules(words)
+    return word_count(words) >= _NOW_WORDS and not _only_standing_rules(words) and not go_ahead(words)
 
 
 def _only_standing_rules(words: str) -> bool:

@@ -54,6 +54,46 @@ _ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first)\W{0,2}\s
                            r"|i'm going to|i am going to|we'll|we will|starting|beginning|proceeding|moving on)\b", re.I)
 """A sentence that announces what the agent does next ("Let me first show you what I just added, …"): no result,
 whatever result words it uses."""
+_FIRST_PERSON = re.compile(r"^\W{0,3}(?:(?:now|ok(?:ay)?|so|alright|right|great|perfect|good|excellent|awesome|nice)"
+                           r"\W{0,2}\s{1,3}){0,3}(?:i|we|i'(?:ve|m|d)|we'(?:ve|re|d)|let me|let's)\b", re.I)
+"""A clause with the agent as its subject ("Now I have the full picture", "I see", "We're in good shape")."""
+_SAYS_HOW = re.compile(r"\b(?:is|are|was|were|isn't|aren't|wasn't|weren't)\b", re.I)
+"""A clause that says how a thing is ("… and the codebase is now clean") states a result, whoever speaks."""
+_CLAUSE_BREAK = re.compile(r"\s[—–-]{1,2}\s|[:;,.!]\s")
+_NARRATION_MOST = 80
+"""A clause of the agent's narration is short: a longer one says what it did at length."""
+_ANNOUNCED_AFTER = re.compile(r"(?:\s[—–-]{1,2}\s|[;,.!]\s)(?:(?:now|next|then|so|and)\W{0,2}\s{1,3})?(?:let me|let's|i'll"
+                              r"|i will|i'm going to|i am going to)\b", re.I)
+"""Where a result sentence goes on to announce the agent's next move ("The parser is fixed — let me verify it")."""
+
+
+def _narration(clause: str) -> bool:
+    """A clause of the agent's process talk that states no result: it has the agent as its subject and names no
+    thing (:data:`_SALIENT`) and no result verb ("Now I have the full picture", "I see what's happening", "Let me
+    verify"). Told by its form, a first person without a result, so "I fixed `parse()`" stays."""
+    return (len(clause) <= _NARRATION_MOST and _FIRST_PERSON.match(clause) is not None
+            and not _SALIENT.search(clause) and not _SAYS_HOW.search(clause)
+            and all(found.group().lower() == "now" for found in _RESULT.finditer(clause)))
+
+
+def without_narration(sentence: str) -> str:
+    """``sentence`` without the agent's narration around its result: opening clauses of process talk
+    (:func:`_narration`: "Now I have the full picture — …", "Great, now I see it: …") and a closing announcement of
+    what it does next ("… — let me verify"). ``""`` when nothing but narration is left."""
+    cut = _ANNOUNCED_AFTER.search(sentence)
+    sentence = sentence[: cut.start()].rstrip() if cut else sentence
+    while True:
+        subject = _FIRST_PERSON.match(sentence)
+        brk = _CLAUSE_BREAK.search(sentence, subject.end()) if subject else None
+        head = sentence[: brk.start()] if brk else sentence
+        if not _narration(head):
+            return sentence
+        if not brk:
+            return ""
+        rest = sentence[brk.end():].strip()
+        sentence = rest[:1].upper() + rest[1:]
+
+
 _UNDOES = re.compile(
     r"\b(?:undo|revert|roll ?back|back out|(?:put|roll) (?:it|that|them|everything) back)"
     r"(?: (?:all|everything|it|that|this|those|these|them|the|your|my|last|previous|recent|changes?|edits?|commits?"
@@ -142,7 +182,7 @@ def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> li
     found = []
     names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
-        sentence = _LEAD.sub("", sentence).strip()
+        sentence = without_narration(_LEAD.sub("", sentence).strip())
         if len(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
@@ -279,7 +319,7 @@ def described_change(turn: Turn) -> list[str]:
     found: list[str] = []
     for text in list(reversed(turn.texts))[:_DESCRIBING_TEXTS]:
         for sentence in _candidates(text):
-            sentence = _LEAD.sub("", sentence).strip()
+            sentence = without_narration(_LEAD.sub("", sentence).strip())
             if sentence.endswith(":"):
                 sentence = _with_following(sentence, text)
             if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
@@ -314,6 +354,8 @@ _WAITS = re.compile(
     r"|^\W{0,3}(?:(?:then|now|next|finally),?\s{1,3})?(?:run|restart|redeploy|deploy|publish)\b[^.!?\n]{0,60}?"
     r"\b(?:to apply|to take effect|to pick up|for (?:it|this|that|the changes?) to)"
     r"|\b(?:not (?:yet )?(?:" + _STEP_DONE + r"))\b"
+    r"|\bready (?:to|for) (?:" + _STEP_VERB + r")\b|\b(?:i'll|i will|i can|we'll|we can)\s{1,3}(?:then\s{1,3})?(?:"
+    + _STEP_VERB + r")\b[^.!?\n]{0,60}?\b(?:after|once|when|as soon as)\b"
     r"|\btakes? effect (?:after|once|when|only)|before (?:it|this|they|that) takes? effect"
     r"|\b(?:please|can you|could you) (?:verify|check|test|confirm|try)\b[^.!?\n]{0,60}?\b(?:in (?:the |your )?(?:browser"
     r"|device|phone|app|staging|prod\w*)|it works|works)\b",
@@ -322,8 +364,9 @@ _WAITS = re.compile(
 to run, a push, the user's own check ("It needs `firebase deploy` before it takes effect.", "Please verify in the
 browser once it's deployed.")."""
 _ASKS_STEP = re.compile(r"\b(?:" + _STEP_VERB + r")\s{1,3}(?:it|this|that|them|the (?:fix|change|changes|app|site|server"
-                        r"|function|functions|rules|release))\b", re.I)
-"""A request that asks for such a step itself ("fix it, then deploy it and let me know")."""
+                        r"|function|functions|rules|release))\b|(?:\band|\bthen|&)\s{1,3}(?:" + _STEP_VERB + r")"
+                        r"(?:\s{1,3}(?:it|up|them|everything|(?:it |them )?to \S{1,40}))?\s{0,3}(?:[.!,;]|$)", re.I)
+"""A request that asks for such a step itself ("fix it, then deploy it and let me know", "commit it and push")."""
 _CONFIRMS = re.compile(r"\b(?:deployed|published|released|restarted|migrated|pushed|verified|confirmed|it works"
                        r"|works now|now works|works fine|looks good|lgtm)\b", re.I)
 """The user saying the step happened (or that the result works)."""
@@ -349,8 +392,13 @@ def pending_step(turns: tuple[Turn, ...], number: int) -> str:
         return ""  # a command of the turn, or one after it, did that step
     if any(_CONFIRMS.search(t.request[:1000]) for t in later):
         return ""
-    words = clip_words(" ".join(_LEAD.sub("", said or asked).split()), _STEP_CHARS)
+    words = clip_words(" ".join(_LEAD.sub("", _DECOR.sub("", said or asked)).split()).rstrip(":"), _STEP_CHARS)
     return words if said else f"the user asked: “{words}”"
+
+
+def step_kinds(step: str) -> frozenset[str]:
+    """The kinds of outside step (:data:`_STEPS`: deploy, publish, restart, migrate, push) ``step`` names."""
+    return frozenset(_kinds(step))
 
 
 def _ran_kinds(commands: tuple[str, ...]) -> set[str]:
@@ -368,4 +416,4 @@ def done_item(turn: Turn) -> str:
 
 
 __all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "pending_step",
-           "report", "undoes", "undone_item"]
+           "report", "step_kinds", "undoes", "undone_item", "without_narration"]

@@ -16,7 +16,8 @@ from .goal import go_ahead, sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
-from .progress import pending_step
+from .clause import request_clause
+from .progress import pending_step, step_kinds, without_narration
 from .redo import redo_step
 from .reports import Report
 from .subject import names_subject, subject_line
@@ -88,17 +89,60 @@ def _stopping_words(answer: str, working: bool) -> str:
     still working (``working``), its last paragraph whatever it says."""
     paragraph = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()][-1:] or [""]
     found = sentences(paragraph[0])
-    if not found or not (working or ANNOUNCED.match(found[-1])):
+    if not found or not (working or ANNOUNCED.match(found[-1]) or _announces(found[-1])):
         return ""
-    kept = [found[-1]]
+    found = [sentence for sentence in found if _announces(sentence) or not (
+        _CHATTER.match(sentence) or not without_narration(sentence))]  # process talk says nothing to do
+    if not found:
+        return ""
+    kept = [imperative(found[-1])]
     for sentence in reversed(found[:-1]):
         if _CHATTER.match(sentence):
             continue
+        sentence = imperative(sentence)
         if len(" ".join([sentence, *kept])) > _STEP_CHARS or sentence.startswith(("#", "|", "```")) \
                 or _REPORTED.search(sentence) or (_NOW_STATE.match(sentence) and _STATE_VERB.search(sentence)):
             break  # a sentence that reports a result belongs to Done ("WP1 complete. Now WP2: …")
         kept.insert(0, sentence)
     return clip_words(" ".join(kept), _STEP_CHARS)
+
+
+def _announces(sentence: str) -> bool:
+    """``sentence`` announces a move of the agent's ("Let me …", "Now I'll …", "Now let's …"), not its state ("Now I
+    have the full picture.")."""
+    return _OPENER.match(sentence) is not None
+
+
+_OPENER = re.compile(r"^\W{0,3}(?:(?:now|next|first|so|ok(?:ay)?|then|alright),?\s{1,3})?(?:let me|let's|(?:i|we)(?:'ll|'m going to"
+                     r"|'re going to|\s{1,3}(?:(?:also|still|now|first|then|just)\s{1,3})?(?:will|need to|have to|must"
+                     r"|am going to|are going to)))\s{1,3}(?=\w)", re.I)
+"""The opener of an announced move: the agent as subject and its intent, the verb after it."""
+
+
+def imperative(sentence: str) -> str:
+    """The agent's announced move said as the action to take ("Let me write the plan." → "Write the plan."): the
+    announcement's opener dropped, the verb and its object kept; a sentence that announces nothing as it is."""
+    announced = _OPENER.match(sentence)
+    if not announced:
+        return sentence
+    rest = sentence[announced.end():]
+    return rest[:1].upper() + rest[1:]
+
+
+def _with_object(step: str, state: RegionState) -> str:
+    """``step`` with the request it serves when it names no thing of its own (:data:`_NAMED`: "Write the plan."
+    says which plan only with the request): the next agent reads what to write, fix or check."""
+    request = state.resumed or state.latest_request
+    if _NAMED.search(step) or len(step.split()) > _VAGUE_WORDS or not request or not sets_work(request):
+        return step
+    return f"{step} (for the request “{clip_words(request_clause(request, _SERVED_CHARS), _SERVED_CHARS)}”)"
+
+
+_VAGUE_WORDS = 4
+"""A step of this many words at most with no named thing ("Update the logic.", "Fix this file.") says what to do
+only with the request it serves; a longer one says it itself."""
+_NAMED = re.compile(r"`[^`\n]{1,200}`|\w/\w|\w\.[a-z]{1,5}\b|\w_\w|[a-z][A-Z]|\d|“")
+"""Marks of a named thing in a step (a backticked value, a path, a file, snake or camel case, a number, a quote)."""
 
 
 def _question(answer: str) -> str:
@@ -286,6 +330,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
             f" ({went_on[2:]})" if went_on else ""
         if stopped_at:
+            stopped_at = _with_object(stopped_at, state)
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
     redo = redo_step(state.redo_left)  # the agent's last words name the file it is on; the earlier run, the rest
     steps += [redo] if redo else []
@@ -386,7 +431,8 @@ def _pending(state: RegionState) -> list[str]:
     """The steps outside the code finished requests wait on (a deploy, a restart, the user's check) that nothing
     later did (:func:`.progress.pending_step`), the newest last."""
     found = [pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE]
-    return list(dict.fromkeys(step for step in found if step))[-_PENDING:]
+    newest = {step_kinds(step) or step: step for step in found if step}  # one push for two commits: the latest
+    return [step for step in dict.fromkeys(step for step in found if step) if step in newest.values()][-_PENDING:]
 
 
 def _report_step(report: Report) -> str:
@@ -545,4 +591,4 @@ def clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["ANNOUNCED", "in_progress_items", "next_items"]
+__all__ = ["ANNOUNCED", "imperative", "in_progress_items", "next_items"]

@@ -22,7 +22,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import COMMAND_PREFIX, NUDGE_WORDS, go_ahead, moves_on, names_a_stage, sets_work, task_goal, with_now, word_count
-from .progress import closed_items, done_items, left_something, pending_step, undoes, undone_item
+from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
@@ -133,6 +133,8 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
 def _add_done(new: Sections, state: RegionState) -> None:
     finished = [turn for turn in state.turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
     pending = {id(turn): pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE}
+    latest = {step_kinds(waits) or waits: key for key, waits in pending.items() if waits}  # one push serves both
+    pending = {key: waits if latest.get(step_kinds(waits) or waits) == key else "" for key, waits in pending.items()}
     for turn in state.turns:
         named = [commit for commit in turn.commits if commit != UNNAMED_COMMIT]
         for number, commit in enumerate(named):
@@ -588,7 +590,7 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         if turn.reply or (short and not command):
             worked_after = worked  # it serves the request before it
             continue
-        if sets_work(request) or not (command or (before.status == DONE and worked)):
+        if sets_work(request) or not (command or (before.status == DONE and (worked or moves_on(request)))):
             return ""
         return request_clause(turn.request, _MOVED_ON_CHARS)
     return ""

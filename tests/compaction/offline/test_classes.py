@@ -13,6 +13,7 @@ from pi_compact.compaction.offline.compose import compose
 from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.offline.paths import is_file_name, listed_files
 from pi_compact.compaction.offline.sections import parse
+from pi_compact.compaction.offline.steps import imperative
 from pi_compact.compaction.summarizer import SummaryRequest
 
 from ..messages import assistant, bash_fail, call, result, user
@@ -457,7 +458,7 @@ def test_an_agent_stopped_mid_work_continues_with_what_it_announced(words: str, 
                 assistant(call("g", "bash", command="grep -r IPFS apps/api/.env")), result("g", "bash", "IPFS=local"),
                 assistant(words, *([call("n", "bash", command="nc -z host 5001")] if called else []))]
     steps = items(summarize(messages), "## Next Steps")
-    assert steps[0] == f"Continue where the agent stopped: {words}"
+    assert steps[0].startswith(f"Continue where the agent stopped: {imperative(words)}")  # said as the action
 
 
 # -- decisions, constraints and done in plain words (issue 20, part 5) ----------------------------------------

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pi_compact.compaction.offline.facts import failed_test
 from pi_compact.compaction.offline.goal import injected, request_words, user_requests
 from pi_compact.compaction.offline.subject import current_subject
+from pi_compact.compaction.offline.steps import imperative
 from pi_compact.compaction.offline.tasks import ACTIVE, DONE, PENDING, task_list
 
 from tests.growth import growth
@@ -152,7 +153,7 @@ def test_a_region_that_ends_mid_work_is_not_done(claim: str, going_on: tuple, ki
     summary = summarize(messages, kind=kind)
     steps = "\n".join(items(summary, "## Next Steps"))
     assert "wait for the user's next request" not in steps
-    assert words.rstrip(":") in steps and command in steps
+    assert imperative(words).rstrip(":") in steps and command in steps
 
 
 @EXAMPLES
@@ -165,7 +166,7 @@ def test_an_announcement_keeps_the_words_that_say_what_it_is_about(diagnosis: st
                 assistant(f"Same 4 failures. {diagnosis} {announce}", call("r", "read", path="src/index.ts")),
                 result("r", "read", "export {}")]
     steps = "\n".join(items(summarize(messages), "## Next Steps"))
-    assert diagnosis in steps and announce in steps
+    assert diagnosis in steps and imperative(announce) in steps
 
 
 # -- which failures make a "Fix:" step --------------------------------------------------------------------------

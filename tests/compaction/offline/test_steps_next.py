@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pi_compact.compaction.offline.steps import _inspects
+from pi_compact.compaction.offline.steps import _inspects, imperative
 from pi_compact.compaction.offline.tasks import ACTIVE, PENDING, task_list
 
 from ..messages import assistant, bash_fail, call, result, user
@@ -116,5 +116,5 @@ def test_the_step_where_the_agent_stopped_holds_no_chatter_nor_a_result(cheer, s
                 assistant("Writing it.", call("w", tool, path="docs/plan.md", content="# Plan\n")),
                 result("w", tool, "File written: docs/plan.md"), assistant(f"{cheer} {state} {announced}")]
     steps = " ".join(items(summarize(messages), "## Next Steps"))
-    assert announced in steps
+    assert imperative(announced) in steps
     assert cheer not in steps and state not in steps
