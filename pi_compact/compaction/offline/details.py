@@ -757,7 +757,9 @@ def _same_command(one: tuple[str, bool], other: tuple[str, bool]) -> bool:
 def _with_hashes(done: list[str], hashes: dict[str, str]) -> None:
     """Each "Committed:" item with the hash git printed for it (the next agent can show, revert or cite it)."""
     for number, item in enumerate(done):
-        subject, mark, rest = item.removeprefix(COMMITTED_LABEL).strip().partition(" — ")  # (" — pending a push")
+        subject, mark, rest = item.removeprefix(COMMITTED_LABEL).strip(), "", ""
+        if subject not in hashes and " — " in subject:  # a mark after the subject (" — pending a push"), which a
+            subject, mark, rest = subject.rpartition(" — ")  # subject may hold too ("feat: X — BRO-267")
         if item.startswith(COMMITTED_LABEL) and subject in hashes and hashes[subject] not in item:
             done[number] = f"{COMMITTED_LABEL} {subject} (`{hashes[subject]}`){mark}{rest}"
 

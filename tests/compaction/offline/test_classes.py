@@ -429,7 +429,8 @@ def test_answers_given_through_a_question_tool_are_decisions(pairs: list, tool: 
     assert all(q in decisions and a in decisions for q, a in pairs)
 
 
-@given(st.sampled_from(["docs(14): capture phase context", "fix: keep the cache bounded", "Release 2.1.0"]))
+@given(st.sampled_from(["docs(14): capture phase context", "fix: keep the cache bounded", "Release 2.1.0",
+                        "feat(relay): PTY adapter — BRO-267/292", "fix: a — b — c"]))
 def test_a_commit_message_given_as_a_heredoc_is_its_first_line(message: str) -> None:
     command = f"git add -A && git commit -m \"$(cat <<'EOF'\n{message}\n\nLonger body.\nEOF\n)\""
     summary = summarize([user("Commit what we have."), assistant(call("c", "bash", command=command)),
