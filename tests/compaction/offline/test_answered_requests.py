@@ -59,10 +59,11 @@ PREVIOUS = """This session is being continued from a previous conversation. The 
    Run `{command}` and fix what fails.
 """
 COMMANDS = st.sampled_from(["pytest tests/test_export.py", "go test ./export/...", "npm run test:export"])
+DOCS = st.sampled_from(["README.md", "docs/export.md"])
 
 
 @EXAMPLES
-@given(command=COMMANDS, doc=st.sampled_from(["README.md", "docs/export.md"]))
+@given(command=COMMANDS, doc=DOCS)
 def test_an_earlier_summarys_pending_work_done_since_says_so(command: str, doc: str) -> None:
     run = call("t1", "bash", command=command)
     edit = call("d1", "edit", path=doc, oldText="a", newText="b")

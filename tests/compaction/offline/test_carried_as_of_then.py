@@ -8,26 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ..messages import assistant, call, result, user
+from .test_answered_requests import COMMANDS, DOCS, PREVIOUS  # one earlier summary in Claude Code's shape
 from .test_classes import EXAMPLES, summarize
 from .test_offline import items
 
-PREVIOUS = """This session is being continued from a previous conversation. The conversation is summarized below:
-
-1. Primary Request and Intent:
-   The user asked for a CSV export of the reports.
-
-7. Pending Tasks:
-   - Run the new tests to verify they pass (`{command}`)
-   - Update `{doc}` with the export usage
-
-8. Current Work:
-   Writing the exporter in src/export.py.
-
-9. Optional Next Step:
-   Run `{command}` and fix what fails.
-"""
-COMMANDS = st.sampled_from(["pytest tests/test_export.py", "go test ./export/...", "npm run test:export"])
-DOCS = st.sampled_from(["README.md", "docs/export.md"])
 OTHER = st.sampled_from(["The login page shows a blank screen on Safari; find out why and fix src/login.tsx.",
                          "Switch the logger to structured JSON output in lib/log.go, keeping the levels."])
 
