@@ -18,6 +18,8 @@ from .facts import EXTENSIONS, is_agent_own, is_scratch, shell_command
 
 _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 _WINDOWS = re.compile(r"^[A-Za-z]:[\\/]")
+_HOME = re.compile(r"^(?:/Users/[^/]++|/home/[^/]++|/root)(?=/)")
+"""A home directory as macOS and Linux lay them out: what a shell's ``~`` stands for in a path under it."""
 _DRIVE = re.compile(r"^(?:([A-Za-z]):|/(?:mnt/|cygdrive/)?([A-Za-z])(?=/|$))")
 """A drive as Windows (``D:``), Git Bash or MSYS (``/d``), WSL (``/mnt/d``) or Cygwin (``/cygdrive/d``) spell it."""
 
@@ -56,12 +58,20 @@ class PathNames:
 
     def name(self, path: str) -> str:
         plain = self.plain(path)
+        if plain.startswith("~/"):
+            return self._at_home(plain)
         if plain.startswith(("/", "~")) or (self.windows and _WINDOWS.match(plain)):
             return plain
         longer = [full for full in self.full if full.endswith("/" + plain)]
         if longer and all(longer[0].endswith("/" + other) for other in longer[1:]):
             return longer[0]  # the longest, which every other candidate ends
         return plain
+
+    def _at_home(self, plain: str) -> str:
+        """``~/.wfc/x.md`` as the one known absolute path under a home directory it stands for
+        (``/Users/sam/.wfc/x.md``): a command names a file with ``~`` where the file tools named it in full."""
+        homes = {full for full in self.full if (home := _HOME.match(full)) and full[home.end():] == plain[1:]}
+        return homes.pop() if len(homes) == 1 else plain
 
     def is_directory(self, path: str, named: Iterable[str]) -> bool:
         """Written with a trailing ``/``, the working directory or one above it, or holding another named file."""

@@ -18,6 +18,28 @@ def test_one_spelling_per_file(path: str, name: str) -> None:
     assert PathNames("/work/app", ["/work/app/src/a.py", "/elsewhere/b.py"]).name(path) == name
 
 
+SKILL = "~/.wfc/skills/review/SKILL.md"
+
+
+@pytest.mark.parametrize(("known", "name"), [
+    (["/Users/sam/.wfc/skills/review/SKILL.md"], "/Users/sam/.wfc/skills/review/SKILL.md"),
+    (["/home/sam/.wfc/skills/review/SKILL.md"], "/home/sam/.wfc/skills/review/SKILL.md"),
+    (["/root/.wfc/skills/review/SKILL.md"], "/root/.wfc/skills/review/SKILL.md"),
+    ([], SKILL),  # no full spelling known: as written
+    (["/Users/a/.wfc/skills/review/SKILL.md", "/home/b/.wfc/skills/review/SKILL.md"], SKILL),  # two homes
+    (["/srv/sam/.wfc/skills/review/SKILL.md"], SKILL),  # not a home directory
+    (["/Users/sam/x/.wfc/skills/review/SKILL.md"], SKILL),  # deeper than the home
+])
+def test_a_file_named_from_home_is_the_one_full_path_it_stands_for(known: list[str], name: str) -> None:
+    assert PathNames("/work/app", known).name(SKILL) == name
+
+
+def test_a_file_named_both_from_home_and_in_full_is_listed_once() -> None:
+    read, modified = listed_files(["~/.wfc/skills/review/SKILL.md", "/Users/sam/.wfc/skills/review/SKILL.md"], [],
+                                  "/Users/sam/work/app")
+    assert (read, modified) == (["/Users/sam/.wfc/skills/review/SKILL.md"], [])
+
+
 def test_an_ambiguous_tail_stays_as_written() -> None:
     assert PathNames("", ["pkg/a/main.ts", "pkg/b/main.ts"]).name("main.ts") == "main.ts"
 
