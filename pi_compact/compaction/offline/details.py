@@ -26,7 +26,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed
 from .findings import findings
 from .outcome import refusal
 from .pasted import pasted_errors
-from .goal import request_words
+from .goal import go_ahead, user_requests
 from .paths import PathNames, infer_cwd
 from .sections import Sections
 from .state import RegionState, Turn, is_slash_command
@@ -585,12 +585,14 @@ def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str
 
 
 def _agent_texts(listed: list[dict]) -> list[list[str]]:
-    """The agent's texts, grouped by the user request they follow (as :mod:`.state` groups its turns)."""
+    """The agent's texts, grouped by the user request they follow (as :mod:`.state` groups its turns: a message
+    the harness injected, a skill's instructions, starts none)."""
+    requests = dict(user_requests(listed))
     groups: list[list[str]] = []
-    for message in listed:
+    for index, message in enumerate(listed):
         role = message.get("role")
         if role == "user":
-            text = request_words(content_text(message.get("content")))
+            text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
                 groups.append([])
         elif role == "assistant":
@@ -709,7 +711,7 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
         request = turns[number].request.strip() if number < len(turns) else ""
         head, quoted = heads.get(number, (f"Request “{clip_words(request, _QUOTED_HEAD)}”:" if request else
                                           "Before any request:", True))
-        if said or not quoted:
+        if said or not (quoted or go_ahead(request)):  # "yes please" alone says nothing the next agent needs
             lines += [head, *said]
     return "\n".join(lines) if len(lines) > 1 else ""
 

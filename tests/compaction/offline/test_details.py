@@ -499,3 +499,21 @@ def test_an_error_of_the_models_own_api_is_settled_once_a_later_reply_went_throu
     met = text.split(MET_LABEL, 1)[1].split("\n- ", 1)[0] if MET_LABEL in text else ""
     assert all(name in met for name in named) is answered
     assert "request_id" not in text.split("## Critical Context", 1)[-1] if answered else True
+
+
+RULES = "# Project rules\n\n" + "".join(f"- Rule {n}: keep module {n} free of side effects at import.\n"
+                                         for n in range(10))
+"""A document a hook or the harness puts in as a user message after a tool result: no request of the user's."""
+
+
+def test_the_work_log_heads_each_finding_with_the_request_it_followed() -> None:
+    first, second = _region([], requests=1), _region([], requests=1)
+    second[0] = user("Please look into part 1 of the importer and fix what is broken there.")
+    messages = [*first, user(RULES), assistant("The profile shows `alpha_one` taking 90 ms."),
+                assistant("The profile shows `alpha_two` taking 80 ms."), *second,
+                assistant("The profile shows `beta_one` taking 70 ms."), assistant("All done here.")]
+    log = summarize(messages, metadata={"cwd": CWD}).split(LOG_LABEL, 1)[1].split("\n\n", 1)[0]
+    heads = [n for n, line in enumerate(log.splitlines()) if line.strip().startswith("Request")]
+    under = {line.split("`")[1] for line in log.splitlines()[heads[0]:heads[1] if len(heads) > 1 else None]
+             if "`" in line}
+    assert "part 0" in log.splitlines()[heads[0]] and under == {"alpha_one", "alpha_two"}
