@@ -160,15 +160,15 @@ def missing_program(error: str, command: str) -> str | None:
 
 _USAGE_ERROR = re.compile(
     r"\bis not an? [\w.-]{1,40} (?:command|subcommand|option)\b"
-    r"|\b(?:unknown|unrecognized|unrecognised|invalid|unsupported|unexpected)"
-    r" (?:sub)?(?:command|option|flag|argument)s?\b"
+    r"|\b(?:unknown|unrecognized|unrecognised|unsupported|unexpected)"
+    r" (?:sub)?(?:command|option|flag|argument)s?\b|\binvalid (?:sub)?(?:command|option|flag)s?\b"
     r"|\bno such (?:sub)?(?:command|option)\b|\binvalid choice\b|\bunexpected argument\b"
     r"|\b(?:found|got) (?:an )?unexpected (?:argument|option)\b",
     re.I)
 """How programs say they were called wrongly (git's "'unstage' is not a git command", npm's and cobra's "unknown
 command 'instal'", click's "No such command", clap's "unrecognized subcommand" and "unexpected argument",
 argparse's "unrecognized arguments" and "invalid choice", getopt's "unknown option", "unknown flag"): a mistyped
-command, not a broken project."""
+command, not a broken project. Not "Invalid argument": that is the system's EINVAL, a run that failed."""
 
 
 def misused_program(error: str, command: str) -> str | None:

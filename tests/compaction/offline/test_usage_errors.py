@@ -65,6 +65,9 @@ def test_a_mistyped_command_whose_program_never_ran_since_stays_open(mistyped: t
     ("error: unknown option `dry-run'", "git fetch && git gc --dry-run", "git"),
     ("error: unknown option `dry-run'", "make a && cargo b --dry-run", None),  # which of two, the error does not say
     ("npm ERR! missing script: build", "npm run build", None),  # a project's fault, not a mistyped call
+    ("OSError: [Errno 22] Invalid argument: 'out/a:b.txt'", "python export.py", None),  # EINVAL: the run failed
+    ("Error: EINVAL: invalid argument, open 'dist/x'", "node build.js", None),
+    ("TypeError: run() got an unexpected keyword argument 'fast'", "python cli.py", None),  # the code's fault
     ("FAILED tests/test_cli.py::test_unknown_command - AssertionError", "pytest tests/test_cli.py", None),
 ])
 def test_the_misused_program_is_the_one_the_error_names(error: str, command: str, program: str | None) -> None:
