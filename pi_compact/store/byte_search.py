@@ -248,11 +248,6 @@ class _RunSearch:
                     line_start, line_end, keys = starts[span], slots[span].end, None
                 rest = key_rest(data, where + size)
                 if rest is not None:  # in a key (of nearly every line)
-                    if keys is None and _keys_only_to_end(data, text, base, run, where, rest.end(), line_end):
-                        # the rest of the line holds the run in keys no text shows (a message's usage): not
-                        # kept, nor read again for arguments
-                        at = find(run, line_end - base, end) if line_end < stop else -1
-                        continue
                     if keys is None:  # the line's list of keys, looked up once per line
                         kept = in_keys.get(line_start)
                         if kept is None:
@@ -265,36 +260,6 @@ class _RunSearch:
                     continue
                 found[line_start] = line_end
                 at = find(run, line_end - base, end) if line_end < stop else -1
-
-
-def _keys_only_to_end(data: bytes, text: bytes, base: int, run: bytes, where: int, after: int, end: int) -> bool:
-    """Whether every occurrence of ``run`` from ``where`` (in a key whose colon ends at ``after``) to ``end``
-    (the line's) is in a key no entry's text shows, told from the bytes after the key alone (``text``: the
-    file's bytes from ``base``, lowered or as written, as :meth:`_RunSearch.in_text` searches them).
-
-    Keys are in a text only inside a tool call's arguments, an object at level 4 at least (the entry is level
-    1, its message 2, the message's content 3, a block of a content list 4, the arguments 5; a content that is
-    a block itself makes them 4). In a line that parses, what follows a key's colon closes every container
-    the key is in: with no backslash there (each quote opens or closes a string) and no bracket in its
-    strings, the closing brackets less the opening ones are the level of the key's object. At level 3 or less
-    none of its containers are arguments, and no container opened after it is either unless a key
-    ``"arguments"`` comes after it (or is the key itself). Then the run's occurrences after it, in keys all, are
-    in no text. Any other shape (a line that does not parse, say) is not decided here: its keys are kept."""
-    if _PLAIN_TAIL.match(data, after, end).end() != end:  # type: ignore[union-attr]  (it matches empty)
-        return False
-    closing = data.count(b"}", after, end) + data.count(b"]", after, end)
-    if closing - data.count(b"{", after, end) - data.count(b"[", after, end) > _LEVELS_WITHOUT_ARGUMENTS:
-        return False
-    if data.find(b'"arguments"', max(0, where - len(b'"arguments"')), end) >= 0:  # the key itself, or after
-        return False
-    find, key_rest, size, stop = text.find, _KEY_REST.match, len(run), end - base
-    at = find(run, after - base, stop)
-    while at >= 0:
-        rest = key_rest(data, base + at + size)
-        if rest is None:  # in a string that is no key: maybe a text
-            return False
-        at = find(run, rest.end() - base, stop)
-    return True
 
 
 def _overlaps_itself(run: bytes) -> bool:
@@ -410,11 +375,6 @@ def _container_end(data: bytes, at: int, end: int) -> int:
     return end
 
 
-_PLAIN_TAIL = re.compile(rb'[^"\\]*(?:"[^"\\\[\]{}]*"[^"\\]*)*')
-"""Bytes from outside a string on, with no backslash and no bracket in a string: each quote opens or closes
-a string, and each bracket is the structure's."""
-_LEVELS_WITHOUT_ARGUMENTS = 3
-"""The deepest object whose keys are in no tool call's arguments (see :func:`_keys_only_to_end`)."""
 _ARGUMENTS = re.compile(rb'"arguments"[ \t\r]*:[ \t\r]*[\[{]')
 """The key of a tool call's arguments, and the bracket opening them (scalar arguments hold no key)."""
 _BETWEEN_BRACKETS = re.compile(rb'(?:[^"\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*")*')
