@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
+from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
@@ -158,24 +158,11 @@ def missing_program(error: str, command: str) -> str | None:
     return next((program.rsplit("/", 1)[-1] for program in sorted(found) if program.rsplit("/", 1)[-1] in runs), None)
 
 
-_USAGE_ERROR = re.compile(
-    r"\bis not an? [\w.-]{1,40} (?:command|subcommand|option)\b"
-    r"|\b(?:unknown|unrecognized|unrecognised|unsupported|unexpected)"
-    r" (?:sub)?(?:command|option|flag|argument)s?\b|\binvalid (?:sub)?(?:command|option|flag)s?\b"
-    r"|\bno such (?:sub)?(?:command|option)\b|\binvalid choice\b|\bunexpected argument\b"
-    r"|\b(?:found|got) (?:an )?unexpected (?:argument|option)\b",
-    re.I)
-"""How programs say they were called wrongly (git's "'unstage' is not a git command", npm's and cobra's "unknown
-command 'instal'", click's "No such command", clap's "unrecognized subcommand" and "unexpected argument",
-argparse's "unrecognized arguments" and "invalid choice", getopt's "unknown option", "unknown flag"): a mistyped
-command, not a broken project. Not "Invalid argument": that is the system's EINVAL, a run that failed."""
-
-
 def misused_program(error: str, command: str) -> str | None:
     """The program of ``command`` that ``error`` says was called with a subcommand or option it does not know,
     lowercased, or ``None``: the one the error names, else the command's only program. A later successful run of
     that program (any subcommand) shows the agent found the right call; the mistyped one is history."""
-    if not _USAGE_ERROR.search(error[:2000]):
+    if not USAGE_ERROR.search(error[:2000]):
         return None
     programs = [program.lower().rsplit("/", 1)[-1] for program in shell_effects(without_cd(command)[0]).programs]
     said = set(_TOKEN.findall(error[:2000].lower().replace("'", " ").replace(":", " ")))

@@ -246,6 +246,24 @@ def failed_test(text: str) -> str:
     return ""
 
 
+USAGE_ERROR = re.compile(
+    r"\bis not an? [\w.-]{1,40} (?:command|subcommand|option)\b"
+    r"|\b(?:unknown|unrecognized|unrecognised|unsupported|unexpected)"
+    r" (?:sub)?(?:command|option|flag|argument)s?\b|\binvalid (?:sub)?(?:command|option|flag)s?\b"
+    r"|\bno such (?:sub)?(?:command|option)\b|\binvalid choice\b|\bunexpected argument\b"
+    r"|\b(?:found|got) (?:an )?unexpected (?:argument|option)\b",
+    re.I)
+"""How programs say they were called wrongly (git's "'unstage' is not a git command", npm's and cobra's "unknown
+command 'instal'", click's "No such command", clap's "unrecognized subcommand" and "unexpected argument",
+argparse's "unrecognized arguments" and "invalid choice", getopt's "unknown option", "unknown flag"): a mistyped
+command, not a broken project. Not "Invalid argument": that is the system's EINVAL, a run that failed."""
+
+
+_USAGE_LINES = 10
+"""A program that refuses its arguments says so before it does anything, within its first lines (after a usage
+line at most); further down, "unknown flag" is a test's name or a log's words."""
+
+
 def failure_line(text: str, shell: bool) -> str:
     """The line that best says why an output failed: its most telling error line, else (shell output, where
     the first line is usually an echo of the script being run and the verdict comes last) its last line,
@@ -253,6 +271,11 @@ def failure_line(text: str, shell: bool) -> str:
     found = error_lines(text, 2)
     if found:
         return main_error(found)
+    head = "\n".join(text[:4000].splitlines()[:_USAGE_LINES])
+    misused = USAGE_ERROR.search(head)
+    if misused:  # "git: 'unstage' is not a git command", not the "instaweb" git suggests on the last line
+        line_start, line_end = head.rfind("\n", 0, misused.start()) + 1, head.find("\n", misused.end())
+        return last_line(head[line_start:] if line_end < 0 else head[line_start:line_end])
     if not shell:
         return first_line(text)
     said = [line for line in text[-4000:].splitlines()[-40:] if line.strip() and not _STRUCTURE.match(line)]

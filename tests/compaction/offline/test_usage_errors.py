@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.errors import misused_program
+from pi_compact.compaction.offline.facts import failure_line
 
 from ..messages import assistant, bash_fail, call, result, user
 from .test_classes import EXAMPLES, summarize
@@ -18,6 +19,8 @@ from .test_offline import items
 MISTYPED = st.sampled_from([
     ("git unstage config.yml", "git: 'unstage' is not a git command. See 'git --help'.",
      "git restore --staged config.yml"),
+    ("git unstage config.yml", "git: 'unstage' is not a git command. See 'git --help'.\n\nThe most similar command is"
+     "\n\tinstaweb", "git restore --staged config.yml"),  # git's suggestion ends the output
     ("npm instal", "error: unknown command 'instal' for 'npm'", "npm install"),
     ("uv pip index versions httpx", "error: unrecognized subcommand 'index'\n\nUsage: uv pip [OPTIONS] <COMMAND>",
      "uv pip install httpx"),
@@ -72,3 +75,8 @@ def test_a_mistyped_command_whose_program_never_ran_since_stays_open(mistyped: t
 ])
 def test_the_misused_program_is_the_one_the_error_names(error: str, command: str, program: str | None) -> None:
     assert misused_program(error, command) == program
+
+
+def test_a_usage_error_is_the_line_said_of_the_failure() -> None:
+    output = "git: 'unstage' is not a git command. See 'git --help'.\n\nThe most similar command is\n\tinstaweb"
+    assert failure_line(output, shell=True) == "git: 'unstage' is not a git command. See 'git --help'."
