@@ -20,7 +20,8 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     is_scratch, is_shell_tool, message_dicts, shell_command)
 from .clause import request_clause
 from .gates import commit_gates
-from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, sets_work, user_requests, word_count
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, only_asks, sets_work, user_requests,
+                   word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
                     replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
@@ -790,14 +791,15 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
     for number in range(len(turns) - 1, -1, -1):
         turn, request = turns[number], turns[number].request.strip()
         worked = worked or bool(turn.changed or turn.commits) or number == len(turns) - 1
-        if turn.reply:
-            continue  # its work is the request's it replies about
+        answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
+        answered = request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer)
+        if turn.reply or (only_asks(request) and not answered):
+            continue  # its work is the request's it replies about; a question is answered, it sets no objective
         if (request and sets_work(request) and not _REJECTION.match(request) and not is_slash_command(request)
                 and worked):
             if aim and (request == aim.request.strip() or aim.text in request):
                 return ""
-            answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
-            if request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer):
+            if answered:
                 return request_clause(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
             return request_clause(request, _NOW_CHARS)
         worked = False
