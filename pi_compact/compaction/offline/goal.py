@@ -322,12 +322,19 @@ _ASKS_FOR_WORK = re.compile(
 "should we cache it?", "how about a flag?"): a request."""
 
 
+_QUESTION_OPENING = re.compile(r"\W{0,3}(?:(?:and|so|but|also|ok(?:ay)?|hmm+),?\s{1,3})?(?:(?:what|why|how|where|when|which"
+                               r"|who)\b|(?:is|are|was|were|does|did|has|have|do)\s{1,3}(?:it|this|that|there|the|we|you"
+                               r"|i|they|these|those)\b)", re.I)
+"""A sentence worded as a question, its mark left off ("how does this commit look if it reuses the id..."; "do
+the migration" is an order, "do we need it" a question)."""
+
+
 def only_asks(text: str) -> bool:
     """True for a message that only asks a question ("what does X do?", "why did the test fail?", "is that the
     final version?"), a short thanks beside it: it is answered, it sets no objective. A question that asks for work
     (:data:`_ASKS_FOR_WORK`) or a sentence that is no question makes it a request."""
     said = sentences(request_words(text)[:4000])
-    questions = [s for s in said if s.endswith(("?", "？"))]
+    questions = [s for s in said if s.endswith(("?", "？")) or _QUESTION_OPENING.match(s)]
     others = [s for s in said if s not in questions]
     return bool(questions) and not any(_ASKS_FOR_WORK.search(q) for q in questions) and all(
         word_count(s) <= NUDGE_WORDS and _THANKS.match(s) for s in others)

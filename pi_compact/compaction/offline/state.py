@@ -336,6 +336,13 @@ def answered_question(question: str, answer: str) -> str:
     return f"Asked “{clip_words(question, room)}” — the user chose “{chosen}”"
 
 
+def _table_row(text: str) -> bool:
+    """A Markdown table's row (``| Lake Score | 6/6 — decided |``), after a label ("Agreed with the user: | … |"):
+    a cell of a report or a scorecard, no choice said in a sentence."""
+    row = text.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: \|", text) else text
+    return row.lstrip().startswith("|") and row.count("|") >= 2
+
+
 def _decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
@@ -343,6 +350,7 @@ def _decisions_in(text: str) -> list[str]:
         chosen = _DECISION.search(sentence) or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence))
         if (20 <= len(sentence) <= 400 and chosen and not _NARRATION.match(sentence)
                 and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
+                and not _table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
                 and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
     return found
@@ -529,6 +537,22 @@ def approved_plans(messages: list[dict]) -> list[tuple[int, str]]:
     return found
 
 
+_LOOKUP_TOOL = re.compile(r"^(?:read|read_?file|view|view_?file|grep|glob|search|find|list|ls|web_?fetch|web_?search"
+                          r"|fetch)$", re.I)
+"""A tool that only looks something up (a read, a search, a listing, a fetch)."""
+
+
+def _declined_lookup(refused: Refusal) -> bool:
+    """A declined call that only looked something up (a read, a listing, a search; a shell command that only
+    inspects) with nothing said or only a question asked: no design was settled by it. What the user stated on
+    declining ("isthissmart became validate", a rule) keeps it a decision."""
+    stated = [s for s in sentences(refused.reason[:4000]) if not s.rstrip().endswith(("?", "？"))]
+    if stated:
+        return False
+    return bool(_LOOKUP_TOOL.match(refused.tool.strip())) or (
+        is_shell_tool(refused.tool) and shell_effects(refused.target).inspects_only)
+
+
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
     """A declined call as the user's decision: what was declined and, when they said, why."""
     label = action_label(Attempt(0, refused.tool, refused.target, False), names)
@@ -707,9 +731,10 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(superseded([*dict.fromkeys([
-            *(d for turn in turns for d in turn.decisions),
+            *(d for turn in turns for d in turn.decisions if not _table_row(d)),
             *(_refusal_line(r, names) for r in facts.refusals
-              if not (review and r.tool == review.tool)),  # told as the plan under discussion
+              if not (review and r.tool == review.tool)  # told as the plan under discussion
+              and not _declined_lookup(r)),
             *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed)),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
