@@ -107,6 +107,23 @@ def _stopping_words(answer: str, working: bool) -> str:
     return clip_words(" ".join(kept), _STEP_CHARS)
 
 
+_GENERIC = re.compile(r"^\W{0,3}(?:(?:now|first|ok(?:ay)?|so|then),?\s{1,3})?(?:continue|carry on|proceed|go on|keep going"
+                      r"|explore|look around|have a look|take a look|look (?:at|into|through)|dig in|get (?:started|oriented)"
+                      r"|understand|investigate|check|see|figure out|start|begin|get a sense)\b(?:\s{1,3}(?:the|this|that|it"
+                      r"|things|what|how|around|more|further|first|now|here|with|on|at|into|of|a|bit|little|overall|current"
+                      r"|existing|whole|work|code|codebase|project|repo(?:sitory)?|structure|setup|state|situation|context"
+                      r"|where|we|are|is|stand|left|off|going|exploring|looking|working|task|tasks|from|there|next|step"
+                      r"|steps|remaining)\b){0,8}\W{0,3}$", re.I)
+"""The agent's last words when they name no work: "Let me explore the codebase.", "Continue the work.", "Let me
+look around first." (its own object, a file or a function, makes a step concrete)."""
+
+
+def _generic(step: str) -> bool:
+    """True when the agent's last words name no work (:data:`_GENERIC`), every sentence of them."""
+    said = [imperative(sentence) for sentence in sentences(step)]
+    return bool(said) and not _NAMED.search(step) and all(_GENERIC.match(sentence) for sentence in said)
+
+
 def _announces(sentence: str) -> bool:
     """``sentence`` announces a move of the agent's ("Let me …", "Now I'll …", "Now let's …"), not its state ("Now I
     have the full picture.")."""
@@ -367,6 +384,7 @@ def in_progress_items(state: RegionState) -> list[str]:
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     """The next steps, surest first (see the module docstring); ``plan_line`` names a plan file's open items."""
     steps: list[str] = []
+    generic = ""  # the agent's last words when they name no work ("Let me explore the codebase."): the last resort
     answer = state.turns[-1].final_answer if state.turns else ""  # an earlier turn's words are not about this one
     reports = [_report_step(report) for report in state.reports]
     ends_on_report = bool(state.reports) and state.reports[-1].last
@@ -379,7 +397,9 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         went_on = f"; HEAD is now {after[0]}" if after else ""
         last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
             f" ({went_on[2:]})" if went_on else ""
-        if stopped_at:
+        if stopped_at and _generic(stopped_at):  # names no work: the concrete steps below come first
+            generic = f"Continue where the agent stopped: {_with_object(stopped_at, state)}{last_call}"
+        elif stopped_at:
             stopped_at = _with_object(stopped_at, state)
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
     redo = redo_step(state.redo_left)  # the agent's last words name the file it is on; the earlier run, the rest
@@ -429,6 +449,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         # the edits under way are not committed: the session's routine comes before they are
         steps.append(f"Before committing the edits under way, run the session's checks: "
                      f"{', '.join(f'`{check}`' for check in state.gates)}.")
+    steps += [generic] if generic and not steps else []
     stage = _next_stage(state) if not steps and state.latest_status == DONE else ""
     if stage:
         steps.append(stage)
