@@ -336,6 +336,46 @@ def answered_question(question: str, answer: str) -> str:
     return f"Asked “{clip_words(question, room)}” — the user chose “{chosen}”"
 
 
+_UNDOES = re.compile(r"\bgit\s{1,3}(?:revert\b|reset\s{1,3}--hard\b|checkout\s{1,3}(?:\S{1,80}\s{1,3})?--\s|restore\b)")
+"""A command that takes committed or edited work back (``git revert``, ``git reset --hard``, ``git checkout --``)."""
+_SAYS_UNDONE = re.compile(r"\b(?:reverted|reverting|rolled back|rolling back|undid|undone|backed out|backing out)\b", re.I)
+_CONTENT = re.compile(r"[^\W\d_][\w-]{2,}")
+_FILLER_WORDS = frozenset("""the and for but not was its can now all our use has had this that with from have will would
+    then them they there what when which into also just more only some than very want need like does done your
+    their these those here about after before because being other over same still where instead rather decided
+    agreed proposed approved user chose reverted reverting rolled back undid undone again change changes""".split())
+_SHARED_WORDS = 2
+
+
+def _stems(text: str) -> set[str]:
+    return {word[:5].lower() for word in _CONTENT.findall(text) if word.lower() not in _FILLER_WORDS}
+
+
+def _not_undone(decisions: list[str], messages: list[dict], attempts: tuple[Attempt, ...]) -> list[str]:
+    """The decisions without those whose work the agent took back later in the region: a command that undoes work
+    (:data:`_UNDOES`) succeeded after the decision was said, and the agent's words after it say what it undid
+    ("the LRU change broke the tests, so I reverted it"), sharing :data:`_SHARED_WORDS` content words with the
+    decision. A decision undone is no decision (the user's own reversals are :mod:`.superseded`'s)."""
+    undone_at = [a.index for a in attempts if is_shell_tool(a.tool) and not (a.failed or a.aborted)
+                 and _UNDOES.search(a.target[:2000])]
+    if not undone_at:
+        return decisions
+    said = [(n, content_text(m.get("content"))[:20_000]) for n, m in enumerate(messages) if m.get("role") == "assistant"]
+    undoing = [(n, sentence) for n, text in said if n > undone_at[0] for sentence in sentences(text)
+               if _SAYS_UNDONE.search(sentence)]
+    kept = []
+    for decision in decisions:
+        core = decision.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: ", decision) else decision
+        probe = core[:60].rstrip("…")
+        at = next((n for n, text in said if probe and probe in " ".join(text.split())), None)
+        stems = _stems(core)
+        if at is not None and any(n > at and len(stems & _stems(sentence)) >= _SHARED_WORDS for n, sentence in undoing
+                                  if any(at < u < n for u in undone_at)):
+            continue
+        kept.append(decision)
+    return kept
+
+
 def _table_row(text: str) -> bool:
     """A Markdown table's row (``| Lake Score | 6/6 — decided |``), after a label ("Agreed with the user: | … |"):
     a cell of a report or a scorecard, no choice said in a sentence."""
@@ -730,12 +770,13 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
-        decisions=tuple(superseded([*dict.fromkeys([
+        decisions=tuple(superseded(_not_undone([*dict.fromkeys([
             *(d for turn in turns for d in turn.decisions if not _table_row(d)),
             *(_refusal_line(r, names) for r in facts.refusals
               if not (review and r.tool == review.tool)  # told as the plan under discussion
               and not _declined_lookup(r)),
-            *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed)),
+            *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed,
+            facts.attempts), listed)),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),

@@ -48,3 +48,29 @@ def test_a_declined_lookup_the_user_explained_stays() -> None:
                 assistant("Understood: I'll leave the skills alone.")]
     assert any("declined" in item and "exporter-old became exporter" in item
                for item in items(summarize(messages), "## Key Decisions"))
+
+
+DECIDED = "I decided to use an LRU cache with a 1,000-entry bound instead of the unbounded dict, as the review asked."
+UNDOES = [("git revert --no-edit HEAD", '[main 5d6e7f8] Revert "Review fixes: LRU cache"\n 1 file changed'),
+          ("git reset --hard HEAD~1", "HEAD is now at 0f0f0f0 Earlier work"),
+          ("git checkout -- src/cache.py", "Updated 1 path from the index")]
+
+
+def _review_fixes(command: str, output: str, words: str) -> list[dict]:
+    return [user("Apply the fixes from the review in REVIEW.md to the cache layer in src/cache.py."),
+            assistant(DECIDED, call("e1", "edit", path="src/cache.py", oldText="a", newText="b")),
+            result("e1", "edit", "Edited."), assistant(call("c1", "bash", command='git commit -am "Review fixes: LRU cache"')),
+            result("c1", "bash", "[main 1a2b3c4] Review fixes: LRU cache\n 1 file changed"),
+            assistant(call("u1", "bash", command=command)), result("u1", "bash", output), assistant(words)]
+
+
+@pytest.mark.parametrize(("command", "output"), UNDOES)
+def test_a_decision_the_agent_reverted_is_no_decision(command: str, output: str) -> None:
+    words = "The LRU change broke the session tests, so I reverted it; the cache is the unbounded dict again."
+    assert items(summarize(_review_fixes(command, output, words)), "## Key Decisions") == ["(none)"]
+
+
+@pytest.mark.parametrize(("command", "output"), UNDOES)
+def test_a_revert_of_other_work_leaves_the_decision(command: str, output: str) -> None:
+    words = "I reverted the stray debug logging in the HTTP client; nothing else changed."
+    assert items(summarize(_review_fixes(command, output, words)), "## Key Decisions") == [DECIDED]
