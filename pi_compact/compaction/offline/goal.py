@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ...accessors import content_text
 from .clause import clause_cut
+from .relay import relayed
 from .rules import standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
@@ -85,8 +86,9 @@ class Objective:
 def request_words(text: str) -> str:
     """The user's own words of a message: what lies outside the tags an agent's harness wraps around what it
     injects (``<command-name>``, ``<system-reminder>``, ``<local-command-stdout>``), bracketed notices removed. One
-    pass over the tags with a depth count (a pattern with a back-reference would be quadratic on unclosed tags)."""
-    text = text[:50_000]
+    pass over the tags with a depth count (a pattern with a back-reference would be quadratic on unclosed tags). A
+    message a chat bridge relayed is its body (:func:`.relay.relayed`)."""
+    text = relayed(text[:50_000])  # a bridge's envelope around the user's words: the words
     if "<" not in text and "[" not in text:
         return text.strip()
     # a message that opens with a tag was written by the harness (a slash command's expanded prompt): any tag
@@ -313,6 +315,31 @@ def go_ahead(text: str) -> bool:
             and all(word in _GO_AHEAD_WORDS or word in _ASIDE_WORDS for word in words))
 
 
+_ASKS_FOR_WORK = re.compile(
+    r"\b(?:(?:can|could|would|will|won'?t|wouldn'?t|cant|can'?t)\s{1,3}(?:you|we|u|ya)\b|(?:shall|should)\s{1,3}(?:we|i)\b"
+    r"|(?:how|what) about\b|why not\b|(?:do|would) you mind\b|please\b|let'?s\b|lets\b)", re.I)
+"""A question that asks for work anywhere in it ("can you add X?", "… is a repo, can you compare it to ours?",
+"should we cache it?", "how about a flag?"): a request."""
+
+
+_QUESTION_OPENING = re.compile(r"\W{0,3}(?:(?:and|so|but|also|ok(?:ay)?|hmm+),?\s{1,3})?(?:(?:what|why|how|where|when|which"
+                               r"|who)\b|(?:is|are|was|were|does|did|has|have|do)\s{1,3}(?:it|this|that|there|the|we|you"
+                               r"|i|they|these|those)\b)", re.I)
+"""A sentence worded as a question, its mark left off ("how does this commit look if it reuses the id..."; "do
+the migration" is an order, "do we need it" a question)."""
+
+
+def only_asks(text: str) -> bool:
+    """True for a message that only asks a question ("what does X do?", "why did the test fail?", "is that the
+    final version?"), a short thanks beside it: it is answered, it sets no objective. A question that asks for work
+    (:data:`_ASKS_FOR_WORK`) or a sentence that is no question makes it a request."""
+    said = sentences(request_words(text)[:4000])
+    questions = [s for s in said if s.endswith(("?", "？")) or _QUESTION_OPENING.match(s)]
+    others = [s for s in said if s not in questions]
+    return bool(questions) and not any(_ASKS_FOR_WORK.search(q) for q in questions) and all(
+        word_count(s) <= NUDGE_WORDS and _THANKS.match(s) for s in others)
+
+
 def word_count(text: str) -> int:
     """About how many words ``text`` has, in any script: its spaced words, and one per :data:`_LETTERS_PER_WORD`
     letters of a script that does not space its words ("次のフェーズに進んでください" is seven)."""
@@ -431,7 +458,9 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
             return Objective(stated, request, True)
     # a request that states work of its own first; a short one ("push it up!") only when no request does
     weighty = weighty or sets_work
-    for request in [r for r in requests if weighty(r)] + [r for r in requests if not weighty(r)]:
+    heavy = [r for r in requests if weighty(r)]  # a question only asked is answered: work set comes before it
+    ordered = [r for r in heavy if not only_asks(r)] + [r for r in heavy if only_asks(r)]
+    for request in ordered + [r for r in requests if not weighty(r)]:
         if substantive(request):
             text = task_goal(request)
             if text:
@@ -439,5 +468,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -256,6 +256,14 @@ def _files(turn: Turn) -> str:
         f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else "")
 
 
+_FINDING = re.compile(r"\balready\s{1,3}(?:fully\s{1,3})?(?:implemented|in place|present|supported|handled|exists?|has|have"
+                      r"|had|does|did|works?|covers?|uses?)\b|\b(?:is|are|was|were)\s{1,3}(?:already\s{1,3})?fully\s{1,3}"
+                      r"(?:implemented|in place)\b|\bno (?:code )?(?:changes?|work) (?:is |was |were )?(?:needed|required)\b",
+                      re.I)
+"""A sentence that reports what the agent found already there ("X — already fully implemented", "the infrastructure is
+fully in place", "no changes needed"), not what the turn made."""
+
+
 def done_items(turn: Turn) -> list[str]:
     """The Done items of a finished request, one per thing it did: each result sentence of the agent's report that
     names what was done its own item (never two glued into one), a result that only says it worked ("All tests
@@ -271,8 +279,13 @@ def done_items(turn: Turn) -> list[str]:
     things = [part for part in found if not bare(part)]
     results = [part for part in found if bare(part)]
     asked = request_clause(turn.request, _WHAT_CHARS) or clip_words(turn.request, _WHAT_CHARS)
+    findings = [part for part in things if _FINDING.search(part)]  # what was there before the turn: said last
+    things = [part for part in things if part not in findings]
     if not things and turn.changed:  # the agent's words at its edits, or the parts its report names, say what
-        things = described_change(turn)
+        things = [part for part in described_change(turn) if part not in findings]
+    if findings and not things and turn.changed:  # what the turn produced comes first, then what it found
+        things = [f"changed {_files(turn)}"]
+    things += findings
     if not things:  # what it did: the files it changed, else the request (as a clause) it carried out
         if turn.changed:
             what = f"changed {_files(turn)}" + (f" — {_short(results)}" if results else "")

@@ -20,7 +20,8 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     is_scratch, is_shell_tool, message_dicts, shell_command)
 from .clause import request_clause
 from .gates import commit_gates
-from .goal import COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, sets_work, user_requests, word_count
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, only_asks, sets_work, user_requests,
+                   word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
                     replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
@@ -335,6 +336,53 @@ def answered_question(question: str, answer: str) -> str:
     return f"Asked “{clip_words(question, room)}” — the user chose “{chosen}”"
 
 
+_UNDOES = re.compile(r"\bgit\s{1,3}(?:revert\b|reset\s{1,3}--hard\b|checkout\s{1,3}(?:\S{1,80}\s{1,3})?--\s|restore\b)")
+"""A command that takes committed or edited work back (``git revert``, ``git reset --hard``, ``git checkout --``)."""
+_SAYS_UNDONE = re.compile(r"\b(?:reverted|reverting|rolled back|rolling back|undid|undone|backed out|backing out)\b", re.I)
+_CONTENT = re.compile(r"[^\W\d_][\w-]{2,}")
+_FILLER_WORDS = frozenset("""the and for but not was its can now all our use has had this that with from have will would
+    then them they there what when which into also just more only some than very want need like does done your
+    their these those here about after before because being other over same still where instead rather decided
+    agreed proposed approved user chose reverted reverting rolled back undid undone again change changes""".split())
+_SHARED_WORDS = 2
+
+
+def _stems(text: str) -> set[str]:
+    return {word[:5].lower() for word in _CONTENT.findall(text) if word.lower() not in _FILLER_WORDS}
+
+
+def _not_undone(decisions: list[str], messages: list[dict], attempts: tuple[Attempt, ...]) -> list[str]:
+    """The decisions without those whose work the agent took back later in the region: a command that undoes work
+    (:data:`_UNDOES`) succeeded after the decision was said, and the agent's words after it say what it undid
+    ("the LRU change broke the tests, so I reverted it"), sharing :data:`_SHARED_WORDS` content words with the
+    decision. A decision undone is no decision (the user's own reversals are :mod:`.superseded`'s)."""
+    undone_at = [a.index for a in attempts if is_shell_tool(a.tool) and not (a.failed or a.aborted)
+                 and _UNDOES.search(a.target[:2000])]
+    if not undone_at:
+        return decisions
+    said = [(n, content_text(m.get("content"))[:20_000]) for n, m in enumerate(messages) if m.get("role") == "assistant"]
+    undoing = [(n, sentence) for n, text in said if n > undone_at[0] for sentence in sentences(text)
+               if _SAYS_UNDONE.search(sentence)]
+    kept = []
+    for decision in decisions:
+        core = decision.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: ", decision) else decision
+        probe = core[:60].rstrip("…")
+        at = next((n for n, text in said if probe and probe in " ".join(text.split())), None)
+        stems = _stems(core)
+        if at is not None and any(n > at and len(stems & _stems(sentence)) >= _SHARED_WORDS for n, sentence in undoing
+                                  if any(at < u < n for u in undone_at)):
+            continue
+        kept.append(decision)
+    return kept
+
+
+def _table_row(text: str) -> bool:
+    """A Markdown table's row (``| Lake Score | 6/6 — decided |``), after a label ("Agreed with the user: | … |"):
+    a cell of a report or a scorecard, no choice said in a sentence."""
+    row = text.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: \|", text) else text
+    return row.lstrip().startswith("|") and row.count("|") >= 2
+
+
 def _decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
@@ -342,6 +390,7 @@ def _decisions_in(text: str) -> list[str]:
         chosen = _DECISION.search(sentence) or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence))
         if (20 <= len(sentence) <= 400 and chosen and not _NARRATION.match(sentence)
                 and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
+                and not _table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
                 and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
     return found
@@ -528,6 +577,22 @@ def approved_plans(messages: list[dict]) -> list[tuple[int, str]]:
     return found
 
 
+_LOOKUP_TOOL = re.compile(r"^(?:read|read_?file|view|view_?file|grep|glob|search|find|list|ls|web_?fetch|web_?search"
+                          r"|fetch)$", re.I)
+"""A tool that only looks something up (a read, a search, a listing, a fetch)."""
+
+
+def _declined_lookup(refused: Refusal) -> bool:
+    """A declined call that only looked something up (a read, a listing, a search; a shell command that only
+    inspects) with nothing said or only a question asked: no design was settled by it. What the user stated on
+    declining ("isthissmart became validate", a rule) keeps it a decision."""
+    stated = [s for s in sentences(refused.reason[:4000]) if not s.rstrip().endswith(("?", "？"))]
+    if stated:
+        return False
+    return bool(_LOOKUP_TOOL.match(refused.tool.strip())) or (
+        is_shell_tool(refused.tool) and shell_effects(refused.target).inspects_only)
+
+
 def _refusal_line(refused: Refusal, names: PathNames) -> str:
     """A declined call as the user's decision: what was declined and, when they said, why."""
     label = action_label(Attempt(0, refused.tool, refused.target, False), names)
@@ -705,11 +770,13 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
-        decisions=tuple(superseded([*dict.fromkeys([
-            *(d for turn in turns for d in turn.decisions),
+        decisions=tuple(superseded(_not_undone([*dict.fromkeys([
+            *(d for turn in turns for d in turn.decisions if not _table_row(d)),
             *(_refusal_line(r, names) for r in facts.refusals
-              if not (review and r.tool == review.tool)),  # told as the plan under discussion
-            *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed)),
+              if not (review and r.tool == review.tool)  # told as the plan under discussion
+              and not _declined_lookup(r)),
+            *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed,
+            facts.attempts), listed)),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
@@ -790,14 +857,15 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
     for number in range(len(turns) - 1, -1, -1):
         turn, request = turns[number], turns[number].request.strip()
         worked = worked or bool(turn.changed or turn.commits) or number == len(turns) - 1
-        if turn.reply:
-            continue  # its work is the request's it replies about
+        answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
+        answered = request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer)
+        if turn.reply or (only_asks(request) and not answered):
+            continue  # its work is the request's it replies about; a question is answered, it sets no objective
         if (request and sets_work(request) and not _REJECTION.match(request) and not is_slash_command(request)
                 and worked):
             if aim and (request == aim.request.strip() or aim.text in request):
                 return ""
-            answer = turns[number + 1].request.strip() if number + 1 < len(turns) and turns[number + 1].reply else ""
-            if request.endswith(("?", "？")) and sets_work(answer) and not _REJECTION.match(answer):
+            if answered:
                 return request_clause(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
             return request_clause(request, _NOW_CHARS)
         worked = False

@@ -107,6 +107,23 @@ def _stopping_words(answer: str, working: bool) -> str:
     return clip_words(" ".join(kept), _STEP_CHARS)
 
 
+_GENERIC = re.compile(r"^\W{0,3}(?:(?:now|first|ok(?:ay)?|so|then),?\s{1,3})?(?:continue|carry on|proceed|go on|keep going"
+                      r"|explore|look around|have a look|take a look|look (?:at|into|through)|dig in|get (?:started|oriented)"
+                      r"|understand|investigate|check|see|figure out|start|begin|get a sense)\b(?:\s{1,3}(?:the|this|that|it"
+                      r"|things|what|how|around|more|further|first|now|here|with|on|at|into|of|a|bit|little|overall|current"
+                      r"|existing|whole|work|code|codebase|project|repo(?:sitory)?|structure|setup|state|situation|context"
+                      r"|where|we|are|is|stand|left|off|going|exploring|looking|working|task|tasks|from|there|next|step"
+                      r"|steps|remaining)\b){0,8}\W{0,3}$", re.I)
+"""The agent's last words when they name no work: "Let me explore the codebase.", "Continue the work.", "Let me
+look around first." (its own object, a file or a function, makes a step concrete)."""
+
+
+def _generic(step: str) -> bool:
+    """True when the agent's last words name no work (:data:`_GENERIC`), every sentence of them."""
+    said = [imperative(sentence) for sentence in sentences(step)]
+    return bool(said) and not _NAMED.search(step) and all(_GENERIC.match(sentence) for sentence in said)
+
+
 def _announces(sentence: str) -> bool:
     """``sentence`` announces a move of the agent's ("Let me …", "Now I'll …", "Now let's …"), not its state ("Now I
     have the full picture.")."""
@@ -282,12 +299,62 @@ def _where(task: Task) -> str:
     return f"in progress on the tracker; when done: `{task.closing}`" if task.closing else "in progress on the tracker"
 
 
+_STEP_ONLY = re.compile(r"^\W{0,3}(?:(?:now|then|finally|next|and|ok(?:ay)?|so),?\s{1,3})?(?:commit\b[^.!?\n]{0,60}?"
+                        r"\b(?:and|then)\s{1,3})?(?:re)?(?:push(?:ing)?|deploy(?:ing)?|publish(?:ing)?|releas(?:e|ing)"
+                        r"|restart(?:ing)?|reload(?:ing)?|migrat(?:e|ing))\b", re.I)
+"""A sentence that asks for a step outside the code and nothing more ("Push both branches.", "commit and push")."""
+_MORE = re.compile(r"(?:\band|\bthen|[,;&+])\s{1,3}(?!(?:re)?(?:push|deploy|publish|release|restart|reload|migrat)\w*\b)"
+                   r"[a-z]{2,}", re.I)
+"""Words after the step that go on to other work ("and create a PR", "then reinstall the skills")."""
+_EVERY = re.compile(r"\b(?:both|all|each|every|them|branches|remotes)\b", re.I)
+"""Words that say the step has more than one object: one run of it does not finish it."""
+_OBJECT = re.compile(r"`([^`\n]{1,80})`")
+
+
+def _step_ran(step: str, ran: tuple[str, ...]) -> bool:
+    """True when ``step`` asks only for steps outside the code (:data:`_STEP_ONLY`) and the turn's commands that
+    succeeded did each: every kind it names (:func:`.progress.step_kinds`), twice or more when it names several
+    objects ("push both"), each object it names in backticks in one of them."""
+    said = [imperative(sentence).rstrip(":.! ") for sentence in sentences(step)]
+    if not said or not all(_STEP_ONLY.match(s) and not _MORE.search(s) for s in said):
+        return False  # (work besides the step, "push the branch and create a PR", is not done by a push)
+    action = " ".join(said)
+    for kind in step_kinds(action):
+        runs = [command for command in ran if kind in step_kinds(command[:500])]
+        if not runs or (_EVERY.search(action) and len(runs) < 2):
+            return False
+    if re.search(r"\bcommit", action, re.I) and not any(re.search(r"\bcommit\b", c[:500]) for c in ran):
+        return False  # "commit and push": the push alone leaves the commit to do
+    return bool(step_kinds(action)) and all(any(name in c for c in ran) for name in _OBJECT.findall(action))
+
+
+def _announced_step_ran(state: RegionState) -> bool:
+    """The region ends while the agent works on steps outside the code it announced last ("I'll push both
+    branches") and its commands have all done since: naming them as the next step would have them done twice."""
+    if state.latest_status not in (OPEN, INTERRUPTED) or not state.turns:
+        return False
+    announced = _stopping_words(state.turns[-1].final_answer, bool(state.mid_work))
+    return bool(announced) and _step_ran(announced, state.turns[-1].ran)
+
+
+def steps_ran(state: RegionState) -> bool:
+    """The user's latest request is finished by steps outside the code the region's commands did: it asks only for
+    them ("push both") and they ran, or it is a go-ahead to the steps the agent announced and did
+    (:func:`_announced_step_ran`). A request with work of its own is not finished by a push."""
+    if state.latest_status not in (OPEN, INTERRUPTED) or not state.turns or sets_work(state.latest_request):
+        return False
+    announced = _stopping_words(state.turns[-1].final_answer, bool(state.mid_work))
+    if go_ahead(state.latest_request):
+        return _announced_step_ran(state)
+    return _step_ran(state.latest_request, state.turns[-1].ran) and (not announced or _announced_step_ran(state))
+
+
 def in_progress_items(state: RegionState) -> list[str]:
     """The latest request with how far it got, and the task the agent's list marks in progress."""
     items = [plan_review_item(state.plan_review)] if state.plan_review else []
     if _tasks_open(state):
         items += [f"{clip_words(task.text, 240)} ({_where(task)})" for task in state.tasks.entries(ACTIVE)]
-    if not state.latest_request or state.latest_status == DONE:
+    if not state.latest_request or state.latest_status == DONE or steps_ran(state):
         return items
     request = clip_words(state.latest_request, _REQUEST_CHARS)
     if state.latest_status == ASKED:
@@ -317,19 +384,22 @@ def in_progress_items(state: RegionState) -> list[str]:
 def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     """The next steps, surest first (see the module docstring); ``plan_line`` names a plan file's open items."""
     steps: list[str] = []
+    generic = ""  # the agent's last words when they name no work ("Let me explore the codebase."): the last resort
     answer = state.turns[-1].final_answer if state.turns else ""  # an earlier turn's words are not about this one
     reports = [_report_step(report) for report in state.reports]
     ends_on_report = bool(state.reports) and state.reports[-1].last
     if ends_on_report:  # what the agent announced last is what the sub-agent did: its findings come first
         steps += reports
-    elif state.latest_status in (OPEN, INTERRUPTED) and answer:
+    elif state.latest_status in (OPEN, INTERRUPTED) and answer and not _announced_step_ran(state):
         # the agent stopped mid-work: what it was doing, in its own last words, comes first
         stopped_at = _stopping_words(answer, bool(state.mid_work))
         after = state.subject[4:5] and state.subject[4]
         went_on = f"; HEAD is now {after[0]}" if after else ""
         last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
             f" ({went_on[2:]})" if went_on else ""
-        if stopped_at:
+        if stopped_at and _generic(stopped_at):  # names no work: the concrete steps below come first
+            generic = f"Continue where the agent stopped: {_with_object(stopped_at, state)}{last_call}"
+        elif stopped_at:
             stopped_at = _with_object(stopped_at, state)
             steps.append(f"Continue where the agent stopped: {stopped_at}{last_call}{_test_run(stopped_at, last_call, state)}")
     redo = redo_step(state.redo_left)  # the agent's last words name the file it is on; the earlier run, the rest
@@ -367,7 +437,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
-    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not (
+    elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not steps_ran(state) and not (
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
         steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
@@ -379,6 +449,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         # the edits under way are not committed: the session's routine comes before they are
         steps.append(f"Before committing the edits under way, run the session's checks: "
                      f"{', '.join(f'`{check}`' for check in state.gates)}.")
+    steps += [generic] if generic and not steps else []
     stage = _next_stage(state) if not steps and state.latest_status == DONE else ""
     if stage:
         steps.append(stage)
