@@ -14,12 +14,13 @@ provider is built; ``base_url`` points either SDK at a compatible server (llama.
 
 from __future__ import annotations
 
-import json
-from abc import ABC, abstractmethod
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import orjson
 
 from ..convert import from_anthropic_response, from_openai_chat_response, to_anthropic, to_openai_chat
 from ..errors import UsageError
@@ -235,7 +236,7 @@ def _failed(message: dict, stop: str, error: str) -> dict:
 
 def _parse_json(raw: str) -> dict:
     try:
-        value = json.loads(raw) if raw else {}
+        value = orjson.loads(raw) if raw else {}  # not json: its recursion crashes on a model's deep arguments
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from ..accessors import content_text
 from .offline.facts import (EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, exit_status, failure_line, message_dicts,
                     output_body, shell_command, tool_path)
@@ -72,7 +74,7 @@ def format_call(name: str, arguments: Any, arg_limit: int) -> str:
     """``name(k1=<json>, k2=<json>)`` as pi writes tool calls, each long string shortened inside the JSON."""
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
+            arguments = orjson.loads(arguments)  # not json: its recursion would crash on arguments nested deep
         except ValueError:
             pass
     if not isinstance(arguments, dict):

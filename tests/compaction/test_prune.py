@@ -120,6 +120,13 @@ def test_raw_string_arguments_are_parsed_before_shortening() -> None:
     assert json.loads(line[len("bash(command="):-1]).startswith("x" * 60)
 
 
+@pytest.mark.parametrize("depth", [1_000, 5_000, 50_000])
+def test_raw_string_arguments_nested_past_any_recursion_limit_are_shown_not_crashed_on(depth: int) -> None:
+    nested = "[" * depth + "]" * depth
+    line = format_call("bash", nested, 40)
+    assert line.startswith("bash(") and len(line) < 200
+
+
 @given(st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
                     lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=30),
        st.integers(8, 300))

@@ -57,3 +57,9 @@ def test_the_goal_of_a_relayed_request_is_its_body(wrap) -> None:
             assistant("I added `export_csv()` in src/export.py.")]
     goal = items(summarize([user(wrap(REQUEST)), *edit]), "## Goal")
     assert goal == [REQUEST]
+
+
+@pytest.mark.parametrize("depth", [1_000, 5_000])
+def test_a_message_of_json_nested_past_any_recursion_limit_is_no_envelope(depth: int) -> None:
+    text = '{"text": ' + "[" * depth + "]" * depth + "}"
+    assert relayed(text) == text
