@@ -150,8 +150,8 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         spent += text_tokens(line) if line else 0
         have |= terms(line)
     staged = _staged_paths(listed, facts, have)
-    if staged:  # committed, so part of the work, though no tool of this region changed them
-        line = _paths_line(STAGED_LABEL, staged, room // 6)
+    if staged:  # committed, so part of the work, though no tool of this region changed them; the first always fits
+        line = _paths_line(STAGED_LABEL, staged, max(room // 6, text_tokens(f"{STAGED_LABEL} `{staged[0]}`")))
         items.append(line) if line else None
         spent += text_tokens(line) if line else 0
         have |= terms(line)
@@ -315,8 +315,21 @@ def _failure_line(attempt: Attempt, names: PathNames) -> str:
     else:
         target = _shown_target(attempt, names)
         where = f"{attempt.tool} `{target}`" if target else attempt.tool
-    error = clip_words(attempt.error, 200)
+    error = _with_rule(clip_words(attempt.error, 200), attempt.error)
     return f"{_SUB}{where}: {error if error.count('`') % 2 == 0 else error.replace('`', chr(39))}"
+
+
+_RULE = re.compile(r"[ \t](\([a-z][a-z0-9_-]{1,40}\)|\[[a-z][a-z0-9_-]{1,40}\])(?=[ \t]*(?:$| — ))", re.M)
+"""The rule a diagnostic line ends with (golangci-lint's ``(wrapcheck)``, mypy's ``[attr-defined]``)."""
+
+
+def _with_rule(clipped: str, error: str) -> str:
+    """``clipped`` (``error`` cut short) with the rule ``error``'s first diagnostic ends with, when the cut lost it:
+    the rule says what to fix or silence, the line's middle (a long signature) does not."""
+    rule = _RULE.search(error[:2000])
+    if not rule or rule.group(1) in clipped:
+        return clipped
+    return f"{clipped} {rule.group(1)}"
 
 
 def _shown_target(attempt: Attempt, names: PathNames) -> str:
