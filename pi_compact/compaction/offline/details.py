@@ -151,9 +151,9 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         have |= terms(line)
     staged = _staged_paths(listed, facts, have)
     if staged:  # committed, so part of the work, though no tool of this region changed them; the first always fits
-        line = _paths_line(STAGED_LABEL, staged, max(room // 6, text_tokens(f"{STAGED_LABEL} `{staged[0]}`")))
+        line = _paths_line(STAGED_LABEL, staged, max(room // 6, _staged_cost(staged)))
         items.append(line) if line else None
-        spent += text_tokens(line) if line else 0
+        spent += text_tokens(line) if line and text_tokens(line) <= room // 6 else 0  # else beyond the room
         have |= terms(line)
     own = [path for path in _own_files(listed) if path.rsplit("/", 1)[-1].lower() not in shown.lower()]
     if own:  # kept off the project's file lists, yet the next agent can read its plan there again
@@ -482,6 +482,19 @@ def _staged_paths(listed: list[dict], facts: Facts, have: set[str]) -> list[str]
     return list(found)
 
 
+def _staged_cost(staged: list[str]) -> int:
+    """Tokens of the :data:`STAGED_LABEL` item naming the first of ``staged``: the least it takes."""
+    return text_tokens(f"{STAGED_LABEL} `{staged[0]}`") if staged else 0
+
+
+def _staged_excess(listed: list[dict], facts: Facts, shown: str, room: int) -> int:
+    """Tokens of the staged files' item when its share of the details' ``room`` cannot hold even its label and first
+    file: then it is given beyond the room, as the failures are (a file the commit took in is part of the work), so
+    the other details keep theirs."""
+    cost = _staged_cost(_staged_paths(listed, facts, terms(shown)))
+    return cost if cost > max(0, room) // 6 else 0
+
+
 def _own_files(listed: list[dict]) -> list[str]:
     """The agent's own files (:func:`.facts.is_agent_own`: its plan file, its memory) that the region's edits and
     writes changed, the home folder spelled ``~``."""
@@ -804,6 +817,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
         _unsaid(critical, resolved_label, met)
     base, shown = list(critical), draw()
     target, added = room, []
+    room += _staged_excess(listed, facts, shown, room - text_tokens(shown))  # the shares stay as they were
     for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
         added = detail_items(messages, state, facts, cwd, shown, target - text_tokens(shown))
         critical[:] = base + added

@@ -39,15 +39,6 @@ _SHELL_SEARCH = re.compile(r"(?:^|[|;&(]\s{0,4})(?:git\s{1,4}grep|grep|rg|ag)\b[
 """A shell search and its first quoted pattern (``grep -rn "os.Getwd()" src/``)."""
 _PRINTED_COMMIT = re.compile(r"^\[[^\]\s]{1,200}(?: \(root-commit\))? ([0-9a-f]{7,40})\] ([^\n]{1,300})$", re.M)
 """The line ``git commit`` prints (``[main 1a2b3c4] fix: keep the cache bounded``)."""
-_SHELL_FILE = re.compile(r"(?:^|(?<=[\s'\"=]))((?:[\w.-]{1,80}/){0,8}[\w-]{1,80}\.[A-Za-z][A-Za-z0-9]{0,5})(?=[\s'\";|&)]|$)")
-"""A file's name in a command (``strategy/common.go``, ``resume.go``): a dotted extension, no ``$`` or wildcard."""
-_SHELL_READERS = frozenset({"grep", "rg", "ag", "cat", "head", "tail", "less", "nl", "wc", "bat"})
-"""Programs that only look at the files they are given."""
-_SHELL_WRITES = re.compile(r"(?<![0-9&])>(?!&)|\b(?:rm|mv|cp|tee|touch|git|sed[ \t]{1,4}-i|perl[ \t]{1,4}-[a-z]{0,4}i)\b")
-"""A command that may change a file: a redirect into one (not ``2>/dev/null`` or ``2>&1``), a program that writes."""
-_QUOTED = re.compile(r"\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'")
-"""A quoted argument: a pattern or a message (``grep -v "_test.go"``), not a file looked at."""
-_SHELL_FILES = 8
 _PLAIN_PATTERN = re.compile(r"^[A-Za-z_$][\w$.:()/<>-]{2,60}$")
 """A pattern that names one thing (``os.Getwd()``, ``LastCheckpointID``), not a regex of alternatives."""
 _TEXTS = 1
@@ -111,7 +102,6 @@ def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[s
     searches: list[str] = []
     committed, went_on = "", False
     texts: list[str] = []
-    looked: dict[str, list[str]] = {}  # a shell call's id -> the files it looks in (``grep -n X a.go b.go``)
     for index, message in enumerate(message_dicts(messages)):
         if index <= since:
             continue
@@ -125,12 +115,9 @@ def current_subject(messages: Any, since: int, name: Any = str) -> tuple[tuple[s
                     kind = _kind(block)
                     if kind:
                         calls[block["id"]] = kind
-                    if not kind or kind[0] == "search":
-                        looked[block["id"]] = _shell_files(block)
         elif message.get("role") == "toolResult" and not message.get("isError"):
             call_id = message.get("toolCallId")
             kind, found = calls.pop(call_id) if isinstance(call_id, str) and call_id in calls else ("", None)
-            reads.extend(looked.pop(call_id, ()) if isinstance(call_id, str) else ())
             if kind == "edit":
                 edits.append(found)
                 reads, searches = [], []
@@ -170,20 +157,6 @@ def _kind(block: dict) -> tuple[str, Any] | None:
         return "search", searched
     path = tool_path(block.get("arguments"))
     return ("read", path) if path and str(block.get("name", "")).lower() in READ_TOOLS else None
-
-
-def _shell_files(block: dict) -> list[str]:
-    """The files a shell call that only reads names (``for f in a.go b.go; do grep -n X $f; done``, ``cat a.py``):
-    what the agent is looking into as surely as a read tool's path; none for a command that may change something."""
-    arguments = block.get("arguments")
-    command = arguments.get("command") if isinstance(arguments, dict) else None
-    if not isinstance(command, str) or not is_shell_tool(str(block.get("name", "")).lower()):
-        return []
-    command = command[:2000]
-    words = set(re.findall(r"[\w-]+", command))
-    if not words & _SHELL_READERS or _SHELL_WRITES.search(command):
-        return []
-    return list(dict.fromkeys(_SHELL_FILE.findall(_QUOTED.sub(" ", command))))[:_SHELL_FILES]
 
 
 def _searched(block: dict) -> str:
