@@ -350,7 +350,7 @@ def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, st
         work = is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS
         if attempt.failed:
             if not attempt.aborted and not attempt.refused:
-                (waiting if work else others.setdefault(attempt.tool, [])).append(position)
+                (waiting if work else others.setdefault(_family(attempt.tool), [])).append(position)
             continue
         if attempt.aborted or attempt.refused or (work and attempt.lookup):
             continue
@@ -358,9 +358,20 @@ def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, st
             done = _done_as(attempt, names)
             then.update(dict.fromkeys(waiting, done))
             waiting = []
-        elif not work and others.get(attempt.tool):
-            then.update(dict.fromkeys(others.pop(attempt.tool), _done_as(attempt, names)))
+        elif not work and others.get(_family(attempt.tool)):
+            then.update(dict.fromkeys(others.pop(_family(attempt.tool)), _done_as(attempt, names)))
     return then
+
+
+_MCP_SERVER = re.compile(r"^(mcp__[A-Za-z0-9][\w-]{0,80}?)__\w")
+"""An MCP tool's name up to its server's (``mcp__Claude_Browser__computer``): the server's tools do one kind of
+thing, so a screenshot that timed out is settled by the page's text read with another of them."""
+
+
+def _family(tool: str) -> str:
+    """The tools one failure can be settled by: an MCP server's, else the tool itself."""
+    server = _MCP_SERVER.match(tool)
+    return server.group(1).lower() if server else tool
 
 
 def _done_as(attempt: Attempt, names: PathNames) -> str:
