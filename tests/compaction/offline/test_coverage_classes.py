@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.details import MET_LABEL, STAGED_LABEL, detail_items
 from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.offline.findings import findings
 from pi_compact.compaction.offline.state import region_state
 
 from ..messages import assistant, bash_fail, call, result, user
@@ -110,3 +111,21 @@ def test_a_failed_mcp_call_stays_unsettled_when_only_another_server_answered() -
                 result("t", "mcp__docs__search", "hero.png: the default prompt"),
                 assistant("The docs say the hero is the default prompt.")]
     assert "then mcp__docs__search" not in summarize(messages, metadata={"cwd": CWD})
+
+
+# -- a hedged diagnosis ("Maybe the real issue is: …") is the agent's conclusion too ------------------------------
+
+@EXAMPLES
+@given(hedge=st.sampled_from(["Maybe the real issue is: {}", "**Maybe the real issue is:** {}",
+                              "I think the problem is that {}", "But it looks like the cause is {}",
+                              "Probably the actual bug is {}"]),
+       cause=st.sampled_from(["clearing `LastCheckpointID` on every prompt loses the link for a commit mid-work.",
+                              "the cache keeps a tree entry whose object was pruned."]))
+def test_a_hedged_diagnosis_is_a_finding(hedge: str, cause: str) -> None:
+    found = findings(["Let me read the hook.", hedge.format(cause) + " Let me check the history."])
+    assert len(found) == 1 and cause.split(" ", 1)[1].rstrip(".") in found[0] and "Let me" not in found[0]
+
+
+@pytest.mark.parametrize("text", ["Maybe the issue is worth a look later?", "I think the problem is solved now?"])
+def test_a_hedged_question_is_no_finding(text: str) -> None:
+    assert findings([text]) == []
