@@ -150,10 +150,10 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         spent += text_tokens(line) if line else 0
         have |= terms(line)
     staged = _staged_paths(listed, facts, have)
-    if staged:  # committed, so part of the work, though no tool of this region changed them
-        line = _paths_line(STAGED_LABEL, staged, room // 6)
+    if staged:  # committed, so part of the work, though no tool of this region changed them; the first always fits
+        line = _paths_line(STAGED_LABEL, staged, max(room // 6, _staged_cost(staged)))
         items.append(line) if line else None
-        spent += text_tokens(line) if line else 0
+        spent += text_tokens(line) if line and text_tokens(line) <= room // 6 else 0  # else beyond the room
         have |= terms(line)
     own = [path for path in _own_files(listed) if path.rsplit("/", 1)[-1].lower() not in shown.lower()]
     if own:  # kept off the project's file lists, yet the next agent can read its plan there again
@@ -315,8 +315,21 @@ def _failure_line(attempt: Attempt, names: PathNames) -> str:
     else:
         target = _shown_target(attempt, names)
         where = f"{attempt.tool} `{target}`" if target else attempt.tool
-    error = clip_words(attempt.error, 200)
+    error = _with_rule(clip_words(attempt.error, 200), attempt.error)
     return f"{_SUB}{where}: {error if error.count('`') % 2 == 0 else error.replace('`', chr(39))}"
+
+
+_RULE = re.compile(r"[ \t](\([a-z][a-z0-9_-]{1,40}\)|\[[a-z][a-z0-9_-]{1,40}\])(?=[ \t]*(?:$| — ))", re.M)
+"""The rule a diagnostic line ends with (golangci-lint's ``(wrapcheck)``, mypy's ``[attr-defined]``)."""
+
+
+def _with_rule(clipped: str, error: str) -> str:
+    """``clipped`` (``error`` cut short) with the rule ``error``'s first diagnostic ends with, when the cut lost it:
+    the rule says what to fix or silence, the line's middle (a long signature) does not."""
+    rule = _RULE.search(error[:2000])
+    if not rule or rule.group(1) in clipped:
+        return clipped
+    return f"{clipped} {rule.group(1)}"
 
 
 def _shown_target(attempt: Attempt, names: PathNames) -> str:
@@ -337,7 +350,7 @@ def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, st
         work = is_shell_tool(tool) or tool in EDIT_TOOLS or tool in WRITE_TOOLS
         if attempt.failed:
             if not attempt.aborted and not attempt.refused:
-                (waiting if work else others.setdefault(attempt.tool, [])).append(position)
+                (waiting if work else others.setdefault(_family(attempt.tool), [])).append(position)
             continue
         if attempt.aborted or attempt.refused or (work and attempt.lookup):
             continue
@@ -345,9 +358,20 @@ def _next_steps(attempts: tuple[Attempt, ...], names: PathNames) -> dict[int, st
             done = _done_as(attempt, names)
             then.update(dict.fromkeys(waiting, done))
             waiting = []
-        elif not work and others.get(attempt.tool):
-            then.update(dict.fromkeys(others.pop(attempt.tool), _done_as(attempt, names)))
+        elif not work and others.get(_family(attempt.tool)):
+            then.update(dict.fromkeys(others.pop(_family(attempt.tool)), _done_as(attempt, names)))
     return then
+
+
+_MCP_SERVER = re.compile(r"^(mcp__[A-Za-z0-9][\w-]{0,80}?)__\w")
+"""An MCP tool's name up to its server's (``mcp__Claude_Browser__computer``): the server's tools do one kind of
+thing, so a screenshot that timed out is settled by the page's text read with another of them."""
+
+
+def _family(tool: str) -> str:
+    """The tools one failure can be settled by: an MCP server's, else the tool itself."""
+    server = _MCP_SERVER.match(tool)
+    return server.group(1).lower() if server else tool
 
 
 def _done_as(attempt: Attempt, names: PathNames) -> str:
@@ -467,6 +491,19 @@ def _staged_paths(listed: list[dict], facts: Facts, have: set[str]) -> list[str]
                     if path.rstrip("/").rsplit("/", 1)[-1].lower() not in changed and path.lower() not in have:
                         found[path] = None
     return list(found)
+
+
+def _staged_cost(staged: list[str]) -> int:
+    """Tokens of the :data:`STAGED_LABEL` item naming the first of ``staged``: the least it takes."""
+    return text_tokens(f"{STAGED_LABEL} `{staged[0]}`") if staged else 0
+
+
+def _staged_excess(listed: list[dict], facts: Facts, shown: str, room: int) -> int:
+    """Tokens of the staged files' item when its share of the details' ``room`` cannot hold even its label and first
+    file: then it is given beyond the room, as the failures are (a file the commit took in is part of the work), so
+    the other details keep theirs."""
+    cost = _staged_cost(_staged_paths(listed, facts, terms(shown)))
+    return cost if cost > max(0, room) // 6 else 0
 
 
 def _own_files(listed: list[dict]) -> list[str]:
@@ -791,6 +828,7 @@ def add_details(sections: Sections, messages: Any, state: RegionState, facts: Fa
         _unsaid(critical, resolved_label, met)
     base, shown = list(critical), draw()
     target, added = room, []
+    room += _staged_excess(listed, facts, shown, room - text_tokens(shown))  # the shares stay as they were
     for _ in range(4):  # the estimate of a whole is not the sum of its parts' (letter runs are bounded per text)
         added = detail_items(messages, state, facts, cwd, shown, target - text_tokens(shown))
         critical[:] = base + added

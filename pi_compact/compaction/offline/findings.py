@@ -4,7 +4,8 @@ and stop at the first commit reachable from main instead of skipping it").
 An investigation ends in a sentence that says what was wrong or why; the fix that follows is in the changed files,
 but the reason is only there, in the agent's text, among dozens of "Let me check …" lines. The next agent needs the
 reason more than the trail: it tells what not to try again and why the code is the way it is. A finding is
-recognized by how the agent opens it (``Found it``, ``I see the issue``, ``The root cause is``, ``**Problem:**``), not
+recognized by how the agent opens it (``Found it``, ``I see the issue``, ``The root cause is``, ``**Problem:**``,
+``Maybe the real issue is``: a hedged diagnosis is still the one it works from), not
 by what it is about; it is kept up to the point where the agent turns to what it will do (``Let me fix that``).
 """
 
@@ -18,7 +19,8 @@ _OPENS = re.compile(
     r"^\W{0,6}(?:"
     r"found (?:it|the (?:real |actual )?(?:bug|problem|issue|cause|culprit))"
     r"|(?:now |ok(?:ay)?,? )?i (?:see|found|understand|get) (?:the|what)(?: real| actual)? (?:problem|issue|bug|cause)"
-    r"|(?:so )?the (?:real |actual |underlying )?(?:root cause|cause|problem|issue|bug|culprit) (?:is|was|here is)\b"
+    r"|(?:so |but )?(?:(?:maybe|perhaps|probably|i think|i suspect|i believe|it (?:looks|seems) like) )?"
+    r"the (?:real |actual |underlying )?(?:root cause|cause|problem|issue|bug|culprit) (?:is|was|here is)\b"
     r"|root cause\b|the fix(?: is)?:|(?:problem|issue|bug|cause|diagnosis|conclusion|finding)s?\*{0,2}:"
     r")",
     re.I,
