@@ -29,7 +29,7 @@ from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
 from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, covers, job_of
-from .shell import command_words, prints_only, shell_effects
+from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
 
 _CD_PREFIX = re.compile(
@@ -133,7 +133,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
         else:
             others.add((attempt.tool, attempt.target))
             if not attempt.failed and _SEARCH_TOOL.search(attempt.tool):
-                done.jobs.add(Job(SEARCH, frozenset()))
+                done.jobs.add((None, Job(SEARCH, frozenset())))
     return fixed
 
 
@@ -149,12 +149,12 @@ class _DoneLater:
     command only."""
 
     def __init__(self) -> None:
-        self.jobs: set[Job] = set()
+        self.jobs: set[tuple[str | None, Job]] = set()
         self.tails: set[tuple[str, ...]] = set()
 
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
-            self.jobs.add(job)
+            self.jobs.add((_place(attempt), job))
         for words in command_words(without_cd(attempt.target)[0]):
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
 
@@ -163,13 +163,20 @@ class _DoneLater:
         typecheck`` → ``tsc --noEmit``), or a program the shell could not find whose job a later command did
         (``mgrep`` → ``grep -rn``, the Grep tool) or that a later command ran the same arguments with
         (``python x.py`` → ``python3 x.py``)."""
-        job = job_of(attempt.target)
+        job, place = job_of(attempt.target), _place(attempt)
         if missing_program(attempt.error, attempt.target) is not None:
             words = (command_words(without_cd(attempt.target)[0]) or [[]])[0]
-            return (job is not None and any(covers(later, job) for later in self.jobs)) or (
-                1 < len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
-        return job is not None and job.kind in _CHECKS and any(covers(later, job, attempt.error)
-                                                                for later in self.jobs)
+            named = any(not word.startswith("-") for word in words[1:])  # (not a bare `--version`)
+            return (job is not None and any(covers(later, job) for _, later in self.jobs)) or (
+                named and len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
+        return job is not None and job.kind in _CHECKS and any(
+            where == place and covers(later, job, attempt.error) for where, later in self.jobs)
+
+
+def _place(attempt: Attempt) -> str | None:
+    """Where a command ran (``cd web && npm test``: ``web``): a check of one package answers for no other."""
+    folder = final_folder(attempt.target, attempt.folder)
+    return folder.rstrip("/").removeprefix("./") if folder else folder
 
 
 _NOT_FOUND_AFTER = (": command not found", ": not found")

@@ -65,3 +65,12 @@ def test_a_missing_program_whose_job_nothing_did_stays_open(not_found: str) -> N
                 assistant(call("g", "bash", command="grep -rn fly fly.toml")), result("g", "bash", "app = 'x'"),
                 assistant("Let me look at the next part.")]
     assert _open(summarize(messages))
+
+
+def test_a_bare_option_run_by_another_program_is_no_workaround() -> None:
+    messages = [user("Deploy the preview."),
+                assistant(call("a", "bash", command="flyctl --version")),
+                result("a", "bash", bash_fail("zsh:1: command not found: flyctl", 127), error=True),
+                assistant(call("g", "bash", command="node --version")), result("g", "bash", "v22.1.0"),
+                assistant("Let me look at the next part.")]
+    assert _open(summarize(messages))
