@@ -20,6 +20,7 @@ _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 _WINDOWS = re.compile(r"^[A-Za-z]:[\\/]")
 _HOME = re.compile(r"^(?:/Users/[^/]++|/home/[^/]++|/root)(?=/)")
 """A home directory as macOS and Linux lay them out: what a shell's ``~`` stands for in a path under it."""
+_HOME_VARIABLES = ("$HOME/", "${HOME}/")
 _DRIVE = re.compile(r"^(?:([A-Za-z]):|/(?:mnt/|cygdrive/)?([A-Za-z])(?=/|$))")
 """A drive as Windows (``D:``), Git Bash or MSYS (``/d``), WSL (``/mnt/d``) or Cygwin (``/cygdrive/d``) spell it."""
 
@@ -47,6 +48,11 @@ class PathNames:
 
     def plain(self, path: str) -> str:
         path = path.strip().lstrip("@")
+        if path.startswith(_HOME_VARIABLES):  # `$HOME/x` is `~/x`
+            path = "~" + path[path.index("/"):]
+        if path.startswith("~/") and (home := _HOME.match(self.cwd)) and not self.windows \
+                and (self.cwd[:home.end()] + path[1:]).startswith(self.cwd + "/"):
+            path = self.cwd[:home.end()] + path[1:]  # `~/app/src/a.py` from `/home/u/app`: the project's `src/a.py`
         if self.windows:
             path = _on_windows(path)
         within = path.lower() if self.windows else path

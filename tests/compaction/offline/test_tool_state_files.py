@@ -53,3 +53,13 @@ def test_tool_state_is_in_no_file_list(spelled: str) -> None:
 def test_one_file_spelled_with_a_tilde_and_in_full_is_listed_once() -> None:
     assert listed_files([], ["~/notes/todo.md", "/home/sam/notes/todo.md"], "/home/sam/app") == \
         ([], ["/home/sam/notes/todo.md"])
+
+
+@pytest.mark.parametrize(("spellings", "cwd", "name"), [
+    (["~/app/src/net.py", "src/net.py", "/home/sam/app/src/net.py"], "/home/sam/app", "src/net.py"),
+    (["$HOME/notes/todo.md", "~/notes/todo.md"], "/Users/sam/app", "~/notes/todo.md"),
+    (["~/notes/todo.md", "/Users/sam/notes/todo.md"], "/Users/sam/app", "/Users/sam/notes/todo.md"),
+    (["${HOME}/notes/todo.md", "/home/sam/notes/todo.md"], "", "/home/sam/notes/todo.md"),
+])
+def test_the_home_spelled_any_way_is_one_file(spellings: list[str], cwd: str, name: str) -> None:
+    assert listed_files([], spellings, cwd) == ([], [name])
