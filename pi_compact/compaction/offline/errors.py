@@ -28,7 +28,7 @@ from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, i
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
-from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, covers, job_of
+from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, covers, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
 
@@ -169,6 +169,8 @@ class _DoneLater:
             named = any(not word.startswith("-") for word in words[1:])  # (not a bare `--version`)
             return (job is not None and any(covers(later, job) for _, later in self.jobs)) or (
                 named and len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
+        if len(jobs_of(attempt.target)) != 1:
+            return False  # (which check of `npm run build && npm test` failed is not known)
         return job is not None and job.kind in _CHECKS and any(
             where == place and covers(later, job, attempt.error) for where, later in self.jobs)
 

@@ -77,10 +77,13 @@ class Job:
 def job_of(command: str) -> Job | None:
     """The job of ``command``'s last simple command that has one (``cd web && npx tsc --noEmit`` is a type check),
     or ``None`` (an install, a push, a script of its own)."""
-    found = None
-    for words in command_words(command):
-        found = _job(words) or found
-    return found
+    found = jobs_of(command)
+    return found[-1] if found else None
+
+
+def jobs_of(command: str) -> list[Job]:
+    """The jobs of ``command``'s simple commands, in order (``npm run build && npm test``: a build, then tests)."""
+    return [job for words in command_words(command) if (job := _job(words)) is not None]
 
 
 def _job(words: list[str]) -> Job | None:
@@ -141,7 +144,7 @@ def _scope(words: list[str]) -> frozenset[str]:
     scope, skip = set(), False
     for word in words:
         if skip:
-            scope.add(word)
+            scope.update({word} - {".", "./"})
             skip = False
         elif word in _NARROWING:
             skip = True
@@ -178,4 +181,4 @@ def _within(item: str, scope: str) -> bool:
     return item == scope or item.startswith(scope.rstrip("/") + "/")
 
 
-__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "covers", "job_of"]
+__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "covers", "job_of", "jobs_of"]

@@ -67,6 +67,12 @@ def test_a_later_run_narrowed_to_other_tests_does_not_cover_the_failure() -> Non
     assert _fixes(summary)
 
 
+def test_a_chain_of_checks_is_not_settled_by_one_of_them() -> None:
+    summary = summarize(_session("npm run build && npm test", "error TS2322: Type 'string' is not assignable",
+                                 "npx vitest run", "Tests  12 passed (12)"))
+    assert _fixes(summary)
+
+
 def test_a_passing_check_of_another_package_settles_nothing() -> None:
     summary = summarize(_session("cd web && npm run typecheck", "src/a.ts(3,5): error TS2322: Type 'string'",
                                  "cd api && npx tsc --noEmit", ""))
