@@ -28,7 +28,8 @@ from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, i
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
-from .shell import prints_only, shell_effects
+from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, covers, job_of, jobs_of
+from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
 
 _CD_PREFIX = re.compile(
@@ -93,6 +94,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     the same target, a program it found missing ran in a command that succeeded. The targets are indexed once, from
     the end, so no failure is compared with every later attempt (which was quadratic)."""
     ran: set[str] = set()
+    done = _DoneLater()
     commands: set[str] = set()
     heads: set[tuple[str, ...]] = set()
     changed: set[str] = set()
@@ -107,7 +109,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                                       for key in (first, _goal(first))) \
                     or _files_changed_later(attempt.target, changed, names) \
                     or missing_program(attempt.error, attempt.target) in ran \
-                    or misused_program(attempt.error, attempt.target) in ran
+                    or misused_program(attempt.error, attempt.target) in ran \
+                    or done.settles(attempt)
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -123,12 +126,59 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 effects = shell_effects(attempt.target)
                 changed.update(names.name(path) for path in (*effects.writes, *effects.deletes))
                 ran.update(program.lower() for program in effects.programs)
+                done.add(attempt)
         elif attempt.tool.lower() in _CHANGES:
             if not attempt.failed:
                 changed.add(names.name(attempt.target))
         else:
             others.add((attempt.tool, attempt.target))
+            if not attempt.failed and _SEARCH_TOOL.search(attempt.tool):
+                done.jobs.add((None, Job(SEARCH, frozenset())))
     return fixed
+
+
+_SEARCH_TOOL = re.compile(r"^(?!.*web).*(?:grep|glob|search|find)", re.I)
+"""An agent's own search tool (Claude Code's Grep and Glob, opencode's grep, a ``search_files``), not a web search."""
+_CHECKS = frozenset({TYPECHECK, TEST, BUILD, LINT, FORMAT})
+_SUFFIX_WORDS = 8
+
+
+class _DoneLater:
+    """The jobs later commands that succeeded did (:func:`.jobs.job_of`) and the argument lists they ran, gathered
+    from the end of the region: a failure is settled by a later success of the same job, not by the same
+    command only."""
+
+    def __init__(self) -> None:
+        self.jobs: set[tuple[str | None, Job]] = set()
+        self.tails: set[tuple[str, ...]] = set()
+
+    def add(self, attempt: Attempt) -> None:
+        if (job := job_of(attempt.target)) is not None:
+            self.jobs.add((_place(attempt), job))
+        for words in command_words(without_cd(attempt.target)[0]):
+            self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
+
+    def settles(self, attempt: Attempt) -> bool:
+        """A failed check settled by a later passing check of the same kind that covered what it named (``bun run
+        typecheck`` → ``tsc --noEmit``), or a program the shell could not find whose job a later command did
+        (``mgrep`` → ``grep -rn``, the Grep tool) or that a later command ran the same arguments with
+        (``python x.py`` → ``python3 x.py``)."""
+        job, place = job_of(attempt.target), _place(attempt)
+        if missing_program(attempt.error, attempt.target) is not None:
+            words = (command_words(without_cd(attempt.target)[0]) or [[]])[0]
+            named = any(not word.startswith("-") for word in words[1:])  # (not a bare `--version`)
+            return (job is not None and any(covers(later, job) for _, later in self.jobs)) or (
+                named and len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
+        if len(jobs_of(attempt.target)) != 1:
+            return False  # (which check of `npm run build && npm test` failed is not known)
+        return job is not None and job.kind in _CHECKS and any(
+            where == place and covers(later, job, attempt.error) for where, later in self.jobs)
+
+
+def _place(attempt: Attempt) -> str | None:
+    """Where a command ran (``cd web && npm test``: ``web``): a check of one package answers for no other."""
+    folder = final_folder(attempt.target, attempt.folder)
+    return folder.rstrip("/").removeprefix("./") if folder else folder
 
 
 _NOT_FOUND_AFTER = (": command not found", ": not found")

@@ -191,10 +191,12 @@ _ERROR = re.compile(
     r"|\b(?:error|Error)(?:\[\w+\])?:|\berror (?:TS|CS)\d+"
     r"|\bERROR\b|\bFAILED\b|^FAIL\b|\bfatal:|\bfatal error\b|\bpanic:|\bpanicked at\b|\bException\b"
     r"|\bSegmentation fault\b|\bcommand not found\b|No such file or directory"
-    r"|Permission denied",
+    r"|Permission denied|is not recognized as (?:an internal or external command|the name of a cmdlet)",
     re.M,
 )
-_ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such file|not found|denied|Segmentation")
+"""A line that says an error; cmd.exe and PowerShell say a program is missing in words of their own."""
+_ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such file|not found|denied|Segmentation"
+                         r"|not recognized")
 _EXIT = re.compile(r"(?:exited with code|exit code:?|exit status:?)\s*(-?\d+)", re.I)
 
 

@@ -20,6 +20,7 @@ _CD = re.compile(r"(?:^|&&|;)\s*cd\s+(/[^\s;&|]+)")
 _WINDOWS = re.compile(r"^[A-Za-z]:[\\/]")
 _HOME = re.compile(r"^(?:/Users/[^/]++|/home/[^/]++|/root)(?=/)")
 """A home directory as macOS and Linux lay them out: what a shell's ``~`` stands for in a path under it."""
+_HOME_VARIABLES = ("$HOME/", "${HOME}/")
 _DRIVE = re.compile(r"^(?:([A-Za-z]):|/(?:mnt/|cygdrive/)?([A-Za-z])(?=/|$))")
 """A drive as Windows (``D:``), Git Bash or MSYS (``/d``), WSL (``/mnt/d``) or Cygwin (``/cygdrive/d``) spell it."""
 
@@ -47,6 +48,11 @@ class PathNames:
 
     def plain(self, path: str) -> str:
         path = path.strip().lstrip("@")
+        if path.startswith(_HOME_VARIABLES):  # `$HOME/x` is `~/x`
+            path = "~" + path[path.index("/"):]
+        if path.startswith("~/") and (home := _HOME.match(self.cwd)) and not self.windows \
+                and (self.cwd[:home.end()] + path[1:]).startswith(self.cwd + "/"):
+            path = self.cwd[:home.end()] + path[1:]  # `~/app/src/a.py` from `/home/u/app`: the project's `src/a.py`
         if self.windows:
             path = _on_windows(path)
         within = path.lower() if self.windows else path
@@ -123,15 +129,43 @@ def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
     every = set(spelled.values())
     absent = {names.name(path) for path in gone}
     kept = {path: name for path, name in spelled.items()
-            if not _aside(path) and not _aside(name) and not names.is_directory(path, every)
+            if not _aside(path, cwd) and not _aside(name, cwd) and not names.is_directory(path, every)
             and is_file_name(name) and name not in absent}
     changed = sorted({kept[path] for path in modified if path in kept})
     looked_at = sorted({kept[path] for path in read if path in kept} - set(changed))
     return looked_at, changed
 
 
-def _aside(path: str) -> bool:
-    return is_scratch(path) or is_agent_own(path)
+def _aside(path: str, cwd: str = "") -> bool:
+    return is_scratch(path) or is_agent_own(path) or is_tool_state(path, cwd)
 
 
-__all__ = ["PathNames", "infer_cwd", "is_file_name", "listed_files"]
+_HOME_FOLDER = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/Users/[^/]++|/home/[^/]++|/root|[A-Za-z]:/Users/[^/]++)/\.(?=[^/])",
+                          re.I)
+"""A hidden folder in a home folder (``~/.gstack/``, ``/home/u/.cache/``): where a tool keeps its own things."""
+_KEPT_IN_TOOL = frozenset({"skills", "agents", "commands", "hooks", "rules", "prompts", "output-styles"})
+"""Folders of a tool's home folder that hold what the user writes and maintains (a skill, an agent, a hook), not the
+tool's state."""
+_CONFIG_FOLDERS = frozenset({"config", "ssh", "aws", "kube", "docker"})
+"""Hidden home folders that hold the user's configuration (``~/.config/app/config.toml``, ``~/.ssh/config``)."""
+
+
+def is_tool_state(path: str, cwd: str = "") -> bool:
+    """A file a tool or skill pack keeps for itself under the home folder: below a subfolder of a hidden home folder
+    (``~/.gstack/state/session.json``, ``~/.cache/pip/log.txt``, ``~/.claude/plugins/cache/x.json``), unless that
+    subfolder holds what the user maintains (``~/.claude/skills/…``), the folder is configuration (``~/.config``)
+    or the work itself happens in it (the working directory is inside). A file directly in the hidden folder
+    (``~/.codex/config.toml``, ``~/.claude/CLAUDE.md``) is the user's setting, kept."""
+    plain = path.strip().lstrip("@").replace("\\", "/")
+    home = _HOME_FOLDER.match(plain)
+    if not home:
+        return False
+    parts = plain[home.end():].split("/")
+    if len(parts) < 3 or parts[0].lower() in _CONFIG_FOLDERS or parts[1].lower() in _KEPT_IN_TOOL:
+        return False
+    folder = plain[:home.end()] + parts[0]
+    cwd = cwd.replace("\\", "/").rstrip("/")
+    return not (cwd and (cwd + "/").startswith(folder + "/"))
+
+
+__all__ = ["PathNames", "infer_cwd", "is_file_name", "is_tool_state", "listed_files"]

@@ -198,8 +198,14 @@ def prints_only(command: str) -> bool:
     return bool(commands) and not shell_effects(command).writes and all(_prints(words) for words in commands)
 
 
+_XARGS_VALUES = frozenset({"-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a"})
+
+
 def _prints(words: list[str]) -> bool:
     program = words[0].rsplit("/", 1)[-1]
+    if program == "xargs":  # `… | xargs git ls-tree HEAD` prints what the command it runs prints
+        rest = _after_options(words[1:], _XARGS_VALUES)
+        return not rest or _prints(rest)
     if program != "git":
         return program in _INSPECTORS
     rest = iter(words[1:])
@@ -209,6 +215,14 @@ def _prints(words: list[str]) -> bool:
         elif not word.startswith("-"):
             return word in _GIT_READERS
     return False
+
+
+def _after_options(words: list[str], valued: frozenset[str]) -> list[str]:
+    """``words`` from the first that is no option nor an option's value on."""
+    position = 0
+    while position < len(words) and words[position].startswith("-"):
+        position += 2 if words[position] in valued else 1
+    return words[position:]
 
 
 def _words(segment: list[str]) -> list[str]:

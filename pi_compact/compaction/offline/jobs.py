@@ -1,0 +1,184 @@
+"""What a command is for, by the role of the program it runs: a type check, tests, a build, a lint, a format, a
+search, whatever wrapper runs it (``npx tsc``, ``pnpm exec tsc``, ``python -m pytest``, ``uv run pytest``, ``bun
+run typecheck``, ``make test``).
+
+Two commands of the same job are two ways to the same answer: ``bun run typecheck`` fails because the script is
+missing, ``tsc --noEmit`` then passes, and the project type checks; ``mgrep retry`` is not installed, ``grep -rn
+retry`` then finds it. :mod:`.errors` settles the first by the second. A run narrowed to some files or tests
+(``pytest tests/test_a.py``, ``vitest run -t retry``) answers for those only: its *scope* says which.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .shell import command_words
+
+TYPECHECK, TEST, BUILD, LINT, FORMAT, SEARCH = "type check", "tests", "build", "lint", "format", "search"
+
+_TOOLS = {
+    TYPECHECK: {"tsc", "vue-tsc", "svelte-check", "mypy", "dmypy", "pyright", "basedpyright", "pyre", "flow",
+                "tsgo"},
+    TEST: {"pytest", "py.test", "vitest", "jest", "mocha", "ava", "jasmine", "karma", "rspec", "phpunit", "nose2",
+           "unittest", "ctest", "tox", "nox"},
+    BUILD: {"vite", "webpack", "rollup", "esbuild", "tsup", "parcel", "next", "nuxt", "astro", "turbo"},
+    LINT: {"eslint", "flake8", "pylint", "ruff", "oxlint", "stylelint", "golangci-lint", "shellcheck", "rubocop",
+           "clippy-driver", "biome", "standard", "xo"},
+    FORMAT: {"prettier", "black", "isort", "gofmt", "rustfmt", "dprint", "autopep8", "yapf", "clang-format"},
+    SEARCH: {"grep", "egrep", "fgrep", "rg", "ag", "ack", "mgrep", "ugrep", "sift", "pt", "find", "fd", "fdfind",
+             "locate"},
+}
+_BY_TOOL = {tool: kind for kind, tools in _TOOLS.items() for tool in tools}
+_BUILD_NEEDS_WORD = frozenset({"vite", "next", "nuxt", "astro", "turbo"})
+"""Tools whose bare run serves or develops: a build only with the word ``build`` (``vite build``, ``next build``)."""
+_SUBCOMMANDS = {
+    "cargo": {"check": TYPECHECK, "test": TEST, "nextest": TEST, "build": BUILD, "clippy": LINT, "fmt": FORMAT},
+    "go": {"vet": LINT, "test": TEST, "build": BUILD, "fmt": FORMAT},
+    "bun": {"test": TEST, "build": BUILD},
+    "deno": {"check": TYPECHECK, "test": TEST, "lint": LINT, "fmt": FORMAT},
+    "dotnet": {"test": TEST, "build": BUILD, "format": FORMAT},
+    "mix": {"test": TEST, "compile": BUILD, "format": FORMAT},
+    "ruff": {"check": LINT, "format": FORMAT},
+    "biome": {"lint": LINT, "check": LINT, "format": FORMAT},
+    "git": {"grep": SEARCH},
+    "swift": {"test": TEST, "build": BUILD},
+    "gradle": {"test": TEST, "build": BUILD}, "./gradlew": {"test": TEST, "build": BUILD},
+    "mvn": {"test": TEST, "compile": BUILD, "package": BUILD},
+}
+_WRAPPERS = {"npx": 1, "bunx": 1, "pnpx": 1, "uvx": 1, "xargs": 1, "nice": 1, "timeout": 2}
+"""Programs that run the program after them (and how many words, the wrapper's own included, they take)."""
+_RUN_WORDS = {"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "rye": "run", "hatch": "run",
+              "pnpm": "exec", "yarn": "exec", "npm": "exec", "bun": "x", "conda": "run"}
+"""Package managers that run a tool with a word (``uv run pytest``, ``pnpm exec tsc``; ``pnpm dlx``, ``yarn dlx``
+too)."""
+_SCRIPT_RUNNERS = frozenset({"npm", "pnpm", "yarn", "bun", "make", "just", "task", "deno"})
+"""Programs that run a project's named script or target (``npm run typecheck``, ``make test``, ``just lint``)."""
+_SCRIPT_KINDS = {"typecheck": TYPECHECK, "type-check": TYPECHECK, "types": TYPECHECK, "check-types": TYPECHECK,
+                 "tsc": TYPECHECK, "test": TEST, "tests": TEST, "build": BUILD, "lint": LINT, "format": FORMAT,
+                 "fmt": FORMAT}
+_SCRIPT_PART = re.compile(r"[:_.-]")
+_NARROWING = frozenset({"-k", "-t", "-m", "-run", "--run", "--grep", "-g", "--testNamePattern", "--testPathPattern",
+                        "--filter", "-p", "--package", "--project", "--workspace", "-w", "--lib", "--bin",
+                        "--test", "--selectProjects"})
+"""Options of runners that narrow the run to some tests or packages: their value is part of the run's scope."""
+_INTERPRETER = re.compile(r"^python[\d.]{0,6}$|^py$|^pypy3?$")
+
+
+@dataclass(frozen=True)
+class Job:
+    """A command's job: its ``kind`` (:data:`TYPECHECK`, :data:`TEST`, …) and the files, tests or scripts it was
+    narrowed to (``scope``; empty for the whole project)."""
+
+    kind: str
+    scope: frozenset[str]
+
+
+def job_of(command: str) -> Job | None:
+    """The job of ``command``'s last simple command that has one (``cd web && npx tsc --noEmit`` is a type check),
+    or ``None`` (an install, a push, a script of its own)."""
+    found = jobs_of(command)
+    return found[-1] if found else None
+
+
+def jobs_of(command: str) -> list[Job]:
+    """The jobs of ``command``'s simple commands, in order (``npm run build && npm test``: a build, then tests)."""
+    return [job for words in command_words(command) if (job := _job(words)) is not None]
+
+
+def _job(words: list[str]) -> Job | None:
+    words = _unwrapped(words)
+    if not words:
+        return None
+    program = words[0].rsplit("/", 1)[-1].lower()
+    rest = words[1:]
+    subcommand = next((word for word in rest if not word.startswith("-")), "")
+    if program in _SCRIPT_RUNNERS and not (program in _SUBCOMMANDS and subcommand in _SUBCOMMANDS[program]):
+        script = rest[1] if rest[:1] == ["run"] and len(rest) > 1 else subcommand
+        return _script_job(script, rest)
+    if program in _SUBCOMMANDS and subcommand in _SUBCOMMANDS[program]:
+        kind = _SUBCOMMANDS[program][subcommand]
+        return Job(kind, frozenset() if kind == SEARCH else _scope(rest[rest.index(subcommand) + 1:]))
+    kind = _BY_TOOL.get(program)
+    if kind is None or (program in _BUILD_NEEDS_WORD and "build" not in rest):
+        return None
+    if kind == BUILD or kind == SEARCH:
+        return Job(kind, frozenset())  # (a search's words are what it looks for, a build's are its options)
+    return Job(kind, _scope([word for word in rest if word not in ("run", "check", "test")]))
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    """The words of the tool a wrapper runs: ``npx tsc`` → ``tsc``, ``python -m pytest`` → ``pytest``, ``uv run
+    pytest`` → ``pytest``, ``pnpm exec tsc`` → ``tsc``."""
+    for _ in range(4):
+        if not words:
+            return words
+        program = words[0].rsplit("/", 1)[-1].lower()
+        if program in _WRAPPERS:
+            words = words[_WRAPPERS[program]:]
+            while words and words[0].startswith("-"):
+                words = words[1:]
+        elif _INTERPRETER.match(program) and words[1:2] == ["-m"] and len(words) > 2:
+            words = words[2:]
+        elif program in _RUN_WORDS and words[1:2] in ([_RUN_WORDS[program]], ["dlx"]):
+            words = words[2:]
+        else:
+            return words
+    return words
+
+
+def _script_job(script: str, rest: list[str]) -> Job | None:
+    """The job of a project script (``typecheck``, ``test:unit``, ``lint-fix``): by its name's first part; a name
+    that says more than its kind (``test:e2e``) is the run's scope."""
+    name = script.lower()
+    kind = _SCRIPT_KINDS.get(name) or _SCRIPT_KINDS.get(_SCRIPT_PART.split(name, 1)[0])
+    if kind is None:
+        return None
+    extra = [word for word in rest[rest.index(script) + 1:] if word != "--"] if script in rest else []
+    scope = _scope(extra) | ({name} if name not in _SCRIPT_KINDS else set())
+    return Job(kind, frozenset(scope))
+
+
+def _scope(words: list[str]) -> frozenset[str]:
+    """What a run was narrowed to: its arguments that are not options, and the values of narrowing options."""
+    scope, skip = set(), False
+    for word in words:
+        if skip:
+            scope.update({word} - {".", "./"})
+            skip = False
+        elif word in _NARROWING:
+            skip = True
+        elif word.startswith("-"):
+            if "=" in word and word.split("=", 1)[0] in _NARROWING:
+                scope.add(word.split("=", 1)[1])
+        elif word not in (".", "./", "./...", "..."):
+            scope.add(word.rstrip("/"))
+    return frozenset(scope)
+
+
+def covers(later: Job, earlier: Job, error: str = "") -> bool:
+    """True when a run of ``later`` answers for ``earlier``'s: the same kind, and ``later`` ran the whole project or
+    every file and test ``earlier`` was narrowed to and ``error`` names (a failing ``pytest tests/test_a.py`` is not
+    answered by a passing ``pytest tests/test_b.py``)."""
+    if later.kind != earlier.kind:
+        return False
+    if not later.scope:
+        return True
+    named = set(earlier.scope) | _named_tests(error)
+    return bool(named) and all(any(_within(item, scope) for scope in later.scope) for item in named)
+
+
+_TEST_FILE = re.compile(r"(?<![\w./-])((?:[\w.-]{1,100}/){0,12}[\w.-]{1,100}\.(?:py|ts|tsx|js|jsx|mjs|go|rs|rb))"
+                        r"(?:::|\b)")
+
+
+def _named_tests(error: str) -> set[str]:
+    return {match.group(1) for match in _TEST_FILE.finditer(error[:2000])}
+
+
+def _within(item: str, scope: str) -> bool:
+    item, scope = item.split("::", 1)[0].removeprefix("./"), scope.split("::", 1)[0].removeprefix("./")
+    return item == scope or item.startswith(scope.rstrip("/") + "/")
+
+
+__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "covers", "job_of", "jobs_of"]
