@@ -137,15 +137,18 @@ def text_region(units: int, modules: tuple[str, ...]) -> list[dict]:
 
 
 def count_region(n: int) -> list[dict]:
-    """``n`` of each thing a summary pairs with another: plan items and commits, failures and reruns, steps."""
+    """``n`` of each thing a summary pairs with another: plan items and commits, failures and reruns, failed and
+    passing checks of other scopes, steps."""
     plan = "# Plan\n" + "".join(f"## WP{i}: part {i}\n- [ ] step {i}\n" for i in range(n))
     region = [user("Work through the plan."), assistant(call("plan", "write", path="docs/plan.md", content=plan)),
               result("plan", "write", "ok")]
     for i in range(n):
         region += [assistant(call(f"t{i}", "bash", command=f"pytest tests/test_{i}.py")),
-                   result(f"t{i}", "bash", f"FAILED test_{i}\n\nCommand exited with code 1", error=True),
+                   result(f"t{i}", "bash", f"FAILED tests/test_{i}.py::test_x\n\nCommand exited with code 1", error=True),
                    assistant(call(f"c{i}", "bash", command=f'git commit -m "WP{n + i}: other {i}"')),
-                   result(f"c{i}", "bash", "ok")]
+                   result(f"c{i}", "bash", "ok"),
+                   assistant(call(f"p{i}", "bash", command=f"pytest tests/other_{i}.py -k other_{i}")),
+                   result(f"p{i}", "bash", "1 passed")]
     region.append(assistant("Next steps:\n" + "".join(f"- step {i}\n" for i in range(n))))
     return region
 

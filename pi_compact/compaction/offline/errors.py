@@ -28,7 +28,7 @@ from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, i
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
-from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, covers, job_of, jobs_of
+from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
 
@@ -133,7 +133,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
         else:
             others.add((attempt.tool, attempt.target))
             if not attempt.failed and _SEARCH_TOOL.search(attempt.tool):
-                done.jobs.add((None, Job(SEARCH, frozenset())))
+                done.jobs.add(Job(SEARCH, frozenset()), None)
     return fixed
 
 
@@ -149,12 +149,12 @@ class _DoneLater:
     command only."""
 
     def __init__(self) -> None:
-        self.jobs: set[tuple[str | None, Job]] = set()
+        self.jobs = JobIndex()
         self.tails: set[tuple[str, ...]] = set()
 
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
-            self.jobs.add((_place(attempt), job))
+            self.jobs.add(job, _place(attempt))
         for words in command_words(without_cd(attempt.target)[0]):
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
 
@@ -167,12 +167,11 @@ class _DoneLater:
         if missing_program(attempt.error, attempt.target) is not None:
             words = (command_words(without_cd(attempt.target)[0]) or [[]])[0]
             named = any(not word.startswith("-") for word in words[1:])  # (not a bare `--version`)
-            return (job is not None and any(covers(later, job) for _, later in self.jobs)) or (
+            return (job is not None and self.jobs.covers(job)) or (
                 named and len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
         if len(jobs_of(attempt.target)) != 1:
             return False  # (which check of `npm run build && npm test` failed is not known)
-        return job is not None and job.kind in _CHECKS and any(
-            where == place and covers(later, job, attempt.error) for where, later in self.jobs)
+        return job is not None and job.kind in _CHECKS and self.jobs.covers(job, attempt.error, place)
 
 
 def _place(attempt: Attempt) -> str | None:

@@ -181,4 +181,55 @@ def _within(item: str, scope: str) -> bool:
     return item == scope or item.startswith(scope.rstrip("/") + "/")
 
 
-__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "covers", "job_of", "jobs_of"]
+_ANYWHERE = "\0anywhere"
+_MOST_FOLDERS = 64
+
+
+class JobIndex:
+    """The jobs later commands did, indexed by where they ran and their kind, so asking whether they answer for a
+    failure costs what the failure names, not the number of jobs (a region of n failed and n passing runs with
+    other scopes would otherwise compare every pair). Unlike :func:`covers` of one run, several narrowed runs
+    together answer for the files each covered."""
+
+    def __init__(self) -> None:
+        self._whole: set[tuple[str | None, str]] = set()
+        self._scopes: dict[tuple[str | None, str], set[str]] = {}
+
+    def add(self, job: Job, place: str | None) -> None:
+        for key in ((place, job.kind), (_ANYWHERE, job.kind)):
+            if job.scope:
+                self._scopes.setdefault(key, set()).update(_normal(scope) for scope in job.scope)
+            else:
+                self._whole.add(key)
+
+    def covers(self, earlier: Job, error: str = "", place: str | None = _ANYWHERE) -> bool:
+        """True when the jobs added, run in ``place`` (by default anywhere), answer for ``earlier``'s run."""
+        key = (place, earlier.kind)
+        if key in self._whole:
+            return True
+        scopes = self._scopes.get(key)
+        named = set(earlier.scope) | _named_tests(error)
+        return bool(scopes) and bool(named) and all(_within_any(item, scopes) for item in named)
+
+
+def _normal(name: str) -> str:
+    return name.split("::", 1)[0].removeprefix("./").rstrip("/")
+
+
+def _within_any(item: str, scopes: set[str]) -> bool:
+    """``item`` is one of ``scopes`` or inside one of them: each of its folders is looked up, not each scope."""
+    item = _normal(item)
+    if item in scopes:
+        return True
+    slash = item.find("/")
+    for _ in range(_MOST_FOLDERS):
+        if slash < 0:
+            return False
+        if item[:slash] in scopes:
+            return True
+        slash = item.find("/", slash + 1)
+    return False
+
+
+__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "JobIndex", "covers", "job_of",
+           "jobs_of"]

@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pi_compact.compaction.offline.facts import extract_facts
 from pi_compact.compaction.offline.jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, covers, job_of
+from pi_compact.compaction.offline.state import region_state
+from tests.growth import growth
 
 from ..messages import assistant, bash_fail, call, result, user
 from .test_classes import EXAMPLES, summarize
@@ -104,3 +107,24 @@ def test_a_commands_job_is_its_programs_role(command: str, kind: str | None) -> 
 ])
 def test_a_later_run_covers_what_the_failure_named(later: str, earlier: str, error: str, covered: bool) -> None:
     assert covers(job_of(later), job_of(earlier), error) is covered
+
+
+def _checks_of_other_scopes(n: int) -> list[dict]:
+    """``n`` failed test runs, each narrowed to its own file, then ``n`` passing runs narrowed to other files:
+    every failure could be asked against every later run."""
+    region = [user("Fix the failing tests.")]
+    for i in range(n):
+        region += [assistant(call(f"f{i}", "bash", command=f"pytest tests/test_{i}.py")),
+                   result(f"f{i}", "bash", bash_fail(f"FAILED tests/test_{i}.py::test_x - AssertionError", 1),
+                          error=True)]
+    for i in range(n):
+        region += [assistant(call(f"p{i}", "bash", command=f"pytest tests/other_{i}.py -k other_{i}")),
+                   result(f"p{i}", "bash", "1 passed")]
+    return region + [assistant("Done.")]
+
+
+def test_settling_failures_by_later_checks_grows_linearly_in_the_runs() -> None:
+    regions = {n: _checks_of_other_scopes(n) for n in (150, 300, 600)}
+    facts = {n: extract_facts(region) for n, region in regions.items()}
+    found = growth("region_state", lambda n: (lambda: region_state(regions[n], facts[n])), 150, runs=2)
+    assert found.linear, str(found)
