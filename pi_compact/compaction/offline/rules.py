@@ -647,6 +647,48 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting",
+_DECISIONS_HEADING = re.compile(
+    r"^\s{0,3}(?:#{1,6}\s{1,3}|\*\*)?(?:(?:key|user|design|architectural|architecture|technical|main|major|important"
+    r"|final|our|agreed|confirmed|implementation)\s{1,3}){0,3}decisions?(?:\s{1,3}(?:already\s{1,3})?(?:made|taken"
+    r"|settled))?\s{0,3}(?:\*\*)?\s{0,3}(?:[-–—:(]|$)",
+    re.I,
+)
+"""A heading that lists choices made ("## User Decisions", "**Key design decisions:**", "## Decisions — do not
+relitigate"); one that lists choices to make ("## Open decisions", "## Decision Drivers", "## Decision Point")
+has a word after "decision" other than made/taken/settled, so it does not match."""
+_LIST_ITEM = re.compile(r"^\s{0,1}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
+_LISTED_DECISIONS = 5
+_LISTED_CHARS = 200
+
+
+def listed_decisions(text: str) -> list[str]:
+    """The items of a list under a heading of decisions made (:data:`_DECISIONS_HEADING`) in ``text``: a plan the
+    user hands over ("Implement the following plan: … ## User Decisions - **Policy**: …") or the agent's report
+    ("## Key design decisions - …") states its choices there, each an item with its reason, in words no sentence
+    rule reads as a choice. At most :data:`_LISTED_DECISIONS` per list, the first line of each item."""
+    found: list[str] = []
+    lines = text[:50_000].splitlines()
+    for at, line in enumerate(lines):
+        if not _DECISIONS_HEADING.match(line):
+            continue
+        items: list[str] = []
+        for below in lines[at + 1:]:
+            if not below.strip():
+                continue
+            item = _LIST_ITEM.match(below)
+            if item:
+                items.append(item.group(1))
+            elif below.startswith((" ", "\t")) and items:
+                continue  # an item's own further lines
+            else:
+                break  # the list ended: a heading, a paragraph, a rule
+            if len(items) >= _LISTED_DECISIONS:
+                break
+        found += [clip_words(" ".join(item.replace("**", "").split()), _LISTED_CHARS)
+                  for item in items if len(item) >= 12]
+    return found
+
+
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting", "listed_decisions",
            "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
            "user_choices"]
