@@ -650,12 +650,13 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
 _DECISIONS_HEADING = re.compile(
     r"^\s{0,3}(?:#{1,6}\s{1,3}|\*\*)?(?:(?:key|user|design|architectural|architecture|technical|main|major|important"
     r"|final|our|agreed|confirmed|implementation)\s{1,3}){0,3}decisions?(?:\s{1,3}(?:already\s{1,3})?(?:made|taken"
-    r"|settled))?\s{0,3}(?:\*\*)?\s{0,3}(?:[-–—:(]|$)",
+    r"|settled))?\s{0,3}(?:\*\*)?(?::\s{0,3}(?:\*\*)?\s{0,3}$|\s{0,3}[-–—(]|$)",
     re.I,
 )
 """A heading that lists choices made ("## User Decisions", "**Key design decisions:**", "## Decisions — do not
 relitigate"); one that lists choices to make ("## Open decisions", "## Decision Drivers", "## Decision Point")
-has a word after "decision" other than made/taken/settled, so it does not match."""
+has a word after "decision" other than made/taken/settled, so it does not match; nor does "**Decision:** implement
+it by hand, since:", which says the choice itself (its list gives the reasons)."""
 _LIST_ITEM = re.compile(r"^\s{0,1}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
 _LISTED_DECISIONS = 5
 _LISTED_CHARS = 200

@@ -65,3 +65,9 @@ def test_the_list_ends_where_its_section_ends() -> None:
 def test_listed_decisions_never_fail_and_come_from_list_items(text: str) -> None:
     for item in listed_decisions(text):
         assert item and len(item) <= 201
+
+
+def test_a_decision_said_on_its_heading_line_keeps_its_reasons_out_of_the_list() -> None:
+    text = ("**Decision:** Implement the parser by hand since:\n1. Faster for a seven-task plan\n"
+            "2. The generator has bugs\n")
+    assert listed_decisions(text) == []
