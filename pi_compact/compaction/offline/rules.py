@@ -165,6 +165,10 @@ _PROPOSES = re.compile(
     re.I,
 )
 """Words of a sentence that proposes."""
+_PROPOSAL_HEADING = re.compile(r"^#{1,6}\s{1,3}(?:\*\*)?(?:(?:my|the|our|updated|revised|final|practical)\s{1,3}){0,2}"
+                               r"(?:proposed|proposal|recommended|recommendation|suggested)\b", re.I)
+"""A heading that names the agent's proposal (not "### Recommendations" of a review, a list of findings)."""
+_OFFERS_CHOICES = re.compile(r"\b(?:options?|alternatives?|next steps?|order|staging|adjustments)\b", re.I)
 _PLAN_LINES = 60
 """How far above the closing question a plan's intro is looked for."""
 _INVITES = re.compile(r"[?？]|\blet me know\b|ご確認|ご指示|お知らせ|教えてください|确认|告诉我", re.I)
@@ -498,7 +502,7 @@ def _proposal(answer: str, reply: str) -> str:
     found = [" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:]) if s.strip()]
     at = next((n for n in range(len(found) - 1, -1, -1) if _PROPOSAL.search(found[n])), None)
     if at is None:
-        return _proposed_plan(answer)
+        return _proposed_plan(answer) or _headed_proposal(answer)
     before = found[at - 1] if at else ""
     if found[at].endswith(":"):  # "Want me to implement this with both:": what it offers is the list after it
         return _offered_list(found[at], found[at + 1 :])
@@ -547,6 +551,39 @@ def _proposed_plan(answer: str) -> str:
                 return ""  # "Here's my proposed structure:" over a tree: what it proposes is not in words
             return clip_words(_HEDGE.sub("", proposing[-1]), _PLAN_CHARS)
     return ""
+
+
+def _headed_proposal(answer: str) -> str:
+    """The proposal under the answer's last heading that names one ("## Proposed Refactor", "## My Recommendation",
+    "### Recommended: per-file pools"), when no closing question hands it over: the user's yes to the answer is
+    the yes to it. The heading's own title and its first items say what was agreed; a heading of options or next
+    steps offers choices, which a bare yes does not pick."""
+    lines = [line.strip() for line in answer[-6000:].splitlines()]
+    fenced, found = False, None
+    for at, line in enumerate(lines):
+        fenced = fenced != line.startswith("```")
+        if not fenced and _PROPOSAL_HEADING.match(line) and not _OFFERS_CHOICES.search(line):
+            found = at
+    if found is None:
+        return ""
+    bare = lines[found].lstrip("#").replace("**", "").strip()
+    title = bare.split(":", 1)[1].strip() if ":" in bare else ""
+    return _plan_under(bare, _own_list(lines[found + 1:])) or (
+        clip_words(bare, _PLAN_CHARS) if len(title.split()) >= 2 else "")
+
+
+def _own_list(below: list[str]) -> list[str]:
+    """The lines of the list right under a heading, up to the next heading or the prose after the list ("This
+    cleanly separates:" and its own list explain the proposal, they are not its parts)."""
+    kept, fenced, listed = [], False, False
+    for line in below:
+        fenced = fenced != line.startswith("```")
+        if not (fenced or line.startswith("```") or not line):
+            if line.startswith("#") or (listed and not _MARKERS.match(line)):
+                break
+            listed = listed or bool(_MARKERS.match(line))
+        kept.append(line)
+    return kept
 
 
 def _introduces_plan(line: str, bare: str) -> bool:

@@ -71,3 +71,41 @@ def test_a_decision_said_on_its_heading_line_keeps_its_reasons_out_of_the_list()
     text = ("**Decision:** Implement the parser by hand since:\n1. Faster for a seven-task plan\n"
             "2. The generator has bugs\n")
     assert listed_decisions(text) == []
+
+
+_PROPOSED = ("Both lookups read the same committed tree.\n\n## Proposed Refactor\n\n"
+             "1. **Remove `fetchLog` from the `Store` interface**\n"
+             "2. **Add one `LogReader` on the checkpoint package** that both strategies call\n\n"
+             "This keeps the shadow-branch lookup separate from the committed one.")
+
+
+def test_a_proposal_under_its_heading_the_user_approves_is_a_decision() -> None:
+    found = _decisions(
+        user("Why do both strategies implement fetchLog?"),
+        assistant(_PROPOSED),
+        user("ok, let's do this"),
+        assistant("Removing `fetchLog` from the interface now."),
+    )
+    assert any("Remove `fetchLog` from the `Store` interface" in item and "LogReader" in item for item in found), found
+
+
+@pytest.mark.parametrize("reply", ["no, keep fetchLog where it is", "what about the shadow branch?"])
+def test_a_proposal_under_its_heading_the_user_does_not_approve_is_none(reply: str) -> None:
+    found = _decisions(
+        user("Why do both strategies implement fetchLog?"),
+        assistant(_PROPOSED),
+        user(reply),
+        assistant("Understood."),
+    )
+    assert not any("LogReader" in item for item in found), found
+
+
+def test_a_heading_of_options_is_no_proposal_a_yes_accepts() -> None:
+    found = _decisions(
+        user("How should we speed up the review prompts?"),
+        assistant("## Recommended Options\n\n- Trim the prompts only, a quick win for this week\n"
+                  "- Replace the embedded diffs with a manifest, the larger saving\n\nBoth fit in this sprint."),
+        user("ok"),
+        assistant("Noted."),
+    )
+    assert not any("Trim the prompts" in item or "manifest" in item for item in found), found
