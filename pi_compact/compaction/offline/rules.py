@@ -165,6 +165,10 @@ _PROPOSES = re.compile(
     re.I,
 )
 """Words of a sentence that proposes."""
+_PROPOSAL_HEADING = re.compile(r"^#{1,6}\s{1,3}(?:\*\*)?(?:(?:my|the|our|updated|revised|final|practical)\s{1,3}){0,2}"
+                               r"(?:proposed|proposal|recommended|recommendation|suggested)\b", re.I)
+"""A heading that names the agent's proposal (not "### Recommendations" of a review, a list of findings)."""
+_OFFERS_CHOICES = re.compile(r"\b(?:options?|alternatives?|next steps?|order|staging|adjustments)\b", re.I)
 _PLAN_LINES = 60
 """How far above the closing question a plan's intro is looked for."""
 _INVITES = re.compile(r"[?？]|\blet me know\b|ご確認|ご指示|お知らせ|教えてください|确认|告诉我", re.I)
@@ -498,7 +502,7 @@ def _proposal(answer: str, reply: str) -> str:
     found = [" ".join(s.split()) for s in _SENTENCE.split(answer[-4000:]) if s.strip()]
     at = next((n for n in range(len(found) - 1, -1, -1) if _PROPOSAL.search(found[n])), None)
     if at is None:
-        return _proposed_plan(answer)
+        return _proposed_plan(answer) or _headed_proposal(answer)
     before = found[at - 1] if at else ""
     if found[at].endswith(":"):  # "Want me to implement this with both:": what it offers is the list after it
         return _offered_list(found[at], found[at + 1 :])
@@ -547,6 +551,39 @@ def _proposed_plan(answer: str) -> str:
                 return ""  # "Here's my proposed structure:" over a tree: what it proposes is not in words
             return clip_words(_HEDGE.sub("", proposing[-1]), _PLAN_CHARS)
     return ""
+
+
+def _headed_proposal(answer: str) -> str:
+    """The proposal under the answer's last heading that names one ("## Proposed Refactor", "## My Recommendation",
+    "### Recommended: per-file pools"), when no closing question hands it over: the user's yes to the answer is
+    the yes to it. The heading's own title and its first items say what was agreed; a heading of options or next
+    steps offers choices, which a bare yes does not pick."""
+    lines = [line.strip() for line in answer[-6000:].splitlines()]
+    fenced, found = False, None
+    for at, line in enumerate(lines):
+        fenced = fenced != line.startswith("```")
+        if not fenced and _PROPOSAL_HEADING.match(line) and not _OFFERS_CHOICES.search(line):
+            found = at
+    if found is None:
+        return ""
+    bare = lines[found].lstrip("#").replace("**", "").strip()
+    title = bare.split(":", 1)[1].strip() if ":" in bare else ""
+    return _plan_under(bare, _own_list(lines[found + 1:])) or (
+        clip_words(bare, _PLAN_CHARS) if len(title.split()) >= 2 else "")
+
+
+def _own_list(below: list[str]) -> list[str]:
+    """The lines of the list right under a heading, up to the next heading or the prose after the list ("This
+    cleanly separates:" and its own list explain the proposal, they are not its parts)."""
+    kept, fenced, listed = [], False, False
+    for line in below:
+        fenced = fenced != line.startswith("```")
+        if not (fenced or line.startswith("```") or not line):
+            if line.startswith("#") or (listed and not _MARKERS.match(line)):
+                break
+            listed = listed or bool(_MARKERS.match(line))
+        kept.append(line)
+    return kept
 
 
 def _introduces_plan(line: str, bare: str) -> bool:
@@ -647,6 +684,49 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     return context if _RECOMMENDS.search(before) else f"{action}: {context}"
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting",
+_DECISIONS_HEADING = re.compile(
+    r"^\s{0,3}(?:#{1,6}\s{1,3}|\*\*)?(?:(?:key|user|design|architectural|architecture|technical|main|major|important"
+    r"|final|our|agreed|confirmed|implementation)\s{1,3}){0,3}decisions?(?:\s{1,3}(?:already\s{1,3})?(?:made|taken"
+    r"|settled))?\s{0,3}(?:\*\*)?(?::\s{0,3}(?:\*\*)?\s{0,3}$|\s{0,3}[-–—(]|$)",
+    re.I,
+)
+"""A heading that lists choices made ("## User Decisions", "**Key design decisions:**", "## Decisions — do not
+relitigate"); one that lists choices to make ("## Open decisions", "## Decision Drivers", "## Decision Point")
+has a word after "decision" other than made/taken/settled, so it does not match; nor does "**Decision:** implement
+it by hand, since:", which says the choice itself (its list gives the reasons)."""
+_LIST_ITEM = re.compile(r"^\s{0,1}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
+_LISTED_DECISIONS = 5
+_LISTED_CHARS = 200
+
+
+def listed_decisions(text: str) -> list[str]:
+    """The items of a list under a heading of decisions made (:data:`_DECISIONS_HEADING`) in ``text``: a plan the
+    user hands over ("Implement the following plan: … ## User Decisions - **Policy**: …") or the agent's report
+    ("## Key design decisions - …") states its choices there, each an item with its reason, in words no sentence
+    rule reads as a choice. At most :data:`_LISTED_DECISIONS` per list, the first line of each item."""
+    found: list[str] = []
+    lines = text[:50_000].splitlines()
+    for at, line in enumerate(lines):
+        if not _DECISIONS_HEADING.match(line):
+            continue
+        items: list[str] = []
+        for below in lines[at + 1:]:
+            if not below.strip():
+                continue
+            item = _LIST_ITEM.match(below)
+            if item:
+                items.append(item.group(1))
+            elif below.startswith((" ", "\t")) and items:
+                continue  # an item's own further lines
+            else:
+                break  # the list ended: a heading, a paragraph, a rule
+            if len(items) >= _LISTED_DECISIONS:
+                break
+        found += [clip_words(" ".join(item.replace("**", "").split()), _LISTED_CHARS)
+                  for item in items if len(item) >= 12]
+    return found
+
+
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting", "listed_decisions",
            "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
            "user_choices"]

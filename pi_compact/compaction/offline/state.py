@@ -22,8 +22,8 @@ from .clause import request_clause
 from .gates import commit_gates
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
-from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, names_any, plan_in_brief,
-                    replaced_names, said_on_declining, standing, user_choices)
+from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
+                    names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices)
 from .paths import PathNames, infer_cwd
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
@@ -435,7 +435,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
         if role == "user":
             text = requests.get(index, "")
             if text.strip() and not is_slash_command(text):
-                turns.append(_TurnDraft(text, index, commits=[], decisions=[]))
+                turns.append(_TurnDraft(text, index, commits=[], decisions=listed_decisions(text)))
             elif turns and turns[-1].handed_back and not turns[-1].asked_aside and closing_question(turns[-1].answer):
                 # a notice answers no question; the first one asked stands (the later ones reply to notices)
                 turns[-1].asked_aside = closing_question(turns[-1].answer)
@@ -454,7 +454,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.texts = [*(turn.texts or []), text]
-                turn.decisions += _decisions_in(text)
+                turn.decisions += [d for d in [*_decisions_in(text), *listed_decisions(text)] if d not in turn.decisions]
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
                 turned = _changes_of_approach(text, failed)
