@@ -12,6 +12,9 @@ itself, and the estimate takes the largest:
   of characters or a triple of letters that natural text hardly ever writes (``vj``, ``Qz``, ``'[``, ``iui``)
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``), nor
   a letter doubled at a word's start (`` aab`` is `` a``, ``ab``);
+- **accented letters** (:func:`latin_cut_units`): an accented Latin letter that no token of the vocabulary joins to
+  the ASCII letter beside it (`` viết`` is `` vi``, two byte tokens, ``t``) ends a token there, read from the
+  vocabulary itself (:data:`~.token_tables.LATIN_JOINS`): a proof, not a fit;
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
