@@ -67,7 +67,7 @@ from typing import Any
 
 import orjson
 
-from .token_bounds import ACCENTED_LATIN, PREFIX_CHARS, SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, letter_surprise, surprise_share
+from .token_bounds import ACCENTED_LETTER, PREFIX_CHARS, SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, letter_surprise, surprise_share
 
 IMAGE_TOKENS = 1200
 
@@ -347,17 +347,16 @@ them. Over a long text the weights of the accented letters make up for it (Turki
 Vietnamese 1.00), not in a piece of 30-200 characters that writes few of them; read in the first characters
 only, so a long text pays a few tokens at most. Fitted on pieces of the calibration half
 (tests/compaction/test_tokens_latin.py)."""
-_LATIN_LETTER = re.compile(ACCENTED_LATIN)
 _NOT_ASCII_LETTERS = bytes(value for value in range(256) if not chr(value).isascii() or not chr(value).isalpha())
 
 
 def latin_language_units(text: str) -> int:
     """What the ASCII letters of a text's first characters cost beyond their weights where those write an accented
     Latin letter (:data:`LATIN_LANGUAGE_UNITS`), in 1/32 tokens; 0 for any other text."""
-    prefix = text[:PREFIX_CHARS]
-    if not _LATIN_LETTER.search(prefix):
+    if not ACCENTED_LETTER.search(text, 0, PREFIX_CHARS):
         return 0
-    return LATIN_LANGUAGE_UNITS * len(prefix.encode("ascii", "ignore").translate(None, _NOT_ASCII_LETTERS))
+    ascii_text = text[:PREFIX_CHARS].encode("ascii", "ignore")
+    return LATIN_LANGUAGE_UNITS * len(ascii_text.translate(None, _NOT_ASCII_LETTERS))
 
 
 UPPER_TOKENS = {"greek": 2.0, "cyrillic": 1.25}
