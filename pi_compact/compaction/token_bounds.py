@@ -12,6 +12,9 @@ itself, and the estimate takes the largest:
   of characters or a triple of letters that natural text hardly ever writes (``vj``, ``Qz``, ``'[``, ``iui``)
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``), nor
   a letter doubled at a word's start (`` aab`` is `` a``, ``ab``);
+- **accented letters** (:func:`latin_cut_units`): an accented Latin letter that no token of the vocabulary joins to
+  the ASCII letter beside it (`` viết`` is `` vi``, two byte tokens, ``t``) ends a token there, read from the
+  vocabulary itself (:data:`~.token_tables.LATIN_JOINS`): a proof, not a fit;
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
@@ -51,8 +54,8 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS,
-                           SHORT_WORDS)
+from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS, LATIN_TOKENS,
+                           LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS)
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -313,6 +316,45 @@ def _ends_inside(text: str) -> int:
 
 
 _LONG_MASK = b"a" * (LONG_RUN + 1)
+
+
+ACCENTED_LATIN = "[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"
+"""The accented Latin letters, as a character class: ``LATIN_LETTERS`` of bench/token_corpus/tables.py (U+00C0-024F
+and U+1E00-1EFF but × and ÷, which are no letters)."""
+ACCENTED_LETTER = re.compile(ACCENTED_LATIN)  # a character class alone: scanned for in C, many times faster than _LATIN_RUN
+_LATIN_RUN = re.compile("([A-Za-z]?)(" + ACCENTED_LATIN + "+)(?=([A-Za-z]?))")
+"""Accented Latin letters in a row, with the ASCII letter before and after them, if any."""
+_LATIN_JOINS = frozenset(LATIN_JOINS[start : start + 2] for start in range(0, len(LATIN_JOINS), 2))
+_LATIN_EXTRA = {letter: count - 1 for count, letters in LATIN_TOKENS.items() for letter in letters}
+
+
+def latin_cut_units(text: str) -> int:
+    """Token ends the vocabulary forces between ASCII letters and accented Latin letters in a text's first
+    :data:`PREFIX_CHARS` characters, in 1/32 tokens (Vietnamese, Turkish, Polish, Czech…). Proved from the
+    vocabulary, not fitted: :data:`~.token_tables.LATIN_JOINS` is every pair of an ASCII letter and an accented
+    letter that any token holds (read from all of them by bench/token_corpus/tables.py), and a byte-pair tokenizer
+    only makes tokens of its vocabulary, so at any other such pair (`` viết`` is `` vi``, two byte tokens, ``t``) a
+    token ends: its merges on either side run as if the other side were not there. So a run of letters cut there
+    ``k`` times is ``k + 1`` tokens at least, where the run bound counts one; and an accented letter cut from
+    ASCII letters on both sides is a piece of its own, as many tokens as it is alone
+    (:data:`~.token_tables.LATIN_TOKENS`), one more each beyond the one its cut counted. These ends fall between two
+    letters of one run, where the run bound counts none, and next to a character beyond ASCII, where the rare pairs
+    and triples (ASCII alone) count none: added to them, they count each end once. The weights price an accented
+    letter at its block's average, which natural pieces of 33-200 characters beat: the ASCII letters after each
+    such letter start a new token, which no per-byte floor of the letter itself can price
+    (``kçe olarak belgelenmesini istedi.``). Read in the first characters only, as the other ends inside runs: a
+    long text's weights have averaged out. The text must be as the tokenizer reads it (NFKC: ``ǅ`` is read ``Dž``, which
+    a token may join to an ASCII letter); the caller reads others as they are read."""
+    if not ACCENTED_LETTER.search(text, 0, PREFIX_CHARS):  # most texts beyond ASCII write none: one fast scan
+        return 0
+    cuts = 0
+    for before, letters, after in _LATIN_RUN.findall(text, 0, PREFIX_CHARS):
+        left = bool(before) and before + letters[0] not in _LATIN_JOINS
+        right = bool(after) and letters[-1] + after not in _LATIN_JOINS
+        cuts += left + right
+        if left and right and len(letters) == 1:
+            cuts += _LATIN_EXTRA.get(letters, 0)
+    return cuts * UNITS_PER_TOKEN
 
 
 PERIODIC_MIN = 24
@@ -970,7 +1012,12 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     codes = _collapse(latin) if size == len(text) else _periodic_codes(text, utf16)  # ASCII: bytes are characters
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
-    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    ends = _ends_inside(text) + repeats * UNITS_PER_TOKEN
+    if size != len(text):  # ASCII has no accented letter
+        cuts = latin_cut_units(text)
+        if cuts and unicodedata.is_normalized("NFKC", text):  # read as written (see latin_cut_units)
+            ends += cuts
+    inner = max(ends, periodic)
     # what the unheld words and the random letters must exceed to change the result: the other ends inside runs,
     # or what brings the run bound up to the weights or the floor (either is taken anyway)
     beside = max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)
