@@ -321,11 +321,17 @@ _LONG_MASK = b"a" * (LONG_RUN + 1)
 ACCENTED_LATIN = "[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"
 """The accented Latin letters, as a character class: ``LATIN_LETTERS`` of bench/token_corpus/tables.py (U+00C0-024F
 and U+1E00-1EFF but × and ÷, which are no letters)."""
-ACCENTED_LETTER = re.compile(ACCENTED_LATIN)  # a character class alone: scanned for in C, many times faster than _LATIN_RUN
-_LATIN_RUN = re.compile("([A-Za-z]?)(" + ACCENTED_LATIN + "+)(?=([A-Za-z]?))")
-"""Accented Latin letters in a row, with the ASCII letter before and after them, if any."""
+ACCENTED_LETTER = re.compile(ACCENTED_LATIN)  # a character class alone: scanned for in C
+_LATIN_AFTER = re.compile("[A-Za-z]" + ACCENTED_LATIN)
+_LATIN_BEFORE = re.compile(ACCENTED_LATIN + "[A-Za-z]")
+"""An ASCII letter then an accented one, and the reverse: each found in C, none missed (two such pairs of one
+direction never share a letter, so the scan's matches, which do not overlap, are all of them)."""
 _LATIN_JOINS = frozenset(LATIN_JOINS[start : start + 2] for start in range(0, len(LATIN_JOINS), 2))
 _LATIN_EXTRA = {letter: count - 1 for count, letters in LATIN_TOKENS.items() for letter in letters}
+_LATIN_ALONE = re.compile("[" + "".join(_LATIN_EXTRA) + "](?=[A-Za-z])(?<=[A-Za-z].)")  # the rarer class first
+"""An accented letter of several tokens between two ASCII letters: both its pairs are cuts, as no pair of
+:data:`~.token_tables.LATIN_JOINS` holds a letter of :data:`~.token_tables.LATIN_TOKENS` (checked by
+tests/compaction/test_tokens_latin.py)."""
 
 
 def latin_cut_units(text: str) -> int:
@@ -344,16 +350,13 @@ def latin_cut_units(text: str) -> int:
     such letter start a new token, which no per-byte floor of the letter itself can price
     (``kçe olarak belgelenmesini istedi.``). Read in the first characters only, as the other ends inside runs: a
     long text's weights have averaged out. The text must be as the tokenizer reads it (NFKC: ``ǅ`` is read ``Dž``, which
-    a token may join to an ASCII letter); the caller reads others as they are read."""
+    a token may join to an ASCII letter); the caller reads others as they are read. Every step is a scan or a
+    count in C: no Python loop per letter or run."""
     if not ACCENTED_LETTER.search(text, 0, PREFIX_CHARS):  # most texts beyond ASCII write none: one fast scan
         return 0
-    cuts = 0
-    for before, letters, after in _LATIN_RUN.findall(text, 0, PREFIX_CHARS):
-        left = bool(before) and before + letters[0] not in _LATIN_JOINS
-        right = bool(after) and letters[-1] + after not in _LATIN_JOINS
-        cuts += left + right
-        if left and right and len(letters) == 1:
-            cuts += _LATIN_EXTRA.get(letters, 0)
+    pairs = _LATIN_AFTER.findall(text, 0, PREFIX_CHARS) + _LATIN_BEFORE.findall(text, 0, PREFIX_CHARS)
+    cuts = len(pairs) - sum(map(_LATIN_JOINS.__contains__, pairs))
+    cuts += sum(map(_LATIN_EXTRA.__getitem__, _LATIN_ALONE.findall(text, 0, PREFIX_CHARS)))
     return cuts * UNITS_PER_TOKEN
 
 
@@ -1024,11 +1027,9 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     if size == len(text) and runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
         # ASCII whose runs are priced above its weights (no language's average: the weights of English stay above
         # its runs): each word after a space that no token holds whole is two tokens at least
-        held = _HELD_WORDS or _held_words()
-        if size > PREFIX_CHARS or not held.issuperset(latin.split()):  # a short text of held words: no call
-            unheld = unheld_units(latin, beside)
-            if unheld > beside:
-                inner = beside = unheld
+        unheld = unheld_units(latin, beside)  # a short text of held words is told there, by one set test
+        if unheld > beside:
+            inner = beside = unheld
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy

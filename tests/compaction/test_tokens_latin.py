@@ -109,3 +109,17 @@ def test_a_letter_cut_off_on_both_sides_costs_its_own_tokens() -> None:
     assert token_bounds.latin_cut_units(" viết") == 3 * UNITS_PER_TOKEN  # i|ế, ế|t, and ế is two tokens
     assert token_tables.LATIN_TOKENS[2].count("ế") == 1
     assert token_bounds.latin_cut_units("plain ascii") == 0
+
+
+def test_no_pair_a_token_holds_has_a_letter_of_several_tokens() -> None:
+    # what lets latin_cut_units count a lone letter of several tokens by one scan: both its pairs are cuts
+    joins = token_tables.LATIN_JOINS
+    assert not set(joins) & set("".join(token_tables.LATIN_TOKENS.values()))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(text=st.text(st.sampled_from(LATIN[:40] + LATIN[-40:] + "ếçñ" + string.ascii_letters[::3] + " ."), max_size=300))
+def test_the_cut_bound_counts_each_pair_as_one_pair_at_a_time_does(text) -> None:
+    from tests.compaction.reference.periodic_obvious import latin_cut_units
+
+    assert token_bounds.latin_cut_units(text) == latin_cut_units(text)
