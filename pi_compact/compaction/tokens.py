@@ -18,8 +18,7 @@ byte; and lowercase text that is no language (random letters: runs of four conso
 :data:`CLUSTER_TOKENS` per such run. Letters of other alphabets weigh what random letters of theirs cost
 (:data:`RANDOM_TOKENS`) where a text's letters are random rather than a language's, told by how surprising its
 letters are to the letter frequencies of the calibration half, or their pairs to its pairs where the letters are
-drawn with a language's own frequencies (``token_bounds.surprise_share``); the ASCII letters of a text that writes
-accented Latin letters weigh more in its first characters (:data:`LATIN_LANGUAGE_UNITS`: Turkish, Vietnamese); capitals of
+drawn with a language's own frequencies (``token_bounds.surprise_share``); capitals of
 Cyrillic and Greek weigh what a tokenizer makes of them (:data:`UPPER_TOKENS`). On the 45 classes of the corpus (``make bench`` prints the table, on the
 half the weights never saw too) no class comes out below 0.93; ordinary prose and code come out 1.0-1.26.
 
@@ -67,7 +66,7 @@ from typing import Any
 
 import orjson
 
-from .token_bounds import ACCENTED_LETTER, PREFIX_CHARS, SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, letter_surprise, surprise_share
+from .token_bounds import SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, letter_surprise, surprise_share
 
 IMAGE_TOKENS = 1200
 
@@ -256,7 +255,6 @@ def text_units(text: str) -> int:
     size = len(text.encode("utf-8", "surrogatepass"))
     weights = _other_weight_units(text, latin, utf16)
     weights += few_wide_units(text, weights, size)
-    weights += latin_language_units(text)
     units = max(weights, bound_units(text, latin, size, utf16, weights=weights))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
@@ -336,27 +334,6 @@ def few_wide_units(text: str, weights: int, size: int | None = None) -> int:
         size = len(text.encode("utf-8", "surrogatepass"))
     wide_bytes = size - len(ascii_text)
     return max(0, min(math.ceil(wide_units * share), -(-wide_bytes * 9 * UNITS_PER_TOKEN // 10) - wide_units))
-
-
-LATIN_LANGUAGE_UNITS = 4
-"""What an ASCII letter of a text that writes accented Latin letters costs beyond its weight, in 1/32 tokens, in the
-text's first ``PREFIX_CHARS`` characters. The letters' weights are English's, where a tokenizer knows most words
-whole; Turkish and Vietnamese written in the same letters are languages it barely knows (`` olarak`` is three
-tokens, `` belgelenmesini`` five: 0.4-0.5 token a letter where English is 0.22), and their accented letters tell
-them. Over a long text the weights of the accented letters make up for it (Turkish 1.08 of the real count,
-Vietnamese 1.00), not in a piece of 30-200 characters that writes few of them; read in the first characters
-only, so a long text pays a few tokens at most. Fitted on pieces of the calibration half
-(tests/compaction/test_tokens_latin.py)."""
-_NOT_ASCII_LETTERS = bytes(value for value in range(256) if not chr(value).isascii() or not chr(value).isalpha())
-
-
-def latin_language_units(text: str) -> int:
-    """What the ASCII letters of a text's first characters cost beyond their weights where those write an accented
-    Latin letter (:data:`LATIN_LANGUAGE_UNITS`), in 1/32 tokens; 0 for any other text."""
-    if not ACCENTED_LETTER.search(text, 0, PREFIX_CHARS):
-        return 0
-    ascii_text = text[:PREFIX_CHARS].encode("ascii", "ignore")
-    return LATIN_LANGUAGE_UNITS * len(ascii_text.translate(None, _NOT_ASCII_LETTERS))
 
 
 UPPER_TOKENS = {"greek": 2.0, "cyrillic": 1.25}

@@ -291,7 +291,7 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     floor = spec.short_tokens(size, wide if len(text) <= spec.SHORT_CHARS else 0) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
-    latin_cuts = latin_cut_units(text) if unicodedata.is_normalized("NFKC", text) else 0
+    latin_cuts = latin_units(text) if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
     if text.isascii() and before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38)
         inner = max(inner, unheld_units(text))
@@ -304,6 +304,15 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
         units = max(units, control_units(text, head) + (whole if rest else 0))
     return units
+
+
+def latin_units(text: str) -> int:
+    """The cuts, and LATIN_LANGUAGE_UNITS per ASCII letter of the first PREFIX_CHARS characters where those write
+    an accented Latin letter (tok41: in the bound, not the weights), one character at a time."""
+    prefix = text[: spec.PREFIX_CHARS]
+    if not any(char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff") for char in prefix):
+        return 0
+    return latin_cut_units(text) + spec.LATIN_LANGUAGE_UNITS * sum(char in string.ascii_letters for char in prefix)
 
 
 def latin_cut_units(text: str) -> int:

@@ -251,7 +251,6 @@ def text_units(text: str) -> int:
     latin = text.encode("latin-1", "ignore")
     weights = _other_weight_units(text, latin)
     weights += _few_wide_units(text, weights)
-    weights += _latin_language_units(text)
     units = max(weights, bound_units(text, latin, len(text.encode("utf-8", "surrogatepass")), weights=weights))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
@@ -271,15 +270,6 @@ def _few_wide_units(text: str, weights: int) -> int:
     tenths = sum(len(char.encode("utf-8", "surrogatepass")) for char in wide) * 9 * UNITS_PER_TOKEN
     most = tenths // 10 + (tenths % 10 > 0)  # 0.9 token a byte, rounded up
     return max(0, min(math.ceil(wide_units * share), most - wide_units))
-
-
-def _latin_language_units(text: str) -> int:
-    """The ASCII letters of the first PREFIX_CHARS characters at LATIN_LANGUAGE_UNITS each where those write an
-    accented Latin letter (tok40), one character at a time."""
-    prefix = text[: bounds.PREFIX_CHARS]
-    if not any(char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff") for char in prefix):
-        return 0
-    return fast.LATIN_LANGUAGE_UNITS * sum(char in string.ascii_letters for char in prefix)
 
 
 def _expansion_units(text: str) -> int:
