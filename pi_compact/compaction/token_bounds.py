@@ -14,7 +14,9 @@ itself, and the estimate takes the largest:
   a letter doubled at a word's start (`` aab`` is `` a``, ``ab``);
 - **accented letters** (:func:`latin_cut_units`): an accented Latin letter that no token of the vocabulary joins to
   the ASCII letter beside it (`` viết`` is `` vi``, two byte tokens, ``t``) ends a token there, read from the
-  vocabulary itself (:data:`~.token_tables.LATIN_JOINS`): a proof, not a fit;
+  vocabulary itself (:data:`~.token_tables.LATIN_JOINS`): a proof, not a fit; and the ASCII letters of a text
+  that writes accented ones are of a language a tokenizer barely knows, more than a token a word
+  (:func:`latin_units`: a fit, added to the ends, not to the weights);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
