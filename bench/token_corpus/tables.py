@@ -35,6 +35,7 @@ import gzip
 import json
 import re
 import string
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -202,6 +203,19 @@ def latin_tokens() -> dict[int, str]:
     return dict(sorted(by_count.items()))
 
 
+def latin_split() -> str:
+    """The letters of :data:`LATIN_LETTERS` that no token of a Claude tokenizer holds whole (most Vietnamese letters,
+    most of Latin Extended-A and -B): wherever a text writes one, a token ends inside its bytes. Only letters the
+    tokenizer reads as written (NFKC), as ``token_bounds.latin_cut_units`` reads only such text."""
+    from anthropic_tokenizer import decode, vocab_size  # a test dependency, as fit.py's
+
+    held: set[str] = set()
+    for index in range(vocab_size()):
+        held.update(decode([index]))
+    return "".join(letter for letter in LATIN_LETTERS
+                   if letter not in held and unicodedata.is_normalized("NFKC", letter))
+
+
 def letter_counts() -> dict[int, dict[str, int]]:
     """Each alphabet's folded letters, by block, and how often the calibration half writes them, most often first."""
     counts: Counter[str] = Counter()
@@ -286,7 +300,9 @@ def main() -> None:
         + "\n" + _literal("LATIN_JOINS", joins, f'"""{len(joins)} pairs of an ASCII letter and an accented Latin letter,'
                                                 ' in either order, that a tokenizer holds inside a token."""')
         + f"\nLATIN_TOKENS = {latin_tokens()!r}\n"
-        '"""The accented Latin letters a tokenizer writes alone as more than one token, by how many."""\n')
+        '"""The accented Latin letters a tokenizer writes alone as more than one token, by how many."""\n'
+        + f"\nLATIN_SPLIT = {latin_split()!r}\n"
+        '"""The accented Latin letters (read as written) no token holds whole: a token ends inside each."""\n')
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

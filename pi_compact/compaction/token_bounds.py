@@ -56,8 +56,8 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS, LATIN_TOKENS,
-                           LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS)
+from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS, LATIN_SPLIT,
+                           LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS)
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -329,11 +329,15 @@ _LATIN_BEFORE = re.compile(ACCENTED_LATIN + "[A-Za-z]")
 """An ASCII letter then an accented one, and the reverse: each found in C, none missed (two such pairs of one
 direction never share a letter, so the scan's matches, which do not overlap, are all of them)."""
 _LATIN_JOINS = frozenset(LATIN_JOINS[start : start + 2] for start in range(0, len(LATIN_JOINS), 2))
-_LATIN_EXTRA = {letter: count - 1 for count, letters in LATIN_TOKENS.items() for letter in letters}
+_LATIN_SPLIT = re.compile("[" + LATIN_SPLIT + "]")
+"""A letter no token holds whole: a token ends inside its bytes, wherever it is written."""
+_LATIN_EXTRA = {letter: count - 1 for count, letters in LATIN_TOKENS.items() for letter in letters
+                if letter not in LATIN_SPLIT}
 _LATIN_ALONE = re.compile("[" + "".join(_LATIN_EXTRA) + "](?=[A-Za-z])(?<=[A-Za-z].)")  # the rarer class first
-"""An accented letter of several tokens between two ASCII letters: both its pairs are cuts, as no pair of
-:data:`~.token_tables.LATIN_JOINS` holds a letter of :data:`~.token_tables.LATIN_TOKENS` (checked by
-tests/compaction/test_tokens_latin.py)."""
+"""An accented letter of several tokens that some token holds whole (``À``, ``Ö``) between two ASCII letters:
+both its pairs are cuts, as no pair of :data:`~.token_tables.LATIN_JOINS` holds a letter of
+:data:`~.token_tables.LATIN_TOKENS` (checked by tests/compaction/test_tokens_latin.py), so it is a piece of its
+own, as many tokens as alone. (A letter of :data:`~.token_tables.LATIN_SPLIT` has its end inside counted.)"""
 
 
 def latin_cut_units(text: str) -> int:
@@ -343,11 +347,13 @@ def latin_cut_units(text: str) -> int:
     letter that any token holds (read from all of them by bench/token_corpus/tables.py), and a byte-pair tokenizer
     only makes tokens of its vocabulary, so at any other such pair (`` viết`` is `` vi``, two byte tokens, ``t``) a
     token ends: its merges on either side run as if the other side were not there. So a run of letters cut there
-    ``k`` times is ``k + 1`` tokens at least, where the run bound counts one; and an accented letter cut from
-    ASCII letters on both sides is a piece of its own, as many tokens as it is alone
-    (:data:`~.token_tables.LATIN_TOKENS`), one more each beyond the one its cut counted. These ends fall between two
-    letters of one run, where the run bound counts none, and next to a character beyond ASCII, where the rare pairs
-    and triples (ASCII alone) count none: added to them, they count each end once. The weights price an accented
+    ``k`` times is ``k + 1`` tokens at least, where the run bound counts one. And most accented letters of several
+    bytes are held whole by no token at all (:data:`~.token_tables.LATIN_SPLIT`, read from every token too: ``ế``,
+    ``ằ``, ``ĭ``), so a token ends inside each, whatever surrounds it (`` ằnd`` is three tokens at least: the cut
+    before ``n`` and the end inside ``ằ``); the few others cut from ASCII letters on both sides are a piece of their
+    own, as many tokens as alone (:data:`~.token_tables.LATIN_TOKENS`). These ends fall between two letters of one
+    run or inside a letter, where the run bound counts none, and next to a character beyond ASCII, where the rare
+    pairs and triples (ASCII alone) count none: added to them, they count each end once. The weights price an accented
     letter at its block's average, which natural pieces of 33-200 characters beat: the ASCII letters after each
     such letter start a new token, which no per-byte floor of the letter itself can price
     (``kçe olarak belgelenmesini istedi.``). Read in the first characters only, as the other ends inside runs: a
@@ -357,11 +363,12 @@ def latin_cut_units(text: str) -> int:
     letter (:func:`latin_units`)."""
     pairs = _LATIN_AFTER.findall(text, 0, PREFIX_CHARS) + _LATIN_BEFORE.findall(text, 0, PREFIX_CHARS)
     cuts = len(pairs) - sum(map(_LATIN_JOINS.__contains__, pairs))
+    cuts += len(_LATIN_SPLIT.findall(text, 0, PREFIX_CHARS))
     cuts += sum(map(_LATIN_EXTRA.__getitem__, _LATIN_ALONE.findall(text, 0, PREFIX_CHARS)))
     return cuts * UNITS_PER_TOKEN
 
 
-LATIN_LANGUAGE_UNITS = 6
+LATIN_LANGUAGE_UNITS = 4
 """What an ASCII letter of a text's first :data:`PREFIX_CHARS` characters adds to its bound where those write an
 accented Latin letter, in 1/32 tokens (:func:`latin_units`)."""
 _NOT_ASCII_LETTERS = bytes(value for value in range(256) if not chr(value).isascii() or not chr(value).isalpha())

@@ -137,3 +137,18 @@ def test_the_cut_bound_counts_each_pair_as_one_pair_at_a_time_does(text) -> None
     from tests.compaction.reference.periodic_obvious import latin_cut_units
 
     assert token_bounds.latin_cut_units(text) == latin_cut_units(text)
+
+
+def test_the_split_letters_are_the_letters_no_token_holds_whole() -> None:
+    from bench.token_corpus.tables import latin_split
+
+    assert token_tables.LATIN_SPLIT == latin_split()
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(before=st.sampled_from(" .(" + string.ascii_letters), letter=st.sampled_from(token_tables.LATIN_SPLIT),
+       after=st.sampled_from(" .)" + string.ascii_letters))
+def test_a_token_ends_inside_a_split_letter_wherever_it_is(before, letter, after) -> None:
+    text = "ab" + before + letter + after + "cd"
+    start = len(text[:3].encode("utf-8"))
+    assert set(range(start + 1, start + len(letter.encode("utf-8")))) & _token_ends(text)

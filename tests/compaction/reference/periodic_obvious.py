@@ -319,7 +319,7 @@ def latin_cut_units(text: str) -> int:
     """A token per pair of an ASCII letter and an accented Latin letter no token joins, in the first PREFIX_CHARS
     characters, and an accented letter's tokens beyond one where it is cut on both sides (tok40), one pair and one
     triple at a time."""
-    from pi_compact.compaction.token_tables import LATIN_JOINS, LATIN_TOKENS
+    from pi_compact.compaction.token_tables import LATIN_JOINS, LATIN_SPLIT, LATIN_TOKENS
 
     joins = {LATIN_JOINS[start : start + 2] for start in range(0, len(LATIN_JOINS), 2)}
     prefix = text[: spec.PREFIX_CHARS]
@@ -332,8 +332,9 @@ def latin_cut_units(text: str) -> int:
         return mixed and a + b not in joins
 
     cuts = sum(cut(a, b) for a, b in zip(prefix, prefix[1:]))
+    cuts += sum(char in LATIN_SPLIT for char in prefix)  # tok41: an end inside each letter no token holds
     for a, b, c in zip(prefix, prefix[1:], prefix[2:]):
-        if accented(b) and cut(a, b) and cut(b, c):
+        if accented(b) and b not in LATIN_SPLIT and cut(a, b) and cut(b, c):
             cuts += next((count - 1 for count, letters in LATIN_TOKENS.items() if b in letters), 0)
     return cuts * UNIT
 
