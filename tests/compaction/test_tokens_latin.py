@@ -107,9 +107,9 @@ def _token_ends(text: str) -> set[int]:
     return ends
 
 
-@pytest.mark.parametrize("value", ["sueeouc nefum ragiotvǎc yu i", "fṌnca dibec lacsulan kĻcathu oḇyi va tor"])
+@pytest.mark.parametrize("value", ["fṌnca dibec lacsulan kĻcathu oḇyi va tor", "cŕcoeri hinnebum rŝndamuc gomt"])
 def test_random_syllables_measured_under_a_tenth_short_are_held(value) -> None:
-    held_in_units(value)  # tok40's least draws of random syllables: 0.72 and 0.77
+    held_in_units(value)  # tok40's least draws of random syllables of 30-80 and 1-32 characters: 0.77 and 0.82
 
 
 def test_a_long_text_pays_the_language_letters_in_its_bound_only() -> None:
