@@ -12,6 +12,11 @@ itself, and the estimate takes the largest:
   of characters or a triple of letters that natural text hardly ever writes (``vj``, ``Qz``, ``'[``, ``iui``)
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``), nor
   a letter doubled at a word's start (`` aab`` is `` a``, ``ab``);
+- **accented letters** (:func:`latin_cut_units`): an accented Latin letter that no token of the vocabulary joins to
+  the ASCII letter beside it (`` viết`` is `` vi``, two byte tokens, ``t``) ends a token there, read from the
+  vocabulary itself (:data:`~.token_tables.LATIN_JOINS`): a proof, not a fit; and the ASCII letters of a text
+  that writes accented ones are of a language a tokenizer barely knows, more than a token a word
+  (:func:`latin_units`: a fit, added to the ends, not to the weights);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
@@ -51,8 +56,8 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LETTER_COUNTS, PAIR_COUNTS,
-                           SHORT_WORDS)
+from .token_tables import (CAPITALIZED_WORDS, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS, LATIN_SPLIT,
+                           LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS)
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -313,6 +318,78 @@ def _ends_inside(text: str) -> int:
 
 
 _LONG_MASK = b"a" * (LONG_RUN + 1)
+
+
+ACCENTED_LATIN = "[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"
+"""The accented Latin letters, as a character class: ``LATIN_LETTERS`` of bench/token_corpus/tables.py (U+00C0-024F
+and U+1E00-1EFF but × and ÷, which are no letters)."""
+ACCENTED_LETTER = re.compile(ACCENTED_LATIN)  # a character class alone: scanned for in C
+_LATIN_AFTER = re.compile("[A-Za-z]" + ACCENTED_LATIN)
+_LATIN_BEFORE = re.compile(ACCENTED_LATIN + "[A-Za-z]")
+"""An ASCII letter then an accented one, and the reverse: each found in C, none missed (two such pairs of one
+direction never share a letter, so the scan's matches, which do not overlap, are all of them)."""
+_LATIN_JOINS = frozenset(LATIN_JOINS[start : start + 2] for start in range(0, len(LATIN_JOINS), 2))
+_LATIN_SPLIT = re.compile("[" + LATIN_SPLIT + "]")
+"""A letter no token holds whole: a token ends inside its bytes, wherever it is written."""
+_LATIN_EXTRA = {letter: count - 1 for count, letters in LATIN_TOKENS.items() for letter in letters
+                if letter not in LATIN_SPLIT}
+_LATIN_ALONE = re.compile("[" + "".join(_LATIN_EXTRA) + "](?=[A-Za-z])(?<=[A-Za-z].)")  # the rarer class first
+"""An accented letter of several tokens that some token holds whole (``À``, ``Ö``) between two ASCII letters:
+both its pairs are cuts, as no pair of :data:`~.token_tables.LATIN_JOINS` holds a letter of
+:data:`~.token_tables.LATIN_TOKENS` (checked by tests/compaction/test_tokens_latin.py), so it is a piece of its
+own, as many tokens as alone. (A letter of :data:`~.token_tables.LATIN_SPLIT` has its end inside counted.)"""
+
+
+def latin_cut_units(text: str) -> int:
+    """Token ends the vocabulary forces between ASCII letters and accented Latin letters in a text's first
+    :data:`PREFIX_CHARS` characters, in 1/32 tokens (Vietnamese, Turkish, Polish, Czech…). Proved from the
+    vocabulary, not fitted: :data:`~.token_tables.LATIN_JOINS` is every pair of an ASCII letter and an accented
+    letter that any token holds (read from all of them by bench/token_corpus/tables.py), and a byte-pair tokenizer
+    only makes tokens of its vocabulary, so at any other such pair (`` viết`` is `` vi``, two byte tokens, ``t``) a
+    token ends: its merges on either side run as if the other side were not there. So a run of letters cut there
+    ``k`` times is ``k + 1`` tokens at least, where the run bound counts one. And most accented letters of several
+    bytes are held whole by no token at all (:data:`~.token_tables.LATIN_SPLIT`, read from every token too: ``ế``,
+    ``ằ``, ``ĭ``), so a token ends inside each, whatever surrounds it (`` ằnd`` is three tokens at least: the cut
+    before ``n`` and the end inside ``ằ``); the few others cut from ASCII letters on both sides are a piece of their
+    own, as many tokens as alone (:data:`~.token_tables.LATIN_TOKENS`). These ends fall between two letters of one
+    run or inside a letter, where the run bound counts none, and next to a character beyond ASCII, where the rare
+    pairs and triples (ASCII alone) count none: added to them, they count each end once. The weights price an accented
+    letter at its block's average, which natural pieces of 33-200 characters beat: the ASCII letters after each
+    such letter start a new token, which no per-byte floor of the letter itself can price
+    (``kçe olarak belgelenmesini istedi.``). Read in the first characters only, as the other ends inside runs: a
+    long text's weights have averaged out. The text must be as the tokenizer reads it (NFKC: ``ǅ`` is read ``Dž``, which
+    a token may join to an ASCII letter); the caller reads others as they are read. Every step is a scan or a
+    count in C: no Python loop per letter or run; the caller has told that the first characters write an accented
+    letter (:func:`latin_units`)."""
+    pairs = _LATIN_AFTER.findall(text, 0, PREFIX_CHARS) + _LATIN_BEFORE.findall(text, 0, PREFIX_CHARS)
+    cuts = len(pairs) - sum(map(_LATIN_JOINS.__contains__, pairs))
+    cuts += len(_LATIN_SPLIT.findall(text, 0, PREFIX_CHARS))
+    cuts += sum(map(_LATIN_EXTRA.__getitem__, _LATIN_ALONE.findall(text, 0, PREFIX_CHARS)))
+    return cuts * UNITS_PER_TOKEN
+
+
+LATIN_LANGUAGE_UNITS = 4
+"""What an ASCII letter of a text's first :data:`PREFIX_CHARS` characters adds to its bound where those write an
+accented Latin letter, in 1/32 tokens (:func:`latin_units`)."""
+_NOT_ASCII_LETTERS = bytes(value for value in range(256) if not chr(value).isascii() or not chr(value).isalpha())
+
+
+def latin_units(text: str) -> int:
+    """What the first :data:`PREFIX_CHARS` characters of a text that writes accented Latin letters add to the ends
+    inside runs, in 1/32 tokens: the cuts the vocabulary proves (:func:`latin_cut_units`), and
+    :data:`LATIN_LANGUAGE_UNITS` per ASCII letter. The run bound counts one token a word, right for English, whose
+    words a tokenizer holds whole; the words beside accented letters are of languages it barely knows (Turkish
+    `` olarak`` is three tokens, `` belgelenmesini`` five, Vietnamese syllables two or three beside their accented
+    letter, random syllables one per two or three letters): 0.3-0.5 token a letter where the run bound reads 0.2.
+    Added to the bound, not to the weights: the weights of such a text are English's plus its accented letters'
+    block average, above the real count over a long text (Turkish 1.01, Vietnamese 1.0 on the calibration half),
+    so the bound lifts only the short pieces whose few accented letters the weights under-price, and the random
+    syllables (a word of one to three consonant-vowel pairs), which no language's weights price. Fitted on pieces of
+    the calibration half and random syllables (tests/compaction/test_tokens_latin.py); 0 for any other text."""
+    if not ACCENTED_LETTER.search(text, 0, PREFIX_CHARS):  # most texts beyond ASCII write none: one fast scan
+        return 0
+    letters = len(text[:PREFIX_CHARS].encode("ascii", "ignore").translate(None, _NOT_ASCII_LETTERS))
+    return latin_cut_units(text) + LATIN_LANGUAGE_UNITS * letters
 
 
 PERIODIC_MIN = 24
@@ -970,18 +1047,21 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     codes = _collapse(latin) if size == len(text) else _periodic_codes(text, utf16)  # ASCII: bytes are characters
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
-    inner = max(_ends_inside(text) + repeats * UNITS_PER_TOKEN, periodic)
+    ends = _ends_inside(text) + repeats * UNITS_PER_TOKEN
+    if size != len(text):  # ASCII has no accented letter
+        cuts = latin_units(text)
+        if cuts and unicodedata.is_normalized("NFKC", text):  # read as written (see latin_cut_units)
+            ends += cuts
+    inner = max(ends, periodic)
     # what the unheld words and the random letters must exceed to change the result: the other ends inside runs,
     # or what brings the run bound up to the weights or the floor (either is taken anyway)
     beside = max(inner, max(weights, floor) - runs - MARGIN * UNITS_PER_TOKEN)
     if size == len(text) and runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
         # ASCII whose runs are priced above its weights (no language's average: the weights of English stay above
         # its runs): each word after a space that no token holds whole is two tokens at least
-        held = _HELD_WORDS or _held_words()
-        if size > PREFIX_CHARS or not held.issuperset(latin.split()):  # a short text of held words: no call
-            unheld = unheld_units(latin, beside)
-            if unheld > beside:
-                inner = beside = unheld
+        unheld = unheld_units(latin, beside)  # a short text of held words is told there, by one set test
+        if unheld > beside:
+            inner = beside = unheld
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = max(runs + inner + MARGIN * UNITS_PER_TOKEN, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy

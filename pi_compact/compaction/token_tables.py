@@ -2030,3 +2030,18 @@ SHORT_WORDS = (
     'yn yo you yr ys yt yuh yy za zap ze zen zer zh zi zig zip zmq zo zon zoo zs zu zum zur zw zwe zz'
 )
 """3425 words of two and three letters a tokenizer holds whole after a space, lowercase or capitalized, separated by spaces."""
+
+LATIN_JOINS = (
+    'BüCéGöHöKöLéMéMöMüNãPéRéSãaçaíañaúbäbébícécêcócœdädådédíeßfåféfíföfügågégüháhãhähéhöißiáiãiçièiéióić'
+    'ičjàjájäkölàlálälålélímámåmémêmímömúmünãnänånçnénínúoùpåpépípúrárärçrèrérêrírórürısásãsäsåsésísósûtá'
+    'tãtätétêtótôtüuçuévävéwüzázéÜbßeßlàsájálámánárásátávânâtãoäcähälänäräsätånårærçaçoèmènèrèsécédéeéfég'
+    'éjéléménépérésétêmênêsêtíaícíníoísítívînîtñañoólómónórósówôlômôrôtõeöfögölönörösövørúbúlúmúnúsûtübüc'
+    'ühülünürüsþeıkımınırœuşi'
+)
+"""212 pairs of an ASCII letter and an accented Latin letter, in either order, that a tokenizer holds inside a token."""
+
+LATIN_TOKENS = {2: 'ÀÄÆÈÊËÌÎÏÐÑÒÔÕÖØÙÚÛÝÞÿĀĂĄĆĈĉĊċČĎďĐĒēĔĕĖėĘĚĜĝĞĠġĢģĤĥĦħĨĩĪĬĭĮįİĴĵĶķĸĹĺĻļĽľĿŀŁŃŅņŇňŊŋŌŎŏŐŔŕŖŗŘŚŜŝŞŠŢŤťŦŧŨũŪŬŭŮŰűŲųŴŵŶŷŸŹŻŽƀƁƂƃƄƅƆƇƈƉƊƋƌƍƎƏƐƑƒƓƔƕƖƗƘƙƚƛƜƝƞƟƠơƢƣƤƥƦƧƨƩƪƫƬƭƮƯƱƲƳƴƵƶƷƸƹƺƻƼƽƾƿǀǁǂǃǅǆǈǍǎǏǐǑǒǓǔǕǖǗǘǙǚǛǜǝǞǟǠǡǢǣǤǥǦǧǨǩǪǫǬǭǮǯǰǲǴǵǶǷǸǹǺǻǼǽǾǿȀȁȂȃȄȅȆȇȈȉȊȋȌȍȎȏȐȑȒȓȔȕȖȗȘȚȜȝȞȟȠȡȢȣȤȥȦȧȨȩȪȫȬȭȮȯȰȱȲȳȴȵȶȷȸȹȺȻȼȽȾȿɀɁɂɃɄɅɆɇɈɉɊɋɌɍɎɏḀḁḂḃḄḅḆḇḈḉḊḋḌḍḎḏḐḑḒḓḔḕḖḗḘḙḚḛḜḝḞḟḠḡḢḣḤḥḦḧḨḩḪḫḬḭḮḯḰḱḲḳḴḵḶḷḸḹḺḻḼḽḾḿṀṁṂṃṄṅṆṇṈṉṊṋṌṍṎṏṐṑṒṓṔṕṖṗṘṙṚṛṜṝṞṟṠṡṢṣṤṥṦṧṨṩṪṫṬṭṮṯṰṱṲṳṴṵṶṷṸṹṺṻṼṽṾṿẀẁẂẃẄẅẆẇẈẉẊẋẌẍẎẏẐẑẒẓẔẕẖẗẘẙẛẜẝẞẟẠạẢảẤấẦầẨẩẪẫẬậẮắẰằẲẳẴẵẶặẸẹẺẻẼẽẾếỀềỂểỄễỆệỈỉỊịỌọỎỏỐốỒồỔổỖỗỘộỚớỜờỞởỠỡỢợỤụỦủỨứỪừỬửỮữỰựỲỳỴỵỶỷỸỹỺỻỼỽỾỿ', 3: 'ŉǄẚ'}
+"""The accented Latin letters a tokenizer writes alone as more than one token, by how many."""
+
+LATIN_SPLIT = 'ÄÆÈÊËÌÎÏÐÑÒÔÕØÙÚÛÝÞÿĀĂĄĆĈĉĊċČĎďĐĒēĔĕĖėĘĚĜĝĞĠġĢģĤĥĦħĨĩĪĬĭĮįĴĵĶķĸĹĺĻļĽľŁŃŅņŇňŊŋŌŎŏŐŔŕŖŗŘŚŜŝŞŢŤťŦŧŨũŪŬŭŮŰűŲųŴŵŶŷŸŹŻŽƀƁƂƃƄƅƆƇƈƉƊƋƌƍƎƏƐƑƒƓƔƕƖƗƘƙƚƛƜƝƞƟƠơƢƣƤƥƦƧƨƩƪƫƬƭƮƯƱƲƳƴƵƶƷƸƹƺƻƼƽƾƿǀǁǂǃǍǎǏǐǑǒǓǔǕǖǗǘǙǚǛǜǝǞǟǠǡǢǣǤǥǦǧǨǩǪǫǬǭǮǯǰǴǵǶǷǸǹǺǻǼǽǾǿȀȁȂȃȄȅȆȇȈȉȊȋȌȍȎȏȐȑȒȓȔȕȖȗȘȚȜȝȞȟȠȡȢȣȤȥȦȧȨȩȪȫȬȭȮȯȰȱȲȳȴȵȶȷȸȹȺȻȼȽȾȿɀɁɂɃɄɅɆɇɈɉɊɋɌɍɎɏḀḁḂḃḄḅḆḇḈḉḊḋḌḍḎḏḐḑḒḓḔḕḖḗḘḙḚḛḜḝḞḟḠḡḢḣḤḥḦḧḨḩḪḫḬḭḮḯḰḱḲḳḴḵḶḷḸḹḺḻḼḽḾḿṀṁṂṃṄṅṆṇṈṉṊṋṌṍṎṏṐṑṒṓṔṕṖṗṘṙṚṛṜṝṞṟṠṡṢṣṤṥṦṧṨṩṪṫṬṭṮṯṰṱṲṳṴṵṶṷṸṹṺṻṼṽṾṿẀẁẂẃẄẅẆẇẈẉẊẋẌẍẎẏẐẑẒẓẔẕẖẗẘẙẜẝẞẟẠạẢảẤấẦầẨẩẪẫẬậẮắẰằẲẳẴẵẶặẸẹẺẻẼẽẾếỀềỂểỄễỆệỈỉỊịỌọỎỏỐốỒồỔổỖỗỘộỚớỜờỞởỠỡỢợỤụỦủỨứỪừỬửỮữỰựỲỳỴỵỶỷỸỹỺỻỼỽỾỿ'
+"""The accented Latin letters (read as written) no token holds whole: a token ends inside each."""

@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from pi_compact.compaction import token_bounds
 from pi_compact.compaction.token_bounds import bound_units
-from pi_compact.compaction.tokens import UNITS_PER_TOKEN, estimate_tokens, few_wide_units, text_units, weight_units
+from pi_compact.compaction.tokens import (UNITS_PER_TOKEN, estimate_tokens, few_wide_units, text_units,
+                                         weight_units)
 
 from .test_tokens_families import CHEMISTRY, GREEK_NAMES, PLACEHOLDER, prose
 from .test_tokens_markov import CITIES, markov

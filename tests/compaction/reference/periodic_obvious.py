@@ -291,7 +291,8 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     floor = spec.short_tokens(size, wide if len(text) <= spec.SHORT_CHARS else 0) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
-    inner = max(inner_units(text), periodic_units(text))
+    latin_cuts = latin_units(text) if unicodedata.is_normalized("NFKC", text) else 0
+    inner = max(inner_units(text) + latin_cuts, periodic_units(text))
     if text.isascii() and before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38)
         inner = max(inner, unheld_units(text))
     inner = max(inner, random_letter_units(latin))
@@ -303,6 +304,39 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
         units = max(units, control_units(text, head) + (whole if rest else 0))
     return units
+
+
+def latin_units(text: str) -> int:
+    """The cuts, and LATIN_LANGUAGE_UNITS per ASCII letter of the first PREFIX_CHARS characters where those write
+    an accented Latin letter (tok41: in the bound, not the weights), one character at a time."""
+    prefix = text[: spec.PREFIX_CHARS]
+    if not any(char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff") for char in prefix):
+        return 0
+    return latin_cut_units(text) + spec.LATIN_LANGUAGE_UNITS * sum(char in string.ascii_letters for char in prefix)
+
+
+def latin_cut_units(text: str) -> int:
+    """A token per pair of an ASCII letter and an accented Latin letter no token joins, in the first PREFIX_CHARS
+    characters, and an accented letter's tokens beyond one where it is cut on both sides (tok40), one pair and one
+    triple at a time."""
+    from pi_compact.compaction.token_tables import LATIN_JOINS, LATIN_SPLIT, LATIN_TOKENS
+
+    joins = {LATIN_JOINS[start : start + 2] for start in range(0, len(LATIN_JOINS), 2)}
+    prefix = text[: spec.PREFIX_CHARS]
+
+    def accented(char: str) -> bool:
+        return char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff")
+
+    def cut(a: str, b: str) -> bool:
+        mixed = a in string.ascii_letters and accented(b) or accented(a) and b in string.ascii_letters
+        return mixed and a + b not in joins
+
+    cuts = sum(cut(a, b) for a, b in zip(prefix, prefix[1:]))
+    cuts += sum(char in LATIN_SPLIT for char in prefix)  # tok41: an end inside each letter no token holds
+    for a, b, c in zip(prefix, prefix[1:], prefix[2:]):
+        if accented(b) and b not in LATIN_SPLIT and cut(a, b) and cut(b, c):
+            cuts += next((count - 1 for count, letters in LATIN_TOKENS.items() if b in letters), 0)
+    return cuts * UNIT
 
 
 def control_units(text: str, latin: bytes) -> int:
