@@ -193,3 +193,24 @@ def test_every_function_on_session_text_grows_linearly_in_the_things_it_pairs(na
     regions = {size: count_region(size) for size in (300, 600, 1200)}
     found = growth(name, lambda size: (lambda: function(regions[size])), 300, runs=3)
     assert found.linear, str(found)
+
+
+def decided_and_undone_region(n: int) -> list[dict]:
+    """``n`` turns, each deciding something about its own file, changing it, taking it back with git and saying so:
+    decisions, files, undoing commands and the rules of later turns each n, all asked about one another."""
+    region = []
+    for i in range(n):
+        region += [user(f"Work on module {i}: make sure parser{i} keeps streaming, add the parser"),
+                   assistant(f"I decided to use the streaming approach for module{i} parser because it is faster."),
+                   assistant(call(f"w{i}", "write", path=f"src/m{i}.py", content="x")), result(f"w{i}", "write", "ok"),
+                   assistant(call(f"g{i}", "bash", command=f"git restore src/m{i}.py")), result(f"g{i}", "bash", ""),
+                   assistant(f"I reverted the change to module{i} since the streaming parser{i} was replaced "
+                             f"by `reader{i}`.")]
+    return region
+
+
+def test_the_region_state_grows_linearly_in_decisions_files_and_undoing() -> None:
+    regions = {n: decided_and_undone_region(n) for n in (60, 120, 240)}
+    facts = {n: extract_facts(region) for n, region in regions.items()}
+    found = growth("region_state", lambda n: (lambda: region_state(regions[n], facts[n])), 60, runs=3)
+    assert found.linear, str(found)

@@ -45,6 +45,8 @@ class PathNames:
         self.windows = bool(_WINDOWS.match(cwd))
         self.cwd = (_on_windows(cwd) if self.windows else cwd).rstrip("/")
         self.full = sorted({self.plain(path) for path in known}, key=len, reverse=True)
+        self._names: dict[str, str] = {}
+        self._ends: dict[str, list[str]] | None = None
 
     def plain(self, path: str) -> str:
         path = path.strip().lstrip("@")
@@ -63,20 +65,36 @@ class PathNames:
         return path[2:] if path.startswith("./") else path
 
     def name(self, path: str) -> str:
+        # asked again and again for the same files (every turn, every list): each spelling is worked out once
+        if path not in self._names:
+            self._names[path] = self._name(path)
+        return self._names[path]
+
+    def _name(self, path: str) -> str:
         plain = self.plain(path)
         if plain.startswith("~/"):
             return self._at_home(plain)
         if plain.startswith(("/", "~")) or (self.windows and _WINDOWS.match(plain)):
             return plain
-        longer = [full for full in self.full if full.endswith("/" + plain)]
+        longer = self._ending(plain)
         if longer and all(longer[0].endswith("/" + other) for other in longer[1:]):
             return longer[0]  # the longest, which every other candidate ends
         return plain
 
+    def _ending(self, plain: str) -> list[str]:
+        """The known paths that end with ``/`` + ``plain``, longest first, from an index of every known path's
+        tails (a scan of all known paths per name would make naming n files quadratic)."""
+        if self._ends is None:
+            self._ends = {}
+            for full in self.full:
+                for tail in _tails(full):
+                    self._ends.setdefault(tail, []).append(full)
+        return self._ends.get(plain, []) if plain else [full for full in self.full if full.endswith("/")]
+
     def _at_home(self, plain: str) -> str:
         """``~/.wfc/x.md`` as the one known absolute path under a home directory it stands for
         (``/Users/sam/.wfc/x.md``): a command names a file with ``~`` where the file tools named it in full."""
-        homes = {full for full in self.full if (home := _HOME.match(full)) and full[home.end():] == plain[1:]}
+        homes = {full for full in self._ending(plain[2:]) if (home := _HOME.match(full)) and full[home.end():] == plain[1:]}
         return homes.pop() if len(homes) == 1 else plain
 
     def is_directory(self, path: str, named: Iterable[str]) -> bool:
@@ -89,6 +107,19 @@ class PathNames:
             return True
         inside = plain.rstrip("/") + "/"
         return any(other.startswith(inside) for other in named)
+
+
+_MOST_TAILS = 64
+
+
+def _tails(path: str) -> list[str]:
+    """What ``path`` holds after each of its slashes (``a/b/c``: ``c``, ``b/c``), the last :data:`_MOST_TAILS` (a
+    name is looked up by a short tail; a path nested deeper is not read whole for each of its levels)."""
+    tails, slash = [], path.rfind("/")
+    while slash >= 0 and len(tails) < _MOST_TAILS:
+        tails.append(path[slash + 1:])
+        slash = path.rfind("/", 0, slash)
+    return tails
 
 
 def _on_windows(path: str) -> str:

@@ -12,6 +12,7 @@ the agent meant to do next) the summarizer quotes instead, from :attr:`RegionSta
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -351,29 +352,40 @@ def _stems(text: str) -> set[str]:
     return {word[:5].lower() for word in _CONTENT.findall(text) if word.lower() not in _FILLER_WORDS}
 
 
+_MOST_UNDONE = 40
+"""The newest decisions checked for being undone: a summary shows the last ten, and checking every decision against
+every message would make a region of n decisions quadratic."""
+
+
 def _not_undone(decisions: list[str], messages: list[dict], attempts: tuple[Attempt, ...]) -> list[str]:
     """The decisions without those whose work the agent took back later in the region: a command that undoes work
     (:data:`_UNDOES`) succeeded after the decision was said, and the agent's words after it say what it undid
     ("the LRU change broke the tests, so I reverted it"), sharing :data:`_SHARED_WORDS` content words with the
     decision. A decision undone is no decision (the user's own reversals are :mod:`.superseded`'s)."""
-    undone_at = [a.index for a in attempts if is_shell_tool(a.tool) and not (a.failed or a.aborted)
-                 and _UNDOES.search(a.target[:2000])]
+    undone_at = sorted(a.index for a in attempts if is_shell_tool(a.tool) and not (a.failed or a.aborted)
+                       and _UNDOES.search(a.target[:2000]))
     if not undone_at:
         return decisions
     said = [(n, content_text(m.get("content"))[:20_000]) for n, m in enumerate(messages) if m.get("role") == "assistant"]
-    undoing = [(n, sentence) for n, text in said if n > undone_at[0] for sentence in sentences(text)
+    undoing = [(n, _stems(sentence)) for n, text in said if n > undone_at[0] for sentence in sentences(text)
                if _SAYS_UNDONE.search(sentence)]
-    kept = []
-    for decision in decisions:
-        core = decision.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: ", decision) else decision
-        probe = core[:60].rstrip("…")
-        at = next((n for n, text in said if probe and probe in " ".join(text.split())), None)
-        stems = _stems(core)
-        if at is not None and any(n > at and len(stems & _stems(sentence)) >= _SHARED_WORDS for n, sentence in undoing
-                                  if any(at < u < n for u in undone_at)):
-            continue
-        kept.append(decision)
-    return kept
+    if not undoing:
+        return decisions
+    spaced = [(n, " ".join(text.split())) for n, text in said]
+    older, newest = decisions[:-_MOST_UNDONE], decisions[-_MOST_UNDONE:]
+    return older + [decision for decision in newest if not _undone(decision, spaced, undone_at, undoing)]
+
+
+def _undone(decision: str, said: list[tuple[int, str]], undone_at: list[int],
+            undoing: list[tuple[int, set[str]]]) -> bool:
+    core = decision.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: ", decision) else decision
+    probe = core[:60].rstrip("…")
+    at = next((n for n, text in said if probe and probe in text), None)
+    first = bisect_right(undone_at, at) if at is not None else len(undone_at)
+    if first == len(undone_at):
+        return False
+    stems = _stems(core)
+    return any(n > undone_at[first] and len(stems & words) >= _SHARED_WORDS for n, words in undoing)
 
 
 def _table_row(text: str) -> bool:
@@ -600,10 +612,26 @@ def _refusal_line(refused: Refusal, names: PathNames) -> str:
     return f"The user declined {label} (not done){reason}"
 
 
-def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
+@dataclass(frozen=True)
+class _Files:
+    """The region's files as every turn's effects ask about them, named once (per turn, naming them all made a
+    region of n turns and n files quadratic)."""
+
+    modified: frozenset[str]
+    """As the tools named them (no directories)."""
+    written: frozenset[str]
+    gone: frozenset[str]
+
+    @classmethod
+    def of(cls, facts: Facts, names: PathNames) -> "_Files":
+        files = frozenset(facts.modified_files)
+        return cls(files, frozenset(names.name(path) for path in files),
+                   frozenset(names.name(path) for path in facts.gone))
+
+
+def _effects(attempts: list[Attempt], region: _Files, names: PathNames) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """What a turn's actions left: the files it changed that still exist, and its passing checks."""
-    gone = {names.name(path) for path in facts.gone}
-    files = set(facts.modified_files)  # no directories
+    gone, files, written = region.gone, region.modified, region.written
     changed: dict[str, None] = {}
     for attempt in attempts:
         if attempt.failed or attempt.aborted:
@@ -612,7 +640,6 @@ def _effects(attempts: list[Attempt], facts: Facts, names: PathNames) -> tuple[t
         paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
             shell_effects(attempt.target, attempt.folder).writes if is_shell_tool(tool) else []
         changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
-    written = {names.name(path) for path in files}
     checks = {command_key(a.target): _check(a, written, names) for a in attempts if a.passed}
     return tuple(p for p in changed if p not in gone), tuple(dict.fromkeys(checks.values()))
 
@@ -748,12 +775,13 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
 
     open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported)
     replies = _replies(drafts, statuses)
+    ordered = sorted(facts.attempts, key=lambda attempt: attempt.index)  # (stable: the order of one message's)
+    files, at = _Files.of(facts, names), [a.index for a in ordered]
+    inside = [ordered[bisect_right(at, d.index):bisect_left(at, end)] for d, end in zip(drafts, ends)]
     turns = tuple(Turn(d.request, d.answer, s, tuple(d.commits or ()), tuple(d.decisions or ()),
-                       *_effects([a for a in facts.attempts if d.index < a.index < end], facts, names),
-                       texts=tuple(d.texts or ()), reply=reply,
-                       ran=tuple(a.target for a in facts.attempts if d.index < a.index < end and is_shell_tool(a.tool)
-                                 and not a.failed and not a.aborted))
-                  for d, s, end, reply in zip(drafts, statuses, ends, replies))
+                       *_effects(list(own), files, names), texts=tuple(d.texts or ()), reply=reply,
+                       ran=tuple(a.target for a in own if is_shell_tool(a.tool) and not a.failed and not a.aborted))
+                  for d, s, end, reply, own in zip(drafts, statuses, ends, replies, inside))
     real = [turn for turn in turns if turn.request.strip()]
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
     answers = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
@@ -878,12 +906,22 @@ def _goal_requests(messages: list[dict]) -> list[str]:
     return [words for _, words in user_requests(messages) if not is_slash_command(words)]
 
 
+def _replaced_after(turns: tuple[Turn, ...]) -> list[set[str]]:
+    """For each turn, the names the turns after it say were replaced (:func:`.rules.replaced_names`): each turn's
+    words read once, from the last turn back (read again for every earlier turn, n turns were quadratic)."""
+    after: list[set[str]] = [set()]
+    for turn in reversed(turns[1:]):
+        said = replaced_names([turn.request, turn.final_answer])
+        after.append(after[-1] | said if said else after[-1])
+    return after[::-1]
+
+
 def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
     """The rules that still bind at the region's end (see :attr:`RegionState.constraints`)."""
     kept: dict[str, None] = {}
+    replaced_after = _replaced_after(turns)
     for number, turn in enumerate(turns):
-        later = [text for t in turns[number + 1 :] for text in (t.request, t.final_answer)]
-        gone = replaced_names(later) if later else set()
+        gone = replaced_after[number]
         # a request is history once finished, or once the user moved on to other work that was finished since
         finished = number < len(turns) - 1 and (turn.status == DONE or any(
             t.status == DONE and not t.reply and sets_work(t.request) for t in turns[number + 1 :]))

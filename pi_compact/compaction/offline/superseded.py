@@ -111,12 +111,19 @@ def _reversal(item: str, at: int, said: list[tuple[int, str, str]]) -> tuple[int
     return None
 
 
+_MOST_ITEMS = 40
+"""The newest items checked for a reversal: a summary shows the last ten of each list, and each item is looked for
+in every later message (n items in a region of n messages would be quadratic)."""
+
+
 def standing(items: Sequence[str], messages: Sequence[dict], *, earlier: Sequence[str] = (),
              label: str = "Was") -> list[str]:
     """``items`` (decisions or rules, in order) without those a later message reversed (see the module docstring):
     each such said once as ``Was: <it> — now: “<the reversal>”``, or left out when an item said at or after the
     reversal already names the new way. Items of ``earlier`` (an earlier summary's) were said before the region:
     any reversal in it counts."""
+    if len(items) > _MOST_ITEMS:  # the older ones stay as they are (see _MOST_ITEMS)
+        return [*items[:-_MOST_ITEMS], *standing(items[-_MOST_ITEMS:], messages, earlier=earlier, label=label)]
     said = _said(messages)
     before = set(earlier)
     where = {item: -1 if item in before else _found_at(item, said) for item in items}
