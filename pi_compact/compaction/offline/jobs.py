@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .shell import command_words
+from .shell import XARGS_VALUES, after_options, command_words
 
 TYPECHECK, TEST, BUILD, LINT, FORMAT, SEARCH = "type check", "tests", "build", "lint", "format", "search"
 
@@ -46,7 +46,7 @@ _SUBCOMMANDS = {
     "gradle": {"test": TEST, "build": BUILD}, "./gradlew": {"test": TEST, "build": BUILD},
     "mvn": {"test": TEST, "compile": BUILD, "package": BUILD},
 }
-_WRAPPERS = {"npx": 1, "bunx": 1, "pnpx": 1, "uvx": 1, "xargs": 1, "nice": 1, "timeout": 2}
+_WRAPPERS = {"npx": 1, "bunx": 1, "pnpx": 1, "uvx": 1, "nice": 1, "timeout": 2}
 """Programs that run the program after them (and how many words, the wrapper's own included, they take)."""
 _RUN_WORDS = {"uv": "run", "poetry": "run", "pipenv": "run", "pdm": "run", "rye": "run", "hatch": "run",
               "pnpm": "exec", "yarn": "exec", "npm": "exec", "bun": "x", "conda": "run"}
@@ -114,7 +114,9 @@ def _unwrapped(words: list[str]) -> list[str]:
         if not words:
             return words
         program = words[0].rsplit("/", 1)[-1].lower()
-        if program in _WRAPPERS:
+        if program == "xargs":  # its options that take a value (`-I {}`) are skipped with it
+            words = after_options(words[1:], XARGS_VALUES)
+        elif program in _WRAPPERS:
             words = words[_WRAPPERS[program]:]
             while words and words[0].startswith("-"):
                 words = words[1:]

@@ -198,14 +198,17 @@ def prints_only(command: str) -> bool:
     return bool(commands) and not shell_effects(command).writes and all(_prints(words) for words in commands)
 
 
-_XARGS_VALUES = frozenset({"-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a"})
+XARGS_VALUES = frozenset({"-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a"})
+"""The options of ``xargs`` that take a value (``-I {}``, ``-n 1``)."""
 
 
 def _prints(words: list[str]) -> bool:
     program = words[0].rsplit("/", 1)[-1]
-    if program == "xargs":  # `… | xargs git ls-tree HEAD` prints what the command it runs prints
-        rest = _after_options(words[1:], _XARGS_VALUES)
-        return not rest or _prints(rest)
+    while program == "xargs":  # `… | xargs git ls-tree HEAD` prints what the command it runs prints (a loop: a
+        words = after_options(words[1:], XARGS_VALUES)  # command of 3,000 `xargs` is no recursion)
+        if not words:
+            return True
+        program = words[0].rsplit("/", 1)[-1]
     if program != "git":
         return program in _INSPECTORS
     rest = iter(words[1:])
@@ -217,7 +220,7 @@ def _prints(words: list[str]) -> bool:
     return False
 
 
-def _after_options(words: list[str], valued: frozenset[str]) -> list[str]:
+def after_options(words: list[str], valued: frozenset[str]) -> list[str]:
     """``words`` from the first that is no option nor an option's value on."""
     position = 0
     while position < len(words) and words[position].startswith("-"):

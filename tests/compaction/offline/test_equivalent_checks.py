@@ -128,3 +128,10 @@ def test_settling_failures_by_later_checks_grows_linearly_in_the_runs() -> None:
     facts = {n: extract_facts(region) for n, region in regions.items()}
     found = growth("region_state", lambda n: (lambda: region_state(regions[n], facts[n])), 150, runs=2)
     assert found.linear, str(found)
+
+
+@pytest.mark.parametrize(("command", "kind"), [("find tests | xargs -I {} pytest {}", TEST), ("ls *.ts | xargs -n 1 tsc",
+                                                                                          TYPECHECK)])
+def test_xargs_options_that_take_a_value_are_skipped_with_their_value(command: str, kind: str) -> None:
+    job = job_of(command)
+    assert job is not None and job.kind == kind

@@ -55,3 +55,8 @@ def test_a_failed_build_or_push_stays_open(command: str, error: str) -> None:
 ])
 def test_xargs_prints_what_the_command_it_runs_prints(command: str, printing: bool) -> None:
     assert prints_only(command) is printing
+
+
+def test_a_command_of_thousands_of_xargs_is_read_without_recursion() -> None:
+    assert prints_only("git ls-files | " + "xargs " * 3_000 + "cat")
+    assert not prints_only("git ls-files | " + "xargs " * 3_000 + "rm")
