@@ -727,6 +727,50 @@ def listed_decisions(text: str) -> list[str]:
     return found
 
 
+_DANGLING = frozenset("""of for to in on at by with from into onto over under about via than as per without within
+    between through toward towards against and or but nor so because since while whereas although though if unless
+    until when where whether that which who whose the a an this these those its their our my your we i they he she
+    is are was were be been will would should can could must has have had using""".split())
+"""Words no clause ends on: a preposition, a conjunction, an article or determiner, a subject or an auxiliary
+left without what it governs ("and use the cache for the", "which means that we", "… manually since:")."""
+_MOST_DANGLING = 4
+_CUT_MARKS = " \t,;:—–-(*_"
+_CLAUSE_LABEL = re.compile(r"^[A-Z][\w ]{0,40}: (?:\*\*[^*\n]{1,40}\*\*:? )?")
+"""The label an item carries before its words ("Agreed with the user: ", "**Decision:** ")."""
+_JOINED_ON = re.compile(r"(?:and|or|but|so|then|also)\s{1,3}(?=[a-z`])")
+"""A lower-case conjunction an item opens on: the rest of a sentence whose head was cut off."""
+_RELATIVE = re.compile(r"(?:which|whereas|whose|who)\s")
+"""A relative word an item opens on: it qualifies a head the item lost, it reads as no clause alone."""
+_CLAUSE_WORDS = re.compile(r"[^\W\d_]{2,}")
+_CLAUSE_MIN = 3
+
+
+def whole_clause(item: str) -> str:
+    """``item`` (a Key Decision) as a whole clause: the words a cut left dangling at its end (:data:`_DANGLING`,
+    with the colon that opened a list) dropped, and an opening conjunction whose head was lost dropped with them;
+    ``""`` when no clause is left (an item opening on a relative word, or a cut one of fewer than :data:`_CLAUSE_MIN`
+    words).
+    An item its writer ended (a full stop, a question mark) is left alone, as is one ending on a quote, a parenthesis
+    or the mark of a cut (``…``): what ends there was meant to."""
+    if item.rstrip().endswith((".", "!", "?", "。", "！", "？")):
+        return item  # a sentence its writer ended ("the file we depend on.")
+    label = _CLAUSE_LABEL.match(item)
+    head, core = (item[:label.end()], item[label.end():]) if label else ("", item)
+    if _RELATIVE.match(core):
+        return ""
+    joined = _JOINED_ON.match(core)
+    text, cut = core[joined.end():].rstrip() if joined else core.rstrip(), bool(joined)
+    for _ in range(_MOST_DANGLING):
+        body = text.rstrip(_CUT_MARKS)
+        before, _, last = body.rpartition(" ")
+        if not before or last.lower().strip("*_`") not in _DANGLING:
+            break
+        text, cut = before.rstrip(_CUT_MARKS), True
+    if not cut:
+        return item
+    return head + text if len(_CLAUSE_WORDS.findall(text)) >= _CLAUSE_MIN else ""
+
+
 __all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting", "listed_decisions",
            "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
-           "user_choices"]
+           "user_choices", "whole_clause"]

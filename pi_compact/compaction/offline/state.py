@@ -24,7 +24,8 @@ from .gates import commit_gates
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
-                    names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices)
+                    names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices,
+                    whole_clause)
 from .paths import PathNames, infer_cwd
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
@@ -799,7 +800,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(superseded(_not_undone([*dict.fromkeys([
-            *(d for turn in turns for d in turn.decisions if not _table_row(d)),
+            *(whole for turn in turns for d in turn.decisions if not _table_row(d) and (whole := whole_clause(d))),
             *(_refusal_line(r, names) for r in facts.refusals
               if not (review and r.tool == review.tool)  # told as the plan under discussion
               and not _declined_lookup(r)),
