@@ -118,13 +118,13 @@ than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
                    r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose)"
-                   r"|(?:let'?s\s{1,3})?(?:go with|pick|choose|take))\s{1,3})?"
+                   r"|(?:let'?s\s{1,3})?(?:go with|pick|choose|take|do))\s{1,3})?"
                    r"(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
                    r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
                    r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
-                   r"\s{1,3}(?:one|option|choice)\b)", re.I)
+                   r"(?:\s{1,3}(?:one|option|choice)\b|\W{0,3}$))", re.I)
 """A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one",
-"let's go with option 1", "go with B, we already run Redis"."""
+"second", "let's go with option 1", "let's do B", "go with B, we already run Redis"."""
 _NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
 _OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
 """A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""

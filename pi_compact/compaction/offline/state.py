@@ -774,9 +774,11 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         if number is not None and plan and not (statuses[number] == DONE and drafts[number].commits):
             # (a plan carried out and committed in its turn is the Done items' now, no choice still to honour)
             drafts[number].decisions.append(f"Plan approved by the user: {plan}")
-    for turn in drafts:
+    for number, turn in enumerate(drafts):
+        settled = " ".join(drafts[number - 1].decisions or ()) if number and turn.request_decided else ""
         turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
-                           if not (turn.request_decided and _NAMES_OPTION.search(choice))]  # said above, in full
+                           if not (settled and (_NAMES_OPTION.search(choice)  # said above, in full
+                                                or clip_words(choice, 60).rstrip("…") in settled))]  # quoted there
 
     def settled_in_turn(index: int) -> bool:
         """The failure at ``index`` is history: its turn ended finished, or the agent said soon after it that it
