@@ -151,11 +151,13 @@ def is_file_name(path: str) -> bool:
 _REDACTION = re.compile(
     r"(?<![a-z])redacted(?![a-z])"  # `name.REDACTED.md`, `/Users/[redacted]/`, `REDACTED_1.txt`
     r"|\*{3}|(?<![a-z0-9])x{3,}(?![a-z0-9])"  # `***`, a `xxx` / `XXXX` placeholder standing for a name
-    r"|<[^<>/]{1,40}>",  # `<redacted>`, `<user>`: angle brackets stand for a value, no file is named so
+    r"|<[^<>/]{1,40}>"  # `<redacted>`, `<user>`: angle brackets stand for a value, no file is named so
+    r"|(?<![^/])path/to/|(?<![^/])\.{3}(?:/|$)|…",  # `/path/to/a.py`; a cut: `src/…/a.py`, `src/.../a.py`
     re.I)
 """A mark a redaction tool or a writer left where a name was (``/Users/name.REDACTED.md``, ``/home/***/app.py``,
-``~/<user>/notes.md``, ``/Users/xxx/a.py``): the path names no file a continuing agent can open. Read by form, as a
-word of its own in the path, not inside one (``xxxhash.c``, ``unredacted.py`` are files)."""
+``~/<user>/notes.md``, ``/Users/xxx/a.py``), an example's ``/path/to/`` or a cut (``src/…/a.py``): the path names no
+file a continuing agent can open. Read by form, as a word of its own in the path, not inside one (``xxxhash.c``,
+``unredacted.py`` are files)."""
 
 
 def is_redacted(path: str) -> bool:
@@ -167,7 +169,8 @@ def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
                  gone: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """pi's two file lists as a reader wants them: one spelling per file, sorted, no directories, temporary
     files, the agent's own bookkeeping (a plan file in ``~/.claude/plans``: a continuing agent would take it for a
-    file of the project) or names that cannot be files or hold a redaction mark, nothing in ``gone`` (changes the user declined, files deleted since),
+    file of the project) or names that cannot be files or hold a redaction mark, nothing in ``gone`` (changes the
+    user declined, files deleted since),
     and a file that was changed listed only as changed."""
     read, modified = list(read), list(modified)
     names = PathNames(cwd, read + modified)

@@ -12,6 +12,7 @@ from pi_compact.compaction.offline.paths import is_redacted, listed_files
 @pytest.mark.parametrize("path", [
     "/Users/name.REDACTED.md", "/home/[redacted]/app/main.py", "/home/***/project/a.py", "~/<redacted>/notes.md",
     "/Users/<user>/code/b.ts", "/Users/xxx/code/c.go", "docs/XXXX.md", "src/REDACTED_1.txt",
+    "/path/to/project/main.py", "path/to/config.yaml", "src/.../deep/a.py", "src/…/a.py", "cmd/cli/strat…",
 ])
 def test_a_marked_path_is_redacted(path: str) -> None:
     assert is_redacted(path)
@@ -19,7 +20,7 @@ def test_a_marked_path_is_redacted(path: str) -> None:
 
 @pytest.mark.parametrize("path", [
     "src/xxhash.c", "lib/xxxhash.c", "pages/[id].tsx", "src/unredacted.py", "app/masked_input.py", "a/b/c.py",
-    "box.py", "tests/test_x.py",
+    "box.py", "tests/test_x.py", "docs/xpath/to/a.md", "src/my.path/toc.md", "a/b/c...d.py",
 ])
 def test_a_plain_path_is_not_redacted(path: str) -> None:
     assert not is_redacted(path)
