@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from pi_compact.compaction.offline.facts import extract_facts
+from pi_compact.compaction.offline.state import region_state
+from tests.growth import growth
+
 from ..messages import assistant, user
 from .test_offline import items, summarize
 
@@ -33,3 +37,20 @@ def test_a_pick_by_rank_or_key_is_the_options_text(offer: str, reply: str, chose
 def test_a_pick_in_words_is_said_once_with_its_option() -> None:
     found = _decisions(_OFFER, "let's go with sqlite")
     assert len(found) == 1 and "SQLite — one file, no server" in found[0], found
+
+
+def offered_and_picked_region(n: int) -> list[dict]:
+    """``n`` turns, each offering two ways and answered by a pick in words that also says a choice: every reply is
+    checked against the decisions of the turn before it (the settled option), n of each."""
+    region: list[dict] = []
+    for i in range(n):
+        region += [assistant(f"Two ways for part {i}:\n\n1. Redis{i} — fast\n2. SQLite{i} — one file\n\nWhich one?"),
+                   user(f"let's go with sqlite{i} instead of redis{i}. Use SQLite{i} rather than Redis{i} for part {i}.")]
+    return [user("Add session storage to the API."), *region, assistant("OK.")]
+
+
+def test_picks_in_words_grow_linearly_in_turns() -> None:
+    regions = {n: offered_and_picked_region(n) for n in (60, 120, 240)}
+    facts = {n: extract_facts(region) for n, region in regions.items()}
+    found = growth("region_state", lambda n: (lambda: region_state(regions[n], facts[n])), 60, runs=3)
+    assert found.linear, str(found)
