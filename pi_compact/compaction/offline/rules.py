@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .text import clip_words
+from .clause import clause_cut
+from .text import clip_words, sentences
 
 _LASTING = re.compile(
     r"\b(?:never|always|don'?t|dont|do not|must ?n[o']t|must never|no more than|at most|not allowed|forbidden"
@@ -697,6 +698,22 @@ it by hand, since:", which says the choice itself (its list gives the reasons)."
 _LIST_ITEM = re.compile(r"^\s{0,1}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
 _LISTED_DECISIONS = 5
 _LISTED_CHARS = 200
+_ITEM_READ_CHARS = 1000
+"""An item's wrapped lines are read up to this many characters (its first sentences are what is kept)."""
+
+
+def _whole_item(item: str) -> str:
+    """A listed decision as whole sentences: those that fit in :data:`_LISTED_CHARS`, else the first cut at the end
+    of a clause (a hard-wrapped item read by its first line alone ends mid-clause: "… Drop")."""
+    said = " ".join(item.replace("**", "").split())
+    if len(said) <= _LISTED_CHARS:
+        return said
+    kept = ""
+    for sentence in sentences(said):
+        if len(kept) + len(sentence) + 1 > _LISTED_CHARS:
+            break
+        kept = f"{kept} {sentence}".strip()
+    return kept or clause_cut(said, _LISTED_CHARS)
 
 
 def listed_decisions(text: str) -> list[str]:
@@ -717,13 +734,14 @@ def listed_decisions(text: str) -> list[str]:
             if item:
                 items.append(item.group(1))
             elif below.startswith((" ", "\t")) and items:
-                continue  # an item's own further lines
+                if len(items[-1]) < _ITEM_READ_CHARS:  # an item's own further lines: a wrapped sentence goes on
+                    items[-1] += " " + below.strip()
+                continue
             else:
                 break  # the list ended: a heading, a paragraph, a rule
             if len(items) >= _LISTED_DECISIONS:
                 break
-        found += [clip_words(" ".join(item.replace("**", "").split()), _LISTED_CHARS)
-                  for item in items if len(item) >= 12]
+        found += [_whole_item(item) for item in items if len(item) >= 12]
     return found
 
 

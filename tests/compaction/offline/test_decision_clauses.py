@@ -44,3 +44,18 @@ def test_a_decision_that_opened_a_list_ends_before_its_conjunction() -> None:
     found = items(summary, "## Key Decisions")
     assert any("Implement the AST metrics manually with the TDD workflow" in item for item in found), found
     assert not any(item.rstrip(" :*").endswith((" since", " with", " the")) for item in found), found
+
+
+def test_a_wrapped_listed_decision_keeps_its_whole_sentence() -> None:
+    summary = summarize([
+        user("Implement the following plan:\n\n# Site refresh\n\n## Decisions — do not relitigate\n\n"
+             "1. **Light first.** The hero stops being a hardcoded dark panel and sits on the page background. Drop\n"
+             "   the `hero--primary` class and the rules that force the hero title white.\n"
+             "2. **`hero.png` stays.** It shows the default prompt; the SVG encoder of phase 2 replaces\n"
+             "   it later.\n"),
+        assistant("Starting with the hero styles."),
+    ])
+    found = items(summary, "## Key Decisions")
+    assert any("sits on the page background." in item for item in found), found
+    assert any("the SVG encoder of phase 2 replaces it later." in item for item in found), found
+    assert not any(item.endswith((" Drop", " replaces")) for item in found), found
