@@ -87,12 +87,13 @@ _DECISION = re.compile(
 choice made)."""
 _CHOSEN_COURSE = re.compile(
     r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
-    r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep|use|switch to"
+    r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
     r"|move to)\b", re.I)
 _REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
 """The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
 stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
-passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds."""
+passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds, as it
+does for going on ("I'll keep looking since the log is long")."""
 _DECLINED_WAY = re.compile(
     r"^\W{0,3}not\s[^,.;:!?]{3,80},\s{0,2}(?:because|since|as)\s"
     r"|\b(?:we|I)\s{1,3}(?:won'?t|will not|shouldn'?t|should not|(?:decided|chose) against|ruled out|(?:'ll|will) avoid)"

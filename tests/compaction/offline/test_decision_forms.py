@@ -34,6 +34,7 @@ def test_a_stated_decision_is_kept(words: str, kept: str) -> None:
 
 @pytest.mark.parametrize("words", [
     "I'll use grep to find the callers of the result writer.",
+    "I'll keep looking since the result writer log is long.",
     "Let me check the decision log of the result writer first.",
     "The **carry-forward decision**: which results still have to be written?",
 ])
