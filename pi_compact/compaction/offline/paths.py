@@ -148,11 +148,29 @@ def is_file_name(path: str) -> bool:
     return bool(_EXTENSION.match(extension)) or stem == "env" or stem.endswith("rc")
 
 
+_REDACTION = re.compile(
+    r"(?<![a-z])redacted(?![a-z])"  # `name.REDACTED.md`, `/Users/[redacted]/`, `REDACTED_1.txt`
+    r"|\*{3}|(?<![a-z0-9])x{3,}(?![a-z0-9])"  # `***`, a `xxx` / `XXXX` placeholder standing for a name
+    r"|<[^<>/]{1,40}>"  # `<redacted>`, `<user>`: angle brackets stand for a value, no file is named so
+    r"|(?<![^/])path/to/|(?<![^/])\.{3}(?:/|$)|…",  # `/path/to/a.py`; a cut: `src/…/a.py`, `src/.../a.py`
+    re.I)
+"""A mark a redaction tool or a writer left where a name was (``/Users/name.REDACTED.md``, ``/home/***/app.py``,
+``~/<user>/notes.md``, ``/Users/xxx/a.py``), an example's ``/path/to/`` or a cut (``src/…/a.py``): the path names no
+file a continuing agent can open. Read by form, as a word of its own in the path, not inside one (``xxxhash.c``,
+``unredacted.py`` are files)."""
+
+
+def is_redacted(path: str) -> bool:
+    """True when ``path`` holds a redaction mark or a placeholder (:data:`_REDACTION`)."""
+    return bool(_REDACTION.search(path[:1000]))
+
+
 def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
                  gone: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """pi's two file lists as a reader wants them: one spelling per file, sorted, no directories, temporary
     files, the agent's own bookkeeping (a plan file in ``~/.claude/plans``: a continuing agent would take it for a
-    file of the project) or names that cannot be files, nothing in ``gone`` (changes the user declined, files deleted since),
+    file of the project) or names that cannot be files or hold a redaction mark, nothing in ``gone`` (changes the
+    user declined, files deleted since),
     and a file that was changed listed only as changed."""
     read, modified = list(read), list(modified)
     names = PathNames(cwd, read + modified)
@@ -161,7 +179,7 @@ def listed_files(read: Iterable[str], modified: Iterable[str], cwd: str,
     absent = {names.name(path) for path in gone}
     kept = {path: name for path, name in spelled.items()
             if not _aside(path, cwd) and not _aside(name, cwd) and not names.is_directory(path, every)
-            and is_file_name(name) and name not in absent}
+            and is_file_name(name) and not is_redacted(name) and name not in absent}
     changed = sorted({kept[path] for path in modified if path in kept})
     looked_at = sorted({kept[path] for path in read if path in kept} - set(changed))
     return looked_at, changed
@@ -199,4 +217,4 @@ def is_tool_state(path: str, cwd: str = "") -> bool:
     return not (cwd and (cwd + "/").startswith(folder + "/"))
 
 
-__all__ = ["PathNames", "infer_cwd", "is_file_name", "is_tool_state", "listed_files"]
+__all__ = ["PathNames", "infer_cwd", "is_file_name", "is_redacted", "is_tool_state", "listed_files"]

@@ -251,6 +251,28 @@ def bare(result: str) -> bool:
     return result.startswith("checks pass: ") or len(words) <= _BARE_MAX
 
 
+_FILE_LIST_WORDS = frozenset("""modified changed updated edited touched created added wrote written saved files file
+    changes change following these those them both also made""".split())
+"""Words of a report that only lists files ("Updated `a.py` and `b.py`.", "Files changed: …"), with
+:data:`_BARE_WORDS`: said around the paths, they name no result."""
+_PATH_TOKEN = re.compile(r"[\w@~.-]{0,200}/[\w@~./-]{0,200}|[\w@~-][\w@~.-]{0,200}\.[A-Za-z][A-Za-z0-9]{0,5}")
+_TOKEN_MARKS = "`*_,;:()[]'\"—–-.!"
+
+
+def only_files(result: str) -> bool:
+    """True when ``result`` names files and nothing else ("Updated `src/app.py` and `src/db.py`.", "Files changed:
+    a.py, b.py"): what was changed, not what now exists or works (the Done section lists the files anyway)."""
+    files = 0
+    for token in result[:2000].split():
+        bare_token = token.strip(_TOKEN_MARKS)
+        if not bare_token or bare_token.lower() in _FILE_LIST_WORDS or bare_token.lower() in _BARE_WORDS:
+            continue
+        if not (_PATH_TOKEN.fullmatch(bare_token) and any(c.isalpha() for c in bare_token)):
+            return False  # a word of what was done, or a count ("33/33 tests passing")
+        files += 1
+    return files > 0
+
+
 def _files(turn: Turn) -> str:
     return ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + (
         f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else "")
@@ -276,6 +298,7 @@ def done_items(turn: Turn) -> list[str]:
     found += scripts
     if len(scripts) < len(checks):
         found.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
+    found = [part for part in found if not only_files(part)]  # a list of files says nothing the file list does not
     things = [part for part in found if not bare(part)]
     results = [part for part in found if bare(part)]
     asked = request_clause(turn.request, _WHAT_CHARS) or clip_words(turn.request, _WHAT_CHARS)
@@ -337,7 +360,7 @@ def described_change(turn: Turn) -> list[str]:
                 sentence = _with_following(sentence, text)
             if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
                     and not sentence.endswith("?") and not bare(sentence) and not _ANNOUNCEMENT.match(sentence) \
-                    and not _NOW_DOING.match(sentence):
+                    and not _NOW_DOING.match(sentence) and not only_files(sentence):
                 found.append(clip_words(sentence, 200))
     if found:
         found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: the newest of equals first
@@ -428,5 +451,5 @@ def done_item(turn: Turn) -> str:
     return done_items(turn)[0]
 
 
-__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "pending_step",
-           "report", "step_kinds", "undoes", "undone_item", "without_narration"]
+__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
+           "pending_step", "report", "step_kinds", "undoes", "undone_item", "without_narration"]

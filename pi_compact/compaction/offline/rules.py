@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .text import clip_words
+from .clause import clause_cut
+from .text import clip_words, sentences
 
 _LASTING = re.compile(
     r"\b(?:never|always|don'?t|dont|do not|must ?n[o']t|must never|no more than|at most|not allowed|forbidden"
@@ -118,13 +119,13 @@ than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
                    r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose)"
-                   r"|(?:let'?s\s{1,3})?(?:go with|pick|choose|take))\s{1,3})?"
+                   r"|(?:let'?s\s{1,3})?(?:go with|pick|choose|take|do))\s{1,3})?"
                    r"(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
                    r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
                    r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
-                   r"\s{1,3}(?:one|option|choice)\b)", re.I)
+                   r"(?:\s{1,3}(?:one|option|choice)\b|\W{0,3}$))", re.I)
 """A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one",
-"let's go with option 1", "go with B, we already run Redis"."""
+"second", "let's go with option 1", "let's do B", "go with B, we already run Redis"."""
 _NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
 _OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
 """A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""
@@ -697,6 +698,22 @@ it by hand, since:", which says the choice itself (its list gives the reasons)."
 _LIST_ITEM = re.compile(r"^\s{0,1}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
 _LISTED_DECISIONS = 5
 _LISTED_CHARS = 200
+_ITEM_READ_CHARS = 1000
+"""An item's wrapped lines are read up to this many characters (its first sentences are what is kept)."""
+
+
+def _whole_item(item: str) -> str:
+    """A listed decision as whole sentences: those that fit in :data:`_LISTED_CHARS`, else the first cut at the end
+    of a clause (a hard-wrapped item read by its first line alone ends mid-clause: "… Drop")."""
+    said = " ".join(item.replace("**", "").split())
+    if len(said) <= _LISTED_CHARS:
+        return said
+    kept = ""
+    for sentence in sentences(said):
+        if len(kept) + len(sentence) + 1 > _LISTED_CHARS:
+            break
+        kept = f"{kept} {sentence}".strip()
+    return kept or clause_cut(said, _LISTED_CHARS)
 
 
 def listed_decisions(text: str) -> list[str]:
@@ -717,16 +734,61 @@ def listed_decisions(text: str) -> list[str]:
             if item:
                 items.append(item.group(1))
             elif below.startswith((" ", "\t")) and items:
-                continue  # an item's own further lines
+                if len(items[-1]) < _ITEM_READ_CHARS:  # an item's own further lines: a wrapped sentence goes on
+                    items[-1] += " " + below.strip()
+                continue
             else:
                 break  # the list ended: a heading, a paragraph, a rule
             if len(items) >= _LISTED_DECISIONS:
                 break
-        found += [clip_words(" ".join(item.replace("**", "").split()), _LISTED_CHARS)
-                  for item in items if len(item) >= 12]
+        found += [_whole_item(item) for item in items if len(item) >= 12]
     return found
+
+
+_DANGLING = frozenset("""of for to in on at by with from into onto over under about via than as per without within
+    between through toward towards against and or but nor so because since while whereas although though if unless
+    until when where whether that which who whose the a an this these those its their our my your we i they he she
+    is are was were be been will would should can could must has have had using""".split())
+"""Words no clause ends on: a preposition, a conjunction, an article or determiner, a subject or an auxiliary
+left without what it governs ("and use the cache for the", "which means that we", "… manually since:")."""
+_MOST_DANGLING = 4
+_CUT_MARKS = " \t,;:—–-(*_"
+_CLAUSE_LABEL = re.compile(r"^[A-Z][\w ]{0,40}: (?:\*\*[^*\n]{1,40}\*\*:? )?")
+"""The label an item carries before its words ("Agreed with the user: ", "**Decision:** ")."""
+_JOINED_ON = re.compile(r"(?:and|or|but|so|then|also)\s{1,3}(?=[a-z`])")
+"""A lower-case conjunction an item opens on: the rest of a sentence whose head was cut off."""
+_RELATIVE = re.compile(r"(?:which|whereas|whose|who)\s")
+"""A relative word an item opens on: it qualifies a head the item lost, it reads as no clause alone."""
+_CLAUSE_WORDS = re.compile(r"[^\W\d_]{2,}")
+_CLAUSE_MIN = 3
+
+
+def whole_clause(item: str) -> str:
+    """``item`` (a Key Decision) as a whole clause: the words a cut left dangling at its end (:data:`_DANGLING`,
+    with the colon that opened a list) dropped, and an opening conjunction whose head was lost dropped with them;
+    ``""`` when no clause is left (an item opening on a relative word, or a cut one of fewer than :data:`_CLAUSE_MIN`
+    words).
+    An item its writer ended (a full stop, a question mark) is left alone, as is one ending on a quote, a parenthesis
+    or the mark of a cut (``…``): what ends there was meant to."""
+    if item.rstrip().endswith((".", "!", "?", "。", "！", "？")):
+        return item  # a sentence its writer ended ("the file we depend on.")
+    label = _CLAUSE_LABEL.match(item)
+    head, core = (item[:label.end()], item[label.end():]) if label else ("", item)
+    if _RELATIVE.match(core):
+        return ""
+    joined = _JOINED_ON.match(core)
+    text, cut = core[joined.end():].rstrip() if joined else core.rstrip(), bool(joined)
+    for _ in range(_MOST_DANGLING):
+        body = text.rstrip(_CUT_MARKS)
+        before, _, last = body.rpartition(" ")
+        if not before or last.lower().strip("*_`") not in _DANGLING:
+            break
+        text, cut = before.rstrip(_CUT_MARKS), True
+    if not cut:
+        return item
+    return head + text if len(_CLAUSE_WORDS.findall(text)) >= _CLAUSE_MIN else ""
 
 
 __all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting", "listed_decisions",
            "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
-           "user_choices"]
+           "user_choices", "whole_clause"]

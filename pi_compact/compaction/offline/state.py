@@ -24,7 +24,8 @@ from .gates import commit_gates
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
-                    names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices)
+                    names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices,
+                    whole_clause)
 from .paths import PathNames, infer_cwd
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
@@ -78,11 +79,27 @@ _DECISION = re.compile(
     r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
     r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
     r"|I(?:'ve| have)? (?:went|gone) with"
-    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|决定|改用|选择",
+    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|^[*_\s]{0,4}decision(?:\*{0,2}\s{0,2}:|:\*{1,2})|决定|改用|选择",
     re.I,
 )
-"""A sentence that reports a choice ("decision" only as "Decision:" or "the decision is": a "decision gate" or "the
-carry-forward decision logic" is a thing talked about, not a choice made)."""
+"""A sentence that reports a choice ("decision" only as "Decision:" opening the sentence, or "the decision is": a
+"decision gate", "the carry-forward decision logic" or "The **carry-forward decision**:" is a thing talked about, not a
+choice made)."""
+_CHOSEN_COURSE = re.compile(
+    r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
+    r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
+    r"|move to)\b", re.I)
+_REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
+"""The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
+stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
+passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds, as it
+does for going on ("I'll keep looking since the log is long")."""
+_DECLINED_WAY = re.compile(
+    r"^\W{0,3}not\s[^,.;:!?]{3,80},\s{0,2}(?:because|since|as)\s"
+    r"|\b(?:we|I)\s{1,3}(?:won'?t|will not|shouldn'?t|should not|(?:decided|chose) against|ruled out|(?:'ll|will) avoid)"
+    r"\s[^.!?]{3,160}?\b(?:because|since|as)\s", re.I)
+"""A way rejected with its reason ("Not a global lock, because two workers may hold different repositories", "We
+won't add a queue since the jobs finish in a second"): the decision is what is not done, and why."""
 _PREFERS = re.compile(r"\b(?:instead of|rather than|(?:we|I)(?:'ll| will) keep)\b", re.I)
 """A choice between two ways, or to keep one ("rather than patch each caller, we'll wrap the client"): a decision when
 the agent says it takes that course (:data:`_OWN_COURSE`), not when it describes what code does instead of what."""
@@ -399,8 +416,10 @@ def _decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
-        chosen = _DECISION.search(sentence) or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence))
-        if (20 <= len(sentence) <= 400 and chosen and not _NARRATION.match(sentence)
+        course = bool(_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
+        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence)
+                  or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence)))
+        if (20 <= len(sentence) <= 400 and chosen and (course or not _NARRATION.match(sentence))
                 and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
                 and not _table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
                 and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
@@ -756,9 +775,11 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         if number is not None and plan and not (statuses[number] == DONE and drafts[number].commits):
             # (a plan carried out and committed in its turn is the Done items' now, no choice still to honour)
             drafts[number].decisions.append(f"Plan approved by the user: {plan}")
-    for turn in drafts:
+    for number, turn in enumerate(drafts):
+        settled = " ".join(drafts[number - 1].decisions or ()) if number and turn.request_decided else ""
         turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
-                           if not (turn.request_decided and _NAMES_OPTION.search(choice))]  # said above, in full
+                           if not (settled and (_NAMES_OPTION.search(choice)  # said above, in full
+                                                or clip_words(choice, 60).rstrip("…") in settled))]  # quoted there
 
     def settled_in_turn(index: int) -> bool:
         """The failure at ``index`` is history: its turn ended finished, or the agent said soon after it that it
@@ -799,7 +820,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple(_modified(facts.attempts, facts, names)),
         decisions=tuple(superseded(_not_undone([*dict.fromkeys([
-            *(d for turn in turns for d in turn.decisions if not _table_row(d)),
+            *(whole for turn in turns for d in turn.decisions if not _table_row(d) and (whole := whole_clause(d))),
             *(_refusal_line(r, names) for r in facts.refusals
               if not (review and r.tool == review.tool)  # told as the plan under discussion
               and not _declined_lookup(r)),

@@ -57,8 +57,8 @@ def test_the_list_ends_where_its_section_ends() -> None:
     text = ("## Decisions — do not relitigate\n\n1. **The docs root becomes a hub page**, no redirect needed\n"
             "   (nothing links to the old slug)\n2. Segments get a real overview page\n\n## Files\n\n"
             "- website/docs/index.mdx is the new hub")
-    assert listed_decisions(text) == ["The docs root becomes a hub page, no redirect needed",
-                                      "Segments get a real overview page"]
+    assert listed_decisions(text) == ["The docs root becomes a hub page, no redirect needed (nothing links to the old "
+                                      "slug)", "Segments get a real overview page"]  # (an item with its wrapped line)
 
 
 @given(st.text(max_size=400))
