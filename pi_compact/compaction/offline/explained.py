@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from ...accessors import content_text
 from .facts import Attempt, is_shell_tool
 from .jobs import BUILD, LINT, SEARCH, TEST, TYPECHECK, jobs_of
-from .shell import shell_effects
+from .shell import command_words, shell_effects
 
 READ, FETCH = "read", "fetch"
 
@@ -73,7 +73,8 @@ def roles(attempt: Attempt) -> frozenset[str]:
     if is_shell_tool(attempt.tool):
         found = {job.kind for job in jobs_of(attempt.target)}
         effects = shell_effects(attempt.target)
-        if any(program.lower() in _FETCHERS for program in effects.programs):
+        if any(program.lower() in _FETCHERS for program in effects.programs) or any(
+                words[:2] in (["git", "clone"], ["git", "fetch"], ["git", "pull"]) for words in command_words(attempt.target)):
             found.add(FETCH)
         if effects.reads and effects.inspects_only:
             found.add(READ)
@@ -84,14 +85,15 @@ def roles(attempt: Attempt) -> frozenset[str]:
     return next((frozenset({role}) for pattern, role in _TOOL_ROLES if pattern.search(name)), frozenset())
 
 
-def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> set[int]:
-    """The indices of the failed ``attempts`` the agent's words settle (see the module docstring). One pass over the
-    messages: a failure waits for the agent's next few texts, then, when they route around it, for a later success
-    of one of its roles; each failure is taken out once, so the cost is that of the messages and the attempts."""
+def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> dict[int, Attempt | None]:
+    """The indices of the failed ``attempts`` the agent's words settle (see the module docstring), each with the
+    later call that did its job another way (``None`` for one the agent explained). One pass over the messages: a
+    failure waits for the agent's next few texts, then, when they route around it, for a later success of one of
+    its roles; each failure is taken out once, so the cost is that of the messages and the attempts."""
     at: dict[int, list[Attempt]] = {}
     for attempt in attempts:
         at.setdefault(attempt.index, []).append(attempt)
-    settled: set[int] = set()
+    settled: dict[int, Attempt | None] = {}
     pending: list[tuple[Attempt, int]] = []  # a failure and how many texts of the agent's came since
     waiting: dict[str, list[int]] = {}  # a role -> the failures a success of that role settles
     for index, message in enumerate(messages):
@@ -102,14 +104,14 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> s
                 pending.append((attempt, 0))
             elif waiting:
                 for role in roles(attempt):
-                    settled.update(waiting.pop(role, ()))
+                    settled.update(dict.fromkeys(waiting.pop(role, ()), attempt))
         if not pending or not isinstance(message, dict) or message.get("role") != "assistant":
             continue
         text = content_text(message.get("content"))[:_TEXT_CHARS]
         if not text.strip():
             continue
         if _EXPLAINED.search(text):
-            settled.update(attempt.index for attempt, _ in pending)
+            settled.update(dict.fromkeys((attempt.index for attempt, _ in pending), None))
             pending = []
             continue
         routed = _ROUTED.search(text) is not None
