@@ -76,7 +76,7 @@ def roles(attempt: Attempt) -> frozenset[str]:
         if any(program.lower() in _FETCHERS for program in effects.programs) or any(
                 words[:2] in (["git", "clone"], ["git", "fetch"], ["git", "pull"]) for words in command_words(attempt.target)):
             found.add(FETCH)
-        if effects.reads and effects.inspects_only:
+        if effects.reads and effects.inspects_only and not found:  # (a search reads too; it is a search)
             found.add(READ)
         return frozenset(found)
     name = attempt.tool.rsplit("__", 1)[-1].lower()
