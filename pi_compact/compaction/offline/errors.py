@@ -29,7 +29,7 @@ from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, i
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
-from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of, script_of
+from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
 
@@ -155,9 +155,9 @@ class _DoneLater:
     def __init__(self) -> None:
         self.jobs = JobIndex()
         self.tails: set[tuple[str, ...]] = set()
-        self.scripts: tuple[set[str], set[str]] = (set(), set())
         self.forms: tuple[dict[tuple[str, str], set[str]], ...] = ({}, {})
-        """Of runs for real and of any runs (a dry run answers for a failed dry run only)."""
+        """Of runs for real and of any runs (a dry run answers for a failed dry run only): per program and first
+        argument, every argument they were given."""
 
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
@@ -165,14 +165,13 @@ class _DoneLater:
         for words in command_words(without_cd(attempt.target)[0]):
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
             for kind in (0, 1) if _TRIAL_OPTIONS.isdisjoint(words) else (1,):
-                self.scripts[kind].add(script_of(words) or "")
                 if (form := form_key(words)) is not None:
                     self.forms[kind].setdefault(form[:2], set()).update(form[2])
 
     def ran_in_another_form(self, command: str) -> bool:
-        """Every simple command of ``command`` ran since in another form that succeeded: the same script run another
-        way (``./test.sh`` → ``bash test.sh``, ``node x.js`` → ``npx tsx x.js``), or the same program on the same
-        things with other options or another environment (``npm install`` → ``npm install --legacy-peer-deps``)."""
+        """Every simple command of ``command`` ran since in another form that succeeded: the same program or script
+        on the same things, run another way (``./test.sh`` → ``bash test.sh``, ``node x.js`` → ``npx tsx x.js``),
+        with other options or another environment (``npm install`` → ``npm install --legacy-peer-deps``)."""
         simple = command_words(without_cd(command)[0])
         return bool(simple) and all(self._ran(words) for words in simple)
 
@@ -180,10 +179,8 @@ class _DoneLater:
         if words[0] == "cd":
             return True
         kind = 0 if _TRIAL_OPTIONS.isdisjoint(words) else 1  # (a dry run does not do what a real run was to do)
-        if (script := script_of(words)) is not None:
-            return script in self.scripts[kind]
         form = form_key(words)
-        return form is not None and form[2] <= self.forms[kind].get(form[:2], set())
+        return form is not None and form[:2] in self.forms[kind] and form[2] <= self.forms[kind][form[:2]]
 
     def settles(self, attempt: Attempt) -> bool:
         """A failed check settled by a later passing check of the same kind that covered what it named (``bun run

@@ -24,9 +24,8 @@ READ, FETCH = "read", "fetch"
 
 _EXPLAINED = re.compile(
     r"\b(?:this|that|the|these|those|it|which|both)(?:\s[\w-]{1,30}){0,3}?(?:\s(?:is|are|was|were|seems?|looks?)|'s|'re)"
-    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:(?:expected|harmless|benign|pre-?existing|intentional)\b(?!\sto\b)"
-    r"|expected to (?:fail|error|exit|raise|throw|be rejected)\b|unrelated\b|not related\b|safe to ignore\b"
-    r"|by design\b|on purpose\b)"
+    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:(?:expected|harmless|benign|pre-?existing)\b(?!\sto\b)"
+    r"|expected to (?:fail|error|exit|raise|throw|be rejected)\b|unrelated\b|not related\b|safe to ignore\b)"
     r"|\bpre-?existing(?:\s[\w-]{1,30}){0,2}?\s(?:failures?|errors?|issues?|problems?|warnings?|bugs?)\b"
     r"|\b(?:unrelated|not related) to (?:this|our|my|the|these|your) (?:change|work|task|fix|pr|refactor|edit)"
     r"|\bnot (?:caused|introduced) by (?:this|our|my|the|these) (?:change|work|edit|fix)"
@@ -36,7 +35,12 @@ _EXPLAINED = re.compile(
 )
 """The agent's words that a failure is expected, harmless, or not of this work: "that error is expected", "the
 warning is harmless", "these are pre-existing failures", "unrelated to this change", "fails as expected", "can be
-safely ignored"; not "is expected to pass", "unexpected", "is not expected"."""
+safely ignored"; not "is expected to pass", "unexpected", "is not expected". Not "intentional" nor "by design"
+either: those say the code behaves as meant, and the failing check is what to change."""
+_STILL_TO_FIX = re.compile(r"\b(?:let me|let's|I'll|I will|I need to|we need to|I should|we should|needs? to be)"
+                           r"\s(?:\w{1,30}\s){0,2}?(?:fix|update|change|adjust|rewrite|correct)\w{0,3}\b", re.I)
+"""Words that a change is still to make ("this is expected since we renamed it; let me update the test"): the
+failure is explained, not settled."""
 _ROUTED = re.compile(
     r"\binstead\b|\b(?:a |an )?(?:different|another|alternative|other) (?:approach|way|method|tool|route|strategy)\b"
     r"|\bfall(?:ing)?[ -]?back\b|\bdirectly\b|\bmanually\b|\bby hand\b|\bwork[ -]?around\b|\bmyself\b"
@@ -64,6 +68,7 @@ _TOOL_ROLES = (
 """A tool's role by the words of its own name (an MCP tool's part after the server's)."""
 _DELEGATES = frozenset({"task", "agent", "subagent", "sub_agent", "dispatch_agent", "delegate", "spawn_agent"})
 """Tools that send a sub-agent off, most often to explore: it searches, reads and fetches."""
+_LOOKING = frozenset({SEARCH, READ, FETCH})
 _FETCHERS = frozenset({"curl", "wget", "http", "https", "xh", "httpie", "gh"})
 
 
@@ -83,6 +88,13 @@ def roles(attempt: Attempt) -> frozenset[str]:
     if name in _DELEGATES:
         return frozenset({SEARCH, READ, FETCH})
     return next((frozenset({role}) for pattern, role in _TOOL_ROLES if pattern.search(name)), frozenset())
+
+
+def _routable(attempt: Attempt) -> frozenset[str]:
+    """The roles by which a failure routed around is settled: of a command, only a lookup's (search, read, fetch); a
+    failed check is settled by a check that covers it (:func:`.jobs.covers`), not by any passing run of its kind."""
+    found = roles(attempt)
+    return found & _LOOKING if is_shell_tool(attempt.tool) else found
 
 
 def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> dict[int, Attempt | None]:
@@ -110,14 +122,14 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> d
         text = content_text(message.get("content"))[:_TEXT_CHARS]
         if not text.strip():
             continue
-        if _EXPLAINED.search(text):
+        if _EXPLAINED.search(text) and not _STILL_TO_FIX.search(text):
             settled.update(dict.fromkeys((attempt.index for attempt, _ in pending), None))
             pending = []
             continue
         routed = _ROUTED.search(text) is not None
         for attempt, seen in pending:
             if routed and seen == 0:  # (only the agent's first words after a failure say it routes around it)
-                for role in roles(attempt):
+                for role in _routable(attempt):
                     waiting.setdefault(role, []).append(attempt.index)
         pending = [(attempt, seen + 1) for attempt, seen in pending if seen + 1 < _TEXTS]
     return settled

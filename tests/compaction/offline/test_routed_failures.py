@@ -83,6 +83,15 @@ def test_a_success_of_another_role_settles_no_routed_failure() -> None:
     assert _open(summarize(_routed(failed, words, ("Read", {"file_path": "src/net.py"}, "def retry(): ..."))))
 
 
+def test_a_failed_check_routed_around_is_settled_only_by_a_check_that_covers_it() -> None:
+    messages = [user("Fix the failing tests."), assistant(call("a", "bash", command="npm test")),
+                result("a", "bash", bash_fail("Tests: 3 failed, 40 passed", 1), error=True),
+                assistant("Let me run the one file directly instead."),
+                assistant(call("b", "bash", command="npx vitest run src/a.test.ts")), result("b", "bash", "1 passed"),
+                assistant("Let me look at the next part.")]
+    assert _open(summarize(messages))
+
+
 @pytest.mark.parametrize(("tool", "target", "wanted"), [
     ("Grep", "", {SEARCH}), ("mcp__code__search_symbols", "", {SEARCH}), ("Task", "", {SEARCH, READ, FETCH}),
     ("WebFetch", "https://x.dev", {FETCH}), ("bash", "rg -n retry src", {SEARCH}), ("bash", "curl -s x.dev", {FETCH}),
@@ -111,6 +120,8 @@ NOT_EXPLAINED = [
     "That error is unexpected; let me look at the parser.",
     "This is not expected. Let me check the fixture.",
     "The test is expected to pass once the header is fixed.",
+    "The rounding is intentional, so the test is what is wrong.",  # the code behaves as meant: the check changes
+    "This failure is expected since we renamed the parser; let me update the test.",  # still to fix
 ]
 
 
@@ -175,6 +186,7 @@ def test_a_command_whose_other_form_failed_too_stays_open(failed: str, error: st
     ("node scripts/migrate.js", "node scripts/migrate.js --dry-run"),  # a dry run does not do the real run's job
     ("./scripts/deploy.sh prod", "bash scripts/build.sh prod"),  # another script
     ("docker compose up -d api", "docker compose -f dev.yml up -d web"),  # other things
+    ("./manage.py migrate", "python3 manage.py runserver"),  # the same script, another command of it
 ])
 def test_a_later_run_that_did_not_do_the_job_settles_nothing(failed: str, later: str) -> None:
     assert _open(summarize(_other_form(failed, "Error: connection refused", later, "ok")))
