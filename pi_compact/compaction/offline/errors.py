@@ -145,6 +145,8 @@ _SUFFIX_WORDS = 8
 _TRIAL_OPTIONS = frozenset({"--dry-run", "--dryrun", "--check", "--help", "-h", "--version", "-V", "--noop",
                             "--what-if", "--list", "--plan"})
 """Options under which a command only tries, shows or describes what it would do: no run of the real thing."""
+_BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
+"""A command sent to the background (``python app.py > log 2>&1 &``): it returns at once, whatever it will do."""
 
 
 class _DoneLater:
@@ -162,9 +164,10 @@ class _DoneLater:
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
             self.jobs.add(job, _place(attempt))
+        background = bool(_BACKGROUND.search(attempt.target[:4000]))  # (started, not finished: it proves nothing)
         for words in command_words(without_cd(attempt.target)[0]):
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
-            for kind in (0, 1) if _TRIAL_OPTIONS.isdisjoint(words) else (1,):
+            for kind in () if background else (0, 1) if _TRIAL_OPTIONS.isdisjoint(words) else (1,):
                 if (form := form_key(words)) is not None:
                     self.forms[kind].setdefault(form[:2], set()).update(form[2])
 

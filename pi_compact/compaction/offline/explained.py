@@ -122,7 +122,10 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> d
         text = content_text(message.get("content"))[:_TEXT_CHARS]
         if not text.strip():
             continue
-        if _EXPLAINED.search(text) and not _STILL_TO_FIX.search(text):
+        if _STILL_TO_FIX.search(text):
+            pending = []  # the agent takes the failures on: a later word of "pre-existing" is about others
+            continue
+        if _EXPLAINED.search(text):
             settled.update(dict.fromkeys((attempt.index for attempt, _ in pending), None))
             pending = []
             continue

@@ -144,6 +144,11 @@ def test_a_failure_the_agent_did_not_explain_away_stays_open(words: str) -> None
     assert _open(summarize(_explained(*FAILURES[0], words)))
 
 
+def test_a_failure_the_agent_took_on_is_not_settled_by_a_later_word_about_others() -> None:
+    messages = _explained(*FAILURES[0], EXPLAINED[3], before="The parser rejects the header; let me fix the parser.")
+    assert _open(summarize(messages))
+
+
 def test_an_explanation_after_a_look_still_speaks_of_the_failure() -> None:
     messages = _explained(*FAILURES[1], EXPLAINED[3], before="Let me check whether it fails on main too.")
     assert _open(summarize(messages)) == []
@@ -187,6 +192,7 @@ def test_a_command_whose_other_form_failed_too_stays_open(failed: str, error: st
     ("./scripts/deploy.sh prod", "bash scripts/build.sh prod"),  # another script
     ("docker compose up -d api", "docker compose -f dev.yml up -d web"),  # other things
     ("./manage.py migrate", "python3 manage.py runserver"),  # the same script, another command of it
+    ("python app.py", "python app.py --port 8001 > server.log 2>&1 &"),  # started in the background: not done
 ])
 def test_a_later_run_that_did_not_do_the_job_settles_nothing(failed: str, later: str) -> None:
     assert _open(summarize(_other_form(failed, "Error: connection refused", later, "ok")))
