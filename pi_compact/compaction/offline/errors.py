@@ -296,8 +296,10 @@ def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
         if attempt.failed and attempt.error and changed:
             settled[position] = any(name in changed for name in _named_files(attempt.error))
         elif not attempt.failed and not attempt.aborted:
-            # a file a command wrote counts as one a tool wrote (a patch that did not apply, then a heredoc)
-            written = shell_effects(attempt.target).writes if is_shell_tool(attempt.tool) else \
+            # a file a command that only puts files in place wrote counts as one a tool wrote (a patch that did not
+            # apply, then a heredoc); not one a program wrote on the side (`npm install x` and package.json)
+            effects = shell_effects(attempt.target) if is_shell_tool(attempt.tool) else None
+            written = (effects.writes if set(effects.programs) <= _FILE_PROGRAMS else []) if effects else \
                 [attempt.target] if attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS else []
             for path in written:
                 name = path.rstrip("/").rsplit("/", 1)[-1]

@@ -208,6 +208,15 @@ def test_a_patch_that_did_not_apply_is_settled_by_the_file_written_in_the_shell(
     assert _open(summarize(messages)) == []
 
 
+def test_a_file_a_program_wrote_on_the_side_settles_no_failure_naming_it() -> None:
+    messages = [user("Get the project running."), assistant(call("a", "bash", command="node server.js")),
+                result("a", "bash", bash_fail("Error: Cannot find module 'express' (required in package.json)", 1),
+                       error=True),
+                assistant(call("b", "bash", command="npm install dotenv")), result("b", "bash", "added 1 package"),
+                assistant("Let me look at the next part.")]
+    assert _open(summarize(messages))
+
+
 @pytest.mark.parametrize(("command", "script"), [
     ("./scripts/test.sh", "scripts/test.sh"), ("bash scripts/test.sh -v", "scripts/test.sh"),
     ("npx tsx scripts/m.ts", "scripts/m.ts"), ("uv run python tools/a.py", "tools/a.py"),
