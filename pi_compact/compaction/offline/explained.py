@@ -52,9 +52,9 @@ _ROUTED = re.compile(
 """The agent's words that it does the job another way ("I'll use Grep instead", "reading the file directly", "the
 MCP server isn't connected", "let me try a different approach")."""
 _TEXT_CHARS = 4_000
-_TEXTS = 3
+_TEXTS = 2
 """The agent's texts after a failure that may speak of it: the first often only looks further ("Let me check whether
-it fails on main too"), the next says what it found ("pre-existing")."""
+it fails on main too"), the next says what it found ("pre-existing"); later words are about later things."""
 
 _TOOL_ROLES = (
     (re.compile(r"web|fetch|browse|http|url|navigate|scrape|download|curl", re.I), FETCH),

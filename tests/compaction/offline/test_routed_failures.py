@@ -236,19 +236,20 @@ def test_a_commands_form_leaves_its_options_out() -> None:
 
 def _routed_and_reformed(n: int) -> list[dict]:
     """``n`` failures of each kind, each followed by the agent's words routing around it or explaining it, then
-    ``n`` successes of other roles and other forms: each failure could be asked against each later call."""
+    ``n`` successes of other roles and of the same script on other things: each failure could be asked against
+    each later call."""
     region = [user("Get it working.")]
     for i in range(n):
         region += [assistant(call(f"t{i}", "Task", prompt=f"find part {i}")),
                    result(f"t{i}", "Task", "Error: agent unavailable", error=True),
                    assistant("The sub-agent is down; I'll do it directly instead."),
-                   assistant(call(f"f{i}", "bash", command=f"./scripts/step_{i}.sh --all arg{i}")),
+                   assistant(call(f"f{i}", "bash", command=f"./scripts/step.sh run --all arg{i}")),
                    result(f"f{i}", "bash", bash_fail("Permission denied", 126), error=True),
                    assistant("This step still fails; let me check the next one.")]
     for i in range(n):
         region += [assistant(call(f"w{i}", "write", path=f"notes/part_{i}.md", content="x")),
                    result(f"w{i}", "write", "ok"),
-                   assistant(call(f"s{i}", "bash", command=f"bash scripts/other_{i}.sh --all arg{i} extra{i}")),
+                   assistant(call(f"s{i}", "bash", command=f"bash scripts/step.sh run --all other{i}")),
                    result(f"s{i}", "bash", "ok")]
     return region + [assistant("Done.")]
 
