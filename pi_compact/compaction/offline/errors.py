@@ -145,7 +145,6 @@ _SUFFIX_WORDS = 8
 _TRIAL_OPTIONS = frozenset({"--dry-run", "--dryrun", "--check", "--help", "-h", "--version", "-V", "--noop",
                             "--what-if", "--list", "--plan"})
 """Options under which a command only tries, shows or describes what it would do: no run of the real thing."""
-_FORMS = 32
 _BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
 """A command sent to the background (``python app.py > log 2>&1 &``): it returns at once, whatever it will do."""
 
@@ -158,10 +157,9 @@ class _DoneLater:
     def __init__(self) -> None:
         self.jobs = JobIndex()
         self.tails: set[tuple[str, ...]] = set()
-        self.forms: tuple[dict[tuple[str, str], list[frozenset[str]]], ...] = ({}, {})
-        """Of runs for real and of any runs (a dry run answers for a failed dry run only): per program and first
-        argument, the arguments of the nearest :data:`_FORMS` runs (bounded, so n failures of one program against n
-        later runs of it stay linear)."""
+        self.forms: tuple[set[tuple[str, frozenset[str]]], ...] = (set(), set())
+        """Of runs for real and of any runs (a dry run answers for a failed dry run only): each run's program and
+        arguments, its options left out."""
 
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
@@ -171,15 +169,13 @@ class _DoneLater:
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
             for kind in () if background else (0, 1) if _TRIAL_OPTIONS.isdisjoint(words) else (1,):
                 if (form := form_key(words)) is not None:
-                    runs = self.forms[kind].setdefault(form[:2], [])
-                    runs.append(form[2])
-                    if len(runs) > _FORMS:
-                        del runs[0]  # (the farthest from the failures still to come)
+                    self.forms[kind].add((form[0], form[2]))
 
     def ran_in_another_form(self, command: str) -> bool:
         """Every simple command of ``command`` ran since in another form that succeeded: the same program or script
         on the same things, run another way (``./test.sh`` → ``bash test.sh``, ``node x.js`` → ``npx tsx x.js``),
-        with other options or another environment (``npm install`` → ``npm install --legacy-peer-deps``)."""
+        with other options or another environment (``npm install`` → ``npm install --legacy-peer-deps``), not on
+        other or more things."""
         simple = command_words(without_cd(command)[0])
         return bool(simple) and all(self._ran(words) for words in simple)
 
@@ -188,7 +184,8 @@ class _DoneLater:
             return True
         kind = 0 if _TRIAL_OPTIONS.isdisjoint(words) else 1  # (a dry run does not do what a real run was to do)
         form = form_key(words)
-        return form is not None and any(form[2] <= run for run in self.forms[kind].get(form[:2], ()))
+        # the same arguments: one more narrows the run (`./test.sh` is not answered by `./test.sh tests/a.py`)
+        return form is not None and (form[0], form[2]) in self.forms[kind]
 
     def settles(self, attempt: Attempt) -> bool:
         """A failed check settled by a later passing check of the same kind that covered what it named (``bun run

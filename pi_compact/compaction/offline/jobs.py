@@ -273,8 +273,7 @@ def script_words(words: list[str]) -> list[str] | None:
 def form_key(words: list[str]) -> tuple[str, str, frozenset[str]] | None:
     """A simple command as its program, its first argument and all its arguments, its options left out: two runs of
     the same program on the same things with other options (``npm install`` and ``npm install
-    --legacy-peer-deps``, ``docker compose up`` and ``docker compose -f dev.yml up``) have keys of the same
-    program and first argument, the first's arguments among the second's. A script is its program however it is
+    --legacy-peer-deps``, ``docker compose up -d`` and ``docker compose up --build``) have the same key. A script is its program however it is
     run (``./manage.py migrate`` and ``python3 manage.py migrate``: ``manage.py``, ``migrate``)."""
     script = script_words(words)
     words = script or _unwrapped(words)

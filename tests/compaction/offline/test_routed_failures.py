@@ -162,7 +162,7 @@ OTHER_FORMS = [
      "npx tsx scripts/migrate.js --dry-run", "3 migrations would run"),
     ("npm install", "npm ERR! ERESOLVE unable to resolve dependency tree", "npm install --legacy-peer-deps",
      "added 312 packages"),
-    ("docker compose up -d", "no configuration file provided: not found", "docker compose -f dev.yml up -d",
+    ("docker compose up -d", "port is already allocated", "docker compose up -d --force-recreate",
      "Container api Started"),
     ("cd api && ./manage.py migrate", "permission denied: ./manage.py", "cd api && python3 manage.py migrate",
      "Applying 0003... OK"),
@@ -192,6 +192,7 @@ def test_a_command_whose_other_form_failed_too_stays_open(failed: str, error: st
     ("./scripts/deploy.sh prod", "bash scripts/build.sh prod"),  # another script
     ("docker compose up -d api", "docker compose -f dev.yml up -d web"),  # other things
     ("./manage.py migrate", "python3 manage.py runserver"),  # the same script, another command of it
+    ("./run_tests.sh", "bash run_tests.sh tests/test_a.py"),  # narrowed to one file: the rest still fails
     ("python app.py", "python app.py --port 8001 > server.log 2>&1 &"),  # started in the background: not done
 ])
 def test_a_later_run_that_did_not_do_the_job_settles_nothing(failed: str, later: str) -> None:
