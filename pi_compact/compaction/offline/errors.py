@@ -19,16 +19,17 @@ answered "not installed", a lookup, never an open error.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
 from ...accessors import content_text
+from .explained import settled_by_words
 from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
-from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, job_of, jobs_of
+from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
 
@@ -141,6 +142,11 @@ _SEARCH_TOOL = re.compile(r"^(?!.*web).*(?:grep|glob|search|find)", re.I)
 """An agent's own search tool (Claude Code's Grep and Glob, opencode's grep, a ``search_files``), not a web search."""
 _CHECKS = frozenset({TYPECHECK, TEST, BUILD, LINT, FORMAT})
 _SUFFIX_WORDS = 8
+_TRIAL_OPTIONS = frozenset({"--dry-run", "--dryrun", "--check", "--help", "-h", "--version", "-V", "--noop",
+                            "--what-if", "--list", "--plan"})
+"""Options under which a command only tries, shows or describes what it would do: no run of the real thing."""
+_BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
+"""A command sent to the background (``python app.py > log 2>&1 &``): it returns at once, whatever it will do."""
 
 
 class _DoneLater:
@@ -151,12 +157,35 @@ class _DoneLater:
     def __init__(self) -> None:
         self.jobs = JobIndex()
         self.tails: set[tuple[str, ...]] = set()
+        self.forms: tuple[set[tuple[str, frozenset[str]]], ...] = (set(), set())
+        """Of runs for real and of any runs (a dry run answers for a failed dry run only): each run's program and
+        arguments, its options left out."""
 
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
             self.jobs.add(job, _place(attempt))
+        background = bool(_BACKGROUND.search(attempt.target[:4000]))  # (started, not finished: it proves nothing)
         for words in command_words(without_cd(attempt.target)[0]):
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
+            for kind in () if background else (0, 1) if _TRIAL_OPTIONS.isdisjoint(words) else (1,):
+                if (form := form_key(words)) is not None:
+                    self.forms[kind].add((form[0], form[2]))
+
+    def ran_in_another_form(self, command: str) -> bool:
+        """Every simple command of ``command`` ran since in another form that succeeded: the same program or script
+        on the same things, run another way (``./test.sh`` → ``bash test.sh``, ``node x.js`` → ``npx tsx x.js``),
+        with other options or another environment (``npm install`` → ``npm install --legacy-peer-deps``), not on
+        other or more things."""
+        simple = command_words(without_cd(command)[0])
+        return bool(simple) and all(self._ran(words) for words in simple)
+
+    def _ran(self, words: list[str]) -> bool:
+        if words[0] == "cd":
+            return True
+        kind = 0 if _TRIAL_OPTIONS.isdisjoint(words) else 1  # (a dry run does not do what a real run was to do)
+        form = form_key(words)
+        # the same arguments: one more narrows the run (`./test.sh` is not answered by `./test.sh tests/a.py`)
+        return form is not None and (form[0], form[2]) in self.forms[kind]
 
     def settles(self, attempt: Attempt) -> bool:
         """A failed check settled by a later passing check of the same kind that covered what it named (``bun run
@@ -169,6 +198,8 @@ class _DoneLater:
             named = any(not word.startswith("-") for word in words[1:])  # (not a bare `--version`)
             return (job is not None and self.jobs.covers(job)) or (
                 named and len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
+        if not jobs_of(attempt.target):
+            return self.ran_in_another_form(attempt.target)
         if len(jobs_of(attempt.target)) != 1:
             return False  # (which check of `npm run build && npm test` failed is not known)
         return job is not None and job.kind in _CHECKS and self.jobs.covers(job, attempt.error, place)
@@ -266,10 +297,16 @@ def _changed_since(attempts: tuple[Attempt, ...]) -> list[bool]:
         attempt = attempts[position]
         if attempt.failed and attempt.error and changed:
             settled[position] = any(name in changed for name in _named_files(attempt.error))
-        elif not attempt.failed and not attempt.aborted and attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
-            name = attempt.target.rstrip("/").rsplit("/", 1)[-1]
-            if len(name) >= 4 and "." in name:
-                changed.add(name)
+        elif not attempt.failed and not attempt.aborted:
+            # a file a command that only puts files in place wrote counts as one a tool wrote (a patch that did not
+            # apply, then a heredoc); not one a program wrote on the side (`npm install x` and package.json)
+            effects = shell_effects(attempt.target) if is_shell_tool(attempt.tool) else None
+            written = (effects.writes if set(effects.programs) <= _FILE_PROGRAMS else []) if effects else \
+                [attempt.target] if attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS else []
+            for path in written:
+                name = path.rstrip("/").rsplit("/", 1)[-1]
+                if len(name) >= 4 and "." in name:
+                    changed.add(name)
     return settled
 
 
@@ -288,20 +325,23 @@ def _named_files(error: str) -> Iterator[str]:
 
 
 def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
-                      names: PathNames, reported: Any = None) -> tuple[list[str], list[str]]:
+                      names: PathNames, reported: Any = None,
+                      messages: Sequence[dict] = ()) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones.
     ``settled_in_turn(index)`` says whether the failure at ``index`` was settled by what came after it in its turn
     (the turn ended finished, the agent took another way); ``reported(index)`` whether the agent's answer or the
-    user's next request came after it, which settles a diagnostic's findings (:func:`diagnosed`)."""
+    user's next request came after it, which settles a diagnostic's findings (:func:`diagnosed`). ``messages``
+    (those the attempts' indices point into) hold the agent's words that settle a failure (:mod:`.explained`)."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
+    said = settled_by_words(messages, attempts)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
             continue
         label = action_label(attempt, names)
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
-        fixed = fixed_later[position] or changed_since[position] or turned_back(attempt)
+        fixed = fixed_later[position] or changed_since[position] or turned_back(attempt) or attempt.index in said
         findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
         looked = attempt.lookup or _looks_up(attempt.tool) or asks_for_program(attempt)
         if fixed or looked or settled_in_turn(attempt.index) or findings:

@@ -233,5 +233,56 @@ def _within_any(item: str, scopes: set[str]) -> bool:
     return False
 
 
-__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "JobIndex", "covers", "job_of",
-           "jobs_of"]
+# -- the same run in another form ---------------------------------------------------------------------------
+
+_SCRIPT_HOSTS = re.compile(r"^(?:bash|sh|zsh|dash|ksh|fish|python[\d.]{0,6}|py|pypy3?|node|nodejs|bun|deno|ruby|perl"
+                           r"|php|tsx|ts-node|ts-node-esm|esno|jiti|Rscript|lua|pwsh|powershell)$")
+"""Programs that run a script file named after them (``bash x.sh``, ``node x.js``, ``npx tsx x.ts``)."""
+_CODE_OPTIONS = frozenset({"-c", "-e", "--eval", "-p", "--print", "-m", "-Command", "-command"})
+"""Options after which a host runs code or a module, not a script file."""
+_SCRIPT_FILE = re.compile(r"^[\w.~/-]{0,300}\.[A-Za-z][A-Za-z0-9]{0,5}$|^\.{0,2}/[\w.~/-]{1,300}$")
+_MOST_WORDS = 16
+
+
+def script_of(words: list[str]) -> str | None:
+    """The script file a simple command runs, however it is run: ``./scripts/test.sh``, ``bash scripts/test.sh``,
+    ``node x.js`` and ``npx tsx x.js`` run ``scripts/test.sh`` and ``x.js``; ``None`` for a program on the PATH or
+    code given inline (``python -c …``)."""
+    found = script_words(words)
+    return found[0] if found else None
+
+
+def script_words(words: list[str]) -> list[str] | None:
+    """The words of a simple command from the script file it runs on (``python3 manage.py migrate --fake`` →
+    ``manage.py migrate --fake``), the path without its ``./``, or ``None`` (see :func:`script_of`)."""
+    words = _unwrapped(words)
+    for _ in range(3):
+        if not words:
+            return None
+        program = words[0].rsplit("/", 1)[-1]
+        if not _SCRIPT_HOSTS.match(program):
+            break
+        words = words[1:] if words[1:2] != ["run"] else words[2:]  # (`deno run x.ts`)
+        while words and words[0].startswith("-"):
+            if words[0] in _CODE_OPTIONS:
+                return None
+            words = words[1:]
+    return [words[0].removeprefix("./"), *words[1:]] if words and _SCRIPT_FILE.match(words[0]) else None
+
+
+def form_key(words: list[str]) -> tuple[str, str, frozenset[str]] | None:
+    """A simple command as its program, its first argument and all its arguments, its options left out: two runs of
+    the same program on the same things with other options (``npm install`` and ``npm install
+    --legacy-peer-deps``, ``docker compose up -d`` and ``docker compose up --build``) have the same key. A script is its program however it is
+    run (``./manage.py migrate`` and ``python3 manage.py migrate``: ``manage.py``, ``migrate``)."""
+    script = script_words(words)
+    words = script or _unwrapped(words)
+    if not words:
+        return None
+    arguments = [word for word in words[1:_MOST_WORDS] if not word.startswith("-")]
+    program = words[0] if script else words[0].rsplit("/", 1)[-1].lower()
+    return program, arguments[0] if arguments else "", frozenset(arguments)
+
+
+__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "JobIndex", "covers", "form_key", "job_of",
+           "jobs_of", "script_of", "script_words"]

@@ -794,7 +794,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         return any(turn.index < index < end and (turn.called_at < turn.answered_at > index or end < len(listed))
                    for turn, end in zip(drafts, ends))
 
-    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported)
+    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported, listed)
     replies = _replies(drafts, statuses)
     ordered = sorted(facts.attempts, key=lambda attempt: attempt.index)  # (stable: the order of one message's)
     files, at = _Files.of(facts, names), [a.index for a in ordered]

@@ -14,6 +14,7 @@ Judged by the order of the messages, reversal words and shared words only, never
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from ...accessors import content_text
@@ -80,40 +81,57 @@ def _said(messages: Sequence[dict]) -> list[tuple[int, str, str]]:
     return sorted(said, key=lambda entry: entry[0])
 
 
-def _found_at(item: str, said: list[tuple[int, str, bool]]) -> int | None:
-    """Where ``item`` was first said (a probe of its opening words found in a message), or ``None``."""
-    core = one_line(_core(item)).replace("**", "")
-    probe = core[:_PROBE]
-    if len(probe) < 12:
-        return None
-    return next((index for index, text, _ in said if probe in one_line(text).replace("**", "")), None)
+class _Said:
+    """The region's words read once for every item asked about (:func:`_said`): the texts on one line, joined, and
+    the user's reversals as ``(index, the sentences, their stems)``, so an item costs one search of the joined text
+    and a look at the reversals, not a pass of sentence splitting and patterns over every message per item."""
 
-
-def _reversal(item: str, at: int, said: list[tuple[int, str, str]]) -> tuple[int, str] | None:
-    """The first later word of the user's that reverses ``item`` (said at ``at``): ``(index, the sentences)``. The
-    user declining the call the decision led to, saying why in words that turn it down and name a thing of it,
-    reverses it; a later word of the user's reverses it when it says a reversal (:data:`_REVERSAL`) about what it
-    names (:data:`_SHARED` words in common)."""
-    wanted = _stems(_core(item))
-    first = next((entry for entry in said if entry[0] > at and entry[2] != "agent"), None)
-    if first is not None and first[2] == "declined" and _ANY_REVERSAL.search(first[1]) and wanted & _stems(first[1]):
-        return first[0], first[1]
-    for index, text, kind in said:
-        if index <= at or kind == "agent":
-            continue
-        pieces = [piece.strip() for piece in _SENTENCE.split(text[:4000]) if piece.strip()]
-        for number, piece in enumerate(pieces):
-            if not _REVERSAL.search(piece):
+    def __init__(self, said: list[tuple[int, str, str]]) -> None:
+        flat = [one_line(text).replace("**", "").replace("\0", " ") for _, text, _ in said]
+        self.joined = "\0".join(flat)  # one text, so finding an item is one search, not one per message
+        self.starts = [0] * len(flat)
+        for number in range(1, len(flat)):
+            self.starts[number] = self.starts[number - 1] + len(flat[number - 1]) + 1
+        self.at = [index for index, _, _ in said]
+        self.reversals: list[tuple[int, str, set[str]]] = []
+        for index, text, kind in said:
+            if kind == "agent":
                 continue
-            window = " ".join(pieces[number : number + _WINDOW])
-            if len(wanted & _stems(window)) >= _SHARED:
-                return index, window
-    return None
+            pieces = [piece.strip() for piece in _SENTENCE.split(text[:4000]) if piece.strip()]
+            for number, piece in enumerate(pieces):
+                if _REVERSAL.search(piece):
+                    window = " ".join(pieces[number : number + _WINDOW])
+                    self.reversals.append((index, window, _stems(window)))
+        self.users = [(index, text, kind) for index, text, kind in said if kind != "agent"]
+        self.user_at = [index for index, _, _ in self.users]
+
+    def found_at(self, item: str) -> int | None:
+        """Where ``item`` was first said (a probe of its opening words found in a message), or ``None``."""
+        core = one_line(_core(item)).replace("**", "")
+        probe = core[:_PROBE]
+        if len(probe) < 12 or "\0" in probe:
+            return None
+        found = self.joined.find(probe)
+        return self.at[bisect_right(self.starts, found) - 1] if found >= 0 else None
+
+    def reversal(self, item: str, at: int) -> tuple[int, str] | None:
+        """The first later word of the user's that reverses ``item`` (said at ``at``): ``(index, the sentences)``.
+        The user declining the call the decision led to, saying why in words that turn it down and name a thing of
+        it, reverses it; a later word of the user's reverses it when it says a reversal (:data:`_REVERSAL`) about
+        what it names (:data:`_SHARED` words in common)."""
+        wanted = _stems(_core(item))
+        after = bisect_right(self.user_at, at)
+        if after < len(self.users):
+            index, text, kind = self.users[after]
+            if kind == "declined" and _ANY_REVERSAL.search(text) and wanted & _stems(text):
+                return index, text
+        return next(((index, window) for index, window, stems in self.reversals
+                     if index > at and len(wanted & stems) >= _SHARED), None)
 
 
 _MOST_ITEMS = 40
-"""The newest items checked for a reversal: a summary shows the last ten of each list, and each item is looked for
-in every later message (n items in a region of n messages would be quadratic)."""
+"""The newest items checked for a reversal: a summary shows the last ten of each list, and each is compared with
+every reversal the user said."""
 
 
 def standing(items: Sequence[str], messages: Sequence[dict], *, earlier: Sequence[str] = (),
@@ -124,14 +142,14 @@ def standing(items: Sequence[str], messages: Sequence[dict], *, earlier: Sequenc
     any reversal in it counts."""
     if len(items) > _MOST_ITEMS:  # the older ones stay as they are (see _MOST_ITEMS)
         return [*items[:-_MOST_ITEMS], *standing(items[-_MOST_ITEMS:], messages, earlier=earlier, label=label)]
-    said = _said(messages)
+    said = _Said(_said(messages))
     before = set(earlier)
-    where = {item: -1 if item in before else _found_at(item, said) for item in items}
+    where = {item: -1 if item in before else said.found_at(item) for item in items}
     kept: list[str] = []
     told: set[int] = set()
     for item in items:
         at = where[item] if not item.startswith(f"{label}:") else None
-        reversed_by = _reversal(item, at, said) if at is not None else None
+        reversed_by = said.reversal(item, at) if at is not None else None
         if reversed_by is None:
             kept.append(item)
             continue
