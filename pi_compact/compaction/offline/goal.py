@@ -315,6 +315,47 @@ def go_ahead(text: str) -> bool:
             and all(word in _GO_AHEAD_WORDS or word in _ASIDE_WORDS for word in words))
 
 
+_APPROVAL_WORDS = 6
+"""At most this many words (:func:`word_count`, any script) make a reply short enough to be only an approval."""
+_APPROVAL_CHARS = 60
+_NOT_PLAIN_WORDS = re.compile(r"[\d`/\\=<>{}()\[\]@#$%^*|~+]|\w[._:]\w|[a-z][A-Z]")
+"""What plain words of assent never hold: a number, code, a path, a file name, an identifier (``a_b``, ``aB``)."""
+_REFUSAL_TOKENS = re.compile(r"(?:^|[\s,.!;:、，。！])(?:no|nope|not|don'?t|stop|wait|hold|never|non|nein|nicht|nee"
+                             r"|нет|не|いいえ|いや|だめ|ダメ|待って|不|别|等等|아니|아뇨|잠깐)(?=$|[\s,.!;:、，。！])",
+                             re.I)
+"""A handful of tokens that refuse or hold back in the languages agents are driven in most: a short reply with one
+of them is no approval ("no, not like that", "non", "待って", "아니")."""
+_ENGLISH_WORK = re.compile(r"\b(?:implement|add|fix|build|create|write|make|port|refactor|migrate|update|change|remove"
+                           r"|rename|test|debug|investigate|find|move|replace|delete|use|restore|commit|push|run|revert"
+                           r"|undo|merge|rebase|deploy|install|drop|skip|instead|rather)\b", re.I)
+"""Words of a short English reply that name work of its own ("ok, fix the tests"): a request, not an approval."""
+_PROPOSES = re.compile(r"\b(?:i (?:propose|suggest|recommend|can|could|would|'d|'ll|will|plan to)|i'd|i'll|(?:shall|should"
+                       r"|can|may) i|want me to|would you like|do you want|let me know|next,? i|my plan|the plan"
+                       r"|options?\b)", re.I)
+"""An answer's sentence that proposes what to do or offers to do it."""
+_PROPOSAL_SENTENCES = 3
+"""The last sentences of an answer looked at for what it proposed or asked."""
+
+
+def approves(reply: str, answer: str) -> bool:
+    """True for a reply that only approves what ``answer`` (the agent's last words before it) proposed or asked, in
+    any language: a go-ahead (:func:`go_ahead`), or a short reply of plain words (a few words at most; no number, no
+    code, path or identifier; no question; no refusal; no English word of work) right after an answer whose last
+    sentences ask the user or propose what to do ("ㅇㅋ. 알았어. 하나씩 하자", "vale, adelante", "はい、お願いします").
+    Told by its form and where it stands, not by a word list per language: the work is what was proposed, any
+    manner the reply adds ("one at a time") at most a constraint on it."""
+    if go_ahead(reply):
+        return True
+    stripped = " ".join(reply.split())
+    if not stripped or len(stripped) > _APPROVAL_CHARS or word_count(stripped) > _APPROVAL_WORDS:
+        return False
+    if "?" in stripped or "？" in stripped or _NOT_PLAIN_WORDS.search(stripped) or _REFUSAL_TOKENS.search(stripped) \
+            or _ENGLISH_WORK.search(stripped):
+        return False
+    closing = sentences(answer[-3000:])[-_PROPOSAL_SENTENCES:]
+    return any(s.rstrip("*_ )").endswith(("?", "？")) or _PROPOSES.search(s) for s in closing)
+
+
 _ASKS_FOR_WORK = re.compile(
     r"\b(?:(?:can|could|would|will|won'?t|wouldn'?t|cant|can'?t)\s{1,3}(?:you|we|u|ya)\b|(?:shall|should)\s{1,3}(?:we|i)\b"
     r"|(?:how|what) about\b|why not\b|(?:do|would) you mind\b|please\b|let'?s\b|lets\b)", re.I)
@@ -468,5 +509,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "approves", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -21,7 +21,7 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, go_ahead, moves_on, names_a_stage, only_asks, sets_work, task_goal,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, go_ahead, moves_on, names_a_stage, only_asks, sets_work, task_goal,
                    with_now, word_count)
 from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
@@ -581,7 +581,8 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         last = number == len(turns) - 1
         changed = worked_after or bool(turn.changed or turn.commits)
         worked = changed or (last and working)
-        command, short = request.startswith(COMMAND_PREFIX), word_count(request) < NUDGE_WORDS or go_ahead(request)
+        command = request.startswith(COMMAND_PREFIX)
+        short = word_count(request) < NUDGE_WORDS or approves(request, before.final_answer)
         asked = closing_question(before.final_answer) if before.commits and before.status in (DONE, ASKED) else ""
         if asked and (turn.reply or short):  # the agent asked what comes next once its work was in
             if not short:
