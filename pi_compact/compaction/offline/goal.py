@@ -489,6 +489,12 @@ def with_now(goal: str, now: str) -> str:
     return f"{base}{_NOW}{now}"
 
 
+def _asks_only(request: str) -> bool:
+    """True for a request that only asks, or whose goal line would (:func:`task_goal`: "do you have access to the
+    X skill? if so load it" reads as its question): a later request that sets work states the objective better."""
+    return only_asks(request) or only_asks(task_goal(request))
+
+
 def objective(requests: list[str], substantive, weighty=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
     asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
@@ -500,8 +506,12 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     # a request that states work of its own first; a short one ("push it up!") only when no request does
     weighty = weighty or sets_work
     heavy = [r for r in requests if weighty(r)]  # a question only asked is answered: work set comes before it
-    ordered = [r for r in heavy if not only_asks(r)] + [r for r in heavy if only_asks(r)]
-    for request in ordered + [r for r in requests if not weighty(r)]:
+    light = [r for r in requests if not weighty(r)]
+    # a reply long enough to set work (an answer to the agent's question that says what to build) states the
+    # objective better than a question that was only asked
+    replies = [r for r in light if sets_work(r) and not _asks_only(r)]
+    ordered = [r for r in heavy if not _asks_only(r)] + replies + [r for r in heavy if _asks_only(r)]
+    for request in ordered + [r for r in light if r not in replies]:
         if substantive(request):
             text = task_goal(request)
             if text:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .goal import go_ahead, sets_work
+from .goal import go_ahead, only_asks, sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
@@ -270,8 +270,9 @@ def _undone_rows(answer: str) -> str:
 
 def _unanswered_question(state: RegionState) -> str:
     """The question an earlier turn's answer asked that the user never answered: the reply put it off ("quick
-    question first: …") or asked something else ("hmm, could this be related?"), and no later request opens with
-    an answer ("yeah, let's …"). It still waits. Only the last :data:`_ASKED_BACK` turns are looked at, none
+    question first: …") or only asked something else ("hmm, could this be related?"), and no later request opens
+    with an answer ("yeah, let's …"). A reply that asks for work ("can't we do both?") answers it outside its
+    options. It still waits. Only the last :data:`_ASKED_BACK` turns are looked at, none
     before a commit (work done since settles more than the words show)."""
     last = len(state.turns) - 1
     for number in range(last - 1, max(last - 1 - _ASKED_BACK, -1), -1):
@@ -280,7 +281,9 @@ def _unanswered_question(state: RegionState) -> str:
             return ""
         reply = later[0].request.strip()
         asked = [s.replace("**", "") for s in sentences(turn.final_answer) if s.endswith(("?", "？"))]
-        if asked and (_DEFERRED.search(reply[:2000]) or reply.endswith(("?", "？"))):
+        # only a reply that puts it off or only asks about something else leaves it open; one that asks for work
+        # ("can't we do both?") or sets work ("just do whatever is simplest") settles it outside its options
+        if asked and (_DEFERRED.search(reply[:2000]) or (reply.endswith(("?", "？")) and only_asks(reply))):
             # the first question says what it is about; alone, "Want me to do that?" says nothing
             return clip_words(" … ".join([*asked[:1], *asked[1:][-1:]]), 300) if len(asked[0].split()) >= 6 else ""
     return ""
