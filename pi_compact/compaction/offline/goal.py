@@ -449,10 +449,8 @@ def task_goal(request: str, limit: int = 400) -> str:
     chosen = found[:opening]
     if chosen[-1].endswith((":", "：")) and opening < len(found):  # "… what effort it is to fix this:" and the thing
         chosen.append(found[opening])
-    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
-                        r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
     for sentence in found[opening:8]:
-        if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
+        if _INTENT.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
     if not any(_WORK.search(sentence) for sentence in chosen):  # the opening states a problem: the ask comes after
         ask = next((s for s in found[opening:_OPENING_SENTENCES + 1] if _IMPERATIVE.match(s)), "")
@@ -460,6 +458,9 @@ def task_goal(request: str, limit: int = 400) -> str:
     return _clip(" ".join(chosen), limit)
 
 
+_INTENT = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
+                     r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
+"""A sentence that says what the user wants done ("but I want it to be a skill", "can you add X")."""
 _IMPERATIVE = re.compile(r"\W{0,3}(?:please\s{1,3})?(?:implement|add|fix|build|create|write|make|port|refactor|migrate"
                          r"|update|change|remove|rename|debug|investigate|find|figure|set up|support|move|replace"
                          r"|delete|use|stop|restore)\b", re.I)
@@ -495,6 +496,12 @@ def _asks_only(request: str) -> bool:
     return only_asks(request) or only_asks(task_goal(request))
 
 
+def _asks_work(request: str) -> bool:
+    """True when a sentence of ``request`` says what the user wants done (:data:`_INTENT`) or opens with the work
+    (:data:`_IMPERATIVE`): a reply that sets work, not a remark in a discussion ("there was a code change clearly")."""
+    return any(_INTENT.search(s) or _IMPERATIVE.match(s) for s in sentences(request_words(request)[:4000]))
+
+
 def objective(requests: list[str], substantive, weighty=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
     asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
@@ -509,7 +516,7 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     light = [r for r in requests if not weighty(r)]
     # a reply long enough to set work (an answer to the agent's question that says what to build) states the
     # objective better than a question that was only asked
-    replies = [r for r in light if sets_work(r) and not _asks_only(r)]
+    replies = [r for r in light if sets_work(r) and not _asks_only(r) and _asks_work(r)]
     ordered = [r for r in heavy if not _asks_only(r)] + replies + [r for r in heavy if _asks_only(r)]
     for request in ordered + [r for r in light if r not in replies]:
         if substantive(request):

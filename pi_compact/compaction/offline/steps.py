@@ -56,8 +56,11 @@ _INTRO_CHARS = 120
 _LISTS = 2
 _LIST_ITEMS = 5
 _DEFERRED = re.compile(r"\b(?:(?:question|thing|check)s? first|first,? (?:a |one )?(?:quick )?(?:question|thing)"
-                       r"|before (?:that|we do that|you do that))\b", re.I)
-"""A reply that puts the agent's question off ("quick follow up question first: …")."""
+                       r"|before (?:that|we do that|you do that)|(?:pick|take) (?:this|it|that) up later"
+                       r"|(?:come back to|get back to|revisit|decide on) (?:this|it|that) later|for later|not now)\b",
+                       re.I)
+"""A reply that puts the agent's question off ("quick follow up question first: …", "write it up so I can pick this
+up later")."""
 _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|sure|go (?:ahead|for it)|do it|please"
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
