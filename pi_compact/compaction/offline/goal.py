@@ -333,6 +333,12 @@ _PROPOSES = re.compile(r"\b(?:i (?:propose|suggest|recommend|can|could|would|'d|
                        r"|can|may) i|want me to|would you like|do you want|let me know|next,? i|my plan|the plan"
                        r"|options?\b)", re.I)
 """An answer's sentence that proposes what to do or offers to do it."""
+_ASSENT_OPENING = re.compile(r"\W{0,3}(?:y(?:es|eah|ep|up|a)|ok(?:ay|ey)?|k|sure|alright|agreed|sounds good|go ahead"
+                             r"|go for it|do it|please|lgtm|oui|ja|si|vale|dale|d'accord|genau|claro|bueno|va|tak|da)\b",
+                             re.I)
+"""A reply in plain ASCII letters is read by its words, not its form alone: it approves only when it opens on one
+of the few assent tokens written in Latin letters ("ok", "yes", "vale", "d'accord", "ja"); "show me the diff" is a
+request. A reply in any other script or with letters outside ASCII is told by its form."""
 _PROPOSAL_SENTENCES = 3
 """The last sentences of an answer looked at for what it proposed or asked."""
 
@@ -343,15 +349,18 @@ def approves(reply: str, answer: str) -> bool:
     code, path or identifier; no question; no refusal; no English word of work) right after an answer whose last
     sentences ask the user or propose what to do ("ㅇㅋ. 알았어. 하나씩 하자", "vale, adelante", "はい、お願いします").
     Told by its form and where it stands, not by a word list per language: the work is what was proposed, any
-    manner the reply adds ("one at a time") at most a constraint on it."""
+    manner the reply adds ("one at a time") at most a constraint on it. A reply all in ASCII letters opens on an
+    assent (:data:`_ASSENT_OPENING`): English is read by its words ("show me the diff" asks for work)."""
     if go_ahead(reply):
         return True
     stripped = " ".join(reply.split())
     if not stripped or len(stripped) > _APPROVAL_CHARS or word_count(stripped) > _APPROVAL_WORDS:
         return False
     if "?" in stripped or "？" in stripped or _NOT_PLAIN_WORDS.search(stripped) or _REFUSAL_TOKENS.search(stripped) \
-            or _ENGLISH_WORK.search(stripped):
+            or _ENGLISH_WORK.search(stripped) or _QUESTION_OPENING.match(stripped):
         return False
+    if stripped.isascii() and not _ASSENT_OPENING.match(stripped):
+        return False  # English words any list of ours can read: a reply of them that opens on no assent is a request
     closing = sentences(answer[-3000:])[-_PROPOSAL_SENTENCES:]
     return any(s.rstrip("*_ )").endswith(("?", "？")) or _PROPOSES.search(s) for s in closing)
 

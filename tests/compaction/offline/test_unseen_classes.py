@@ -69,7 +69,8 @@ def test_a_short_reply_to_a_proposal_approves_it(reply: str) -> None:
 
 
 @pytest.mark.parametrize("reply", ["ok, fix the tests", "no, not like that", "아니", "non", "do it in src/a.py",
-                                   "what about billing?", "use version 2"])
+                                   "what about billing?", "use version 2", "show me the diff",
+                                   "whats the status now", "later", "아니, 잠깐"])
 def test_a_refusal_a_question_or_work_of_its_own_is_no_approval(reply: str) -> None:
     assert not approves(reply, PROPOSAL)
 
