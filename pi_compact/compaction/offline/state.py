@@ -825,8 +825,9 @@ def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
     """What a bare go-ahead the region ends on stands for (see :attr:`RegionState.resumed`): the question the agent
     ended the turn before on, which it answers; else the latest earlier request that is no go-ahead itself."""
     before = real[-2] if len(real) > 1 else None
-    approved = bool(before and approves(real[-1].request, before.final_answer))  # "vale, adelante" to a proposal
-    if not real or not (go_ahead(real[-1].request) or approved):
+    bare = bool(real) and go_ahead(real[-1].request)
+    approved = bool(before and not bare and approves(real[-1].request, before.final_answer))  # "vale, adelante"
+    if not (bare or approved):
         return {}
     question = closing_question(before.final_answer) if before else ""
     if before and (before.status == ASKED or question or approved):
