@@ -527,7 +527,8 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     # objective better than a question that was only asked
     replies = [r for r in light if sets_work(r) and not _asks_only(r) and _asks_work(r)]
     ordered = [r for r in heavy if not _asks_only(r)] + replies + [r for r in heavy if _asks_only(r)]
-    for request in ordered + [r for r in light if r not in replies]:
+    replied = set(replies)  # (a set: a session of thousands of short requests stays linear)
+    for request in ordered + [r for r in light if r not in replied]:
         if substantive(request):
             text = task_goal(request)
             if text:

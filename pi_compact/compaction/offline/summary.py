@@ -21,7 +21,7 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, go_ahead, moves_on, names_a_stage, only_asks, sets_work, task_goal,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, moves_on, names_a_stage, only_asks, sets_work, task_goal,
                    with_now, word_count)
 from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing

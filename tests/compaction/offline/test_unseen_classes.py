@@ -126,3 +126,19 @@ def test_a_question_put_off_stays_open() -> None:
                 assistant(call("r", "read", path="README.md")), result("r", "read", "# Reports\n")]
     steps = "\n".join(items(summarize(messages), "## Next Steps"))
     assert "keep the old" in steps
+
+
+# -- growth: the goal's order of requests stays linear in their number -------------------------------------------
+
+def test_the_objective_grows_linearly_in_replies_that_set_work() -> None:
+    from pi_compact.compaction.offline.goal import objective
+
+    from tests.growth import growth
+
+    def build(size: int):
+        requests = ["do you have access to the release skill?"] + [
+            f"but I want the changelog entry {n} grouped by scope and written out" for n in range(size)]
+        return lambda: objective(requests, lambda r: True, lambda r: False)
+
+    found = growth("objective over many replies", build, 300, runs=3)
+    assert found.linear, str(found)
