@@ -6,6 +6,8 @@ a reply that asks for work settles the agent's question (steps.py)."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pi_compact.compaction.offline.goal import approves, is_request, request_words
 
@@ -73,6 +75,11 @@ def test_a_short_reply_to_a_proposal_approves_it(reply: str) -> None:
                                    "whats the status now", "later", "아니, 잠깐"])
 def test_a_refusal_a_question_or_work_of_its_own_is_no_approval(reply: str) -> None:
     assert not approves(reply, PROPOSAL)
+
+
+@given(reply=st.text(max_size=80), answer=st.text(max_size=300))
+def test_approves_takes_any_text(reply: str, answer: str) -> None:
+    assert approves(reply, answer) in (True, False)
 
 
 def test_a_short_reply_after_a_report_is_no_approval() -> None:
