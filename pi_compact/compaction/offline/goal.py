@@ -315,6 +315,56 @@ def go_ahead(text: str) -> bool:
             and all(word in _GO_AHEAD_WORDS or word in _ASIDE_WORDS for word in words))
 
 
+_APPROVAL_WORDS = 6
+"""At most this many words (:func:`word_count`, any script) make a reply short enough to be only an approval."""
+_APPROVAL_CHARS = 60
+_NOT_PLAIN_WORDS = re.compile(r"[\d`/\\=<>{}()\[\]@#$%^*|~+]|\w[._:]\w|[a-z][A-Z]")
+"""What plain words of assent never hold: a number, code, a path, a file name, an identifier (``a_b``, ``aB``)."""
+_REFUSAL_TOKENS = re.compile(r"(?:^|[\s,.!;:、，。！])(?:no|nope|not|don'?t|stop|wait|hold|never|non|nein|nicht|nee"
+                             r"|нет|не|いいえ|いや|だめ|ダメ|待って|不|别|等等|아니|아뇨|잠깐)(?=$|[\s,.!;:、，。！])",
+                             re.I)
+"""A handful of tokens that refuse or hold back in the languages agents are driven in most: a short reply with one
+of them is no approval ("no, not like that", "non", "待って", "아니")."""
+_ENGLISH_WORK = re.compile(r"\b(?:implement|add|fix|build|create|write|make|port|refactor|migrate|update|change|remove"
+                           r"|rename|test|debug|investigate|find|move|replace|delete|use|restore|commit|push|run|revert"
+                           r"|undo|merge|rebase|deploy|install|drop|skip|instead|rather)\b", re.I)
+"""Words of a short English reply that name work of its own ("ok, fix the tests"): a request, not an approval."""
+_PROPOSES = re.compile(r"\b(?:i (?:propose|suggest|recommend|can|could|would|'d|'ll|will|plan to)|i'd|i'll|(?:shall|should"
+                       r"|can|may) i|want me to|would you like|do you want|let me know|next,? i|my plan|the plan"
+                       r"|options?\b)", re.I)
+"""An answer's sentence that proposes what to do or offers to do it."""
+_ASSENT_OPENING = re.compile(r"\W{0,3}(?:y(?:es|eah|ep|up|a)|ok(?:ay|ey)?|k|sure|alright|agreed|sounds good|go ahead"
+                             r"|go for it|do it|please|lgtm|oui|ja|si|vale|dale|d'accord|genau|claro|bueno|va|tak|da)\b",
+                             re.I)
+"""A reply in plain ASCII letters is read by its words, not its form alone: it approves only when it opens on one
+of the few assent tokens written in Latin letters ("ok", "yes", "vale", "d'accord", "ja"); "show me the diff" is a
+request. A reply in any other script or with letters outside ASCII is told by its form."""
+_PROPOSAL_SENTENCES = 3
+"""The last sentences of an answer looked at for what it proposed or asked."""
+
+
+def approves(reply: str, answer: str) -> bool:
+    """True for a reply that only approves what ``answer`` (the agent's last words before it) proposed or asked, in
+    any language: a go-ahead (:func:`go_ahead`), or a short reply of plain words (a few words at most; no number, no
+    code, path or identifier; no question; no refusal; no English word of work) right after an answer whose last
+    sentences ask the user or propose what to do ("ㅇㅋ. 알았어. 하나씩 하자", "vale, adelante", "はい、お願いします").
+    Told by its form and where it stands, not by a word list per language: the work is what was proposed, any
+    manner the reply adds ("one at a time") at most a constraint on it. A reply all in ASCII letters opens on an
+    assent (:data:`_ASSENT_OPENING`): English is read by its words ("show me the diff" asks for work)."""
+    if go_ahead(reply):
+        return True
+    stripped = " ".join(reply.split())
+    if not stripped or len(stripped) > _APPROVAL_CHARS or word_count(stripped) > _APPROVAL_WORDS:
+        return False
+    if "?" in stripped or "？" in stripped or _NOT_PLAIN_WORDS.search(stripped) or _REFUSAL_TOKENS.search(stripped) \
+            or _ENGLISH_WORK.search(stripped) or _QUESTION_OPENING.match(stripped):
+        return False
+    if stripped.isascii() and not _ASSENT_OPENING.match(stripped):
+        return False  # English words any list of ours can read: a reply of them that opens on no assent is a request
+    closing = sentences(answer[-3000:])[-_PROPOSAL_SENTENCES:]
+    return any(s.rstrip("*_ )").endswith(("?", "？")) or _PROPOSES.search(s) for s in closing)
+
+
 _ASKS_FOR_WORK = re.compile(
     r"\b(?:(?:can|could|would|will|won'?t|wouldn'?t|cant|can'?t)\s{1,3}(?:you|we|u|ya)\b|(?:shall|should)\s{1,3}(?:we|i)\b"
     r"|(?:how|what) about\b|why not\b|(?:do|would) you mind\b|please\b|let'?s\b|lets\b)", re.I)
@@ -408,10 +458,8 @@ def task_goal(request: str, limit: int = 400) -> str:
     chosen = found[:opening]
     if chosen[-1].endswith((":", "：")) and opening < len(found):  # "… what effort it is to fix this:" and the thing
         chosen.append(found[opening])
-    intent = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
-                        r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
     for sentence in found[opening:8]:
-        if intent.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
+        if _INTENT.search(sentence) and len(chosen) < 3 and len(" ".join(chosen)) + len(sentence) < limit:
             chosen.append(sentence)
     if not any(_WORK.search(sentence) for sentence in chosen):  # the opening states a problem: the ask comes after
         ask = next((s for s in found[opening:_OPENING_SENTENCES + 1] if _IMPERATIVE.match(s)), "")
@@ -419,6 +467,9 @@ def task_goal(request: str, limit: int = 400) -> str:
     return _clip(" ".join(chosen), limit)
 
 
+_INTENT = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
+                     r"could you|help me|the goal|goal is|interested in|i'm trying|we're trying)\b", re.I)
+"""A sentence that says what the user wants done ("but I want it to be a skill", "can you add X")."""
 _IMPERATIVE = re.compile(r"\W{0,3}(?:please\s{1,3})?(?:implement|add|fix|build|create|write|make|port|refactor|migrate"
                          r"|update|change|remove|rename|debug|investigate|find|figure|set up|support|move|replace"
                          r"|delete|use|stop|restore)\b", re.I)
@@ -448,6 +499,18 @@ def with_now(goal: str, now: str) -> str:
     return f"{base}{_NOW}{now}"
 
 
+def _asks_only(request: str) -> bool:
+    """True for a request that only asks, or whose goal line would (:func:`task_goal`: "do you have access to the
+    X skill? if so load it" reads as its question): a later request that sets work states the objective better."""
+    return only_asks(request) or only_asks(task_goal(request))
+
+
+def _asks_work(request: str) -> bool:
+    """True when a sentence of ``request`` says what the user wants done (:data:`_INTENT`) or opens with the work
+    (:data:`_IMPERATIVE`): a reply that sets work, not a remark in a discussion ("there was a code change clearly")."""
+    return any(_INTENT.search(s) or _IMPERATIVE.match(s) for s in sentences(request_words(request)[:4000]))
+
+
 def objective(requests: list[str], substantive, weighty=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
     asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
@@ -459,8 +522,13 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     # a request that states work of its own first; a short one ("push it up!") only when no request does
     weighty = weighty or sets_work
     heavy = [r for r in requests if weighty(r)]  # a question only asked is answered: work set comes before it
-    ordered = [r for r in heavy if not only_asks(r)] + [r for r in heavy if only_asks(r)]
-    for request in ordered + [r for r in requests if not weighty(r)]:
+    light = [r for r in requests if not weighty(r)]
+    # a reply long enough to set work (an answer to the agent's question that says what to build) states the
+    # objective better than a question that was only asked
+    replies = [r for r in light if sets_work(r) and not _asks_only(r) and _asks_work(r)]
+    ordered = [r for r in heavy if not _asks_only(r)] + replies + [r for r in heavy if _asks_only(r)]
+    replied = set(replies)  # (a set: a session of thousands of short requests stays linear)
+    for request in ordered + [r for r in light if r not in replied]:
         if substantive(request):
             text = task_goal(request)
             if text:
@@ -468,5 +536,5 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "approves", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

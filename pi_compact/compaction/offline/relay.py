@@ -8,6 +8,14 @@ Read as it stands, such a message is either no request at all (a message that op
 markup) or a request that starts with the bridge's metadata. The envelope is told by its form (metadata, then a
 body), the platform's name being one sign of it among ``#channel`` and ``@handle``; what is inside is the body.
 A harness's own notices (a reminder, a hook's output, a task notification) carry no sender: they stay markup.
+
+An envelope need not name its sender: an agent team delivers a teammate's or the lead's words as one element whose
+tag says it is a message (``<teammate-message teammate_id="lead">…</teammate-message>``, ``<message>``,
+``<inbound-message>``, ``<user-input>``, ``<task>``), with or without attributes. Such a tag is told by its name's
+last word (a message, a request, a task, a prompt, a query; an input only when the user's), a harness's notice by a
+word of its own (``task-notification``, ``command-message``, ``local-command-stdout``, ``system-reminder``,
+``bash-input``, a hook's output): these stay markup. A body that is only a protocol object of the team's
+(``{"type": "idle_notification", …}``) is no request either.
 """
 
 from __future__ import annotations
@@ -28,7 +36,16 @@ _FROM_LINE = re.compile(r"(?:new[ \t]{1,3})?(?:message|dm|direct message|mention
 _MAIL_FROM = re.compile(r"from:[ \t]{0,3}\S[^\n]{0,200}\n", re.I)
 _MAIL_FIELD = re.compile(r"(?:to|cc|date|subject|reply-to|message-id):[ \t]{0,3}[^\n]{0,300}\n", re.I)
 _OPEN_TAG = re.compile(r"<([A-Za-z][\w-]{0,30})((?:\s{1,5}[\w:-]{1,40}=(?:\"[^\"\n]{0,200}\"|'[^'\n]{0,200}'))"
-                       r"{1,12})\s{0,5}>")
+                       r"{0,12})\s{0,5}>")
+_ENVELOPE_NOUNS = frozenset("message msg request task prompt query".split())
+"""The last word of a tag's name that says the element is a message to the agent (``teammate-message``, ``task``).
+Not "instructions": Codex injects a project's AGENTS.md as ``<user_instructions>``, standing rules, no request."""
+_USER_WORDS = frozenset("user human".split())
+"""An input tag is the user's words when named for them (``user-input``, ``human_input``)."""
+_NOTICE_WORDS = frozenset("command local system hook bash shell tool notification reminder stdout stderr output "
+                          "result error status caveat".split())
+"""Words of a tag's name that make it a harness's notice, not a message (``task-notification``, ``command-message``,
+``local-command-stdout``, ``bash-input``, ``user-prompt-submit-hook``)."""
 _SENDER_ATTRIBUTE = re.compile(r"\s(?:from|sender|user|username|author|source|platform|channel|chat|chat_id|room"
                                r"|thread)=", re.I)
 """Attributes that say who sent a message and where: a relay's tag, not a harness's notice."""
@@ -87,13 +104,14 @@ def _mail(text: str) -> str:
 
 
 def _tagged(text: str) -> str:
-    """The bodies of the message's tags whose attributes name a sender or a channel, when the message is nothing
-    but such tags (a batch of relayed messages is one request of their bodies, in order)."""
+    """The bodies of the message's tags whose attributes name a sender or a channel, or whose name says they carry
+    a message (:func:`_envelope_name`), when the message is nothing but such tags (a batch of relayed messages is
+    one request of their bodies, in order)."""
     bodies: list[str] = []
     position = 0
     while position < len(text):
         tag = _OPEN_TAG.match(text, position)
-        if not tag or not _SENDER_ATTRIBUTE.search(tag.group(2)):
+        if not tag or not (_SENDER_ATTRIBUTE.search(tag.group(2)) or _envelope_name(tag.group(1))):
             return ""
         end = text.find(f"</{tag.group(1)}>", tag.end())
         if end < 0:
@@ -102,7 +120,27 @@ def _tagged(text: str) -> str:
         position = end + len(tag.group(1)) + 3
         while position < len(text) and text[position].isspace():
             position += 1
-    return "\n\n".join(body for body in bodies if body)
+    return "\n\n".join(body for body in bodies if body and not _protocol_object(body))
+
+
+def _envelope_name(name: str) -> bool:
+    """True for a tag whose name says it carries a message to the agent (see the module docstring)."""
+    words = [word for word in re.split(r"[-_]", name.lower()) if word]
+    if not words or _NOTICE_WORDS.intersection(words):
+        return False
+    return words[-1] in _ENVELOPE_NOUNS or (words[-1] == "input" and bool(_USER_WORDS.intersection(words)))
+
+
+def _protocol_object(body: str) -> bool:
+    """True for a body that is a JSON object of a team's protocol (``{"type": "idle_notification", …}``): it has a
+    type and no text for a person to read."""
+    if not (body.startswith("{") and body.endswith("}")):
+        return False
+    try:
+        value = orjson.loads(body)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "type" in value and not any(key in value for key in _BODY_KEYS)
 
 
 def _json_body(text: str) -> str:

@@ -21,7 +21,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
                     is_scratch, is_shell_tool, message_dicts, shell_command)
 from .clause import request_clause
 from .gates import commit_gates
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, go_ahead, objective, only_asks, sets_work, user_requests,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
                     names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices,
@@ -845,13 +845,16 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
 def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
     """What a bare go-ahead the region ends on stands for (see :attr:`RegionState.resumed`): the question the agent
     ended the turn before on, which it answers; else the latest earlier request that is no go-ahead itself."""
-    if not real or not go_ahead(real[-1].request):
-        return {}
     before = real[-2] if len(real) > 1 else None
+    bare = bool(real) and go_ahead(real[-1].request)
+    approved = bool(before and not bare and approves(real[-1].request, before.final_answer))  # "vale, adelante"
+    if not (bare or approved):
+        return {}
     question = closing_question(before.final_answer) if before else ""
-    if before and (before.status == ASKED or question):
+    if before and (before.status == ASKED or question or approved):
         # the proposal it accepts says what ("Want me to proceed with this change?" points back to it)
-        agreed = accepted_proposal(before.final_answer, real[-1].request)
+        agreed = accepted_proposal(before.final_answer, real[-1].request) or (
+            approved and accepted_proposal(before.final_answer, "yes"))  # words no list knows: a plain yes by form
         return {"answers_question": clip_words(agreed or question or before.final_answer, 300)}
     earlier = next((t.request.strip() for t in reversed(real[:-1]) if not go_ahead(t.request)), "")
     return {"resumed": earlier}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .goal import go_ahead, sets_work
+from .goal import go_ahead, only_asks, sets_work
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
@@ -56,8 +56,11 @@ _INTRO_CHARS = 120
 _LISTS = 2
 _LIST_ITEMS = 5
 _DEFERRED = re.compile(r"\b(?:(?:question|thing|check)s? first|first,? (?:a |one )?(?:quick )?(?:question|thing)"
-                       r"|before (?:that|we do that|you do that))\b", re.I)
-"""A reply that puts the agent's question off ("quick follow up question first: …")."""
+                       r"|before (?:that|we do that|you do that)|(?:pick|take) (?:this|it|that) up later"
+                       r"|(?:come back to|get back to|revisit|decide on) (?:this|it|that) later|for later|not now)\b",
+                       re.I)
+"""A reply that puts the agent's question off ("quick follow up question first: …", "write it up so I can pick this
+up later")."""
 _ANSWER_OPENING = re.compile(r"^\W{0,3}(?:y(?:es|eah|ep|up)|no(?:pe)?|ok(?:ay)?|sure|go (?:ahead|for it)|do it|please"
                              r"|option|the (?:first|second)|both|neither|sounds good|agreed|correct|right)\b", re.I)
 """A reply that opens with an answer ("yes, but what about …?")."""
@@ -270,8 +273,9 @@ def _undone_rows(answer: str) -> str:
 
 def _unanswered_question(state: RegionState) -> str:
     """The question an earlier turn's answer asked that the user never answered: the reply put it off ("quick
-    question first: …") or asked something else ("hmm, could this be related?"), and no later request opens with
-    an answer ("yeah, let's …"). It still waits. Only the last :data:`_ASKED_BACK` turns are looked at, none
+    question first: …") or only asked something else ("hmm, could this be related?"), and no later request opens
+    with an answer ("yeah, let's …"). A reply that asks for work ("can't we do both?") answers it outside its
+    options. It still waits. Only the last :data:`_ASKED_BACK` turns are looked at, none
     before a commit (work done since settles more than the words show)."""
     last = len(state.turns) - 1
     for number in range(last - 1, max(last - 1 - _ASKED_BACK, -1), -1):
@@ -280,7 +284,9 @@ def _unanswered_question(state: RegionState) -> str:
             return ""
         reply = later[0].request.strip()
         asked = [s.replace("**", "") for s in sentences(turn.final_answer) if s.endswith(("?", "？"))]
-        if asked and (_DEFERRED.search(reply[:2000]) or reply.endswith(("?", "？"))):
+        # only a reply that puts it off or only asks about something else leaves it open; one that asks for work
+        # ("can't we do both?") or sets work ("just do whatever is simplest") settles it outside its options
+        if asked and (_DEFERRED.search(reply[:2000]) or (reply.endswith(("?", "？")) and only_asks(reply))):
             # the first question says what it is about; alone, "Want me to do that?" says nothing
             return clip_words(" … ".join([*asked[:1], *asked[1:][-1:]]), 300) if len(asked[0].split()) >= 6 else ""
     return ""

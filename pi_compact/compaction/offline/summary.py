@@ -21,7 +21,7 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, go_ahead, moves_on, names_a_stage, only_asks, sets_work, task_goal,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, moves_on, names_a_stage, only_asks, sets_work, task_goal,
                    with_now, word_count)
 from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
@@ -545,12 +545,24 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
     are quoted under Critical Context). An objective whose work was finished and committed in the region says so,
     so that the next agent does not take it up again."""
     objective = _objective(state, merged, first_request)
-    now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or state.goal_now
+    now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or _later(state, state.goal_now)
     if now and objective == state.goal and _committed(state.turns, state.goal_request):
         objective = f"{objective}{_FINISHED_MARK}"  # history, said as such: the "now" is the objective
     elif now and objective not in now and moves_on(now) and names_a_stage(objective):
         return now  # the user moved on ("now Phase 30", a new plan file): the earlier stage is no goal any more
     return with_now(objective, now)
+
+
+def _later(state: RegionState, now: str) -> str:
+    """``now`` unless it comes from a request before the goal's own (a question-only request the goal passed over
+    for the work a later reply set): what the user asks for now is never older than the objective."""
+    if not now or not state.goal_request:
+        return now
+    flat = [" ".join(turn.request.split()) for turn in state.turns]
+    goal = next((n for n, request in enumerate(flat) if request == " ".join(state.goal_request.split())), -1)
+    said = " ".join(now.rstrip("…").split())
+    at = max((n for n, request in enumerate(flat) if said and said in request), default=len(flat))
+    return "" if at < goal else now
 
 
 def _undo_now(turns: tuple[Turn, ...]) -> str:
@@ -581,7 +593,8 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
         last = number == len(turns) - 1
         changed = worked_after or bool(turn.changed or turn.commits)
         worked = changed or (last and working)
-        command, short = request.startswith(COMMAND_PREFIX), word_count(request) < NUDGE_WORDS or go_ahead(request)
+        command = request.startswith(COMMAND_PREFIX)
+        short = word_count(request) < NUDGE_WORDS or approves(request, before.final_answer)
         asked = closing_question(before.final_answer) if before.commits and before.status in (DONE, ASKED) else ""
         if asked and (turn.reply or short):  # the agent asked what comes next once its work was in
             if not short:
