@@ -324,6 +324,9 @@ def _named_files(error: str) -> Iterator[str]:
                 yield text[:cut]
 
 
+_NOT_OURS_MARK = " (pre-existing, not of this change, the agent said)"
+
+
 def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
                       names: PathNames, reported: Any = None,
                       messages: Sequence[dict] = ()) -> tuple[list[str], list[str]]:
@@ -341,7 +344,8 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
             continue
         label = action_label(attempt, names)
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing
-        fixed = fixed_later[position] or changed_since[position] or turned_back(attempt) or attempt.index in said
+        fixed = (fixed_later[position] or changed_since[position] or turned_back(attempt)
+                 or attempt.index in said.settled)
         findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
         looked = attempt.lookup or _looks_up(attempt.tool) or asks_for_program(attempt)
         if fixed or looked or settled_in_turn(attempt.index) or findings:
@@ -349,7 +353,8 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
             resolved[label] = None
         else:
             resolved.pop(label, None)
-            open_errors[label] = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
+            line = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
+            open_errors[label] = line + _NOT_OURS_MARK if attempt.index in said.not_ours else line
     return list(open_errors.values()), list(resolved)
 
 

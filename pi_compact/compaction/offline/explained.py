@@ -1,19 +1,22 @@
-"""Failures the agent's own words settle: one it explained as expected or not of this work ("that error is expected:
-the test checks the failure path", "the warning is harmless", "pre-existing failure, unrelated to this change"),
-and one it said it routes around ("the MCP server is down; reading the file directly", "let me try a different
-approach") when a later call of the same role then succeeded.
+"""Failures the agent's own words settle or place: one it explained as expected ("that error is expected: the test
+checks the failure path", "the warning is harmless"), one it said is not of this work ("pre-existing failure,
+unrelated to this change"), and one it said it routes around ("the MCP server is down; reading the file directly",
+"let me try a different approach") when a later call of the same role then succeeded.
 
-A failure the agent explained is no open error of the work (it is the reason the agent went on); one routed around
-is history once the other way did the job. The role of a call (search, read, fetch, a check's kind) is told by what
-the tool or command is for (:mod:`.jobs`), never by one tool's name: Claude Code's Grep and Glob, an MCP server's
-``mcp__srv__search_code``, ``rg`` in a shell and a sub-agent sent to explore all search. Writing has no role here: a
-file is settled by the same file changed since (:mod:`.errors`), not by another file written.
+A failure the agent explained as expected is no open error of the work (it is the reason the agent went on); one
+routed around is history once the other way did the job. A failure the agent called pre-existing or unrelated is
+still a failure: the check still fails, and a rule such as "do not report done until `task ci` passes" still meets
+it, so it stays open, marked as not of this change. The role of a call (search, read, fetch, a check's kind) is told
+by what the tool or command is for (:mod:`.jobs`), never by one tool's name: Claude Code's Grep and Glob, an MCP
+server's ``mcp__srv__search_code``, ``rg`` in a shell and a sub-agent sent to explore all search. Writing has no role
+here: a file is settled by the same file changed since (:mod:`.errors`), not by another file written.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ...accessors import content_text
 from .facts import Attempt, is_shell_tool
@@ -22,21 +25,27 @@ from .shell import command_words, shell_effects
 
 READ, FETCH = "read", "fetch"
 
-_EXPLAINED = re.compile(
+_EXPECTED = re.compile(
     r"\b(?:this|that|the|these|those|it|which|both)(?:\s[\w-]{1,30}){0,3}?(?:\s(?:is|are|was|were|seems?|looks?)|'s|'re)"
-    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:(?:expected|harmless|benign|pre-?existing)\b(?!\sto\b)"
-    r"|expected to (?:fail|error|exit|raise|throw|be rejected)\b|unrelated\b|not related\b|safe to ignore\b)"
-    r"|\bpre-?existing(?:\s[\w-]{1,30}){0,2}?\s(?:failures?|errors?|issues?|problems?|warnings?|bugs?)\b"
-    r"|\b(?:unrelated|not related) to (?:this|our|my|the|these|your) (?:change|work|task|fix|pr|refactor|edit)"
-    r"|\bnot (?:caused|introduced) by (?:this|our|my|the|these) (?:change|work|edit|fix)"
+    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:(?:expected|harmless|benign)\b(?!\sto\b)"
+    r"|expected to (?:fail|error|exit|raise|throw|be rejected)\b|safe to ignore\b)"
     r"|\b(?:fail(?:s|ed|ures?)?|errors?(?:ed)?|exit(?:s|ed)?|rejected|raised?) as expected\b"
     r"|\bcan (?:safely )?be (?:safely )?ignored\b",
     re.I,
 )
-"""The agent's words that a failure is expected, harmless, or not of this work: "that error is expected", "the
-warning is harmless", "these are pre-existing failures", "unrelated to this change", "fails as expected", "can be
-safely ignored"; not "is expected to pass", "unexpected", "is not expected". Not "intentional" nor "by design"
-either: those say the code behaves as meant, and the failing check is what to change."""
+"""The agent's words that a failure is expected or harmless: "that error is expected", "the warning is harmless",
+"fails as expected", "can be safely ignored"; not "is expected to pass", "unexpected", "is not expected". Not
+"intentional" nor "by design" either: those say the code behaves as meant, and the failing check is what to change."""
+_NOT_OURS = re.compile(
+    r"\b(?:this|that|the|these|those|it|which|both)(?:\s[\w-]{1,30}){0,3}?(?:\s(?:is|are|was|were|seems?|looks?)|'s|'re)"
+    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:pre-?existing\b|unrelated\b|not related\b)"
+    r"|\bpre-?existing(?:\s[\w-]{1,30}){0,2}?\s(?:failures?|errors?|issues?|problems?|warnings?|bugs?)\b"
+    r"|\b(?:unrelated|not related) to (?:this|our|my|the|these|your) (?:change|work|task|fix|pr|refactor|edit)"
+    r"|\bnot (?:caused|introduced) by (?:this|our|my|the|these) (?:change|work|edit|fix)",
+    re.I,
+)
+"""The agent's words that a failure is not of this work: "these are pre-existing failures", "unrelated to this
+change", "not introduced by this change". The failure stays open, marked so (see the module docstring)."""
 _STILL_TO_FIX = re.compile(r"\b(?:let me|let's|I'll|I will|I need to|we need to|I should|we should|needs? to be)"
                            r"\s(?:\w{1,30}\s){0,2}?(?:fix|update|change|adjust|rewrite|correct)\w{0,3}\b", re.I)
 """Words that a change is still to make ("this is expected since we renamed it; let me update the test"): the
@@ -97,15 +106,26 @@ def _routable(attempt: Attempt) -> frozenset[str]:
     return found & _LOOKING if is_shell_tool(attempt.tool) else found
 
 
-def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> dict[int, Attempt | None]:
-    """The indices of the failed ``attempts`` the agent's words settle (see the module docstring), each with the
-    later call that did its job another way (``None`` for one the agent explained). One pass over the messages: a
+@dataclass(frozen=True)
+class AgentWords:
+    """What the agent's words say of the region's failures, by the index of the failed call."""
+
+    settled: dict[int, Attempt | None]
+    """Failures settled: each with the later call that did its job another way, ``None`` for one explained as
+    expected."""
+    not_ours: frozenset[int]
+    """Failures the agent said are not of this work (pre-existing, unrelated): still open."""
+
+
+def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> AgentWords:
+    """What the agent's words say of the failed ``attempts`` (see the module docstring). One pass over the messages: a
     failure waits for the agent's next few texts, then, when they route around it, for a later success of one of
     its roles; each failure is taken out once, so the cost is that of the messages and the attempts."""
     at: dict[int, list[Attempt]] = {}
     for attempt in attempts:
         at.setdefault(attempt.index, []).append(attempt)
     settled: dict[int, Attempt | None] = {}
+    not_ours: set[int] = set()
     pending: list[tuple[Attempt, int]] = []  # a failure and how many texts of the agent's came since
     waiting: dict[str, list[int]] = {}  # a role -> the failures a success of that role settles
     for index, message in enumerate(messages):
@@ -125,8 +145,12 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> d
         if _STILL_TO_FIX.search(text):
             pending = []  # the agent takes the failures on: a later word of "pre-existing" is about others
             continue
-        if _EXPLAINED.search(text):
+        if _EXPECTED.search(text):
             settled.update(dict.fromkeys((attempt.index for attempt, _ in pending), None))
+            pending = []
+            continue
+        if _NOT_OURS.search(text):
+            not_ours.update(attempt.index for attempt, _ in pending)
             pending = []
             continue
         routed = _ROUTED.search(text) is not None
@@ -135,7 +159,7 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> d
                 for role in _routable(attempt):
                     waiting.setdefault(role, []).append(attempt.index)
         pending = [(attempt, seen + 1) for attempt, seen in pending if seen + 1 < _TEXTS]
-    return settled
+    return AgentWords(settled, frozenset(not_ours))
 
 
-__all__ = ["FETCH", "READ", "roles", "settled_by_words"]
+__all__ = ["FETCH", "READ", "AgentWords", "roles", "settled_by_words"]

@@ -111,10 +111,15 @@ FAILURES = [
 ]
 EXPLAINED = [
     "That error is expected — the script rejects bad headers, which is the failure path the new test checks.",
-    "That lint error is pre-existing in src/legacy/old.js, unrelated to this change.",
     "The warning is harmless: it refers to a page removed on purpose.",
-    "These are pre-existing failures; they fail on main too.",
     "It fails as expected, since the fixture is missing on purpose.",
+    "This can be safely ignored: the fixture is missing on purpose.",
+]
+NOT_OURS = [
+    "That lint error is pre-existing in src/legacy/old.js, unrelated to this change.",
+    "These are pre-existing failures; they fail on main too.",
+    "The failure is unrelated to our change.",
+    "Those errors were not introduced by this change.",
 ]
 NOT_EXPLAINED = [
     "That error is unexpected; let me look at the parser.",
@@ -144,14 +149,25 @@ def test_a_failure_the_agent_did_not_explain_away_stays_open(words: str) -> None
     assert _open(summarize(_explained(*FAILURES[0], words)))
 
 
-def test_a_failure_the_agent_took_on_is_not_settled_by_a_later_word_about_others() -> None:
-    messages = _explained(*FAILURES[0], EXPLAINED[3], before="The parser rejects the header; let me fix the parser.")
-    assert _open(summarize(messages))
+@pytest.mark.parametrize("words", NOT_OURS)
+@pytest.mark.parametrize(("command", "error"), FAILURES)
+def test_a_failure_the_agent_called_pre_existing_stays_open_marked_so(command: str, error: str, words: str) -> None:
+    """The check still fails: a continuing agent held to "run it until it passes" meets it again."""
+    found = _open(summarize(_explained(command, error, words)))
+    assert found and all("pre-existing, not of this change" in line for line in found)
+
+
+def test_a_failure_the_agent_took_on_is_not_marked_by_a_later_word_about_others() -> None:
+    messages = _explained(*FAILURES[0], NOT_OURS[1], before="The parser rejects the header; let me fix the parser.")
+    found = _open(summarize(messages))
+    assert found and not any("pre-existing" in line for line in found)
 
 
 def test_an_explanation_after_a_look_still_speaks_of_the_failure() -> None:
-    messages = _explained(*FAILURES[1], EXPLAINED[3], before="Let me check whether it fails on main too.")
+    messages = _explained(*FAILURES[1], EXPLAINED[0], before="Let me check whether it fails on main too.")
     assert _open(summarize(messages)) == []
+    marked = _explained(*FAILURES[1], NOT_OURS[1], before="Let me check whether it fails on main too.")
+    assert "pre-existing" in " ".join(_open(summarize(marked)))
 
 
 # -- 3. the same command later succeeded in another form ------------------------------------------------------
