@@ -46,7 +46,8 @@ _TITLE = re.compile(r"^\s*(?:#{1,6}\s+(?P<heading>\S.*)|(?:[-*+]\s+)?\*\*(?P<lab
 """A line that names a part of a report: a markdown heading, or a bold label alone on its line (with at most a
 parenthesis after it: ``**1. New class** (`src/lib/queue.ts`, 259 lines)``)."""
 _DECOR = re.compile(r"^[\W_]*?(?:\d+[.)]\s+)?(?=\w|`)")
-"""What opens a title before its words: marks, emoji, a number (``✅ ``, ``1. ``)."""
+"""What opens a title before its words: marks, emoji, a number (``✅ ``, ``1. ``). Substituted once (``count=1``): after
+its empty match at a title that opens on a backtick, ``re.sub`` would take the backtick as a second, non-empty match."""
 _INFORMATION = re.compile(r"^\W{0,3}(?:(?:ok(?:ay)?|so|and|but|hmm+|well|also)\W{1,3})?(?:what|which|why|how|where|when"
                           r"|who|whose|is|are|was|were|does|do|did|has|have)\b", re.I)
 """How a question for information opens (after a filler): an interrogative, or the verb of a yes/no question."""
@@ -115,7 +116,7 @@ def _title(line: str) -> str | None:
     if match is None:
         return None
     words = match.group("heading") or f"{match.group('label')}{match.group('rest') or ''}"
-    return _DECOR.sub("", words.replace("**", "")).strip().rstrip(":").strip()
+    return _DECOR.sub("", words.replace("**", ""), count=1).strip().rstrip(":").strip()
 
 
 def _table_rows(lines: list[str]) -> list[str]:
@@ -428,7 +429,7 @@ def pending_step(turns: tuple[Turn, ...], number: int) -> str:
         return ""  # a command of the turn, or one after it, did that step
     if any(_CONFIRMS.search(t.request[:1000]) for t in later):
         return ""
-    words = clip_words(" ".join(_LEAD.sub("", _DECOR.sub("", said or asked)).split()).rstrip(":"), _STEP_CHARS)
+    words = clip_words(" ".join(_LEAD.sub("", _DECOR.sub("", said or asked, count=1)).split()).rstrip(":"), _STEP_CHARS)
     return words if said else f"the user asked: “{words}”"
 
 

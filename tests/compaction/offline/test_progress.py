@@ -81,3 +81,13 @@ def test_the_answer_to_a_question_is_no_progress_unless_the_turn_did_something(
 def test_a_request_for_work_in_a_question_form_is_still_work() -> None:
     answer = "Staged the type changes; the refactor is now unstaged, so `git diff --cached` shows only the ID edits."
     assert left_something(Turn("can you stage the type changes and unstage the refactor?", answer, DONE, (), ()))
+
+
+@pytest.mark.parametrize("line", ["**`docs/guides/process.md`** (524 lines)", "## `docs/process.md` (524 lines)",
+                                  "- **`docs/process.md`** (524 lines)", "### 2. `docs/process.md`"])
+def test_a_title_that_opens_on_code_keeps_its_backticks_paired(line: str) -> None:
+    """re.sub took the opening backtick as a second match after the empty one at the start: "process.md` (524"."""
+    from pi_compact.compaction.offline.progress import _title
+
+    title = _title(line)
+    assert title is not None and title.startswith("`") and title.count("`") == 2
