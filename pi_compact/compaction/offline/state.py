@@ -26,7 +26,7 @@ from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, go_ahead, o
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
                     names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices,
                     whole_clause)
-from .paths import PathNames, infer_cwd
+from .paths import PathNames, infer_cwd, is_redacted
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
@@ -818,7 +818,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
         next_steps=tuple(_next_steps(turns[-1].final_answer if turns else "")),
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
-        modified=tuple(_modified(facts.attempts, facts, names)),
+        modified=tuple((path, action) for path, action in _modified(facts.attempts, facts, names)
+                       if not is_redacted(path)),  # (no file a continuing agent can open: paths.is_redacted)
         decisions=tuple(superseded(_not_undone([*dict.fromkeys([
             *(whole for turn in turns for d in turn.decisions if not _table_row(d) and (whole := whole_clause(d))),
             *(_refusal_line(r, names) for r in facts.refusals

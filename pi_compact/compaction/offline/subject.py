@@ -19,6 +19,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, is_shell_tool, message_dicts, tool_path
+from .paths import is_redacted
 
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path")
 _TEXT_KEYS = ("new_string", "newText", "new_str", "content", "old_string", "oldText", "old_str")
@@ -185,7 +186,9 @@ def names_subject(words: str, files: tuple[str, ...], names: tuple[str, ...], re
 
 def subject_line(files: tuple[str, ...], names: tuple[str, ...], reading: tuple[str, ...] = (),
                  searched: tuple[str, ...] = (), committed: tuple[str, ...] = ()) -> str:
-    """One In Progress item naming the subject, or ``""`` when there is none."""
+    """One In Progress item naming the subject, or ``""`` when there is none. A scrubbed path names no file to open
+    (:func:`.paths.is_redacted`)."""
+    files, reading = tuple(p for p in files if not is_redacted(p)), tuple(p for p in reading if not is_redacted(p))
     if not files and not names and not reading and not searched:
         return ""  # the commit the work went on after is finished work: the next step names it
     parts = []

@@ -8,6 +8,9 @@ import pytest
 
 from pi_compact.compaction.offline.paths import is_redacted, listed_files
 
+from ..messages import assistant, call, result, user
+from .test_classes import summarize
+
 
 @pytest.mark.parametrize("path", [
     "/Users/name.REDACTED.md", "/home/[redacted]/app/main.py", "/home/***/project/a.py", "~/<redacted>/notes.md",
@@ -30,3 +33,13 @@ def test_marked_paths_are_kept_off_both_lists() -> None:
     read = ["/work/app/src/a.py", "/Users/name.REDACTED.md", "/home/***/notes.txt"]
     modified = ["/work/app/src/b.py", "/Users/<redacted>/c.py", "/work/app/[REDACTED].py"]
     assert listed_files(read, modified, "/work/app") == (["src/a.py"], ["src/b.py"])
+
+
+def test_a_marked_path_is_not_in_the_done_files_either() -> None:
+    """The Done section's "Files changed" names the files a turn wrote: a scrubbed name is no file there either."""
+    messages = [user("Write the two notes."),
+                assistant(call("a", "write", path="/home/u/github.REDACTED.md", content="x")), result("a", "write", "ok"),
+                assistant(call("b", "write", path="/work/app/notes.md", content="y")), result("b", "write", "ok"),
+                assistant("Let me look at the next part.")]
+    summary = summarize(messages)
+    assert "notes.md" in summary and "REDACTED" not in summary
