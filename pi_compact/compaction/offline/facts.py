@@ -200,6 +200,13 @@ _ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such 
 _EXIT = re.compile(r"(?:exited with code|exit code:?|exit status:?)\s*(-?\d+)", re.I)
 
 
+_ANSI = re.compile(r"\x1b\[[0-?]{0,20}[ -/]{0,5}[@-~]|\x1b[@-Z\\-_]")
+"""A terminal's colour or cursor sequence (``ESC[31m``): no part of the message, and once its ESC is dropped as a
+control character it reads as ``[31m[1m`` in front of it."""
+_BLOCK_MARKS = (": |", ": |-", ": >", ": >-")
+"""A YAML block scalar's mark (``error: |``): the value is the indented block on the lines under it."""
+
+
 def error_lines(text: str, limit: int = _ERRORS_PER_OUTPUT) -> list[str]:
     """The distinct lines of ``text`` that look like errors, trimmed, in order, at most ``limit`` of them."""
     found: list[str] = []
@@ -211,8 +218,13 @@ def error_lines(text: str, limit: int = _ERRORS_PER_OUTPUT) -> list[str]:
         last_start = start
         end = text.find("\n", match.end())
         line = text[start : end if end >= 0 else len(text)]
+        line = _ANSI.sub("", line) if "\x1b" in line else line
         if not _ERROR.search(line):
             continue
+        if line.rstrip().endswith(_BLOCK_MARKS) and end >= 0:  # `error: |`: the message is the block under it
+            under = next((part for part in text[end + 1:end + 2001].splitlines() if part.strip()), "")
+            if under.startswith((" ", "\t")):
+                line = f"{line.rstrip().rstrip('-').rstrip('|>').rstrip()} {under.strip()}"
         line = line.strip()[:ERROR_LINE_LIMIT]
         if line and line not in found:
             found.append(line)
@@ -224,8 +236,8 @@ def error_lines(text: str, limit: int = _ERRORS_PER_OUTPUT) -> list[str]:
 def first_line(text: str) -> str:
     """The first non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
     for line in text.splitlines():
-        if line.strip():
-            return line.strip()[:ERROR_LINE_LIMIT]
+        if line.strip() and (line := _ANSI.sub("", line).strip()):
+            return line[:ERROR_LINE_LIMIT]
     return ""
 
 
@@ -581,6 +593,7 @@ class _Collector:
         call = self._pair(message)
         name = call.name if call else message.get("toolName") if isinstance(message.get("toolName"), str) else ""
         text = content_text(message.get("content"))
+        text = _ANSI.sub("", text) if "\x1b" in text else text  # (a test runner's colours are no part of its words)
         shell = call.command_index is not None if call else name.lower() in SHELL_TOOLS
         code, failed = exit_status(message, text, shell)
         if call is None:

@@ -8,7 +8,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 
-from pi_compact.compaction.offline.facts import Command, Facts, Failure, extract_facts
+from pi_compact.compaction.offline.facts import Command, Facts, Failure, error_lines, extract_facts
 from pi_compact.compaction.offline.shell import shell_effects
 
 from ..messages import (SESSION, SESSION_FACTS, TRACEBACK, assistant, bash_fail, call, junk_messages, result,
@@ -340,3 +340,16 @@ def test_a_failure_line_is_words_not_the_structure_printed_after_them(output: st
     """A command that fails printing a JSON body or brackets last failed for the reason its words give, not ``}``."""
     facts = extract_facts([*run("gh api repos/o/r/pulls/1/comments/9", output, code=1)])
     assert next(a.error for a in facts.attempts if a.failed) == line
+
+
+@pytest.mark.parametrize(("output", "wanted"), [
+    ("\x1b[31m\x1b[1m____ ERROR at setup of test_deploy ____\x1b[0m\n", "____ ERROR at setup of test_deploy ____"),
+    ("\x1b[1;31merror\x1b[0m: could not compile `app`\n", "error: could not compile `app`"),
+    ("Running action run-once\nerror: |\n  cannot open registers-sungrow.yaml\n",
+     "error: cannot open registers-sungrow.yaml"),
+    ("ERROR: >-\n    the unit is not ready\n", "ERROR: the unit is not ready"),
+    ("error: |\nnot a block\n", "error: |"),
+])
+def test_an_error_line_reads_without_terminal_colours_and_with_its_yaml_block(output: str, wanted: str) -> None:
+    """A colour sequence left "[31m[1m" in front of the message once its ESC was dropped; `error: |` said nothing."""
+    assert error_lines(output)[0] == wanted
