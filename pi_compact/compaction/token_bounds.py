@@ -320,9 +320,11 @@ def _ends_inside(text: str) -> int:
 _LONG_MASK = b"a" * (LONG_RUN + 1)
 
 
-ACCENTED_LATIN = "[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff]"
-"""The accented Latin letters, as a character class: ``LATIN_LETTERS`` of bench/token_corpus/tables.py (U+00C0-024F
-and U+1E00-1EFF but × and ÷, which are no letters)."""
+ACCENTED_LATIN = "[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02c1\u02c6-\u02d1\u02e0-\u02e4\u02ec\u02ee\u1e00-\u1eff]"
+"""The accented Latin letters, as a character class: ``LATIN_LETTERS`` of bench/token_corpus/tables.py (the letters
+of U+00C0-02FF and U+1E00-1EFF: not × and ÷, nor the modifier symbols, which are no letters). The IPA and modifier
+letters are among them since NFKC writes some accented letters as one of them and an ASCII letter (``ŉ`` is read
+``ʼn``: no token joins ``ʼ`` to ``n``, and no token holds ``ʼ`` whole)."""
 ACCENTED_LETTER = re.compile(ACCENTED_LATIN)  # a character class alone: scanned for in C
 _LATIN_AFTER = re.compile("[A-Za-z]" + ACCENTED_LATIN)
 _LATIN_BEFORE = re.compile(ACCENTED_LATIN + "[A-Za-z]")

@@ -310,7 +310,7 @@ def latin_units(text: str) -> int:
     """The cuts, and LATIN_LANGUAGE_UNITS per ASCII letter of the first PREFIX_CHARS characters where those write
     an accented Latin letter (tok41: in the bound, not the weights), one character at a time."""
     prefix = text[: spec.PREFIX_CHARS]
-    if not any(char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff") for char in prefix):
+    if not any(char.isalpha() and ("\u00c0" <= char <= "\u02ff" or "\u1e00" <= char <= "\u1eff") for char in prefix):
         return 0
     return latin_cut_units(text) + spec.LATIN_LANGUAGE_UNITS * sum(char in string.ascii_letters for char in prefix)
 
@@ -325,7 +325,7 @@ def latin_cut_units(text: str) -> int:
     prefix = text[: spec.PREFIX_CHARS]
 
     def accented(char: str) -> bool:
-        return char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff")
+        return char.isalpha() and ("\u00c0" <= char <= "\u02ff" or "\u1e00" <= char <= "\u1eff")
 
     def cut(a: str, b: str) -> bool:
         mixed = a in string.ascii_letters and accented(b) or accented(a) and b in string.ascii_letters
