@@ -293,10 +293,13 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         return floor
     latin_cuts = latin_units(text) if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
-    if text.isascii() and before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38)
-        inner = max(inner, unheld_units(text))
+    words = 0
+    if before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38; tok42: any text, by its Latin-1)
+        words = unheld_units(latin.decode("latin-1")) // UNIT
+        if text.isascii():
+            inner = max(inner, words * UNIT)
     inner = max(inner, random_letter_units(latin))
-    units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
+    units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT + words * spec.UNHELD_MARGIN, floor)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
     head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
