@@ -1056,7 +1056,8 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
             ends += cuts
     inner = max(ends, periodic)
     symbols = 0  # runs the run bound, reading Latin-1, leaves out
-    if size != len(text) and utf16 is not None and utf16[0::2].translate(None, _OUTSIDE_SYMBOL_BLOCKS):
+    if size != len(text) and (utf16 or text.encode("utf-16-be", "surrogatepass"))[0::2].translate(
+            None, _OUTSIDE_SYMBOL_BLOCKS):  # one C pass: most texts write none of these blocks
         symbols = symbol_runs(text) * UNITS_PER_TOKEN
     words = 0
     if runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
