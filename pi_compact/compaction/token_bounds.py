@@ -8,6 +8,9 @@ itself, and the estimate takes the largest:
 
 - **runs** (:func:`run_units`): a Claude tokenizer (like GPT-2's) first cuts text into runs of letters, of
   digits and of other non-space characters, and no token spans two runs;
+- **symbols beyond Latin-1** (:func:`symbol_runs`): the run bound reads a text's Latin-1 characters only, so a
+  run of punctuation beyond them that touches no other punctuation (U+FFFD between a digit and a letter, in bytes
+  read as UTF-8) is counted apart, a run of its own;
 - **ends inside runs** (:func:`inner_units`): a tokenizer merges what its training text was full of, so a pair
   of characters or a triple of letters that natural text hardly ever writes (``vj``, ``Qz``, ``'[``, ``iui``)
   is inside no token either; nor is a letter repeated (``gggg`` is ``gg gg``) or two repeated (``abab``), nor
@@ -16,7 +19,11 @@ itself, and the estimate takes the largest:
   the ASCII letter beside it (`` viết`` is `` vi``, two byte tokens, ``t``) ends a token there, read from the
   vocabulary itself (:data:`~.token_tables.LATIN_JOINS`): a proof, not a fit; and the ASCII letters of a text
   that writes accented ones are of a language a tokenizer barely knows, more than a token a word
-  (:func:`latin_units`: a fit, added to the ends, not to the weights);
+  (:func:`latin_units`: a fit, added to the ends, not to the weights); the accented letters read are those of
+  the IPA and the modifier letters too, since the tokenizer reads NFKC (``ŉ`` is read ``ʼn``);
+- **unheld words** (:func:`unheld_units`): a word after a space that no token holds is two tokens at least, and an
+  eighth of a token more (:data:`UNHELD_MARGIN`, a fit: a byte-pair tokenizer's merges seldom reach the fewest
+  tokens its vocabulary could cut a word into);
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
