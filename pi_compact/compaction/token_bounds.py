@@ -1066,20 +1066,21 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     if size != len(text) and (utf16 or text.encode("utf-16-be", "surrogatepass"))[0::2].translate(
             None, _OUTSIDE_SYMBOL_BLOCKS):  # one C pass: most texts write none of these blocks
         symbols = symbol_runs(text) * UNITS_PER_TOKEN
-    words = 0
-    if runs + inner + MARGIN * UNITS_PER_TOKEN >= weights:
-        # text whose runs are priced above its weights (no language's average: the weights of English stay above
-        # its runs): each word after a space that no token holds whole is two tokens at least, and more by
-        # UNHELD_MARGIN; a short text of held words is told by one set test
-        words = unheld_words(latin)
-    extra = MARGIN * UNITS_PER_TOKEN + words * UNHELD_MARGIN + symbols
-    # what the unheld words and the random letters must exceed to change the result: the other ends inside runs,
-    # or what brings the run bound up to the weights or the floor (either is taken anyway)
-    beside = max(inner, max(weights, floor) - runs - extra)
-    if size == len(text) and words * UNITS_PER_TOKEN > beside:  # ASCII: the words' ends are ends inside runs
-        inner = beside = words * UNITS_PER_TOKEN
+    extra = MARGIN * UNITS_PER_TOKEN + symbols
+    top = max(weights, floor)
+    # the most the unheld words could add (a word follows each space): two tokens each, and UNHELD_MARGIN
+    most = latin.count(b" ", 0, PREFIX_CHARS) * (UNITS_PER_TOKEN + UNHELD_MARGIN)
+    # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
+    # bound up to the weights or the floor (either is taken anyway) less what the words could add
+    beside = max(inner, top - runs - extra - most)
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
-    units = max(runs + inner + extra, floor)
+    units = runs + inner + extra
+    if units + most > top:  # the words could change the result: read them (a text of held words: one set test)
+        words = unheld_words(latin)
+        if size == len(text):  # ASCII: each word no token holds is two tokens at least, an end inside its run
+            inner = max(inner, words * UNITS_PER_TOKEN)
+        units = runs + inner + extra + words * UNHELD_MARGIN
+    units = max(units, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
     if len(text) <= PREFIX_CHARS and text.isprintable():  # a short line: no control character, told in C

@@ -293,11 +293,9 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         return floor
     latin_cuts = latin_units(text) if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
-    words = 0
-    if before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38; tok42: any text, by its Latin-1)
-        words = unheld_units(latin.decode("latin-1")) // UNIT
-        if text.isascii():
-            inner = max(inner, words * UNIT)
+    words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
+    if text.isascii():
+        inner = max(inner, words * UNIT)
     inner = max(inner, random_letter_units(latin))
     symbols = symbol_runs(text) * UNIT  # (tok42)
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT + words * spec.UNHELD_MARGIN + symbols, floor)
