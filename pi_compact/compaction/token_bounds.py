@@ -1068,8 +1068,10 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
         symbols = symbol_runs(text) * UNITS_PER_TOKEN
     extra = MARGIN * UNITS_PER_TOKEN + symbols
     top = max(weights, floor)
-    # the most the unheld words could add (a word follows each space): two tokens each, and UNHELD_MARGIN
-    most = latin.count(b" ", 0, PREFIX_CHARS) * (UNITS_PER_TOKEN + UNHELD_MARGIN)
+    # the most the unheld words could add (a word follows each space): UNHELD_MARGIN each, and in ASCII what their
+    # two tokens each add beyond the other ends inside runs
+    spaces = latin.count(b" ", 0, PREFIX_CHARS)
+    most = spaces * UNHELD_MARGIN + (max(0, spaces * UNITS_PER_TOKEN - inner) if size == len(text) else 0)
     # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
     # bound up to the weights or the floor (either is taken anyway) less what the words could add
     beside = max(inner, top - runs - extra - most)
