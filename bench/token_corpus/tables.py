@@ -166,9 +166,11 @@ def short_words() -> list[str]:
                   if (match := _SHORT_TOKEN_WORD.fullmatch(token)))
 
 
-LATIN_LETTERS = "".join(chr(code) for code in (*range(0xC0, 0x250), *range(0x1E00, 0x1F00)) if chr(code).isalpha())
-"""The Latin letters beyond ASCII (Latin-1, Extended-A and -B, Extended Additional: accented and Vietnamese
-letters) whose joins to ASCII letters ``token_bounds.latin_cut_units`` reads."""
+LATIN_LETTERS = "".join(chr(code) for code in (*range(0xC0, 0x300), *range(0x1E00, 0x1F00)) if chr(code).isalpha())
+"""The Latin letters beyond ASCII (Latin-1, Extended-A and -B, IPA, the modifier letters, Extended Additional:
+accented and Vietnamese letters) whose joins to ASCII letters ``token_bounds.latin_cut_units`` reads. The modifier
+letters too, since the tokenizer reads text in NFKC, which writes some accented letters as one of them and an ASCII
+letter (``ŉ`` is read ``ʼn``)."""
 
 
 def latin_joins() -> list[str]:

@@ -293,24 +293,50 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         return floor
     latin_cuts = latin_units(text) if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
-    if text.isascii() and before.run_units(latin) + inner + spec.MARGIN * UNIT >= weights:  # (tok38)
-        inner = max(inner, unheld_units(text))
+    words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
+    if text.isascii():
+        inner = max(inner, words * UNIT)
     inner = max(inner, random_letter_units(latin))
-    units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT, floor)
+    symbols = symbol_runs(text) * UNIT  # (tok42)
+    units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT + words * spec.UNHELD_MARGIN + symbols, floor)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
     head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
     if any(code in head for code in spec.CONTROLS + b"\x00"):  # (tok39)
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
-        units = max(units, control_units(text, head) + (whole if rest else 0))
+        units = max(units, control_units(text, head) + (whole if rest else 0) + symbols)
     return units
+
+
+def symbol_runs(text: str) -> int:
+    """The runs of punctuation and symbols of SYMBOL_BLOCKS in the first PREFIX_CHARS characters that touch no other
+    punctuation or symbol (nor Latin-1's), one character at a time (tok42)."""
+    prefix = text[: spec.PREFIX_CHARS]
+
+    def symbol(char: str) -> bool:
+        return (any(first << 8 <= ord(char) < (last + 1) << 8 for first, last in spec.SYMBOL_BLOCKS)
+                and unicodedata.category(char)[0] in "PS")
+
+    def other(char: str) -> bool:
+        latin = char in string.punctuation or "\xa1" <= char <= "\xbf" or char in "\xd7\xf7"
+        return latin or symbol(char)
+
+    runs, start = 0, None
+    for index, char in enumerate(prefix + "a"):  # a letter ends the last run
+        if symbol(char):
+            start = index if start is None else start
+            continue
+        if start is not None and (start == 0 or not other(prefix[start - 1])) and not other(char):
+            runs += 1
+        start = None
+    return runs
 
 
 def latin_units(text: str) -> int:
     """The cuts, and LATIN_LANGUAGE_UNITS per ASCII letter of the first PREFIX_CHARS characters where those write
     an accented Latin letter (tok41: in the bound, not the weights), one character at a time."""
     prefix = text[: spec.PREFIX_CHARS]
-    if not any(char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff") for char in prefix):
+    if not any(char.isalpha() and ("\u00c0" <= char <= "\u02ff" or "\u1e00" <= char <= "\u1eff") for char in prefix):
         return 0
     return latin_cut_units(text) + spec.LATIN_LANGUAGE_UNITS * sum(char in string.ascii_letters for char in prefix)
 
@@ -325,7 +351,7 @@ def latin_cut_units(text: str) -> int:
     prefix = text[: spec.PREFIX_CHARS]
 
     def accented(char: str) -> bool:
-        return char.isalpha() and ("\u00c0" <= char <= "\u024f" or "\u1e00" <= char <= "\u1eff")
+        return char.isalpha() and ("\u00c0" <= char <= "\u02ff" or "\u1e00" <= char <= "\u1eff")
 
     def cut(a: str, b: str) -> bool:
         mixed = a in string.ascii_letters and accented(b) or accented(a) and b in string.ascii_letters
