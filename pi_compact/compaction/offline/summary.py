@@ -117,7 +117,9 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
     # a request that only gave a rule to keep is said under Constraints
     said = [r for r in real[:-1]
             if not sets_work(r) and any(rule in r and standing(rule) for rule in state.constraints)]
-    earlier = [r for r in real[:-1] if is_substantive(r) and r != state.goal_request and r not in said]
+    # the request a go-ahead resumed is In Progress: listed here as well it would read as finished ("— done")
+    earlier = [r for r in real[:-1] if is_substantive(r) and r != state.goal_request and r not in said
+               and not (state.resumed and r.strip() == state.resumed)]
     for request in earlier[-_EARLIER:]:
         new.add("critical", f"{_EARLIER_LABEL} {clip_words(request, _EARLIER_CHARS)}")
     if state.latest_request:

@@ -79,3 +79,17 @@ def test_a_go_ahead_after_finished_work_is_never_the_goals_now(reply: str) -> No
                 user(reply), *_edited("src/pdf.py", "Started.", "e2")]
     goal = items(summarize(messages), "## Goal")
     assert len(goal) == 1 and reply not in goal[0]
+
+
+@EXAMPLES
+@given(reply=GO_AHEAD)
+def test_the_request_a_go_ahead_resumes_is_not_also_an_earlier_request_done(reply: str) -> None:
+    """Listed under Critical Context too, it read "Earlier request: … — done" beside "… — under way"."""
+    later = "The integration tests in tests/integration/test_export.py are also failing."
+    messages = [user(REQUEST), *_edited("src/export.py", "I added `export_csv()` and its tests pass.", "e1"),
+                user(later), *_reading("tests/integration/test_export.py"), assistant("The fixture path is stale."),
+                user(reply), *_reading("tests/integration/conftest.py")]
+    text = summarize(messages)
+    assert any("integration tests" in line and "under way" in line for line in items(text, "### In Progress"))
+    assert not any(line.startswith("Earlier request:") and "integration tests" in line
+                   for line in items(text, "## Critical Context"))
