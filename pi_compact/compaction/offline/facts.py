@@ -207,10 +207,28 @@ _BLOCK_MARKS = (": |", ": |-", ": >", ": >-")
 """A YAML block scalar's mark (``error: |``): the value is the indented block on the lines under it."""
 
 
+_BLOCK_CHARS, _MOST_BLOCKS = 2000, 16
+
+
+def _with_block(line: str, following: str) -> str:
+    """``line`` (``error: |``) with the message of the indented block under it: its first line that looks like an
+    error (a program's log before it: ``INFO Starting …``, then ``ERROR Webserver: …``), else its first line."""
+    block = []
+    for part in following.splitlines():
+        if part.strip() and not part.startswith((" ", "\t")):
+            break  # the block ends where the indentation does
+        if part.strip():
+            block.append(part.strip())
+    if not block:
+        return line
+    message = next((part for part in block if _ERROR.search(part)), block[0])
+    return f"{line.rstrip().rstrip('-').rstrip('|>').rstrip()} {message}"
+
+
 def error_lines(text: str, limit: int = _ERRORS_PER_OUTPUT) -> list[str]:
     """The distinct lines of ``text`` that look like errors, trimmed, in order, at most ``limit`` of them."""
     found: list[str] = []
-    last_start = -1
+    last_start, blocks = -1, 0
     for match in _ERROR_HINT.finditer(text):  # a cheap scan for keywords, then the full pattern on their line
         start = text.rfind("\n", 0, match.start()) + 1
         if start == last_start:
@@ -221,10 +239,9 @@ def error_lines(text: str, limit: int = _ERRORS_PER_OUTPUT) -> list[str]:
         line = _ANSI.sub("", line) if "\x1b" in line else line
         if not _ERROR.search(line):
             continue
-        if line.rstrip().endswith(_BLOCK_MARKS) and end >= 0:  # `error: |`: the message is the block under it
-            under = next((part for part in text[end + 1:end + 2001].splitlines() if part.strip()), "")
-            if under.startswith((" ", "\t")):
-                line = f"{line.rstrip().rstrip('-').rstrip('|>').rstrip()} {under.strip()}"
+        if line.rstrip().endswith(_BLOCK_MARKS) and end >= 0 and blocks < _MOST_BLOCKS:  # `error: |`: the block
+            blocks += 1  # (a block's lines are read a bounded number of times, however many such lines repeat)
+            line = _with_block(line, text[end + 1:end + _BLOCK_CHARS + 1])
         line = line.strip()[:ERROR_LINE_LIMIT]
         if line and line not in found:
             found.append(line)

@@ -349,6 +349,9 @@ def test_a_failure_line_is_words_not_the_structure_printed_after_them(output: st
      "error: cannot open registers-sungrow.yaml"),
     ("ERROR: >-\n    the unit is not ready\n", "ERROR: the unit is not ready"),
     ("error: |\nnot a block\n", "error: |"),
+    ("Running action run-once\nerror: |\n  06:45:04 INFO     Starting SunGather 0.5.2\n"
+     "  06:45:05 ERROR    Webserver: Error: [Errno 98] Address already in use\nunit-0: done\n",
+     "error: 06:45:05 ERROR    Webserver: Error: [Errno 98] Address already in use"),
 ])
 def test_an_error_line_reads_without_terminal_colours_and_with_its_yaml_block(output: str, wanted: str) -> None:
     """A colour sequence left "[31m[1m" in front of the message once its ESC was dropped; `error: |` said nothing."""
