@@ -25,9 +25,12 @@ from .shell import command_words, shell_effects
 
 READ, FETCH = "read", "fetch"
 
+_SAID_OF_IT = (r"\b(?:this|that|the|these|those|it|which|both)(?:\s[\w-]{1,30}){0,3}?"
+               r"(?:\s(?:is|are|was|were|seems?|looks?)|'s|'re)\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}")
+"""What opens the agent's word about a failure ("that error is", "these are all", "it's likely"): what follows
+says what the failure is."""
 _EXPECTED = re.compile(
-    r"\b(?:this|that|the|these|those|it|which|both)(?:\s[\w-]{1,30}){0,3}?(?:\s(?:is|are|was|were|seems?|looks?)|'s|'re)"
-    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:(?:expected|harmless|benign)\b(?!\sto\b)"
+    _SAID_OF_IT + r"(?:(?:expected|harmless|benign)\b(?!\sto\b)"
     r"|expected to (?:fail|error|exit|raise|throw|be rejected)\b|safe to ignore\b)"
     r"|\b(?:fail(?:s|ed|ures?)?|errors?(?:ed)?|exit(?:s|ed)?|rejected|raised?) as expected\b"
     r"|\bcan (?:safely )?be (?:safely )?ignored\b",
@@ -37,8 +40,7 @@ _EXPECTED = re.compile(
 "fails as expected", "can be safely ignored"; not "is expected to pass", "unexpected", "is not expected". Not
 "intentional" nor "by design" either: those say the code behaves as meant, and the failing check is what to change."""
 _NOT_OURS = re.compile(
-    r"\b(?:this|that|the|these|those|it|which|both)(?:\s[\w-]{1,30}){0,3}?(?:\s(?:is|are|was|were|seems?|looks?)|'s|'re)"
-    r"\s(?:an?\s|just\s|all\s|likely\s|probably\s){0,2}(?:pre-?existing\b|unrelated\b|not related\b)"
+    _SAID_OF_IT + r"(?:pre-?existing\b|unrelated\b|not related\b)"
     r"|\bpre-?existing(?:\s[\w-]{1,30}){0,2}?\s(?:failures?|errors?|issues?|problems?|warnings?|bugs?)\b"
     r"|\b(?:unrelated|not related) to (?:this|our|my|the|these|your) (?:change|work|task|fix|pr|refactor|edit)"
     r"|\bnot (?:caused|introduced) by (?:this|our|my|the|these) (?:change|work|edit|fix)",
