@@ -20,6 +20,7 @@ from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
                     is_scratch, is_shell_tool, message_dicts, shell_command)
 from .clause import request_clause
+from .decided import NARRATION, OWN_COURSE, decisions_in, table_row
 from .gates import commit_gates
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
@@ -74,35 +75,6 @@ _NEXT = re.compile(
     r"|do you want|remaining|still (?:need|to do)|left to do|then we|after that)\b",
     re.I,
 )
-_DECISION = re.compile(
-    r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
-    r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
-    r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
-    r"|I(?:'ve| have)? (?:went|gone) with"
-    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|^[*_\s]{0,4}decision(?:\*{0,2}\s{0,2}:|:\*{1,2})|决定|改用|选择",
-    re.I,
-)
-"""A sentence that reports a choice ("decision" only as "Decision:" opening the sentence, or "the decision is": a
-"decision gate", "the carry-forward decision logic" or "The **carry-forward decision**:" is a thing talked about, not a
-choice made)."""
-_CHOSEN_COURSE = re.compile(
-    r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
-    r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
-    r"|move to)\b", re.I)
-_REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
-"""The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
-stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
-passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds, as it
-does for going on ("I'll keep looking since the log is long")."""
-_DECLINED_WAY = re.compile(
-    r"^\W{0,3}not\s[^,.;:!?]{3,80},\s{0,2}(?:because|since|as)\s"
-    r"|\b(?:we|I)\s{1,3}(?:won'?t|will not|shouldn'?t|should not|(?:decided|chose) against|ruled out|(?:'ll|will) avoid)"
-    r"\s[^.!?]{3,160}?\b(?:because|since|as)\s", re.I)
-"""A way rejected with its reason ("Not a global lock, because two workers may hold different repositories", "We
-won't add a queue since the jobs finish in a second"): the decision is what is not done, and why."""
-_PREFERS = re.compile(r"\b(?:instead of|rather than|(?:we|I)(?:'ll| will) keep)\b", re.I)
-"""A choice between two ways, or to keep one ("rather than patch each caller, we'll wrap the client"): a decision when
-the agent says it takes that course (:data:`_OWN_COURSE`), not when it describes what code does instead of what."""
 _NEW_APPROACH = re.compile(
     r"\b(?:instead|rather than|(?:a |an )?(?:different|another|alternative|simpler) (?:approach|way|route)"
     r"|work ?around|fall(?:ing)? back (?:to|on)|switch(?:ing)? to|manually|by hand)\b",
@@ -119,10 +91,6 @@ _BLOCKER = re.compile(
 _TACTIC = re.compile(r"\b(?:let me|let's|i'll|i will|now)\s+(?:(?:just|first|also)\s+)?(?:check|look|read|search|find"
                      r"|see|try|inspect|verify|investigate|examine|explore|grep|list|run|wait|debug)\b", re.I)
 """A next look or try ("Let me search for it instead."): a step of the investigation, no change of approach."""
-_OWN_COURSE = re.compile(r"\b(?:(?:I|we)(?:'ll| will| need to| should| must|'m going to| am going to|'re going to)"
-                         r"|let me|let's|decision)\b", re.I)
-"""Words of the agent about the course it takes: "the test expects 1 instead of 0" or "I see, it uses X rather than
-Y" describe, they take no course."""
 _CAUSE = re.compile(r"^\W{0,3}(?:since|because|as)\b", re.I)
 _LEAD_IN = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|i should(?: just)?|we(?:'ll| will| should))\s+", re.I)
 _APPROACH_CHARS = 50
@@ -142,7 +110,6 @@ _STEERING = re.compile(r"\b(?:more questions|move (?:on|to the next)|next (?:are
 """A question about where the conversation goes next, not about the work: its answer decides nothing."""
 _ANNOUNCES = re.compile(r"^\W{0,3}(?:(?:now|next|then),?\s{1,3})?(?:let me|i'll|i will|i need to)\s+\S", re.I)
 """Last words that announce the agent's next action: it stopped before doing it."""
-_NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
@@ -405,40 +372,18 @@ def _undone(decision: str, said: list[tuple[int, str]], undone_at: list[int],
     return any(n > undone_at[first] and len(stems & words) >= _SHARED_WORDS for n, words in undoing)
 
 
-def _table_row(text: str) -> bool:
-    """A Markdown table's row (``| Lake Score | 6/6 — decided |``), after a label ("Agreed with the user: | … |"):
-    a cell of a report or a scorecard, no choice said in a sentence."""
-    row = text.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: \|", text) else text
-    return row.lstrip().startswith("|") and row.count("|") >= 2
-
-
-def _decisions_in(text: str) -> list[str]:
-    found = []
-    for sentence in sentences(text[:20_000]):
-        sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
-        course = bool(_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
-        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence)
-                  or (_PREFERS.search(sentence) and _OWN_COURSE.search(sentence)))
-        if (20 <= len(sentence) <= 400 and chosen and (course or not _NARRATION.match(sentence))
-                and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
-                and not _table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
-                and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
-            found.append(clip_words(sentence, 240))
-    return found
-
-
 def _changes_of_approach(text: str, after_failure: bool) -> list[str]:
     """The changes of course ``text`` reports: a sentence that names a way taken instead of another ("I'll have the
     agents return the text instead") after words saying the first way is closed ("The agents can't write files"),
     in the same sentence or the one before it, or after a command of the turn failed (then the sentence before it
     gives the reason, when there is one). Each as ``reason — so: new way``; a look or a try is no change."""
     found = [re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", s).strip() for s in sentences(text[:20_000])]
-    stated = set(_decisions_in(text))  # said as a decision already
+    stated = set(decisions_in(text))  # said as a decision already
     changes = []
     for at, sentence in enumerate(found):
         if (len(sentence) < _APPROACH_CHARS or len(sentence) > 400 or not _NEW_APPROACH.search(sentence)
                 or sentence.endswith(("?", "？")) or sentence.startswith(("#", "|", "`")) or _TACTIC.search(sentence)
-                or not _OWN_COURSE.search(sentence) or re.search(r"\byou\b", sentence, re.I)
+                or not OWN_COURSE.search(sentence) or re.search(r"\byou\b", sentence, re.I)
                 or clip_words(sentence, 240) in stated):
             continue
         if _BLOCKER.search(sentence):
@@ -449,7 +394,7 @@ def _changes_of_approach(text: str, after_failure: bool) -> list[str]:
             continue
         way = _LEAD_IN.sub("", sentence.rstrip(":"), count=1)
         reason = before.rstrip(".:") if (_BLOCKER.search(before) or _CAUSE.match(before)) and not before.startswith(
-            "#") and not before.endswith("?") and not _NARRATION.match(before) else ""
+            "#") and not before.endswith("?") and not NARRATION.match(before) else ""
         changes.append(clip_words(f"{reason} — so: {way}" if reason else way, 240))
     return changes
 
@@ -485,7 +430,7 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
             if text:
                 turn.answer, turn.interrupted, turn.answered_at = text, False, index
                 turn.texts = [*(turn.texts or []), text]
-                turn.decisions += [d for d in [*_decisions_in(text), *listed_decisions(text)] if d not in turn.decisions]
+                turn.decisions += [d for d in [*decisions_in(text), *listed_decisions(text)] if d not in turn.decisions]
                 failed = any(turn.index < a.index < index and a.index >= index - _RECENT and a.failed and not a.aborted
                              and not a.lookup for a in attempts)
                 turned = _changes_of_approach(text, failed)
@@ -821,7 +766,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         modified=tuple((path, action) for path, action in _modified(facts.attempts, facts, names)
                        if not is_redacted(path)),  # (no file a continuing agent can open: paths.is_redacted)
         decisions=tuple(superseded(_not_undone([*dict.fromkeys([
-            *(whole for turn in turns for d in turn.decisions if not _table_row(d) and (whole := whole_clause(d))),
+            *(whole for turn in turns for d in turn.decisions if not table_row(d) and (whole := whole_clause(d))),
             *(_refusal_line(r, names) for r in facts.refusals
               if not (review and r.tool == review.tool)  # told as the plan under discussion
               and not _declined_lookup(r)),

@@ -1,0 +1,71 @@
+"""A choice said in a sentence: what the agent (or the user with it) settled, with its reason or the way passed over.
+
+"I'll go with SQLite because the data fits on one machine", "We won't add a queue since the jobs finish in a
+second", "Decision: keep the old parser": the next agent must not reopen what was settled. A sentence that only
+narrates the next move ("I'll use grep to find the callers"), describes code ("it uses X rather than Y"), heads a
+part of an answer or fills a table's cell reports no choice."""
+
+from __future__ import annotations
+
+import re
+
+from .text import clip_words, sentences
+
+_DECISION = re.compile(
+    r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
+    r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
+    r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
+    r"|I(?:'ve| have)? (?:went|gone) with"
+    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|^[*_\s]{0,4}decision(?:\*{0,2}\s{0,2}:|:\*{1,2})|决定|改用|选择",
+    re.I,
+)
+"""A sentence that reports a choice ("decision" only as "Decision:" opening the sentence, or "the decision is": a
+"decision gate", "the carry-forward decision logic" or "The **carry-forward decision**:" is a thing talked about, not a
+choice made)."""
+_CHOSEN_COURSE = re.compile(
+    r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
+    r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
+    r"|move to)\b", re.I)
+_REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
+"""The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
+stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
+passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds, as it
+does for going on ("I'll keep looking since the log is long")."""
+_DECLINED_WAY = re.compile(
+    r"^\W{0,3}not\s[^,.;:!?]{3,80},\s{0,2}(?:because|since|as)\s"
+    r"|\b(?:we|I)\s{1,3}(?:won'?t|will not|shouldn'?t|should not|(?:decided|chose) against|ruled out|(?:'ll|will) avoid)"
+    r"\s[^.!?]{3,160}?\b(?:because|since|as)\s", re.I)
+"""A way rejected with its reason ("Not a global lock, because two workers may hold different repositories", "We
+won't add a queue since the jobs finish in a second"): the decision is what is not done, and why."""
+_PREFERS = re.compile(r"\b(?:instead of|rather than|(?:we|I)(?:'ll| will) keep)\b", re.I)
+"""A choice between two ways, or to keep one ("rather than patch each caller, we'll wrap the client"): a decision when
+the agent says it takes that course (:data:`OWN_COURSE`), not when it describes what code does instead of what."""
+OWN_COURSE = re.compile(r"\b(?:(?:I|we)(?:'ll| will| need to| should| must|'m going to| am going to|'re going to)"
+                         r"|let me|let's|decision)\b", re.I)
+"""Words of the agent about the course it takes: "the test expects 1 instead of 0" or "I see, it uses X rather than
+Y" describe, they take no course."""
+NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
+"""Words that open a sentence narrating the agent's next move, not a choice."""
+
+
+def table_row(text: str) -> bool:
+    """A Markdown table's row (``| Lake Score | 6/6 — decided |``), after a label ("Agreed with the user: | … |"):
+    a cell of a report or a scorecard, no choice said in a sentence."""
+    row = text.split(": ", 1)[1] if re.match(r"[A-Z][\w ]{0,40}: \|", text) else text
+    return row.lstrip().startswith("|") and row.count("|") >= 2
+
+
+def decisions_in(text: str) -> list[str]:
+    """The sentences of ``text`` (the agent's words) that report a choice, each cut to 240 characters."""
+    found = []
+    for sentence in sentences(text[:20_000]):
+        sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
+        course = bool(_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
+        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence)
+                  or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
+        if (20 <= len(sentence) <= 400 and chosen and (course or not NARRATION.match(sentence))
+                and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
+                and not table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
+                and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
+            found.append(clip_words(sentence, 240))
+    return found
