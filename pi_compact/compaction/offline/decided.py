@@ -16,21 +16,46 @@ _DECISION = re.compile(
     r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
     r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
     r"|I(?:'ve| have)? (?:went|gone) with"
-    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|^[*_\s]{0,4}decision(?:\*{0,2}\s{0,2}:|:\*{1,2})|决定|改用|选择",
+    r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|^[*_\s]{0,4}(?:decision|(?:chosen )?approach)(?:\*{0,2}\s{0,2}:|:\*{1,2})"
+    r"|^\W{0,3}(?:going forward|from now on),",
     re.I,
 )
 """A sentence that reports a choice ("decision" only as "Decision:" opening the sentence, or "the decision is": a
 "decision gate", "the carry-forward decision logic" or "The **carry-forward decision**:" is a thing talked about, not a
-choice made)."""
+choice made; so "Approach:"), or a standing course ("Going forward, the cache lives in Redis")."""
+_DECIDED_ABROAD = re.compile(
+    r"ことに(?:しま(?:した|す)|した|する)|を採用|方針(?:として|は)|に決め|決定し"  # Japanese: decided to, adopt, as a policy
+    r"|기로\s?(?:했|결정|하겠)|결정했|결정하였"  # Korean: decided to
+    r"|决定|改用|选择|采用"  # Chinese
+    r"|\b(?:decid(?:i|í|imos|iu|ió)|opt(?:ei|amos|é|ou|ó)|escolh(?:i|emos)|eleg(?:í|imos))\b"  # Portuguese, Spanish
+    r"|\b(?:entschieden|entscheide mich|entscheiden uns)\b|\b(?:décidé|décidons|opté|optons)\b",  # German, French
+    re.I)
+"""A choice reported in another language by its verb of deciding ("…を使うことにしました", "…하기로 했습니다", "Decidi
+usar…", "Ich habe mich entschieden…"): the same sign as "decided" in English."""
+_COURSE_ABROAD = re.compile(
+    r"^\W{0,3}(?:vou|vamos|iremos|voy a|vamos a|ich werde|wir werden|je vais|nous allons|on va)\s[^.;!?]{0,80}?\b"
+    r"(?:usar|utilizar|manter|mantener|ficar com|quedarnos con|trocar|mudar|cambiar|adotar|adoptar|verwenden|benutzen"
+    r"|nutzen|behalten|bleiben|wechseln|utiliser|garder|rester|passer|adopter)\b"
+    r"|(?:사용하|유지하|쓰|바꾸|전환하)겠습니다|我们将|我会改|我们会",
+    re.I)
+"""The agent's own course in another language, said with a verb of taking a way (use, keep, switch to, adopt)."""
+_WHY_ABROAD = re.compile(
+    r"\b(?:porque|pois|já que|ya que|puesto que|em vez de|ao invés de|en lugar de|en vez de|weil|denn|anstatt|statt"
+    r"|stattdessen|car|parce que|puisque|plutôt que|au lieu de)\b|때문|대신|因为|由于|而不是|而非",
+    re.I)
+"""A reason or the way passed over, in those languages: what makes a course a choice (as :data:`_REASONED`)."""
 _CHOSEN_COURSE = re.compile(
     r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
     r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
-    r"|move to)\b", re.I)
+    r"|move to)\b"
+    r"|\b(?:I'm|I am|we're|we are)\s{1,3}(?:going with|sticking (?:to|with)|staying with|switching to|opting for|keeping(?!\s{1,3}(?:an eye|track|in mind|\w{2,20}ing\b)))\b"
+    r"|\b(?:I|we)(?:'ve| have)\s{1,3}(?:switched|moved|kept|chosen|settled on|opted for|gone back to)\b", re.I)
 _REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
 """The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
 stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
 passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds, as it
-does for going on ("I'll keep looking since the log is long")."""
+does for going on ("I'll keep looking since the log is long"). The course may be under way or taken ("I'm keeping the
+old parser, since three callers rely on it", "I've switched the tests to the real database instead of mocks")."""
 _DECLINED_WAY = re.compile(
     r"^\W{0,3}not\s[^,.;:!?]{3,80},\s{0,2}(?:because|since|as)\s"
     r"|\b(?:we|I)\s{1,3}(?:won'?t|will not|shouldn'?t|should not|(?:decided|chose) against|ruled out|(?:'ll|will) avoid)"
@@ -60,8 +85,9 @@ def decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
-        course = bool(_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
-        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence)
+        course = bool((_CHOSEN_COURSE.search(sentence) and _REASONED.search(sentence))  # a move said with its reason
+                      or (_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)))
+        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or _DECIDED_ABROAD.search(sentence)
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
         if (20 <= len(sentence) <= 400 and chosen and (course or not NARRATION.match(sentence))
                 and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
