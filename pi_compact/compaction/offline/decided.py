@@ -48,8 +48,9 @@ _CHOSEN_COURSE = re.compile(
     r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
     r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
     r"|move to)\b"
-    r"|\b(?:I'm|I am|we're|we are)\s{1,3}(?:going with|sticking (?:to|with)|staying with|switching to|opting for|keeping(?!\s{1,3}(?:an eye|track|in mind|\w{2,20}ing\b)))\b"
-    r"|\b(?:I|we)(?:'ve| have)\s{1,3}(?:switched|moved|kept|chosen|settled on|opted for|gone back to)\b", re.I)
+    r"|^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:(?:I'm|I am|we're|we are)\s{1,3}(?:going with"
+    r"|sticking (?:to|with)|staying with|switching to|opting for|keeping(?!\s{1,3}(?:an eye|track|in mind|\w{2,20}ing\b)))"
+    r"|(?:I|we)(?:'ve| have)\s{1,3}(?:switched|moved|kept|chosen|settled on|opted for|gone back to))\b", re.I)
 _REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
 """The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
 stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
@@ -85,7 +86,7 @@ def decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
-        course = bool((_CHOSEN_COURSE.search(sentence) and _REASONED.search(sentence))  # a move said with its reason
+        course = bool((_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
                       or (_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)))
         chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or _DECIDED_ABROAD.search(sentence)
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
