@@ -22,12 +22,23 @@ _OPENS = re.compile(
     r"|(?:so |but )?(?:(?:maybe|perhaps|probably|i think|i suspect|i believe|it (?:looks|seems) like) )?"
     r"the (?:real |actual |underlying )?(?:root cause|cause|problem|issue|bug|culprit) (?:is|was|here is)\b"
     r"|root cause\b|the fix(?: is)?:|(?:problem|issue|bug|cause|diagnosis|conclusion|finding)s?\*{0,2}:"
+    r"|(?:encontrei|achei|entendi|encontré|j'ai trouvé|ich habe)\s(?:o |a |el |la |le |das |den |die )?"
+    r"(?:problema|bug|erro|error|causa|problème|cause|Problem|Fehler|Ursache)"  # Portuguese, Spanish, French, German
+    r"|(?:o|a|el|la|le|das|die)\s(?:verdadeiro |real |vrai |eigentliche )?(?:problema|causa|problème|cause|Problem"
+    r"|Ursache)(?: raiz| raíz| racine)?\s(?:é|era|está|es|está|est|était|vient|ist|war|liegt)\b"
+    r"|(?:problema|causa|problème|ursache|fehler)\s?\*{0,2}\s?:"
+    r"|(?:根本)?原因[はが：:]|問題[はが：:]|原因을|원인[은이:]|문제[는가:]|(?:根本)?原因(?:是|在于|[:：])|问题(?:是|在于|出在|[:：])"
+    r"|找到(?:了)?(?:问题|原因|bug)|原因が(?:分かり|わかり)|見つけました|찾았습니다"  # Japanese, Korean, Chinese
     r")",
     re.I,
 )
 """How a conclusion opens: at the start of a line of the agent's text (after list markers and bold)."""
-_ANNOUNCES = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|now (?:i'll|let me)|first,? (?:let me|i'll))\b",
-                        re.I)
+_ANNOUNCES = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|now (?:i'll|let me)|first,? (?:let me|i'll)"
+                        r"|(?:agora )?vou|vamos|voy a|je vais|on va|ich werde|lass mich|wir werden)\b"
+                        r"|^\W{0,3}(?:让我|我来|我将|接下来)", re.I)
+"""Words that turn from the conclusion to what the agent does next, in English and the languages of :data:`_OPENS`."""
+_WILL_DO = re.compile(r"(?:します|しましょう|してみます|겠습니다|할게요)[。.!！]?$")
+"""The same at a sentence's end, where Japanese and Korean say it ("クエリを追加します。", "추가하겠습니다.")."""
 _MARKER_ONLY = 30
 """A first sentence this short only says a finding follows (``Found it!``, ``I see the issue now.``)."""
 _LINES = 5
@@ -66,7 +77,7 @@ def _conclusion(lines: list[str]) -> str:
         if kept and _OPENS.match(plain):
             break  # the next finding
         for sentence in sentences(re.sub(r"^(?:[-*+•]|\d+[.)])\s+", "", plain)):
-            if _ANNOUNCES.match(sentence) or sentence.endswith("?"):
+            if _ANNOUNCES.match(sentence) or _WILL_DO.search(sentence) or sentence.endswith(("?", "？")):
                 return _joined(kept)  # what it will do, or what it still asks itself: no conclusion
             if not (not kept and len(sentence) < _MARKER_ONLY and _OPENS.match(sentence)
                     and sentence.rstrip().endswith(("!", ".", ":"))):
