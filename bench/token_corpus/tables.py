@@ -218,6 +218,21 @@ def latin_split() -> str:
                    if letter not in held and unicodedata.is_normalized("NFKC", letter))
 
 
+def char_split() -> str:
+    """The characters of two UTF-8 bytes (U+0080-07FF) beyond :func:`latin_split`'s that no token of a Claude
+    tokenizer holds whole (Armenian, most Greek capitals, much of Cyrillic beyond Russian, combining marks, modifier
+    letters): wherever a text writes one, a token ends between its two bytes. Only characters the tokenizer reads as
+    written (NFKC)."""
+    from anthropic_tokenizer import decode, vocab_size
+
+    held: set[str] = set()
+    for index in range(vocab_size()):
+        held.update(decode([index]))
+    latin = set(latin_split())
+    return "".join(chr(code) for code in range(0x80, 0x800)
+                   if chr(code) not in held and chr(code) not in latin and unicodedata.is_normalized("NFKC", chr(code)))
+
+
 def letter_counts() -> dict[int, dict[str, int]]:
     """Each alphabet's folded letters, by block, and how often the calibration half writes them, most often first."""
     counts: Counter[str] = Counter()
@@ -304,7 +319,9 @@ def main() -> None:
         + f"\nLATIN_TOKENS = {latin_tokens()!r}\n"
         '"""The accented Latin letters a tokenizer writes alone as more than one token, by how many."""\n'
         + f"\nLATIN_SPLIT = {latin_split()!r}\n"
-        '"""The accented Latin letters (read as written) no token holds whole: a token ends inside each."""\n')
+        '"""The accented Latin letters (read as written) no token holds whole: a token ends inside each."""\n'
+        + f"\nCHAR_SPLIT = {char_split()!r}\n"
+        '"""The other characters of two UTF-8 bytes (read as written) no token holds whole: a token ends inside each."""\n')
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

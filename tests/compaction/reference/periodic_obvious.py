@@ -291,7 +291,8 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     floor = spec.short_tokens(size, wide if len(text) <= spec.SHORT_CHARS else 0) * UNIT
     if size <= spec.SHORT_TOKENS:
         return floor
-    latin_cuts = latin_units(text) if unicodedata.is_normalized("NFKC", text) else 0
+    splits = char_splits(text) if unicodedata.is_normalized("NFKC", text) else 0  # (tok44)
+    latin_cuts = latin_units(text) + splits if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
     words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
     if text.isascii():
@@ -304,7 +305,7 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
     if any(code in head for code in spec.CONTROLS + b"\x00"):  # (tok39)
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
-        units = max(units, control_units(text, head) + (whole if rest else 0) + symbols)
+        units = max(units, control_units(text, head) + (whole if rest else 0) + symbols + splits)
     return units
 
 
@@ -330,6 +331,13 @@ def symbol_runs(text: str) -> int:
             runs += 1
         start = None
     return runs
+
+
+def char_splits(text: str) -> int:
+    """A token end inside each character of CHAR_SPLIT in the first PREFIX_CHARS characters, one at a time (tok44)."""
+    from pi_compact.compaction.token_tables import CHAR_SPLIT
+
+    return sum(char in CHAR_SPLIT for char in text[: spec.PREFIX_CHARS]) * UNIT
 
 
 def latin_units(text: str) -> int:
