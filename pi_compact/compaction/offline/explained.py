@@ -1,7 +1,11 @@
 """Failures the agent's own words settle or place: one it explained as expected ("that error is expected: the test
-checks the failure path", "the warning is harmless"), one it said is not of this work ("pre-existing failure,
-unrelated to this change"), and one it said it routes around ("the MCP server is down; reading the file directly",
-"let me try a different approach") when a later call of the same role then succeeded.
+checks the failure path", "the warning is harmless") or accepted as the outcome it wanted ("the CLI correctly rejects
+the missing file", "✓ invalid input refused", "如预期返回错误"), one it meant to fail (a negative test: "let me check
+that an invalid flag is rejected", ``mycli --bogus  # should fail``, a call described as "Verify bad token is
+refused") whose outcome it did not then doubt ("hmm, it should have failed with 2, not 1"), one it said is not of
+this work ("pre-existing failure, unrelated to this change"), and one it said it routes around ("the MCP server is
+down; reading the file directly", "let me try a different approach") when a later call of the same role then
+succeeded.
 
 A failure the agent explained as expected is no open error of the work (it is the reason the agent went on); one
 routed around is history once the other way did the job. A failure the agent called pre-existing or unrelated is
@@ -52,6 +56,99 @@ _STILL_TO_FIX = re.compile(r"\b(?:let me|let's|I'll|I will|I need to|we need to|
                            r"\s(?:\w{1,30}\s){0,2}?(?:fix|update|change|adjust|rewrite|correct)\w{0,3}\b", re.I)
 """Words that a change is still to make ("this is expected since we renamed it; let me update the test"): the
 failure is explained, not settled."""
+_FAILS = (
+    r"(?:reject(?:s|ed|ing)?|refus(?:es|ed|ing)|den(?:ies|ied)|fail(?:s|ed|ing)?|errors? out|errored|raise[sd]?|throws?"
+    r"|threw|abort(?:s|ed)|blocked|disallowed|not allowed|exit(?:s|ed)?(?: with)?(?: code| status)? (?:[1-9]\d{0,2}|non-?zero)"
+    r"|(?:gets?|got|returns?|returned|responds?(?: with)?|gives?|gave) (?:an? |the )?(?:errors?|[45]\d\d|non-?zero)"
+    r"|abgelehnt|verweigert|schlägt fehl|fehlgeschlagen|rejet\w{0,4}|refus\w{0,4}|échou\w{0,4}|rechaz\w{0,6}|falla\w{0,3})"
+)
+"""Words that say a call failed or was turned away, in a sentence that may accept it ("rejects", "exits 1", "gets
+401", "abgelehnt", "rejeté", "rechaza")."""
+_AS_WANTED = (
+    r"(?:as expected|as intended|as designed|as required|as (?:it|they|that|this) should|correctly|properly"
+    r"|appropriately|wie erwartet|erwartungsgemäß|korrekt|richtig|comme prévu|comme attendu|correctement"
+    r"|como se esperaba|como esperado|según lo esperado|correctamente)"
+)
+"""Words that say an outcome is the one wanted, in English, German, French and Spanish."""
+_GAP = r"(?:[\s,:;—–-]{1,3}[\w'’-]{1,20}){0,3}?[\s,:;—–-]{1,3}"
+_ACCEPTED = re.compile(
+    rf"(?<!\w){_AS_WANTED}{_GAP}{_FAILS}(?!\w)|(?<!\w){_FAILS}{_GAP}{_AS_WANTED}(?!\w)"
+    r"|\b(?:error|failure) (?:handling|path|case)s? (?:works?|is working|behaves correctly|(?:is|are) correct)\b"
+    r"|\b(?:the|an?) expected (?:error|failure|rejection|refusal|exit (?:code|status)|[45]\d\d)\b"
+    r"|^[\s>*-]{0,4}[✓✔✅☑]\uFE0F?\s{0,2}[^\n]{0,60}?\b(?:" + _FAILS[3:-1] + r"|errors?|invalid|unauthori[sz]ed)\b"
+    r"|(?:符合预期|如预期|按预期|正确地?|如期)[^。！？\n]{0,12}?(?:拒绝|报错|失败|返回错误|退出)"
+    r"|(?:拒绝|报错|失败|返回错误|退出码)[^。！？\n]{0,12}?(?:符合预期|如预期|按预期|正确)"
+    r"|(?:错误|异常)处理(?:正常|有效|生效|没问题|符合预期)"
+    r"|(?:期待通り|想定通り|予想通り|正しく)[^。！？\n]{0,12}?(?:拒否|エラー|失敗|弾)"
+    r"|(?:拒否|エラー|失敗|弾)[^。！？\n]{0,16}?(?:期待通り|想定通り|予想通り|正しく)"
+    r"|(?:エラー|例外)処理(?:は|が)?(?:正常|問題なく|期待通り)",
+    re.I | re.M,
+)
+"""The agent's words that a failure is the outcome it wanted, said next to the failure ("the CLI correctly rejects
+the missing file", "exits 1 as expected", "unauthenticated requests get 401 as they should", "✓ invalid input
+refused", "error handling works", "缺失文件被正确拒绝", "期待通りエラーになる", "wird korrekt abgelehnt"): read
+per sentence, with :data:`_DOUBTS` turning it back."""
+_DOUBTS = re.compile(
+    r"\b(?:should(?:n'?t| not)? have|unexpected(?:ly)?|wrong|incorrect(?:ly)?|not (?:as expected|correctly|properly)"
+    r"|instead of|hmm+|(?:but|yet) (?:it|the|this|that)|is ?n'?t|was ?n'?t|does ?n'?t|did ?n'?t|does not|did not"
+    r"|is not|was not)\b|应该|不符合|而不是|不对|はず|ではなく|sollte|statt|falsch|devrait|au lieu|debería|en lugar",
+    re.I,
+)
+"""Words that doubt the outcome ("hmm, it should have failed with 2, not 1", "it rejects it, but the message is
+wrong"): the failure stays open."""
+_LOOKS_INTO = re.compile(r"\b(?:why|investigat\w{1,4}|debug\w{0,3}|figure out|went wrong|root cause)\b|为什么|なぜ|原因"
+                         r"|warum|pourquoi|por qué", re.I)
+"""Words that look into a failure ("let me look at why the load fails"): not the outcome a negative test wanted."""
+_MEANT = re.compile(
+    r"\b(?:should (?:fail|error|exit non-?zero|be (?:rejected|refused|denied|blocked))|must fail|expect(?:s|ed|ing)?"
+    r"(?: an?| the)? (?:error|failure|rejection|non-?zero|exit (?:code )?[1-9]|[45]\d\d\b|to fail)"
+    r"|negative (?:test|case|path)s?|error (?:path|case)s?|failure (?:path|case|mode)s?)\b"
+    r"|应该失败|预期(?:的)?(?:错误|失败)|失敗するはず|異常系|sollte fehlschlagen|doit échouer|debe fallar",
+    re.I,
+)
+"""Words that say outright that a call is to fail ("# should fail", ``echo "expect error"``, "negative test")."""
+_CHECKS = re.compile(
+    r"\b(?:test\w{0,3}|verif\w{1,5}|check\w{0,3}|confirm\w{0,3}|ensur\w{1,3}|make sure|validat\w{1,4}|see (?:if|whether"
+    r"|that)|prüf\w{0,4}|überprüf\w{0,4}|vérifi\w{0,4}|comprob\w{0,4}|prueb\w{0,3})\b|测试|验证|检查|确认|確認|テスト|検証",
+    re.I,
+)
+_ERROR_PATH = re.compile(
+    r"\b(?:reject\w{0,3}|refus\w{0,3}|den(?:y|ies|ied)|error (?:handling|path|case)s?|fail(?:s|ure)? (?:path|case|mode)s?"
+    r"|fails? (?:on|for|with|when|gracefully)|exits? (?:with )?(?:non-?zero|an error|(?:code |status )?[1-9])"
+    r"|errors? (?:out|gracefully)|(?:returns?|gets?|gives?|responds? with) (?:an? )?(?:error|[45]\d\d)\b)"
+    r"|拒绝|错误处理|拒否|エラー処理|abgelehnt|ablehn\w{0,3}|Fehlerbehandlung|rejet\w{0,3}|gestion des erreurs"
+    r"|rechaz\w{0,4}|manejo de errores",
+    re.I,
+)
+"""What a check of an error path expects ("is rejected", "error handling", "fails on", "returns 401", "拒绝"): with
+:data:`_CHECKS` ("let me verify that an invalid token is refused"), the words of a call meant to fail. A bad input
+alone is not ("let me test the fix for the missing file": the fix is to make it work)."""
+_SAID_IN_COMMAND = re.compile(r"(?:^|\s)#\s{0,3}([^\n]{1,200})|\b(?:echo|printf|print|Write-Host)\s{1,3}([^\n;&|]{1,200})",
+                              re.M)
+"""What a command says of itself: a comment, the label it prints (``echo "Test 3: missing file (should fail)"``)."""
+_BEFORE_CALL_CHARS = 400
+_CHECK_JOBS = frozenset({TEST, BUILD, LINT, TYPECHECK})
+"""A run of the project's own checks is never meant to fail: a failing test of an error path is a failing test."""
+
+
+def _meant_to_fail(words: str) -> bool:
+    """True when ``words`` (what a call says of itself, or the agent's words just before it) say the call is meant
+    to fail: outright ("should fail"), or as a check of an error path ("verify that a missing file is rejected")."""
+    if _LOOKS_INTO.search(words):
+        return False  # "let me check why the request is rejected": the failure is the question, not the aim
+    return bool(_MEANT.search(words) or (_CHECKS.search(words) and _ERROR_PATH.search(words)))
+
+
+def accepted(text: str) -> bool:
+    """True when a sentence of the agent's ``text`` accepts a failure as the outcome it wanted (:data:`_ACCEPTED`)
+    and neither doubts it (:data:`_DOUBTS`) nor asks."""
+    for sentence in _SENTENCES.split(text[:_TEXT_CHARS]):
+        if _ACCEPTED.search(sentence) and not _DOUBTS.search(sentence) and not sentence.rstrip().endswith(("?", "？")):
+            return True
+    return False
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _ROUTED = re.compile(
     r"\binstead\b|\b(?:a |an )?(?:different|another|alternative|other) (?:approach|way|method|tool|route|strategy)\b"
     r"|\bfall(?:ing)?[ -]?back\b|\bdirectly\b|\bmanually\b|\bby hand\b|\bwork[ -]?around\b|\bmyself\b"
@@ -119,6 +216,39 @@ class AgentWords:
     """Failures the agent said are not of this work (pre-existing, unrelated): still open."""
 
 
+def _calls_said(messages: Sequence[dict]) -> dict[str, str]:
+    """For each call of the agent's, by its id: what it says of itself and the agent's words just before it (the
+    text of its message before it, the ``description`` a tool takes), read once."""
+    said: dict[str, str] = {}
+    for message in messages:
+        if not isinstance(message, dict) or message.get("role") != "assistant" \
+                or not isinstance(message.get("content"), list):
+            continue
+        before = ""
+        for block in message["content"]:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and isinstance(block.get("text"), str):
+                before = (before + "\n" + block["text"])[-_BEFORE_CALL_CHARS:]
+            elif block.get("type") == "toolCall" and isinstance(block.get("id"), str):
+                arguments = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
+                described = arguments.get("description")
+                said[block["id"]] = "\n".join((before, described if isinstance(described, str) else ""))
+    return said
+
+
+def _meant(attempt: Attempt, message: dict, calls: dict[str, str]) -> bool:
+    """True when the failed ``attempt`` (its result ``message``) was meant to fail: its command's comment or printed
+    label, its description or the agent's words just before it say so (:func:`_meant_to_fail`); never a run of the
+    project's checks (:data:`_CHECK_JOBS`)."""
+    shell = is_shell_tool(attempt.tool)
+    if shell and {job.kind for job in jobs_of(attempt.target)} & _CHECK_JOBS:
+        return False
+    own = " ".join(m.group(1) or m.group(2) for m in _SAID_IN_COMMAND.finditer(attempt.target[:4000])) if shell else ""
+    call_id = message.get("toolCallId")
+    return _meant_to_fail(own) or (isinstance(call_id, str) and _meant_to_fail(calls.get(call_id, "")))
+
+
 def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> AgentWords:
     """What the agent's words say of the failed ``attempts`` (see the module docstring). One pass over the messages: a
     failure waits for the agent's next few texts, then, when they route around it, for a later success of one of
@@ -130,12 +260,16 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> A
     not_ours: set[int] = set()
     pending: list[tuple[Attempt, int]] = []  # a failure and how many texts of the agent's came since
     waiting: dict[str, list[int]] = {}  # a role -> the failures a success of that role settles
+    calls = _calls_said(messages) if any(a.failed for a in attempts) else {}
+    meant: set[int] = set()  # failures meant to fail whose outcome the agent has not yet spoken of
     for index, message in enumerate(messages):
         for attempt in at.get(index, ()):
             if attempt.aborted:
                 continue
             if attempt.failed:
                 pending.append((attempt, 0))
+                if isinstance(message, dict) and _meant(attempt, message, calls):
+                    meant.add(attempt.index)
             elif waiting:
                 for role in roles(attempt):
                     settled.update(dict.fromkeys(waiting.pop(role, ()), attempt))
@@ -145,12 +279,17 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> A
         if not text.strip():
             continue
         if _STILL_TO_FIX.search(text):
-            pending = []  # the agent takes the failures on: a later word of "pre-existing" is about others
+            pending, meant = [], set()  # the agent takes the failures on: a later word of "pre-existing" is about others
             continue
-        if _EXPECTED.search(text):
+        if _EXPECTED.search(text) or accepted(text):
             settled.update(dict.fromkeys((attempt.index for attempt, _ in pending), None))
-            pending = []
+            pending, meant = [], set()
             continue
+        if meant:  # the agent's first words after a failure it meant: unless they doubt it, it is the outcome wanted
+            if not _DOUBTS.search(text) and not _LOOKS_INTO.search(text):
+                settled.update(dict.fromkeys(meant, None))
+                pending = [(attempt, seen) for attempt, seen in pending if attempt.index not in meant]
+            meant = set()
         if _NOT_OURS.search(text):
             not_ours.update(attempt.index for attempt, _ in pending)
             pending = []
@@ -161,7 +300,8 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> A
                 for role in _routable(attempt):
                     waiting.setdefault(role, []).append(attempt.index)
         pending = [(attempt, seen + 1) for attempt, seen in pending if seen + 1 < _TEXTS]
+    settled.update(dict.fromkeys(meant, None))  # meant to fail, and nothing said of it since: as meant
     return AgentWords(settled, frozenset(not_ours))
 
 
-__all__ = ["FETCH", "READ", "AgentWords", "roles", "settled_by_words"]
+__all__ = ["FETCH", "READ", "AgentWords", "accepted", "roles", "settled_by_words"]

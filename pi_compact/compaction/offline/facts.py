@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
                       refusal_reason, stopped)
 from .diagnostics import telling_line
 from .goal import request_words
-from .rules import standing
+from .rules import passing_rule, standing
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
 
@@ -367,7 +367,7 @@ _RULE = re.compile(
     r"|(?<![特区分类级个识告差性判鉴辨派离道久])别(?![人的处名])",
     re.I | re.A,
 )
-_IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never|always|avoid|ensure)\b", re.I | re.A)
+_IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never(?! mind)|always|avoid|ensure)\b", re.I | re.A)
 _KEEP_RULE = re.compile(r"^(?:please\s{1,5})?(?:keep|leave)\b(?:[^.,;\n]|\.(?=\S)){0,120}?\b(?:unchanged|stable|intact|as it is|as is"
                         r"|backwards? compatible|alone|untouched|the same)\b", re.I | re.A)
 """``Keep the public API `parse_file(path)` unchanged.``: a rule without must/never (not "keep going")."""
@@ -409,20 +409,26 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     """Sentences of ``text`` (outside code fences) that state a rule for the agent, trimmed, in order: must, never,
     always, don't, do not, 必须, 不要 and the like; never a question, nor a sentence with "instead" or "should"
     (those propose, they do not rule), nor a table row (a finding or a record: data, not a rule), nor a sentence
-    mostly copied from ``quoting`` (what the agent wrote before: the user quotes it to ask about it)."""
+    mostly copied from ``quoting`` (what the agent wrote before: the user quotes it to ask about it). A rule said in
+    passing in a sentence that asks for something else ("fix the login bug — and never push to main") is kept as its
+    clause (:func:`.rules.passing_rule`): the rest is a one-off instruction, history once that request is done."""
     found: list[str] = []
     quoted = _word_runs(quoting)
     for line in _FENCE.sub("\n", text).splitlines():
         if _TABLE_ROW.match(line):
             continue
-        for sentence in _SENTENCE_END.split(line):
-            sentence = _LIST_MARKER.sub("", sentence.strip()).strip()
-            if sentence and not sentence.endswith(("?", "？")) and is_rule(sentence) and not _copied(sentence, quoted):
-                if len(sentence) > CONSTRAINT_LIMIT:
-                    sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
-                found.append(sentence)
-                if len(found) >= _CONSTRAINTS_PER_MESSAGE:
-                    return found
+        for whole in _SENTENCE_END.split(line):
+            whole = _LIST_MARKER.sub("", whole.strip()).strip()
+            if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted):
+                continue
+            head, passing = passing_rule(whole)  # "fix the login bug — and never push to main": the rule's clause
+            for sentence in (head, passing) if passing else (whole,):
+                if sentence and is_rule(sentence):
+                    if len(sentence) > CONSTRAINT_LIMIT:
+                        sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
+                    found.append(sentence)
+                    if len(found) >= _CONSTRAINTS_PER_MESSAGE:
+                        return found
     return found
 
 

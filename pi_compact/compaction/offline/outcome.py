@@ -53,8 +53,12 @@ _STOP = re.compile(
     re.I | re.M,
 )
 """A result that says the call was stopped while it ran (or never ran because a call beside it failed) (pi's "Operation aborted", "Request interrupted by user")."""
-_REFUSAL_REASON = re.compile(r"(?:the user said|user(?:'s)? (?:reason|feedback|message|said)|reason)\s*:\s*"
-                             r"(\S[^\n]*(?:\n(?!\n)[^\n]*){0,8})", re.I)
+_REFUSAL_REASON = re.compile(
+    r"(?:(?:the user said|user(?:'s)? (?:reason|feedback|message|said|comment|note)|reason|feedback|comment)\s*:"
+    r"|\b(?:rejected|declined|denied|blocked)" + _BY_USER + r"\s{0,2}(?::|[—–]|\s-\s))\s*"
+    r"(\S[^\n]*(?:\n(?!\n)[^\n]*){0,8})", re.I)
+"""Where the harness gives what the user said on declining: Claude Code's "the user said:\n…", a "Reason:" or
+"Feedback:" line, Codex's and a permission gate's "rejected by user: …", "Blocked by user — …"."""
 
 
 def _head_or_tail(pattern: re.Pattern[str], text: str) -> bool:
@@ -72,12 +76,18 @@ def stopped(text: str) -> bool:
     return _head_or_tail(_STOP, text)
 
 
-def refusal_reason(text: str) -> str:
-    """What the user said when declining (Claude Code's "…the user said:\n<words>"), or ``""``."""
+def refusal_words(text: str) -> str:
+    """All that the user said when declining (see :data:`_REFUSAL_REASON`), up to a blank line, or ``""``."""
     match = _REFUSAL_REASON.search(text[:4000])
-    if not match:
+    return match.group(1).strip() if match else ""
+
+
+def refusal_reason(text: str) -> str:
+    """What the user said when declining (Claude Code's "…the user said:\n<words>"), its first line, or ``""``."""
+    said = refusal_words(text)
+    if not said:
         return ""
-    reason = match.group(1).strip().splitlines()[0].strip()
+    reason = said.splitlines()[0].strip()
     # "The user wants to clarify these questions." is the harness describing the user, not the user's words
     return "" if re.match(r"^the user\b", reason, re.I) else " ".join(reason.split())[:500]
 

@@ -21,7 +21,8 @@ from .text import clip_words, sentences
 _LASTING = re.compile(
     r"\b(?:never|always|don'?t|dont|do not|must ?n[o']t|must never|no more than|at most|not allowed|forbidden"
     r"|only|avoid|from now on|going forward|in general|every time|whenever|unchanged|untouched|intact|as it is"
-    r"|as is|alone)\b|不要|不能|别|永远|始终|总是|禁止|不许|不得|不可|只能|只用|切勿|请勿",
+    r"|as is|alone)\b|不要|不能|别|永远|始终|总是|禁止|不许|不得|不可|只能|只用|切勿|请勿"
+    r"|ないで|てはいけない|ないこと|必ず|常に|決して|絶対",
     re.I,
 )
 """Words of a rule that outlives the request it came with."""
@@ -31,12 +32,15 @@ _STANDING = re.compile(
     r"|never|do ?n[o']t)|as a (?:general )?rule)\b"
     r"|^\W{0,3}(?:(?:please|pls|and|also|so)\s{1,3})?(?:make (?:it |this |that )?(?:a|an) (?:\w+ )?(?:rule|note|habit)"
     r"|make a (?:mental )?note|(?:add|write down|save|store|record) (?:it |this |that )?as a (?:\w+ )?(?:rule|note"
-    r"|memory))\b|今后|以后|从现在起|今後|これから(?:は)?",
+    r"|memory))\b|今后|以后|从现在起|今後|これから(?:は)?"
+    r"|(?<!\w)(?:à partir de maintenant|désormais|dorénavant|ab jetzt|von nun an|künftig|a partir de ahora"
+    r"|de ahora en adelante)(?!\w)",
     re.I,
 )
 """Words that ask the agent to keep a rule beyond the request, however the request is phrased: a time that outlasts
 it ("from now on", "going forward", "next time you …") or, said to the agent (first in the sentence), making it a
-rule or a note ("make a rule to always …", "make a note to never …"; not "the tool would make a note to fix it")."""
+rule or a note ("make a rule to always …", "make a note to never …"; not "the tool would make a note to fix it"); in
+French, German and Spanish too ("désormais", "ab jetzt", "de ahora en adelante")."""
 _KEEP_IN_MIND = re.compile(r"\b(?:remember (?:that|to)|keep in mind|bear in mind|do ?n[o']t forget|do not forget)\b"
                            r"|记住|覚えて", re.I)
 """Words that ask the agent to keep something in mind: a standing rule when the message gives nothing else to do
@@ -233,6 +237,53 @@ def standing(sentence: str, kept_in_mind: bool = True) -> bool:
         _INSTRUCTIONS_STORE.search(sentence) and _ALWAYS_OR_NEVER.search(sentence))
 
 
+_STANDING_OPENER = (
+    r"(?:from now on|going forward|moving forward|henceforth|from here on|in (?:the )?future|always|never(?! mind)"
+    r"|do ?n[o']t ever|do not ever|under no circumstances|at no point)\b"
+    r"|(?:à partir de maintenant|désormais|dorénavant|ab jetzt|von nun an|künftig|a partir de ahora"
+    r"|de ahora en adelante)(?!\w)"
+)
+_CJK_STANDING_OPENER = r"以后|今后|从现在起|从现在开始|永远|始终|总是|一律|今後|これから|必ず|絶対|常に|決して"
+_PASSING = re.compile(
+    r"(?:[,;:]|\s[—–-]|\s\()\s{0,3}(?:(?:and|also|but|plus|oh|so|then|please|et|und|y|aussi)\b,?\s{1,3}){0,3}"
+    rf"(?={_STANDING_OPENER})"
+    rf"|\s(?:and|also|but|plus)\s{{1,3}}(?:please\s{{1,3}})?(?={_STANDING_OPENER})"
+    rf"|[，、；：]\s{{0,2}}(?:(?:而且|并且|还有|另外|也|还|そして|あと|また)\s{{0,2}})?(?={_CJK_STANDING_OPENER})",
+    re.I,
+)
+"""Where a standing rule said in passing opens a clause of a longer sentence: after a clause's mark (a comma, a
+dash, a semicolon; their CJK forms) and the conjunctions that join it ("and", "also", "but please"), or after a bare
+"and", a standing adverb ("from now on", "always", "never", "don't ever", "以后", "今後", "désormais", "ab jetzt")."""
+_STATES = re.compile(r"^\W{0,3}(?:i|we|it|he|she|they|this|that|there|you|the \w+)\b", re.I)
+"""A sentence that opens with a subject states what happened ("I checked and never saw it"): its "and never …" is no
+order to the agent."""
+_ELLIPTIC = re.compile(r"(?:always|never)\s{1,3}(?:in|on|at|for|to|from|with|by|into|inside|as|than|the|a|an|any|more"
+                       r"|less|when|if|there|here)\b", re.I)
+"""An "always"/"never" clause with no verb of its own ("… add it to the website build, and never in the artifacts"):
+it shares the verb of the words before it, so it is no rule alone."""
+
+
+def passing_rule(sentence: str) -> tuple[str, str]:
+    """A standing rule said in passing in a longer sentence ("Fix the login bug — and never push to main without
+    asking me", "修复登录的问题，以后一律用 pnpm"): ``(the words before it, the rule's clause)``, the clause from its
+    standing adverb to the sentence's end, without the marks and conjunctions that joined it; ``("", "")`` when the
+    sentence holds none, or opens with it (the whole sentence is the rule)."""
+    for match in _PASSING.finditer(sentence[:2000]):
+        head, joined = sentence[: match.start()].strip(), match.group(0)
+        if not head or (joined[:1].isspace() and joined[1:2].isalpha() and _STATES.match(head)):
+            continue  # (a bare "and" after a subject: "I checked and never saw it")
+        clause = sentence[match.end():].strip()
+        if _ELLIPTIC.match(clause):
+            continue
+        return head.rstrip(" ,;:—–-("), clause
+    return "", ""
+
+
+_NO_LEAD = re.compile(r"^\W{0,3}(?:no|nope|nah|actually|rather|wait)\b[\s,.!;:—–-]{1,4}", re.I)
+_STOP_DOING = re.compile(r"^\W{0,3}(?:please\s{1,3})?(?:stop|quit|no more)\s{1,3}[a-z]{2,20}ing\b", re.I)
+"""A user's "stop editing the generated files": not to do that again."""
+
+
 def said_on_declining(reason: str) -> list[str]:
     """The sentences of what the user said on declining a call that set a way of working ("don't mock the LLM",
     "keep it in one module"); a question ("is testenv getting too large?"), a fact ("the other branch just got
@@ -241,7 +292,10 @@ def said_on_declining(reason: str) -> list[str]:
     found = []
     for sentence in _SENTENCE.split(reason[:4000]):
         sentence = " ".join(sentence.split())
-        if sentence and not sentence.endswith(("?", "？")) and (lasting(sentence) or _PREFERS.match(sentence)):
+        if not sentence or sentence.endswith(("?", "？")):
+            continue
+        told = _NO_LEAD.sub("", sentence, count=1)  # "no, use pnpm not npm": the "no" turns down the call
+        if lasting(sentence) or _PREFERS.match(told) or _STOP_DOING.match(told):
             found.append(sentence)
     return found
 
@@ -790,5 +844,5 @@ def whole_clause(item: str) -> str:
 
 
 __all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting", "listed_decisions",
-           "names_any", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
+           "names_any", "passing_rule", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
            "user_choices", "whole_clause"]

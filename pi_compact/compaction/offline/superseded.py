@@ -21,17 +21,23 @@ from ...accessors import content_text
 from .clause import own_lines, request_clause
 from .facts import message_dicts
 from .goal import user_requests
+from .outcome import refusal, refusal_words
 from .text import clip_words, one_line
 
 _REVERSAL = re.compile(
     r"\binstead\s*(?:[.!?,;:)]|$)|\bactually,? (?:let'?s|use|do|go|we|i (?:want|need|meant)|i'?d|keep|make|put|it)\b"
     r"|\brevert (?:it|that|this|the|those|these|back|to)\b|\b(?:no longer|go(?:ing)? back to|switch(?:ed|ing)? back"
     r"|scratch that|changed? (?:my|our) mind|let'?s not|on second thought|not what (?:i|we) (?:want|meant))\b"
-    r"|\b(?:is|are|would be|seems?) (?:much |a lot |way )?(?:better|cleaner|simpler)\b",
+    r"|\b(?:is|are|would be|seems?) (?:much |a lot |way )?(?:better|cleaner|simpler)\b"
+    r"|\b(?:feel free to|(?:it'?s|it is) (?:fine|ok(?:ay)?|alright) (?:now )?to|you (?:can|may) (?:now )?\w{2,20}"
+    r" (?:again|after all)|ignore what i said|forget (?:what i said|that rule|my (?:earlier|last) (?:rule|note|comment))"
+    r"|never ?mind (?:what i said|that rule|the rule))\b",
     re.I | re.M,
 )
 """Words that reverse or replace an earlier way: "use X instead.", "actually, let's …", "revert that", "no longer",
-"go back to", "the interface is better"; "instead of Y" alone contrasts, it replaces nothing said before."""
+"go back to", "the interface is better"; "instead of Y" alone contrasts, it replaces nothing said before. Words
+that lift a rule the user set are a reversal too ("feel free to mock the DB", "you can push to main again",
+"ignore what I said about the tests")."""
 _ANY_REVERSAL = re.compile(rf"{_REVERSAL.pattern}|\b(?:instead|rather|don'?t|do not|better|no)\b", re.I | re.M)
 """What a user says on declining the call a decision announced that turns the decision down ("the interface is
 better, no?", "don't mock it", "rather keep …")."""
@@ -63,6 +69,15 @@ def _core(item: str) -> str:
     return _PREFIX.sub("", item, count=1).split(" — the user", 1)[0].strip()
 
 
+def _declined_said(text: str) -> str:
+    """What the user said in a failed result: on declining the call, in any harness's form
+    (:func:`.outcome.refusal_words`); else after a "Reason:" a hook or a gate gave."""
+    if refusal(text):
+        return refusal_words(text)
+    said_on = _DECLINED_SAID.search(text[:4000])
+    return text[said_on.end():4000] if said_on else ""
+
+
 def _said(messages: Sequence[dict]) -> list[tuple[int, str, str]]:
     """``(index, text, kind)`` of the region's messages in order: the user's requests in their own words (``user``),
     what the user said on declining a call (``declined``), the agent's texts (``agent``), and the first paragraph of
@@ -76,8 +91,8 @@ def _said(messages: Sequence[dict]) -> list[tuple[int, str, str]]:
             said.append((index, text, "agent"))
             if _ACKNOWLEDGES.match(text):
                 said.append((index, text.split("\n\n", 1)[0], "user"))
-        elif role == "toolResult" and message.get("isError") and (said_on := _DECLINED_SAID.search(text[:4000])):
-            said.append((index, text[said_on.end():4000], "declined"))
+        elif role == "toolResult" and message.get("isError") and (said_on := _declined_said(text)):
+            said.append((index, said_on, "declined"))
     return sorted(said, key=lambda entry: entry[0])
 
 

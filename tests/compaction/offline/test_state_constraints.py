@@ -17,11 +17,13 @@ def _constraints(*messages: dict) -> list[str]:
 @pytest.mark.parametrize(("rule", "kept"), [
     ("make sure it's in the Billing project", False),  # one-off: for that issue only
     ("never assign it to anyone", True),  # lasting: it says so
-    ("请确保它属于 Billing 项目，永远不要指派给任何人", True),
+    ("请确保它属于 Billing 项目，永远不要指派给任何人", False),  # the one-off clause lapses …
+    ("永远不要指派给任何人", True),  # … its lasting clause binds
 ])
 def test_a_request_the_user_moved_on_from_keeps_only_its_lasting_rules(rule: str, kept: bool) -> None:
+    said = "请确保它属于 Billing 项目，永远不要指派给任何人" if "永远" in rule else rule
     found = _constraints(
-        user(f"Let's do option 2 for now, can you create the tracking issue? {rule}"),
+        user(f"Let's do option 2 for now, can you create the tracking issue? {said}"),
         assistant(call("c1", "bash", command="tracker issue create --title 'Split the git helpers'")),
         result("c1", "bash", "Created ISSUE-129"),
         user("Now have a look at the remaining direct git calls in the strategy package and move them too."),
