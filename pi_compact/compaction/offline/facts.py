@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
                       refusal_reason, stopped)
 from .diagnostics import telling_line
 from .goal import request_words
-from .rules import passing_rule, standing
+from .rules import ORDER_ABROAD, passing_rule, standing
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
 
@@ -457,7 +457,7 @@ def is_rule(sentence: str) -> bool:
         return True
     if _NOT_A_RULE.search(sentence):
         return False
-    if _RULE.search(sentence) or _KEEP_RULE.match(sentence):
+    if _RULE.search(sentence) or _KEEP_RULE.match(sentence) or ORDER_ABROAD.match(sentence):
         return True
     for match in _IMPERATIVE.finditer(sentence):
         before = sentence[: match.start()].rstrip().rsplit(None, 1)

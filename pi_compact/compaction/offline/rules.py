@@ -22,10 +22,20 @@ _LASTING = re.compile(
     r"\b(?:never|always|don'?t|dont|do not|must ?n[o']t|must never|no more than|at most|not allowed|forbidden"
     r"|only|avoid|from now on|going forward|in general|every time|whenever|unchanged|untouched|intact|as it is"
     r"|as is|alone)\b|不要|不能|别|永远|始终|总是|禁止|不许|不得|不可|只能|只用|切勿|请勿"
-    r"|ないで|てはいけない|ないこと|必ず|常に|決して|絶対",
+    r"|ないで|てはいけない|ないこと|必ず|常に|決して|絶対"
+    r"|(?<!\w)(?:sempre|nunca|jamais|jamás|siempre|toujours|immer|niemals|nie|항상|절대)(?!\w)",
     re.I,
 )
-"""Words of a rule that outlives the request it came with."""
+"""Words of a rule that outlives the request it came with (and "always"/"never" in Portuguese, Spanish, French,
+German and Korean)."""
+ORDER_ABROAD = re.compile(
+    r"^\W{0,3}(?:(?:e|y|et|und|mas|pero|aber|mais|por favor|s'il te plaît|bitte),?\s{1,3})?(?:sempre|nunca|jamais|jamás"
+    r"|siempre|toujours|immer|niemals|nie|não (?:use|usar|faça|mude|altere|mexa|toque|adicione|remova|crie|apague)"
+    r"|no (?:uses|usar|hagas|cambies|toques|modifiques|añadas|borres)|n'utilise (?:pas|jamais)"
+    r"|ne (?:touche|modifie|change|supprime) (?:pas|jamais)|항상|절대)(?!\w)", re.I)
+"""A rule opened by "always", "never" or "don't" in Portuguese, Spanish, French, German or Korean ("Sempre use
+SwiftData", "No toques el esquema", "Ne modifie pas les migrations"): as the sentence's first words only, where they
+order (further in, "o app sempre mostra…" describes)."""
 _STANDING = re.compile(
     r"\b(?:from now on|going forward|moving forward|henceforth|from here on|for the rest of (?:this|the) (?:session"
     r"|project|conversation|work)|(?:every|each|next) time you|whenever you|in (?:the )?future,? (?:you|please|always"
@@ -224,7 +234,7 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 
 def lasting(rule: str) -> bool:
     """True when a rule says it outlives its request (never, always, only, from now on, make it a rule, …)."""
-    return bool(_LASTING.search(rule)) or standing(rule, kept_in_mind=False)
+    return bool(_LASTING.search(rule) or ORDER_ABROAD.match(rule)) or standing(rule, kept_in_mind=False)
 
 
 def standing(sentence: str, kept_in_mind: bool = True) -> bool:
@@ -241,7 +251,7 @@ _STANDING_OPENER = (
     r"(?:from now on|going forward|moving forward|henceforth|from here on|in (?:the )?future|always|never(?! mind)"
     r"|do ?n[o']t ever|do not ever|under no circumstances|at no point)\b"
     r"|(?:à partir de maintenant|désormais|dorénavant|ab jetzt|von nun an|künftig|a partir de ahora"
-    r"|de ahora en adelante)(?!\w)"
+    r"|de ahora en adelante|sempre|nunca|jamais|jamás|siempre|toujours|immer|niemals)(?!\w)"
 )
 _CJK_STANDING_OPENER = r"以后|今后|从现在起|从现在开始|永远|始终|总是|一律|今後|これから|必ず|絶対|常に|決して"
 _PASSING = re.compile(
