@@ -7,7 +7,8 @@ done.
 
 Like the rest of the scorer it reads only the region and the summary text, with patterns of its own: it shares no
 code with the summarizers it grades. ``said`` is the region as :class:`~.quality.RegionIndex` lists it (items with
-``role``, ``text``, ``failed`` and ``target``).
+``role``, ``text``, ``failed`` and ``target``, and a user message's ``own`` words: what the user said is read there,
+so a rule or a goal found in pasted material is not the user's, see :mod:`.userwords`).
 """
 
 from __future__ import annotations
@@ -208,7 +209,7 @@ def _stale_goal(said, summary, sections, labels) -> list[str]:
         keys = labels.source["goal"]["keys"]
         hit = any(re.search(rf"(?<!\w){re.escape(k)}(?!\w)", goal, re.I) for k in keys)
         return [] if hit else [f"stale goal (not the labelled one): {goal[:120]}"]
-    stated = [s.text for s in said if s.role == "user" and _GOAL_STATED.search(s.text)]
+    stated = [s.own for s in said if s.role == "user" and _GOAL_STATED.search(s.own)]
     if not stated:
         return []
     latest = next(sentence for sentence in reversed(re.split(r"(?<=[.!?])\s+|\n+", stated[-1]))
@@ -220,10 +221,11 @@ def _stale_goal(said, summary, sections, labels) -> list[str]:
 
 
 def _turns(said: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """Per user message, the user's own words (what it pastes is no request) and what followed it."""
     turns: list[tuple[str, list[Any]]] = []
     for item in said:
         if item.role == "user":
-            turns.append((item.text, []))
+            turns.append((item.own, []))
         elif turns:
             turns[-1][1].append(item)
     return turns
@@ -255,7 +257,7 @@ def _replaced(said: Sequence[Any]) -> set[str]:
     names = set()
     for item in said:
         if item.role in ("user", "assistant"):
-            for match in _REPLACED.finditer(item.text[:20_000]):
+            for match in _REPLACED.finditer((item.own if item.role == "user" else item.text)[:20_000]):
                 name = (match.group(1) or match.group(2) or "").rstrip(".-")
                 if _CODE_NAME.search(name):
                     names.add(name.lower())
@@ -284,7 +286,7 @@ def _lost_decision(said, summary, sections, labels) -> list[str]:
     """The agent's proposal the user then accepted is a decision: the summary must say it somewhere."""
     kept = _words(summary)
     for before, after in zip(said, said[1:]):
-        if before.role == "assistant" and after.role == "user" and _APPROVAL.match(after.text):
+        if before.role == "assistant" and after.role == "user" and _APPROVAL.match(after.own):
             proposals = [s for s in re.split(r"(?<=[.!?])\s+|\n+", before.text[-1500:]) if _PROPOSAL.search(s)]
             wanted = _words(" ".join(proposals[-1:]))
             if len(wanted) >= 2 and len(wanted & kept) * 2 < len(wanted):

@@ -18,6 +18,9 @@ Retention (``pi_compact.replayer``) asks whether strings survived; this module a
   a summary that says little is rarely wrong, so without it a short summary outranked one holding twice the
   facts. :attr:`Quality.score` is mostly recall, the rest the checks above, less a cost per fault.
 
+The user's words (requests, a goal, rules) are read without what a user message pastes (:mod:`.userwords`): a
+log, a document or a harness's envelope is no request of the user's.
+
 It reads only the region and the summary text (it shares no code with the summarizers it grades), so a
 summarizer cannot pass by agreeing with itself. The headings it understands are pi's (``## Progress`` /
 ``### Done`` / ``### In Progress`` / ``## Next Steps`` / ``## Constraints & Preferences``) and the free-form ones
@@ -43,6 +46,7 @@ from .growing import GrowingText, PieceFinder
 from .recall import NeedIndex, recall
 from .settling import (acted_paths, command_of, failure_key, last_part, missing_program, programs, retry_keys,
                        same_path)
+from .userwords import own_words
 
 RECALL_WEIGHT = 0.8
 """The share of the score that is recall. Tuned on the calibration half: against the hand labels alone
@@ -266,6 +270,8 @@ class _Said:
     """For the result of a call that ran no shell command (a file or task tool): the tool's name."""
     arguments: Any = field(default=None, compare=False)
     """For a call: its arguments (a plan tool's items are read from them)."""
+    own: str = field(default="", compare=False)
+    """For a user message: the user's own words, pasted material left out (:mod:`.userwords`)."""
 
 
 def region_messages(region: Iterable[Any]) -> list[dict]:
@@ -310,7 +316,8 @@ def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Sa
         role = message.get("role")
         if role in ("user", "custom"):
             if not injected(messages[number - 1] if number else None, message):  # a skill's text is no user's
-                said.append(_Said("user", _text(message.get("content"))))
+                text = _text(message.get("content"))
+                said.append(_Said("user", text, own=own_words(text)))
         elif role == "assistant" and isinstance(message.get("content"), list):
             for block in message["content"]:
                 said.extend(_assistant_block(block, targets))
