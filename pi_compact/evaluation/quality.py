@@ -40,14 +40,13 @@ from typing import Any
 
 from ..accessors import json_strings
 from ..compaction.offline.facts import is_shell_tool
-from ..compaction.offline.goal import injected
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, file_acts, item_key, summary_faults, wrong_items
 from .growing import GrowingText, PieceFinder
 from .recall import NeedIndex, recall
 from .settling import (acted_paths, command_of, failure_key, last_part, missing_program, programs, retry_keys,
                        same_path)
-from .userwords import own_words
+from .userwords import harness_document, own_words
 
 RECALL_WEIGHT = 0.8
 """The share of the score that is recall. Tuned on the calibration half: against the hand labels alone
@@ -316,7 +315,7 @@ def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Sa
     for number, message in enumerate(messages):
         role = message.get("role")
         if role in ("user", "custom"):
-            if not injected(messages[number - 1] if number else None, message):  # a skill's text is no user's
+            if not harness_document(messages[number - 1] if number else None, message):  # a skill's text is no user's
                 text = _text(message.get("content"))
                 said.append(_Said("user", text, own=own_words(text)))
         elif role == "assistant" and isinstance(message.get("content"), list):

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 
+from ..accessors import content_text
+
 MAX_CHARS = 100_000
 """A message is read this far (a request after a longer paste is rare; the read stays bounded)."""
 RUN_LINES = 4
@@ -24,6 +26,10 @@ RUN_LINES = 4
 DOCUMENT_HEADINGS = 3
 """A message with this many headings holds a document (a plan, a skill, an earlier summary) from its first one."""
 
+HARNESS_LINES = 8
+"""A document the harness puts in the user's place (a skill's instructions) has at least this many lines."""
+
+_MARKDOWN_HEADING = re.compile(r"#{1,6}[ \t]+\S")
 _FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
 _ENVELOPE = re.compile(r"\s{0,40}<([A-Za-z][\w-]{0,40})(?:\s[^>\n]{0,200})?>")
 """A harness's block in the user's place, opened at a line's start (``<system-reminder>``, ``<command-name>``)."""
@@ -71,6 +77,24 @@ def own_words(text: str) -> str:
     kept = _without_runs(lines, kept)
     words = "\n".join(("\n" if n and i > kept[n - 1] + 1 else "") + lines[i] for n, i in enumerate(kept)).strip()
     return "" if _NOTICE.match(words) else words
+
+
+def harness_document(previous: dict | None, message: dict) -> bool:
+    """True when the user message ``message`` was put there by the agent's harness, not typed by the user: a
+    Markdown document (a heading, :data:`HARNESS_LINES` lines or more) right after a tool result or a command the
+    user ran, before the agent speaks (a skill's or a slash command's instructions). Judged by where the message
+    stands and its shape, never by its words; a short message after a tool result (a steering message) stays the
+    user's, and so does a document wrapped whole in the harness's tags (markup, no request anyway)."""
+    if not isinstance(previous, dict) or message.get("role") != "user":
+        return False
+    before = previous.get("role")
+    invoked = before == "user" and "<command-" in content_text(previous.get("content"))[:5000]
+    if before != "toolResult" and not invoked:
+        return False
+    head = content_text(message.get("content"))[:20_000]
+    if head.count("\n") < HARNESS_LINES or not any(_MARKDOWN_HEADING.match(line) for line in head.splitlines()):
+        return False
+    return bool(_outside_blocks(head.splitlines()))
 
 
 def _outside_blocks(lines: list[str]) -> list[int]:
@@ -171,4 +195,4 @@ def _without_runs(lines: list[str], kept: list[int]) -> list[int]:
     return sorted(result)
 
 
-__all__ = ["own_words"]
+__all__ = ["harness_document", "own_words"]

@@ -8,7 +8,7 @@ import pytest
 
 from pi_compact.evaluation.faults import find_faults
 from pi_compact.evaluation.quality import RegionIndex, score_quality
-from pi_compact.evaluation.userwords import own_words
+from pi_compact.evaluation.userwords import harness_document, own_words
 from tests.compaction.messages import assistant, call, result, user
 
 REQUESTS = (
@@ -155,3 +155,16 @@ def test_own_words_grows_linearly_with_the_message():
     texts = {size: _message(size) for size in (2000, 4000, 8000)}
     found = growth("own_words", lambda size: (lambda: own_words(texts[size])), 2000, runs=3)
     assert found.linear, str(found)
+
+
+SKILL = "# Release skill\n\nUse this skill to cut a release.\n\n## Steps\n1. bump\n2. tag\n3. push\n4. announce\n"
+
+
+@pytest.mark.parametrize(("before", "text", "harness"), [
+    (result("s", "Skill", "Launching skill: release"), SKILL, True),
+    (user("<command-name>/release</command-name>"), SKILL, True),
+    (result("s", "Skill", "Launching skill: release"), "stop, use the staging tag instead", False),
+    (assistant("Which tag?"), SKILL, False),  # the user answering with a document wrote it
+])
+def test_a_document_the_harness_puts_in_the_users_place_is_not_theirs(before, text, harness):
+    assert harness_document(before, user(text)) is harness
