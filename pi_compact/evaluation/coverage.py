@@ -3,8 +3,9 @@
 The hand labels (``sessions_fixtures/labels``) list what a continuing agent needs: the goal, the rules, the
 decisions, what is done, in progress and next, the errors and the key files, each with the phrases that identify
 it. A fact is *present* when the summary holds at least half of its keys, *partly* when it holds some, *absent*
-when none; *wrong* counts what the scorer (:func:`~.quality.score_quality`) found wrong: open items already
-finished, errors given the wrong status, faults. :func:`spearman` ranks the scorer against these counts.
+when none; *wrong* counts the summary items the scorer (:func:`~.quality.score_quality`) found wrong (open items
+already finished, errors given the wrong status, faults), each item once. :func:`spearman` ranks the scorer
+against these counts.
 """
 
 from __future__ import annotations
@@ -78,8 +79,7 @@ def coverage(summary: str, labels: dict, quality: Quality) -> Coverage:
                 partly += 1
             else:
                 absent += 1
-    wrong = len(quality.stale) + len(quality.faults) + sum(
-        not mistake.startswith("open but not mentioned") for mistake in quality.error_mistakes)
+    wrong = len(quality.wrong)  # each wrong item once, however many checks it fails
     wanted = _items(labels, "next") or _items(labels, "in_progress")
     named = _open_part(summary)
     right = any(item.hits(named) for item in wanted) and not quality.stale if wanted else None

@@ -7,13 +7,15 @@ done.
 
 Like the rest of the scorer it reads only the region and the summary text, with patterns of its own: it shares no
 code with the summarizers it grades. ``said`` is the region as :class:`~.quality.RegionIndex` lists it (items with
-``role``, ``text``, ``failed`` and ``target``).
+``role``, ``text``, ``failed`` and ``target``, and a user message's ``own`` words: what the user said is read there,
+so a rule or a goal found in pasted material is not the user's, see :mod:`.userwords`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 CHANGING_TOOLS = ("edit:", "write:", "multiedit:", "multi_edit:", "str_replace:", "edit_file:", "write_file:",
@@ -91,6 +93,29 @@ FAULT_COST = 0.2
 claim is not paid for by the words it happens to share with the region)."""
 
 
+@dataclass(frozen=True)
+class Fault:
+    """One fault of a summary: its class, the line reported, and what identifies the summary item it is about
+    (its line, and the thing it names: a declined write is one item as a blocker and in the file list)."""
+
+    kind: str
+    text: str
+    keys: tuple[str, ...]
+
+
+_MARKS = re.compile(r"^(?:[-*+•>]\s+|\d{1,3}[.)]\s+|\[[ xX✓]?\]\s*)+")
+
+
+def item_key(text: str) -> str:
+    """A summary item's line as every check spells it: without its bullet, number, box, emphasis and case."""
+    line = _MARKS.sub("", text.strip().replace("**", "").replace("`", ""))
+    return " ".join(line.lower().split()).rstrip(".:;")[:100]
+
+
+def _fault(kind: str, text: str, *items: str) -> Fault:
+    return Fault(kind, text, tuple(key for key in (item_key(item) for item in items) if key))
+
+
 def _quoted_pair(line: str) -> bool:
     """A “quote” of three characters or more, then an arrow (as ``“[^”]{3,}”\\s*→`` finds, in one pass)."""
     for arrow in _CLOSED_ARROW.finditer(line):
@@ -153,12 +178,41 @@ def asked_last(said: Sequence[Any], item: str) -> bool:
 
 def find_faults(said: Sequence[Any], summary: str, labels: Any = None) -> tuple[str, ...]:
     """The faults of ``summary`` against the region ``said`` (see the module docstring), one line each."""
+    return tuple(fault.text for fault in summary_faults(said, summary, labels))
+
+
+def summary_faults(said: Sequence[Any], summary: str, labels: Any = None) -> tuple[Fault, ...]:
+    """The faults of ``summary`` with the items they are about (see :func:`find_faults`)."""
     sections = _sections(summary)
-    faults: list[str] = []
+    faults: list[Fault] = []
     for check in (_declined_as_errors, _stale_goal, _answered_next, _lapsed_rules, _lost_decision,
                   _quoted_progress, _bad_files, _quoted_headings, _failure_reported_done):
         faults.extend(check(said, summary, sections, labels))
     return tuple(faults)
+
+
+def wrong_items(findings: Iterable[tuple[str, str, tuple[str, ...]]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The summary items ``findings`` (each ``(class, line, keys)``) find wrong, each once: findings that share a
+    key (one line, or one thing two lines name) are one item, with the classes it shows (one per finding), so one
+    bad line is counted once however many checks it fails."""
+    parent: dict[str, str] = {}
+
+    def root(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    listed = []
+    for number, (kind, line, keys) in enumerate(findings):
+        keys = keys or (f"#{number}",)  # a finding about no item of the summary (a decision left out) is its own
+        for key in keys[1:]:
+            parent[root(key)] = root(keys[0])
+        listed.append((kind, line, keys[0]))
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for kind, line, key in listed:
+        groups.setdefault(root(key), []).append((kind, line))
+    return tuple((found[0][1], tuple(kind for kind, _ in found)) for found in groups.values())
 
 
 def _declined_targets(said: Sequence[Any]) -> list[str]:
@@ -192,11 +246,13 @@ def _declined_as_errors(said, summary, sections, labels) -> list[str]:
         name = target.strip().rsplit("/", 1)[-1][:60]
         for line in open_lines:
             if name in line and _OPEN_WORDS.search(line):
-                found.append(f"declined call reported as an error or a fix: {line[:120]}")
+                found.append(_fault("declined as an error", f"declined call reported as an error or a fix: "
+                                    f"{line[:120]}", line, f"declined {target}"))
         for kind, block in _file_blocks(summary):
             if kind == "modified-files" and target not in written and any(
                     _same_file(entry.strip(), target.strip()) for entry in block.splitlines()):
-                found.append(f"declined write listed as modified: {name}")
+                found.append(_fault("declined write as modified", f"declined write listed as modified: {name}",
+                                    f"declined {target}"))
     return found
 
 
@@ -207,23 +263,24 @@ def _stale_goal(said, summary, sections, labels) -> list[str]:
     if labels is not None and getattr(labels, "source", {}).get("goal", {}).get("keys"):
         keys = labels.source["goal"]["keys"]
         hit = any(re.search(rf"(?<!\w){re.escape(k)}(?!\w)", goal, re.I) for k in keys)
-        return [] if hit else [f"stale goal (not the labelled one): {goal[:120]}"]
-    stated = [s.text for s in said if s.role == "user" and _GOAL_STATED.search(s.text)]
+        return [] if hit else [_fault("stale goal", f"stale goal (not the labelled one): {goal[:120]}", goal)]
+    stated = [s.own for s in said if s.role == "user" and _GOAL_STATED.search(s.own)]
     if not stated:
         return []
     latest = next(sentence for sentence in reversed(re.split(r"(?<=[.!?])\s+|\n+", stated[-1]))
                   if _GOAL_STATED.search(sentence))
     wanted = _words(latest)
     if wanted and len(wanted & _words(goal)) * 2 < len(wanted):
-        return [f"stale goal (the user's latest is “{latest[:80]}”): {goal[:120]}"]
+        return [_fault("stale goal", f"stale goal (the user's latest is “{latest[:80]}”): {goal[:120]}", goal)]
     return []
 
 
 def _turns(said: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """Per user message, the user's own words (what it pastes is no request) and what followed it."""
     turns: list[tuple[str, list[Any]]] = []
     for item in said:
         if item.role == "user":
-            turns.append((item.text, []))
+            turns.append((item.own, []))
         elif turns:
             turns[-1][1].append(item)
     return turns
@@ -247,7 +304,8 @@ def _answered_next(said, summary, sections, labels) -> list[str]:
             continue
         for step in steps:
             if len(wanted & _words(step)) >= 0.6 * len(wanted) and not WAITING.search(step):
-                found.append(f"answered request given as the next step: {step[:120]}")
+                found.append(_fault("answered as next", f"answered request given as the next step: {step[:120]}",
+                                    step))
     return found
 
 
@@ -255,7 +313,7 @@ def _replaced(said: Sequence[Any]) -> set[str]:
     names = set()
     for item in said:
         if item.role in ("user", "assistant"):
-            for match in _REPLACED.finditer(item.text[:20_000]):
+            for match in _REPLACED.finditer((item.own if item.role == "user" else item.text)[:20_000]):
                 name = (match.group(1) or match.group(2) or "").rstrip(".-")
                 if _CODE_NAME.search(name):
                     names.add(name.lower())
@@ -270,12 +328,12 @@ def _lapsed_rules(said, summary, sections, labels) -> list[str]:
     for rule in rules:
         text = re.sub(r"^[-*•]\s+", "", rule)
         if any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", text.lower()) for name in replaced):
-            found.append(f"rule naming a replaced thing: {text[:120]}")
+            found.append(_fault("replaced rule", f"rule naming a replaced thing: {text[:120]}", rule))
             continue
         for number, (request, work) in enumerate(turns[:-1]):
             if len(text) >= 20 and text[:60] in request and not _LASTING.search(text) and work \
                     and work[-1].role == "assistant" and _FINISHED.search(work[-1].text[:400]):
-                found.append(f"finished request kept as a rule: {text[:120]}")
+                found.append(_fault("finished rule", f"finished request kept as a rule: {text[:120]}", rule))
                 break
     return found
 
@@ -284,11 +342,12 @@ def _lost_decision(said, summary, sections, labels) -> list[str]:
     """The agent's proposal the user then accepted is a decision: the summary must say it somewhere."""
     kept = _words(summary)
     for before, after in zip(said, said[1:]):
-        if before.role == "assistant" and after.role == "user" and _APPROVAL.match(after.text):
+        if before.role == "assistant" and after.role == "user" and _APPROVAL.match(after.own):
             proposals = [s for s in re.split(r"(?<=[.!?])\s+|\n+", before.text[-1500:]) if _PROPOSAL.search(s)]
             wanted = _words(" ".join(proposals[-1:]))
             if len(wanted) >= 2 and len(wanted & kept) * 2 < len(wanted):
-                return [f"a proposal the user accepted is not in the summary: {proposals[-1][:120].strip()}"]
+                return [_fault("lost decision", "a proposal the user accepted is not in the summary: "
+                               f"{proposals[-1][:120].strip()}")]
     return []
 
 
@@ -296,9 +355,10 @@ def _quoted_progress(said, summary, sections, labels) -> list[str]:
     found = []
     for line in _under(sections, "done", "progress", "complete"):
         if _quoted_pair(line) or _CHEER.search(re.sub(r"^[-*]\s+(?:\[x\]\s+)?", "", line)):
-            found.append(f"progress told as a quote, not the state it left: {line[:120]}")
+            found.append(_fault("quoted progress", f"progress told as a quote, not the state it left: {line[:120]}",
+                                line))
         elif line.count("`") % 2:
-            found.append(f"a value cut inside its quotes: {line[:120]}")
+            found.append(_fault("cut value", f"a value cut inside its quotes: {line[:120]}", line))
     return found
 
 
@@ -371,16 +431,17 @@ def _bad_files(said, summary, sections, labels) -> list[str]:
             last = entry.rsplit("/", 1)[-1]
             act = _gone_act(gone, entry)
             if last.startswith(".") and last.count(".") >= 2 and "_" in last:
-                found.append(f"not a file in <{kind}>: {entry}")
+                found.append(_fault("not a file", f"not a file in <{kind}>: {entry}", entry))
             elif act is not None:
-                found.append(f"{act} file in <{kind}>: {entry}")
+                found.append(_fault("gone file", f"{act} file in <{kind}>: {entry}", entry))
     return found
 
 
 def _quoted_headings(said, summary, sections, labels) -> list[str]:
     quoted = {title.strip().lower().rstrip(":") for s in said if s.role in ("user", "assistant")
               for m in _HEADING_LINE.finditer(s.text[:50_000]) if (title := _title(m)) is not None}
-    return [f"a heading quoted from the transcript kept as a section: {title}" for title in sections
+    return [_fault("quoted heading", f"a heading quoted from the transcript kept as a section: {title}", title)
+            for title in sections
             if title and title.rstrip(":") in quoted and not _PI_HEADINGS.search(title)]
 
 
@@ -389,7 +450,10 @@ def _failure_reported_done(said, summary, sections, labels) -> list[str]:
     if not last or not _TROUBLE.search(last[-600:]):
         return []
     steps = " ".join(_under(sections, "next"))
-    return [f"the agent's last words report trouble, the summary says: {steps[:120]}"] if WAITING.search(steps) else []
+    waiting = next((step for step in _under(sections, "next") if WAITING.search(step)), "")
+    return [_fault("trouble as done", f"the agent's last words report trouble, the summary says: {steps[:120]}",
+                   waiting)] if waiting else []
 
 
-__all__ = ["FAULT_COST", "WAITING", "asked_last", "file_acts", "find_faults"]
+__all__ = ["FAULT_COST", "Fault", "WAITING", "asked_last", "file_acts", "find_faults", "item_key", "summary_faults",
+           "wrong_items"]

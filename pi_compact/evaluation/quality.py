@@ -16,7 +16,11 @@ Retention (``pi_compact.replayer``) asks whether strings survived; this module a
 * **length** — the summary's characters and tokens against the region's;
 * **recall** (:mod:`.recall`) — how much of what the region shows a continuing agent needs the summary holds:
   a summary that says little is rarely wrong, so without it a short summary outranked one holding twice the
-  facts. :attr:`Quality.score` is mostly recall, the rest the checks above, less a cost per fault.
+  facts. :attr:`Quality.score` is mostly recall, the rest the checks above, less a cost per faulty item (an item
+  is counted wrong once, however many checks it fails).
+
+The user's words (requests, a goal, rules) are read without what a user message pastes (:mod:`.userwords`): a
+log, a document or a harness's envelope is no request of the user's.
 
 It reads only the region and the summary text (it shares no code with the summarizers it grades), so a
 summarizer cannot pass by agreeing with itself. The headings it understands are pi's (``## Progress`` /
@@ -36,13 +40,13 @@ from typing import Any
 
 from ..accessors import json_strings
 from ..compaction.offline.facts import is_shell_tool
-from ..compaction.offline.goal import injected
 from ..compaction.tokens import estimate_tokens, text_tokens
-from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, file_acts, find_faults
+from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, file_acts, item_key, summary_faults, wrong_items
 from .growing import GrowingText, PieceFinder
 from .recall import NeedIndex, recall
 from .settling import (acted_paths, command_of, failure_key, last_part, missing_program, programs, retry_keys,
                        same_path)
+from .userwords import harness_document, own_words
 
 RECALL_WEIGHT = 0.8
 """The share of the score that is recall. Tuned on the calibration half: against the hand labels alone
@@ -266,6 +270,8 @@ class _Said:
     """For the result of a call that ran no shell command (a file or task tool): the tool's name."""
     arguments: Any = field(default=None, compare=False)
     """For a call: its arguments (a plan tool's items are read from them)."""
+    own: str = field(default="", compare=False)
+    """For a user message: the user's own words, pasted material left out (:mod:`.userwords`)."""
 
 
 def region_messages(region: Iterable[Any]) -> list[dict]:
@@ -309,8 +315,9 @@ def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Sa
     for number, message in enumerate(messages):
         role = message.get("role")
         if role in ("user", "custom"):
-            if not injected(messages[number - 1] if number else None, message):  # a skill's text is no user's
-                said.append(_Said("user", _text(message.get("content"))))
+            if not harness_document(messages[number - 1] if number else None, message):  # a skill's text is no user's
+                text = _text(message.get("content"))
+                said.append(_Said("user", text, own=own_words(text)))
         elif role == "assistant" and isinstance(message.get("content"), list):
             for block in message["content"]:
                 said.extend(_assistant_block(block, targets))
@@ -712,6 +719,18 @@ class Quality:
     """How many summaries had something to recall."""
     missing: tuple[str, ...] = ()
     """The needs a summary holds less than half of, most important first."""
+    wrong: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    """Each summary item found wrong (stale, an error's wrong status, a fault), once, with the classes it shows:
+    one bad line that fails two checks is one wrong item (:func:`.faults.wrong_items`)."""
+
+    @property
+    def faulty(self) -> int:
+        """The wrong items that show a fault: each costs :data:`~.faults.FAULT_COST` once, whatever else it shows."""
+        return sum(any(kind not in JUDGED for kind in kinds) for _, kinds in self.wrong)
+
+    def _paid(self, kind: str) -> int:
+        """The findings of ``kind`` (stale, error status) on items a fault already costs: not counted again."""
+        return sum(kinds.count(kind) for _, kinds in self.wrong if any(k not in JUDGED for k in kinds))
 
     @property
     def precision(self) -> float | None:
@@ -719,8 +738,10 @@ class Quality:
 
     @property
     def staleness(self) -> float | None:
-        """Share of the open items that are in fact finished (0 is right)."""
-        return len(self.stale) / self.open_items if self.open_items else None
+        """Share of the open items that are in fact finished (0 is right); an item a fault already costs is left
+        out (it is counted wrong once)."""
+        paid = self._paid(STALE)
+        return (len(self.stale) - paid) / (self.open_items - paid) if self.open_items > paid else None
 
     @property
     def open_recall(self) -> float | None:
@@ -729,7 +750,10 @@ class Quality:
 
     @property
     def error_accuracy(self) -> float | None:
-        return self.errors_right / self.errors if self.errors else None
+        """Share of the judged errors given the right status; an item a fault already costs is left out (it is
+        counted wrong once)."""
+        paid = self._paid(ERROR_STATUS)
+        return self.errors_right / (self.errors - paid) if self.errors > paid else None
 
     @property
     def recall(self) -> float | None:
@@ -748,10 +772,11 @@ class Quality:
     def score(self) -> float:
         """One figure in [0, 1]: :data:`RECALL_WEIGHT` × :attr:`recall` (does it hold what the next agent needs?)
         plus the rest × :attr:`correctness` (is what it says true?), less :data:`~.faults.FAULT_COST` per fault
-        per summary. Only a summary that holds everything, says nothing wrong and has no fault scores 1."""
+        per summary item with a fault (however many it shows). Only a summary that holds everything, says nothing
+        wrong and has no fault scores 1."""
         held = self.recall
         base = self.correctness if held is None else RECALL_WEIGHT * held + (1 - RECALL_WEIGHT) * self.correctness
-        return max(0.0, base - FAULT_COST * len(self.faults) / max(1, self.count))
+        return max(0.0, base - FAULT_COST * self.faulty / max(1, self.count))
 
     @property
     def char_ratio(self) -> float | None:
@@ -771,6 +796,7 @@ class Quality:
             self.summary_tokens + other.summary_tokens, self.region_tokens + other.region_tokens,
             self.labelled + other.labelled, self.count + other.count, self.faults + other.faults,
             self.recall_sum + other.recall_sum, self.recalled + other.recalled, self.missing + other.missing,
+            self.wrong + other.wrong,
         )
 
     def to_json(self) -> dict:
@@ -785,8 +811,14 @@ class Quality:
             "summaryTokens": self.summary_tokens, "regionTokens": self.region_tokens, "tokenRatio": self.token_ratio,
             "labelled": self.labelled, "summaries": self.count, "faults": list(self.faults),
             "recall": self.recall, "missing": list(self.missing), "score": self.score,
+            "wrong": [{"item": item, "classes": list(kinds)} for item, kinds in self.wrong],
         }
 
+
+STALE = "stale"
+ERROR_STATUS = "error status"
+JUDGED = frozenset({STALE, ERROR_STATUS})
+"""The classes of wrong item :attr:`Quality.correctness` judges (as shares); the others are faults."""
 
 NO_QUALITY = Quality(count=0)
 """The sum of no scores (the start of a sum)."""
@@ -804,17 +836,21 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     open_items = [(item, sig) for item, sig in checked if item.section in OPEN_SECTIONS]
     stale = tuple(item.text for item, sig in open_items
                   if _is_stale(item, sig, area, labels) and not asked_last(area.said, item.text))
-    judged, mistakes = _judge_errors(items, area, labels)
+    judged, mistakes, mistaken = _judge_errors(items, area, labels)
     wanted = (labels.in_progress + labels.next) if labels is not None else ()
     named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
     held = recall(area.needs.needs(_open_error_texts(area)), summary)
+    faults = summary_faults(area.said, summary, labels)
     return Quality(
         items=len(checked), supported=len(checked) - len(unsupported), unsupported=unsupported,
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),
         error_mistakes=mistakes, summary_chars=len(summary), region_chars=area.chars,
         summary_tokens=text_tokens(summary), region_tokens=area.tokens, labelled=int(labels is not None),
-        faults=find_faults(area.said, summary, labels),
+        faults=tuple(fault.text for fault in faults),
         recall_sum=held.value or 0.0, recalled=int(held.value is not None), missing=held.missing,
+        wrong=wrong_items([(STALE, text, (item_key(text),)) for text in stale]
+                          + [(ERROR_STATUS, text, (item_key(text),)) for text in mistaken]
+                          + [(fault.kind, fault.text, fault.keys) for fault in faults]),
     )
 
 
@@ -1115,10 +1151,12 @@ def _command_head(target: str) -> str:
     return re.sub(r"\s+", " ", target.split("|", 1)[0].replace("2>&1", "")).strip()
 
 
-def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: RegionLabels | None) -> tuple[int, tuple[str, ...]]:
-    """How many errors were judged, and the mistakes: an error given the wrong status, or an open one left out."""
+def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex,
+                  labels: RegionLabels | None) -> tuple[int, tuple[str, ...], tuple[str, ...]]:
+    """How many errors were judged, the mistakes (an error given the wrong status, or an open one left out) and
+    the summary items given the wrong status."""
     failures = _failures(region)
-    judged, mistakes = 0, []
+    judged, mistakes, mistaken = 0, [], []
     mentioned_labels: set[int] = set()
     mentioned_failures: set[int] = set()
     for item in items:
@@ -1136,10 +1174,11 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex, labels: Reg
         judged += 1
         if said_open != (truth == "open"):
             mistakes.append(f"{'open' if said_open else 'resolved'} but {truth}: {item.text}")
+            mistaken.append(item.text)
     for missed in _open_errors_left_out(failures, labels, mentioned_labels, mentioned_failures):
         judged += 1
         mistakes.append(f"open but not mentioned: {missed}")
-    return judged, tuple(mistakes)
+    return judged, tuple(mistakes), tuple(mistaken)
 
 
 def _true_status(text: str, failures: list[_Failure], haystacks: PieceFinder, labels: RegionLabels | None,

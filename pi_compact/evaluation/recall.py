@@ -35,14 +35,9 @@ _SALIENT = re.compile(r"[/\\]|\w\.\w|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]|_")
 _NUMBER = re.compile(r"\d{2,}")
 _MEASURE = re.compile(r"\d+(?:\.\d+)?(?:ms|s|m|h|[kmg]i?b|x|%)", re.I)
 """A duration or a size (``0.46s``, ``12ms``, ``3.2MB``): it changes every run and identifies nothing."""
-_TAG = re.compile(r"<([\w-]{1,40})(?:\s[^>\n]{0,200})?>")
-"""A harness's block in the user's place: ``<system_instruction>``, ``<command-name>``, ``<local-command-stdout>``."""
-_NOTICE = re.compile(r"\[[A-Z][^\]\n]{0,80}\]\s*$")
-"""A harness's notice in the user's place: ``[Request interrupted by user]``."""
 _CD = re.compile(r"^cd [^&;|\n]{1,300}&&\s*")
 """The directory a command runs in: where, not what."""
 _MESSAGE_FLAG = re.compile(r"\s-\w{0,3}m\s*[\"']")
-_DOC_HEADING = re.compile(r"^#{1,6} ", re.M)
 _COMMON = frozenset("""about above after again against because before being below between cannot could doing
     during every further having other should their there these those through under until where which while
     would yours please thanks think thing things maybe really something right going actually there's let's
@@ -131,7 +126,7 @@ class NeedIndex:
             self._add_result(said)
 
     def _add_text(self, said: Any) -> None:
-        words = own_words(said.text) if said.role == "user" else ""
+        words = said.own if said.role == "user" else ""  # pasted material is no request (:mod:`.userwords`)
         if words:
             self._first_kept = self._first_kept and len(self._turns) < RECENT_REQUESTS
             self._turns.append([words, ""])
@@ -260,24 +255,6 @@ def _asks_user(tool: str) -> bool:
     answer."""
     name = tool.lower()
     return "question" in name or ("ask" in name and "user" in name)
-
-
-def own_words(text: str) -> str:
-    """The user's own words in a user message: the harness's ``<tag>…</tag>`` blocks before them cut off, and
-    nothing when the message is a harness's notice (``[Request interrupted by user]``) or a pasted document (a
-    skill or a plan: several headings)."""
-    rest = text.strip()
-    for _ in range(8):
-        opening = _TAG.match(rest)
-        if not opening:
-            break
-        closing = rest.find(f"</{opening.group(1)}>", opening.end())
-        if closing < 0:
-            return ""
-        rest = rest[closing + len(opening.group(1)) + 3:].strip()
-    if not rest or _NOTICE.match(rest) or len(_DOC_HEADING.findall(rest[:4000])) >= 3:
-        return ""
-    return rest
 
 
 def _commit_message(command: str) -> str:

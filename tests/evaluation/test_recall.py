@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pi_compact.evaluation.quality import RegionIndex, score_quality
-from pi_compact.evaluation.recall import own_words, recall
+from pi_compact.evaluation.recall import recall
+from pi_compact.evaluation.userwords import own_words
 from tests.compaction.messages import assistant, bash_fail, call, result, user
 
 IDENTIFIERS = st.from_regex(r"[a-z]{3,8}_[a-z]{3,8}", fullmatch=True)
