@@ -609,9 +609,17 @@ class LabelItem:
         return sum(bool(_key_pattern(key).search(text)) for key in self.keys)
 
 
+_UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+"""Kana, Han and Hangul: scripts that write a word against the next with no space ("倍速会議は", "원인은", "Resendの")."""
+_SPACED_WORD = rf"[^\W{_UNSPACED}]"
+"""A word character of a script that spaces its words: what a key must not run into."""
+
+
 def _key_pattern(key: str) -> re.Pattern[str]:
-    before = r"(?<![\w])" if re.match(r"\w", key) else ""
-    after = r"(?![\w])" if re.search(r"\w$", key) else ""
+    """A key as a whole word: not inside a longer word of a spaced script; next to kana, Han or Hangul, which write
+    words and particles unspaced, it is whole at any edge."""
+    before = rf"(?<!{_SPACED_WORD})" if re.match(_SPACED_WORD, key) else ""
+    after = rf"(?!{_SPACED_WORD})" if re.search(_SPACED_WORD + "$", key) else ""
     return re.compile(before + re.escape(key) + after, re.IGNORECASE)
 
 
