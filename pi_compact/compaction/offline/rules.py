@@ -80,8 +80,9 @@ _CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w|[A-Z][a-z]+[A-Z]")
 _APPROVAL = re.compile(
     r"^\W{0,3}(?:yes|yep|yeah|yup|sure|ok(?:ay)?|sounds good|agreed|i agree|go (?:ahead|for it)|do it|let'?s do (?:it|that)"
     r"|please do|perfect|exactly|correct|right|that works|lgtm|ship it|the (?:first|second|third|last) one"
-    r"|option \w+|oui|ja|sí|d'accord|vale|genau)\b"
-    r"|^\W{0,3}(?:はい|了解|承知|お願いします|好的|可以|没问题|同意)",
+    r"|option \w+|oui|ja|sí|d'accord|vale|genau|sim|pode|claro|beleza|bora|perfeito|com certeza|dale|adelante"
+    r"|perfecto|de acuerdo|vas-y|parfait|bien sûr|klar|passt|einverstanden|perfekt)(?!\w)"
+    r"|^\W{0,3}(?:はい|了解|承知|お願いします|好的|可以|没问题|同意|是的|네|예|응|좋아|그래|ㅇㅋ)",
     re.I,
 )
 """A reply that accepts what the agent proposed."""
@@ -116,9 +117,17 @@ _REFUSES = re.compile(r"^\W{0,3}(?:no\b|nope|not (?:quite|yet|now)|wrong|wait\b|
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _PROPOSAL = re.compile(
     r"\b(?:shall I|should I|want me to|would you like(?: me)? to|do you want(?: me)? to|I (?:suggest|propose|recommend)"
-    r"|I'?d (?:suggest|propose|recommend|go with)|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))",
+    r"|I'?d (?:suggest|propose|recommend|go with)|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))"
+    r"|(?<!\w)(?:(?:quer que eu|queres que eu|devo|posso|prefere que eu|quieres que|debo|puedo|prefieres que"
+    r"|veux-tu que je|voulez-vous que je|dois-je|soll ich|möchtest du|darf ich)(?=[^.!?\n]{0,200}\?)"
+    r"|sugiro|recomendo|proponho|sugiero|recomiendo|propongo|je propose|je suggère|je recommande|ich schlage vor"
+    r"|ich empfehle)(?!\w)"
+    r"|(?:しますか|しましょうか|よろしいですか|할까요|하시겠습니까|要我|需要我|我建议)",
     re.I,
 )
+"""An offer or a proposal, in English and in the languages agents answer their users in (Portuguese, Spanish, French,
+German: the action follows, as in English, and "can I", "should I" offer only in a question; Japanese, Korean,
+Chinese: the question's form)."""
 _POINTS_BACK = re.compile(r"\b(?:that|this|it|these|those|them)\W*$", re.I)
 _CHOICE = re.compile(
     r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with)|we(?:'ll| will) (?:use|go with)"
@@ -144,7 +153,9 @@ _NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
 _OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
 """A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""
 _ASKS = re.compile(r"\b(?:shall I|should I|should we|shall we|(?:do )?you want me to|want me to|would you like me to"
-                   r"|would you like to|do you want to|can I|may I|okay to|ok to)\s{1,3}(?:go ahead and\s{1,3})?", re.I)
+                   r"|would you like to|do you want to|can I|may I|okay to|ok to|quer que eu|queres que eu|devo|posso"
+                   r"|prefere que eu|quieres que|debo|puedo|prefieres que|veux-tu que je|voulez-vous que je|dois-je"
+                   r"|soll ich|darf ich)\s{1,3}(?:go ahead and\s{1,3})?", re.I)
 """Where a question offers an action: what follows is the action."""
 _ALTERNATIVES = re.compile(r"\bor\b|\?\s", re.I)
 """A question that offers more than one thing ("commit now, or reply first?"): a bare "yes" picks none."""
