@@ -738,6 +738,14 @@ def _answered(alternatives: str, reply: str) -> str:
     return f"{alternatives} — the user: “{said}”"
 
 
+_OFFER_BEFORE = re.compile(
+    r"(?P<action>[^。！？?!\n]{2,120}?)(?:をしますか|しますか|しましょうか|してもよろしいですか|してもいいですか|할까요|하시겠습니까"
+    r"|해 드릴까요)[？?]\s{0,3}$"
+    r"|^\W{0,3}(?:要我|需要我)(?P<zh>[^。！？?!\n]{2,120}?)吗?[？?]\s{0,3}$")
+"""A question that offers its action before the asking words, as Japanese and Korean do ("コミットしますか？",
+"커밋할까요?"), or after "要我" in Chinese ("要我提交吗？")."""
+
+
 def _agreed_action(question: str, before: str, reply: str = "") -> str:
     """The action a question offered ("Should I remove the unused `StageFiles()`?"), as a statement, with the
     recommendation before it when there is one; a question that only points back is that recommendation."""
@@ -745,7 +753,8 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     for asks in _ASKS.finditer(question):
         pass
     if asks is None:
-        return ""
+        offered = _OFFER_BEFORE.search(question[-300:])
+        return (offered.group("action") or offered.group("zh")).strip() if offered else ""
     if _ALTERNATIVES.search(question[asks.end():]):
         return _answered(question[asks.end():].rstrip("?？ ").strip(), reply)
     action = question[asks.end():].rstrip("?？ ").strip()

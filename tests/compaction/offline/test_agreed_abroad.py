@@ -1,6 +1,7 @@
 """A proposal the user accepted, in the languages agents answer their users in (rules.accepted_proposal): the agent
 offers an action in a question ("Quer que eu remova o helper antigo?", "Soll ich die alte API entfernen?") and the
-user's reply accepts it ("Sim", "Ja, bitte", "Claro", "Vas-y"): the action is agreed, as in English. "Posso"/"puedo"
+user's reply accepts it ("Sim", "Ja, bitte", "Claro", "Vas-y"): the action is agreed, as in English; in Japanese and Korean the action comes
+before the asking words ("変更をコミットしますか？"), in Chinese after "要我". "Posso"/"puedo"
 ("I can") in a statement offers nothing."""
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ AGREED = [
     ("Les tests passent. Veux-tu que je supprime l'ancien helper ?", "Oui, vas-y.", "supprime l'ancien helper"),
     ("Die Tests laufen. Soll ich die alte API entfernen?", "Ja, bitte.", "die alte API entfernen"),
     ("Tudo certo. Devo atualizar o CHANGELOG também?", "Beleza.", "atualizar o CHANGELOG também"),
+    ("テストは全部通りました。変更をコミットしますか？", "はい、お願いします。", "変更をコミット"),  # the action before the asking
+    ("모든 테스트가 통과했습니다. 변경 사항을 커밋할까요?", "네, 해주세요.", "변경 사항을 커밋"),
+    ("测试都通过了。要我提交这些修改吗？", "好的", "提交这些修改"),
 ]
 
 
