@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .languages import BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, any_language, spaced, unspaced, wide_length
 from .text import clip_words, sentences
 
 _DECISION = re.compile(
@@ -23,27 +24,18 @@ _DECISION = re.compile(
 """A sentence that reports a choice ("decision" only as "Decision:" opening the sentence, or "the decision is": a
 "decision gate", "the carry-forward decision logic" or "The **carry-forward decision**:" is a thing talked about, not a
 choice made; so "Approach:"), or a standing course ("Going forward, the cache lives in Redis")."""
-_DECIDED_ABROAD = re.compile(
-    r"ことに(?:しま(?:した|す)|した|する)|を採用|方針(?:として|は)|に決め|決定し"  # Japanese: decided to, adopt, as a policy
-    r"|기로\s?(?:했|결정|하겠)|결정했|결정하였"  # Korean: decided to
-    r"|决定|改用|选择|采用"  # Chinese
-    r"|\b(?:decid(?:i|í|imos|iu|ió)|opt(?:ei|amos|é|ou|ó)|escolh(?:i|emos)|eleg(?:í|imos))\b"  # Portuguese, Spanish
-    r"|\b(?:entschieden|entscheide mich|entscheiden uns)\b|\b(?:décidé|décidons|opté|optons)\b",  # German, French
-    re.I)
+_DECIDED_ABROAD = re.compile(any_language(DECIDED, english=False), re.I)
 """A choice reported in another language by its verb of deciding ("…を使うことにしました", "…하기로 했습니다", "Decidi
-usar…", "Ich habe mich entschieden…"): the same sign as "decided" in English."""
-_COURSE_ABROAD = re.compile(
-    r"^\W{0,3}(?:vou|vamos|iremos|voy a|vamos a|ich werde|wir werden|je vais|nous allons|on va)\s[^.;!?]{0,80}?\b"
-    r"(?:usar|utilizar|manter|mantener|ficar com|quedarnos con|trocar|mudar|cambiar|adotar|adoptar|verwenden|benutzen"
-    r"|nutzen|behalten|bleiben|wechseln|utiliser|garder|rester|passer|adopter)\b"
-    r"|(?:사용하|유지하|쓰|바꾸|전환하)겠습니다|我们将|我会改|我们会",
-    re.I)
+usar…", "Ich habe mich entschieden…"): the same sign as "decided" in English (:data:`.languages.DECIDED`)."""
+_COURSE_ABROAD = re.compile(any_language(COURSE, english=False), re.I)
 """The agent's own course in another language, said with a verb of taking a way (use, keep, switch to, adopt)."""
-_WHY_ABROAD = re.compile(
-    r"\b(?:porque|pois|já que|ya que|puesto que|em vez de|ao invés de|en lugar de|en vez de|weil|denn|anstatt|statt"
-    r"|stattdessen|car|parce que|puisque|plutôt que|au lieu de)\b|때문|대신|因为|由于|而不是|而非",
-    re.I)
+_WHY_ABROAD = re.compile(f"{any_language(INSTEAD)}|{any_language(BECAUSE, english=False)}", re.I)
 """A reason or the way passed over, in those languages: what makes a course a choice (as :data:`_REASONED`)."""
+_WEIGHED = re.compile(rf"^\W{{0,3}}(?:{spaced(HYPOTHETICAL)}|{unspaced(HYPOTHETICAL)})", re.I)
+"""A course said under a condition ("Se usarmos SQLite em vez de JSON, …", "もしSQLiteを使うなら…"): weighed, not
+taken."""
+_SHORTEST = 20
+"""Fewer characters (:func:`.languages.wide_length`: a character of an unspaced script counts twice) say no choice."""
 _CHOSEN_COURSE = re.compile(
     r"^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:I'll|I will|let's|let us|we'll|we will|I'm going to"
     r"|we're going to)\s{1,3}(?:go with|stick (?:to|with)|stay with|opt for|settle on|choose|pick|keep(?!\s{1,3}\w{2,20}ing\b)|use|switch to"
@@ -86,13 +78,17 @@ def decisions_in(text: str) -> list[str]:
     found = []
     for sentence in sentences(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
+        abroad = not _WEIGHED.match(sentence) and (  # a course weighed under "if" is no choice, in any language
+            bool(_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)) or _DECIDED_ABROAD.search(sentence))
         course = bool((_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
-                      or (_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)))
-        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or _DECIDED_ABROAD.search(sentence)
+                      or (abroad and _COURSE_ABROAD.search(sentence)))
+        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or abroad
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
-        if (20 <= len(sentence) <= 400 and chosen and (course or not NARRATION.match(sentence))
-                and not sentence.startswith("#")  # a heading names a part of the answer, it reports no choice
+        if (_SHORTEST <= wide_length(sentence) and len(sentence) <= 400 and chosen
+                and (course or not NARRATION.match(sentence))
+                and not sentence.startswith(("#", ">"))  # a heading names a part of the answer; a quote is another's
                 and not table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
-                and not sentence.endswith((":", "?")) and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
+                and not sentence.endswith((":", "?", "：", "？"))
+                and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
     return found

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .languages import ANNOUNCE, ANNOUNCE_CLOSING, spaced, unspaced
 from .text import clip_words, sentences
 
 _OPENS = re.compile(
@@ -33,11 +34,9 @@ _OPENS = re.compile(
     re.I,
 )
 """How a conclusion opens: at the start of a line of the agent's text (after list markers and bold)."""
-_ANNOUNCES = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|now (?:i'll|let me)|first,? (?:let me|i'll)"
-                        r"|(?:agora )?vou|vamos|voy a|je vais|on va|ich werde|lass mich|wir werden)\b"
-                        r"|^\W{0,3}(?:让我|我来|我将|接下来)", re.I)
+_ANNOUNCES = re.compile(rf"^\W{{0,3}}(?:{spaced(ANNOUNCE)}|{unspaced(ANNOUNCE)})", re.I)
 """Words that turn from the conclusion to what the agent does next, in English and the languages of :data:`_OPENS`."""
-_WILL_DO = re.compile(r"(?:します|しましょう|してみます|겠습니다|할게요)[。.!！]?$")
+_WILL_DO = re.compile(ANNOUNCE_CLOSING)
 """The same at a sentence's end, where Japanese and Korean say it ("クエリを追加します。", "추가하겠습니다.")."""
 _MARKER_ONLY = 30
 """A first sentence this short only says a finding follows (``Found it!``, ``I see the issue now.``)."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .clause import request_clause
+from .languages import DONE_LEAD, NOT_YET, RESULT, any_language, wide_length
 from .state import DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
 
 _RESULT = re.compile(
@@ -27,19 +28,12 @@ _RESULT = re.compile(
     re.I,
 )
 """A sentence that states a result: what changed (a limit the agent raised), or what the cause was."""
-_RESULT_ABROAD = re.compile(
-    r"\b(?:criad[oa]s?|adicionad[oa]s?|corrigid[oa]s?|removid[oa]s?|atualizad[oa]s?|implementad[oa]s?|movid[oa]s?"
-    r"|renomead[oa]s?|alterad[oa]s?|passa(?:m|ram)|funciona(?:m)?|aparece(?:m)?|agora"  # Portuguese
-    r"|cread[oa]s?|añadid[oa]s?|agregad[oa]s?|corregid[oa]s?|eliminad[oa]s?|actualizad[oa]s?|pasan|funcionan?|ahora"
-    r"|créée?s?|ajoutée?s?|corrigée?s?|supprimée?s?|mise? à jour|implémentée?s?|passent|fonctionne(?:nt)?|désormais"
-    r"|maintenant|erstellt|hinzugefügt|behoben|korrigiert|entfernt|aktualisiert|implementiert|bestehen|funktioniert"
-    r"|jetzt)\b"  # Spanish, French, German
-    r"|追加|作成|修正|削除|更新|実装|変更|通過|成功|完了|パスし|추가|생성|수정|삭제|업데이트|구현|변경|통과|성공|완료"
-    r"|添加|新增|创建|修复|删除|实现|修改|通过|完成",
-    re.I,
-)
-"""The same, in the languages agents answer their users in: the past participles and "now" of a result (Portuguese,
-Spanish, French, German), the nouns of one in Japanese, Korean and Chinese ("全テスト通過", "구현 완료", "修复了")."""
+_RESULT_ABROAD = re.compile(any_language(RESULT, english=False), re.I)
+"""The same, in the languages agents answer their users in (:data:`.languages.RESULT`): the past participles, first
+person pasts and "now" of a result (Portuguese, Spanish, French, German), the nouns of one in Japanese, Korean and
+Chinese ("全テスト通過", "구현 완료", "修复了")."""
+_NOT_YET = re.compile(any_language(NOT_YET, english=False), re.I)
+"""Words that deny the result those words name ("Ainda não adicionei a rota", "まだ実装していません")."""
 _BEHAVIOUR = re.compile(r"\b(?:returns|pass(?:es|ing)?|succeeds?)\b", re.I)
 """Words of :data:`_RESULT` that also describe how code behaves ("returns `None` when …", "passes through"): a
 result only in a turn that changed, ran or committed something; in one that did none, they describe a design,
@@ -51,8 +45,8 @@ _FILLER = re.compile(
     re.I,
 )
 """Words that say nothing of what exists: cheers, offers, "I have successfully completed the task"."""
-_LEAD = re.compile(r"^\W*(?:(?:perfect|great|excellent|awesome|done|ok(?:ay)?|good|nice|pronto|perfeito|ótimo|feito|listo"
-                   r"|perfecto|hecho|parfait|terminé|fertig|erledigt|perfekt)[!.,:]\s*)+", re.I)
+_LEAD = re.compile(rf"^\W*(?:(?:{'|'.join(DONE_LEAD.values())})\s?[!.,:]\s*)+", re.I)
+"""A cheer before a report, in any language (:data:`.languages.DONE_LEAD`: "Perfect!", "Pronto!", "C'est fait :")."""
 _SALIENT = re.compile(r"`[^`\n]{1,200}`|\w/\w|\w\.[a-z]{1,5}\b|\w_\w|[a-z][A-Z]|\d")
 """Marks of a named thing (a backticked value, a path, a file, snake or camel case, a number): counted, not read."""
 _MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+|^#+\s*")
@@ -186,7 +180,8 @@ def _changes_a_file(sentence: str, changed: frozenset[str]) -> bool:
 def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozenset()) -> bool:
     if acted:
         return (_RESULT.search(sentence) is not None or _changes_a_file(sentence, changed)
-                or (_RESULT_ABROAD.search(sentence) is not None and not _CHANGE_ROW.match(sentence)))  # a row: by its file
+                or (_RESULT_ABROAD.search(sentence) is not None and not _CHANGE_ROW.match(sentence)  # a row: by its file
+                    and not _NOT_YET.search(sentence)))
     return any(not _BEHAVIOUR.fullmatch(word.group()) for word in _RESULT.finditer(sentence))
 
 
@@ -199,7 +194,7 @@ def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> li
     names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
         sentence = without_narration(_LEAD.sub("", sentence).strip())
-        if len(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
+        if wide_length(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order

@@ -16,6 +16,8 @@ import re
 from collections.abc import Sequence
 
 from .clause import clause_cut
+from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, OFFER, ORDER, ORDER_ADVERB_CJK, ORDER_CLOSING, PROPOSE,
+                        spaced, unspaced)
 from .text import clip_words, sentences
 
 _LASTING = re.compile(
@@ -29,28 +31,29 @@ _LASTING = re.compile(
 """Words of a rule that outlives the request it came with (and "always"/"never" in Portuguese, Spanish, French,
 German and Korean)."""
 ORDER_ABROAD = re.compile(
-    r"^\W{0,3}(?:(?:e|y|et|und|mas|pero|aber|mais|por favor|s'il te plaît|bitte),?\s{1,3})?(?:sempre|nunca|jamais|jamás"
-    r"|siempre|toujours|immer|niemals|nie|não (?:use|usar|faça|mude|altere|mexa|toque|adicione|remova|crie|apague)"
-    r"|no (?:uses|usar|hagas|cambies|toques|modifiques|añadas|borres)|n'utilise (?:pas|jamais)"
-    r"|ne (?:touche|modifie|change|supprime) (?:pas|jamais)|항상|절대)(?!\w)", re.I)
-"""A rule opened by "always", "never" or "don't" in Portuguese, Spanish, French, German or Korean ("Sempre use
-SwiftData", "No toques el esquema", "Ne modifie pas les migrations"): as the sentence's first words only, where they
-order (further in, "o app sempre mostra…" describes)."""
+    r"^\W{0,3}(?:(?:e|y|et|und|mas|pero|aber|mais|por favor|s'il te plaît|bitte),?\s{1,3})?"
+    rf"{spaced(ORDER, english=False)}|^\W{{0,3}}{unspaced(ORDER)}"
+    rf"|^(?=[^。！？\n]{{0,200}}?(?:{unspaced(ORDER_CLOSING)}|{unspaced(ORDER_ADVERB_CJK)}[^。！？\n]{{0,80}}?"
+    rf"{unspaced(IMPERATIVE_CJK)}))", re.I)
+"""A rule opened by "always", "never", "don't" or "make sure" in Portuguese, Spanish, French, German or Korean
+("Sempre use SwiftData", "No toques el esquema", "Ne modifie pas les migrations", "Assure-toi de…"): as the
+sentence's first words only, where they order (further in, "o app sempre mostra…" describes); in Japanese and Korean
+also a prohibition closing the sentence ("…プッシュしないでください", "…푸시하지 마세요") or "always" in a clause that
+orders ("コミット前に必ずテストを実行してください") (:mod:`.languages`)."""
 _STANDING = re.compile(
     r"\b(?:from now on|going forward|moving forward|henceforth|from here on|for the rest of (?:this|the) (?:session"
     r"|project|conversation|work)|(?:every|each|next) time you|whenever you|in (?:the )?future,? (?:you|please|always"
     r"|never|do ?n[o']t)|as a (?:general )?rule)\b"
     r"|^\W{0,3}(?:(?:please|pls|and|also|so)\s{1,3})?(?:make (?:it |this |that )?(?:a|an) (?:\w+ )?(?:rule|note|habit)"
     r"|make a (?:mental )?note|(?:add|write down|save|store|record) (?:it |this |that )?as a (?:\w+ )?(?:rule|note"
-    r"|memory))\b|今后|以后|从现在起|今後|これから(?:は)?"
-    r"|(?<!\w)(?:à partir de maintenant|désormais|dorénavant|ab jetzt|von nun an|künftig|a partir de ahora"
-    r"|de ahora en adelante)(?!\w)",
+    r"|memory))\b"
+    rf"|{spaced(FROM_NOW_ON, english=False)}|{unspaced(FROM_NOW_ON)}",
     re.I,
 )
 """Words that ask the agent to keep a rule beyond the request, however the request is phrased: a time that outlasts
 it ("from now on", "going forward", "next time you …") or, said to the agent (first in the sentence), making it a
 rule or a note ("make a rule to always …", "make a note to never …"; not "the tool would make a note to fix it"); in
-French, German and Spanish too ("désormais", "ab jetzt", "de ahora en adelante")."""
+every language of :data:`.languages.FROM_NOW_ON` too ("a partir de agora", "désormais", "ab jetzt", "앞으로", "今後")."""
 _KEEP_IN_MIND = re.compile(r"\b(?:remember (?:that|to)|keep in mind|bear in mind|do ?n[o']t forget|do not forget)\b"
                            r"|记住|覚えて", re.I)
 """Words that ask the agent to keep something in mind: a standing rule when the message gives nothing else to do
@@ -80,12 +83,11 @@ _CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w|[A-Z][a-z]+[A-Z]")
 _APPROVAL = re.compile(
     r"^\W{0,3}(?:yes|yep|yeah|yup|sure|ok(?:ay)?|sounds good|agreed|i agree|go (?:ahead|for it)|do it|let'?s do (?:it|that)"
     r"|please do|perfect|exactly|correct|right|that works|lgtm|ship it|the (?:first|second|third|last) one"
-    r"|option \w+|oui|ja|sí|d'accord|vale|genau|sim|pode|claro|beleza|bora|perfeito|com certeza|dale|adelante"
-    r"|perfecto|de acuerdo|vas-y|parfait|bien sûr|klar|passt|einverstanden|perfekt)(?!\w)"
-    r"|^\W{0,3}(?:はい|了解|承知|お願いします|好的|可以|没问题|同意|是的|네|예|응|좋아|그래|ㅇㅋ)",
+    r"|option \w+)(?!\w)"
+    rf"|^\W{{0,3}}{spaced(ASSENT, english=False)}|^\W{{0,3}}{unspaced(ASSENT)}",
     re.I,
 )
-"""A reply that accepts what the agent proposed."""
+"""A reply that accepts what the agent proposed, in English or any language of :data:`.languages.ASSENT`."""
 _THANKS = re.compile(r"^\W{0,3}(?:thanks?(?: you)?|thx|ありがとう(?:ございます)?|確認しました|拝見しました|谢谢)[\s\W]{0,5}", re.I)
 """Thanks before the approval ("Thanks! The approach is good", "ありがとうございます。方針は良いです"): no part of it."""
 _JUDGED_GOOD = re.compile(
@@ -118,11 +120,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _PROPOSAL = re.compile(
     r"\b(?:shall I|should I|want me to|would you like(?: me)? to|do you want(?: me)? to|I (?:suggest|propose|recommend)"
     r"|I'?d (?:suggest|propose|recommend|go with)|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))"
-    r"|(?<!\w)(?:(?:quer que eu|queres que eu|devo|posso|prefere que eu|quieres que|debo|puedo|prefieres que"
-    r"|veux-tu que je|voulez-vous que je|dois-je|soll ich|möchtest du|darf ich)(?=[^.!?\n]{0,200}\?)"
-    r"|sugiro|recomendo|proponho|sugiero|recomiendo|propongo|je propose|je suggère|je recommande|ich schlage vor"
-    r"|ich empfehle)(?!\w)"
-    r"|(?:しますか|しましょうか|よろしいですか|할까요|하시겠습니까|要我|需要我|我建议)",
+    rf"|{spaced(OFFER, english=False)}(?=[^.!?\n]{{0,200}}\?)|{spaced(PROPOSE, english=False)}|{unspaced(PROPOSE)}",
     re.I,
 )
 """An offer or a proposal, in English and in the languages agents answer their users in (Portuguese, Spanish, French,

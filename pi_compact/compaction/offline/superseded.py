@@ -21,6 +21,7 @@ from ...accessors import content_text
 from .clause import own_lines, request_clause
 from .facts import message_dicts
 from .goal import user_requests
+from .languages import REVERSAL, any_language
 from .outcome import refusal, refusal_words
 from .text import clip_words, one_line
 
@@ -31,13 +32,15 @@ _REVERSAL = re.compile(
     r"|\b(?:is|are|would be|seems?) (?:much |a lot |way )?(?:better|cleaner|simpler)\b"
     r"|\b(?:feel free to|(?:it'?s|it is) (?:fine|ok(?:ay)?|alright) (?:now )?to|you (?:can|may) (?:now )?\w{2,20}"
     r" (?:again|after all)|ignore what i said|forget (?:what i said|that rule|my (?:earlier|last) (?:rule|note|comment))"
-    r"|never ?mind (?:what i said|that rule|the rule))\b",
+    r"|never ?mind (?:what i said|that rule|the rule))\b"
+    rf"|{any_language(REVERSAL, english=False)}",
     re.I | re.M,
 )
 """Words that reverse or replace an earlier way: "use X instead.", "actually, let's …", "revert that", "no longer",
 "go back to", "the interface is better"; "instead of Y" alone contrasts, it replaces nothing said before. Words
 that lift a rule the user set are a reversal too ("feel free to mock the DB", "you can push to main again",
-"ignore what I said about the tests")."""
+"ignore what I said about the tests"); in the other languages of :data:`.languages.REVERSAL` too ("na verdade,
+use…", "doch lieber…")."""
 _ANY_REVERSAL = re.compile(rf"{_REVERSAL.pattern}|\b(?:instead|rather|don'?t|do not|better|no)\b", re.I | re.M)
 """What a user says on declining the call a decision announced that turns the decision down ("the interface is
 better, no?", "don't mock it", "rather keep …")."""

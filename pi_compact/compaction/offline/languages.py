@@ -1,0 +1,264 @@
+"""One vocabulary, per concept, of the words agents and users say it with in the languages they work in.
+
+A decision, a lasting rule, work done, an assent: each is said by the same grammar in every language — a verb of
+deciding ("decidi", "決めました", "결정했습니다"), the way passed over ("em vez de", "ではなく", "대신", "而不是"), an
+adverb that outlives the request ("a partir de agora", "앞으로"), a verb in the past of a result ("adicionei",
+"agregué"). The modules that find them (decided, rules, progress, findings) read the forms here, so a concept is known
+in the same languages everywhere: English, Portuguese, Spanish, French, German (spaced scripts, matched as whole
+words) and Japanese, Korean, Chinese (unspaced: matched without word boundaries, often at the end of a clause).
+
+Each concept is a dict of language → alternation (a regex fragment with no groups that capture). :func:`spaced`
+joins the spaced languages' forms between word boundaries, :func:`unspaced` the CJK forms, :func:`any_language`
+both. English is listed where the modules' English patterns do not already carry the concept in more detail; the
+modules keep those (their English grammar is finer than one list)."""
+
+from __future__ import annotations
+
+SPACED = ("en", "pt", "es", "fr", "de")
+UNSPACED = ("ja", "ko", "zh")
+
+DECIDED = {
+    "pt": r"decid(?:i|imos|iu)|opt(?:ei|amos|ou)|escolh(?:i|emos)|ficamos com|fiquei com",
+    "es": r"decid(?:í|imos|ió)|opt(?:é|amos|ó)|eleg(?:í|imos)|escog(?:í|imos)|nos quedamos con|me quedo con",
+    "fr": r"décidé|décidons|opté|optons|(?:j'ai|nous avons|on a) choisi",
+    "de": r"entschieden|entscheide mich|entscheiden uns",
+    "ja": r"ことに(?:しま(?:した|す)|した|する)|を採用|方針(?:として|は|で|に)|に決め|決定し"
+          r"|は[^。、\n]{1,40}?にしま(?:した|す)",
+    "ko": r"기로\s?(?:했|결정|하겠)|결정했|결정하였|로 결정|로 정했",
+    "zh": r"决定|改用|选择|采用",
+}
+"""A verb of deciding, in the past or said as settled ("Optei por…", "Nos quedamos con…", "…を使うことにしました",
+"保存はSQLiteにしました", "…하기로 했습니다", "决定用…"): the same sign as "decided" in English."""
+
+COURSE = {
+    "pt": r"(?:vou|vamos|iremos)(?: [^\W\d_]{1,15}){0,2}? (?:usar|utilizar|manter|ficar com|trocar para|mudar para|adotar)"
+          r"|usaremos|utilizaremos|manteremos|adotaremos|vou ficar com",
+    "es": r"(?:voy a|vamos a)(?: [^\W\d_]{1,15}){0,2}? (?:usar|utilizar|mantener|quedarnos con|cambiar a|adoptar)"
+          r"|usaremos|utilizaremos|mantendremos|adoptaremos",
+    "fr": r"(?:je vais|nous allons|on va)(?: [^\W\d_]{1,15}){0,2}? (?:utiliser|garder|rester sur|passer à|adopter)"
+          r"|(?:on|nous) (?:utilise|utilisons|garde|gardons|part sur|partons sur|passe à|passons à)"
+          r"|j'utilise|je garde|nous utiliserons|on utilisera",
+    "de": r"(?:ich werde|wir werden) [^.;!?\n]{0,60}?(?:verwenden|benutzen|nutzen|nehmen|behalten|bleiben|wechseln)"
+          r"|wir (?:nehmen|verwenden|nutzen|benutzen|behalten|bleiben bei|wechseln zu)"
+          r"|ich (?:nehme|verwende|nutze|benutze|behalte|bleibe bei|wechsle zu)",
+    "ja": r"を使(?:います|う|いましょう)|を使用します|で進めます|に切り替えます|を採用します",
+    "ko": r"(?:사용하|유지하|쓰|바꾸|전환하)겠습니다|사용합니다|씁니다|로 하겠습니다|로 갑니다|로 바꿉니다",
+    "zh": r"我们将|我会改|我们会|(?:我们|我)(?:就|将|会)?(?:使用|采用|改用|用)",
+}
+"""The speaker's own course, said with a verb of taking a way (use, keep, switch to, adopt): a decision with the way
+passed over or a reason (:data:`INSTEAD`, :data:`BECAUSE`); without them, a step."""
+
+INSTEAD = {
+    "en": r"instead of|rather than",
+    "pt": r"em vez de|ao invés de|no lugar de",
+    "es": r"en lugar de|en vez de",
+    "fr": r"au lieu de|plutôt que",
+    "de": r"anstatt|statt|stattdessen|anstelle von",
+    "ja": r"ではなく|じゃなく|の代わりに|より(?=[^。\n]{0,40}?(?:使|採用|にし))",
+    "ko": r"대신",
+    "zh": r"而不是|而非|代替|取代",
+}
+"""The way passed over ("em vez de JSON", "JSONファイルではなく", "JSON 파일 대신", "而不是 JSON")."""
+
+BECAUSE = {
+    "en": r"because|since|so that",
+    "pt": r"porque|pois|já que",
+    "es": r"porque|ya que|puesto que",
+    "fr": r"parce que|puisque|car",
+    "de": r"weil|denn|da",
+    "ja": r"ため(?:です|に|、)|ので",
+    "ko": r"때문|므로|니까",
+    "zh": r"因为|由于",
+}
+"""A reason given for a course."""
+
+HYPOTHETICAL = {
+    "en": r"if|suppose|what if",
+    "pt": r"se|caso",
+    "es": r"si|en caso de que",
+    "fr": r"si|au cas où",
+    "de": r"wenn|falls|ob",
+    "ja": r"もし",
+    "ko": r"만약|만일",
+    "zh": r"如果|假如|要是",
+}
+"""What opens a condition: a course said under it ("Se usarmos SQLite em vez de JSON…", "もしSQLiteを使うなら…") is
+weighed, not taken."""
+
+ORDER = {
+    "pt": r"sempre|nunca|jamais|não (?:use|usar|faça|mude|altere|mexa|toque|adicione|remova|crie|apague|rode|execute"
+          r"|commite|faça|envie|instale)|certifique-se|garanta que|lembre-se de",
+    "es": r"siempre|nunca|jamás|no (?:uses|usar|hagas|cambies|toques|modifiques|añadas|borres|ejecutes|instales)"
+          r"|asegúrate|asegúrese|recuerda",
+    "fr": r"toujours|jamais|n'utilise (?:pas|jamais)|ne (?:touche|modifie|change|supprime|fais|pousse|lance|mets)"
+          r" (?:pas|jamais)|assure-toi|assurez-vous|veille à",
+    "de": r"immer|niemals|nie|stell sicher|stellen Sie sicher|achte darauf|achten Sie darauf"
+          r"|[^\W\d_]{2,20} (?:(?:du|ihr|Sie|bitte) )?(?:nie|niemals|keinesfalls)",
+    "ko": r"항상|절대|반드시|꼭",
+}
+"""What opens a rule in the spaced languages (and Korean, whose adverbs come first too): always, never, don't, make
+sure ("Sempre use…", "No toques…", "Assure-toi de…", "Pushe nie direkt…", "반드시 …"): as a sentence's first words
+only, where they order (further in, "o app sempre mostra…" describes)."""
+
+ORDER_CLOSING = {
+    "ja": r"ないで(?:ください|下さい|ね)?|てはいけません|てはだめ|ないこと",
+    "ko": r"하지\s?마(?:세요|십시오|라|요)?|지\s?마(?:세요|십시오)",
+}
+"""A prohibition said at a clause's end, where Japanese and Korean say it ("プッシュしないでください", "푸시하지
+마세요")."""
+
+ORDER_ADVERB_CJK = {
+    "ja": r"必ず|常に|絶対に?|決して|毎回",
+    "ko": r"반드시|항상|절대|꼭|매번",
+}
+"""Always, never, every time, in Japanese and Korean: a rule when the clause ends in an order
+(:data:`IMPERATIVE_CJK`), a description otherwise ("このテストは必ず失敗する")."""
+
+IMPERATIVE_CJK = {
+    "ja": r"ください|下さい|すること|しろ|してね|お願いします",
+    "ko": r"세요|십시오|해\s?줘|하라|주세요",
+}
+
+FROM_NOW_ON = {
+    "en": r"from now on|going forward|moving forward|henceforth|from here on",
+    "pt": r"a partir de agora|daqui (?:pra|para a) frente|de agora em diante|doravante",
+    "es": r"a partir de ahora|de ahora en adelante|en adelante",
+    "fr": r"à partir de maintenant|désormais|dorénavant",
+    "de": r"ab jetzt|von nun an|künftig|ab sofort|in Zukunft",
+    "ja": r"今後|これから(?:は)?|以後",
+    "ko": r"앞으로(?:는)?|이제부터|지금부터",
+    "zh": r"今后|以后|从现在起|从现在开始",
+}
+"""A time that outlasts the request: what makes an instruction a standing rule."""
+
+RESULT = {
+    "pt": r"criad[oa]s?|adicionad[oa]s?|corrigid[oa]s?|removid[oa]s?|atualizad[oa]s?|implementad[oa]s?|movid[oa]s?"
+          r"|renomead[oa]s?|alterad[oa]s?|passa(?:m|ram)|funciona(?:m)?|aparece(?:m)?|agora"
+          r"|criei|adicionei|corrigi|removi|atualizei|implementei|movi|renomeei|alterei|ajustei|troquei|mudei"
+          r"|substituí|escrevi|configurei",
+    "es": r"cread[oa]s?|añadid[oa]s?|agregad[oa]s?|corregid[oa]s?|eliminad[oa]s?|actualizad[oa]s?|pasan|funcionan?"
+          r"|ahora|implementad[oa]s?|arreglad[oa]s?"
+          r"|creé|añadí|agregué|corregí|eliminé|actualicé|implementé|arreglé|cambié|moví|reemplacé|escribí|configuré",
+    "fr": r"créée?s?|ajoutée?s?|corrigée?s?|supprimée?s?|mise? à jour|implémentée?s?|passent|fonctionne(?:nt)?"
+          r"|désormais|maintenant|remplacée?s?|modifiée?s?|renommée?s?|déplacée?s?",
+    "de": r"erstellt|hinzugefügt|behoben|korrigiert|entfernt|aktualisiert|implementiert|bestehen|funktioniert|jetzt"
+          r"|ersetzt|geändert|umbenannt|verschoben|angelegt",
+    "ja": r"追加|作成|修正|削除|更新|実装|変更|通過|成功|完了|パスし|置き換え|移動",
+    "ko": r"추가|생성|수정|삭제|업데이트|구현|변경|통과|성공|완료|교체|이동",
+    "zh": r"添加|新增|创建|修复|删除|实现|修改|通过|完成|替换|更新|移动",
+}
+"""A result: the past participles and first-person pasts of a change ("adicionei", "agregué", "ajoutée"), "now", a
+check that passes; the nouns of one in Japanese, Korean and Chinese ("全テスト通過", "구현 완료", "修复了")."""
+
+REVERSAL = {
+    "pt": r"na verdade|pensando bem|em vez disso|volt(?:a|e|ar) (?:para|pro|a usar)|reverta|desfaça"
+          r"|melhor (?:usar|manter|voltar)|não quero mais",
+    "es": r"en realidad|pensándolo bien|en su lugar|mejor (?:usa|usar|mantén|volver)|vuelve a|revierte|deshaz|ya no",
+    "fr": r"en fait|finalement|à la place|reviens à|revenons à|annule",
+    "de": r"eigentlich|doch lieber|lieber doch|stattdessen|zurück zu|rückgängig|doch nicht|nicht mehr",
+    "ja": r"やっぱり|やはり|代わりに|元に戻|取り消|戻して",
+    "ko": r"역시|대신에|되돌려|원래대로|취소",
+    "zh": r"还是用|改回|换回|算了|撤销|不用了",
+}
+"""Words that reverse or replace a way said before ("na verdade, use…", "mejor usa…", "en fait…", "doch lieber…",
+"やっぱり…", "改回…"): as "actually", "instead.", "go back to", "no longer" in English; "au lieu de", "plutôt que"
+alone contrast, they replace nothing."""
+
+ASSENT = {
+    "pt": r"sim|pode|claro|beleza|bora|perfeito|com certeza",
+    "es": r"sí|vale|dale|adelante|perfecto|de acuerdo",
+    "fr": r"oui|d'accord|vas-y|parfait|bien sûr",
+    "de": r"ja|genau|klar|passt|einverstanden|perfekt",
+    "ja": r"はい|了解|承知|お願いします",
+    "ko": r"네|예|응|좋아|그래|ㅇㅋ",
+    "zh": r"好的|可以|没问题|同意|是的",
+}
+"""A reply that accepts what was offered ("Sim", "Dale", "Vas-y", "Ja, bitte", "はい", "네", "好的"), as its first
+words."""
+
+OFFER = {
+    "pt": r"quer que eu|queres que eu|devo|posso|prefere que eu",
+    "es": r"quieres que|debo|puedo|prefieres que",
+    "fr": r"veux-tu que je|voulez-vous que je|dois-je",
+    "de": r"soll ich|möchtest du|darf ich",
+}
+"""An offer in the spaced languages: the action follows, as in English, and it offers only in a question ("can I",
+"should I")."""
+
+PROPOSE = {
+    "pt": r"sugiro|recomendo|proponho",
+    "es": r"sugiero|recomiendo|propongo",
+    "fr": r"je propose|je suggère|je recommande",
+    "de": r"ich schlage vor|ich empfehle",
+    "ja": r"しますか|しましょうか|よろしいですか",
+    "ko": r"할까요|하시겠습니까",
+    "zh": r"要我|需要我|我建议",
+}
+"""A proposal ("Sugiro…", "Ich empfehle…"), and in Japanese, Korean and Chinese the question's form of an offer
+("…しますか", "…할까요", "要我…")."""
+
+DONE_LEAD = {
+    "en": r"perfect|great|excellent|awesome|done|ok(?:ay)?|good|nice",
+    "pt": r"pronto|perfeito|ótimo|feito",
+    "es": r"listo|perfecto|hecho",
+    "fr": r"parfait|terminé|c'est fait",
+    "de": r"fertig|erledigt|perfekt",
+}
+"""A cheer before a report ("Pronto!", "Listo:", "C'est fait :"): no part of what was done."""
+
+NOT_YET = {
+    "pt": r"ainda não|não consegui|não foi possível",
+    "es": r"aún no|todavía no|no pude|no he podido|no fue posible",
+    "fr": r"pas encore|je n'ai pas pu|n'a pas pu",
+    "de": r"noch nicht|noch kein|konnte nicht|nicht möglich",
+    "ja": r"まだ|できていません|未実装|未完了",
+    "ko": r"아직|못했",
+    "zh": r"还没|尚未|未能",
+}
+"""Words that deny a result ("Ainda não adicionei…", "まだ実装していません", "还没有修复"): no work done. Not a bare
+negation: "ya no falla", "エラーは発生しませんでした", "修复后没有报错" state results."""
+
+ANNOUNCE = {
+    "en": r"let me|let's|i'll|i will|i need to|now (?:i'll|let me)|first,? (?:let me|i'll)",
+    "pt": r"(?:agora )?vou|vamos",
+    "es": r"voy a|vamos a",
+    "fr": r"je vais|on va|nous allons",
+    "de": r"ich werde|lass mich|wir werden",
+    "zh": r"让我|我来|我将|接下来",
+}
+"""What opens a turn to the speaker's next move ("Vou corrigir…", "Lass mich…", "让我…")."""
+
+ANNOUNCE_CLOSING = r"(?:します|しましょう|してみます|겠습니다|할게요|하겠어요)[。.!！]?$"
+"""The same at a sentence's end, where Japanese and Korean say it ("クエリを追加します。", "추가하겠습니다.")."""
+
+
+def _forms(concept: dict[str, str], languages: tuple[str, ...]) -> str:
+    return "|".join(concept[language] for language in languages if language in concept)
+
+
+def spaced(concept: dict[str, str], english: bool = True) -> str:
+    """The concept's forms in the spaced languages, as whole words (``(?<!\\w)…(?!\\w)``: "não" and "für" hold
+    letters that ``\\b`` under ASCII rules would split)."""
+    languages = SPACED if english else SPACED[1:]
+    return rf"(?<!\w)(?:{_forms(concept, languages)})(?!\w)"
+
+
+def unspaced(concept: dict[str, str]) -> str:
+    """The concept's forms in Japanese, Korean and Chinese, with no boundaries: their words are not spaced."""
+    return f"(?:{_forms(concept, UNSPACED)})"
+
+
+def any_language(concept: dict[str, str], english: bool = True) -> str:
+    """Every language's forms of the concept: :func:`spaced` or :func:`unspaced`."""
+    return f"{spaced(concept, english)}|{unspaced(concept)}" if _forms(concept, UNSPACED) else spaced(concept, english)
+
+
+def wide_length(text: str) -> int:
+    """``text``'s length with each character of an unspaced script counted twice: "SQLite를 쓰기로 했습니다" says as
+    much as an English sentence twice its characters, and a length floor made for English must not drop it."""
+    return len(text) + sum(1 for char in text if "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af")
+
+
+__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON",
+           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "NOT_YET", "OFFER", "ORDER", "ORDER_ADVERB_CJK",
+           "ORDER_CLOSING", "PROPOSE", "RESULT", "REVERSAL", "any_language", "spaced", "unspaced", "wide_length"]
