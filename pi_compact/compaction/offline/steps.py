@@ -20,7 +20,7 @@ from .clause import request_clause
 from .progress import pending_step, step_kinds, without_narration
 from .redo import redo_step
 from .reports import Report
-from .subject import names_subject, subject_line
+from .subject import SUBJECT_LABEL, names_subject, subject_line
 from .tasks import ACTIVE, PENDING, Task
 
 ANNOUNCED = re.compile(
@@ -416,7 +416,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     steps += [revise] if revise else []
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
         pending = state.tasks.entries(PENDING)
-        steps += [f"Task still to do: {clip_words(t.text, 240)}{' (open on the tracker)' if t.tracked else ''}"
+        steps += [f"{_TASK_TO_DO} {clip_words(t.text, 240)}{' (open on the tracker)' if t.tracked else ''}"
                   for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
@@ -445,7 +445,12 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not steps_ran(state) and not (
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
-        steps.append(_latest_request_step(state))
+        under_way = _work_under_way(state)  # the work begun on it says more than its words quoted again
+        at = next((n for n, step in enumerate(steps) if step.startswith(_TASK_TO_DO)), len(steps))
+        if under_way:
+            steps.insert(at, under_way)  # before the tasks after it
+        else:
+            steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
     steps += [f"Still to do outside the code (the finished work waits on it): {step}" for step in _pending(state)]
     write_up = _write_up(state)
@@ -462,6 +467,52 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     elif not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+_TASK_TO_DO = "Task still to do:"
+
+
+def _work_under_way(state: RegionState) -> str:
+    """The next step when the region ends while the agent works on the latest request and its words say nothing of
+    how far it got (it said nothing since, or nothing that names a step): the work it began, named by what shows it
+    — the task its list marks in progress (a list it changed since the request), the files it edited or read last
+    (:func:`.subject.current_subject`), the command it ran last, whose outcome it had not read — and what is left:
+    to finish it, then to check it. ``""`` when nothing shows the work begun (then the request itself is the
+    step)."""
+    if state.latest_status != OPEN:
+        return ""  # an interrupted request waits on what the user says next
+    # a task list the agent has not touched since the latest request may be an earlier request's, long done
+    active = state.tasks.entries(ACTIVE) if state.tasks and state.tasks_current else []
+    files, _, reading = state.subject[:3]  # the files say where; In Progress names the code names beside them
+    where = subject_line(files, (), reading)[len(SUBJECT_LABEL):].strip()
+    ran = state.mid_work if state.mid_work not in ("", "-") else ""
+    if not (active or where or ran):
+        return ""
+    what = f"the task in progress “{clip_words(active[0].text, 200)}”, for " if active else ""
+    what += _request_named(state)
+    at = f" (where it stopped: {where})" if where else ""
+    if ran:
+        then = f"; then check the outcome of {ran}, which ran last (the region ends before the agent read it)"
+    elif state.subject[0]:
+        tests = next((label for label in reversed(state.succeeded) if _TEST_COMMAND.match(label)), "")
+        then = f"; then check the edits (the region's tests ran as {tests})" if tests else "; then check the edits"
+    else:
+        then = ""  # only read so far: what to change is still to find
+    verb = "Finish the work under way on" if then or active else "Go on with"
+    return f"{verb} {what}{at}{then}."
+
+
+def _request_named(state: RegionState) -> str:
+    """The latest request as a step names the work it sets, quoted as far as :func:`_latest_request_step` quotes
+    it: what a go-ahead agreed to or resumed, else the request."""
+    said = clip_words(state.latest_request, _LATEST_CHARS)
+    if state.answers_question:
+        return f"what the user agreed to with “{said}”: “{clip_words(state.answers_question, _LATEST_CHARS)}”"
+    if state.resumed:
+        return f"the request “{clip_words(state.resumed, _LATEST_CHARS)}” (the user said “{said}”: go on with it)"
+    if go_ahead(state.latest_request):
+        return f"the work in progress (the user said “{said}”)"
+    return f"the user's latest request “{said}”"
 
 
 def _latest_request_step(state: RegionState) -> str:
