@@ -6,11 +6,24 @@ time. Searching the whole region for every question at every compaction is quadr
 length. Here each answer is remembered with how far the text had been searched; a later question only
 searches what was added since (plus the few characters an occurrence could straddle), so each question
 costs one pass over the text, however many compactions ask it.
+
+Questions that are new at each compaction (the summaries name the commands and files of the work in hand) would
+still each search the whole region so far: new questions times a growing text. So :class:`GrowingText` also
+indexes where each run of name characters (a word, a path, a dotted name) stands, once per added piece; a
+question that holds such a run is answered at the places the run stands (a cost of the question's length per
+place), and the text is searched only when they cannot tell (a question that is part of a longer name, or none).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import re
+from bisect import bisect_left, bisect_right
+
+_RUN = re.compile(r"[^\s`'\"()\[\]{}<>,;:|=*]+")
+"""A run of name characters: what stands between spaces, quotes, brackets and punctuation that ends a name
+(``src/app.py`` in ``(src/app.py:42)``, ``-m`` in ``python -m pytest``)."""
+_ENDS = ".!?"
+"""What a sentence puts after a name (``… in src/app.py.``): a run is also indexed without it."""
 
 
 class GrowingText:
@@ -23,10 +36,22 @@ class GrowingText:
         self._searched: dict[str, int] = {}
         """needle → how many pieces were searched without finding it (absent once found)."""
         self._found: set[str] = set()
+        self._runs: dict[str, list[tuple[int, int]]] = {}
+        """run of name characters → where it stands: (piece, offset), in order."""
 
     def append(self, piece: str) -> None:
         self.length += len(piece) + (len(self.joiner) if self.pieces else 0)
         self.pieces.append(piece)
+        self._index(len(self.pieces) - 1, piece)
+
+    def _index(self, number: int, piece: str) -> None:
+        """Record where each run of name characters of ``piece`` stands (one pass over it)."""
+        for match in _RUN.finditer(piece):
+            run = match.group()
+            self._runs.setdefault(run, []).append((number, match.start()))
+            bare = run.rstrip(_ENDS)
+            if bare and bare != run:
+                self._runs.setdefault(bare, []).append((number, match.start()))
 
     def __contains__(self, needle: str) -> bool:
         if needle in self._found:
@@ -34,11 +59,42 @@ class GrowingText:
         start = self._searched.get(needle, 0)
         if start == len(self.pieces):
             return not needle and bool(self.pieces)
-        if self._search(needle, start):
+        found = self._by_runs(needle, start)
+        if found is None:
+            found = self._search(needle, start)
+        if found:
             self._found.add(needle)
             self._searched.pop(needle, None)
             return True
         self._searched[needle] = len(self.pieces)
+        return False
+
+    def _by_runs(self, needle: str, start: int) -> bool | None:
+        """Whether ``needle`` is in the pieces from ``start`` on, told by the places its runs of name characters
+        stand; ``None`` when they cannot tell. A run inside the needle (name characters on neither side of it
+        there) stands whole wherever the needle does, so the places of one such run are all the places the
+        needle can be: none matching, it is not there. A run at the needle's edge may be the end of a longer
+        one: its places can only find the needle."""
+        if not needle or self.joiner in needle:
+            return None  # an occurrence may straddle two pieces: only a search tells
+        runs = [(match.start(), match.group()) for match in _RUN.finditer(needle)]
+        inner = [(at, run) for at, run in runs if at > 0 and at + len(run) < len(needle)]
+        edges = [(at, run) for at, run in runs if (at, run) not in inner]
+        whole = min(inner, key=lambda placed: len(self._runs.get(placed[1], ())), default=None)
+        part = min(edges, key=lambda placed: len(self._runs.get(placed[1], ())), default=None)
+        if part is not None and (whole is None or len(self._runs.get(part[1], ())) < len(self._runs.get(whole[1], ()))):
+            if self._occurs_at(needle, part[0], part[1], start):
+                return True
+        if whole is not None:
+            return self._occurs_at(needle, whole[0], whole[1], start)
+        return None
+
+    def _occurs_at(self, needle: str, shift: int, run: str, start: int) -> bool:
+        """``needle`` starts ``shift`` characters before a place of ``run`` in a piece from ``start`` on."""
+        places = self._runs.get(run, ())
+        for number, offset in places[bisect_left(places, (start, -1)):]:
+            if offset >= shift and self.pieces[number].startswith(needle, offset - shift):
+                return True
         return False
 
     def _search(self, needle: str, start: int) -> bool:
@@ -47,8 +103,8 @@ class GrowingText:
             piece = self.pieces[index]
             if needle in piece:
                 return True
-            if index and reach > 0:
-                seam = self._tail(index, reach) + self.joiner + piece[:reach]
+            if index and reach >= 0:  # the joint itself may be the needle ("\n")
+                seam = (self._tail(index, reach) if reach else "") + self.joiner + piece[:reach]
                 if needle in seam:
                     return True
         return False

@@ -3,20 +3,24 @@
 The work of a replay is counted as the Python and C function calls it makes (``sys.setprofile``), which is
 deterministic; a path that compares every failure with every later command, or rebuilds the whole path at
 every compaction, makes its calls grow with the square of the session. The substring searches of the
-quality score run inside single C calls, so their work is counted as the characters they are given.
+quality score run inside single C calls, so their work is counted as the characters they are given, and so is
+the index of name runs that answers most of them (each piece indexed, each place a question is checked at).
 Sessions of n, 2n and 4n generated turns are replayed through a window small enough to compact every few
 turns: the work at 4n must stay near four times the work at n.
 """
 
 from __future__ import annotations
 
+import random
 import sys
+from bisect import bisect_left
 from pathlib import Path
 
 import pytest
 
 from bench.replay_bench import generated_session
 from pi_compact.evaluation import growing
+from pi_compact.evaluation.growing import GrowingText
 from pi_compact.evaluation.replayer import replay
 
 SIZES = (150, 300, 600)
@@ -68,8 +72,23 @@ def test_the_characters_the_quality_score_searches_grow_linearly(sessions, monke
         searched += sum(map(len, self.pieces[start:]))
         return scan(self, needle, start)
 
+    index, occurs_at = growing.GrowingText._index, growing.GrowingText._occurs_at
+
+    def counted_index(self, number, piece):
+        nonlocal searched
+        searched += len(piece)
+        return index(self, number, piece)
+
+    def counted_occurs_at(self, needle, shift, run, start):
+        nonlocal searched
+        places = self._runs.get(run, [])
+        searched += len(run) + len(needle) * len(places[bisect_left(places, (start, -1)):])
+        return occurs_at(self, needle, shift, run, start)
+
     monkeypatch.setattr(growing.GrowingText, "_search", counted_search)
     monkeypatch.setattr(growing.PieceFinder, "_scan", counted_scan)
+    monkeypatch.setattr(growing.GrowingText, "_index", counted_index)
+    monkeypatch.setattr(growing.GrowingText, "_occurs_at", counted_occurs_at)
     work = {}
     for size, path in sessions.items():
         searched = 0
@@ -77,3 +96,37 @@ def test_the_characters_the_quality_score_searches_grow_linearly(sessions, monke
         work[size] = searched
     assert work[SIZES[0]] > 0
     assert work[SIZES[-1]] / work[SIZES[0]] <= LINEAR, work
+
+
+@pytest.mark.parametrize("pieces, needle, expected", [
+    (["ran `python -m pytest -q tests/test_a.py` twice"], "python -m pytest -q tests/test_a.py", True),
+    (["python -m pytest -q tests/test_b.py", "tests/test_a.py"], "python -m pytest -q tests/test_a.py", False),
+    (["see src/app.py."], "src/app.py", True),  # a sentence's full stop after the name
+    (["in (src/app.py:42)"], "app.py", True),  # the end of a longer name: only a search finds it
+    (["assertionerror: x"], "assertion", True),
+    (["a b", "c"], "b\nc", True),  # across the joint
+    (["a", ""], "\n", True),  # the joint itself
+    (["foo -m bar"], "o -m b", True),
+    (["foo -m  bar"], "o -m b", False),
+])
+def test_the_index_answers_as_a_search_does(pieces, needle, expected) -> None:
+    text = GrowingText()
+    for piece in pieces:
+        text.append(piece)
+    assert (needle in text) is expected is (needle in "\n".join(pieces))
+
+
+def test_the_index_answers_as_a_search_does_on_random_texts() -> None:
+    words = ["src/a.py", "a.py", "pytest", "-q", "x", "py", "tests/t.py", "!", ".", "(", ":", "`", " ", " ", "\n"]
+    rng = random.Random(2)
+    for _ in range(300):
+        text, pieces = GrowingText(), []
+        for _ in range(5):
+            pieces.append("".join(rng.choice(words) for _ in range(rng.randint(0, 12))))
+            text.append(pieces[-1])
+            joined = "\n".join(pieces)
+            starts = [rng.randint(0, len(joined)) for _ in range(8)]
+            asked = [joined[at:at + rng.randint(1, 15)] for at in starts]
+            asked += ["".join(rng.choice(words) for _ in range(rng.randint(1, 4))) for _ in range(8)]
+            for needle in asked:
+                assert (needle in text) == (needle in joined), (pieces, needle)

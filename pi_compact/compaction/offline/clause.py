@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .diagnostics import is_located
 from .text import clip_words, one_line
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -55,6 +56,92 @@ def _output(line: str) -> bool:
     stripped = line.strip()
     letters = sum(len(word) for word in _LETTER_WORD.findall(stripped))
     return bool(_OUTPUT_START.match(stripped)) or letters < _PROSE_SHARE * len(stripped.replace(" ", ""))
+
+
+_LOCATION = re.compile(r"[\w.-]{1,200}\.\w{1,8}(?::\d{1,6}){1,2}\b|\bline \d{1,6}\b")
+"""A place in a file as a tool prints it (``src/a.ts:42``, ``line 12``)."""
+_LABEL = re.compile(r"^(?:[\w.-]{1,30}:? )?(?:error|fatal|warning|panic|err|warn|ERROR|FATAL|WARNING|WARN|PANIC|ERR"
+                    r"|CRITICAL|FAILED|FAIL)(?:\[[\w-]{1,20}\])?[:!]\s|^[\w.-]{1,30}: (?:cannot|could not|unable to"
+                    r"|failed to|no such)\b")
+"""A line a tool opens with its severity in lower case or capitals, its name before it or not (``error:``,
+``fatal:``, ``npm ERR!``, ``error[E0308]:``, ``ERROR:``), or with its name and what failed (``go: cannot find
+…``); a user's label ("question: …", "Note: …", "Error: the build fails, please fix") is no tool's."""
+
+
+_RAISED = re.compile(r"[\w.]{0,80}(?:Error|Exception)\b:\s")
+"""An exception as a runtime prints it (``ModuleNotFoundError: No module named 'x'``)."""
+
+
+def _opens_output(line: str) -> bool:
+    """``line`` opens as output does: shaped as output is (:func:`_output`), opened with a tool's label or a
+    ``file:line`` location."""
+    return _output(line) or _LABEL.match(line) is not None or is_located(line)
+
+
+def _pasted_line(line: str) -> bool:
+    """``line`` of a message that opens with output is more of it: it opens as output does, or it names a place in a
+    file (the summary a compiler ends on, "Found 1 error in src/a.ts:42")."""
+    return _opens_output(line) or _LOCATION.search(line) is not None
+
+
+_INDENTED_OUTPUT = re.compile(r"\t| {2,}\S")
+
+
+def _user_line(line: str) -> bool:
+    """``line`` (as written) reads as the user's words: a word of letters ("yes", "please fix"), not indented as
+    output and code are, not output."""
+    return _LETTER_WORD.search(line) is not None and not _INDENTED_OUTPUT.match(line) and not _pasted_line(line.strip())
+
+
+def pasted_only(text: str) -> bool:
+    """True for a message that is only material of another origin: it opens with output, a traceback or a fenced
+    block, no paragraph of it is in the user's words (every line theirs: :func:`_user_line`), and it does not end on
+    a line of theirs (an answer under a quote: "> Should I go on?\nyes"). Pasted without a word ("$ npm run build …
+    error TS2322 …"), it asks for nothing in the user's words: no goal can be quoted from it. Judged by the shape of
+    lines, never by their words, so any tool's output and any language count; "I get this when building:" before
+    the output, or "why does this fail?" or "修一下" after it, makes it a request."""
+    lines = [line.strip() for line in text[:20_000].splitlines() if line.strip()]
+    if not lines or not (_FENCE.match(lines[0]) or _opens_output(lines[0])):
+        return False
+    if len(lines) == 1:  # one line is output only as a tool words an error ("fatal: …", "a.go:3:1: …")
+        return bool(_LABEL.match(lines[0]) or is_located(lines[0]) or _RAISED.match(lines[0]))
+    paragraphs = [[line for line in block.splitlines() if line.strip()]
+                  for block in re.split(r"\n[ \t]*\n", _unfenced(text[:20_000]))]
+    paragraphs = [block for block in paragraphs if block]
+    if paragraphs and _user_line(paragraphs[-1][-1]):
+        return False
+    return not any(all(_user_line(line) for line in block) for block in paragraphs)
+
+
+_FAILED = re.compile(r"(?:error|exception|fatal|panic|fail(?:ed|ure|s)?)\b", re.I)
+_GIST_CHARS = 160
+
+
+def pasted_gist(text: str) -> str:
+    """What a message of pasted output (:func:`pasted_only`) shows, in its own words: its first line that says
+    something failed (``ModuleNotFoundError: No module named 'app.db'``), else its first line, clipped."""
+    lines = [line.strip() for line in text[:20_000].splitlines() if line.strip() and not _FENCE.match(line)]
+    failed = next((line for line in lines if _FAILED.search(line) and len(line) <= 2 * _GIST_CHARS), "")
+    gist = clip_words(failed or next(iter(lines), ""), _GIST_CHARS)
+    if gist.count("`") % 2:  # cut inside a quoted value: up to the value, none of it half quoted
+        gist = gist[: gist.rfind("`")].rstrip(_TRAILING) + "…"
+    return gist
+
+
+def _unfenced(text: str) -> str:
+    """``text`` with each fenced block (whatever its language) replaced by a blank line."""
+    kept: list[str] = []
+    fence = ""
+    for line in text.splitlines():
+        opened = _FENCE.match(line)
+        if opened and not fence:
+            fence = opened.group(1)[0] * 3
+            kept.append("")
+        elif fence:
+            fence = "" if line.lstrip().startswith(fence) else fence
+        else:
+            kept.append(line)
+    return "\n".join(kept)
 
 
 def own_lines(text: str) -> list[str]:
@@ -154,4 +241,4 @@ def request_clause(text: str, limit: int = 160) -> str:
     return " ".join(chosen).rstrip(_TRAILING)
 
 
-__all__ = ["clause_cut", "own_lines", "request_clause"]
+__all__ = ["clause_cut", "own_lines", "pasted_gist", "pasted_only", "request_clause"]

@@ -83,6 +83,12 @@ class Objective:
     """True when the user said outright what the goal or focus is (or redirected the work)."""
 
 
+_CAVEAT = re.compile(r"[^\n]{0,300}?\b(?:do not|don'?t) (?:respond to|reply to|answer) (?:these|the following|the above)"
+                     r" messages\b[^\n]{0,300}", re.I)
+"""A harness's note that the messages around it are not for the agent ("Caveat: The messages below were generated
+by the user while running local commands. DO NOT respond to these messages …"): no request of the user's."""
+
+
 def request_words(text: str) -> str:
     """The user's own words of a message: what lies outside the tags an agent's harness wraps around what it
     injects (``<command-name>``, ``<system-reminder>``, ``<local-command-stdout>``), bracketed notices removed. One
@@ -90,7 +96,7 @@ def request_words(text: str) -> str:
     message a chat bridge relayed is its body (:func:`.relay.relayed`)."""
     text = relayed(text[:50_000])  # a bridge's envelope around the user's words: the words
     if "<" not in text and "[" not in text:
-        return text.strip()
+        return "" if _CAVEAT.fullmatch(text.strip()) else text.strip()
     # a message that opens with a tag was written by the harness (a slash command's expanded prompt): any tag
     # there is markup; elsewhere only compound names are (a user's "<div>" stays)
     tags = _ANY_TAG if text.lstrip().startswith("<") else _TAG
@@ -105,6 +111,8 @@ def request_words(text: str) -> str:
     if depth == 0:
         kept.append(text[position:])
     words = _NOTICE.sub(" ", "".join(kept)).strip()
+    if _CAVEAT.fullmatch(words):
+        return ""  # the harness's note before the commands the user ran (Claude Code's "Caveat: …")
     return "" if tags is _ANY_TAG and _about_its_block(words, text) else words
 
 

@@ -20,7 +20,7 @@ from .clause import request_clause
 from .progress import pending_step, step_kinds, without_narration
 from .redo import redo_step
 from .reports import Report
-from .subject import names_subject, subject_line
+from .subject import SUBJECT_LABEL, names_subject, subject_line
 from .tasks import ACTIVE, PENDING, Task
 
 ANNOUNCED = re.compile(
@@ -51,6 +51,41 @@ _OPEN_LIST = re.compile(
     r"|points?)|not (?:yet )?(?:done|implemented|addressed|fixed|covered)|remaining|left (?:to do|open)|pending"
     r"|skipped|follow[- ]?ups?|outstanding|unresolved|still (?:open|to do|needed)|todo|next steps?)\b", re.I)
 """A line that introduces work still open ("**Possible causes to investigate**:", "Two deviations from the plan:")."""
+_WORK_INTRO = re.compile(
+    r"\b(?:work|tasks?|steps?|to-?dos?|fix(?:es)?|issues?|questions?|follow[- ]?ups?|actions?|bugs?|problems?|failures?"
+    r"|failing|errors?|next|to (?:do|fix|check|investigate|look at|verify|decide|consider|address|implement|add|write)"
+    r"|not (?:yet )?(?:done|implemented|addressed|fixed|covered)|pending|outstanding|unresolved|open)\b"
+    r"|zu tun|offene|nächste|à faire|reste à|prochaine|pendiente|por hacer|próxim|a fazer|pendente"
+    r"|待办|未完成|下一步|やること|残作業|남은 작업|다음 단계", re.I)
+"""An intro that names work still to do ("Remaining work:", "Open issues:", "Next steps:", "Noch zu tun:")."""
+_LEFT_INTRO = re.compile(
+    r"\b(?:unchanged|untouched|unmodified|untracked|uncommitted|unstaged|as[- ]is|pre-?existing|already there"
+    r"|left (?:alone|in place|as (?:is|they (?:are|were)|it (?:is|was)))|belong(?:s|ing)? to|(?:someone|somebody) else"
+    r"|not (?:changed|touched|modified|committed|staged|tracked|mine|ours|part of)|other (?:agents?|sessions?|people))\b"
+    r"|unverändert|nicht (?:geändert|angefasst|verändert)|unberührt|inchangé|non modifié|intacts?\b"
+    r"|sin (?:cambios|modificar|tocar)|no modificad|sem alteraç|não (?:alterad|modificad|mexid)|inalterad"
+    r"|未改动|未修改|未变|保持不变|変更なし|未変更|そのまま|변경 없음|그대로", re.I)
+"""An intro that says what the agent left as it is ("Not changed:", "Left as is:", "Untracked (not mine):",
+"Unverändert:"): the state the work leaves, no work."""
+_REMAINING = re.compile(r"\b(?:remaining|skipped)\b|restant|verbleibend|übrig|restante|剩下|剩余|残り|남은", re.I)
+"""An intro that only says what remains ("Remaining in `src/gen/`:"): work or state, as its items and the
+answer tell."""
+_BARE_ITEM = re.compile(r"^[*_\s]{0,4}`?([^`\s]{1,300})`?[*_]{0,2}(?:[ \t]{1,3}(?:[—–-]|\(|:)[ \t]?(.{0,300}))?$")
+"""A list item that is a name (a path, a file, a branch), with a note after it or none."""
+_WORK_NOTE = re.compile(r"\b(?:needs?|should|must|todo|to do|fix|add|implement|update|write|missing|fail(?:s|ing|ed)?"
+                        r"|broken|pending)\b", re.I)
+"""A note that says the named thing needs work ("`a.py` — needs tests")."""
+_MARKED_DONE = re.compile(r"^[*_\s]{0,3}(?:✅|✓|✔|☑|\[[xX]\]|~~)|(?:✅|✓|✔|☑)[*_\s.]{0,3}$")
+"""A list item the agent marks done ("Update the README ✅", "[x] Commit it", "~~Fix the test~~")."""
+_SAID_DONE = re.compile(r"\b(?:is|are|was|were|has been|have been|now)\s(?:\w{1,20}\s){0,2}?(?:done|complete|completed"
+                        r"|finished|fixed|in place|committed|resolved)\b(?![^.!?]{0,80}\b(?:but|except|once|when|after)\b)"
+                        r"|\bnothing (?:is )?(?:left|remaining|pending)\b", re.I)
+"""A sentence of the closing answer that says its work is done ("The remaining part … is done too."): no step."""
+_AHEAD = re.compile(r"\b(?:next|then|i'll|i will|i can|we can|should|could|would|want|let me|let's|once|after|before"
+                    r"|until)\b", re.I)
+"""A sentence that looks ahead ("Next, once the tests are fixed, deploy."): a step, whatever it says is done."""
+_REQUOTED = 0.6
+"""A step that holds this share of the latest request's words says the request again."""
 _LIST_ITEM = re.compile(r"^([ \t]{0,12})(?:[-*+•]|\d{1,3}[.)])[ \t]+(\S.{0,2000})")
 _INTRO_CHARS = 120
 _LISTS = 2
@@ -241,6 +276,47 @@ def _open_lists(answer: str) -> list[tuple[str, list[str]]]:
 _TITLED = re.compile(r"^\*\*([^*\n]{3,160})\*\*:?[ \t]{0,4}(?:[—–:-]|$)")
 
 
+def _left_as_is(step: str, items: list[str], done: bool) -> bool:
+    """The list (its step, as :func:`_open_lists` words it, and its items) says what the agent's work left as it is,
+    not work still to do: its items are bare names (files left alone), not actions ("Add the tests"), and its intro
+    says they were left so ("Skipped (left as is):", "Remaining (untracked, not mine):"), or only says what remains
+    ("Remaining in `src/gen/`:", "Remaining:") of a request the region reports done. An intro that names work
+    ("Remaining work:", "TODO:") is work, whatever its items."""
+    intro = step.split(" (the agent's last answer):", 1)[0]
+    if _WORK_INTRO.search(intro) or not all(_bare(item) for item in items):
+        return False  # actions listed are work, whatever the intro says of them
+    return bool(_LEFT_INTRO.search(intro)) or done and bool(_REMAINING.search(intro))
+
+
+def _answered_step(step: str, items: list[str], request: str) -> bool:
+    """A step drawn from the closing answer to a request the region reports done that only says the request is
+    answered: every item of its list marked done, a sentence saying its work is done, or the request's own words
+    again ("Next steps: Update the README with the new flag ✅")."""
+    if items:  # a list the agent calls work still to do ("Remaining work:") is its word, unless all marked done
+        intro = step.split(" (the agent's last answer):", 1)[0]
+        return all(_MARKED_DONE.search(item.strip()) for item in items) or (
+            not _WORK_INTRO.search(intro) and _requotes(" ".join(items), request))
+    return bool(_SAID_DONE.search(step)) and not _AHEAD.search(step) and "?" not in step or _requotes(step, request)
+
+
+def _requotes(step: str, request: str) -> bool:
+    wanted = _content_words(request)
+    return len(wanted) >= 3 and len(wanted & _content_words(step)) >= _REQUOTED * len(wanted)
+
+
+_CONTENT_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of ``text`` as stems (a word's first five letters: "updated" is "update"), short words left out."""
+    return {word[:5] for word in _CONTENT_WORD.findall(text.lower()[:5_000])}
+
+
+def _bare(item: str) -> bool:
+    named = _BARE_ITEM.match(item.strip())
+    return named is not None and not _WORK_NOTE.search(named.group(2) or "")
+
+
 def _item_title(item: str) -> str:
     """A list item as a step names it: its bold title when it has one ("**`stripGlobalFlags` kept** — because
     …"; the reasons are the agent's, the title is the item), else the item."""
@@ -416,14 +492,20 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     steps += [revise] if revise else []
     if _tasks_open(state):  # the task in progress is named under In Progress; what comes after it here
         pending = state.tasks.entries(PENDING)
-        steps += [f"Task still to do: {clip_words(t.text, 240)}{' (open on the tracker)' if t.tracked else ''}"
+        steps += [f"{_TASK_TO_DO} {clip_words(t.text, 240)}{' (open on the tracker)' if t.tracked else ''}"
                   for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
     lists = _open_lists(answer)
     listed = [item[:60] for _, raw in lists for item in raw]  # said once, by the items' titles
+    # what the work left as it is ("Remaining in `src/gen/`: `schema.py`", "Not changed: …") is no step
+    done = state.latest_status == DONE
+    lists = [(step, raw) for step, raw in lists if not _left_as_is(step, raw, done)
+             and not (done and _answered_step(step, raw, state.latest_request))]
+    told = [step for step in state.next_steps if not any(step.startswith(item) for item in listed)
+            and not (done and _answered_step(step, [], state.latest_request))]  # the answer, not what comes next
     steps += [f"Open question to the user: {step.strip('*_ ')}" if step.strip("*_ ").endswith("?") else step
-              for step in state.next_steps if not any(step.startswith(item) for item in listed)]
+              for step in told]
     question = (state.pending_question or _question(answer)) if state.latest_status == ASKED else ""
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
@@ -445,7 +527,12 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                      f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not steps_ran(state) and not (
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
-        steps.append(_latest_request_step(state))
+        under_way = _work_under_way(state)  # the work begun on it says more than its words quoted again
+        at = next((n for n, step in enumerate(steps) if step.startswith(_TASK_TO_DO)), len(steps))
+        if under_way:
+            steps.insert(at, under_way)  # before the tasks after it
+        else:
+            steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
     steps += [f"Still to do outside the code (the finished work waits on it): {step}" for step in _pending(state)]
     write_up = _write_up(state)
@@ -462,6 +549,52 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     elif not steps and state.latest_request:
         steps.append("The last request is done: wait for the user's next request.")
     return steps
+
+
+_TASK_TO_DO = "Task still to do:"
+
+
+def _work_under_way(state: RegionState) -> str:
+    """The next step when the region ends while the agent works on the latest request and its words say nothing of
+    how far it got (it said nothing since, or nothing that names a step): the work it began, named by what shows it
+    — the task its list marks in progress (a list it changed since the request), the files it edited or read last
+    (:func:`.subject.current_subject`), the command it ran last, whose outcome it had not read — and what is left:
+    to finish it, then to check it. ``""`` when nothing shows the work begun (then the request itself is the
+    step)."""
+    if state.latest_status != OPEN:
+        return ""  # an interrupted request waits on what the user says next
+    # a task list the agent has not touched since the latest request may be an earlier request's, long done
+    active = state.tasks.entries(ACTIVE) if state.tasks and state.tasks_current else []
+    files, _, reading = state.subject[:3]  # the files say where; In Progress names the code names beside them
+    where = subject_line(files, (), reading)[len(SUBJECT_LABEL):].strip()
+    ran = state.mid_work if state.mid_work not in ("", "-") else ""
+    if not (active or where or ran):
+        return ""
+    what = f"the task in progress “{clip_words(active[0].text, 200)}”, for " if active else ""
+    what += _request_named(state)
+    at = f" (where it stopped: {where})" if where else ""
+    if ran:
+        then = f"; then check the outcome of {ran}, which ran last (the region ends before the agent read it)"
+    elif state.subject[0]:
+        tests = next((label for label in reversed(state.succeeded) if _TEST_COMMAND.match(label)), "")
+        then = f"; then check the edits (the region's tests ran as {tests})" if tests else "; then check the edits"
+    else:
+        then = ""  # only read so far: what to change is still to find
+    verb = "Finish the work under way on" if then or active else "Go on with"
+    return f"{verb} {what}{at}{then}."
+
+
+def _request_named(state: RegionState) -> str:
+    """The latest request as a step names the work it sets, quoted as far as :func:`_latest_request_step` quotes
+    it: what a go-ahead agreed to or resumed, else the request."""
+    said = clip_words(state.latest_request, _LATEST_CHARS)
+    if state.answers_question:
+        return f"what the user agreed to with “{said}”: “{clip_words(state.answers_question, _LATEST_CHARS)}”"
+    if state.resumed:
+        return f"the request “{clip_words(state.resumed, _LATEST_CHARS)}” (the user said “{said}”: go on with it)"
+    if go_ahead(state.latest_request):
+        return f"the work in progress (the user said “{said}”)"
+    return f"the user's latest request “{said}”"
 
 
 def _latest_request_step(state: RegionState) -> str:
