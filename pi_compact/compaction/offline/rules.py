@@ -40,20 +40,24 @@ ORDER_ABROAD = re.compile(
 sentence's first words only, where they order (further in, "o app sempre mostra…" describes); in Japanese and Korean
 also a prohibition closing the sentence ("…プッシュしないでください", "…푸시하지 마세요") or "always" in a clause that
 orders ("コミット前に必ずテストを実行してください") (:mod:`.languages`)."""
+_ONCE = r"\s{1,3}(?:of|in|on|about|somewhere|here|there)\b"
+"""After "make a note": one note written once ("make a note of this in the README"), no rule to keep."""
 _STANDING = re.compile(
     r"\b(?:from now on|going forward|moving forward|henceforth|from here on|for the rest of (?:this|the) (?:session"
     r"|project|conversation|work)|(?:every|each|next) time you|whenever you|in (?:the )?future,? (?:you|please|always"
     r"|never|do ?n[o']t)|as a (?:general )?rule)\b"
-    r"|^\W{0,3}(?:(?:please|pls|and|also|so)\s{1,3})?(?:make (?:it |this |that )?(?:a|an) (?:\w+ )?(?:rule|note|habit)"
-    r"|make a (?:mental )?note|(?:add|write down|save|store|record) (?:it |this |that )?as a (?:\w+ )?(?:rule|note"
+    r"|^\W{0,3}(?:(?:please|pls|and|also|so)\s{1,3})?(?:make (?:it |this |that )?(?:a|an) (?:\w+ )?"
+    rf"(?:rule|note(?!{_ONCE})|habit)|make a (?:mental )?note(?!{_ONCE})"
+    r"|(?:add|write down|save|store|record) (?:it |this |that )?as a (?:\w+ )?(?:rule|note"
     r"|memory))\b"
     rf"|{spaced(FROM_NOW_ON, english=False)}|{unspaced(FROM_NOW_ON)}",
     re.I,
 )
 """Words that ask the agent to keep a rule beyond the request, however the request is phrased: a time that outlasts
 it ("from now on", "going forward", "next time you …") or, said to the agent (first in the sentence), making it a
-rule or a note ("make a rule to always …", "make a note to never …"; not "the tool would make a note to fix it"); in
-every language of :data:`.languages.FROM_NOW_ON` too ("a partir de agora", "désormais", "ab jetzt", "앞으로", "今後")."""
+rule or a note ("make a rule to always …", "make a note to never …"; not "the tool would make a note to fix it", nor
+"make a note of this in the README", which asks for one note written once); in every language of
+:data:`.languages.FROM_NOW_ON` too ("a partir de agora", "désormais", "ab jetzt", "앞으로", "今後")."""
 _KEEP_IN_MIND = re.compile(r"\b(?:remember (?:that|to)|keep in mind|bear in mind|do ?n[o']t forget|do not forget)\b"
                            r"|记住|覚えて", re.I)
 """Words that ask the agent to keep something in mind: a standing rule when the message gives nothing else to do
@@ -140,16 +144,23 @@ than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
                    r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose)"
-                   r"|(?:let'?s\s{1,3})?(?:go with|pick|choose|take|do))\s{1,3})?"
-                   r"(?:(?:option|choice|number|#)\s{0,3}(\w{1,2})\b|([1-9])(?![\d.,:/]\d)\b"
+                   r"|(?:let'?s\s{1,3})?(?:go with|go for|going with|pick|choose|take|do)"
+                   r"|vamos\s{1,3}(?:com|de|na|no|pela|pelo|con|por)(?:\s{1,3}(?:a|o|la|el))?|prefiro|prefiero"
+                   r"|nehmen wir|ich nehme|je prends|on part sur|on prend)\s{1,3}|选择?|用)?"
+                   r"(?:(?:option|choice|number|opção|opcao|opción|variante|옵션|选项|方案|#)\s{0,3}(\w{1,2})\b"
+                   r"|([1-9])(?![\d.,:/]\d)\b"
                    r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
+                   r"|([A-Ha-h1-9])\s{0,2}(?:案|안|번|番|号)?\s{0,2}(?:で|に|로|으로|가|吧|好|。|！)"
                    r"|(?:the\s{1,3})?(first|second|third|fourth|fifth|last)"
                    r"(?:\s{1,3}(?:one|option|choice)\b|\W{0,3}$))", re.I)
 """A reply that picks one of the agent's listed options: "1 fix it and do it right", "Option B", "b", "the second one",
-"second", "let's go with option 1", "let's do B", "go with B, we already run Redis"."""
+"second", "let's go with option 1", "let's do B", "go with B, we already run Redis", "go for B"; in other languages
+"vamos com a 2", "opción B", "nehmen wir B", "Bでお願いします", "B로 가자", "选B", "用方案2"."""
 _NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
-_OPTION = re.compile(r"^\W{0,8}(?:option|choice)?\s{0,3}(\w{1,2})\s{0,2}[.):]\s{0,4}(\S.{2,240})$", re.I)
-"""A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it"."""
+_OPTION = re.compile(r"^\W{0,8}(?:option|choice|opção|opcao|opción|variante|옵션|选项|方案)?\s{0,3}(\w{1,2})"
+                     r"\s{0,2}(?:[.):：]|[—–]|-(?=\s))\s{0,4}(\S.{2,240})$", re.I)
+"""A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it",
+"**A** — drive it to done in one push" (the key set off by a dash)."""
 _ASKS = re.compile(r"\b(?:shall I|should I|should we|shall we|(?:do )?you want me to|want me to|would you like me to"
                    r"|would you like to|do you want to|can I|may I|okay to|ok to|quer que eu|queres que eu|devo|posso"
                    r"|prefere que eu|quieres que|debo|puedo|prefieres que|veux-tu que je|voulez-vous que je|dois-je"

@@ -1,0 +1,44 @@
+"""A pick of one of the agent's options, in any of the forms people write it, is the option's text (issue 20,
+decisions that said "I recommend **B**" and never what B was): options set off by a dash ("**A** — …"), picks said
+with "go for", and picks in Portuguese, Spanish, German, French, Japanese, Korean and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from ..messages import assistant, user
+from .test_offline import items, summarize
+
+_DASHED = ("Two ways to land the tenancy schema:\n\n**A** — drive it to done in one delegated push\n"
+           "**B** — one increment at a time, each verified before the next\n\nI recommend **B**. Which one?")
+_NUMBERED = ("Duas formas:\n\n1) manter o cache em memória\n2) guardar o cache no Redis\n\nQual prefere?")
+_LETTERED = ("選択肢:\n\nA: 既存のAPIを残してキャッシュを追加する\nB: エンドポイントをGraphQLに移す\n\nどちらにしますか？")
+_HEADED = ("### Option 1 — keep the REST endpoints and add a cache\n### Option 2 — move the endpoints to GraphQL\n\n"
+           "Which do you prefer?")
+
+
+def _decisions(offer: str, reply: str) -> list[str]:
+    return items(summarize([user("Plan the storage work."), assistant(offer), user(reply),
+                            assistant("OK, going ahead.")]), "## Key Decisions")
+
+
+@pytest.mark.parametrize(("offer", "reply", "chosen"), [
+    (_DASHED, "go for B", "one increment at a time, each verified"),
+    (_DASHED, "A please", "drive it to done in one delegated push"),
+    (_HEADED, "going with 2", "move the endpoints to GraphQL"),
+    (_NUMBERED, "vamos com a 2", "guardar o cache no Redis"),
+    (_NUMBERED, "opção 1", "manter o cache em memória"),
+    (_LETTERED, "Bでお願いします", "エンドポイントをGraphQLに移す"),
+    (_LETTERED, "A로 가자", "既存のAPIを残してキャッシュを追加する"),
+    (_LETTERED, "选B", "エンドポイントをGraphQLに移す"),
+    (_DASHED, "nehmen wir B", "one increment at a time, each verified"),
+])
+def test_a_pick_names_the_option_it_picks(offer: str, reply: str, chosen: str) -> None:
+    found = _decisions(offer, reply)
+    assert any(chosen in item for item in found), found
+
+
+@pytest.mark.parametrize("reply", ["Because the cache is slow, drop it.", "Do it later", "Bump the version first"])
+def test_words_that_start_like_a_key_pick_nothing(reply: str) -> None:
+    found = _decisions(_DASHED, reply)
+    assert not any("option" in item.lower() and ("push" in item or "increment" in item) for item in found), found
