@@ -25,8 +25,8 @@ from .gates import commit_gates
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
-                    names_any, plan_in_brief, replaced_names, said_on_declining, standing, user_choices,
-                    whole_clause)
+                    names_any, picked_option, plan_in_brief, replaced_names, said_on_declining, standing,
+                    user_choices, whole_clause)
 from .paths import PathNames, infer_cwd, is_redacted
 from .pasted import own_words
 from .plan_review import PlanUnderReview, plan_under_review
@@ -790,14 +790,16 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
 
 def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
     """What a bare go-ahead the region ends on stands for (see :attr:`RegionState.resumed`): the question the agent
-    ended the turn before on, which it answers; else the latest earlier request that is no go-ahead itself."""
+    ended the turn before on, which it answers, or the option of it the user picked ("go for B" is B's text); else
+    the latest earlier request that is no go-ahead itself."""
     before = real[-2] if len(real) > 1 else None
     bare = bool(real) and go_ahead(real[-1].request)
     approved = bool(before and not bare and approves(real[-1].request, before.final_answer))  # "vale, adelante"
-    if not (bare or approved):
+    picked = bool(before and not bare and picked_option(before.final_answer, real[-1].request))  # "go for B"
+    if not (bare or approved or picked):
         return {}
     question = closing_question(before.final_answer) if before else ""
-    if before and (before.status == ASKED or question or approved):
+    if before and (before.status == ASKED or question or approved or picked):
         # the proposal it accepts says what ("Want me to proceed with this change?" points back to it)
         agreed = accepted_proposal(before.final_answer, real[-1].request) or (
             approved and accepted_proposal(before.final_answer, "yes"))  # words no list knows: a plain yes by form

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..messages import assistant, user
+from ..messages import assistant, call, user
 from .test_offline import items, summarize
 
 _DASHED = ("Two ways to land the tenancy schema:\n\n**A** — drive it to done in one delegated push\n"
@@ -42,3 +42,14 @@ def test_a_pick_names_the_option_it_picks(offer: str, reply: str, chosen: str) -
 def test_words_that_start_like_a_key_pick_nothing(reply: str) -> None:
     found = _decisions(_DASHED, reply)
     assert not any("option" in item.lower() and ("push" in item or "increment" in item) for item in found), found
+
+
+@pytest.mark.parametrize(("reply", "chosen"), [
+    ("go for B", "one increment at a time, each verified"),
+    ("Bでお願いします", "one increment at a time, each verified"),
+])
+def test_the_work_under_way_after_a_pick_is_the_option(reply: str, chosen: str) -> None:
+    summary = summarize([user("Plan the storage work."), assistant(_DASHED), user(reply),
+                         assistant("Starting with the first increment.", call("c1", "read", path="schema.sql"))])
+    found = items(summary, "### In Progress")
+    assert any(chosen in item for item in found), found
