@@ -455,7 +455,7 @@ def in_progress_items(state: RegionState) -> list[str]:
     line = f"“{request}” — {status}{serves}"
     if state.answers_question:  # a bare "yes", "go on": the work is what the agent asked about, not those words
         line = (f"What the agent asked or proposed, agreed to by the user's “{request}”: "
-                f"“{clip_words(state.answers_question, 240)}” — {status}")
+                f"“{clip_words(state.answers_question, 240)}” — {status}{serves}")
     elif state.resumed:
         line = f"“{clip_words(state.resumed, _REQUEST_CHARS)}” — {status} (the user said “{request}”: go on with it)"
     elif go_ahead(state.latest_request):

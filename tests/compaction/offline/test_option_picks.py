@@ -53,3 +53,12 @@ def test_the_work_under_way_after_a_pick_is_the_option(reply: str, chosen: str) 
                          assistant("Starting with the first increment.", call("c1", "read", path="schema.sql"))])
     found = items(summary, "### In Progress")
     assert any(chosen in item for item in found), found
+
+
+def test_the_option_under_way_keeps_the_request_it_serves() -> None:
+    summary = summarize([user("Find out why both sessions in ~/work/test1234 are shown green."),
+                         assistant("Found it: a condensed session still counts as active.\n\n" + _HEADED),
+                         user("let's go with option 1"),
+                         assistant("Updating the check.", call("c1", "read", path="status.go"))])
+    found = items(summary, "### In Progress")
+    assert any("keep the REST endpoints" in item and "test1234" in item for item in found), found
