@@ -923,11 +923,19 @@ def _announces_list(line: str) -> bool:
     return ":" in line[end:]
 
 
+_NOT_OURS = re.compile(r"\b(?:not (?:mine|ours|yours|from|part of|related to|touched|changed|ours to)|unrelated|personal"
+                       r"|pre-?existing|someone else'?s|untouched|left (?:as (?:it )?is|alone|untouched|in place))\b",
+                       re.I)
+"""What remains that is not the agent's work: files or commands that belong to someone else or were left as they are
+("Remaining in `~/.claude/commands/` are personal commands, not from this repo: …") — a report of state, no step."""
+
+
 def _next_steps(answer: str) -> list[str]:
-    """What the last answer says comes next: its sentences that announce a step, or the list under "Next steps:"."""
+    """What the last answer says comes next: its sentences that announce a step, or the list under "Next steps:";
+    never what it says remains that is not the agent's to do (:data:`_NOT_OURS`)."""
     lines = answer.splitlines()
     for number, line in enumerate(lines):
-        if _announces_list(line.strip()):
+        if _announces_list(line.strip()) and not _NOT_OURS.search(line):
             items = []
             for item in lines[number + 1 :]:
                 marker = re.match(r"^\s*(?:[-*+•]|\d+[.)])\s+(.*)", item)
@@ -936,4 +944,5 @@ def _next_steps(answer: str) -> list[str]:
                 items.append(clip_words(marker.group(1), 240))
             if items:
                 return items[:6]
-    return [clip_words(s, 300) for s in sentences(answer) if _NEXT.search(s) and not s.startswith("#")][-3:]
+    return [clip_words(s, 300) for s in sentences(answer)
+            if _NEXT.search(s) and not s.startswith("#") and not _NOT_OURS.search(s)][-3:]
