@@ -295,8 +295,10 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     latin_cuts = latin_units(text) + splits if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
     words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
-    if text.isascii():
-        inner = max(inner, words * UNIT)
+    if text.isascii():  # (tok45) the fewest cuts, and the margin per token of them
+        cut = cut_units(text)
+        inner = max(inner, words * UNIT, cut)
+        words = max(words, cut // UNIT)
     inner = max(inner, random_letter_units(latin))
     symbols = symbol_runs(text) * UNIT  # (tok42)
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT + words * spec.UNHELD_MARGIN + symbols, floor)
@@ -404,6 +406,55 @@ def unheld_units(text: str) -> int:
         if end <= spec.PREFIX_CHARS and len(word) > 1 and (word.islower() or word[0].isupper() and word[1:].islower()):
             unheld += word not in (short if len(word) < 4 else held)
     return unheld * UNIT
+
+
+def cut_units(text: str) -> int:
+    """The fewest tokens each unheld word of the first PREFIX_CHARS characters (as :func:`unheld_units` finds them),
+    and the word the text starts with, can be cut into, less one each (tok45), found by trying every cut."""
+    letters = string.ascii_letters
+    short, held = _unheld_tables()
+    extra = 0
+    for start in range(min(len(text), spec.PREFIX_CHARS)):
+        if start and text[start - 1] != " " or text[start] not in letters:
+            continue
+        end = start
+        while end < len(text) and text[end] in letters:
+            end += 1
+        word = text[start:end]
+        if not (end < spec.PREFIX_CHARS if start == 0 else end <= spec.PREFIX_CHARS):
+            continue
+        if not (word.islower() or word[0].isupper() and word[1:].islower()):
+            continue
+        if start == 0:
+            extra += (fewest(word) - 1) if len(word) <= spec.FEWEST_LETTERS else 0
+        elif len(word) > 1 and word not in (short if len(word) < 4 else held):
+            extra += (fewest(" " + word) - 1) if len(word) <= spec.FEWEST_LETTERS else 1
+    return extra * UNIT
+
+
+@functools.cache
+def fewest(word: str) -> int:
+    """The fewest pieces of the vocabulary's word tokens ``word`` is the concatenation of (every cut tried)."""
+    pieces = _pieces()
+    return min(1 + fewest(word[size:]) if word[size:] else 1
+               for size in range(1, len(word) + 1) if word[:size] in pieces)
+
+
+@functools.cache
+def _pieces() -> frozenset[str]:
+    """The word tokens of token_tables.WORD_PIECES, read one character at a time."""
+    from pi_compact.compaction.token_tables import WORD_PIECES
+
+    pieces, previous, shared, rest = [], "", None, ""
+    for char in WORD_PIECES + "0":
+        if char.isdigit():
+            if shared is not None:
+                previous = previous[:shared] + rest
+                pieces.append(previous)
+            shared, rest = int(char), ""
+        else:
+            rest += char
+    return frozenset(pieces)
 
 
 @functools.cache
