@@ -23,7 +23,9 @@ itself, and the estimate takes the largest:
   the IPA and the modifier letters too, since the tokenizer reads NFKC (``ŉ`` is read ``ʼn``);
 - **unheld words** (:func:`unheld_units`): a word after a space that no token holds is two tokens at least, and an
   eighth of a token more (:data:`UNHELD_MARGIN`, a fit: a byte-pair tokenizer's merges seldom reach the fewest
-  tokens its vocabulary could cut a word into);
+  tokens its vocabulary could cut a word into); and in ASCII text that looks random (:data:`CUT_SHARE`), each such
+  word and the text's first word the fewest tokens of the vocabulary it can be cut into (:func:`cut_tokens`: a proof,
+  read from the vocabulary's word tokens, :data:`~.token_tables.WORD_PIECES`), with that margin per token of the cut;
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
@@ -1089,23 +1091,26 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     # the most the unheld words could add (a word follows each space): UNHELD_MARGIN each, and in ASCII what their
     # two tokens each add beyond the other ends inside runs
     spaces = latin.count(b" ", 0, PREFIX_CHARS)
-    most = spaces * UNHELD_MARGIN
-    if size == len(text):  # and in ASCII what the cuts of the words add beyond the other ends: a token a letter at most
+    most = spaces * UNHELD_MARGIN + (max(0, spaces * UNITS_PER_TOKEN - inner) if size == len(text) else 0)
+    letters = cuts = 0  # in ASCII the words' fewest cuts could add a token and the margin a letter at most
+    if size == len(text):
         letters = min(len(latin), PREFIX_CHARS) - len(latin[:PREFIX_CHARS].translate(None, _ASCII_LETTERS))
-        most += max(0, letters * UNITS_PER_TOKEN - inner) + letters * UNHELD_MARGIN
+        cuts = letters * UNHELD_MARGIN  # the cut's tokens go to the ends inside runs, its margin adds
     # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
     # bound up to the weights or the floor (either is taken anyway) less what the words could add
-    beside = max(inner, top - runs - extra - most)
+    beside = max(inner, top - runs - extra - most - cuts)
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = runs + inner + extra
-    if units + most > top:  # the words could change the result: read them (a text of held words: one set test)
-        found = unheld_found(latin)
+    if units + most + cuts + max(0, letters * UNITS_PER_TOKEN - inner) > top:  # the words could change the result:
+        found = unheld_found(latin)  # read them (a text of held words: one set test)
         words = len(found)
         # ASCII: each word no token holds is the fewest tokens it can be cut into at least (two or more), and the
-        # first word too, with the margin per token of the cut; cut only where a token a letter could change the result
-        if size == len(text):
+        # first word too, with the margin per token of the cut; cut where the text looks random (see CUT_SHARE) and
+        # a token a letter could change the result
+        if letters:
             most = cut_most(latin, found)
-            if runs + max(inner, most) + extra + max(words, most // UNITS_PER_TOKEN) * UNHELD_MARGIN > top:
+            if (most * CUT_SHARE >= letters * UNITS_PER_TOKEN
+                    and runs + max(inner, most) + extra + max(words, most // UNITS_PER_TOKEN) * UNHELD_MARGIN > top):
                 cut = cut_tokens(latin, found)
                 inner, words = max(inner, cut * UNITS_PER_TOKEN), max(words, cut)
         units = runs + inner + extra + words * UNHELD_MARGIN
@@ -1241,6 +1246,12 @@ def unheld_found(latin: bytes) -> list[bytes]:
         return []
     return [word for word in _SPACED_WORD.findall(latin) if word not in held]
 
+
+CUT_SHARE = 2
+"""The words are cut (:func:`cut_tokens`) only in a text that looks random: where the unheld words and the first word
+hold at least 1/this of the letters of its first :data:`PREFIX_CHARS` characters (English, code and JSON hold a few
+unheld words among many held; city names and letters in English's order that write no words, mostly unheld ones), so
+that natural text costs no shortest path."""
 
 FEWEST_LETTERS = 24
 """The longest word :func:`cut_tokens` cuts (a shortest path over its letters: at most 300 set tests); a longer one

@@ -295,7 +295,7 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     latin_cuts = latin_units(text) + splits if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
     words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
-    if text.isascii():  # (tok45) the fewest cuts, and the margin per token of them
+    if text.isascii() and cut_looks_random(text):  # (tok45) the fewest cuts, and the margin per token of them
         cut = cut_units(text)
         inner = max(inner, words * UNIT, cut)
         words = max(words, cut // UNIT)
@@ -389,7 +389,7 @@ def control_units(text: str, latin: bytes) -> int:
     return lone * UNIT + runs + (before.run_units(bytes(piece)) if piece else 0)
 
 
-def unheld_units(text: str) -> int:
+def unheld_units(text: str, letters_of: bool = False) -> int:
     """A token per word after a space in the first PREFIX_CHARS characters that no token holds (issue 23.7, tok38),
     one character at a time: a run of ASCII letters after a space and before no letter, lowercase or capitalized,
     of two letters or more, in neither the short words nor the common words as it is written."""
@@ -404,8 +404,23 @@ def unheld_units(text: str) -> int:
             end += 1
         word = text[start:end]
         if end <= spec.PREFIX_CHARS and len(word) > 1 and (word.islower() or word[0].isupper() and word[1:].islower()):
-            unheld += word not in (short if len(word) < 4 else held)
-    return unheld * UNIT
+            unheld += (len(word) if letters_of else 1) * (word not in (short if len(word) < 4 else held))
+    return unheld if letters_of else unheld * UNIT
+
+
+def cut_looks_random(text: str) -> bool:
+    """Whether the unheld words and the first word (if it is a lowercase or capitalized word) hold 1/CUT_SHARE of the
+    ASCII letters of the first PREFIX_CHARS characters or more, one character at a time."""
+    letters = string.ascii_letters
+    head = text[: spec.PREFIX_CHARS]
+    total = sum(char in letters for char in head)
+    end = 0
+    while end < len(head) and head[end] in letters:
+        end += 1
+    first = head[:end]
+    lettered = len(first) if first and (first.islower() or first[0].isupper() and first[1:].islower()) else 0
+    lettered += unheld_units(text, letters_of=True)
+    return total > 0 and lettered * spec.CUT_SHARE >= total
 
 
 def cut_units(text: str) -> int:
