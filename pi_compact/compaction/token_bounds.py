@@ -1107,7 +1107,8 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
         # ASCII: each word no token holds is the fewest tokens it can be cut into at least (two or more), and the
         # first word too, with the margin per token of the cut; cut where the text looks random (see CUT_SHARE) and
         # a token a letter could change the result
-        if letters:
+        if letters:  # ASCII: each word no token holds is two tokens at least, an end inside its run
+            inner = max(inner, words * UNITS_PER_TOKEN)
             most = cut_most(latin, found)
             if (most * CUT_SHARE >= letters * UNITS_PER_TOKEN
                     and runs + max(inner, most) + extra + max(words, most // UNITS_PER_TOKEN) * UNHELD_MARGIN > top):

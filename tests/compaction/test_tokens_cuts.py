@@ -47,6 +47,14 @@ def test_draws_that_were_under_a_tenth_short_are_held(family, sizes, seed) -> No
     held_in_units(scan_draw(family, sizes, seed))
 
 
+@pytest.mark.parametrize("value", ["ere ded f SON ly t; owh chor", "in tsu art cen SON t s tor chin ",
+                                   "bun ele t oby t y re ide whi"])
+def test_a_text_whose_words_are_not_cut_still_counts_two_tokens_an_unheld_word(value) -> None:
+    # a Markov chain of English letters whose unheld words are too few to cut: 0.85-0.87 of the real count when the
+    # gate of the cut dropped the unheld words' ends with it (never on main)
+    held_in_units(value)
+
+
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(word=st.one_of(st.sampled_from(CITIES), st.text(st.sampled_from(string.ascii_lowercase), min_size=1,
                                                        max_size=token_bounds.FEWEST_LETTERS)),

@@ -295,9 +295,11 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     latin_cuts = latin_units(text) + splits if unicodedata.is_normalized("NFKC", text) else 0
     inner = max(inner_units(text) + latin_cuts, periodic_units(text))
     words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
+    if text.isascii():
+        inner = max(inner, words * UNIT)
     if text.isascii() and cut_looks_random(text):  # (tok45) the fewest cuts, and the margin per token of them
         cut = cut_units(text)
-        inner = max(inner, words * UNIT, cut)
+        inner = max(inner, cut)
         words = max(words, cut // UNIT)
     inner = max(inner, random_letter_units(latin))
     symbols = symbol_runs(text) * UNIT  # (tok42)
