@@ -23,7 +23,9 @@ itself, and the estimate takes the largest:
   the IPA and the modifier letters too, since the tokenizer reads NFKC (``ŉ`` is read ``ʼn``);
 - **unheld words** (:func:`unheld_units`): a word after a space that no token holds is two tokens at least, and an
   eighth of a token more (:data:`UNHELD_MARGIN`, a fit: a byte-pair tokenizer's merges seldom reach the fewest
-  tokens its vocabulary could cut a word into);
+  tokens its vocabulary could cut a word into); and in ASCII text that looks random (:data:`CUT_SHARE`), each such
+  word and the text's first word the fewest tokens of the vocabulary it can be cut into (:func:`cut_tokens`: a proof,
+  read from the vocabulary's word tokens, :data:`~.token_tables.WORD_PIECES`), with that margin per token of the cut;
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
@@ -64,7 +66,7 @@ import zlib
 from collections.abc import Iterator
 
 from .token_tables import (CAPITALIZED_WORDS, CHAR_SPLIT, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS,
-                           LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS)
+                           LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS, WORD_PIECES)
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -1090,15 +1092,28 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     # two tokens each add beyond the other ends inside runs
     spaces = latin.count(b" ", 0, PREFIX_CHARS)
     most = spaces * UNHELD_MARGIN + (max(0, spaces * UNITS_PER_TOKEN - inner) if size == len(text) else 0)
+    letters = cuts = 0  # in ASCII the words' fewest cuts could add a token and the margin a letter at most
+    if size == len(text):
+        letters = min(len(latin), PREFIX_CHARS) - len(latin[:PREFIX_CHARS].translate(None, _ASCII_LETTERS))
+        cuts = letters * UNHELD_MARGIN  # the cut's tokens go to the ends inside runs, its margin adds
     # what the random letters must exceed to change the result: the other ends inside runs, or what brings the run
     # bound up to the weights or the floor (either is taken anyway) less what the words could add
-    beside = max(inner, top - runs - extra - most)
+    beside = max(inner, top - runs - extra - most - cuts)
     inner = max(inner, random_letter_units(latin, runs, bits, masks, beside))
     units = runs + inner + extra
-    if units + most > top:  # the words could change the result: read them (a text of held words: one set test)
-        words = unheld_words(latin)
-        if size == len(text):  # ASCII: each word no token holds is two tokens at least, an end inside its run
+    if units + most + cuts + max(0, letters * UNITS_PER_TOKEN - inner) > top:  # the words could change the result:
+        found = unheld_found(latin)  # read them (a text of held words: one set test)
+        words = len(found)
+        # ASCII: each word no token holds is the fewest tokens it can be cut into at least (two or more), and the
+        # first word too, with the margin per token of the cut; cut where the text looks random (see CUT_SHARE) and
+        # a token a letter could change the result
+        if letters:  # ASCII: each word no token holds is two tokens at least, an end inside its run
             inner = max(inner, words * UNITS_PER_TOKEN)
+            most = cut_most(latin, found)
+            if (most * CUT_SHARE >= letters * UNITS_PER_TOKEN
+                    and runs + max(inner, most) + extra + max(words, most // UNITS_PER_TOKEN) * UNHELD_MARGIN > top):
+                cut = cut_tokens(latin, found)
+                inner, words = max(inner, cut * UNITS_PER_TOKEN), max(words, cut)
         units = runs + inner + extra + words * UNHELD_MARGIN
     units = max(units, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
@@ -1200,7 +1215,9 @@ def unheld_units(latin: bytes, beside: int = 0) -> int:
 
 UNHELD_MARGIN = 4
 """What a word :func:`unheld_units` counts adds to the bound beyond its two tokens, in 1/32 tokens (an eighth of a
-token): a byte-pair tokenizer cuts a word it holds no token for by its merges, in order, which seldom reach the
+token), and in ASCII what each token of a word's fewest cut beyond its first adds (:func:`cut_tokens`; tok45: random
+lowercase words of 2-12 letters cost 0.11 token more than their fewest cut per token of it beyond the first, city names
+and a Markov chain of English letters 0.10): a byte-pair tokenizer cuts a word it holds no token for by its merges, in order, which seldom reach the
 fewest tokens of its vocabulary. Measured (tok42): random words of 20-40 characters (a Markov chain of letters, city
 names, random syllables) were 0.79-0.92 of their real count even at the fewest tokens each pre-token could be cut
 into, so no bound proved from the vocabulary holds them to 0.9; at the bound they were 0.88-0.89 about one draw in
@@ -1212,6 +1229,14 @@ names' mean estimate rose by 0.04-0.06 of their count; at an eighth by 0.02-0.03
 def unheld_words(latin: bytes) -> int:
     """The words :func:`unheld_units` counts a token each (the Latin-1 bytes of a text given: a character beyond
     Latin-1 is left out, so a word it cuts is read whole)."""
+    return len(unheld_found(latin))
+
+
+_ASCII_LETTERS = string.ascii_letters.encode("ascii")
+
+
+def unheld_found(latin: bytes) -> list[bytes]:
+    """The words :func:`unheld_words` counts, as written (without the space before each)."""
     if len(latin) > PREFIX_CHARS:  # most texts a message holds are shorter: no copy of them
         cut = latin[PREFIX_CHARS : PREFIX_CHARS + 1].isalpha()
         latin = latin[:PREFIX_CHARS]
@@ -1219,12 +1244,71 @@ def unheld_words(latin: bytes) -> int:
             latin = latin.rstrip(_ASCII_LETTERS)
     held = _HELD_WORDS or _held_words()
     if held.issuperset(latin.split()):  # every word between whitespace held: short natural text, in two C calls
-        return 0
-    found = _SPACED_WORD.findall(latin)
-    return len(found) - sum(map(held.__contains__, found))  # counted in C
+        return []
+    return [word for word in _SPACED_WORD.findall(latin) if word not in held]
 
 
-_ASCII_LETTERS = string.ascii_letters.encode("ascii")
+CUT_SHARE = 2
+"""The words are cut (:func:`cut_tokens`) only in a text that looks random: where the unheld words and the first word
+hold at least 1/this of the letters of its first :data:`PREFIX_CHARS` characters (English, code and JSON hold a few
+unheld words among many held; city names and letters in English's order that write no words, mostly unheld ones), so
+that natural text costs no shortest path."""
+
+FEWEST_LETTERS = 24
+"""The longest word :func:`cut_tokens` cuts (a shortest path over its letters: at most 300 set tests); a longer one
+counts the two tokens of any unheld word."""
+
+_START_WORD = re.compile(rb"(?:[a-z]++|[A-Z][a-z]*+)(?![A-Za-z])")
+
+
+def cut_tokens(latin: bytes, unheld: list[bytes]) -> int:
+    """What the words of an ASCII text's first :data:`PREFIX_CHARS` characters cost beyond their runs' one token each:
+    each unheld word after a space (``unheld``, from :func:`unheld_found`) and the word the text starts with (no
+    character before it to join) the fewest tokens of the vocabulary it can be cut into (:func:`fewest_tokens`), less
+    one. A proof, not a fit: a tokenizer cuts text into words before it merges, and merges only into its tokens, so
+    no cut of a word has fewer (``qyzylorda`` is five at least, ``tegucigalpa`` five, where an unheld word was
+    priced at two: city names and a Markov chain of English letters were 0.85-0.87 of their real count one draw in
+    30,000)."""
+    extra = sum(fewest_tokens(b" " + word) - 1 if len(word) <= FEWEST_LETTERS else 1 for word in unheld)
+    start = _START_WORD.match(latin, 0, PREFIX_CHARS)
+    if start and start.end() < PREFIX_CHARS and start.end() <= FEWEST_LETTERS:
+        extra += fewest_tokens(start[0]) - 1
+    return extra
+
+
+def cut_most(latin: bytes, unheld: list[bytes]) -> int:
+    """The most :func:`cut_tokens` could count, in 1/32 tokens: a token a letter of the words it cuts."""
+    start = _START_WORD.match(latin, 0, PREFIX_CHARS)
+    return (sum(map(len, unheld)) + (len(start[0]) if start else 0)) * UNITS_PER_TOKEN
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def fewest_tokens(word: bytes) -> int:
+    """The fewest tokens of :data:`~.token_tables.WORD_PIECES` a word (after its space, if it has one) can be cut
+    into: a shortest path over its letters, each step a piece of the vocabulary (every single letter is one)."""
+    pieces = _WORD_PIECES or _word_pieces()
+    size = len(word)
+    best = [0] + [size + 1] * size
+    for end in range(1, size + 1):
+        for start in range(end):
+            if best[start] + 1 < best[end] and word[start:end] in pieces:
+                best[end] = best[start] + 1
+    return best[size]
+
+
+_WORD_PIECES: frozenset[bytes] = frozenset()  # built at the first call
+
+
+def _word_pieces() -> frozenset[bytes]:
+    """:data:`~.token_tables.WORD_PIECES` read: each piece is the prefix its digit says of the piece before, and
+    the letters after the digit."""
+    global _WORD_PIECES
+    pieces, previous = [], b""
+    for shared, rest in re.findall(rb"([0-9])([^0-9]*)", WORD_PIECES.encode("ascii")):
+        previous = previous[: int(shared)] + rest
+        pieces.append(previous)
+    _WORD_PIECES = frozenset(pieces)
+    return _WORD_PIECES
 
 
 _HELD_WORDS: frozenset[bytes] = frozenset()  # built at the first call (the tables are read lazily)

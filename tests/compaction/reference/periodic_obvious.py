@@ -297,6 +297,10 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
     if text.isascii():
         inner = max(inner, words * UNIT)
+    if text.isascii() and cut_looks_random(text):  # (tok45) the fewest cuts, and the margin per token of them
+        cut = cut_units(text)
+        inner = max(inner, cut)
+        words = max(words, cut // UNIT)
     inner = max(inner, random_letter_units(latin))
     symbols = symbol_runs(text) * UNIT  # (tok42)
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT + words * spec.UNHELD_MARGIN + symbols, floor)
@@ -387,7 +391,7 @@ def control_units(text: str, latin: bytes) -> int:
     return lone * UNIT + runs + (before.run_units(bytes(piece)) if piece else 0)
 
 
-def unheld_units(text: str) -> int:
+def unheld_units(text: str, letters_of: bool = False) -> int:
     """A token per word after a space in the first PREFIX_CHARS characters that no token holds (issue 23.7, tok38),
     one character at a time: a run of ASCII letters after a space and before no letter, lowercase or capitalized,
     of two letters or more, in neither the short words nor the common words as it is written."""
@@ -402,8 +406,72 @@ def unheld_units(text: str) -> int:
             end += 1
         word = text[start:end]
         if end <= spec.PREFIX_CHARS and len(word) > 1 and (word.islower() or word[0].isupper() and word[1:].islower()):
-            unheld += word not in (short if len(word) < 4 else held)
-    return unheld * UNIT
+            unheld += (len(word) if letters_of else 1) * (word not in (short if len(word) < 4 else held))
+    return unheld if letters_of else unheld * UNIT
+
+
+def cut_looks_random(text: str) -> bool:
+    """Whether the unheld words and the first word (if it is a lowercase or capitalized word) hold 1/CUT_SHARE of the
+    ASCII letters of the first PREFIX_CHARS characters or more, one character at a time."""
+    letters = string.ascii_letters
+    head = text[: spec.PREFIX_CHARS]
+    total = sum(char in letters for char in head)
+    end = 0
+    while end < len(head) and head[end] in letters:
+        end += 1
+    first = head[:end]
+    lettered = len(first) if first and (first.islower() or first[0].isupper() and first[1:].islower()) else 0
+    lettered += unheld_units(text, letters_of=True)
+    return total > 0 and lettered * spec.CUT_SHARE >= total
+
+
+def cut_units(text: str) -> int:
+    """The fewest tokens each unheld word of the first PREFIX_CHARS characters (as :func:`unheld_units` finds them),
+    and the word the text starts with, can be cut into, less one each (tok45), found by trying every cut."""
+    letters = string.ascii_letters
+    short, held = _unheld_tables()
+    extra = 0
+    for start in range(min(len(text), spec.PREFIX_CHARS)):
+        if start and text[start - 1] != " " or text[start] not in letters:
+            continue
+        end = start
+        while end < len(text) and text[end] in letters:
+            end += 1
+        word = text[start:end]
+        if not (end < spec.PREFIX_CHARS if start == 0 else end <= spec.PREFIX_CHARS):
+            continue
+        if not (word.islower() or word[0].isupper() and word[1:].islower()):
+            continue
+        if start == 0:
+            extra += (fewest(word) - 1) if len(word) <= spec.FEWEST_LETTERS else 0
+        elif len(word) > 1 and word not in (short if len(word) < 4 else held):
+            extra += (fewest(" " + word) - 1) if len(word) <= spec.FEWEST_LETTERS else 1
+    return extra * UNIT
+
+
+@functools.cache
+def fewest(word: str) -> int:
+    """The fewest pieces of the vocabulary's word tokens ``word`` is the concatenation of (every cut tried)."""
+    pieces = _pieces()
+    return min(1 + fewest(word[size:]) if word[size:] else 1
+               for size in range(1, len(word) + 1) if word[:size] in pieces)
+
+
+@functools.cache
+def _pieces() -> frozenset[str]:
+    """The word tokens of token_tables.WORD_PIECES, read one character at a time."""
+    from pi_compact.compaction.token_tables import WORD_PIECES
+
+    pieces, previous, shared, rest = [], "", None, ""
+    for char in WORD_PIECES + "0":
+        if char.isdigit():
+            if shared is not None:
+                previous = previous[:shared] + rest
+                pieces.append(previous)
+            shared, rest = int(char), ""
+        else:
+            rest += char
+    return frozenset(pieces)
 
 
 @functools.cache
