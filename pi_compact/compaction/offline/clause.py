@@ -58,7 +58,7 @@ def _output(line: str) -> bool:
     return bool(_OUTPUT_START.match(stripped)) or letters < _PROSE_SHARE * len(stripped.replace(" ", ""))
 
 
-_LOCATION = re.compile(r"[\w.-]{1,200}\.\w{1,8}(?::\d{1,6}){1,2}\b|\bline \d{1,6}\b")
+_LOCATION = re.compile(r"(?<![\w.-])[\w.-]{1,200}\.\w{1,8}(?::\d{1,6}){1,2}\b|\bline \d{1,6}\b")
 """A place in a file as a tool prints it (``src/a.ts:42``, ``line 12``)."""
 _LABEL = re.compile(r"^(?:[\w.-]{1,30}:? )?(?:error|fatal|warning|panic|err|warn|ERROR|FATAL|WARNING|WARN|PANIC|ERR"
                     r"|CRITICAL|FAILED|FAIL)(?:\[[\w-]{1,20}\])?[:!]\s|^[\w.-]{1,30}: (?:cannot|could not|unable to"
