@@ -747,12 +747,26 @@ def _answered(alternatives: str, reply: str) -> str:
     return f"{alternatives} — the user: “{said}”"
 
 
-_OFFER_BEFORE = re.compile(
-    r"(?P<action>[^。！？?!\n]{2,120}?)(?:をしますか|しますか|しましょうか|してもよろしいですか|してもいいですか|할까요|하시겠습니까"
-    r"|해 드릴까요)[？?]\s{0,3}$"
-    r"|^\W{0,3}(?:要我|需要我)(?P<zh>[^。！？?!\n]{2,120}?)吗?[？?]\s{0,3}$")
-"""A question that offers its action before the asking words, as Japanese and Korean do ("コミットしますか？",
-"커밋할까요?"), or after "要我" in Chinese ("要我提交吗？")."""
+_OFFER_ASKS = re.compile(r"(?:をしますか|しますか|しましょうか|してもよろしいですか|してもいいですか|할까요|하시겠습니까"
+                         r"|해 드릴까요)[？?]\s{0,3}$")
+_OFFER_AFTER_ZH = re.compile(r"^\W{0,3}(?:要我|需要我)(?P<zh>[^。！？?!\n]{2,120}?)吗?[？?]\s{0,3}$")
+_SENTENCE_STOP = re.compile(r"[。！？?!\n]")
+_OFFER_CHARS = 120
+
+
+def _offered_before(question: str) -> str:
+    """The action a question offers before its asking words, as Japanese and Korean do ("コミットしますか？",
+    "커밋할까요?": up to :data:`_OFFER_CHARS` of its sentence before them), or after "要我" in Chinese ("要我提交吗？").
+    The asking words are found first and the action read back from them, so a long run of text is read once."""
+    text = question[-300:]
+    zh = _OFFER_AFTER_ZH.search(text)
+    if zh:
+        return zh.group("zh").strip()
+    asks = _OFFER_ASKS.search(text)
+    if not asks:
+        return ""
+    action = _SENTENCE_STOP.split(text[: asks.start()])[-1][-_OFFER_CHARS:].strip()
+    return action if len(action) >= 2 else ""
 
 
 def _agreed_action(question: str, before: str, reply: str = "") -> str:
@@ -762,8 +776,7 @@ def _agreed_action(question: str, before: str, reply: str = "") -> str:
     for asks in _ASKS.finditer(question):
         pass
     if asks is None:
-        offered = _OFFER_BEFORE.search(question[-300:])
-        return (offered.group("action") or offered.group("zh")).strip() if offered else ""
+        return _offered_before(question)
     if _ALTERNATIVES.search(question[asks.end():]):
         return _answered(question[asks.end():].rstrip("?？ ").strip(), reply)
     action = question[asks.end():].rstrip("?？ ").strip()
