@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 import pi_compact
+from tests import regex_attacks
 
 ATTACKS = Path(__file__).with_name("regex_attacks.py")
 TIMEOUT_S = 600
@@ -162,3 +163,18 @@ def test_the_audit_catches_super_linear_shapes(source: str, anchored: bool) -> N
 @pytest.mark.parametrize("source, anchored", LINEAR_SHAPES)
 def test_the_audit_passes_linear_shapes(source: str, anchored: bool) -> None:
     assert not _findings([(source, re.compile(source), anchored)])
+
+
+def test_a_linear_pattern_just_past_its_bound_is_not_a_finding() -> None:
+    # facts._IDENTIFIER over 4,000 slashes: 2,000 matched at once by the URL's {1,2000}, the rest tried position by
+    # position, so t(4n)/t(n) at 4,000 is (16,000 - 2,000) / (4,000 - 2,000) = 7; load made it 11.9 on CI
+    from pi_compact.compaction.offline.facts import _IDENTIFIER
+    label = "'https://'+'/'*k+'\\n'"
+    assert label in dict(regex_attacks.inputs(_IDENTIFIER, 10))
+    assert regex_attacks._confirmed("url", label, _IDENTIFIER, regex_attacks._runner(_IDENTIFIER, False)).linear
+
+
+@pytest.mark.parametrize("source", [r"x{1,1200}|[ \t]*\{", r"[ \t]*\{"])
+def test_a_quadratic_pattern_stays_a_finding_beyond_any_bound(source: str) -> None:
+    found = regex_attacks.super_linear("q", re.compile(source), False)
+    assert len(found) == 1 and "t(4n)/t(n)" in found[0]
