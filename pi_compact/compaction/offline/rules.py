@@ -351,7 +351,7 @@ def user_choices(request: str) -> list[str]:
     """Sentences of a user's request that pick one way over another ("use SQLite instead of JSON files")."""
     return [" ".join(s.split()) for s in _SENTENCE.split(request[:10_000])
             if 12 <= len(s.strip()) <= 300 and _CHOICE.search(s) and _CHOOSER.search(s)
-            and not s.strip().endswith(("?", ":"))]
+            and not s.strip().endswith(("?", ":")) and not _PICKS_RECOMMENDED.match(s.strip())]
 
 
 def acknowledged(text: str) -> str:
@@ -406,8 +406,52 @@ def _said(kept: list[str]) -> str:
     return said
 
 
+_PICKS_RECOMMENDED = re.compile(
+    r"^\W{0,3}(?:(?:ok(?:ay)?|yes|sure|sounds good)\W{1,3})?(?:let'?s\s{1,3})?(?:(?:go|going)\s{1,3}(?:with|for)|do|take|pick|use"
+    r"|follow)\s{1,3}(?:the\s{1,3}|your\s{1,3})?(?:recomm?end(?:ed|ation)|suggest(?:ed|ion))\b"
+    r"|^\W{0,3}(?:(?:let'?s\s{1,3})?do\s{1,3})?what(?:ever)?\s{1,3}you\s{1,3}(?:recomm?end(?:ed)?|suggest(?:ed)?)\b"
+    r"|^\W{0,3}(?:as|per)\s{1,3}(?:you\s{1,3})?(?:recomm?end(?:ed)?|suggest(?:ed)?|your recomm?endation)\b", re.I)
+"""A reply that picks the option the agent recommended: "go for recommended" (also misspelt "recomended"), "let's go
+with your recommendation", "do what you suggest", "as you recommended"."""
+_RECOMMEND_LINE = re.compile(r"^\W{0,4}(?:recommend(?:ed|ation)?|my recommendation|i'?d recommend|i recommend"
+                             r"|suggest(?:ed|ion)?)\b\W{0,4}", re.I)
+"""The line or sentence where the agent says which it recommends ("**Recommend:** B — …", "I recommend B.")."""
+
+
+def recommended_option(answer: str) -> tuple[str, str]:
+    """``(key, text)`` of the option the answer recommends: the listed option marked "(recommended)", else the one the
+    agent's recommending line names by its key, else that line itself with no key; ``("", "")`` when none."""
+    listed = _options(answer)
+    marked = [key for key, text in listed.items() if _RECOMMENDED.search(text)]
+    if len(marked) == 1:
+        return marked[0], listed[marked[0]]
+    lines = answer[-6000:].splitlines()
+    at = next((n for n in range(len(lines) - 1, -1, -1) if _RECOMMEND_LINE.match(lines[n].replace("**", "").strip())),
+              None)
+    if at is None:
+        return "", ""
+    said = lines[at].replace("**", "").strip()
+    rest = _RECOMMEND_LINE.sub("", said, count=1)
+    if said.endswith((":", "：")):  # "**Recommend (hybrid, built at runtime):**" and the list under it
+        return "", _plan_under(said.rstrip(":："), _own_list(lines[at + 1 :])) or rest.strip(" ()（）:：")
+    key = re.match(r"\(?(?:option\s{0,3})?(\w{1,2})\b", rest, re.I)
+    if key and key.group(1).lower() in listed and (len(key.group(1)) == 1 or key.group(1).isdigit()):
+        return key.group(1).lower(), listed[key.group(1).lower()]
+    return "", rest.rstrip(" .:")
+
+
+def _asks_to_choose(answer: str) -> bool:
+    """True when the answer lists options and closes by asking which."""
+    closing = next((line for line in reversed(answer[-6000:].splitlines()) if line.strip()), "")
+    return 2 <= len(_options(answer)) <= _CHOICES and bool(_ASKS_TO_CHOOSE.search(closing)) \
+        and closing.rstrip().endswith(("?", "？"))
+
+
 def picked_option(answer: str, reply: str) -> str:
-    """The option of the agent's answer that the user's reply picks by its number, letter or rank, as listed."""
+    """The option of the agent's answer that the user's reply picks by its number, letter or rank, as listed, or as
+    the one the agent recommended."""
+    if _PICKS_RECOMMENDED.match(reply.strip()):
+        return recommended_option(answer)[1]
     pick = _PICK.match(reply.strip())
     if not pick:
         return ""
@@ -536,6 +580,8 @@ def accepted_proposal(answer: str, reply: str) -> str:
     changes = _approving(reply)
     if changes is None:
         return ""
+    if _asks_to_choose(answer) and not re.search(r"\w", _past_approval(reply) or ""):
+        return _picked(answer, "go for recommended")  # "Go for it" to "A or B — which one?": the recommended one
     agreed = _proposal(answer, reply)
     if agreed and changes and "the user:" not in agreed:
         return f"{agreed} — the user added: “{clip_words(changes, _CHANGES_CHARS)}”"
@@ -566,17 +612,26 @@ def plan_in_brief(plan: str) -> str:
     return clip_words("; ".join(items[:_LISTED]), _BRIEF_CHARS)
 
 
-def _approving(reply: str) -> str | None:
-    """The changes a reply that accepts the proposal asks for with it (``""`` for none: "yes", "sounds good, go
-    ahead"); ``None`` when the reply does not accept (it asks, refuses, or says something else)."""
+def _past_approval(reply: str) -> str | None:
+    """What a reply says after the words that accept ("yeah, sounds good, go ahead — but later" → "but later");
+    ``None`` when it does not open by accepting."""
     said = _THANKS.sub("", reply.strip(), count=1)
     first = next((s for s in _SENTENCE.split(said[:2000]) if s.strip()), "")
     approval = _APPROVAL.match(said) or (_JUDGED_GOOD.match(said) if not first.rstrip().endswith(("?", "？")) else None)
     if not approval:
         return None  # ("is the approach good?" judges nothing)
-    while approval:  # "yeah, sounds good, go ahead": approvals only
+    while approval:  # approvals only
         said = _CHANGES_LEAD.sub("", said[approval.end():], count=1)
         approval = (_APPROVAL.match(said) or _JUDGED_GOOD.match(said)) if said else None
+    return said
+
+
+def _approving(reply: str) -> str | None:
+    """The changes a reply that accepts the proposal asks for with it (``""`` for none: "yes", "sounds good, go
+    ahead"); ``None`` when the reply does not accept (it asks, refuses, or says something else)."""
+    said = _past_approval(reply)
+    if said is None:
+        return None
     said = " ".join(said.split())
     enough = len(said.split()) >= _CHANGES_WORDS or len(_CJK.findall(said)) >= _CHANGES_CJK
     return said if enough and not _VAGUE.search(said) and not said.endswith(("?", "？")) else ""  # a question changes nothing
@@ -705,6 +760,11 @@ def _picked(answer: str, reply: str) -> str:
     """The option the reply picks, named by its key (``option 2: …``): a list of questions offers no option."""
     pick = _PICK.match(reply.strip())
     text = picked_option(answer, reply)
+    if _PICKS_RECOMMENDED.match(reply.strip()):
+        key, text = recommended_option(answer)
+        text = _TABLE_CELLS.sub(": ", _RECOMMENDED.sub("", text)).strip(" |:")
+        named = f"option {key.upper() if key.isalpha() else key}: {text}" if key else text
+        return f"{named} (as the agent recommended)" if text and not text.endswith(("?", "？")) else ""
     if not pick or not text or text.endswith(("?", "？")):
         return ""
     key = next(group for group in pick.groups() if group).lower()

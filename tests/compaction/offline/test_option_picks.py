@@ -8,6 +8,7 @@ import pytest
 
 from ..messages import assistant, call, user
 from .test_offline import items, summarize
+from .test_user_picks import _decisions
 
 _DASHED = ("Two ways to land the tenancy schema:\n\n**A** — drive it to done in one delegated push\n"
            "**B** — one increment at a time, each verified before the next\n\nI recommend **B**. Which one?")
@@ -15,11 +16,6 @@ _NUMBERED = ("Duas formas:\n\n1) manter o cache em memória\n2) guardar o cache 
 _LETTERED = ("選択肢:\n\nA: 既存のAPIを残してキャッシュを追加する\nB: エンドポイントをGraphQLに移す\n\nどちらにしますか？")
 _HEADED = ("### Option 1 — keep the REST endpoints and add a cache\n### Option 2 — move the endpoints to GraphQL\n\n"
            "Which do you prefer?")
-
-
-def _decisions(offer: str, reply: str) -> list[str]:
-    return items(summarize([user("Plan the storage work."), assistant(offer), user(reply),
-                            assistant("OK, going ahead.")]), "## Key Decisions")
 
 
 @pytest.mark.parametrize(("offer", "reply", "chosen"), [
@@ -62,3 +58,33 @@ def test_the_option_under_way_keeps_the_request_it_serves() -> None:
                          assistant("Updating the check.", call("c1", "read", path="status.go"))])
     found = items(summary, "### In Progress")
     assert any("keep the REST endpoints" in item and "test1234" in item for item in found), found
+
+
+_RECOMMENDING = _DASHED.replace("I recommend **B**. Which one?", "**Recommend:** B — smaller steps are easier to review.\n\n"
+                                "Which one?")
+_MARKED = "Options:\n\n1. Keep the cache in memory (recommended)\n2. Move the cache to Redis\n\nWhich one?"
+
+
+@pytest.mark.parametrize("offer", [_DASHED, _RECOMMENDING, _MARKED], ids=["inline", "recommend-line", "marked"])
+@pytest.mark.parametrize("reply", ["go for recommended", "let's go with your recommendation", "do what you suggest",
+                                   "Go for it"])
+def test_a_pick_of_the_recommendation_is_the_recommended_option(offer: str, reply: str) -> None:
+    chosen = "Keep the cache in memory" if offer is _MARKED else "one increment at a time, each verified"
+    found = _decisions(offer, reply)
+    assert len(found) == 1 and chosen in found[0] and "as the agent recommended" in found[0], found
+
+
+def test_a_go_ahead_to_a_choice_without_a_recommendation_decides_nothing() -> None:
+    offer = "Options:\n\n1. Keep the cache in memory\n2. Move the cache to Redis\n\nWhich one?"
+    assert not any("cache" in item for item in _decisions(offer, "Go for it"))
+
+
+_LISTED_UNDER = ("**Q4 — Cache invalidation.**\n\nWrites go to two stores, and a stale read is possible between them.\n\n"
+                 "**Recommend (write-through, versioned keys):**\n- **Version every key** with the row's revision.\n"
+                 "- **Write through** the cache on every update.\n\nOK?")
+
+
+@pytest.mark.parametrize("reply", ["go for recommended", "go for recomended", "as you recommended"])
+def test_a_recommendation_listed_under_its_line_is_what_was_picked(reply: str) -> None:
+    found = _decisions(_LISTED_UNDER, reply)
+    assert any("Version every key" in item and "Write through" in item for item in found), found
