@@ -122,8 +122,8 @@ _REFUSES = re.compile(r"^\W{0,3}(?:no\b|nope|not (?:quite|yet|now)|wrong|wait\b|
 """A reply that turns the proposal down or stops it."""
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
 _PROPOSAL = re.compile(
-    r"\b(?:shall I|should I|want me to|would you like(?: me)? to|do you want(?: me)? to|I (?:suggest|propose|recommend)"
-    r"|I'?d (?:suggest|propose|recommend|go with)|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))"
+    r"\b(?:shall I|should I|want me to|would you like(?: me)? to|do you want(?: me)? to|I (?:suggest|propose|recommend)\b"
+    r"|I'?d (?:suggest|propose|recommend|go with|use|pick|choose)\b|we could|option \w+|the (?:better|simplest|cleanest) (?:approach|way|option))"
     rf"|{spaced(OFFER, english=False)}(?=[^.!?\n]{{0,200}}\?)|{spaced(PROPOSE, english=False)}|{unspaced(PROPOSE)}",
     re.I,
 )
@@ -172,6 +172,8 @@ _VAGUE = re.compile(r"^(?:go ahead|proceed|continue|start|do (?:so|it|that|this)
                     r"|\b(?:implementation|a fix|the fix|the change|the changes|the plan|it|this|that|these|those|them|both"
                     r"|all)\W{0,3}$", re.I)
 """An action that says nothing without what came before ("proceed with implementation", "do that")."""
+_VAGUE_WORDS = 6
+"""Longer changes that end on "them" say what they want ("also check the other modules … and replace them")."""
 _HEDGE = re.compile(r"^(?:so,?\s{1,3})?(?:i'?d say|i think|i'?d (?:suggest|recommend|propose)|i (?:suggest|recommend|propose)"
                     r"|my recommendation(?: is)?:?)\s{1,3}(?:that\s{1,3})?(?:we\s{1,3}(?:just\s{1,3})?|just\s{1,3})?", re.I)
 _RECOMMENDS = re.compile(r"\b(?:i'?d say|i think|suggest|recommend|propose|the (?:better|simplest|cleanest|best)"
@@ -634,7 +636,8 @@ def _approving(reply: str) -> str | None:
         return None
     said = " ".join(said.split())
     enough = len(said.split()) >= _CHANGES_WORDS or len(_CJK.findall(said)) >= _CHANGES_CJK
-    return said if enough and not _VAGUE.search(said) and not said.endswith(("?", "？")) else ""  # a question changes nothing
+    vague = _VAGUE.match(said) or (len(said.split()) <= _VAGUE_WORDS and _VAGUE.search(said))
+    return said if enough and not vague and not said.endswith(("?", "？")) else ""  # a question changes nothing
 
 
 def _proposal(answer: str, reply: str) -> str:
@@ -648,12 +651,29 @@ def _proposal(answer: str, reply: str) -> str:
         return _offered_list(found[at], found[at + 1 :])
     if not found[at].endswith(("?", "？")):
         if len(found[at].split()) < 7 or _POINTS_BACK.search(found[at]):  # "Option B it is, then."
-            return f"{before} {found[at]}".strip()
+            return _list_before(answer[-4000:], found[at]) or f"{before} {found[at]}".strip()
         return found[at]
     plan = _proposed_plan(answer)
     if plan and not _offers_action(found[at]):  # "Shall I proceed?" after the plan: the plan is what was agreed
         return plan
     return _agreed_action(found[at], before, reply) or plan
+
+
+def _list_before(answer: str, sentence: str) -> str:
+    """The list a short proposal points back to ("With `tenacity` we get: - retries; - jitter. I'd use it."): the
+    list that ends right before the sentence, with its intro line; ``""`` when the sentence follows no list."""
+    lines = answer.splitlines()
+    at = next((n for n in range(len(lines) - 1, -1, -1) if sentence[:40] in " ".join(lines[n].split())), None)
+    end = at
+    while end and not lines[end - 1].strip():
+        end -= 1
+    if not end or not _MARKERS.match(lines[end - 1]):
+        return ""
+    first = end - 1
+    while first and _MARKERS.match(lines[first - 1]):
+        first -= 1
+    intro = lines[first - 1].replace("**", "").strip() if first else ""
+    return _plan_under(intro, lines[first:end]) if intro and not _MARKERS.match(intro) else ""
 
 
 def _offers_action(question: str) -> bool:
