@@ -6,6 +6,9 @@ Two commands of the same job are two ways to the same answer: ``bun run typechec
 missing, ``tsc --noEmit`` then passes, and the project type checks; ``mgrep retry`` is not installed, ``grep -rn
 retry`` then finds it. :mod:`.errors` settles the first by the second. A run narrowed to some files or tests
 (``pytest tests/test_a.py``, ``vitest run -t retry``) answers for those only: its *scope* says which.
+
+Work sent to the background (:func:`awaited`: sub-agents launched with ``run_in_background``, a command run the same
+way) answers later, in a notice or an output call: when the region ends before that, collecting it is the next step.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ...accessors import content_text
 from .shell import XARGS_VALUES, after_options, command_words
 
 TYPECHECK, TEST, BUILD, LINT, FORMAT, SEARCH = "type check", "tests", "build", "lint", "format", "search"
@@ -284,5 +288,94 @@ def form_key(words: list[str]) -> tuple[str, str, frozenset[str]] | None:
     return program, arguments[0] if arguments else "", frozenset(arguments)
 
 
-__all__ = ["BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "JobIndex", "covers", "form_key", "job_of",
+# -- work sent to the background --------------------------------------------------------------------------------
+
+_LAUNCHED = re.compile(r"\b(?:async agent launched|(?:working|running|runs|started|launched) in (?:the )?background"
+                       r"|background (?:task|job|agent|shell) (?:started|launched|id))\b", re.I)
+"""A call's result that says its work goes on in the background (Claude Code: "Async agent launched successfully.",
+"Command running in background with ID: bash_1")."""
+_BACKGROUND_ID = re.compile(r"\b(?:agent_?id|task_?id|shell_?id|bash_?id|with id)\W{0,3}([\w-]{3,64})", re.I)
+_NOTICE_ID = re.compile(r"<(?:task|agent|shell)[-_]id>\s{0,3}([\w-]{3,64})\s{0,3}</", re.I)
+_NOTICE_NAME = re.compile(r"<summary>[^<\n]{0,40}?[\"“]([^\"”\n]{3,120})[\"”]", re.I)
+_ID_TOKEN = re.compile(r"[\w-]{3,64}")
+_STILL_RUNNING = re.compile(r"<status>\s{0,3}(?:running|pending)|<retrieval_status>\s{0,3}(?:timeout|not_ready|pending)"
+                            r"|\bstatus\W{0,3}running\b|\b(?:still|is) running\b|not (?:yet )?(?:finished|complete)",
+                            re.I)
+"""An output call's result that says the work is not done yet (it collects nothing)."""
+_SERVES = re.compile(r"\b(?:serve|server|dev|watch|start|up|tail\s{1,3}-f|logs\s{1,3}-f|--watch)\b", re.I)
+"""A command that runs until stopped (a dev server, a watcher): nothing to wait for."""
+_BACKGROUND_TITLE_KEYS = ("description", "title", "name", "task")
+_BACKGROUND_CHARS = 120
+
+
+@dataclass(frozen=True)
+class Background:
+    """Work sent to the background that had not reported when the region ends: what it was sent to do (a
+    sub-agent's description, a command), and whether it is a sub-agent's."""
+
+    what: str
+    agent: bool
+    at: int = -1
+    """Index (in the messages) of the launch's result."""
+
+
+def awaited(messages: list[dict]) -> list[Background]:
+    """The sub-agents and commands the agent ran in the background (the call's ``run_in_background``, or a result
+    that says it goes on in the background) whose report never came: no notice names their id or their
+    description (``<task-notification>``), no later call that names their id (``TaskOutput``, ``BashOutput``,
+    ``KillShell``) got more than "still running". A command that serves until stopped is none. One pass over the
+    messages; ids are looked up, not compared with each launch. A sub-agent whose call has no result yet when the
+    region ends is still at work too, sent to the background or not."""
+    calls: dict[str, tuple[str, bool, list[str]]] = {}
+    running: dict[str, Background] = {}  # by the id the harness gave it (or the call's, when it gave none)
+    for index, message in enumerate(messages):
+        role = message.get("role")
+        if role == "assistant" and isinstance(message.get("content"), list):
+            for block in message["content"]:
+                if isinstance(block, dict) and block.get("type") == "toolCall" and isinstance(block.get("id"), str):
+                    arguments = block.get("arguments") if isinstance(block.get("arguments"), dict) else {}
+                    named = [token for value in arguments.values() if isinstance(value, str)
+                             for token in _ID_TOKEN.findall(value[:2000]) if token in running]
+                    calls[block["id"]] = (*_launch(str(block.get("name", "")), arguments), named, index)
+        elif role == "toolResult":
+            text = content_text(message.get("content"))[:2000]
+            what, agent, named, _ = calls.pop(str(message.get("toolCallId")), ("", False, [], index))
+            if not message.get("isError") and what and (_LAUNCHED.search(text) or what.startswith("\0")):
+                found = _BACKGROUND_ID.search(text)
+                key = found.group(1) if found else str(message.get("toolCallId"))
+                running[key] = Background(what.lstrip("\0"), agent, index)
+            elif not _STILL_RUNNING.search(text):
+                for key in named:
+                    running.pop(key, None)  # its output collected, or the work stopped
+        elif role in ("user", "custom") and running:
+            text = content_text(message.get("content"))[:4000]
+            if text.lstrip().startswith("<"):
+                for key in _NOTICE_ID.findall(text):
+                    running.pop(key, None)
+                named_in = _NOTICE_NAME.search(text)
+                said = named_in.group(1).strip() if named_in else ""
+                for key in [key for key, job in running.items() if said and job.what == said][:1]:
+                    running.pop(key)
+    # a sub-agent still at work when the region ends: its call has no result yet, whether sent to the background
+    sent = [Background(what.lstrip("\0"), agent, at) for what, agent, _, at in calls.values()
+            if what and (agent or what.startswith("\0"))]
+    return list(running.values()) + sent
+
+
+def _launch(name: str, arguments: dict) -> tuple[str, bool]:
+    """What a call sends to the background and whether a sub-agent does it: ``("\\0" + what, …)`` when its
+    arguments say so (``run_in_background``), ``(what, …)`` when only its result may (a sub-agent's launch), else
+    ``("", False)``."""
+    agent = any(key in arguments for key in ("subagent_type", "agent_type", "prompt"))
+    command = arguments.get("command") if isinstance(arguments.get("command"), str) else ""
+    title = next((arguments[k].strip() for k in _BACKGROUND_TITLE_KEYS if isinstance(arguments.get(k), str)
+                  and arguments[k].strip()), "")
+    what = title if agent or not command else f"`{' '.join(command.split())[:_BACKGROUND_CHARS]}`"
+    if not what or (command and not agent and _SERVES.search(command[:400])):
+        return "", False
+    marked = arguments.get("run_in_background") is True or arguments.get("background") is True
+    return ("\0" if marked else "") + what[:_BACKGROUND_CHARS], agent
+
+
+__all__ = ["Background", "awaited", "BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "JobIndex", "covers", "form_key", "job_of",
            "jobs_of", "script_of", "script_words"]

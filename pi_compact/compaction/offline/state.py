@@ -34,6 +34,7 @@ from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
+from .jobs import Background, awaited
 from .subject import current_subject
 from .superseded import standing as superseded
 from .shell import shell_effects
@@ -231,6 +232,9 @@ class RegionState:
     answers_question: str = ""
     """When the latest request is a bare go-ahead right after the agent asked a question: that question (the
     go-ahead answers it)."""
+    awaited: tuple[Background, ...] = ()
+    """The sub-agents and commands the agent sent to the background that had not reported at the region's end
+    (:func:`.jobs.awaited`)."""
 
     def settles(self, error_line: str) -> bool:
         """True when ``error_line`` (an earlier summary's open error) names an action that has since succeeded or
@@ -784,8 +788,37 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
-        **_go_ahead_of(real),
+        awaited=tuple(_still_awaited(listed, since, turns[-1].final_answer if turns else "")), **_go_ahead_of(real),
     )
+
+
+_WAITING = re.compile(r"\b(?:wait(?:ing)? (?:for|on)|still (?:running|working|pending)|not (?:back|done|finished)"
+                      r" yet|once (?:they|it|the (?:agents?|jobs?|tasks?|runs?)) (?:finish|report|complete|are done|is done"
+                      r"|come back|comes back))", re.I)
+"""Words of the agent's that say it still waits on background work ("Still waiting on the third batch.")."""
+
+
+def _still_awaited(messages: list[dict], since: int, answer: str) -> list[Background]:
+    """The background work not reported (:func:`.jobs.awaited`) that is still the work's: launched for the latest
+    request, or earlier while the agent's last answer says it still waits on it (work launched before requests the
+    agent has since answered without a word of it is history, whatever became of it)."""
+    found = awaited(messages)
+    return [job for job in found if job.at > since] or (found if _WAITING.search(answer[-2000:]) else [])
+
+
+_GO_ON_WORDS = frozenset("continua continúa continuá continuar prosegui prossegui prosseguir avanti fortfahren "
+                         "продолжай продолжайте 계속 계속해 계속해줘 계속해요 계속해주세요 계속하세요 계속 진행 진행해 "
+                         "続き 続けます 繼續 please go on vai".split())
+"""Words of a bare "go on" in languages :func:`.goal.go_ahead` does not know ("continua", "계속", "продолжай")."""
+_GO_ON_TOKEN = re.compile(r"[^\W\d_]{1,20}")
+
+
+def _goes_on(text: str) -> bool:
+    """``text`` only says to go on, in words of :data:`_GO_ON_WORDS` (one of them a word that says it, not only
+    "please")."""
+    words = _GO_ON_TOKEN.findall(text.strip().lower()[:80])
+    return 0 < len(words) <= 4 and all(word in _GO_ON_WORDS for word in words) and any(
+        word not in ("please", "go", "on", "vai") for word in words)
 
 
 def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
@@ -793,7 +826,7 @@ def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
     ended the turn before on, which it answers, or the option of it the user picked ("go for B" is B's text); else
     the latest earlier request that is no go-ahead itself."""
     before = real[-2] if len(real) > 1 else None
-    bare = bool(real) and go_ahead(real[-1].request)
+    bare = bool(real) and (go_ahead(real[-1].request) or _goes_on(real[-1].request))
     approved = bool(before and not bare and approves(real[-1].request, before.final_answer))  # "vale, adelante"
     picked = bool(before and not bare and picked_option(before.final_answer, real[-1].request))  # "go for B"
     if not (bare or approved or picked):
@@ -923,16 +956,19 @@ def _announces_list(line: str) -> bool:
     return ":" in line[end:]
 
 
-_NOT_OURS = re.compile(r"\b(?:not (?:mine|ours|yours|from|part of|related to|touched|changed|ours to)|unrelated|personal"
-                       r"|pre-?existing|someone else'?s|untouched|left (?:as (?:it )?is|alone|untouched|in place))\b",
+_NOT_OURS = re.compile(r"\b(?:not (?:mine|ours|yours|from|part of|related to|ours to)|unrelated|pre-?existing"
+                       r"|(?:someone|somebody) else'?s|belong(?:s|ing)? to (?:someone|somebody|another|other)\b)",
                        re.I)
-"""What remains that is not the agent's work: files or commands that belong to someone else or were left as they are
-("Remaining in `~/.claude/commands/` are personal commands, not from this repo: …") — a report of state, no step."""
+"""What remains because it is not the agent's work: files or commands that come from elsewhere or belong to someone
+else ("Remaining in `~/.claude/commands/` are personal commands, not from this repo: …") — a report of state, no
+step. Only the words that say whose it is: "Remaining: add personal access token support" is work, and so is what
+was "not changed" yet."""
 
 
 def _next_steps(answer: str) -> list[str]:
     """What the last answer says comes next: its sentences that announce a step, or the list under "Next steps:";
-    never what it says remains that is not the agent's to do (:data:`_NOT_OURS`)."""
+    never what it says remains that is not the agent's to do (:data:`_NOT_OURS`), nor a table's row (a "Next steps"
+    column's header is no step; a status table's rows are read by :mod:`.steps`)."""
     lines = answer.splitlines()
     for number, line in enumerate(lines):
         if _announces_list(line.strip()) and not _NOT_OURS.search(line):
@@ -945,4 +981,4 @@ def _next_steps(answer: str) -> list[str]:
             if items:
                 return items[:6]
     return [clip_words(s, 300) for s in sentences(answer)
-            if _NEXT.search(s) and not s.startswith("#") and not _NOT_OURS.search(s)][-3:]
+            if _NEXT.search(s) and not s.startswith(("#", "|")) and not _NOT_OURS.search(s)][-3:]

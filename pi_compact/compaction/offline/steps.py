@@ -434,6 +434,8 @@ def steps_ran(state: RegionState) -> bool:
 def in_progress_items(state: RegionState) -> list[str]:
     """The latest request with how far it got, and the task the agent's list marks in progress."""
     items = [plan_review_item(state.plan_review)] if state.plan_review else []
+    items += [f"Background work not reported yet: {', '.join(job.what for job in state.awaited[:_AWAITED_SHOWN])}"
+              + (" …" if len(state.awaited) > _AWAITED_SHOWN else "")] if state.awaited else []
     if _tasks_open(state):
         items += [f"{clip_words(task.text, 240)} ({_where(task)})" for task in state.tasks.entries(ACTIVE)]
     if not state.latest_request or state.latest_status == DONE or steps_ran(state):
@@ -470,6 +472,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     answer = state.turns[-1].final_answer if state.turns else ""  # an earlier turn's words are not about this one
     reports = [_report_step(report) for report in state.reports]
     ends_on_report = bool(state.reports) and state.reports[-1].last
+    waiting = _awaited_step(state)  # background work not back yet: the next thing that happens is its report
+    steps += [waiting] if waiting else []
     if ends_on_report:  # what the agent announced last is what the sub-agent did: its findings come first
         steps += reports
     elif state.latest_status in (OPEN, INTERRUPTED) and answer and not _announced_step_ran(state):
@@ -531,6 +535,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         at = next((n for n, step in enumerate(steps) if step.startswith(_TASK_TO_DO)), len(steps))
         if under_way:
             steps.insert(at, under_way)  # before the tasks after it
+        elif (state.resumed or go_ahead(state.latest_request)) and _resumed_work(state):
+            steps.insert(at, _latest_request_step(state))  # the work a "continue" goes on with comes first
         else:
             steps.append(_latest_request_step(state))
     steps += _after_the_request(state)
@@ -606,6 +612,11 @@ def _latest_request_step(state: RegionState) -> str:
                 f"“{clip_words(state.answers_question, _LATEST_CHARS)}”")
     reacts_to = _reacts_to(state)
     if state.resumed or go_ahead(state.latest_request):
+        concrete = _resumed_work(state)
+        if concrete:
+            what = f"the request in progress, “{clip_words(state.resumed, _SERVED_CHARS)}”" if state.resumed else \
+                "the work in progress"
+            return f"{concrete.rstrip('. ')} — to go on with {what} (the user said “{said}”)."
         reacts_to = _closing_words(state.turns[-2].final_answer) if len(state.turns) > 1 else ""
         what = f"the request in progress, “{clip_words(state.resumed, _LATEST_CHARS)}”" if state.resumed else \
             "the work in progress"
@@ -613,6 +624,34 @@ def _latest_request_step(state: RegionState) -> str:
         return f"Go on with {what} (the user said “{said}”){where}."
     return f"Carry out the user's latest request: “{said}” " + (
         f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to else "(quoted in full under Critical Context).")
+
+
+_NEXT_SAID = re.compile(r"^\W{0,3}(?:the\s{1,3})?next(?:\s{1,3}steps?)?\s{0,3}(?:is|would be|:)\s{0,3}(?:to\s{1,3})?(?=\w)",
+                        re.I)
+"""A sentence that says what comes next without the agent as subject ("Next step: wire the CLI.")."""
+
+
+def _resumed_work(state: RegionState) -> str:
+    """The concrete work a bare "continue" goes on with: the item the agent's task list has in progress, else its
+    first pending one; else the move the agent's answer before the go-ahead announced last ("Next I'll write the
+    tests in …"), as an action. ``""`` when neither names any."""
+    if state.tasks:
+        open_tasks = [*state.tasks.entries(ACTIVE), *state.tasks.entries(PENDING)]
+        if open_tasks:
+            task = open_tasks[0]
+            where = "in progress" if task.status == ACTIVE else "the first still to do"
+            return f"{clip_words(task.text, 240)} ({where} on the agent's task list)"
+    before = state.turns[-2].final_answer if len(state.turns) > 1 else ""
+    for sentence in reversed(sentences(before[-4000:])):
+        if sentence.endswith(("?", "？")):
+            continue
+        said = _NEXT_SAID.match(sentence)
+        if said:
+            rest = sentence[said.end():]
+            return clip_words(rest[:1].upper() + rest[1:], _STEP_CHARS)
+        if _announces(sentence) and not _generic(imperative(sentence)):
+            return clip_words(imperative(sentence), _STEP_CHARS)
+    return ""
 
 
 _WRITE_UP = re.compile(r"\.(?:md|markdown|txt|rst|adoc)$", re.I)
@@ -643,6 +682,36 @@ def _pending(state: RegionState) -> list[str]:
     found = [pending_step(state.turns, n) for n, turn in enumerate(state.turns) if turn.status == DONE]
     newest = {step_kinds(step) or step: step for step in found if step}  # one push for two commits: the latest
     return [step for step in dict.fromkeys(step for step in found if step) if step in newest.values()][-_PENDING:]
+
+
+_WITH_REPORTS = re.compile(r"\b(?:once|when|after|as soon as|until)\b[^.!?\n]{0,80}?\b(?:report|reports|reported"
+                           r"|finish|finishes|finished|complete|completes|completed|done|back|return|returns"
+                           r"|results?|come in|comes in|land|lands)\b", re.I)
+"""A sentence of the agent's that says what it does with background work once it is back ("Once they report back
+I'll merge the ones that pass review.")."""
+_AWAITED_SHOWN = 4
+
+
+def _awaited_step(state: RegionState) -> str:
+    """When the region ends before background work reported (:attr:`.state.RegionState.awaited`): wait for it and
+    collect it, naming what each was sent to do, then what the agent said it would do with it. ``""`` when none."""
+    if not state.awaited:
+        return ""
+    agents = [job.what for job in state.awaited if job.agent]
+    commands = [job.what for job in state.awaited if not job.agent]
+    parts = []
+    if agents:
+        shown = "; ".join(f"“{clip_words(what, 100)}”" for what in agents[:_AWAITED_SHOWN])
+        more = f"; and {len(agents) - _AWAITED_SHOWN} more" if len(agents) > _AWAITED_SHOWN else ""
+        parts.append(f"the background agent{'s' if len(agents) > 1 else ''} still running ({shown}{more})")
+    if commands:
+        parts.append(f"the background command{'s' if len(commands) > 1 else ''} {', '.join(commands[:2])}")
+    texts = state.turns[-1].texts or (state.turns[-1].final_answer,) if state.turns else ()
+    plan = next((sentence for text in reversed(texts) for sentence in reversed(sentences(text[-4000:]))
+                 if _WITH_REPORTS.search(sentence)), "")
+    then = f"; then, as the agent said: “{clip_words(plan, 240)}”" if plan else ""
+    their = "their results" if len(state.awaited) > 1 else "its result"
+    return f"Wait for {' and '.join(parts)} to report, and collect {their}{then}."
 
 
 def _report_step(report: Report) -> str:
