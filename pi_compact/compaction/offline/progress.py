@@ -163,10 +163,13 @@ def _table_rows(lines: list[str]) -> list[str]:
 def _candidates(answer: str, acted: bool = True) -> list[str]:
     """The sentences of ``answer`` that could state a result: its prose, each title read with the line under it,
     and (when the turn ``acted``) the body rows of its tables; code and bare titles left out. A table in the
-    answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change."""
+    answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change;
+    nor does its list when the answer ends on a question (the options it asks the user to pick from). Under a heading,
+    or after a line, that names options or a plan (:data:`_PROPOSAL_HEAD`) nothing was done."""
     lines = answer.splitlines()
     found, title, fenced = [], "", False
     section = listing = False  # under a heading, or in a list after a line, that names what might be done
+    offering = not acted and answer.rstrip().rstrip("*_ )").endswith(("?", "？"))  # a list, then "Which one?"
     for line in lines:
         stripped = line.strip()
         if stripped.startswith("```"):
@@ -178,7 +181,7 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
             section, listing = bool(_PROPOSAL_HEAD.search(stripped)), False
         elif not _MARKER.match(line) and _title(line) is None:
             listing = _proposing_intro(stripped)  # prose: a list of options starts after it, or none does
-        if section or (listing and (_MARKER.match(line) or _title(line) is not None)):
+        if section or ((listing or offering) and (_MARKER.match(line) or _title(line) is not None)):
             continue
         named = _title(line)
         if named is not None:

@@ -50,3 +50,15 @@ def test_a_report_after_a_proposal_stays() -> None:
     answer = ("## Options\n\n- **Added safety net**: we could add a retry wrapper.\n\n## Done\n\n"
               "- **Fixed JSON parsing**: the new `parse_line()` skips non-JSON lines.")
     assert report(answer) == ["**Fixed JSON parsing**: the new `parse_line()` skips non-JSON lines."]
+
+
+OFFERED = ("- **Fixed `/v0` surface** — freeze the v0 routes and version new ones under /v1.\n"
+           "- **Added safety net** — a retry wrapper around the client.\n\nWhich one should I implement?")
+
+
+def test_a_list_the_agent_offers_is_no_result_in_a_turn_that_did_nothing() -> None:
+    assert report(OFFERED, acted=False) == []
+
+
+def test_a_list_of_what_was_done_stays_in_a_turn_that_did_something() -> None:
+    assert report(OFFERED, acted=True) != []
