@@ -549,7 +549,7 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     replied = set(replies)  # (a set: a session of thousands of short requests stays linear)
     for request in ordered + [r for r in light if r not in replied]:
         if substantive(request):
-            purpose = _purpose(requests, request)
+            purpose = _purpose(requests, request, weighty)
             if purpose:
                 return purpose
             text = task_goal(request)
@@ -562,15 +562,18 @@ _BARE_COMMAND = re.compile(rf"{re.escape(COMMAND_PREFIX)}/[\w.:-]{{1,120}}`")
 """A command the user ran with no arguments (``Run the command `/brainstorm```): it names a procedure, not work."""
 
 
-def _purpose(requests: list[str], request: str) -> Objective | None:
-    """For a command run without arguments (:data:`_BARE_COMMAND`), what the user's own words after it say it is for
-    (the answer to the command's first question: "a plugin system for the exporter"), the command named after it;
-    ``None`` for any other request, or when no later request sets work of its own (:func:`sets_work`)."""
+def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
+    """For a command run without arguments (:data:`_BARE_COMMAND`), what the user's own words right after it say it
+    is for: the answer to the command's first question ("a plugin system for the exporter"), long enough to set work
+    (:func:`sets_work`) yet not ``weighty`` (the caller's sign of an answer to the agent's question), the command named
+    after it. ``None`` for any other request, or when the next request is a task of its own."""
     if not _BARE_COMMAND.fullmatch(request.strip()):
         return None
-    later = requests[requests.index(request) + 1:]
-    words = next((r for r in later if not r.startswith(COMMAND_PREFIX) and sets_work(r) and not _asks_only(r)), "")
-    text = task_goal(words) if words else ""
+    at = requests.index(request) + 1
+    words = requests[at] if at < len(requests) else ""
+    if not words or words.startswith(COMMAND_PREFIX) or weighty(words) or not sets_work(words) or _asks_only(words):
+        return None
+    text = task_goal(words)
     return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None
 
 

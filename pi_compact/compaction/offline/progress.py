@@ -89,6 +89,16 @@ _PROPOSAL_HEAD = re.compile(
 changes", "### Options", "Here are some options:", "I could:"): the items under it are what might be done."""
 
 
+_LABEL = re.compile(r"\*\*[^*\n]{1,200}\*\*|__[^_\n]{1,200}__")
+
+
+def _said_outside_label(line: str) -> bool:
+    """A list item says a result outside its bold label ("**wfc-init**: Removed 2 phantom references"), not only in
+    it as the name of an option ("**Added safety net** — a retry wrapper")."""
+    rest = _LABEL.sub(" ", line)
+    return bool(_RESULT.search(rest) or _RESULT_ABROAD.search(rest))
+
+
 def _proposing_intro(line: str) -> bool:
     """A line of prose that introduces a list of what might be done ("Here are some options:", "We could:")."""
     return line.rstrip("*_ ").endswith((":", "：")) and bool(_PROPOSAL_HEAD.search(line) or _PROPOSED.search(line))
@@ -164,7 +174,8 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
     """The sentences of ``answer`` that could state a result: its prose, each title read with the line under it,
     and (when the turn ``acted``) the body rows of its tables; code and bare titles left out. A table in the
     answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change;
-    nor does its list when the answer ends on a question (the options it asks the user to pick from). Under a heading,
+    nor does an item of its list that says a result only in its bold label, when the answer ends on a question (the
+    options it asks the user to pick from: "**Added safety net** — a retry wrapper. Which one?"). Under a heading,
     or after a line, that names options or a plan (:data:`_PROPOSAL_HEAD`) nothing was done."""
     lines = answer.splitlines()
     found, title, fenced = [], "", False
@@ -181,8 +192,10 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
             section, listing = bool(_PROPOSAL_HEAD.search(stripped)), False
         elif not _MARKER.match(line) and _title(line) is None:
             listing = _proposing_intro(stripped)  # prose: a list of options starts after it, or none does
-        if section or ((listing or offering) and (_MARKER.match(line) or _title(line) is not None)):
+        if section or (listing and (_MARKER.match(line) or _title(line) is not None)):
             continue
+        if offering and (_title(line) is not None or (_MARKER.match(line) and not _said_outside_label(line))):
+            continue  # "- **Fixed `/v0` surface** — freeze the routes", then "Which one?": a result word as a name
         named = _title(line)
         if named is not None:
             title = named

@@ -52,3 +52,11 @@ def test_a_command_with_arguments_keeps_them() -> None:
                    "<command-args>the retry logic in src/http/client.ts</command-args>")
     goal = _goal([invoked, user(DOC.format(name="review", title="Code review"))])
     assert "the retry logic in src/http/client.ts" in goal
+
+
+def test_a_task_of_its_own_after_a_bare_command_is_no_purpose_of_it() -> None:
+    invoked = user("<command-message>pr-review</command-message>\n<command-name>/pr-review</command-name>")
+    later = "I've merged the other PR but now we have merge conflicts with the parent branch, please merge it"
+    goal = _goal([invoked, user(DOC.format(name="pr-review", title="PR review")), assistant("Reviewed: 3 comments."),
+                  user(later)])
+    assert "(with `/pr-review`)" not in goal

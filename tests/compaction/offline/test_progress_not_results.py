@@ -62,3 +62,10 @@ def test_a_list_the_agent_offers_is_no_result_in_a_turn_that_did_nothing() -> No
 
 def test_a_list_of_what_was_done_stays_in_a_turn_that_did_something() -> None:
     assert report(OFFERED, acted=True) != []
+
+
+def test_a_list_of_results_before_a_question_stays() -> None:
+    answer = ("### Fixes applied\n\n- **wfc-init**: Removed 2 phantom references (`checker.py`, `detector.py`)\n"
+              "- **wfc-rules**: Removed the stale `rule_engine.py` reference\n\nShall I open a PR for these?")
+    assert report(answer, acted=False) == ["**wfc-init**: Removed 2 phantom references (`checker.py`, `detector.py`)",
+                                           "**wfc-rules**: Removed the stale `rule_engine.py` reference"]
