@@ -564,14 +564,15 @@ _BARE_COMMAND = re.compile(rf"{re.escape(COMMAND_PREFIX)}/[\w.:-]{{1,120}}`")
 
 def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
     """For a command run without arguments (:data:`_BARE_COMMAND`), what the user's own words right after it say it
-    is for: the answer to the command's first question ("a plugin system for the exporter"), long enough to set work
-    (:func:`sets_work`) yet not ``weighty`` (the caller's sign of an answer to the agent's question), the command named
-    after it. ``None`` for any other request, or when the next request is a task of its own."""
+    is for: the answer to the command's first question that asks for work (:func:`_asks_work`: "I want a plugin
+    system for the exporter"), long enough to set work (:func:`sets_work`) yet not ``weighty`` (the caller's sign of
+    an answer to the agent's question), the command named after it. ``None`` for any other request, or when the next request is a task of its own."""
     if not _BARE_COMMAND.fullmatch(request.strip()):
         return None
     at = requests.index(request) + 1
     words = requests[at] if at < len(requests) else ""
-    if not words or words.startswith(COMMAND_PREFIX) or weighty(words) or not sets_work(words) or _asks_only(words):
+    if not words or words.startswith(COMMAND_PREFIX) or weighty(words) or not sets_work(words) or _asks_only(words) \
+            or not _asks_work(words):  # a remark in the command's discussion ("so the simplest option is X") sets none
         return None
     text = task_goal(words)
     return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None

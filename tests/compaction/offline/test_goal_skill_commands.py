@@ -1,7 +1,7 @@
 """A skill or slash command is not the goal (goal.py): when the harness expands a skill's file into the user's
 message ("Base directory for this skill: …", then the file), the user's words are what was passed with it (its
 ``ARGUMENTS:`` line), not the file's boilerplate; a command run without arguments names no work, and the user's own
-words after it (the answer to the command's question) say what it is for."""
+words after it (the answer to the command's question, when it asks for work) say what it is for."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_the_goal_of_an_expanded_skill_is_what_was_asked(name: str, title: str, 
 @pytest.mark.parametrize(("name", "title"), SKILLS)
 def test_a_bare_command_takes_its_goal_from_the_users_answer(name: str, title: str) -> None:
     invoked = user(f"<command-message>{name}</command-message>\n<command-name>/{name}</command-name>")
-    answer = "a plugin system for the exporter so third parties can add their own output formats"
+    answer = "I want a plugin system for the exporter so third parties can add their own output formats"
     goal = _goal([invoked, user(DOC.format(name=name, title=title)), assistant("What would you like to work on?"),
                   user(answer)])
     assert answer in goal and f"(with `/{name}`)" in goal and "Base directory" not in goal
