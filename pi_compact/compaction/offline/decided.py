@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from .languages import BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, any_language, spaced, unspaced, wide_length
+from .languages import (BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, TENTATIVE, any_language, spaced, unspaced,
+                        wide_length)
 from .text import clip_words, sentences
 
 _DECISION = re.compile(
@@ -64,6 +65,13 @@ OWN_COURSE = re.compile(r"\b(?:(?:I|we)(?:'ll| will| need to| should| must|'m go
 Y" describe, they take no course."""
 NARRATION = re.compile(r"^(?:let me|let's|now|next|first|then|ok|okay|i'll|i will|good|great)\b", re.I)
 """Words that open a sentence narrating the agent's next move, not a choice."""
+_INTERJECTION = re.compile(r"^\W{0,3}(?:(?:actually|hmm+|wait|oh|ah|well|alright|right|so|ok(?:ay)?)\b\W{0,3}\s{0,3}){1,3}",
+                           re.I)
+"""What the agent says before its next words when it thinks aloud ("Actually, let me …", "Hmm, wait — …"): read
+past, the sentence's own opening tells whether it narrates."""
+TENTATIVE_WORDS = re.compile(rf"{any_language(TENTATIVE)}|\b(?:I|we)\s{{1,3}}(?:could|might)\b", re.I)
+"""The agent thinking aloud (:data:`.languages.TENTATIVE`: "maybe", "I think", "I'm arguing that", "talvez",
+"かもしれません"), or weighing a way it could take: a guess or an argument, no choice settled."""
 
 
 def table_row(text: str) -> bool:
@@ -80,12 +88,14 @@ def decisions_in(text: str) -> list[str]:
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
         abroad = not _WEIGHED.match(sentence) and (  # a course weighed under "if" is no choice, in any language
             bool(_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)) or _DECIDED_ABROAD.search(sentence))
-        course = bool((_CHOSEN_COURSE.match(sentence) and _REASONED.search(sentence))  # a move said with its reason
+        opening = _INTERJECTION.sub("", sentence, count=1)  # "Actually, I'll keep …" opens on "I'll keep"
+        course = bool((_CHOSEN_COURSE.match(opening) and _REASONED.search(sentence))  # a move said with its reason
                       or (abroad and _COURSE_ABROAD.search(sentence)))
         chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or abroad
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
         if (_SHORTEST <= wide_length(sentence) and len(sentence) <= 400 and chosen
-                and (course or not NARRATION.match(sentence))
+                and (course or not NARRATION.match(opening))
+                and not TENTATIVE_WORDS.search(sentence)
                 and not sentence.startswith(("#", ">"))  # a heading names a part of the answer; a quote is another's
                 and not table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
                 and not sentence.endswith((":", "?", "：", "？"))

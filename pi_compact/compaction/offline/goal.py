@@ -95,6 +95,9 @@ def request_words(text: str) -> str:
     pass over the tags with a depth count (a pattern with a back-reference would be quadratic on unclosed tags). A
     message a chat bridge relayed is its body (:func:`.relay.relayed`)."""
     text = relayed(text[:50_000])  # a bridge's envelope around the user's words: the words
+    if text.lstrip().startswith(SKILL_BASE):  # a skill's file the harness put in: the user's words passed with it
+        passed = _SKILL_ARGUMENTS.findall(text)
+        return passed[-1].strip() if passed else ""
     if "<" not in text and "[" not in text:
         return "" if _CAVEAT.fullmatch(text.strip()) else text.strip()
     # a message that opens with a tag was written by the harness (a slash command's expanded prompt): any tag
@@ -114,6 +117,13 @@ def request_words(text: str) -> str:
     if _CAVEAT.fullmatch(words):
         return ""  # the harness's note before the commands the user ran (Claude Code's "Caveat: …")
     return "" if tags is _ANY_TAG and _about_its_block(words, text) else words
+
+
+SKILL_BASE = "Base directory for this skill:"
+"""How Claude Code's harness opens a message it made of a skill's file (``SKILL.md``), whoever invoked it."""
+_SKILL_ARGUMENTS = re.compile(r"^ARGUMENTS:[ \t]{0,20}(\S[^\n]{0,2000})", re.M)
+"""The line under a skill's file that holds what was passed to it (``/skill-fixer the grade B skills`` gives "the
+grade B skills"): the only words of that message that ask for anything."""
 
 
 _LONG_TOKEN = re.compile(r"\S{16,400}")
@@ -177,7 +187,8 @@ def injected(previous: dict | None, message: dict) -> bool:
         return False
     head = content_text(message.get("content"))[:20_000]
     # a document wrapped whole in the harness's tags (``<local-command-stdout>``) is markup, no request anyway
-    return head.count("\n") >= _DOCUMENT_LINES and bool(_DOC_HEADING.search(head)) and bool(request_words(head))
+    return head.count("\n") >= _DOCUMENT_LINES and bool(_DOC_HEADING.search(head)) and (
+        head.lstrip().startswith(SKILL_BASE) or bool(request_words(head)))  # (a skill's file: its words are none)
 
 
 def user_requests(messages: list[dict]) -> list[tuple[int, str]]:
@@ -538,11 +549,34 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     replied = set(replies)  # (a set: a session of thousands of short requests stays linear)
     for request in ordered + [r for r in light if r not in replied]:
         if substantive(request):
+            purpose = _purpose(requests, request, weighty)
+            if purpose:
+                return purpose
             text = task_goal(request)
             if text:
                 return Objective(text, request, False)
     return None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "Objective", "approves", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
+_BARE_COMMAND = re.compile(rf"{re.escape(COMMAND_PREFIX)}/[\w.:-]{{1,120}}`")
+"""A command the user ran with no arguments (``Run the command `/brainstorm```): it names a procedure, not work."""
+
+
+def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
+    """For a command run without arguments (:data:`_BARE_COMMAND`), what the user's own words right after it say it
+    is for: the answer to the command's first question that asks for work (:func:`_asks_work`: "I want a plugin
+    system for the exporter"), long enough to set work (:func:`sets_work`) yet not ``weighty`` (the caller's sign of
+    an answer to the agent's question), the command named after it. ``None`` for any other request, or when the next request is a task of its own."""
+    if not _BARE_COMMAND.fullmatch(request.strip()):
+        return None
+    at = requests.index(request) + 1
+    words = requests[at] if at < len(requests) else ""
+    if not words or words.startswith(COMMAND_PREFIX) or weighty(words) or not sets_work(words) or _asks_only(words) \
+            or not _asks_work(words):  # a remark in the command's discussion ("so the simplest option is X") sets none
+        return None
+    text = task_goal(words)
+    return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None
+
+
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

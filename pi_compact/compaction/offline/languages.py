@@ -218,6 +218,22 @@ NOT_YET = {
 """Words that deny a result ("Ainda não adicionei…", "まだ実装していません", "还没有修复"): no work done. Not a bare
 negation: "ya no falla", "エラーは発生しませんでした", "修复后没有报错" state results."""
 
+TENTATIVE = {
+    "en": r"maybe|perhaps|probably|possibly|i think|i guess|i suspect|i wonder|i believe|i'm not sure|not sure"
+          r"|i'?m arguing|i'?d argue|i would argue|wondering|might|could be|my guess"
+          r"|let me (?:check|see|verify|test|confirm|find out|figure out) (?:whether|if)",
+    "pt": r"talvez|acho que|provavelmente|possivelmente|pode ser que|será que|não tenho certeza",
+    "es": r"quizás?|tal vez|creo que|probablemente|posiblemente|puede que|no estoy seguro",
+    "fr": r"peut-être|je pense que|je crois que|probablement|il se peut|pas sûr",
+    "de": r"vielleicht|ich glaube|ich denke|wahrscheinlich|möglicherweise|eventuell|vermutlich",
+    "ja": r"かもしれ|たぶん|多分|おそらく|と思います|と思う|でしょうか|気がします",
+    "ko": r"아마|것 같|지도 모르|인 듯",
+    "zh": r"也许|或许|可能是|我觉得|我认为|大概|应该是",
+}
+"""Words of the agent thinking aloud ("maybe the cache…", "I think the issue is…", "Let me check whether…",
+"talvez…", "vielleicht…", "かもしれません", "我觉得…"): a guess, a hypothesis or an argument, neither a result that
+exists nor a choice that was settled."""
+
 ANNOUNCE = {
     "en": r"let me|let's|i'll|i will|i need to|now (?:i'll|let me)|first,? (?:let me|i'll)",
     "pt": r"(?:agora )?vou|vamos",
@@ -261,4 +277,5 @@ def wide_length(text: str) -> int:
 
 __all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON",
            "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "NOT_YET", "OFFER", "ORDER", "ORDER_ADVERB_CJK",
-           "ORDER_CLOSING", "PROPOSE", "RESULT", "REVERSAL", "any_language", "spaced", "unspaced", "wide_length"]
+           "ORDER_CLOSING", "PROPOSE", "RESULT", "REVERSAL", "TENTATIVE", "any_language", "spaced", "unspaced",
+           "wide_length"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .clause import request_clause
+from .decided import TENTATIVE_WORDS
 from .languages import DONE_LEAD, NOT_YET, RESULT, any_language, wide_length
 from .state import DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
 
@@ -59,7 +60,7 @@ its empty match at a title that opens on a backtick, ``re.sub`` would take the b
 _INFORMATION = re.compile(r"^\W{0,3}(?:(?:ok(?:ay)?|so|and|but|hmm+|well|also)\W{1,3})?(?:what|which|why|how|where|when"
                           r"|who|whose|is|are|was|were|does|do|did|has|have)\b", re.I)
 """How a question for information opens (after a filler): an interrogative, or the verb of a yes/no question."""
-_ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first)\W{0,2}\s)?(?:let me|let's|i'll|i will"
+_ANNOUNCEMENT = re.compile(r"^\W{0,3}(?:(?:now|next|so|ok(?:ay)?|first|actually|hmm+|wait|well|alright|right)\W{0,2}\s)?(?:let me|let's|i'll|i will"
                            r"|i'm going to|i am going to|we'll|we will|starting|beginning|proceeding|moving on)\b", re.I)
 """A sentence that announces what the agent does next ("Let me first show you what I just added, …"): no result,
 whatever result words it uses."""
@@ -74,6 +75,33 @@ _NARRATION_MOST = 80
 _ANNOUNCED_AFTER = re.compile(r"(?:\s[—–-]{1,2}\s|[;,.!]\s)(?:(?:now|next|then|so|and)\W{0,2}\s{1,3})?(?:let me|let's|i'll"
                               r"|i will|i'm going to|i am going to)\b", re.I)
 """Where a result sentence goes on to announce the agent's next move ("The parser is fixed — let me verify it")."""
+
+
+_PROPOSED = re.compile(
+    r"\b(?:we|I|you)\s{1,3}(?:could|might|would)\b|\bpropos(?:ed|e|al)\b|\b(?:I|we)\s{1,3}(?:suggest|recommend)\b"
+    r"|\boption\s{0,3}(?:\d{1,2}|[A-E])?\s{0,3}[:)]|\b(?:would you like|do you want|shall I|should I)\b", re.I)
+"""A sentence that offers, proposes or lists an option ("**Fixed `/v0` surface**: we could freeze …", "**Updated
+schema** (proposed): …", "Option 2: …"): a result word in it ("Fixed", "Updated") names what would be, not what is."""
+_PROPOSAL_HEAD = re.compile(
+    r"\b(?:options?|propos\w{0,4}|suggest\w{0,5}|recommend\w{0,6}|ideas?|alternatives?|next steps?|plan|todo"
+    r"|remaining|follow-?ups?|could|would|choices?|approach(?:es)?|possible|possibilities|open questions?)\b", re.I)
+"""A heading, or a line introducing a list (ending on a colon), that names options, a proposal or a plan ("## Proposed
+changes", "### Options", "Here are some options:", "I could:"): the items under it are what might be done."""
+
+
+_LABEL = re.compile(r"\*\*[^*\n]{1,200}\*\*|__[^_\n]{1,200}__")
+
+
+def _said_outside_label(line: str) -> bool:
+    """A list item says a result outside its bold label ("**wfc-init**: Removed 2 phantom references"), not only in
+    it as the name of an option ("**Added safety net** — a retry wrapper")."""
+    rest = _LABEL.sub(" ", line)
+    return bool(_RESULT.search(rest) or _RESULT_ABROAD.search(rest))
+
+
+def _proposing_intro(line: str) -> bool:
+    """A line of prose that introduces a list of what might be done ("Here are some options:", "We could:")."""
+    return line.rstrip("*_ ").endswith((":", "：")) and bool(_PROPOSAL_HEAD.search(line) or _PROPOSED.search(line))
 
 
 def _narration(clause: str) -> bool:
@@ -145,9 +173,14 @@ def _table_rows(lines: list[str]) -> list[str]:
 def _candidates(answer: str, acted: bool = True) -> list[str]:
     """The sentences of ``answer`` that could state a result: its prose, each title read with the line under it,
     and (when the turn ``acted``) the body rows of its tables; code and bare titles left out. A table in the
-    answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change."""
+    answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change;
+    nor does an item of its list that says a result only in its bold label, when the answer ends on a question (the
+    options it asks the user to pick from: "**Added safety net** — a retry wrapper. Which one?"). Under a heading,
+    or after a line, that names options or a plan (:data:`_PROPOSAL_HEAD`) nothing was done."""
     lines = answer.splitlines()
     found, title, fenced = [], "", False
+    section = listing = False  # under a heading, or in a list after a line, that names what might be done
+    offering = not acted and answer.rstrip().rstrip("*_ )").endswith(("?", "？"))  # a list, then "Which one?"
     for line in lines:
         stripped = line.strip()
         if stripped.startswith("```"):
@@ -155,6 +188,14 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
             continue
         if fenced or not stripped or stripped.startswith("|") or not re.search(r"\w", stripped):
             continue  # (a rule line, "---", is no sentence and leaves the title before it open)
+        if stripped.startswith("#"):
+            section, listing = bool(_PROPOSAL_HEAD.search(stripped)), False
+        elif not _MARKER.match(line) and _title(line) is None:
+            listing = _proposing_intro(stripped)  # prose: a list of options starts after it, or none does
+        if section or (listing and (_MARKER.match(line) or _title(line) is not None)):
+            continue
+        if offering and (_title(line) is not None or (_MARKER.match(line) and not _said_outside_label(line))):
+            continue  # "- **Fixed `/v0` surface** — freeze the routes", then "Which one?": a result word as a name
         named = _title(line)
         if named is not None:
             title = named
@@ -177,6 +218,12 @@ def _changes_a_file(sentence: str, changed: frozenset[str]) -> bool:
     return row is not None and row.group(1).rstrip("/").rsplit("/", 1)[-1] in changed
 
 
+def _thinks_aloud(sentence: str) -> bool:
+    """The agent thinking aloud (:data:`.decided.TENTATIVE_WORDS`: "I think the issue is …", "maybe …") or offering
+    what it could do (:data:`_PROPOSED`), read whole before its narration is cut: nothing exists for it."""
+    return bool(TENTATIVE_WORDS.search(sentence) or _PROPOSED.search(sentence))
+
+
 def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozenset()) -> bool:
     if acted:
         return (_RESULT.search(sentence) is not None or _changes_a_file(sentence, changed)
@@ -193,6 +240,8 @@ def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> li
     found = []
     names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
+        if _thinks_aloud(sentence):
+            continue
         sentence = without_narration(_LEAD.sub("", sentence).strip())
         if wide_length(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
                 and not sentence.endswith(("?", ":")):
@@ -366,6 +415,8 @@ def described_change(turn: Turn) -> list[str]:
     found: list[str] = []
     for text in list(reversed(turn.texts))[:_DESCRIBING_TEXTS]:
         for sentence in _candidates(text):
+            if _thinks_aloud(sentence):
+                continue
             sentence = without_narration(_LEAD.sub("", sentence).strip())
             if sentence.endswith(":"):
                 sentence = _with_following(sentence, text)

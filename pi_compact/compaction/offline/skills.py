@@ -13,11 +13,12 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import message_dicts
+from .goal import SKILL_BASE
 from .text import clip_words
 
 SKILLS_LABEL = "Skills the agent loaded (their instructions guide the work):"
 _LAUNCHED = "Launching skill:"
-_BASE = "Base directory for this skill:"
+_BASE = SKILL_BASE
 _SKILL_FILE = "skill.md"
 _NAME = re.compile(r"[\w.:-]{1,100}")
 _ITEM_CHARS = 500
