@@ -291,7 +291,9 @@ syllables)."""
 _GO_AHEAD_WORDS = frozenset(
     "continue continuing go on ahead proceed yes yeah yep yup y ok okay k sure please pls do it keep going carry resume "
     "alright fine lgtm sounds good then and so just now that please thanks thank you let's lets right "
-    "はい 続けて 続けてください 进行 继续 好 好的 weiter ja oui vas-y continuez sí si vale dale".split())
+    "はい 続けて 続けてください 进行 继续 好 好的 weiter ja oui vas-y continuez sí si vale dale".split()) | frozenset(
+    "continua continúa continuá continuar prosegui prossegui prosseguir avanti fortfahren продолжай продолжайте 계속 "
+    "계속해 계속해줘 계속해요 계속해주세요 계속하세요 진행 진행해 続き 続けます 繼續".split())
 """Words a bare go-ahead is made of ("continue", "ok do it", "yes please, go on", "keep going", "はい", "weiter")."""
 _GO_AHEAD_TOKEN = re.compile(r"[\w'-]{1,40}")
 _GO_AHEAD_MOST = 8
@@ -299,7 +301,8 @@ _MARKS_ONLY = re.compile(r"[\s?？!.…]{1,20}")
 
 
 _GO_ON = frozenset("continue continuing carry keep go proceed resume 続けて 続けてください 进行 继续 weiter continuez "
-                   "vas-y dale".split())
+                   "vas-y dale continua continúa continuá continuar prosegui prossegui prosseguir avanti fortfahren "
+                   "продолжай продолжайте 계속 계속해 계속해줘 계속해요 계속해주세요 계속하세요 진행해 続き 続けます 繼續".split())
 """The words that ask to go on: a longer message is a go-ahead only when it says one of them."""
 _ASIDE_WORDS = frozenset(
     "nevermind never mind ignore forget disregard scratch my the this that it what i you your you're "

@@ -806,19 +806,8 @@ def _still_awaited(messages: list[dict], since: int, answer: str) -> list[Backgr
     return [job for job in found if job.at > since] or (found if _WAITING.search(answer[-2000:]) else [])
 
 
-_GO_ON_WORDS = frozenset("continua continúa continuá continuar prosegui prossegui prosseguir avanti fortfahren "
-                         "продолжай продолжайте 계속 계속해 계속해줘 계속해요 계속해주세요 계속하세요 계속 진행 진행해 "
-                         "続き 続けます 繼續 please go on vai".split())
-"""Words of a bare "go on" in languages :func:`.goal.go_ahead` does not know ("continua", "계속", "продолжай")."""
-_GO_ON_TOKEN = re.compile(r"[^\W\d_]{1,20}")
-
-
-def _goes_on(text: str) -> bool:
-    """``text`` only says to go on, in words of :data:`_GO_ON_WORDS` (one of them a word that says it, not only
-    "please")."""
-    words = _GO_ON_TOKEN.findall(text.strip().lower()[:80])
-    return 0 < len(words) <= 4 and all(word in _GO_ON_WORDS for word in words) and any(
-        word not in ("please", "go", "on", "vai") for word in words)
+_BARE_QUESTION_WORDS = 4
+"""A closing question this short ("Which one?", "OK?") names nothing without the answer it closes."""
 
 
 def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
@@ -826,7 +815,7 @@ def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
     ended the turn before on, which it answers, or the option of it the user picked ("go for B" is B's text); else
     the latest earlier request that is no go-ahead itself."""
     before = real[-2] if len(real) > 1 else None
-    bare = bool(real) and (go_ahead(real[-1].request) or _goes_on(real[-1].request))
+    bare = bool(real) and go_ahead(real[-1].request)
     approved = bool(before and not bare and approves(real[-1].request, before.final_answer))  # "vale, adelante"
     picked = bool(before and not bare and picked_option(before.final_answer, real[-1].request))  # "go for B"
     if not (bare or approved or picked):
@@ -836,6 +825,9 @@ def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
         # the proposal it accepts says what ("Want me to proceed with this change?" points back to it)
         agreed = accepted_proposal(before.final_answer, real[-1].request) or (
             approved and accepted_proposal(before.final_answer, "yes"))  # words no list knows: a plain yes by form
+        if not agreed and question and len(question.split()) <= _BARE_QUESTION_WORDS:
+            brief = plan_in_brief(before.final_answer)  # "Which one?" names nothing: what it asks between
+            question = f"{question} ({brief})" if brief else question
         return {"answers_question": clip_words(agreed or question or before.final_answer, 300)}
     earlier = next((t.request.strip() for t in reversed(real[:-1]) if not go_ahead(t.request)), "")
     return {"resumed": earlier}

@@ -88,3 +88,11 @@ _LISTED_UNDER = ("**Q4 — Cache invalidation.**\n\nWrites go to two stores, and
 def test_a_recommendation_listed_under_its_line_is_what_was_picked(reply: str) -> None:
     found = _decisions(_LISTED_UNDER, reply)
     assert any("Version every key" in item and "Write through" in item for item in found), found
+
+
+def test_a_go_ahead_to_a_bare_which_one_says_what_it_was_asked_between() -> None:
+    offer = "Options:\n\n1. Keep the cache in memory\n2. Move the cache to Redis\n\nWhich one?"
+    summary = summarize([user("Plan the storage work."), assistant(offer), user("Go for it"),
+                         assistant("Starting.", call("c1", "read", path="schema.sql"))])
+    found = " ".join(items(summary, "### In Progress"))
+    assert "Keep the cache in memory" in found and "Move the cache to Redis" in found, found
