@@ -24,8 +24,9 @@ itself, and the estimate takes the largest:
 - **unheld words** (:func:`unheld_units`): a word after a space that no token holds is two tokens at least, and an
   eighth of a token more (:data:`UNHELD_MARGIN`, a fit: a byte-pair tokenizer's merges seldom reach the fewest
   tokens its vocabulary could cut a word into); and in ASCII text that looks random (:data:`CUT_SHARE`), each such
-  word and the text's first word the fewest tokens of the vocabulary it can be cut into (:func:`cut_tokens`: a proof,
-  read from the vocabulary's word tokens, :data:`~.token_tables.WORD_PIECES`), with that margin per token of the cut;
+  word and the text's first word the tokens the tokenizer cuts it into (:func:`cut_tokens`: its own merges, in the
+  order of their ranks, read from the vocabulary's word tokens, :data:`~.token_tables.WORD_PIECES` and
+  :data:`~.token_tables.WORD_RANKS`), with that margin per token of the cut;
 - **repeats anywhere** (:func:`periodic_units`): a stretch that repeats a group of up to eight characters is cut
   into tokens as often as the group repeats (``ab`` × 2,000 is 2,000 tokens, ``kxwq`` × 1,000 3,000, ``η`` × 300
   600, `` aab`` × 500 1,000, ``oeyo `` × 23 70), read over the whole text, with the changes between whitespace
@@ -66,7 +67,8 @@ import zlib
 from collections.abc import Iterator
 
 from .token_tables import (CAPITALIZED_WORDS, CHAR_SPLIT, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS,
-                           LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS, WORD_PIECES)
+                           LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, SHORT_WORDS, WORD_PIECES,
+                           WORD_RANKS)
 
 UNITS_PER_TOKEN = 32  # as in tokens.py: bounds are summed in the weights' 1/32 tokens
 
@@ -1264,15 +1266,16 @@ _START_WORD = re.compile(rb"(?:[a-z]++|[A-Z][a-z]*+)(?![A-Za-z])")
 def cut_tokens(latin: bytes, unheld: list[bytes]) -> int:
     """What the words of an ASCII text's first :data:`PREFIX_CHARS` characters cost beyond their runs' one token each:
     each unheld word after a space (``unheld``, from :func:`unheld_found`) and the word the text starts with (no
-    character before it to join) the fewest tokens of the vocabulary it can be cut into (:func:`fewest_tokens`), less
-    one. A proof, not a fit: a tokenizer cuts text into words before it merges, and merges only into its tokens, so
-    no cut of a word has fewer (``qyzylorda`` is five at least, ``tegucigalpa`` five, where an unheld word was
-    priced at two: city names and a Markov chain of English letters were 0.85-0.87 of their real count one draw in
-    30,000)."""
-    extra = sum(fewest_tokens(b" " + word) - 1 if len(word) <= FEWEST_LETTERS else 1 for word in unheld)
+    character before it to join) the tokens the tokenizer cuts it into (:func:`bpe_tokens`), less one. Read from the
+    vocabulary, not fitted: a tokenizer cuts text into words before it merges, and merges a word's pieces in the order
+    of their ranks (``qyzylorda`` is five, ``tegucigalpa`` five, where an unheld word was priced at two: city names and
+    a Markov chain of English letters were 0.85-0.87 of their real count one draw in 30,000; at the fewest tokens of
+    the vocabulary a word could be cut into, :func:`fewest_tokens`, 0.89 one in 100,000: ``sultep`` is cut
+    ``s ul te p``, four, where ``sul te p`` would be three, tok46)."""
+    extra = sum(bpe_tokens(b" " + word) - 1 if len(word) <= FEWEST_LETTERS else 1 for word in unheld)
     start = _START_WORD.match(latin, 0, PREFIX_CHARS)
     if start and start.end() < PREFIX_CHARS and start.end() <= FEWEST_LETTERS:
-        extra += fewest_tokens(start[0]) - 1
+        extra += bpe_tokens(start[0]) - 1
     return extra
 
 
@@ -1296,19 +1299,58 @@ def fewest_tokens(word: bytes) -> int:
     return best[size]
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def bpe_tokens(word: bytes) -> int:
+    """The tokens a byte-pair tokenizer cuts a word (after its space, if it has one) into: from its letters, the two
+    adjacent pieces whose join ranks lowest (:data:`~.token_tables.WORD_RANKS`) are joined, the leftmost of equals
+    first, until no join is a piece of the vocabulary. A word is lowercase or capitalized letters, so every join is
+    one too (a piece of :data:`~.token_tables.WORD_PIECES` or none). Never fewer than :func:`fewest_tokens`: the
+    cut it ends at is one of the vocabulary's. At most 300 dictionary reads (:data:`FEWEST_LETTERS` letters)."""
+    ranks = _WORD_RANKS or _word_ranks()
+    parts = [word[index : index + 1] for index in range(len(word))]
+    while len(parts) > 1:
+        best, at = 1 << 18, -1  # above any rank (three digits of base 64)
+        for index in range(len(parts) - 1):
+            rank = ranks.get(parts[index] + parts[index + 1], best)
+            if rank < best:
+                best, at = rank, index
+        if at < 0:
+            break
+        parts[at : at + 2] = [parts[at] + parts[at + 1]]
+    return len(parts)
+
+
 _WORD_PIECES: frozenset[bytes] = frozenset()  # built at the first call
+_WORD_RANKS: dict[bytes, int] = {}
 
 
-def _word_pieces() -> frozenset[bytes]:
-    """:data:`~.token_tables.WORD_PIECES` read: each piece is the prefix its digit says of the piece before, and
-    the letters after the digit."""
-    global _WORD_PIECES
+def _piece_list() -> list[bytes]:
+    """:data:`~.token_tables.WORD_PIECES` read, in order: each piece is the prefix its digit says of the piece before,
+    and the letters after the digit."""
     pieces, previous = [], b""
     for shared, rest in re.findall(rb"([0-9])([^0-9]*)", WORD_PIECES.encode("ascii")):
         previous = previous[: int(shared)] + rest
         pieces.append(previous)
-    _WORD_PIECES = frozenset(pieces)
+    return pieces
+
+
+def _word_pieces() -> frozenset[bytes]:
+    global _WORD_PIECES
+    _WORD_PIECES = frozenset(_piece_list())
     return _WORD_PIECES
+
+
+_RANK_DIGITS = {digit: value for value, digit in enumerate(string.digits + string.ascii_letters + "+/")}
+
+
+def _word_ranks() -> dict[bytes, int]:
+    """Each piece of :data:`~.token_tables.WORD_PIECES` and its rank (:data:`~.token_tables.WORD_RANKS`: three digits
+    of base 64 a piece, in the pieces' order)."""
+    global _WORD_RANKS
+    digits = [_RANK_DIGITS[digit] for digit in WORD_RANKS]
+    _WORD_RANKS = {piece: digits[3 * index] << 12 | digits[3 * index + 1] << 6 | digits[3 * index + 2]
+                   for index, piece in enumerate(_piece_list())}
+    return _WORD_RANKS
 
 
 _HELD_WORDS: frozenset[bytes] = frozenset()  # built at the first call (the tables are read lazily)

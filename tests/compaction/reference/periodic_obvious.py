@@ -297,7 +297,7 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     words = unheld_units(latin.decode("latin-1")) // UNIT  # (tok38; tok42: any text, by its Latin-1, whatever its weights)
     if text.isascii():
         inner = max(inner, words * UNIT)
-    if text.isascii() and cut_looks_random(text):  # (tok45) the fewest cuts, and the margin per token of them
+    if text.isascii() and cut_looks_random(text):  # (tok45) the cuts, and the margin per token of them
         cut = cut_units(text)
         inner = max(inner, cut)
         words = max(words, cut // UNIT)
@@ -426,8 +426,8 @@ def cut_looks_random(text: str) -> bool:
 
 
 def cut_units(text: str) -> int:
-    """The fewest tokens each unheld word of the first PREFIX_CHARS characters (as :func:`unheld_units` finds them),
-    and the word the text starts with, can be cut into, less one each (tok45), found by trying every cut."""
+    """The tokens each unheld word of the first PREFIX_CHARS characters (as :func:`unheld_units` finds them), and the
+    word the text starts with, are merged into (tok46; tok45: the fewest they could be cut into), less one each."""
     letters = string.ascii_letters
     short, held = _unheld_tables()
     extra = 0
@@ -443,23 +443,42 @@ def cut_units(text: str) -> int:
         if not (word.islower() or word[0].isupper() and word[1:].islower()):
             continue
         if start == 0:
-            extra += (fewest(word) - 1) if len(word) <= spec.FEWEST_LETTERS else 0
+            extra += (merged(word) - 1) if len(word) <= spec.FEWEST_LETTERS else 0
         elif len(word) > 1 and word not in (short if len(word) < 4 else held):
-            extra += (fewest(" " + word) - 1) if len(word) <= spec.FEWEST_LETTERS else 1
+            extra += (merged(" " + word) - 1) if len(word) <= spec.FEWEST_LETTERS else 1
     return extra * UNIT
 
 
 @functools.cache
-def fewest(word: str) -> int:
-    """The fewest pieces of the vocabulary's word tokens ``word`` is the concatenation of (every cut tried)."""
-    pieces = _pieces()
-    return min(1 + fewest(word[size:]) if word[size:] else 1
-               for size in range(1, len(word) + 1) if word[:size] in pieces)
+def merged(word: str) -> int:
+    """The pieces ``word`` ends as when the adjacent pair whose join ranks lowest is joined, again and again (tok46:
+    a byte-pair tokenizer's merges, ranked by token_tables.WORD_RANKS)."""
+    ranks = _ranks()
+    parts = list(word)
+    while True:
+        joins = [(ranks[a + b], index) for index, (a, b) in enumerate(zip(parts, parts[1:])) if a + b in ranks]
+        if not joins:
+            return len(parts)
+        _, index = min(joins)
+        parts[index : index + 2] = [parts[index] + parts[index + 1]]
 
 
 @functools.cache
-def _pieces() -> frozenset[str]:
-    """The word tokens of token_tables.WORD_PIECES, read one character at a time."""
+def _ranks() -> dict[str, int]:
+    """Each word token of token_tables.WORD_PIECES and its rank in WORD_RANKS (three base-64 digits a piece)."""
+    import string
+
+    from pi_compact.compaction.token_tables import WORD_RANKS
+
+    digits = string.digits + string.ascii_letters + "+/"
+    pieces = _pieces()
+    return {piece: sum(digits.index(WORD_RANKS[3 * at + place]) * 64 ** (2 - place) for place in range(3))
+            for at, piece in enumerate(pieces)}
+
+
+@functools.cache
+def _pieces() -> tuple[str, ...]:
+    """The word tokens of token_tables.WORD_PIECES, in their order, read one character at a time."""
     from pi_compact.compaction.token_tables import WORD_PIECES
 
     pieces, previous, shared, rest = [], "", None, ""
@@ -471,7 +490,7 @@ def _pieces() -> frozenset[str]:
             shared, rest = int(char), ""
         else:
             rest += char
-    return frozenset(pieces)
+    return tuple(pieces)
 
 
 @functools.cache
