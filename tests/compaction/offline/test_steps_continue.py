@@ -6,25 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from ..messages import assistant, call, result, user
-from .test_classes import summarize
-from .test_offline import items
+from ..messages import assistant, user
+from .test_steps_under_way import _steps, _todos
 
 REQUEST = "Add a parser for the config file with tests and docs"
 GO_ON = ["continue", "go on", "keep going", "proceed", "weiter", "continua", "続けて", "계속", "继续"]
 VAGUE = "Go on with the request in progress"
-
-
-def _todos(style: str, tasks: list[tuple[str, str]]) -> list[dict]:
-    if style == "claude":
-        block = call("t", "TodoWrite", todos=[{"content": t, "status": s, "activeForm": t} for t, s in tasks])
-    else:
-        block = call("t", "update_plan", plan=[{"step": t, "status": s} for t, s in tasks])
-    return [assistant(block), result("t", block["name"], "Todos have been modified successfully.")]
-
-
-def _steps(messages: list[dict]) -> list[str]:
-    return items(summarize(messages), "## Next Steps")
 
 
 @pytest.mark.parametrize("reply", GO_ON)

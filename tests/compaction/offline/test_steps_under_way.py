@@ -25,8 +25,10 @@ def _edit(style: str, path: str, call_id: str = "e") -> list[dict]:
     return [assistant(block), result(call_id, "edit", "Successfully replaced text.")]
 
 
-def _todos(style: str) -> list[dict]:
-    tasks = [("Add the retry helper", "completed"), ("Write the retry tests", "in_progress")]
+RETRY_TASKS = (("Add the retry helper", "completed"), ("Write the retry tests", "in_progress"))
+
+
+def _todos(style: str, tasks: tuple | list = RETRY_TASKS) -> list[dict]:
     if style == "claude":
         block = call("t", "TodoWrite", todos=[{"content": t, "status": s, "activeForm": t} for t, s in tasks])
     else:
