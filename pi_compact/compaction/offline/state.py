@@ -461,6 +461,13 @@ def _turns(messages: list[dict], attempts: tuple[Attempt, ...]) -> list[_TurnDra
     return turns
 
 
+def reports_done(turn: Turn) -> bool:
+    """True when ``turn`` committed, or its answer opens by saying the work is done ("Done: …", "I've added …",
+    "完了しました"): a finish it reports, stronger than a hand-back that only reports no trouble."""
+    answer = turn.final_answer.strip()[:400]
+    return bool(turn.commits) or bool(answer and (_DONE.search(answer) or _DONE_WORDS.search(answer)))
+
+
 def _status(turn: _TurnDraft, failed_last: bool) -> str:
     answer = turn.answer.strip()
     if answer and (_DONE.search(answer[:400]) or _DONE_WORDS.search(answer[:400])):

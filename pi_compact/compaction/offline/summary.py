@@ -32,7 +32,7 @@ from .superseded import standing as not_reversed
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
 from .state import (ASKED, DONE, UNNAMED_COMMIT, RegionState, Turn, clip_words, closing_question, is_substantive,
-                    region_state)
+                    region_state, reports_done)
 from .text import one_line
 from ..summarizer import SummaryRequest, SummaryResult
 from ..tokens import estimate_tokens, text_tokens
@@ -548,6 +548,8 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
     so that the next agent does not take it up again."""
     objective = _objective(state, merged, first_request)
     now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or _later(state, state.goal_now)
+    if now and _finished_since(state.turns, now):
+        now = f"{now}{_NOW_DONE_MARK}"  # answered: the user's latest ask, not work still to do
     if now and objective == state.goal and _committed(state.turns, state.goal_request):
         objective = f"{objective}{_FINISHED_MARK}"  # history, said as such: the "now" is the objective
     elif now and objective not in now and moves_on(now) and names_a_stage(objective):
@@ -567,6 +569,15 @@ def _later(state: RegionState, now: str) -> str:
     return "" if at < goal else now
 
 
+def _finished_since(turns: tuple[Turn, ...], now: str) -> bool:
+    """True when the request ``now`` quotes (the latest that does) and every turn after it are finished
+    (:data:`.state.DONE`), the last reporting it done (:func:`.state.reports_done`, not only handing back): the
+    region ends with that request answered and nothing asked since."""
+    said = " ".join(now.rstrip("…").split())
+    at = max((n for n, turn in enumerate(turns) if said and said in " ".join(turn.request.split())), default=None)
+    return at is not None and all(turn.status == DONE for turn in turns[at:]) and reports_done(turns[-1])
+
+
 def _undo_now(turns: tuple[Turn, ...]) -> str:
     """The user's latest request when it takes back the finished work of the turn before (:func:`.progress.undoes`):
     the objective stands, and what the user asks for now is its undoing. (Taking back unfinished work replies to
@@ -578,6 +589,7 @@ def _undo_now(turns: tuple[Turn, ...]) -> str:
 
 _MOVED_ON_CHARS = 160
 _FINISHED_MARK = " (done and committed)"
+_NOW_DONE_MARK = " (done)"
 
 
 def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:

@@ -221,7 +221,7 @@ def test_a_reading_instruction_or_a_plan_wrapper_is_not_a_goal_by_itself(opener:
     summary = summarize([user(opener), assistant("Read."), user(task), assistant("Added the flag.")])
     goal = items(summary, "## Goal")[0]
     if "Plan:" in opener:  # the plan is the objective; the request after it is what the user asks for now
-        assert goal == f"Implement the plan “Move the settings loader into its own module” — now: {task}"
+        assert goal == f"Implement the plan “Move the settings loader into its own module” — now: {task} (done)"
     else:
         assert "--dry-run" in goal and "take a look" not in goal.lower() and "read" not in goal.lower()
 

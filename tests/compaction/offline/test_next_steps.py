@@ -245,7 +245,7 @@ def test_the_goal_is_work_the_user_stated_and_now_the_latest_redirect_in_any_lan
     messages = [*opening, *_worked(redirect, "src/cms.py")]
     goal = items(summarize(messages), "## Goal")
     assert len(goal) == 1 and goal[0].startswith(FIRST.split(",")[0]) and nudge not in goal[0].split(" — now: ")[0]
-    assert goal[0].endswith(f" — now: {redirect}")
+    assert goal[0].endswith(f" — now: {redirect} (done)")  # "Done: wrote it."
 
 
 @EXAMPLES

@@ -46,4 +46,4 @@ def test_a_short_request_after_finished_work_is_the_goals_now(reply: str, workin
     messages = [user(FIRST), *_edited("src/export.py", "Done: `export_csv()` added and tested.", "e1"),
                 user(SECOND), *_edited("src/pdf.py", "Done: the PDF exporter is in.", "e2"), user(reply), *after]
     goal = items(summarize(messages), "## Goal")
-    assert len(goal) == 1 and goal[0].endswith(f"now: {reply}")
+    assert len(goal) == 1 and goal[0].endswith(f"now: {reply}" + ("" if working else " (done)"))  # "Fixed."
