@@ -490,8 +490,31 @@ def pending_step(turns: tuple[Turn, ...], number: int) -> str:
         return ""  # a command of the turn, or one after it, did that step
     if any(_CONFIRMS.search(t.request[:1000]) for t in later):
         return ""
+    if asked and kinds & _reported_kinds(turn.final_answer[-3000:]):
+        return ""  # the user asked for the step and the agent's answer says it happened ("committed and pushed")
     words = clip_words(" ".join(_LEAD.sub("", _DECOR.sub("", said or asked, count=1)).split()).rstrip(":"), _STEP_CHARS)
     return words if said else f"the user asked: “{words}”"
+
+
+_REPORTED = re.compile(r"\b(?:" + _STEP_DONE.replace("|live|applied", "") + r")\b", re.I)
+_IN_SYNC = re.compile(r"\bup to date with [`'\"]?origin\b", re.I)
+"""An answer's words that a step happened ("pushed", "deployed"); :data:`_IN_SYNC`: "Branch is up to date with
+'origin/main'" (a push)."""
+_NEGATED = re.compile(r"\b(?:not|never|no|nothing|yet)\b|n't\b", re.I)
+
+
+def _reported_kinds(answer: str) -> set[str]:
+    """The kinds of step the sentences of ``answer`` report done: a step word in the past (:data:`_REPORTED`) in a
+    sentence that neither waits on a step (:data:`_WAITS`) nor is negated ("not pushed yet")."""
+    found: set[str] = set()
+    for sentence in sentences(answer):
+        if _WAITS.search(sentence) or _NEGATED.search(sentence):
+            continue
+        if _REPORTED.search(sentence):
+            found |= _kinds(sentence)
+        if _IN_SYNC.search(sentence):
+            found.add("push")
+    return found
 
 
 def step_kinds(step: str) -> frozenset[str]:

@@ -55,3 +55,23 @@ def test_a_push_that_ran_settles_it(asked: str, said: str) -> None:
     text = summarize([*_work(), user(asked), *_commit(said), *pushed])
     assert not any("Still to do outside the code" in step for step in items(text, "## Next Steps"))
     assert not any("pending" in line for line in items(text, "### Done"))
+
+
+@EXAMPLES
+@given(asked=ASKED, answer=st.sampled_from([
+    "Committed as abc1234 and pushed to origin/main.", "All changes are committed and pushed.",
+    "✅ Already done! Working tree is clean. Branch is up to date with 'origin/main'.",
+    "The fix was already pushed in the previous step.", "Done — committed (abc1234) and pushed it up."]))
+def test_a_step_the_answer_reports_done_is_no_step(asked: str, answer: str) -> None:
+    text = summarize([*_work(), user(asked), *_commit(answer)])
+    assert not any("Still to do outside the code" in step for step in items(text, "## Next Steps")), answer
+    assert not any("pending" in line for line in items(text, "### Done"))
+
+
+@EXAMPLES
+@given(asked=ASKED, answer=st.sampled_from([
+    "Committed as abc1234. Not pushed yet: the remote rejected my key.", "Committed, but I haven't pushed it.",
+    "Committed. Once it's pushed, CI will deploy it."]))
+def test_an_answer_that_says_the_step_did_not_happen_keeps_it(asked: str, answer: str) -> None:
+    steps = items(summarize([*_work(), user(asked), *_commit(answer)]), "## Next Steps")
+    assert any("push" in step.lower() for step in steps), answer
