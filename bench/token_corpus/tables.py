@@ -235,6 +235,39 @@ def char_split() -> str:
                    if chr(code) not in held and chr(code) not in latin and unicodedata.is_normalized("NFKC", chr(code)))
 
 
+def symbol_joins() -> str:
+    """The characters beyond ASCII that some token of a Claude tokenizer holds next to ASCII punctuation other than
+    :func:`punct_joins` (``”.``, ``—)``): next to any other character (U+FFFD, arrows, box drawing) such punctuation
+    ends a token wherever it is written, as no token can span there (``token_bounds.symbol_runs``)."""
+    from anthropic_tokenizer import decode, vocab_size  # a test dependency, as fit.py's
+
+    apart = set(string.punctuation) - set(punct_joins())
+    found: set[str] = set()
+    for token in map(decode, ([index] for index in range(vocab_size()))):
+        for before, after in zip(token, token[1:]):
+            if before in apart and not after.isascii():
+                found.add(after)
+            if after in apart and not before.isascii():
+                found.add(before)
+    return "".join(sorted(found))
+
+
+def punct_joins() -> str:
+    """The ASCII punctuation some token of a Claude tokenizer holds next to part of a character (a token that holds
+    only part of a character decodes to U+FFFD: `` '\ufffd``): next to the other punctuation no token holds part of
+    a character, so :func:`symbol_joins` names every character beyond ASCII a token joins to one."""
+    from anthropic_tokenizer import decode, vocab_size  # a test dependency, as fit.py's
+
+    found: set[str] = set()
+    for token in map(decode, ([index] for index in range(vocab_size()))):
+        for before, after in zip(token, token[1:]):
+            if before == "\ufffd" and after in string.punctuation:
+                found.add(after)
+            if after == "\ufffd" and before in string.punctuation:
+                found.add(before)
+    return "".join(sorted(found))
+
+
 _WORD_PIECE = re.compile(" ?(?:[A-Z][a-z]*|[a-z]+)| ")
 PREFIX_SHARED_MAX = 9
 """The longest prefix a piece of :func:`word_pieces` shares with the one before it that is written as one digit."""
@@ -375,7 +408,11 @@ def main() -> None:
         + "\n" + _literal("WORD_PIECES", [front_coded(pieces)], '"""Every token that is a word\'s letters, after a'
                           ' space or not, sorted and front coded (a digit: the letters shared with the piece before)."""')
         + "\n" + _literal("WORD_RANKS", [word_ranks(pieces)], '"""The rank of each piece of WORD_PIECES, in its order: its'
-                          ' token\'s number, three base-64 digits (0-9, A-Z, a-z, +, /)."""'))
+                          ' token\'s number, three base-64 digits (0-9, A-Z, a-z, +, /)."""')
+        + f"\nSYMBOL_JOINS = {symbol_joins()!r}\n"
+        '"""The characters beyond ASCII a tokenizer holds next to ASCII punctuation in a token."""\n'
+        + f"\nPUNCT_JOINS = {punct_joins()!r}\n"
+        '"""The ASCII punctuation a tokenizer holds next to part of a character in a token."""\n')
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

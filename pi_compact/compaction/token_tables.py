@@ -4984,3 +4984,9 @@ WORD_RANKS = (
     'bQp'
 )
 """The rank of each piece of WORD_PIECES, in its order: its token's number, three base-64 digits (0-9, A-Z, a-z, +, /)."""
+
+SYMBOL_JOINS = '\x94£«°±¶»¿\u200b–—’“”′−️'
+"""The characters beyond ASCII a tokenizer holds next to ASCII punctuation in a token."""
+
+PUNCT_JOINS = '"\''
+"""The ASCII punctuation a tokenizer holds next to part of a character in a token."""

@@ -304,6 +304,10 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     inner = max(inner, random_letter_units(latin))
     symbols = symbol_runs(text) * UNIT  # (tok42)
     units = max(before.run_units(latin) + inner + spec.MARGIN * UNIT + words * spec.UNHELD_MARGIN + symbols, floor)
+    if latin_cuts and latin_units(text) and cut_looks_random(latin.decode("latin-1")):  # (tok47) mixed words cut
+        cut = mixed_cut(text)
+        proved = max(inner, latin_cut_units(text) + splits + cut * UNIT)
+        units = max(units, before.run_units(latin) + proved + spec.MARGIN * UNIT + cut * spec.UNHELD_MARGIN + symbols)
     if copies:  # a text shorter than the anchors has no period read
         units = max(units, copies_units(text))
     head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
@@ -334,7 +338,18 @@ def symbol_runs(text: str) -> int:
         if start is not None and (start == 0 or not other(prefix[start - 1])) and not other(char):
             runs += 1
         start = None
-    return runs
+    return runs + symbol_ends(prefix, symbol)
+
+
+def symbol_ends(prefix: str, symbol) -> int:
+    """Each side on which a symbol of SYMBOL_BLOCKS that no token joins to ASCII punctuation touches ASCII punctuation
+    that no token joins to part of a character, one pair at a time (tok47)."""
+    from pi_compact.compaction.token_tables import PUNCT_JOINS, SYMBOL_JOINS
+
+    def apart(a: str, b: str) -> bool:
+        return symbol(a) and a not in SYMBOL_JOINS and b in string.punctuation and b not in PUNCT_JOINS
+
+    return sum(apart(a, b) + apart(b, a) for a, b in zip(prefix, prefix[1:]))
 
 
 def char_splits(text: str) -> int:
@@ -447,6 +462,44 @@ def cut_units(text: str) -> int:
         elif len(word) > 1 and word not in (short if len(word) < 4 else held):
             extra += (merged(" " + word) - 1) if len(word) <= spec.FEWEST_LETTERS else 1
     return extra * UNIT
+
+
+def mixed_cut(text: str) -> int:
+    """The tokens the ASCII stretches of each word of the first PREFIX_CHARS characters (letters, ASCII or accented
+    Latin, after a space or at the start, before no letter) are merged into less one each, where a stretch is bounded
+    by the word's ends or by accented letters no token joins to it, one character at a time (tok47)."""
+    from pi_compact.compaction.token_tables import LATIN_JOINS
+
+    joins = {LATIN_JOINS[index : index + 2] for index in range(0, len(LATIN_JOINS), 2)}
+
+    def letter(char: str) -> bool:
+        return char in string.ascii_letters or bool(spec.ACCENTED_LETTER.fullmatch(char))
+
+    head, extra = text[: spec.PREFIX_CHARS], 0
+    for start in range(len(head)):
+        if start and head[start - 1] != " " or not letter(head[start]) or start and letter(head[start - 1]):
+            continue
+        end = start
+        while end < len(head) and letter(head[end]):
+            end += 1
+        if end == spec.PREFIX_CHARS or end < len(text) and text[end].isalpha():
+            continue
+        word, index = head[start:end], 0
+        while index < len(word):
+            if word[index] not in string.ascii_letters:
+                index += 1
+                continue
+            last = index
+            while last < len(word) and word[last] in string.ascii_letters:
+                last += 1
+            stretch = word[index:last]
+            bounded = (index == 0 or word[index - 1] + word[index] not in joins) and (
+                last == len(word) or word[last - 1] + word[last] not in joins)
+            shaped = stretch.islower() or stretch[0].isupper() and (len(stretch) == 1 or stretch[1:].islower())
+            if bounded and shaped and len(stretch) <= spec.FEWEST_LETTERS:
+                extra += merged((" " if index == 0 and start else "") + stretch) - 1
+            index = last
+    return extra
 
 
 @functools.cache
