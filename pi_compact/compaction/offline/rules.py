@@ -118,6 +118,12 @@ _CHANGES_WORDS = 3
 _CHANGES_CJK = 4
 """Fewer words (characters of Chinese or Japanese) after an approval change nothing ("yes, go", "yes SOLiD")."""
 _CHANGES_CHARS = 160
+_ADDED_WORDS = 4
+_CONDITION = re.compile(r"^(?:but|and(?: also)?|also|plus|except|without|with|only|keeping|mas|mais|pero|aber|und|e|y|et"
+                        r"|sem|sin|sans|ohne|com|con|avec|mit|ただし|でも|但是|不过|但|하지만|대신)(?!\w)", re.I)
+"""What opens a condition on a picked option ("but keep …", "and also …", "except …", "mas …", "ただし…")."""
+_ADDED_CJK = 6
+"""Fewer words (characters of Chinese or Japanese) after a pick's key add nothing to it ("2 for now", "B please")."""
 _REPLY_CHARS = 400
 """A longer reply is a request of its own, not an answer to the proposal."""
 _REFUSES = re.compile(r"^\W{0,3}(?:no\b|nope|not (?:quite|yet|now)|wrong|wait\b|stop\b|hold on|actually\b|revert|undo"
@@ -807,7 +813,21 @@ def _picked(answer: str, reply: str) -> str:
     key = next(group for group in pick.groups() if group).lower()
     key = _ORDINALS.get(key, key)
     text = _TABLE_CELLS.sub(": ", _RECOMMENDED.sub("", text)).strip(" |:")
-    return text if key == "last" else f"option {key.upper() if key.isalpha() else key}: {text}"
+    picked = text if key == "last" else f"option {key.upper() if key.isalpha() else key}: {text}"
+    added = _added_to_pick(reply.strip()[pick.end():])
+    return f"{picked} — the user added: “{added}”" if added else picked
+
+
+def _added_to_pick(rest: str) -> str:
+    """What a pick says past its key ("b, and also add an index on user_id", "option A but keep the TTL at 5
+    minutes", "B, mas mantenha a tabela antiga"): the user's condition on the option, opened by "but", "and also",
+    "except", … (:data:`_CONDITION`), part of what was settled; ``""`` for a courtesy, a few words, a remark or a
+    request of its own ("B please", "2 for now", "1 — this has happened twice now", "2, can you file the issue?")."""
+    said = " ".join(rest.split()).strip(" ,;:.!-–—")
+    if not _CONDITION.match(said) or said.endswith(("?", "？")):
+        return ""  # (a remark, a new request or a question after the pick is not a condition on the option)
+    enough = len(said.split()) >= _ADDED_WORDS or len(_CJK.findall(said)) >= _ADDED_CJK
+    return clip_words(said, _CHANGES_CHARS) if enough else ""
 
 
 def _offered_list(question: str, after: list[str]) -> str:

@@ -125,3 +125,29 @@ def test_a_participle_without_a_choice_is_no_decision(said: str) -> None:
     found = _settled([user("Add session storage."), assistant(said, call("c1", "bash", command="grep -rn x .")),
                       assistant("Done.")])
     assert said not in found, found
+
+
+_OPTIONS = "Two ways:\n\n1. Redis — fast, needs a server\n2. SQLite — one file, no server\n\nWhich do you prefer?"
+_LETTERED = "Options:\n\na) Redis — fast\nb) SQLite — one file\n\nWhich one?"
+
+
+@pytest.mark.parametrize(("offer", "reply", "added"), [
+    (_OPTIONS, "the second one, but keep the old table", "but keep the old table"),
+    (_LETTERED, "b, and also add an index on user_id", "and also add an index on user_id"),
+    (_LETTERED, "B, mas mantenha a tabela antiga", "mas mantenha a tabela antiga"),
+    ("Option A: Redis cache\nOption B: SQLite file\n\nWhich one?", "option A but keep the TTL at 5 minutes",
+     "but keep the TTL at 5 minutes"),
+])
+def test_a_pick_keeps_what_the_user_added_to_the_option(offer: str, reply: str, added: str) -> None:
+    found = _asked(offer, reply)
+    assert any(item.startswith("Agreed with the user: option") and f"the user added: “{added}”" in item
+               for item in found), found
+
+
+@pytest.mark.parametrize("reply", ["2", "b please", "2 for now", "Bでお願いします", "the second one",
+                                   "2, this has happened twice now just fyi"])
+def test_a_bare_pick_adds_nothing(reply: str) -> None:
+    offer = _LETTERED if reply[0] in "bB" else _OPTIONS
+    found = _asked(offer, reply)
+    assert any(item.startswith("Agreed with the user: option") for item in found), found
+    assert not any("the user added" in item for item in found), found
