@@ -15,7 +15,7 @@ from .text import clip_words, sentences
 
 _DECISION = re.compile(
     r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
-    r"|settled on|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
+    r"|settled on|opting for|agreed|I agree|the (?:fix|solution|approach|right approach|(?:cleanest|simplest) (?:fix|way)) (?:is|was"
     r"|would be) to|the \W{0,2}(?:correct|right|intended)\W{0,2} behaviou?r (?:is|would be|should be)"
     r"|I(?:'ve| have)? (?:went|gone) with"
     r"|we(?:'ll| will) use|I(?:'ll| will) use)\b|^[*_\s]{0,4}(?:decision|(?:chosen )?approach)(?:\*{0,2}\s{0,2}:|:\*{1,2})"
@@ -43,13 +43,18 @@ _CHOSEN_COURSE = re.compile(
     r"|move to)\b"
     r"|^\W{0,3}(?:(?:ok(?:ay)?|so|then|alright|right),?\s{1,3})?(?:(?:I'm|I am|we're|we are)\s{1,3}(?:going with"
     r"|sticking (?:to|with)|staying with|switching to|opting for|keeping(?!\s{1,3}(?:an eye|track|in mind|\w{2,20}ing\b)))"
-    r"|(?:I|we)(?:'ve| have)\s{1,3}(?:switched|moved|kept|chosen|settled on|opted for|gone back to))\b", re.I)
+    r"|(?:I|we)(?:'ve| have)\s{1,3}(?:switched|moved|kept|chosen|settled on|opted for|gone back to))\b"
+    r"|^\W{0,3}(?:using|switching to|sticking (?:to|with)|opting for|going with|keeping(?!\s{1,3}(?:an eye|track"
+    r"|in mind|\w{2,20}ing\b)))\s{1,3}(?!(?:(?:a|an|the)\s{1,3}(?:tool|command|grep|search)|it|this|that|them|these"
+    r"|those)\b)\S", re.I)
 _REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
 """The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
 stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
 passed over; without them ("I'll use grep to find the callers") it is a step, and the narration filter holds, as it
 does for going on ("I'll keep looking since the log is long"). The course may be under way or taken ("I'm keeping the
-old parser, since three callers rely on it", "I've switched the tests to the real database instead of mocks")."""
+old parser, since three callers rely on it", "I've switched the tests to the real database instead of mocks"), or said
+with the verb alone ("Using SQLite instead of Redis since the data is small", "Switching to pnpm because …"); not
+about "it" or "this" ("Keeping it is the whole point, because …" says why a thing matters, no way taken)."""
 _DECLINED_WAY = re.compile(
     r"^\W{0,3}not\s[^,.;:!?]{3,80},\s{0,2}(?:because|since|as)\s"
     r"|\b(?:we|I)\s{1,3}(?:won'?t|will not|shouldn'?t|should not|(?:decided|chose) against|ruled out|(?:'ll|will) avoid)"

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .alternatives import chosen_way
 from .clause import clause_cut
-from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, OFFER, ORDER, ORDER_ADVERB_CJK, ORDER_CLOSING, PROPOSE,
-                        spaced, unspaced)
+from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, INSTEAD, OFFER, ORDER, ORDER_ADVERB_CJK, ORDER_CLOSING,
+                        PROPOSE, spaced, unspaced)
 from .text import clip_words, sentences
 
 _LASTING = re.compile(
@@ -31,13 +32,15 @@ _LASTING = re.compile(
 """Words of a rule that outlives the request it came with (and "always"/"never" in Portuguese, Spanish, French,
 German and Korean)."""
 ORDER_ABROAD = re.compile(
-    r"^\W{0,3}(?:(?:e|y|et|und|mas|pero|aber|mais|por favor|s'il te plaît|bitte),?\s{1,3})?"
+    r"^\W{0,3}(?:(?:e|y|et|und|mas|pero|aber|mais|por favor|s'il te plaît|bitte),?\s{1,3}"
+    r"|(?:não|nao|no|non|nein)\s{0,2}[,.!]\s{1,3})?"
     rf"{spaced(ORDER, english=False)}|^\W{{0,3}}{unspaced(ORDER)}"
     rf"|^(?=[^。！？\n]{{0,200}}?(?:{unspaced(ORDER_CLOSING)}|{unspaced(ORDER_ADVERB_CJK)}[^。！？\n]{{0,80}}?"
     rf"{unspaced(IMPERATIVE_CJK)}))", re.I)
 """A rule opened by "always", "never", "don't" or "make sure" in Portuguese, Spanish, French, German or Korean
 ("Sempre use SwiftData", "No toques el esquema", "Ne modifie pas les migrations", "Assure-toi de…"): as the
-sentence's first words only, where they order (further in, "o app sempre mostra…" describes); in Japanese and Korean
+sentence's first words only (after a "no," that turns down what the agent did: "não, não use Redis"), where they
+order (further in, "o app sempre mostra…" describes); in Japanese and Korean
 also a prohibition closing the sentence ("…プッシュしないでください", "…푸시하지 마세요") or "always" in a clause that
 orders ("コミット前に必ずテストを実行してください") (:mod:`.languages`)."""
 _ONCE = r"\s{1,3}(?:of|in|on|about|somewhere|here|there)\b"
@@ -115,6 +118,12 @@ _CHANGES_WORDS = 3
 _CHANGES_CJK = 4
 """Fewer words (characters of Chinese or Japanese) after an approval change nothing ("yes, go", "yes SOLiD")."""
 _CHANGES_CHARS = 160
+_ADDED_WORDS = 4
+_CONDITION = re.compile(r"^(?:but|and(?: also)?|also|plus|except|without|with|only|keeping|mas|mais|pero|aber|und|e|y|et"
+                        r"|sem|sin|sans|ohne|com|con|avec|mit|ただし|でも|但是|不过|但|하지만|대신)(?!\w)", re.I)
+"""What opens a condition on a picked option ("but keep …", "and also …", "except …", "mas …", "ただし…")."""
+_ADDED_CJK = 6
+"""Fewer words (characters of Chinese or Japanese) after a pick's key add nothing to it ("2 for now", "B please")."""
 _REPLY_CHARS = 400
 """A longer reply is a request of its own, not an answer to the proposal."""
 _REFUSES = re.compile(r"^\W{0,3}(?:no\b|nope|not (?:quite|yet|now)|wrong|wait\b|stop\b|hold on|actually\b|revert|undo"
@@ -133,12 +142,20 @@ Chinese: the question's form)."""
 _POINTS_BACK = re.compile(r"\b(?:that|this|it|these|those|them)\W*$", re.I)
 _CHOICE = re.compile(
     r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with)|we(?:'ll| will) (?:use|go with)"
-    r"|go with|stick with)\b",
+    r"|go with|stick with)\b|\binstead\W{0,3}$"
+    r"|(?:,\s{0,2}not|\bprefer\b[^.,;!?\n]{1,60}?\bover)\s{1,3}(?!(?:yet|now|just|only|sure|all|there|here|it|this|that"
+    r"|them|really|needed|working)\b)[`'\"]?[\w.-]{2,40}[`'\"]?(?:\s{1,3}(?:here|too|please|for now|anymore))?\W{0,3}$"
+    rf"|{spaced(INSTEAD, english=False)}|{unspaced(INSTEAD)}",
     re.I,
 )
-"""A user's sentence that picks one way over another."""
-_CHOOSER = re.compile(r"^\W{0,3}(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would)?|use|go|stick|keep|please|switch)\b"
-                      r"|\b(?:i'?d go with|let'?s go with|we'?ll (?:use|go with))\b", re.I)
+"""A user's sentence that picks one way over another: "use SQLite instead of JSON", "switch to SQLite instead",
+"use pnpm, not npm", "prefer composition over inheritance", and
+the way passed over in other languages ("usa SQLite en lugar de Redis", "Redisじゃなくて、SQLiteを使って")."""
+_CHOOSER = re.compile(r"^\W{0,3}(?:(?:no|nah|nope)\b[\s,.!;:—–-]{1,4})?"
+                      r"(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would)?|use|go|stick|keep|please|switch|move|change"
+                      r"|prefer|write|run|call|put|make)\b"
+                      r"|\b(?:i'?d go with|let'?s go with|we'?ll (?:use|go with))\b"
+                      rf"|{spaced(INSTEAD, english=False)}|{unspaced(INSTEAD)}", re.I)
 """The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
 than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
@@ -574,14 +591,14 @@ def accepted_proposal(answer: str, reply: str) -> str:
     (:func:`answered_questions`). A proposal asked as a question says what it would do ("Shall I keep the
     cache in memory?" → "keep the cache in memory"); one that only points back ("Want me to go ahead?") is the
     recommendation before it; a question between alternatives ("fix it here, or open an issue?") that a bare "yes"
-    answers decides nothing."""
+    answers decides nothing, one that names a way does (:func:`.alternatives.chosen_way`)."""
     picked = answered_questions(answer, reply) or _picked(answer, reply) or _described(answer, reply) \
         or _named(answer, reply)
     if picked:
         return picked
     changes = _approving(reply)
     if changes is None:
-        return ""
+        return chosen_way(answer, reply)  # "Redis or SQLite?" — "SQLite": no yes, the way named
     if _asks_to_choose(answer) and not re.search(r"\w", _past_approval(reply) or ""):
         return _picked(answer, "go for recommended")  # "Go for it" to "A or B — which one?": the recommended one
     agreed = _proposal(answer, reply)
@@ -603,15 +620,21 @@ def answered_proposal(answer: str, reply: str) -> str:
     return f"{plan} — the user: “{clip_words(said, _CHANGES_CHARS)}”" if plan else ""
 
 
+_GENERIC_TITLE = re.compile(r"\b(?:the|an?|(?:implementation|proposed|final|revised|updated|my|our|action|work)"
+                            r"|plan|design|approach|overview|summary)\b|[^\w\s]", re.I)
+"""Words of a plan's title that name no part of it ("# Implementation Plan", "# Plan"): such a title says nothing of
+what was approved, the plan's first items do."""
+
+
 def plan_in_brief(plan: str) -> str:
     """A plan the user approved through the agent's plan tool, in brief: its title (the plan itself is kept in a
-    file the next agent can read), else its first list items."""
+    file the next agent can read) when it names something, else its first list items."""
     lines = [line.strip() for line in plan[:20_000].splitlines()]
     title = next((line.lstrip("#").strip() for line in lines if line.startswith("#")), "")
-    if title:
+    if len(_GENERIC_TITLE.sub("", title).split()) >= 2:
         return clip_words(title, _BRIEF_CHARS)
     items = [line[m.end():].replace("**", "").strip() for line in lines for m in [_MARKERS.match(line)] if m]
-    return clip_words("; ".join(items[:_LISTED]), _BRIEF_CHARS)
+    return clip_words("; ".join(items[:_LISTED]) or title, _BRIEF_CHARS)
 
 
 def _past_approval(reply: str) -> str | None:
@@ -790,7 +813,21 @@ def _picked(answer: str, reply: str) -> str:
     key = next(group for group in pick.groups() if group).lower()
     key = _ORDINALS.get(key, key)
     text = _TABLE_CELLS.sub(": ", _RECOMMENDED.sub("", text)).strip(" |:")
-    return text if key == "last" else f"option {key.upper() if key.isalpha() else key}: {text}"
+    picked = text if key == "last" else f"option {key.upper() if key.isalpha() else key}: {text}"
+    added = _added_to_pick(reply.strip()[pick.end():])
+    return f"{picked} — the user added: “{added}”" if added else picked
+
+
+def _added_to_pick(rest: str) -> str:
+    """What a pick says past its key ("b, and also add an index on user_id", "option A but keep the TTL at 5
+    minutes", "B, mas mantenha a tabela antiga"): the user's condition on the option, opened by "but", "and also",
+    "except", … (:data:`_CONDITION`), part of what was settled; ``""`` for a courtesy, a few words, a remark or a
+    request of its own ("B please", "2 for now", "1 — this has happened twice now", "2, can you file the issue?")."""
+    said = " ".join(rest.split()).strip(" ,;:.!-–—")
+    if not _CONDITION.match(said) or said.endswith(("?", "？")):
+        return ""  # (a remark, a new request or a question after the pick is not a condition on the option)
+    enough = len(said.split()) >= _ADDED_WORDS or len(_CJK.findall(said)) >= _ADDED_CJK
+    return clip_words(said, _CHANGES_CHARS) if enough else ""
 
 
 def _offered_list(question: str, after: list[str]) -> str:

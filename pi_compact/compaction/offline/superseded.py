@@ -72,6 +72,14 @@ def _core(item: str) -> str:
     return _PREFIX.sub("", item, count=1).split(" — the user", 1)[0].strip()
 
 
+def _passed_over(item: str) -> set[str]:
+    """What a choice between ways passed over ("Redis or SQLite? — the user: “Redis”"): the question's words the
+    user's pick does not hold. A later "switch to SQLite instead" names one of them: it takes the way passed over,
+    which reverses the pick though the two share one word only."""
+    asked, quoted, picked = _core(item), " — the user: “" in item, item.split(" — the user: “", 1)[-1]
+    return _stems(asked) - _stems(picked) if quoted and re.search(r"\bor\b", asked) else set()
+
+
 def _declined_said(text: str) -> str:
     """What the user said in a failed result: on declining the call, in any harness's form
     (:func:`.outcome.refusal_words`); else after a "Reason:" a hook or a gate gave."""
@@ -136,15 +144,17 @@ class _Said:
         """The first later word of the user's that reverses ``item`` (said at ``at``): ``(index, the sentences)``.
         The user declining the call the decision led to, saying why in words that turn it down and name a thing of
         it, reverses it; a later word of the user's reverses it when it says a reversal (:data:`_REVERSAL`) about
-        what it names (:data:`_SHARED` words in common)."""
+        what it names (:data:`_SHARED` words in common), or names a way a pick between ways passed over
+        (:func:`_passed_over`)."""
         wanted = _stems(_core(item))
         after = bisect_right(self.user_at, at)
         if after < len(self.users):
             index, text, kind = self.users[after]
             if kind == "declined" and _ANY_REVERSAL.search(text) and wanted & _stems(text):
                 return index, text
+        passed = _passed_over(item)
         return next(((index, window) for index, window, stems in self.reversals
-                     if index > at and len(wanted & stems) >= _SHARED), None)
+                     if index > at and (len(wanted & stems) >= _SHARED or passed & stems)), None)
 
 
 _MOST_ITEMS = 40
