@@ -25,7 +25,8 @@ from typing import Any
 
 from ...accessors import content_text
 from .explained import settled_by_words
-from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, is_shell_tool
+from .diagnostics import telling_line
+from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, failed_test, is_shell_tool
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
@@ -101,8 +102,12 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     changed: set[str] = set()
     others: set[tuple[str, str]] = set()
     fixed = [False] * len(attempts)
+    checked = False  # a check (tests, build, lint, types) passed later
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
+        if attempt.failed and not attempt.aborted and is_subagent(attempt.tool):
+            fixed[position] = checked or (attempt.tool, attempt.target) in others
+            continue
         if attempt.failed and not attempt.aborted:
             if is_shell_tool(attempt.tool):
                 first = command_key(attempt.target)
@@ -124,6 +129,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 commands.add(second)
                 heads.add(tuple(_TOKEN.findall(second)[:3]))
             if not attempt.failed:  # (a stopped command may have changed nothing)
+                checked = checked or bool(set(job.kind for job in jobs_of(attempt.target)) & _CHECKS)
                 effects = shell_effects(attempt.target)
                 changed.update(names.name(path) for path in (*effects.writes, *effects.deletes))
                 ran.update(program.lower() for program in effects.programs)
@@ -391,24 +397,128 @@ def work_failure(attempt: Attempt) -> bool:
 def action_label(attempt: Attempt, names: PathNames) -> str:
     if is_shell_tool(attempt.tool):
         return f"`{clip_words(command_key(attempt.target), 120)}`"
-    target = attempt.target if "://" in attempt.target else names.name(attempt.target) if attempt.target else ""
+    target = _short_address(attempt.target) if "://" in attempt.target else \
+        names.name(attempt.target) if attempt.target else ""
     return f"{attempt.tool} `{target}`" if target else attempt.tool  # a web address whole, not as a path
 
 
+_ADDRESS_CHARS = 60
+
+
+def _short_address(address: str) -> str:
+    """A long web address as its host and its last part (``docs.example.com/…/datum.md``): what tells the page; the
+    whole would fill the line that lists it."""
+    if len(address) <= _ADDRESS_CHARS:
+        return address
+    rest = address.split("://", 1)[1].split("?", 1)[0].split("#", 1)[0].rstrip("/")
+    host, _, path = rest.partition("/")
+    last = path.rsplit("/", 1)[-1]
+    if last and last != path:
+        return f"{host}/…/{last}"
+    return rest[:_ADDRESS_CHARS] + "…" if len(rest) > _ADDRESS_CHARS else rest
+
+
 def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
-    """The attempts, a successful command whose output went through a filter (``| grep``, ``| tail``) and shows an
-    error and no pass given that error line, and failed unless it only inspects files: the filter's exit status hid
-    the check's failure."""
+    """The attempts, a successful command whose output went through a filter (``| grep``, ``| tail``) or whose
+    status a last step masks (``|| true``, ``; echo "exit $?"``) and shows an error and no pass given that error
+    line, and failed unless it only inspects files: the filter's exit status hid the check's failure. So is a check
+    (tests, a build, a linter, a type check) that reported success while its output names a failing test or counts
+    failures (``3 failed, 10 passed``): a harness that does not flag exit codes, or a runner that exits 0."""
     found = []
     for attempt in attempts:
-        if not attempt.failed and is_shell_tool(attempt.tool) and _filtered(attempt.target) \
+        if not attempt.failed and not attempt.aborted and not attempt.passed and is_shell_tool(attempt.tool) \
                 and 0 <= attempt.index < len(messages):
-            lines = error_lines(content_text(messages[attempt.index].get("content"))[-20_000:], 1)
-            if lines and not attempt.passed:  # a check (not a lookup) whose output shows errors failed
-                looked = attempt.lookup or prints_only(attempt.target)  # (`git fsck | grep error` found them)
-                attempt = replace(attempt, error=lines[0], failed=not looked)
+            text = content_text(messages[attempt.index].get("content"))[-20_000:]
+            hidden = masked(attempt.target)
+            # (`docker rm -f web || true` ignores an error it expects: only a check's hidden failure counts)
+            hidden = hidden if hidden and (_CHECKS & {job.kind for job in jobs_of(hidden)} or failed_test(text)
+                                           or failure_count(text)) else ""
+            if _filtered(attempt.target) or hidden:
+                lines = error_lines(text, 1)
+                if lines:  # a check (not a lookup) whose output shows errors failed
+                    looked = attempt.lookup or prints_only(attempt.target) or bool(  # (`git fsck | grep error`)
+                        hidden and (prints_only(hidden) or shell_effects(hidden).inspects_only))
+                    error = failed_test(text) or telling_line(text) or lines[0]
+                    attempt = replace(attempt, error=error, failed=not looked)
+            elif (job := job_of(attempt.target)) is not None and job.kind in _CHECKS and not attempt.lookup:
+                said = failed_test(text) or failure_count(text)
+                if said:
+                    attempt = replace(attempt, error=telling_line(text) or said, failed=True)
+        elif not attempt.failed and not attempt.aborted and is_subagent(attempt.tool) \
+                and 0 <= attempt.index < len(messages):
+            said = reported_failure(content_text(messages[attempt.index].get("content"))[:20_000])
+            attempt = replace(attempt, error=said, failed=True) if said else attempt
         found.append(attempt)
     return tuple(found)
+
+
+_SUBAGENT = re.compile(r"^(?:task|agent|sub_?agent|spawn_?agent|dispatch_?agent|delegate(?:_?task)?|run_?agent)$",
+                       re.I)
+"""A tool that hands work to a sub-agent (:mod:`.reports`): its result is the sub-agent's report."""
+_REPORTED_COUNT = re.compile(r"\b[1-9]\d{0,4} (?:\w{1,20} )?(?:tests?|specs?|checks?|suites?) "
+                             r"(?:are |were |still |now )?(?:fail(?:s|ed|ing)?|broken)\b", re.I)
+"""A sub-agent's count of checks that fail, in prose (``2 tests fail``, ``3 unit tests are failing``)."""
+_NOT_NOW = re.compile(r"\b(?:fixed|resolved|now pass|all pass|pre-?existing|were failing|used to)\b", re.I)
+"""Words that put the failure a line counts in the past or outside the work (``fixed the 2 failing tests``)."""
+
+
+def is_subagent(tool: str) -> bool:
+    """True for a tool that runs a sub-agent (Claude Code's ``Task``, codex's ``spawn_agent``)."""
+    return bool(_SUBAGENT.match(tool))
+
+
+def reported_failure(report: str) -> str:
+    """The failure a sub-agent's report says it met, in its words: a failing test it names (``FAILED a.py::x``,
+    ``--- FAIL: TestX``), a located compiler diagnostic, else its count of failing tests (``2 tests fail: …``);
+    ``""`` when it reports none, or only ones it fixed or found there before."""
+    for line in report.splitlines()[:400]:
+        if _REPORTED_COUNT.search(line) and not _NOT_NOW.search(line):
+            detail = _named_failure(report)
+            return clip_words(f"{line.strip(' -*#')} {detail}".strip() if detail else line.strip(" -*#"), 300)
+    said = _named_failure(report)
+    return said if said and not _NOT_NOW.search(report[:2000]) else ""
+
+
+def _named_failure(report: str) -> str:
+    """A failing test the report names, else a compiler's located error it quotes (``a.ts(3,7): error TS2345``;
+    not a review's ``cache.py:45: no bounds check``, a finding, not a failure)."""
+    found = failed_test(report)
+    if found:
+        return found
+    located = telling_line(report)
+    return located if _SAYS_ERROR.search(located) else ""
+
+
+_SAYS_ERROR = re.compile(r"\berror\b", re.I)
+
+
+_MASKS = ("true", ":", "exit 0", "echo", "printf")
+"""A last step after ``||`` or ``;`` that exits 0 whatever the command before it did (``pytest || true``, ``go vet
+./...; echo "exit: $?"``): the command's own status is lost, its output is the only verdict."""
+
+
+def masked(command: str) -> str:
+    """The command before the last step of ``command`` when that step (after ``||`` or ``;``) hides its status
+    (``|| true``, ``|| :``, ``; exit 0``, ``; echo done``; not ``&& echo ok``, which runs only when the command
+    passed), else ``""``."""
+    line = without_cd(command)[0]
+    cut = max(line.rfind("||"), line.rfind(";"))
+    if cut < 0 or "&&" in line[cut:]:
+        return ""
+    tail, head = line[cut:].lstrip("|;").strip(), line[:cut].strip()
+    return head if any(tail == mask or tail.startswith(mask + " ") for mask in _MASKS) else ""
+
+
+_COUNT_LINES = 40
+_FAILURE_COUNT = re.compile(r"(?<![\w.-])[1-9]\d{0,5} (?:failed|failing|failures?|errors?)\b", re.I)
+"""A runner's count of failures (``3 failed, 10 passed``, ``Found 2 errors``, ``4 failing``); never ``0 failed``."""
+
+
+def failure_count(text: str) -> str:
+    """The last line of ``text``'s last :data:`_COUNT_LINES` lines that counts failures, trimmed, or ``""``."""
+    lines = text[-6_000:].splitlines()[-_COUNT_LINES:]
+    said = [line.strip(" =\t") for line in lines if _FAILURE_COUNT.search(line)]
+    return clip_words(said[-1], 200) if said else ""
 
 
 def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
@@ -420,5 +530,5 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "misused_program", "without_cd", "open_and_resolved", "turned_back",
+__all__ = ["action_label", "command_key", "masked", "misused_program", "without_cd", "open_and_resolved", "turned_back",
            "with_filtered_errors", "with_stops", "work_failure"]

@@ -191,12 +191,14 @@ _ERROR = re.compile(
     r"|\b(?:error|Error)(?:\[\w+\])?:|\berror (?:TS|CS)\d+"
     r"|\bERROR\b|\bFAILED\b|^FAIL\b|\bfatal:|\bfatal error\b|\bpanic:|\bpanicked at\b|\bException\b"
     r"|\bSegmentation fault\b|\bcommand not found\b|No such file or directory"
-    r"|Permission denied|is not recognized as (?:an internal or external command|the name of a cmdlet)",
+    r"|Permission denied|is not recognized as (?:an internal or external command|the name of a cmdlet)"
+    r"|^npm (?:ERR!|error) ",
     re.M,
 )
-"""A line that says an error; cmd.exe and PowerShell say a program is missing in words of their own."""
+"""A line that says an error; cmd.exe and PowerShell say a program is missing in words of their own, npm opens each
+line of its error with ``npm ERR!`` (``npm error`` since npm 10)."""
 _ERROR_HINT = re.compile(r"rror|ERROR|FAIL|atal|anic|xception|Traceback|No such file|not found|denied|Segmentation"
-                         r"|not recognized")
+                         r"|not recognized|ERR!")
 _EXIT = re.compile(r"(?:exited with code|exit code:?|exit status:?)\s*(-?\d+)", re.I)
 
 
