@@ -163,6 +163,9 @@ class _DoneLater:
     def __init__(self) -> None:
         self.jobs = JobIndex()
         self.tails: set[tuple[str, ...]] = set()
+        self.renamed: set[tuple[str, ...]] = set()
+        """Each successful simple command's words with one of them left blank (:data:`_BLANK`): a failure that named
+        something missing is settled by the same command run on another name."""
         self.forms: tuple[set[tuple[str, frozenset[str]]], ...] = (set(), set())
         """Of runs for real and of any runs (a dry run answers for a failed dry run only): each run's program and
         arguments, its options left out."""
@@ -172,6 +175,8 @@ class _DoneLater:
             self.jobs.add(job, _place(attempt))
         background = bool(_BACKGROUND.search(attempt.target[:4000]))  # (started, not finished: it proves nothing)
         for words in command_words(without_cd(attempt.target)[0]):
+            if len(words) <= _RENAME_WORDS:
+                self.renamed.update(_blanked(words, at) for at in range(1, len(words)))
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
             for kind in () if background else (0, 1) if _TRIAL_OPTIONS.isdisjoint(words) else (1,):
                 if (form := form_key(words)) is not None:
@@ -193,11 +198,24 @@ class _DoneLater:
         # the same arguments: one more narrows the run (`./test.sh` is not answered by `./test.sh tests/a.py`)
         return form is not None and (form[0], form[2]) in self.forms[kind]
 
+    def ran_on_another_name(self, attempt: Attempt) -> bool:
+        """The failure says a thing the command named does not exist (:func:`missing_name`: ``No such container:
+        web-1``) and the same command ran since, and succeeded, with another word in that place (``web``)."""
+        name = missing_name(attempt.error)
+        if not name:
+            return False
+        for words in command_words(without_cd(attempt.target)[0]):
+            if len(words) <= _RENAME_WORDS and name in words[1:]:
+                return _blanked(words, words.index(name, 1)) in self.renamed
+        return False
+
     def settles(self, attempt: Attempt) -> bool:
         """A failed check settled by a later passing check of the same kind that covered what it named (``bun run
         typecheck`` → ``tsc --noEmit``), or a program the shell could not find whose job a later command did
         (``mgrep`` → ``grep -rn``, the Grep tool) or that a later command ran the same arguments with
         (``python x.py`` → ``python3 x.py``)."""
+        if self.ran_on_another_name(attempt):
+            return True
         job, place = job_of(attempt.target), _place(attempt)
         if missing_program(attempt.error, attempt.target) is not None:
             words = (command_words(without_cd(attempt.target)[0]) or [[]])[0]
@@ -209,6 +227,27 @@ class _DoneLater:
         if len(jobs_of(attempt.target)) != 1:
             return False  # (which check of `npm run build && npm test` failed is not known)
         return job is not None and job.kind in _CHECKS and self.jobs.covers(job, attempt.error, place)
+
+
+_RENAME_WORDS = 40
+_BLANK = "\0"
+_MISSING_NAME = re.compile(
+    r"\bno such (?:container|image|object|volume|network|service|host|pod|deployment|namespace|table|column|database"
+    r"|bucket|key|remote|branch|ref|file or directory)\W{0,3}\s{0,2}[\"'`]?([^\s\"'`:]{1,200})"
+    r"|\bpathspec [\"'`]([^\"'`\n]{1,200})[\"'`] did not match"
+    r"|[\"'`]([^\s\"'`]{1,200})[\"'`]:? (?:not found|does not exist|is not found|was not found|no such file)", re.I)
+"""Words of an error that name what the command asked for and is not there: ``No such container: web-1``,
+``pathspec 'x.erb' did not match``, ``'prod' not found``."""
+
+
+def missing_name(error: str) -> str:
+    """The name :data:`_MISSING_NAME` finds in the first lines of ``error``, or ``""``."""
+    found = _MISSING_NAME.search(error[:2000])
+    return next((group for group in found.groups() if group), "") if found else ""
+
+
+def _blanked(words: list[str], at: int) -> tuple[str, ...]:
+    return (*words[:at], _BLANK, *words[at + 1:])
 
 
 def _place(attempt: Attempt) -> str | None:
