@@ -76,7 +76,9 @@ _BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]
                      r"(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
                      r"|push\s{1,4}(?:-u\s{1,4}|--set-upstream\s{1,4})?[\w.-]{1,100})\s{1,4}([\w./-]{1,200})")
 """A command that names the branch the work is on: created, switched to, renamed, pushed."""
-_PULL_REQUEST = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:pull|merge_requests)/\d{1,7}")
+_OPENED = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:-/)?(pull|merge_requests|issues)/(\d{1,7})")
+"""The address of a pull request, merge request or issue a ``gh``/``glab`` command created, with its kind and number."""
+_KIND_NAMES = {"pull": "PR #", "merge_requests": "MR !", "issues": "issue #"}
 _NEW_KEYS = ("newText", "new_string", "new_str", "content", "file_text")
 _OLD_KEYS = ("oldText", "old_string", "old_str")
 _CODE_CHARS = 20_000
@@ -538,7 +540,8 @@ def _id(value: Any) -> str:
 
 
 def _git_line(listed: list[dict]) -> str:
-    """The branch the region's successful git commands left the work on, and the pull requests they opened."""
+    """The branch the region's successful git commands left the work on, and the pull requests and issues they
+    opened, each by its number (how the user and the agent name it later: "PR #22") and address."""
     failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and m.get("isError")}
     outputs = {_id(m.get("toolCallId")): content_text(m.get("content"))[:4000] for m in listed
                if m.get("role") == "toolResult" and not m.get("isError")}
@@ -551,9 +554,10 @@ def _git_line(listed: list[dict]) -> str:
             command = (shell_command(block.get("name"), block.get("arguments")) or "")[:2000]
             named = [m.group(1) for m in _BRANCH.finditer(command) if m.group(1) not in ("HEAD", "--force", "-f")]
             branch = named[-1] if named else branch
-            if "pr create" in command or "mr create" in command:
-                requests.update(dict.fromkeys(_PULL_REQUEST.findall(outputs.get(_id(block.get("id")), ""))))
-    parts = ([f"on branch `{branch}`"] if branch else []) + [f"opened {url}" for url in requests]
+            if any(verb in command for verb in ("pr create", "mr create", "issue create")):
+                for found in _OPENED.finditer(outputs.get(_id(block.get("id")), "")):
+                    requests[found.group(0)] = f"{_KIND_NAMES[found.group(1)]}{found.group(2)}"
+    parts = ([f"on branch `{branch}`"] if branch else []) + [f"opened {name} ({url})" for url, name in requests.items()]
     return f"{GIT_LABEL} {'; '.join(parts)}" if parts else ""
 
 

@@ -189,13 +189,17 @@ def test_the_branch_the_work_is_on_is_named(commands: list, branch: str) -> None
     assert f"{GIT_LABEL} on branch `{branch}`" in summarize(messages, metadata={"cwd": CWD})
 
 
-@pytest.mark.parametrize("host", ["https://github.com/acme/tool/pull/46", "https://gitlab.example.org/acme/tool/merge_requests/7"])
-def test_a_pull_request_the_region_opened_is_named(host: str) -> None:
+@pytest.mark.parametrize("command, host, name", [
+    ("gh pr create --title 'Faster importer'", "https://github.com/acme/tool/pull/46", "PR #46"),
+    ("glab mr create --fill", "https://gitlab.example.org/acme/tool/-/merge_requests/7", "MR !7"),
+    ("gh issue create --title 'Heartbeat clean-up' --body 'x'", "https://github.com/acme/tool/issues/21", "issue #21"),
+    ("glab issue create --title 'Heartbeat'", "https://gitlab.example.org/acme/tool/-/issues/3", "issue #3"),
+])
+def test_a_pull_request_or_issue_the_region_opened_is_named(command: str, host: str, name: str) -> None:
     messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
-    command = "gh pr create --title 'Faster importer'" if "github" in host else "glab mr create --fill"
     messages += [assistant(call("p", "bash", command=command)), result("p", "bash", f"Creating...\n{host}\n"),
                  assistant("Opened it.")]
-    assert f"opened {host}" in summarize(messages, metadata={"cwd": CWD})
+    assert f"opened {name} ({host})" in summarize(messages, metadata={"cwd": CWD})
 
 
 def test_a_failed_branch_command_names_no_branch() -> None:
