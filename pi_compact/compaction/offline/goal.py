@@ -464,6 +464,10 @@ def task_goal(request: str, limit: int = 400) -> str:
         title = _TITLE.search(words[plan.end():])
         first = _title_text(title.group(1)) if title else next(iter(sentences(words[plan.end():])), "")
         return _clip(f"Implement the plan “{first.strip('*_ ')}”", limit) if first else ""
+    heading = _TASK_HEADING.search(words[:_HEADING_CHARS])
+    named = _task_under(words, heading) if heading else ""
+    if named:
+        return _clip(named, limit)
     found = sentences(words)
     if not found:
         return ""
@@ -487,6 +491,19 @@ def task_goal(request: str, limit: int = 400) -> str:
         ask = next((s for s in found[opening:_OPENING_SENTENCES + 1] if _IMPERATIVE.match(s)), "")
         chosen += [ask] if ask and len(" ".join(chosen)) + len(ask) < limit else []
     return _clip(" ".join(chosen), limit)
+
+
+_TASK_HEADING = re.compile(r"^#{1,4}[ \t]{1,3}\**(?:your |the |main |current )?(?:task|goal|objective|assignment"
+                           r"|mission)\**[ \t]{0,3}(?::[ \t]{0,3}([^\n]{1,300}))?$", re.I | re.M)
+"""A brief's heading that names the task (``## YOUR TASK: Create the customize package``, ``# Goal``): the work asked
+for, over the preamble, rules and context the brief opens with."""
+_HEADING_CHARS = 20_000
+
+
+def _task_under(words: str, heading: re.Match) -> str:
+    """The task a :data:`_TASK_HEADING` names: its own words after the colon, else the first sentence under it."""
+    own = (heading.group(1) or "").strip(" *_`")
+    return own or next(iter(sentences(words[heading.end():heading.end() + 4000])), "").strip()
 
 
 _INTENT = re.compile(r"\b(?:i want|i'd like|i would like|we need|we still need|need to|please|let'?s|can you|"
