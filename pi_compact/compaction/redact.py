@@ -39,6 +39,11 @@ _PREFIXED = re.compile(
     r"|sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,}+|dp\.(?:st|pt|sa|ct)\.[A-Za-z0-9_\-]{40,}+"  # Square, Doppler
     r"|[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])"  # Telegram bots
     r"|dckr_pat_[A-Za-z0-9_\-]{20,}+"  # Docker Hub
+    # Any other vendor's: a short lower-case prefix ("sbp_", "pat_live_") and a long random body, either hex
+    # longer than a digest's 32, or letters beyond hex mixed with digits. Ids are shorter (Stripe's cus_… 14,
+    # msg_… 24, typeids 26); snake_case names break the body with underscores.
+    r"|[a-z]{2,8}+(?:_[a-z]{2,6}+)?_(?:[0-9a-f]{40,}+(?![A-Za-z0-9_\-])"
+    r"|(?=[A-Za-z]{0,63}[0-9])(?=[0-9a-f]{0,63}[g-zA-Z])[A-Za-z0-9]{32,}+(?![A-Za-z0-9_\-]))"
     r")"
 )
 """Tokens whose own prefix says what they are: redacted wherever they stand."""

@@ -127,6 +127,26 @@ def pairs(rng: random.Random) -> list[Case]:
     return out
 
 
+def vendor_tokens(rng: random.Random) -> list[Case]:
+    """A token whose prefix names a vendor the redactor does not list (``sbp_``, ``pat_live_``): a long random
+    body, hex or letters and digits, pasted alone on a line, in prose, or assigned to a name that says nothing."""
+    out = []
+    for _ in range(6):
+        prefix = "".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 6)))
+        if rng.random() < 0.3:
+            prefix += "_" + rng.choice(["live", "test", "pat", "prod", "api"])
+        if rng.random() < 0.5:
+            body = rng.randbytes(rng.randint(20, 32)).hex()
+        else:
+            body = "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(rng.randint(32, 60)))
+            body = body[:5] + rng.choice(string.digits) + rng.choice("GHQXZ") + body[7:]
+        token = f"{prefix}_{body}"
+        text = rng.choice(["here it is:\n{t}\n", "I rotated it, the new one is {t} — try again", "CONFIG_VALUE={t}",
+                           '{{"value": "{t}"}}', "curl -H 'X-Thing: {t}' https://api.example.com"]).format(t=token)
+        out.append(Case("vendor-token", text, body))
+    return out
+
+
 # -- look-alikes ----------------------------------------------------------------------------------------------
 
 
@@ -155,10 +175,25 @@ def code(rng: random.Random) -> list[Case]:
     return [Case("code", line) for line in lines]
 
 
+def identifiers(rng: random.Random) -> list[Case]:
+    """Prefixed ids and names that are not credentials: API object ids, typeids, a named digest, snake_case."""
+    base32 = "0123456789abcdefghjkmnpqrstvwxyz"
+    lines = [
+        "cus_" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(14)),
+        "msg_01" + "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(22)),
+        "user_01" + "".join(rng.choice(base32) for _ in range(24)),
+        "etag_" + rng.randbytes(16).hex(),
+        "test_" + "_".join(rng.choice(["user", "can", "log", "in", "with", "valid", "credentials", "again"])
+                           for _ in range(8)),
+        "sha256:" + rng.randbytes(32).hex(),
+    ]
+    return [Case("identifiers", f"{rng.choice(['id ', 'see ', ''])}{line}") for line in lines]
+
+
 SECRET_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {
-    "armor": armor, "config": config, "flags": flags, "pairs": pairs,
+    "armor": armor, "config": config, "flags": flags, "pairs": pairs, "vendor": vendor_tokens,
 }
-LOOKALIKE_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {"code": code}
+LOOKALIKE_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {"code": code, "identifiers": identifiers}
 
 
 def cases(split: str) -> tuple[list[Case], list[Case]]:
