@@ -11,6 +11,7 @@ import re
 
 from .languages import (BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, TENTATIVE, any_language, spaced, unspaced,
                         wide_length)
+from .design import listed_designs, opens_steps, states_design
 from .text import clip_words, sentences
 
 _DECISION = re.compile(
@@ -77,6 +78,10 @@ past, the sentence's own opening tells whether it narrates."""
 TENTATIVE_WORDS = re.compile(rf"{any_language(TENTATIVE)}|\b(?:I|we)\s{{1,3}}(?:could|might)\b", re.I)
 """The agent thinking aloud (:data:`.languages.TENTATIVE`: "maybe", "I think", "I'm arguing that", "talvez",
 "かもしれません"), or weighing a way it could take: a guess or an argument, no choice settled."""
+_MID_THOUGHT = re.compile(r"^\W{0,3}(?:but|and|or|yet|which|though|although|plus)\b", re.I)
+"""A sentence opening on a conjunction goes on from the one before it ("But the fix is to do that in x.go too"): cut
+from what it answers, it reads as a fragment, not as the choice; unless it says the agent's course with its reason
+("But I'll keep the parser in x.go, since …")."""
 
 
 def table_row(text: str) -> bool:
@@ -95,15 +100,16 @@ def decisions_in(text: str) -> list[str]:
             bool(_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)) or _DECIDED_ABROAD.search(sentence))
         opening = _INTERJECTION.sub("", sentence, count=1)  # "Actually, I'll keep …" opens on "I'll keep"
         course = bool((_CHOSEN_COURSE.match(opening) and _REASONED.search(sentence))  # a move said with its reason
-                      or (abroad and _COURSE_ABROAD.search(sentence)))
+                      or (abroad and _COURSE_ABROAD.search(sentence)) or states_design(opening))
         chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or abroad
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
         if (_SHORTEST <= wide_length(sentence) and len(sentence) <= 400 and chosen
                 and (course or not NARRATION.match(opening))
                 and not TENTATIVE_WORDS.search(sentence)
+                and (course or not _MID_THOUGHT.match(sentence)) and not opens_steps(opening)  # "But the parsing needs to be in x.go": the rest of a thought
                 and not sentence.startswith(("#", ">"))  # a heading names a part of the answer; a quote is another's
                 and not table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
                 and not sentence.endswith((":", "?", "：", "？"))
                 and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
-    return found
+    return found + [clip_words(listed, 240) for listed in listed_designs(text) if not TENTATIVE_WORDS.search(listed)]
