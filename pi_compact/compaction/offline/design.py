@@ -13,6 +13,7 @@ filters."""
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 _NAMED = re.compile(r"`[^`\n]{1,80}`|\b\w{1,40}(?:[./]\w{1,40}){1,6}\b|\b[a-z]{1,30}[A-Z]\w{0,40}|\b[A-Z][a-z]{1,30}[A-Z]\w{0,40}"
                     r"|\b[a-z]{1,30}_\w{1,40}")
@@ -142,7 +143,7 @@ def listed_designs(text: str) -> list[str]:
             found += _table_choices(lines, at)
         elif _CHOICES_HEADING.match(line):
             items = []
-            for below in lines[at + 1:]:
+            for below in islice(lines, at + 1, None):  # no copy of the rest per heading
                 if not below.strip():
                     if items:
                         break
