@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_bod
                       refusal_reason, stopped)
 from .diagnostics import telling_line
 from .goal import request_words
-from .rules import ORDER_ABROAD, passing_rule, standing
+from .rules import is_rule, passing_rule
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
 
@@ -361,30 +361,12 @@ def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | Non
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])")
 _LIST_MARKER = re.compile(r"^(?:[-*•>]|\d+[.)])\s+")
-# A rule addressed to the agent. "must"-like words state one whoever the subject is; "don't"-like words only as an
-# imperative (not after "I", "it", "you", "will", …: "I don't understand", "it never worked" state facts).
-_RULE = re.compile(
-    r"\b(?:must|mustn'?t|make sure|no more than|at most|not allowed|forbidden|only (?:want|use|need|touch|change|edit))\b"
-    r"|^(?:please\s+)?only\b|不要|不能|必须|务必|禁止|切勿|请勿|不许|不得|不可|只能|只用|确保|记得|永远|始终|总是"
-    r"|(?<![特区分类级个识告差性判鉴辨派离道久])别(?![人的处名])",
-    re.I | re.A,
-)
-_IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never(?! mind)|always|avoid|ensure)\b", re.I | re.A)
-_KEEP_RULE = re.compile(r"^(?:please\s{1,5})?(?:keep|leave)\b(?:[^.,;\n]|\.(?=\S)){0,120}?\b(?:unchanged|stable|intact|as it is|as is"
-                        r"|backwards? compatible|alone|untouched|the same)\b", re.I | re.A)
-"""``Keep the public API `parse_file(path)` unchanged.``: a rule without must/never (not "keep going")."""
 _TABLE_ROW = re.compile(r"^\s{0,3}\|")
 """A row of a Markdown table: the user pasted findings or records."""
 _WORD = re.compile(r"\w+")
 _QUOTED_RUN = 5
 """Words in a row that the agent wrote too: the user copied them (shorter runs are shared phrases)."""
 _QUOTABLE_CHARS = 20_000
-_DESCRIBING_VERBS = frozenset({"has", "had", "is", "was", "were", "does", "did", "gets", "got"})
-_NOT_A_RULE = re.compile(r"\b(?:instead|should|shouldn'?t)\b", re.I | re.A)
-_SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "which", "who", "you", "there", "what",
-                       "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
-                       "did", "may", "might", "to", "almost", "just", "also", "i'd", "we'd", "you'd", "i've", "and",
-                       "or", "if", "when", "but", "so", "because", "still", "people", "users", "agents", "one"})
 EXTENSIONS = ("py|pyi|js|mjs|cjs|ts|tsx|jsx|json|jsonl|md|rst|txt|toml|yaml|yml|ini|cfg|conf|sh|bash|zsh|c|h|cc|cpp"
                "|hpp|rs|go|java|kt|rb|php|cs|swift|scala|sql|html|css|scss|vue|svelte|lock|log|csv|xml|env|mk")
 _PATH_CHARS = r"[A-Za-z0-9_.@+-]"
@@ -407,6 +389,13 @@ _IDENTIFIER = re.compile(
 )
 
 
+_FEW_LINES = 3
+_ENDED = (".", "!", "。", "！")
+"""A line of a longer message that ends on neither, nor is an item of a list, may be a line of output the user
+pasted ("No initial_attribution in metadata" under "=== Step 13 ==="): no rule in a form without "must" or "never"
+(:func:`.rules.stated_rule`) is read from it."""
+
+
 def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     """Sentences of ``text`` (outside code fences) that state a rule for the agent, trimmed, in order: must, never,
     always, don't, do not, 必须, 不要 and the like; never a question, nor a sentence with "instead" or "should"
@@ -416,16 +405,21 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     clause (:func:`.rules.passing_rule`): the rest is a one-off instruction, history once that request is done."""
     found: list[str] = []
     quoted = _word_runs(quoting)
-    for line in _FENCE.sub("\n", text).splitlines():
+    lines = _FENCE.sub("\n", text).splitlines()
+    few = len([line for line in lines if line.strip()]) <= _FEW_LINES
+    for line in lines:
         if _TABLE_ROW.match(line):
             continue
-        for whole in _SENTENCE_END.split(line):
+        pieces = _SENTENCE_END.split(line)
+        for whole in pieces:
+            listed = bool(_LIST_MARKER.match(whole.strip()))
             whole = _LIST_MARKER.sub("", whole.strip()).strip()
             if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted):
                 continue
+            written = few or listed or len(pieces) > 1 or whole.endswith(_ENDED)
             head, passing = passing_rule(whole)  # "fix the login bug — and never push to main": the rule's clause
             for sentence in (head, passing) if passing else (whole,):
-                if sentence and is_rule(sentence):
+                if sentence and is_rule(sentence, stated=written):
                     if len(sentence) > CONSTRAINT_LIMIT:
                         sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
                     found.append(sentence)
@@ -450,36 +444,6 @@ def _copied(sentence: str, runs: set[tuple[str, ...]]) -> bool:
         if tuple(words[i : i + _QUOTED_RUN]) in runs:
             covered[i : i + _QUOTED_RUN] = [True] * _QUOTED_RUN
     return 2 * sum(covered) >= len(words)
-
-
-def is_rule(sentence: str) -> bool:
-    """True when ``sentence`` states a rule addressed to the agent (see :func:`constraint_sentences`), or asks the
-    agent to keep one from now on (:func:`.rules.standing`: "going forward you should …" rules too)."""
-    if standing(sentence):
-        return True
-    if _NOT_A_RULE.search(sentence):
-        return False
-    if _RULE.search(sentence) or _KEEP_RULE.match(sentence) or ORDER_ABROAD.match(sentence):
-        return True
-    for match in _IMPERATIVE.finditer(sentence):
-        before = sentence[: match.start()].rstrip().rsplit(None, 1)
-        if (not before or before[-1].lower().strip("(\"'*_") not in _SUBJECTS) and not _describes(match, sentence):
-            return True
-    return False
-
-
-def _describes(match: re.Match[str], sentence: str) -> bool:
-    """True when "always"/"never" qualifies a verb in the third person or a participle ("always requires a fee",
-    "never inspected"): a description of what some code does, not an order to the agent ("always run the tests")."""
-    if match.group(0).lower() not in ("always", "never"):
-        return False
-    following = re.match(r"\W{0,3}([A-Za-z]+)", sentence[match.end() :])
-    word = following.group(1).lower() if following else ""
-    if word in _DESCRIBING_VERBS:
-        return True
-    if len(word) > 3 and word.endswith("s") and word[-2:] not in ("ss", "us", "is", "as"):
-        return True
-    return len(word) > 3 and word.endswith("ed") and not word.endswith(("eed", "bed"))
 
 
 def identifiers(text: str) -> list[str]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...accessors import content_text
 from .clause import clause_cut
 from .relay import relayed
-from .rules import standing
+from .rules import is_rule, lasting, standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 """A harness's tag: a compound name (``command-name``, ``system-reminder``, ``environment_context``), which
@@ -430,10 +430,34 @@ def sets_work(request: str) -> bool:
 
 def _only_standing_rules(words: str) -> bool:
     """True when every sentence of ``words`` but a short thanks ("Great.", "Thanks, that works.") sets a standing
-    rule (:func:`.rules.standing`)."""
+    rule (:func:`.rules.standing`) or states one that lasts (:func:`_only_rules`: "Keep files small; run `task ci`
+    before saying done", "No mocks in the integration tests.")."""
     said = [sentence for sentence in sentences(words[:4000])
             if not (word_count(sentence) <= NUDGE_WORDS and _THANKS.match(sentence))]
-    return bool(said) and all(standing(sentence) for sentence in said)
+    return bool(said) and all(standing(sentence) or _only_rules(sentence) for sentence in said)
+
+
+def gives_rules_only(request: str) -> bool:
+    """True when ``request`` holds rules and nothing else (:func:`_only_standing_rules`): it moves no work on, the
+    objective stays the last request that asked for work."""
+    return _only_standing_rules(request_words(request))
+
+
+_CLAUSE_MARK = re.compile(r"[;；，]|,\s|\s[—–-]\s")
+_ASIDE_CLAUSE_WORDS = 2
+"""A clause of this many words or fewer is an aside ("please", "no,", "thanks"), no work of its own."""
+_JOINING = re.compile(r"^\W{0,3}(?:(?:and|also|then|but|so|now|plus|just)\s{1,3}){1,3}", re.I)
+
+
+def _only_rules(sentence: str) -> bool:
+    """True when ``sentence`` states a rule that outlasts its request (:func:`.rules.is_rule` and
+    :func:`.rules.lasting`) and says nothing beside it: every clause but a word or two ("please", "Nein,") is itself
+    a rule ("Fix the login bug, never push to main" asks for a fix; "Never push to main; keep commits small" does
+    not)."""
+    if not (is_rule(sentence) and lasting(sentence)):
+        return False
+    clauses = [_JOINING.sub("", clause.strip()) for clause in _CLAUSE_MARK.split(sentence)]
+    return all(is_rule(clause) for clause in clauses if word_count(clause) > _ASIDE_CLAUSE_WORDS)
 
 
 _THANKS = re.compile(r"\W{0,3}(?:thanks?|thank you|great|perfect|nice|good|cool|ok(?:ay)?|awesome|excellent|lgtm"
@@ -598,5 +622,5 @@ def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
     return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -248,6 +248,42 @@ ANNOUNCE_CLOSING = r"(?:します|しましょう|してみます|겠습니다|�
 """The same at a sentence's end, where Japanese and Korean say it ("クエリを追加します。", "추가하겠습니다.")."""
 
 
+NO_THING = {
+    "pt": r"sem|nada de|nenhum|nenhuma|chega de",
+    "es": r"sin|nada de|ningún|ninguna|basta de|no más",
+    "fr": r"pas de|pas d'|aucun|aucune|sans|jamais de|fini les",
+    "de": r"kein|keine|keinen|keinem|keinerlei|ohne|schluss mit",
+}
+"""What opens a prohibition without a verb, a thing turned down by its name ("Sem Docker.", "Nada de ORM.", "Pas
+d'ORM.", "Keine Mocks in den Tests."): the spaced languages' "no X", as a sentence's first words."""
+
+REPORTED = {
+    "en": r"errors?|warnings?|failures?|issues?|problems?|problemo|results?|match(?:es)?|output|luck|idea|worries|worry"
+          r"|need|rush|hurry|thanks|thank|way|doubt|clue|differences?|response|reply|answer|one|longer|matter|wonder"
+          r"|sign|trace|hits?|data|progress|success|updates?|news|effect|change|changes(?!\s{1,3}to\b)|difference"
+          r"|big deal|prob(?:lem)?s?|offense|offence|kidding|joke|surprise|wonder|comment|objection|complaints?",
+    "pt": r"erros?|problemas?|dúvidas?|novidades?|resultados?|sucesso|mudanças?|alterações|ideia|pressa|respostas?"
+          r"|falhas?|avisos?|jeito|stress|estresse|querer",
+    "es": r"errores?|problemas?|dudas?|embargo|novedades?|resultados?|éxito|cambios?|idea|prisa|respuestas?|fallos?"
+          r"|advertencias?|avisos?|más",
+    "fr": r"erreurs?|problèmes?|soucis?|doute|nouvelles?|résultats?|succès|changements?|idée|réponses?|échecs?"
+          r"|avertissements?|quoi|chance|souci",
+    "de": r"fehlern?|probleme?n?|zweifel|ahnung|ergebnisse?|erfolg|änderungen|antwort|warnungen?|sorgen?|ursache"
+          r"|frage|ende|zweifel|idee|eile",
+}
+"""Nouns a "no" reports or waves off rather than forbids ("No errors.", "No worries", "Sin embargo", "Keine
+Ahnung", "Pas de souci"): after :data:`NO_THING` they state a fact or a courtesy, no rule."""
+
+PREFER_WAY = {
+    "pt": r"prefiro(?: que(?: a gente| nós| você)?)? (?:não )?(?:mant|us|fiq|fic|sig|evit|coloq|guard|escrev)",
+    "es": r"prefiero(?: que)? (?:no )?(?:mant|us|qued|sig|evit|pong|guard|escrib)",
+    "fr": r"je préfère(?: qu'on| que| ne pas)? (?:pas )?(?:gard|utilis|rest|évit|mett|écri)",
+    "de": r"ich (?:bevorzuge|hätte (?:gerne|lieber)|möchte lieber|will lieber)|mir wäre (?:es )?lieber",
+}
+"""A preference for a way of working, in the first person ("Prefiro manter a config em TOML", "Je préfère garder
+…", "Ich hätte lieber …"): a rule the user states as a wish (a stem of a verb of keeping, using or avoiding)."""
+
+
 def _forms(concept: dict[str, str], languages: tuple[str, ...]) -> str:
     return "|".join(concept[language] for language in languages if language in concept)
 
@@ -276,6 +312,6 @@ def wide_length(text: str) -> int:
 
 
 __all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON",
-           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "NOT_YET", "OFFER", "ORDER", "ORDER_ADVERB_CJK",
-           "ORDER_CLOSING", "PROPOSE", "RESULT", "REVERSAL", "TENTATIVE", "any_language", "spaced", "unspaced",
+           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "NO_THING", "NOT_YET", "OFFER", "ORDER", "ORDER_ADVERB_CJK",
+           "ORDER_CLOSING", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE", "any_language", "spaced", "unspaced",
            "wide_length"]

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from .alternatives import chosen_way
 from .clause import clause_cut
-from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, INSTEAD, OFFER, ORDER, ORDER_ADVERB_CJK, ORDER_CLOSING,
-                        PROPOSE, spaced, unspaced)
+from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, INSTEAD, NO_THING, OFFER, ORDER, ORDER_ADVERB_CJK,
+                        ORDER_CLOSING, PREFER_WAY, PROPOSE, REPORTED, spaced, unspaced)
 from .text import clip_words, sentences
 
 _LASTING = re.compile(
@@ -273,7 +273,8 @@ _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": 
 
 def lasting(rule: str) -> bool:
     """True when a rule says it outlives its request (never, always, only, from now on, make it a rule, …)."""
-    return bool(_LASTING.search(rule) or ORDER_ABROAD.match(rule)) or standing(rule, kept_in_mind=False)
+    return bool(_LASTING.search(rule) or ORDER_ABROAD.match(rule)) or standing(rule, kept_in_mind=False) or \
+        stated_rule(rule)
 
 
 def standing(sentence: str, kept_in_mind: bool = True) -> bool:
@@ -1012,6 +1013,189 @@ def whole_clause(item: str) -> str:
     return head + text if len(_CLAUSE_WORDS.findall(text)) >= _CLAUSE_MIN else ""
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "lasting", "listed_decisions",
+
+# -- the gate: is a sentence a rule? ------------------------------------------------------------------------------
+
+# A rule addressed to the agent. "must"-like words state one whoever the subject is; "don't"-like words only as an
+# imperative (not after "I", "it", "you", "will", …: "I don't understand", "it never worked" state facts).
+_RULE = re.compile(
+    r"\b(?:must|mustn'?t|make sure|no more than|at most|not allowed|forbidden|only (?:want|use|need|touch|change|edit))\b"
+    r"|^(?:please\s+)?only\b|不要|不能|必须|务必|禁止|切勿|请勿|不许|不得|不可|只能|只用|确保|记得|永远|始终|总是"
+    r"|(?<![特区分类级个识告差性判鉴辨派离道久])别(?![人的处名])",
+    re.I | re.A,
+)
+_IMPERATIVE = re.compile(r"\b(?:don'?t|dont|do not|never(?! mind)|always|avoid|ensure)\b", re.I | re.A)
+_KEEP_RULE = re.compile(r"^(?:please\s{1,5})?(?:keep|leave)\b(?:[^.,;\n]|\.(?=\S)){0,120}?\b(?:unchanged|stable|intact|as it is|as is"
+                        r"|backwards? compatible|alone|untouched|the same)\b", re.I | re.A)
+"""``Keep the public API `parse_file(path)` unchanged.``: a rule without must/never (not "keep going")."""
+_DESCRIBING_VERBS = frozenset({"has", "had", "is", "was", "were", "does", "did", "gets", "got"})
+_NOT_A_RULE = re.compile(r"\b(?:instead|should|shouldn'?t)\b", re.I | re.A)
+_SUBJECTS = frozenset({"i", "we", "it", "that", "this", "they", "he", "she", "which", "who", "you", "there", "what",
+                       "it's", "that's", "i'm", "you're", "we're", "they're", "will", "would", "can", "could", "does",
+                       "did", "may", "might", "to", "almost", "just", "also", "i'd", "we'd", "you'd", "i've", "and",
+                       "or", "if", "when", "but", "so", "because", "still", "people", "users", "agents", "one"})
+
+
+def is_rule(sentence: str, stated: bool = True) -> bool:
+    """True when ``sentence`` states a rule addressed to the agent (see :func:`.facts.constraint_sentences`), or asks the
+    agent to keep one from now on (:func:`standing`: "going forward you should …" rules too), or states one in a
+    form with no "must" or "never" (:func:`stated_rule`: a preference, a verbless "no X", a style rule, a scope),
+    unless not ``stated`` (a bare line of a longer message, which may be pasted output)."""
+    if standing(sentence) or (stated and stated_rule(sentence)):
+        return True
+    if _NOT_A_RULE.search(sentence):
+        return False
+    if _RULE.search(sentence) or _KEEP_RULE.match(sentence) or ORDER_ABROAD.match(sentence):
+        return True
+    for match in _IMPERATIVE.finditer(sentence):
+        before = sentence[: match.start()].rstrip().rsplit(None, 1)
+        if (not before or before[-1].lower().strip("(\"'*_") not in _SUBJECTS) and not _describes(match, sentence):
+            return True
+    return False
+
+
+def _describes(match: re.Match[str], sentence: str) -> bool:
+    """True when "always"/"never" qualifies a verb in the third person or a participle ("always requires a fee",
+    "never inspected"): a description of what some code does, not an order to the agent ("always run the tests")."""
+    if match.group(0).lower() not in ("always", "never"):
+        return False
+    following = re.match(r"\W{0,3}([A-Za-z]+)", sentence[match.end() :])
+    word = following.group(1).lower() if following else ""
+    if word in _DESCRIBING_VERBS:
+        return True
+    if len(word) > 3 and word.endswith("s") and word[-2:] not in ("ss", "us", "is", "as"):
+        return True
+    return len(word) > 3 and word.endswith("ed") and not word.endswith(("eed", "bed"))
+
+
+
+
+_LEAD = (r"^\W{0,3}(?:(?:no|nope|nah|não|nao|non|nein|nee)\s{0,2}[,.!;:—–-]{1,2}\s{0,3})?"
+         r"(?:(?:and|also|but|so|oh|again|please|pls|e|y|et|und|mas|pero|mais|aber|bitte|por favor),?\s{1,3}){0,2}")
+"""What may open a rule before its form: a "no," that turns down what the agent did ("Nein, kein Redis"), a
+conjunction, a please."""
+_END = (r"(?:,\s{0,3}(?:please|pls|thanks|por favor|bitte|s'il (?:te|vous) pla[iî]t|obrigad[oa]|gracias|merci|danke))?"
+        r"\s{0,3}[.!]{0,3}\s{0,3}$")
+"""What may close it: a courtesy and a full stop."""
+_NO_THING = re.compile(
+    _LEAD + r"(?:(?<!\w)(?P<en>no(?:\s{1,3}more)?|zero)\s{1,3}|(?<!\w)(?:" + "|".join(NO_THING.values()) + r")"
+    r"(?:(?<=')|\s{1,3}))(?P<rest>[^\s,;:.!?\n][^,;:.!?\n]{0,119})" + _END, re.I)
+"""A prohibition without a verb: "No mocks in the integration tests.", "No more emojis.", "No, no Redis.", "Nein,
+kein Redis.", "Não, sem Docker.", "No, nada de ORM.", "Pas d'ORM." — the whole sentence a "no" and a thing (with
+where it may not go); :func:`_forbids` reads the thing."""
+_REPORTED = re.compile("|".join(rf"(?:{forms})(?!\w)" for forms in REPORTED.values()), re.I)
+_FINITE = frozenset("""is are was were be been being has have had did does do done will would could can may might
+    found failed passed broke ran run worked works showed shows appeared appears exist exists existed seem seems
+    seemed remain remains remained left came come got get gets returned returns happened happens changed occurred
+    yet so far anymore é são foi foram tem têm há houve está estão ficou es son fue fueron hay hubo tiene tienen est
+    sont était ont ist sind war waren hat haben wurde wurden gibt gab""".split())
+"""Finite verbs and the like: a "no X" with one states a fact ("No tests failed", "Kein Test ist rot")."""
+_PREPOSITIONS = frozenset("""in on to for from into at inside outside within without unless until anywhere across
+    under near over before after em no na nos nas para en para dans sur pour avant après im in auf für vor nach""".split())
+_NO_THING_WORDS = 12
+
+
+def _forbids(match: re.Match[str]) -> bool:
+    """True when the thing a "no" names is one the agent could bring in (not a report: "No errors", "Keine Ahnung")
+    and nothing after it is a verb that states what happened ("No tests failed", "No changes were made"); a word in
+    -ed right after the thing is such a verb ("no files changed"), one before it qualifies it ("no hardcoded paths")."""
+    rest = match.group("rest")
+    words = [word.lower().strip("`'\"*_()") for word in rest.split()]
+    if not words or len(words) > _NO_THING_WORDS or _REPORTED.match(rest) or any(w in _FINITE for w in words):
+        return False
+    for word in words[1:]:
+        if word in _PREPOSITIONS:
+            break
+        if match.group("en") and len(word) > 3 and word.endswith("ed") and not word.endswith("eed"):
+            return False
+    return True
+
+
+_NOTHING = re.compile(r"^\W{0,3}nothing\s{1,3}(?:(?:in|under|inside|outside|from|within)\s[^.;!?\n]{1,80}?\s"
+                      r"(?:may|shall|is to|are to|goes|gets|ever)\s|(?:goes|gets|lands|ships|merges?|is merged"
+                      r"|is pushed|is committed)\s[^.;!?\n]{1,80}?\b(?:without|unless|until|before)\b)", re.I)
+"""A prohibition on a whole scope: "Nothing in core may import from the CLI", "Nothing gets merged without review"
+(not "nothing in the logs shows it": a report)."""
+_WAY_VERBS = (r"(?:keep|use|stick|stay|store|put|write|go with|have|avoid|leave|add|touch|change|run|name|format|pin"
+              r"|target|default|rely|depend|mock|call|ship|split|spell|log)")
+_PREFERENCE = re.compile(
+    _LEAD + r"(?:i|we)(?:'d|\s{1,3}would)?\s{1,3}(?:(?:really|much|strongly|still|definitely)\s{1,3})?"
+    r"(?:prefer|rather)\s{1,3}(?:(?:that\s{1,3})?(?:we|you|it|they)\s{1,3})?"
+    r"(?:(?:not|never|always|just|only|didn'?t|don'?t)\s{1,3})?(?:to\s{1,3})?(?:(?:not|never|always|just|only)\s{1,3})?"
+    + _WAY_VERBS + r"\b"
+    r"|" + _LEAD + r"(?:(?:i|we)(?:'d|\s{1,3}would)?\s{1,3}(?:(?:really|much|strongly|still|definitely)\s{1,3})?)?"
+    r"prefer\s{1,3}[^.;!?\n]{1,80}?\s(?:over|rather than|to using|to writing)\s"
+    r"|(?<!\w)(?:" + "|".join(PREFER_WAY.values()) + ")",
+    re.I)
+"""A preference for a way of working, said as a wish: "I'd prefer we keep the config in TOML", "I'd rather you
+didn't add dependencies", "I prefer tabs over spaces", "Prefer composition over inheritance", "Prefiro manter …"; not
+"I'd prefer not to say" (no way of working in it) nor "I'd like you to fix the bug" (a request)."""
+_WANTS_ALL = re.compile(
+    _LEAD + r"(?:i|we)\s{1,3}(?:(?:always|really|just)\s{1,3})?(?:want|need|expect|'d like|would like)\s{1,3}"
+    r"(?:all|every|each|any)\s{1,3}(?:(?:of\s{1,3})?(?:the|our|my|your)\s{1,3})?(?:[\w-]{1,30}\s{1,3}){1,3}?"
+    r"(?:(?:to\s{1,3}(?:be|use|stay|go through|follow|have|live|come|pass through)|written|formatted|kept|stored|named"
+    r"|prefixed|typed|tested|documented|logged)\b"
+    r"|(?:in|as|using)\s{1,3}[\w.+#-]{1,30}(?:\s{1,3}[\w.+#-]{1,30})?" + _END + ")",
+    re.I)
+"""A requirement on every thing of a kind: "I want all dates in UTC", "We need every endpoint to have a test" (not
+"I want all the tests to pass", a goal, nor "I want all files in the repo listed", a request)."""
+_HOW_VERB = re.compile(
+    _LEAD + r"(?:use|write|keep|name|format|spell|put|store|indent|stick\s{1,3}(?:to|with)|default\s{1,3}to|target"
+    r"|pin|wrap|log|document|comment|follow|prefix|suffix|type|annotate|sort|order|return|raise|prefer)\s", re.I)
+_CLASS_SCOPE = re.compile(
+    r"\b(?:in|for|across|throughout|on|to|with|inside|within|from)\s{1,3}(?:all|every|each|any|new|future)\b"
+    r"|\b(?:everywhere|throughout|consistently|by default)\b|\bacross\s{1,3}the\s{1,3}(?:codebase|project|repo"
+    r"|repository|board|code)\b|\bin\s{1,3}(?:the\s{1,3})?(?:codebase|project|repo|repository|code ?base)\b"
+    r"|\b(?:in|for|inside|within)\s{1,3}(?:the\s{1,3}|our\s{1,3})?(?:[\w-]{1,20}\s{1,3})?(?:docs|tests|comments"
+    r"|commit messages|commits|messages|logs|log lines|names|variables|functions|methods|classes|files|modules"
+    r"|components|strings|identifiers|configs|config files|scripts|migrations|apis|endpoints|prs|pull requests"
+    r"|branches|headings|titles|prose|documentation|docstrings|errors|exceptions|types|imports|dates|timestamps"
+    r"|tables|columns|queries|handlers|routes|templates|specs|fixtures|readmes|changelogs)\b",
+    re.I)
+"""Where a style or tool rule holds: on every thing of a kind ("in all files", "for new code", "everywhere",
+"in the docs", "for commit messages"), not on one thing ("in this paragraph")."""
+_ONE_OFF = re.compile(r"\b(?:this|these|those|that|it|here|now|first|then|next|again|for now|once|temporarily"
+                      r"|today|yet)\b|\bto\s{1,3}(?:fix|debug|check|test|find|see|get|solve|reproduce|figure)\b", re.I)
+"""Words that tie an instruction to the work at hand ("Use the helper to fix this", "use these in the tests")."""
+_SCOPE_LIMIT = re.compile(
+    _LEAD + r"(?:(?:limit|restrict|confine|scope)\s{1,3}(?:(?:your|the|all|any)\s{1,3})?(?:changes?|edits?|work"
+    r"|yourself|the\s{1,3}(?:change|diff|scope)|it)\s{1,3}to\b|stay\s{1,3}(?:within|inside|out\s{1,3}of|away\s{1,3}from)\b"
+    r"|keep\s{1,3}(?:(?:your|the|all|any|each|every)\s{1,3})?(?:changes?|edits?|diffs?|work|it|everything|files?"
+    r"|functions?|modules?|commits?|prs?|pull\s{1,3}requests?|methods?|classes|lines?|tests?|components?)\s{1,3}"
+    r"(?:(?:small|minimal|focused|short|simple|tight|scoped|under|below|within|inside|out\s{1,3}of"
+    r"|away\s{1,3}from|separate|atomic|self-contained|lean)\b))", re.I)
+"""A limit on the work's scope or size: "Limit changes to the parser", "Stay out of vendor/", "Keep files small",
+"Keep commits atomic"."""
+_STATES_FACT = re.compile(r"^\W{0,3}(?:i|we|it|he|she|they|this|that|there|you|the\s{1,3}\w+|[\w-]+s)\b", re.I)
+_EVERY_TIME = re.compile(
+    r"\b(?:before|after)\s{1,3}(?:each|every|any)\b"
+    r"|\bbefore\s{1,3}(?:you\s{1,3})?(?:say(?:ing)?|declar(?:e|ing)|report(?:ing)?|claim(?:ing)?|call(?:ing)?|mark(?:ing)?)"
+    r"\s{1,3}(?:(?:it|that|anything|something|the\s{1,3}task|a\s{1,3}task|you(?:'re|\s{1,3}are))\s{1,3})?(?:is\s{1,3})?"
+    r"(?:done|complete|finished|ready|fixed)\b", re.I)
+"""A step tied to every occasion of a kind, not to this one: "run the tests before each commit", "run `task ci`
+before saying done" (an imperative: "the hook runs before each commit" describes)."""
+
+
+def stated_rule(sentence: str) -> bool:
+    """True when ``sentence`` states a standing rule in a form with no "must", "never" or "always": a preference for
+    a way of working ("I'd prefer we keep the config in TOML"), a requirement on every thing of a kind ("I want all
+    dates in UTC"), a prohibition without a verb ("No mocks in the integration tests", "Nein, kein Redis"), a style
+    or tool rule with the scope it holds on ("Use British spelling in the docs"; "Use the helper to fix this" is a
+    step), a limit on the work's scope ("Keep files small") or a step for every occasion ("run `task ci` before
+    saying done"). Each still binds once the request it came with is done."""
+    said = sentence.strip()[:400]
+    if _PREFERENCE.search(said) or _WANTS_ALL.match(said) or _NOTHING.match(said) or _SCOPE_LIMIT.match(said):
+        return True
+    no_thing = _NO_THING.match(said)
+    if no_thing and _forbids(no_thing):
+        return True
+    how = _HOW_VERB.match(said)
+    if how and _CLASS_SCOPE.search(said, how.end()) and not _ONE_OFF.search(said):
+        return True
+    return bool(_EVERY_TIME.search(said)) and not _STATES_FACT.match(said)
+
+
+__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "is_rule", "lasting",
+           "listed_decisions",
            "names_any", "passing_rule", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
-           "user_choices", "whole_clause"]
+           "stated_rule", "user_choices", "whole_clause"]

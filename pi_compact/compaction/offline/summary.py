@@ -21,8 +21,8 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, moves_on, names_a_stage, only_asks, sets_work, task_goal,
-                   with_now, word_count)
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, gives_rules_only, moves_on, names_a_stage, only_asks, sets_work,
+                   task_goal, with_now, word_count)
 from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
@@ -615,8 +615,8 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
                 return request_clause(turn.request, _MOVED_ON_CHARS)
             agreed = accepted_proposal(before.final_answer, request) or f"{asked} — “{request}”"
             return clip_words(agreed, _MOVED_ON_CHARS) if changed else ""  # new work, not a push it agreed to
-        if turn.reply or (short and not command) or only_asks(request):
-            worked_after = worked  # it serves the request before it
+        if turn.reply or (short and not command) or only_asks(request) or gives_rules_only(request):
+            worked_after = worked  # it serves the request before it (rules only are kept as constraints)
             continue
         if sets_work(request) or not (command or (before.status == DONE and (worked or moves_on(request)))):
             return ""
