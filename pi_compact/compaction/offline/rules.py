@@ -1166,7 +1166,12 @@ _SCOPE_LIMIT = re.compile(
     r"|away\s{1,3}from|separate|atomic|self-contained|lean)\b))", re.I)
 """A limit on the work's scope or size: "Limit changes to the parser", "Stay out of vendor/", "Keep files small",
 "Keep commits atomic"."""
-_STATES_FACT = re.compile(r"^\W{0,3}(?:i|we|it|he|she|they|this|that|there|you|the\s{1,3}\w+|[\w-]+s)\b", re.I)
+_STATES_FACT = re.compile(r"^\W{0,3}(?:i|we|it|he|she|they|this|that|there|you|the\s{1,3}\w+|[\w-]+s)\b|^\W{0,3}`"
+                          r"|^\W{0,3}(?-i:[a-z]{1,30}[A-Z]|[A-Z][a-z]{1,30}[A-Z])", re.I)
+"""A clause that opens on its subject, a pronoun, a thing ("the hook", "hooks") or a name the code uses (`` `x` ``,
+``LakeObserver``, ``runTask``): it says what happens, where an imperative would open on the verb."""
+_FRONTED_OCCASION = re.compile(r"^\W{0,3}(?:before|after|on|at)\s{1,3}(?:each|every|any)\b[^,;:\n]{0,120}?,\s{0,3}", re.I)
+""""After every tool execution, …": the occasion said first; the clause after the comma says who acts."""
 _EVERY_TIME = re.compile(
     r"\b(?:before|after)\s{1,3}(?:each|every|any)\b"
     r"|\bbefore\s{1,3}(?:you\s{1,3})?(?:say(?:ing)?|declar(?:e|ing)|report(?:ing)?|claim(?:ing)?|call(?:ing)?|mark(?:ing)?)"
@@ -1192,7 +1197,10 @@ def stated_rule(sentence: str) -> bool:
     how = _HOW_VERB.match(said)
     if how and _CLASS_SCOPE.search(said, how.end()) and not _ONE_OFF.search(said):
         return True
-    return bool(_EVERY_TIME.search(said)) and not _STATES_FACT.match(said)
+    if not _EVERY_TIME.search(said):
+        return False
+    fronted = _FRONTED_OCCASION.match(said)
+    return not _STATES_FACT.match(said[fronted.end():] if fronted else said)
 
 
 __all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "is_rule", "lasting",

@@ -42,7 +42,8 @@ STYLE = [template.format(tool=tool) for tool, template in itertools.product(TOOL
 SCOPE = ["Keep files small.", "keep functions short", "Keep commits atomic.", "Limit your changes to the parser module.",
          "Stay out of the vendor folder.", "Keep the diff minimal."]
 EVERY_TIME = [template.format(command=command) for command, template in itertools.product(COMMANDS, [
-    "Run {command} before saying done.", "run {command} before each commit", "Run {command} after every change."])]
+    "Run {command} before saying done.", "run {command} before each commit", "Run {command} after every change.",
+    "Before each commit, run {command}.", "After every change, run {command}."])]
 ABROAD = [template.format(name=name) for name, template in itertools.product(NAMES, [
     "Nein, kein {name}.", "Keine {name} in den Tests.", "Não, sem {name}.", "Sem {name} no projeto.",
     "No, nada de {name}.", "Sin {name}, por favor.", "Non, pas de {name}.", "Aucun {name} dans le code.",
@@ -58,7 +59,12 @@ FACTS = [template.format(thing=thing, place=place) for (thing, place), template 
     "Keine Ahnung.", "Kein Test ist fehlgeschlagen.", "Sem erros no build.", "Sin embargo, funciona.",
     "Pas de souci.", "Sem Docker, o build demora dez minutos.", "I'd prefer not to say.",
     "The hook runs `task ci` before each commit.", "I ran the full test suite before each commit.",
-    "Nothing in the logs shows it.", "I want all the tests to pass.", "I want all files in the repo listed."]
+    "Nothing in the logs shows it.", "I want all the tests to pass.", "I want all files in the repo listed."] + [
+    # the occasion said first, then what a thing of the code does on it: a description, not a step to take
+    template.format(command=command) for command, template in itertools.product(COMMANDS, [
+        "After every tool execution, `Observer` in `main.rs` runs {command}.",
+        "Before each commit, the pre-commit hook runs {command}.", "After each change, SyncWatcher re-runs {command}.",
+        "After every build, `ci.yml` runs {command}."])]
 ONE_OFF = [template.format(tool=tool) for tool, template in itertools.product(TOOLS, [
     "Use {tool} to fix this.", "Use {tool} in this paragraph.", "Use {tool} for these tests."])] + [
     "I'd like you to fix the login bug.", "Use the helper to fix the parser.", "Keep going with the next step.",
