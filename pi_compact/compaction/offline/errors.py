@@ -102,11 +102,11 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     changed: set[str] = set()
     others: set[tuple[str, str]] = set()
     fixed = [False] * len(attempts)
-    checked = False  # a check (tests, build, lint, types) passed later
+    checked = _ChecksLater()  # the checks (tests, build, lint, types) that passed later, and where
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
         if attempt.failed and not attempt.aborted and is_subagent(attempt.tool):
-            fixed[position] = checked or (attempt.tool, attempt.target) in others
+            fixed[position] = checked.settle(attempt) or (attempt.tool, attempt.target) in others
             continue
         if attempt.failed and not attempt.aborted:
             if is_shell_tool(attempt.tool):
@@ -129,7 +129,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 commands.add(second)
                 heads.add(tuple(_TOKEN.findall(second)[:3]))
             if not attempt.failed:  # (a stopped command may have changed nothing)
-                checked = checked or bool(set(job.kind for job in jobs_of(attempt.target)) & _CHECKS)
+                checked.add(attempt)
                 effects = shell_effects(attempt.target)
                 changed.update(names.name(path) for path in (*effects.writes, *effects.deletes))
                 ran.update(program.lower() for program in effects.programs)
@@ -142,6 +142,48 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
             if not attempt.failed and _SEARCH_TOOL.search(attempt.tool):
                 done.jobs.add(Job(SEARCH, frozenset()), None)
     return fixed
+
+
+class _ChecksLater:
+    """The checks that passed later and where each ran: a failure a sub-agent reports is settled by a later check
+    of the same kind or any other that ran where the sub-agent stood, or in a folder its report names (``3 tests
+    fail in pkg/cart`` and ``cd pkg/cart && go test``); a check of another package answers for none of it."""
+
+    def __init__(self) -> None:
+        self.jobs = JobIndex()
+        self.places: set[str] = set()
+
+    def add(self, attempt: Attempt) -> None:
+        place = _place(attempt)
+        for job in jobs_of(attempt.target):
+            if job.kind in _CHECKS:
+                self.jobs.add(job, place)
+                if place:
+                    self.places.add(place)
+
+    def settle(self, attempt: Attempt) -> bool:
+        folder = attempt.folder.rstrip("/").removeprefix("./") if attempt.folder else attempt.folder
+        places = [folder, *(place for place in _folders_named(attempt.error) if place in self.places)]
+        return any(self.jobs.covers(Job(kind, frozenset()), attempt.error, place)
+                   for place in dict.fromkeys(places) for kind in _CHECKS)
+
+
+_FOLDER_TOKEN = re.compile(r"[\w.-]{1,200}(?:/[\w.-]{1,200}){0,7}")
+_MOST_FOLDERS = 8
+
+
+def _folders_named(text: str) -> Iterator[str]:
+    """Each path a report names (``pkg/cart``, ``packages/web/src/a.ts``) and the folders that open it
+    (``packages``, ``packages/web``): where a check that answers for the failure may have run."""
+    for token in _FOLDER_TOKEN.finditer(text[:4000]):
+        path = token.group().removeprefix("./").rstrip("/.")
+        yield path
+        slash = path.find("/")
+        for _ in range(_MOST_FOLDERS):
+            if slash < 0:
+                break
+            yield path[:slash]
+            slash = path.find("/", slash + 1)
 
 
 _SEARCH_TOOL = re.compile(r"^(?!.*web).*(?:grep|glob|search|find)", re.I)
@@ -204,10 +246,10 @@ class _DoneLater:
         name = missing_name(attempt.error)
         if not name:
             return False
-        for words in command_words(without_cd(attempt.target)[0]):
-            if len(words) <= _RENAME_WORDS and name in words[1:]:
-                return _blanked(words, words.index(name, 1)) in self.renamed
-        return False
+        # each simple command that names it (`docker logs web-1 || docker ps -a | grep web-1`), at each place it does
+        return any(_blanked(words, at) in self.renamed
+                   for words in command_words(without_cd(attempt.target)[0]) if len(words) <= _RENAME_WORDS
+                   for at in range(1, len(words)) if words[at] == name)
 
     def settles(self, attempt: Attempt) -> bool:
         """A failed check settled by a later passing check of the same kind that covered what it named (``bun run

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .outcome import (ERROR_LINE_LIMIT, declined_outright, last_line, output_body, passed_line, refusal,
-                      refusal_reason, stopped)
+from .outcome import (ERROR_LINE_LIMIT, declined_outright, hook_reply, last_line, output_body, passed_line, refusal,
+                      refusal_reason, stopped, without_hook_notes)
 from .diagnostics import telling_line
 from .goal import request_words
 from .rules import is_rule, passing_rule
@@ -585,6 +585,8 @@ class _Collector:
         text = _ANSI.sub("", text) if "\x1b" in text else text  # (a test runner's colours are no part of its words)
         shell = call.command_index is not None if call else name.lower() in SHELL_TOOLS
         code, failed = exit_status(message, text, shell)
+        failed = failed and not hook_reply(text)  # (what hooks and plugins added is no word of the tool's)
+        text = without_hook_notes(text)
         if call is None:
             self._outcome(name, "", output_body(text) if shell else text, failed, scan=shell, shell=shell)
             return

@@ -122,6 +122,46 @@ def harness_refusal(text: str) -> bool:
     return _head_or_tail(_HARNESS_REFUSAL, text)
 
 
+_REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
+_HOOK_LINE = re.compile(
+    r"^\W{0,3}(?:(?:PreToolUse|PostToolUse|UserPromptSubmit|SessionStart|Notification|PreCompact|BeforeTool|AfterTool)"
+    r"(?::[\w.|*-]{1,80})? hook (?:succeeded|success|additional context|output|ran)\b"
+    r"|\[(?:hook|hooks|plugin|extension|rules?)(?:[:\s][^\]\n]{0,60})?\]"
+    r"|[\U0001F300-\U0001FAFF\u2600-\u27BF]\uFE0F?\s{0,2}[^\n]{0,40}?\b(?:context|tokens?|savings?|saved|usage"
+    r"|budget|reminder)\b)",
+    re.I)
+"""A line a hook or a plugin put into a tool result to inform the agent, in its agents' words: Claude Code's
+"PostToolUse:Edit hook succeeded: …" and "…hook additional context: …", a bracketed "[hook] …", "[plugin:x] …",
+"[rules] …", a banner opened by an emoji about the context or tokens ("📊 Context: 45% used", "💰 Token savings:
+…"). A hook that turned the call back ("PreToolUse:Bash hook error") is a refusal (:data:`_HARNESS_REFUSAL`), kept."""
+_NOTE_CHARS = 2_000
+"""A hook's line is short; a longer one is the tool's output."""
+_ERROR_WORD = re.compile(r"\b(?:error|fail(?:s|ed|ure)?|exceeded|expired|invalid|denied|refused|blocked|exception)\b",
+                         re.I)
+"""A line that says something went wrong is the tool's, even opened by an emoji ("❌ context deadline exceeded")."""
+
+
+def without_hook_notes(text: str) -> str:
+    """``text`` without the ``<system-reminder>`` blocks and the lines hooks and plugins add (:data:`_HOOK_LINE`):
+    what the tool itself said (``text`` itself when it holds none). One pass; an unclosed reminder runs to the
+    end."""
+    kept, inside, dropped = [], False, False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if inside or stripped.startswith(_REMINDER_OPEN):
+            inside, dropped = _REMINDER_CLOSE not in stripped, True
+        elif len(stripped) < _NOTE_CHARS and _HOOK_LINE.match(stripped) and not _ERROR_WORD.search(stripped):
+            dropped = True
+        else:
+            kept.append(line)
+    return "\n".join(kept) if dropped else text
+
+
+def hook_reply(text: str) -> bool:
+    """True when all a result says was added by hooks or plugins: no failure of the tool, whatever its flag."""
+    return bool(text.strip()) and not without_hook_notes(text).strip()
+
+
 def declined_outright(text: str) -> bool:
     """True when the result opens by saying the user declined (so it counts even when not marked an error)."""
     return _DECLINE.search(text[:200]) is not None
