@@ -274,10 +274,20 @@ def _asks_to_know(request: str) -> bool:
     return request.endswith(("?", "？")) and _INFORMATION.match(request) is not None
 
 
+_REHEARSAL = re.compile(r"--dry-run\b|\bgit\s{1,3}stash\b")
+"""A command that only rehearses a step (``--dry-run``) or names one in passing (``git stash push``); not ``-n``,
+which is kubectl's namespace."""
+
+
+def _steps_of(turn: Turn) -> tuple[str, ...]:
+    """The turn's commands that did a step outside the code (:data:`_STEPS`) and succeeded, rehearsals left out."""
+    return tuple(command for command in turn.ran if _kinds(command[:500]) and not _REHEARSAL.search(command[:500]))
+
+
 def _acted(turn: Turn) -> bool:
     """The turn committed, changed files, passed a check, or ran a step outside the code that succeeded (a deploy,
-    a release, a migration, a push: :data:`_STEPS`)."""
-    return bool(turn.commits or turn.changed or turn.checks or _ran_kinds(turn.ran))
+    a release, a migration, a push)."""
+    return bool(turn.commits or turn.changed or turn.checks or _steps_of(turn))
 
 
 def undoes(request: str) -> bool:
@@ -365,7 +375,7 @@ def done_items(turn: Turn) -> list[str]:
     checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
     scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"
     found += scripts
-    found += _steps_ran(turn)
+    found += _steps_ran(turn, found)
     if len(scripts) < len(checks):
         found.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
     found = [part for part in found if not only_files(part)]  # a list of files says nothing the file list does not
@@ -536,12 +546,13 @@ def _ran_kinds(commands: tuple[str, ...]) -> set[str]:
     return set().union(*(_kinds(command[:500]) for command in commands)) if commands else set()
 
 
-def _steps_ran(turn: Turn) -> list[str]:
-    """The steps outside the code the turn ran and its answer does not report (a migration, a deploy, a push whose
-    command succeeded, the answer only "Done."), by their last command: what now exists outside the files."""
-    reported = _reported_kinds(turn.final_answer[-3000:])
+def _steps_ran(turn: Turn, found: list[str]) -> list[str]:
+    """The steps outside the code the turn ran and the results ``found`` in its answer do not report (a migration, a
+    deploy, a push whose command succeeded, the answer only "Done." or "Pushed."), by their last command: what now
+    exists outside the files."""
+    reported = _reported_kinds(" ".join(found))
     last: dict[frozenset[str], str] = {}
-    for command in turn.ran:
+    for command in _steps_of(turn):
         kinds = frozenset(_kinds(command[:500]))
         if kinds and not kinds & reported:
             last.pop(kinds, None)

@@ -39,8 +39,10 @@ def test_a_step_the_agent_reports_done_is_a_done_item(request_text: str, command
 
 
 @pytest.mark.parametrize("command", ["python manage.py migrate", "npx prisma migrate deploy", "git push origin main"])
-def test_a_step_the_answer_does_not_name_is_named_by_its_command(command: str) -> None:
-    done = _done("add the orders index and apply it", command, "OK", "Done.", edit="migrations/0042_orders_index.py")
+@pytest.mark.parametrize("answer, edit", [("Done.", "migrations/0042_orders_index.py"), ("Pushed.", "")])
+def test_a_step_the_answer_does_not_name_is_named_by_its_command(command: str, answer: str, edit: str) -> None:
+    """("Pushed." is too short to be a result: the command still says what was done, not "answered".)"""
+    done = _done("add the orders index and apply it", command, "OK", answer, edit=edit)
     assert any(f"ran `{command}`" in line for line in done)
 
 
@@ -54,3 +56,8 @@ def test_a_step_not_done_is_no_done_item(answer: str, failed: bool) -> None:
     done = _done("deploy the api to fly", "fly deploy" if failed else "docker build .", "error" if failed else "ok",
                  answer, failed=failed)
     assert not any("deploy" in line.lower() for line in done)
+
+
+@pytest.mark.parametrize("command", ["git push --dry-run origin main", "git stash push -m wip", "npm publish --dry-run"])
+def test_a_rehearsed_step_is_no_done_item(command: str) -> None:
+    assert not any(command in line for line in _done("check what would be pushed", command, "ok", "Done."))
