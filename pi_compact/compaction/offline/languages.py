@@ -244,6 +244,19 @@ ANNOUNCE = {
 }
 """What opens a turn to the speaker's next move ("Vou corrigir…", "Lass mich…", "让我…")."""
 
+LEFT_TO_DO = {
+    "en": r"what(?:'s| is) left(?=[ \t]{0,2}:)|not (?:done|implemented|wired|updated) yet|todo(?=[ \t]{0,2}:)",
+    "pt": r"faltam?(?! de\b)|ainda (?:falta|precisa)|próximos? passos?|pendente:",
+    "es": r"faltan?(?! de\b)|quedan? por hacer|próximos? pasos?|siguientes? pasos?|pendiente:",
+    "fr": r"il reste|reste à faire|prochaines? étapes?|à faire:",
+    "de": r"noch offen|noch zu tun|fehlt noch|nächste[rn]? schritte?",
+    "ja": r"残り|次のステップ|未対応|やること",
+    "ko": r"남은 작업|다음 단계|해야 할 일",
+    "zh": r"下一步|剩下|还需要|待办",
+}
+"""Words that say what is still to do in the agent's closing answer ("Falta atualizar o `README`", "Il reste à …",
+"Nächste Schritte: …", "残りは…", "下一步：…", "What's left: …"): the next step, though the request reads done."""
+
 ANNOUNCE_CLOSING = r"(?:します|しましょう|してみます|겠습니다|할게요|하겠어요)[。.!！]?$"
 """The same at a sentence's end, where Japanese and Korean say it ("クエリを追加します。", "추가하겠습니다.")."""
 
@@ -312,6 +325,7 @@ def wide_length(text: str) -> int:
 
 
 __all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON",
-           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "NO_THING", "NOT_YET", "OFFER", "ORDER", "ORDER_ADVERB_CJK",
-           "ORDER_CLOSING", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE", "any_language", "spaced", "unspaced",
+           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "LEFT_TO_DO", "NO_THING", "NOT_YET", "OFFER", "ORDER",
+           "ORDER_ADVERB_CJK", "ORDER_CLOSING", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE",
+           "any_language", "spaced", "unspaced",
            "wide_length"]

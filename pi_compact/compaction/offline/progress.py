@@ -224,7 +224,14 @@ def _thinks_aloud(sentence: str) -> bool:
     return bool(TENTATIVE_WORDS.search(sentence) or _PROPOSED.search(sentence))
 
 
+_STEP_RESULT = re.compile(r"\b(?:(?:re)?deployed|published|released|migrated|pushed|merged)\b", re.I)
+"""A step outside the code reported done ("Deployed v42 to https://…", "PR #87 merged"): a result, unless the
+sentence waits on it or denies it ("It needs to be deployed", "not pushed yet": :data:`_WAITS`, :data:`_NEGATED`)."""
+
+
 def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozenset()) -> bool:
+    if _STEP_RESULT.search(sentence) and not _WAITS.search(sentence) and not _NEGATED.search(sentence):
+        return True
     if acted:
         return (_RESULT.search(sentence) is not None or _changes_a_file(sentence, changed)
                 or (_RESULT_ABROAD.search(sentence) is not None and not _CHANGE_ROW.match(sentence)  # a row: by its file
@@ -267,8 +274,20 @@ def _asks_to_know(request: str) -> bool:
     return request.endswith(("?", "？")) and _INFORMATION.match(request) is not None
 
 
+_REHEARSAL = re.compile(r"--dry-run\b|\bgit\s{1,3}stash\b")
+"""A command that only rehearses a step (``--dry-run``) or names one in passing (``git stash push``); not ``-n``,
+which is kubectl's namespace."""
+
+
+def _steps_of(turn: Turn) -> tuple[str, ...]:
+    """The turn's commands that did a step outside the code (:data:`_STEPS`) and succeeded, rehearsals left out."""
+    return tuple(command for command in turn.ran if _kinds(command[:500]) and not _REHEARSAL.search(command[:500]))
+
+
 def _acted(turn: Turn) -> bool:
-    return bool(turn.commits or turn.changed or turn.checks)
+    """The turn committed, changed files, passed a check, or ran a step outside the code that succeeded (a deploy,
+    a release, a migration, a push)."""
+    return bool(turn.commits or turn.changed or turn.checks or _steps_of(turn))
 
 
 def undoes(request: str) -> bool:
@@ -356,6 +375,7 @@ def done_items(turn: Turn) -> list[str]:
     checks = [check for check in turn.checks[-2:] if check.lower() not in said]  # "…; 3 passed." says it already
     scripts = [check for check in checks if check.startswith(RAN_SCRIPT)]  # "ran `scripts/e2e.sh`: 14 passed"
     found += scripts
+    found += _steps_ran(turn, found)
     if len(scripts) < len(checks):
         found.append("checks pass: " + "; ".join(check for check in checks if check not in scripts))
     found = [part for part in found if not only_files(part)]  # a list of files says nothing the file list does not
@@ -524,6 +544,20 @@ def step_kinds(step: str) -> frozenset[str]:
 
 def _ran_kinds(commands: tuple[str, ...]) -> set[str]:
     return set().union(*(_kinds(command[:500]) for command in commands)) if commands else set()
+
+
+def _steps_ran(turn: Turn, found: list[str]) -> list[str]:
+    """The steps outside the code the turn ran and the results ``found`` in its answer do not report (a migration, a
+    deploy, a push whose command succeeded, the answer only "Done." or "Pushed."), by their last command: what now
+    exists outside the files."""
+    reported = _reported_kinds(" ".join(found))
+    last: dict[frozenset[str], str] = {}
+    for command in _steps_of(turn):
+        kinds = frozenset(_kinds(command[:500]))
+        if kinds and not kinds & reported:
+            last.pop(kinds, None)
+            last[kinds] = command
+    return [f"ran `{clip_words(' '.join(command.split()), 120)}`" for command in list(last.values())[-2:]]
 
 
 def _short(results: list[str]) -> str:

@@ -38,6 +38,7 @@ from .jobs import Background, awaited
 from .subject import current_subject
 from .superseded import standing as superseded
 from .shell import shell_effects
+from .languages import LEFT_TO_DO, any_language
 from .text import clip_words, sentences
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
                      without_cd, work_failure)
@@ -73,7 +74,7 @@ _DONE_WORDS = re.compile(
 only open a sentence about what comes ("pronto para…", "fertig zu…") are left out."""
 _NEXT = re.compile(
     r"\b(?:next (?:is|up|step|steps|would be|I'll|I will|we)|next,|next:|shall I|should I|want me to|would you like"
-    r"|do you want|remaining|still (?:need|to do)|left to do|then we|after that)\b",
+    r"|do you want|remaining|still (?:need|to do)|left to do|then we|after that)\b|" + any_language(LEFT_TO_DO),
     re.I,
 )
 _NEW_APPROACH = re.compile(

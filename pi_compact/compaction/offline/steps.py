@@ -79,7 +79,8 @@ _MARKED_DONE = re.compile(r"^[*_\s]{0,3}(?:✅|✓|✔|☑|\[[xX]\]|~~)|(?:✅|�
 """A list item the agent marks done ("Update the README ✅", "[x] Commit it", "~~Fix the test~~")."""
 _SAID_DONE = re.compile(r"\b(?:is|are|was|were|has been|have been|now)\s(?:\w{1,20}\s){0,2}?(?:done|complete|completed"
                         r"|finished|fixed|in place|committed|resolved)\b(?![^.!?]{0,80}\b(?:but|except|once|when|after)\b)"
-                        r"|\bnothing (?:is )?(?:left|remaining|pending)\b", re.I)
+                        r"|\bnothing (?:is )?(?:left|remaining|pending)\b"
+                        r"|\b(?:remaining|left|pending|todo)\W{1,3}(?:nothing|none|n/a)\b", re.I)
 """A sentence of the closing answer that says its work is done ("The remaining part … is done too."): no step."""
 _AHEAD = re.compile(r"\b(?:next|then|i'll|i will|i can|we can|should|could|would|want|let me|let's|once|after|before"
                     r"|until)\b", re.I)
@@ -307,9 +308,17 @@ def _requotes(step: str, request: str) -> bool:
 _CONTENT_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
+_FUNCTION_WORDS = frozenset("the and for with that this these those them then than not but also just please from into"
+                            " our your its you are was were has have how what why when where which who does did can"
+                            " all any some there here".split())
+"""Words every request and step share ("refactor the parser" and "update the parser docs" share "the"): a step
+says a short request again by its words that name something, never by these."""
+
+
 def _content_words(text: str) -> set[str]:
-    """The words of ``text`` as stems (a word's first five letters: "updated" is "update"), short words left out."""
-    return {word[:5] for word in _CONTENT_WORD.findall(text.lower()[:5_000])}
+    """The words of ``text`` as stems (a word's first five letters: "updated" is "update"), short words and
+    :data:`_FUNCTION_WORDS` left out."""
+    return {word[:5] for word in _CONTENT_WORD.findall(text.lower()[:5_000]) if word not in _FUNCTION_WORDS}
 
 
 def _bare(item: str) -> bool:
