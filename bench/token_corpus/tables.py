@@ -264,7 +264,8 @@ def char_split3() -> tuple[str, str]:
     """The characters of three UTF-8 bytes (U+0800-FFFF, read as written: NFKC) that no token of a Claude tokenizer
     holds whole, as ranges (a first and a last character each): those of which some token holds two bytes together,
     a token end inside each; and those of which no token holds the first two bytes together nor the last two, two
-    ends inside each (arrows, most mathematical and technical symbols, Cherokee, Ethiopic, private use)."""
+    ends inside each (arrows, most mathematical and technical symbols, Cherokee, Ethiopic, private use). The accented
+    Latin letters are left to :func:`latin_split` (``token_bounds.latin_cut_units`` counts their ends)."""
     tokens = _token_bytes()
     held = set("".join(token.decode("utf-8", "ignore") for token in tokens))
     pairs = {token[start : start + 2] for token in tokens for start in range(len(token) - 1)
@@ -273,7 +274,8 @@ def char_split3() -> tuple[str, str]:
     two: list[int] = []
     for code in range(0x800, 0x10000):
         char = chr(code)
-        if 0xD800 <= code < 0xE000 or char in held or not unicodedata.is_normalized("NFKC", char):
+        if (0xD800 <= code < 0xE000 or char in held or char in LATIN_LETTERS  # those latin_split() counts
+                or not unicodedata.is_normalized("NFKC", char)):
             continue
         data = char.encode("utf-8")
         (one if data[:2] in pairs or data[1:] in pairs else two).append(code)
