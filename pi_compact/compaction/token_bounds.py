@@ -1145,9 +1145,10 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
         return units
     head = latin if len(latin) <= PREFIX_CHARS else latin[:PREFIX_CHARS]
     controls = head.translate(None, _NOT_CONTROLS)  # one C pass over the first characters
-    # the control bound is at most the runs, the ends inside them and four tokens a control character (itself, a
-    # space before it, a run and a whitespace end it cuts): read only where that could exceed the rest
-    if controls and runs + inside + symbols + 4 * len(controls) * UNITS_PER_TOKEN > units:
+    # the control bound is at most the runs, the ends inside them and inside characters and four tokens a control
+    # character (itself, a space before it, a run and a whitespace end it cuts): read only where that could exceed
+    # the rest
+    if controls and runs + inside + symbols + splits + 4 * len(controls) * UNITS_PER_TOKEN > units:
         rest = runs - run_units(head) - CUT_UNITS if len(latin) > PREFIX_CHARS else 0  # the rest's runs at least
         units = max(units, control_units(head, controls) + rest + symbols + splits + inside)
     return units
