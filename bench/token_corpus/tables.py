@@ -235,6 +235,62 @@ def char_split() -> str:
                    if chr(code) not in held and chr(code) not in latin and unicodedata.is_normalized("NFKC", chr(code)))
 
 
+def _token_bytes() -> list[bytes]:
+    """The bytes of every token of a Claude tokenizer. ``decode`` writes U+FFFD for the part of a character a token
+    holds, so the bytes are read from the vocabulary the package carries (its tokenizer.json, byte-level: GPT-2's
+    byte-to-character map), and checked against ``decode`` token by token."""
+    import glob
+    import os
+
+    import anthropic_tokenizer
+    from anthropic_tokenizer import decode
+
+    folder = os.path.dirname(anthropic_tokenizer.__file__)
+    data = b"".join(Path(path).read_bytes() for path in sorted(glob.glob(os.path.join(folder, "*.so"))))
+    start = data.rfind(b'{"version"', 0, data.find(b'"model":{"type":"BPE"'))
+    vocab = json.JSONDecoder().raw_decode(data[start:].decode("utf-8", "replace"))[0]["model"]["vocab"]
+    printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    byte_of = {chr(value): value for value in printable}
+    byte_of.update((chr(256 + index), value) for index, value in enumerate(v for v in range(256) if v not in printable))
+    tokens = [b""] * len(vocab)
+    for piece, index in vocab.items():
+        tokens[index] = bytes(map(byte_of.__getitem__, piece))
+    tokens = [token if decode([index]) else b"" for index, token in enumerate(tokens)]  # special tokens: no text
+    assert all(decode([index]) == token.decode("utf-8", "replace") for index, token in enumerate(tokens))
+    return tokens
+
+
+def char_split3() -> tuple[str, str]:
+    """The characters of three UTF-8 bytes (U+0800-FFFF, read as written: NFKC) that no token of a Claude tokenizer
+    holds whole, as ranges (a first and a last character each): those of which some token holds two bytes together,
+    a token end inside each; and those of which no token holds the first two bytes together nor the last two, two
+    ends inside each (arrows, most mathematical and technical symbols, Cherokee, Ethiopic, private use). The accented
+    Latin letters are left to :func:`latin_split` (``token_bounds.latin_cut_units`` counts their ends)."""
+    tokens = _token_bytes()
+    held = set("".join(token.decode("utf-8", "ignore") for token in tokens))
+    pairs = {token[start : start + 2] for token in tokens for start in range(len(token) - 1)
+             if token[start] >= 0xC0 or token[start + 1] >= 0x80}
+    one: list[int] = []
+    two: list[int] = []
+    for code in range(0x800, 0x10000):
+        char = chr(code)
+        if (0xD800 <= code < 0xE000 or char in held or char in LATIN_LETTERS  # those latin_split() counts
+                or not unicodedata.is_normalized("NFKC", char)):
+            continue
+        data = char.encode("utf-8")
+        (one if data[:2] in pairs or data[1:] in pairs else two).append(code)
+    return _ranges(one), _ranges(two)
+
+
+def _ranges(codes: list[int]) -> str:
+    out, start = [], codes[0]
+    for previous, code in zip(codes, codes[1:] + [-1]):
+        if code != previous + 1:
+            out.append(chr(start) + chr(previous))
+            start = code
+    return "".join(out)
+
+
 def symbol_joins() -> str:
     """The characters beyond ASCII that some token of a Claude tokenizer holds next to ASCII punctuation other than
     :func:`punct_joins` (``”.``, ``—)``): next to any other character (U+FFFD, arrows, box drawing) such punctuation
@@ -409,6 +465,9 @@ def main() -> None:
                           ' space or not, sorted and front coded (a digit: the letters shared with the piece before)."""')
         + "\n" + _literal("WORD_RANKS", [word_ranks(pieces)], '"""The rank of each piece of WORD_PIECES, in its order: its'
                           ' token\'s number, three base-64 digits (0-9, A-Z, a-z, +, /)."""')
+        + "\nCHAR_SPLIT_ONE, CHAR_SPLIT_TWO = {!r}, {!r}\n".format(*char_split3())
+        + '"""The characters of three UTF-8 bytes (read as written) no token holds whole, as ranges (first and last'
+          ' character): one end inside each; two (no token holds two of their bytes together)."""\n'
         + f"\nSYMBOL_JOINS = {symbol_joins()!r}\n"
         '"""The characters beyond ASCII a tokenizer holds next to ASCII punctuation in a token."""\n'
         + f"\nPUNCT_JOINS = {punct_joins()!r}\n"

@@ -66,7 +66,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import (CAPITALIZED_WORDS, CHAR_SPLIT, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS,
+from .token_tables import (CAPITALIZED_WORDS, CHAR_SPLIT, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, LATIN_JOINS,
                            LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, PAIR_COUNTS, PUNCT_JOINS, SHORT_WORDS,
                            SYMBOL_JOINS, WORD_PIECES, WORD_RANKS)
 
@@ -381,7 +381,16 @@ def latin_cut_units(text: str) -> int:
     return cuts * UNITS_PER_TOKEN
 
 
-_CHAR_SPLIT = re.compile("[" + "".join(map(re.escape, CHAR_SPLIT)) + "]")
+def _ranges(table: str) -> str:
+    return "".join(f"{re.escape(table[at])}-{re.escape(table[at + 1])}" for at in range(0, len(table), 2))
+
+
+@functools.cache
+def _char_split() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The characters no token holds whole, and those of them with two ends inside, as character classes (built at
+    the first text beyond ASCII, in a sixth of a second: 11,000 ranges)."""
+    whole = "[" + "".join(map(re.escape, CHAR_SPLIT)) + _ranges(CHAR_SPLIT_ONE + CHAR_SPLIT_TWO) + "]"
+    return re.compile(whole), re.compile("[" + _ranges(CHAR_SPLIT_TWO) + "]")
 
 
 def char_splits(text: str) -> int:
@@ -393,8 +402,16 @@ def char_splits(text: str) -> int:
     the other ends inside runs fall, so it adds to them. The run bound leaves such a character out (it reads Latin-1),
     so a piece it sits in alone counts nothing there (``\u0538j`` among control characters, in bytes read as UTF-8:
     0.89 of the real count one draw in 10,000 before, tok44). One C scan; the text must be as the tokenizer reads it
-    (NFKC), as for the Latin cuts."""
-    return len(_CHAR_SPLIT.findall(text, 0, PREFIX_CHARS))
+    (NFKC), as for the Latin cuts.
+
+    And those of three bytes no token holds whole (:data:`~.token_tables.CHAR_SPLIT_ONE`: an end inside each), two
+    ends inside those of which no token holds two bytes together (:data:`~.token_tables.CHAR_SPLIT_TWO`: most
+    arrows, mathematical and technical symbols, Cherokee, private use; each is three tokens wherever it is written).
+    Their blocks' weights are averages of the characters texts write, and the control bound counted none of their
+    tokens: symbols beyond Latin-1 among control characters were 0.78 of the real count about once in 40 draws
+    before (tok48)."""
+    split, two = _char_split()
+    return len(split.findall(text, 0, PREFIX_CHARS)) + len(two.findall(text, 0, PREFIX_CHARS))
 
 
 LATIN_LANGUAGE_UNITS = 4
@@ -1076,7 +1093,8 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     codes = _collapse(latin) if size == len(text) else _periodic_codes(text, utf16)  # ASCII: bytes are characters
     periodic, repeats = _periodic(codes)
     periodic += _whitespace_changes(latin, bits, masks) * UNITS_PER_TOKEN
-    ends = _ends_inside(text) + repeats * UNITS_PER_TOKEN
+    inside = _ends_inside(text)  # the control bound's pieces hold them too (no rare pair holds a control character)
+    ends = inside + repeats * UNITS_PER_TOKEN
     splits = 0  # ends inside characters beyond ASCII, which no bound between characters counts
     mixed = False  # the text writes accented Latin letters and is read as written: its words' stretches can be cut
     if size != len(text):  # ASCII has no accented letter
@@ -1127,11 +1145,12 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
         return units
     head = latin if len(latin) <= PREFIX_CHARS else latin[:PREFIX_CHARS]
     controls = head.translate(None, _NOT_CONTROLS)  # one C pass over the first characters
-    # the control bound is at most the runs and four tokens a control character (itself, a space before it, a run
-    # and a whitespace end it cuts): read only where that could exceed the rest
-    if controls and runs + symbols + 4 * len(controls) * UNITS_PER_TOKEN > units:
+    # the control bound is at most the runs, the ends inside them and inside characters and four tokens a control
+    # character (itself, a space before it, a run and a whitespace end it cuts): read only where that could exceed
+    # the rest
+    if controls and runs + inside + symbols + splits + 4 * len(controls) * UNITS_PER_TOKEN > units:
         rest = runs - run_units(head) - CUT_UNITS if len(latin) > PREFIX_CHARS else 0  # the rest's runs at least
-        units = max(units, control_units(head, controls) + rest + symbols + splits)
+        units = max(units, control_units(head, controls) + rest + symbols + splits + inside)
     return units
 
 
@@ -1216,16 +1235,20 @@ def control_units(latin: bytes, controls: bytes | None = None) -> int:
     NUL, and the run bound of each piece between them. No token holds a control character and anything else, so the
     text is cut at each: its tokens are the controls' and those of the pieces, each at least its runs, and one more
     for a piece that ends in two spaces or more (the last space would join what follows it, a control character that
-    nothing joins: ``"  \x1f"`` is three tokens, where a run of spaces that ends a text is one). A random string of
-    control characters, tabs and punctuation was 0.78 of the real count with the control characters weighed at a token
-    each and the rest at their averages: what lies between two of them is a token of its own too."""
+    nothing joins: ``"  \x1f"`` is three tokens, where a run of spaces that ends a text is one; so with any two
+    whitespace characters, ``"\t\t\x1f"`` and ``"\n\n\x1f"`` too, read on the oracle for every pair: tok48). A random
+    string of control characters, tabs and punctuation was 0.78 of the real count with the control characters weighed
+    at a token each and the rest at their averages: what lies between two of them is a token of its own too; and the
+    ends inside the pieces' runs (rare pairs and triples, which never hold a control character) are the caller's to
+    add (``'|]>{]\x05'`` is ``|``, ``]>``, ``{``, ``]``, ``\x05``: punctuation between control characters was 0.72
+    of the real count about once in 60 draws before, tok48)."""
     if controls is None:
         controls = latin.translate(None, _NOT_CONTROLS)
     lone = len(controls) - controls.count(0)
     if lone < len(controls):
         lone += len(_NUL_RUN.findall(latin))
     pieces = _CONTROL_RUN.split(latin)
-    spaced = sum(piece.endswith(b"  ") for piece in pieces[:-1])
+    spaced = sum(piece[-2:].isspace() and len(piece) > 1 for piece in pieces[:-1])
     return (lone + spaced) * UNITS_PER_TOKEN + sum(map(run_units, filter(None, pieces)))
 
 

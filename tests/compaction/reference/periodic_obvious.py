@@ -313,7 +313,8 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
     head, rest = latin[: spec.PREFIX_CHARS], latin[spec.PREFIX_CHARS :]
     if any(code in head for code in spec.CONTROLS + b"\x00"):  # (tok39)
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
-        units = max(units, control_units(text, head) + (whole if rest else 0) + symbols + splits)
+        inside = inner_units(text) - repeats(text) * UNIT  # the ends inside the pieces' runs (tok48)
+        units = max(units, control_units(text, head) + (whole if rest else 0) + symbols + splits + inside)
     return units
 
 
@@ -354,9 +355,13 @@ def symbol_ends(prefix: str, symbol) -> int:
 
 def char_splits(text: str) -> int:
     """A token end inside each character of CHAR_SPLIT in the first PREFIX_CHARS characters, one at a time (tok44)."""
-    from pi_compact.compaction.token_tables import CHAR_SPLIT
+    from pi_compact.compaction.token_tables import CHAR_SPLIT, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO
 
-    return sum(char in CHAR_SPLIT for char in text[: spec.PREFIX_CHARS]) * UNIT
+    def within(char: str, table: str) -> bool:  # (tok48) characters of three bytes, by ranges
+        return any(table[at] <= char <= table[at + 1] for at in range(0, len(table), 2))
+
+    return sum((char in CHAR_SPLIT or within(char, CHAR_SPLIT_ONE)) + 2 * within(char, CHAR_SPLIT_TWO)
+               for char in text[: spec.PREFIX_CHARS]) * UNIT
 
 
 def latin_units(text: str) -> int:
@@ -399,7 +404,7 @@ def control_units(text: str, latin: bytes) -> int:
     for index, code in enumerate(latin):
         if code in spec.CONTROLS or code == 0:
             lone += code != 0 or index == 0 or latin[index - 1] != 0
-            runs += (before.run_units(bytes(piece)) if piece else 0) + (piece[-2:] == b"  ") * UNIT
+            runs += (before.run_units(bytes(piece)) if piece else 0) + (len(piece) > 1 and bytes(piece[-2:]).isspace()) * UNIT
             piece.clear()
         else:
             piece.append(code)
