@@ -218,6 +218,20 @@ NOT_YET = {
 """Words that deny a result ("Ainda não adicionei…", "まだ実装していません", "还没有修复"): no work done. Not a bare
 negation: "ya no falla", "エラーは発生しませんでした", "修复后没有报错" state results."""
 
+GO_ON = {
+    "en": r"go ahead with the next|send (?:me )?the next|keep (?:them|it) coming|(?:tell|let) me know what(?:ever)? "
+          r"(?:else )?you (?:notice|find|spot|see)|as you (?:read|go|review) (?:on|through|along)|next one whenever",
+    "pt": r"pode continuar|(?:me )?(?:mande|envie) o próximo|conforme (?:for )?lendo",
+    "es": r"puedes continuar|(?:mándame|envíame) el siguiente|a medida que (?:leas|avances)",
+    "fr": r"vous pouvez continuer|envoyez(?:-moi)? le suivant|au fil de (?:votre|ta) lecture",
+    "de": r"mach(?:en Sie)? (?:einfach )?weiter|schick(?:en Sie)? (?:mir )?(?:den|das) nächste",
+    "ja": r"引き続き|続けてどうぞ|読み進め|気づいた点",
+    "ko": r"계속 (?:진행|말씀)해 주세요|다음 (?:것|부분)(?:을|도) 알려",
+    "zh": r"请继续|继续发给我|接着(?:看|读)",
+}
+"""Words of an agent's closing that hand the ongoing work back to the user ("引き続きどうぞ", "Send me the next one",
+"Tell me what you notice as you read on"): the user goes on, item by item; the way they agreed to work is the step."""
+
 TENTATIVE = {
     "en": r"maybe|perhaps|probably|possibly|i think|i guess|i suspect|i wonder|i believe|i'm not sure|not sure"
           r"|i'?m arguing|i'?d argue|i would argue|wondering|might|could be|my guess"
@@ -324,7 +338,7 @@ def wide_length(text: str) -> int:
     return len(text) + sum(1 for char in text if "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af")
 
 
-__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON",
+__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON", "GO_ON",
            "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "LEFT_TO_DO", "NO_THING", "NOT_YET", "OFFER", "ORDER",
            "ORDER_ADVERB_CJK", "ORDER_CLOSING", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE",
            "any_language", "spaced", "unspaced",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from .goal import go_ahead, only_asks, sets_work
+from .languages import GO_ON, any_language
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
@@ -562,8 +563,24 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     if stage:
         steps.append(stage)
     elif not steps and state.latest_request:
-        steps.append("The last request is done: wait for the user's next request.")
+        handed = _handed_back(answer)
+        steps.append("The last request is done: wait for the user's next request"
+                     + (f"; the agent handed the ongoing work back: “{handed}”" if handed else "."))
     return steps
+
+
+_GO_ON = re.compile(any_language(GO_ON), re.I)
+_HANDED_CHARS = 240
+
+
+def _handed_back(answer: str) -> str:
+    """The closing paragraph of ``answer`` when it hands ongoing work back to the user, item by item ("引き続きどうぞ",
+    "Send me the next one", "Tell me what you notice as you read on; each fix is pushed to the PR"): how the user and
+    the agent go on, which a bare "wait" would lose. ``""`` for any other closing."""
+    closing = answer[-4 * _HANDED_CHARS:].strip().rsplit("\n\n", 1)[-1].strip()
+    if not closing or len(closing) > _HANDED_CHARS or not _GO_ON.search(closing):
+        return ""
+    return " ".join(closing.split())
 
 
 _TASK_TO_DO = "Task still to do:"
