@@ -279,9 +279,15 @@ _REHEARSAL = re.compile(r"--dry-run\b|\bgit\s{1,3}stash\b")
 which is kubectl's namespace."""
 
 
+_OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]{0,40}")
+"""A command's option: ``cargo build --release`` builds an optimised binary, it releases nothing."""
+
+
 def _steps_of(turn: Turn) -> tuple[str, ...]:
-    """The turn's commands that did a step outside the code (:data:`_STEPS`) and succeeded, rehearsals left out."""
-    return tuple(command for command in turn.ran if _kinds(command[:500]) and not _REHEARSAL.search(command[:500]))
+    """The turn's commands that did a step outside the code (:data:`_STEPS`, named by the command's words, not its
+    options) and succeeded, rehearsals left out."""
+    return tuple(command for command in turn.ran if _command_kinds(command)
+                 and not _REHEARSAL.search(command[:500]))
 
 
 def _acted(turn: Turn) -> bool:
@@ -543,7 +549,12 @@ def step_kinds(step: str) -> frozenset[str]:
 
 
 def _ran_kinds(commands: tuple[str, ...]) -> set[str]:
-    return set().union(*(_kinds(command[:500]) for command in commands)) if commands else set()
+    return set().union(*(_command_kinds(command) for command in commands)) if commands else set()
+
+
+def _command_kinds(command: str) -> set[str]:
+    """The steps a command does, by its words, not its options (:data:`_OPTION`)."""
+    return _kinds(_OPTION.sub(" ", command[:500]))
 
 
 def _steps_ran(turn: Turn, found: list[str]) -> list[str]:
@@ -553,7 +564,7 @@ def _steps_ran(turn: Turn, found: list[str]) -> list[str]:
     reported = _reported_kinds(" ".join(found))
     last: dict[frozenset[str], str] = {}
     for command in _steps_of(turn):
-        kinds = frozenset(_kinds(command[:500]))
+        kinds = frozenset(_command_kinds(command))
         if kinds and not kinds & reported:
             last.pop(kinds, None)
             last[kinds] = command

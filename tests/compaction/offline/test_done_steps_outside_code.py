@@ -61,3 +61,11 @@ def test_a_step_not_done_is_no_done_item(answer: str, failed: bool) -> None:
 @pytest.mark.parametrize("command", ["git push --dry-run origin main", "git stash push -m wip", "npm publish --dry-run"])
 def test_a_rehearsed_step_is_no_done_item(command: str) -> None:
     assert not any(command in line for line in _done("check what would be pushed", command, "ok", "Done."))
+
+
+@pytest.mark.parametrize("command", ["cargo build --release 2>&1 | tail -3", "npm run build -- --publish never",
+                                     "make test --push-dir out", "go build -deploy-tag x ./cmd/app"])
+def test_a_step_named_only_by_an_option_is_no_done_item(command: str) -> None:
+    """``--release`` asks for an optimised build; it releases nothing (the words of a command, not its options)."""
+    assert not any("ran `" in line for line in _done("build the binary", command, "Finished release [optimized]",
+                                                   "Built."))
