@@ -5,6 +5,7 @@ the rare pairs and triples), never how it is counted. Slow: for tests only."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import string
@@ -357,8 +358,9 @@ def char_splits(text: str) -> int:
     """A token end inside each character of CHAR_SPLIT in the first PREFIX_CHARS characters, one at a time (tok44)."""
     from pi_compact.compaction.token_tables import CHAR_SPLIT, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO
 
-    def within(char: str, table: str) -> bool:  # (tok48) characters of three bytes, by ranges
-        return any(table[at] <= char <= table[at + 1] for at in range(0, len(table), 2))
+    def within(char: str, table: str) -> bool:  # (tok48) characters of three bytes, by sorted (low, high) pairs
+        at = bisect.bisect_right(table, char)  # odd: past a low, before its high; even: at or past a high
+        return at % 2 == 1 or (at > 0 and table[at - 1] == char)
 
     return sum((char in CHAR_SPLIT or within(char, CHAR_SPLIT_ONE)) + 2 * within(char, CHAR_SPLIT_TWO)
                for char in text[: spec.PREFIX_CHARS]) * UNIT
