@@ -4,7 +4,8 @@ A hand-kept list, measured on a corpus of secret shapes and look-alikes (``tests
 ``bench/redact_bench.py``): tokens whose prefix names them (``sk-ant-``, ``AKIA``/``ASIA``, ``ghp_``,
 ``github_pat_``, ``hf_``, ``npm_``, JWTs, ...), private key blocks (PEM and PGP, with or without their END
 line), passwords in URLs, ``Authorization`` headers, ``--password X`` flags, and values assigned to names
-that say they hold a secret (``DB_PASS=``, ``"apiKey":``, ``AccountKey=``). Names are judged by their last
+that say they hold a secret (``DB_PASS=``, ``"apiKey":``, ``AccountKey=``), and a value alone on its line under
+a line that names a secret (``Here's the API key:``). Names are judged by their last
 word, so ``max_tokens``, ``tokenizer`` or ``password_min_length`` are not secrets; values that are code, a
 type or a reference (``tokenizer.encode(...)``, ``string``, ``$API_KEY``) are left alone.
 
@@ -178,7 +179,81 @@ def redact_secrets(text: str) -> str:
     if "[" in text and _INI_SECTION.search(text):
         text = _CONFIG_LINE.sub(_config_value, text)
     text = _ENV_LINE.sub(_env_value, text)
-    return _ASSIGNMENT.sub(_assigned_value, text)
+    text = _ASSIGNMENT.sub(_assigned_value, text)
+    if any(word in lowered for word in _LABEL_HINTS):
+        text = _redact_labelled_lines(text)
+    return text
+
+
+_LABEL_HINTS = ("key", "token", "secret", "pass", "credential", "clave", "chave", "clé", "schlüssel", "senha",
+                "contraseña", "キー", "トークン", "パスワード", "密钥", "令牌", "密码", "토큰", "비밀번호", "키")
+_LABEL_WORDS = re.compile(r"[\u3000-\u9fff\uac00-\ud7af]++|[^\W_\u3000-\u9fff\uac00-\ud7af]++")
+"""Words, with a run of kana, CJK or Hangul apart from Latin beside it (``APIキー`` is ``api`` and ``キー``)."""
+_SECRET_LABELS = frozenset({"password", "passwd", "passphrase", "secret", "token", "apikey", "credential",
+                            "credentials", "contraseña", "senha", "passwort", "トークン", "パスワード", "密钥", "令牌",
+                            "密码", "토큰", "비밀번호"})
+_KEY_LABELS = frozenset({"key", "keys", "clave", "chave", "clé", "schlüssel", "キー", "키"})
+_DIGEST_WORDS = frozenset({"sha", "sha1", "sha256", "sha512", "md5", "hash", "checksum", "digest", "commit", "etag",
+                           "fingerprint", "id", "ids", "uuid", "public", "cache", "idempotency", "count", "counts",
+                           "limit", "usage", "length", "ハッシュ", "コミット"})
+_BARE_VALUE = re.compile(r"([ \t>]*+)([A-Za-z0-9+/_\-.~!@#$%^&*?]{12,512}+={0,2}+)([ \t]*+\r?)")
+"""A line that holds one credential-shaped value and nothing else."""
+_CJK_SECRETS = ("トークン", "パスワード", "密钥", "令牌", "密码", "토큰", "비밀번호")
+_CJK_KEYS = ("キー", "키")
+_AFTER_NAME = frozenset({"for", "of", "to", "is", "was", "are", "below", "here", "then", "and", "in", "on", "from",
+                         "that", "which", "you", "i", "we", "it", "please", "now", "again", "attached", "pasted",
+                         "de", "da", "do", "del", "für", "ist", "est", "es", "é", "pour", "para", "s"})
+_FILE_END = re.compile(r"\.[A-Za-z]{1,5}+$")
+
+
+def _redact_labelled_lines(text: str) -> str:
+    """A secret pasted alone on its line under a line that names it (``Here's the API key:`` / ``3f9a…``): the
+    value has no prefix and no name beside it, so only the label says a 32-hex string is no digest."""
+    lines = text.split("\n")
+    label = ""
+    for n, line in enumerate(lines):
+        found = _BARE_VALUE.fullmatch(line) if 12 <= len(line) <= 560 else None
+        if found and label and _looks_random(found.group(2)) and _names_a_secret(label):
+            lines[n] = found.group(1) + REDACTED + found.group(3)
+        elif line.strip() and not line.lstrip().startswith(("```", "~~~")):
+            label = line[-300:]
+    return "\n".join(lines)
+
+
+def _names_a_secret(label: str) -> bool:
+    """Whether a label line names a secret (a password, a token, an API or access key) and no digest or id.
+
+    The secret's word must head its phrase: "token account", "password file" or "key rotation" name other things."""
+    words = [word.lower() for word in _LABEL_WORDS.findall(label)]
+    if not words or any(word in _DIGEST_WORDS for word in words):
+        return False
+    has_kind = any(word in _KEY_KINDS for word in words)
+    for n, word in enumerate(words):
+        if word[0] >= "\u3000":
+            if any(name in word for name in _CJK_SECRETS) or (has_kind and any(k in word for k in _CJK_KEYS)):
+                return True
+            continue
+        if n + 1 < len(words) and words[n + 1] not in _AFTER_NAME:
+            continue
+        if word in _SECRET_LABELS or word.endswith(("password", "secret", "apikey")):
+            if not (word == "token" and n and words[n - 1] in _NOT_SECRET_TOKENS):
+                return True
+        if word in _KEY_LABELS and has_kind:
+            return True
+    return False
+
+
+def _looks_random(value: str) -> bool:
+    """Letters and digits mixed as no word, path, URL, number or date is: hex of a key's length, or mixed case."""
+    if not any(c.isdigit() for c in value) or not any(c.isalpha() for c in value):
+        return False
+    if "://" in value or ("/" in value and "." in value) or _FILE_END.search(value):
+        return False
+    if len(value) >= 32 and all(c in "0123456789abcdefABCDEF" for c in value):
+        return True
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return mixed and len(value) >= 16 and sum(c.isdigit() for c in value) >= 2
+
 
 
 def _command_flags(found: re.Match) -> str:

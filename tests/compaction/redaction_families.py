@@ -147,6 +147,36 @@ def vendor_tokens(rng: random.Random) -> list[Case]:
     return out
 
 
+_LABELS = ("Here's the {kind} key for the {thing}:", "my {kind} key:", "new {kind} token below", "{Kind} secret is",
+           "the password for {thing} (don't share it)", "Use this {kind} key:", "Personal access token:",
+           "{Kind} キー:", "{thing}のAPIキーは以下です", "Mi clave de API es:", "Minha chave de API:",
+           "Das Passwort für {thing}:", "{thing} 的密钥：", "{thing} 토큰:")
+
+
+def _bare_value(rng: random.Random) -> str:
+    """A credential with no prefix: hex of a key's length, base64url, or letters and digits mixed."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        return rng.randbytes(rng.choice([16, 20, 32])).hex()
+    if kind == 1:
+        return base64.urlsafe_b64encode(rng.randbytes(rng.randint(18, 40))).decode().rstrip("=") + "Q7"
+    return _secret(rng, rng.randint(18, 40)) + rng.choice(string.digits) + rng.choice(string.ascii_uppercase)
+
+
+def labelled_lines(rng: random.Random) -> list[Case]:
+    """A secret pasted alone on its line under a line that names it, in prose, a code fence or a quote, in the
+    languages of the corpus: nothing beside the value says it is a secret."""
+    out = []
+    for label in _LABELS:
+        kind = rng.choice(["api", "access", "client", "private", "secret"])
+        thing = rng.choice(["geocoder", "staging", "the billing service", "prod", "mailer"])
+        value = _bare_value(rng)
+        head = label.format(kind=kind, Kind=kind.title(), thing=thing)
+        text = rng.choice(["{h}\n{v}\n", "{h}\n\n```\n{v}\n```\nthanks", "> {h}\n> {v}", "{h}\n\n    {v}\n\nok?"])
+        out.append(Case("labelled-line", text.format(h=head, v=value), value))
+    return out
+
+
 # -- look-alikes ----------------------------------------------------------------------------------------------
 
 
@@ -190,10 +220,26 @@ def identifiers(rng: random.Random) -> list[Case]:
     return [Case("identifiers", f"{rng.choice(['id ', 'see ', ''])}{line}") for line in lines]
 
 
+def digests(rng: random.Random) -> list[Case]:
+    """Digests, ids, addresses and names alone on a line under a label that names them, or under a label where a
+    secret's word modifies another noun ("token account", "key file")."""
+    hexes = [rng.randbytes(n).hex() for n in (16, 20, 32)]
+    mixed = base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("=")
+    labels = [("md5 checksum of the download:", hexes[0]), ("commit:", hexes[1]), ("SHA-256 digest:", hexes[2]),
+              ("Cache key:", hexes[0]), ("the request id is", str(__import__("uuid").UUID(int=rng.getrandbits(128)))),
+              ("no token account for this mint:", mixed), ("the key file is at", "config/Secrets2Prod.yaml"),
+              ("next page token:", mixed), ("password hash (bcrypt) stored:", hexes[2]),
+              ("the token variable is called", "sessionTokenValue"), ("API key id:", hexes[0]),
+              ("public key:", mixed), ("token count:", "1234567890123")]
+    return [Case("digests", f"{label}\n{value}\n") for label, value in labels]
+
+
 SECRET_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {
     "armor": armor, "config": config, "flags": flags, "pairs": pairs, "vendor": vendor_tokens,
+    "labelled": labelled_lines,
 }
-LOOKALIKE_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {"code": code, "identifiers": identifiers}
+LOOKALIKE_FAMILIES: dict[str, Callable[[random.Random], list[Case]]] = {"code": code, "identifiers": identifiers,
+                                                                       "digests": digests}
 
 
 def cases(split: str) -> tuple[list[Case], list[Case]]:
