@@ -131,6 +131,32 @@ _CHECK_JOBS = frozenset({TEST, BUILD, LINT, TYPECHECK})
 """A run of the project's own checks is never meant to fail: a failing test of an error path is a failing test."""
 
 
+_ALL_WORKED = re.compile(
+    r"\b(?:all|every|each)(?: (?:the|of the|\d{1,3}|of them))?(?: [\w-]{1,20}){0,2}? (?:tests?|checks?|cases?|scenarios?"
+    r"|patterns?|commands?|runs?|probes?|paths?)(?: (?:\w{1,15}|all))?? (?:work(?:s|ed)?|pass(?:es|ed)?|behave[sd]?"
+    r"|succeed(?:s|ed)?|(?:are|were|look|looks|came out) (?:good|fine|correct|right|ok|as expected))\b"
+    r"|\b(?:everything|all) (?:works|worked|behaves|behaved|looks good|checks out|is working)\b"
+    r"|(?:全|すべて|全部)(?:て|の)?(?:テスト|パターン|ケース|確認|シナリオ|項目)?(?:が|は|とも|も)?\s?(?:正常|期待通り|想定通り|問題なく|OK|成功)"
+    r"|(?:全部|都|均)(?:测试)?(?:正常|通过|符合预期|按预期)|모두 정상|모든 테스트(?:가)? (?:정상|통과)"
+    r"|\balles funktioniert|\balle Tests (?:laufen|funktionieren|bestanden)|\btout fonctionne"
+    r"|\btous les tests (?:passent|fonctionnent)|\btodo funciona|\btodas las pruebas (?:pasan|funcionan)"
+    r"|\btudo funciona|\btodos os testes (?:passam|funcionam)",
+    re.I,
+)
+"""The agent's verdict on a batch of runs it made to try a feature, all at once ("All tests work as expected",
+"全テスト正常動作", "everything works", "todos os testes passam"): a run of the batch that failed was one of its
+cases (an invalid input refused), whatever words its own description used."""
+_EXCEPT = re.compile(r"\b(?:except|apart from|but|other than|save for)\b|以外|ただし|除了|但是|außer|sauf|excepto|exceto",
+                     re.I)
+
+
+def _all_worked(text: str) -> bool:
+    """True when the first sentence of ``text`` is a verdict that every run of a batch worked (:data:`_ALL_WORKED`),
+    with no exception named and no doubt."""
+    first = next((s for s in _SENTENCES.split(text.strip()[:600]) if s.strip()), "")
+    return bool(_ALL_WORKED.search(first)) and not _EXCEPT.search(first) and not _DOUBTS.search(first)
+
+
 def _meant_to_fail(words: str) -> bool:
     """True when ``words`` (what a call says of itself, or the agent's words just before it) say the call is meant
     to fail: outright ("should fail"), or as a check of an error path ("verify that a missing file is rejected")."""
@@ -237,6 +263,11 @@ def _calls_said(messages: Sequence[dict]) -> dict[str, str]:
     return said
 
 
+def _is_check(attempt: Attempt) -> bool:
+    """A run of the project's own checks (:data:`_CHECK_JOBS`), or a call of no shell tool."""
+    return not is_shell_tool(attempt.tool) or bool({job.kind for job in jobs_of(attempt.target)} & _CHECK_JOBS)
+
+
 def _meant(attempt: Attempt, message: dict, calls: dict[str, str]) -> bool:
     """True when the failed ``attempt`` (its result ``message``) was meant to fail: its command's comment or printed
     label, its description or the agent's words just before it say so (:func:`_meant_to_fail`); never a run of the
@@ -285,6 +316,11 @@ def settled_by_words(messages: Sequence[dict], attempts: Sequence[Attempt]) -> A
             settled.update(dict.fromkeys((attempt.index for attempt, _ in pending), None))
             pending, meant = [], set()
             continue
+        if _all_worked(text):  # (the first words after a batch of tries; a failed run of the checks stays open)
+            tried = {attempt.index for attempt, seen in pending if seen == 0 and not _is_check(attempt)}
+            settled.update(dict.fromkeys(tried, None))
+            pending = [(attempt, seen) for attempt, seen in pending if attempt.index not in tried]
+            meant -= tried
         if meant:  # the agent's first words after a failure it meant: unless they doubt it, it is the outcome wanted
             if not _DOUBTS.search(text) and not _LOOKS_INTO.search(text):
                 settled.update(dict.fromkeys(meant, None))

@@ -40,6 +40,7 @@ from .superseded import standing as superseded
 from .shell import shell_effects
 from .languages import LEFT_TO_DO, any_language
 from .text import clip_words, sentences
+from .explained import settled_by_words
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
                      without_cd, work_failure)
 
@@ -701,9 +702,12 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []
+    # a failure the agent's words took as the outcome it wanted (a refused bad input) leaves nothing of the request
+    as_meant = {index for index, other in settled_by_words(listed, facts.attempts).settled.items() if other is None}
     for turn, end in zip(drafts, ends):
         inside = [a for a in facts.attempts if turn.index < a.index < end]
-        status = _status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted)
+        status = _status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted
+                         and inside[-1].index not in as_meant)
         if inside and inside[-1].refused and inside[-1].index > turn.answered_at and status != DONE:
             status = DECLINED  # the user declined the agent's last call and has not said what instead
         statuses.append(status)
