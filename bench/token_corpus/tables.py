@@ -282,6 +282,32 @@ def char_split3() -> tuple[str, str]:
     return _ranges(one), _ranges(two)
 
 
+FREE_BYTES = bytes([0x09, 0x0A, 0x0C, 0x0D, *range(0x20, 0x7F)])
+"""The bytes ``token_bounds.fewest_tokens`` lets any token join (printable ASCII and whitespace): the bound is read
+with every string of them a token, a vocabulary larger than the tokenizer's, so it stays a lower bound."""
+
+
+def joining_tokens() -> str:
+    """Every token of a Claude tokenizer that holds a byte beyond :data:`FREE_BYTES` (a control character, a byte of a
+    character beyond ASCII), each a two-byte length and its bytes, zlib-compressed and in base 64: the vocabulary
+    ``token_bounds.fewest_tokens`` cuts such text with."""
+    import base64
+    import zlib
+
+    kept = sorted({token for token in _token_bytes() if token.translate(None, FREE_BYTES)})
+    packed = b"".join(len(token).to_bytes(2, "big") + token for token in kept)
+    return base64.b64encode(zlib.compress(packed, 9)).decode("ascii")
+
+
+def category_ranges(first: str) -> str:
+    """The code points whose general category starts with ``first`` (``L`` letters, ``N`` numbers), as ranges (a first
+    and a last character each): the ``\\p{L}`` and ``\\p{N}`` of the tokenizer's pre-tokenizer (GPT-2's byte-level
+    pattern), for ``token_bounds.pretokens``."""
+    codes = [code for code in range(0x110000) if not 0xD800 <= code < 0xE000
+             and unicodedata.category(chr(code)).startswith(first)]
+    return _ranges(codes)
+
+
 def _ranges(codes: list[int]) -> str:
     out, start = [], codes[0]
     for previous, code in zip(codes, codes[1:] + [-1]):
@@ -471,7 +497,13 @@ def main() -> None:
         + f"\nSYMBOL_JOINS = {symbol_joins()!r}\n"
         '"""The characters beyond ASCII a tokenizer holds next to ASCII punctuation in a token."""\n'
         + f"\nPUNCT_JOINS = {punct_joins()!r}\n"
-        '"""The ASCII punctuation a tokenizer holds next to part of a character in a token."""\n')
+        '"""The ASCII punctuation a tokenizer holds next to part of a character in a token."""\n'
+        + "\n" + _literal("JOINING_TOKENS", [joining_tokens()], '"""Every token that holds a byte beyond printable ASCII'
+                          ' and whitespace: a two-byte length and its bytes each, zlib-compressed, in base 64."""')
+        + f"\nLETTER_RANGES = {category_ranges('L')!r}\n"
+        '"""The letters (general category L), as ranges (first and last character): the pre-tokenizer\'s \\\\p{L}."""\n'
+        + f"\nNUMBER_RANGES = {category_ranges('N')!r}\n"
+        '"""The numbers (general category N), as ranges (first and last character): the pre-tokenizer\'s \\\\p{N}."""\n')
     print(f"{OUT}: {len(pairs)} pairs, {len(triples)} triples")
 
 

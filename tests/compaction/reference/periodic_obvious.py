@@ -316,7 +316,90 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
         inside = inner_units(text) - repeats(text) * UNIT  # the ends inside the pieces' runs (tok48)
         units = max(units, control_units(text, head) + (whole if rest else 0) + symbols + splits + inside)
-    return units
+    return max(units, spelled_tokens(text) * UNIT)
+
+
+FREE = frozenset(b"\t\n\x0c\r" + bytes(range(0x20, 0x7F)))
+WHITE_SPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
+                        + "".join(map(chr, range(0x2000, 0x200B))))
+CONTRACTIONS = ("'s", "'t", "'re", "'ve", "'m", "'ll", "'d")
+
+
+def _kind(char: str) -> str:
+    if char in WHITE_SPACE:
+        return "space"
+    return {"L": "letter", "N": "number"}.get(unicodedata.category(char)[0], "other")
+
+
+def pretokens(text: str) -> list[str]:
+    """GPT-2's pre-tokens, one character at a time: a contraction; a run of letters, of numbers or of other
+    characters, a space before it joined; whitespace, its last character left to what follows unless it ends the text."""
+    pieces, at = [], 0
+    while at < len(text):
+        contraction = next((c for c in CONTRACTIONS if text.startswith(c, at)), None)
+        if contraction:
+            pieces.append(contraction)
+            at += len(contraction)
+            continue
+        end = at
+        while end < len(text) and _kind(text[end]) == _kind(text[at]):
+            end += 1
+        if _kind(text[at]) == "space" and end < len(text):  # whitespace before something else
+            if end - at > 1:
+                pieces.append(text[at : end - 1])
+                at = end - 1
+                continue
+            if text[at] == " ":  # one space joins the run after it
+                end += 1
+                while end < len(text) and _kind(text[end]) == _kind(text[at + 1]):
+                    end += 1
+        pieces.append(text[at:end])
+        at = end
+    return pieces
+
+
+@functools.cache
+def _joining_tokens() -> frozenset[bytes]:
+    import base64
+    import zlib
+
+    from pi_compact.compaction.token_tables import JOINING_TOKENS
+
+    packed, tokens, at = zlib.decompress(base64.b64decode(JOINING_TOKENS)), set(), 0
+    while at < len(packed):
+        size = int.from_bytes(packed[at : at + 2], "big")
+        tokens.add(packed[at + 2 : at + 2 + size])
+        at += 2 + size
+    return frozenset(tokens)
+
+
+def spelled_tokens(text: str) -> int:
+    """The fewest tokens that spell each pre-token of the first PREFIX_CHARS characters, any string of printable ASCII
+    and whitespace a token, summed; 0 for text of those bytes alone or not read as written (tok49)."""
+    head = text[: spec.PREFIX_CHARS]
+    if all(byte in FREE for byte in head.encode("utf-8", "surrogatepass")):
+        return 0
+    if not unicodedata.is_normalized("NFKC", head):
+        return 0
+    pieces = pretokens(head)
+    if len(text) > spec.PREFIX_CHARS and pieces:
+        pieces.pop()
+    tokens = _joining_tokens()
+    lengths = sorted(set(map(len, tokens)))
+    total = 0
+    for piece in pieces:
+        data = piece.encode("utf-8", "surrogatepass")
+        best = [0] + [len(data) + 1] * len(data)
+        for end in range(1, len(data) + 1):
+            start = end  # the free bytes before end: any string of them is a token
+            while start > 0 and data[start - 1] in FREE:
+                start -= 1
+                best[end] = min(best[end], best[start] + 1)
+            for size in lengths:  # and each token that ends there
+                if size <= end and data[end - size : end] in tokens:
+                    best[end] = min(best[end], best[end - size] + 1)
+        total += best[-1]
+    return total
 
 
 def symbol_runs(text: str) -> int:
