@@ -12,6 +12,7 @@ import re
 from .languages import (BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, TENTATIVE, any_language, spaced, unspaced,
                         wide_length)
 from .design import listed_designs, opens_steps, states_design
+from .found_then_changed import changed_on_finding
 from .text import clip_words, sentences
 from .unneeded import unneeded_ways
 from .verdicts import settles
@@ -130,4 +131,5 @@ def decisions_in(text: str) -> list[str]:
                 and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
     found += [declined for declined in unneeded_ways(text) if declined not in found]  # a way judged not needed
+    found += [changed for changed in changed_on_finding(text) if changed not in found]  # for what was just found
     return found + [clip_words(listed, 240) for listed in listed_designs(text) if not TENTATIVE_WORDS.search(listed)]

@@ -130,3 +130,26 @@ def test_a_reply_that_asks_or_is_no_key_picks_nothing(reply: str) -> None:
 
 def test_labels_with_their_text_on_the_same_line_are_not_read_here() -> None:
     assert labelled("1. keep the cache\n2. move to Redis\n\nWhich?") == {}
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("I see — tasks return dicts. I'll modify the runner to read the key instead.", "tasks return dicts — so:"),
+    ("The test shows manifests can be larger than diffs for tiny changes. Let me fix the test to just verify the "
+     "metrics exist:", "larger than diffs for tiny changes — so: Let me fix the test to just verify"),
+    ("It turns out the cache is shared by both workers. We'll change the key so that each worker has its own.",
+     "shared by both workers — so:"),
+    ("なるほど、タスクは辞書を返します。キーだけを読むように修正します。", "辞書を返します — so:"),
+])
+def test_a_change_said_right_after_a_finding_keeps_the_finding_as_its_reason(text: str, words: str) -> None:
+    found = decisions_in(text)
+    assert any(words in item for item in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "I see the problem. Let me read the file.",  # a step after the finding
+    "I see — tasks return dicts. I'll modify the runner.",  # a change that narrows or replaces nothing
+    "Let me check the config. I'll update it to only read the environment.",  # no finding before it
+    "The test shows what? I'll change it to only check the count.",
+])
+def test_a_step_or_a_change_with_no_finding_before_it_is_no_decision(text: str) -> None:
+    assert decisions_in(text) == []
