@@ -12,7 +12,10 @@ import re
 from .languages import (BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, TENTATIVE, any_language, spaced, unspaced,
                         wide_length)
 from .design import listed_designs, opens_steps, states_design
+from .found_then_changed import changed_on_finding
 from .text import clip_words, sentences
+from .unneeded import unneeded_ways
+from .verdicts import settles
 
 _DECISION = re.compile(
     r"\b(?:decided|decide to|decision\*{0,2}\s{0,2}:|decision (?:is|was)\b|chose|choose to|opted|going with|go with"
@@ -48,6 +51,20 @@ _CHOSEN_COURSE = re.compile(
     r"|^\W{0,3}(?:using|switching to|sticking (?:to|with)|opting for|going with|keeping(?!\s{1,3}(?:an eye|track"
     r"|in mind|\w{2,20}ing\b)))\s{1,3}(?!(?:(?:a|an|the)\s{1,3}(?:tool|command|grep|search)|it|this|that|them|these"
     r"|those)\b)\S", re.I)
+_PLAN_METHOD = re.compile(
+    r"^\W{0,3}(?:I'm|I am|we're|we are|I'll|I will|we'll|we will)\s{1,3}(?:be\s{1,3})?(?:using|use)\s{1,3}"
+    r"(?=[^.;!?\n]{0,60}?(?:(?-i:[A-Z])|agent|parallel|driven|batch|worktree))"  # a method by name, or agents at work
+    r"(?!(?:a|an|the)\s{1,3}(?:tool|command|grep|search)\b|it\b|this\b|that\b)[^.;!?]{3,80}?\s(?:to|for)\s{1,3}"
+    r"(?:execute|executing|implement|implementing|carry out|carrying out|run|running|work through)\s{1,3}"
+    r"(?:this|the|our|your)\s{1,3}(?:\d{1,3}-task\s{1,3})?(?:plan|tasks)\b"
+    r"|\b(?:execute|implement|carry out)\s{1,3}(?:this|the)\s{1,3}plan\s{1,3}(?:with|using|via|through)\s"
+    r"|(?:計画|プラン)を[^。\n]{1,40}?で(?:実行|進め)|用[^。\n]{1,40}?(?:执行|实施)(?:这个|该)?计划"
+    r"|계획을 [^.\n]{1,40}?(?:으로|로) (?:실행|진행)"
+    r"|\b(?:executar|executarei|executaremos|ejecutar|ejecutaré|ejecutaremos|exécuter|exécuterai) (?:o|el|le) (?:plano"
+    r"|plan) (?:com|con|avec|usando|via)\s|\bden Plan mit\s", re.I)
+"""A plan's method chosen ("I'm using Subagent-Driven Development to execute this plan", "we'll carry out the plan
+with parallel agents", "計画をサブエージェントで実行します"): how the work is run is settled, with no other reason
+needed; using a tool, or "it", to carry out a step is narration."""
 _REASONED = re.compile(r"\b(?:because|since|so that|instead of|rather than)\b|,\s{0,2}as\s", re.I)
 """The agent's own choice said as its next move ("I'll go with SQLite because the data fits on one machine", "Let's
 stick with the retry helper rather than adding tenacity"): a decision when it gives the reason or the way it
@@ -100,8 +117,9 @@ def decisions_in(text: str) -> list[str]:
             bool(_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)) or _DECIDED_ABROAD.search(sentence))
         opening = _INTERJECTION.sub("", sentence, count=1)  # "Actually, I'll keep …" opens on "I'll keep"
         course = bool((_CHOSEN_COURSE.match(opening) and _REASONED.search(sentence))  # a move said with its reason
-                      or (abroad and _COURSE_ABROAD.search(sentence)) or states_design(opening))
-        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or abroad
+                      or (abroad and _COURSE_ABROAD.search(sentence)) or states_design(opening)
+                      or _PLAN_METHOD.search(opening))
+        chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or abroad or settles(opening)
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
         if (_SHORTEST <= wide_length(sentence) and len(sentence) <= 400 and chosen
                 and (course or not NARRATION.match(opening))
@@ -112,4 +130,6 @@ def decisions_in(text: str) -> list[str]:
                 and not sentence.endswith((":", "?", "：", "？"))
                 and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
             found.append(clip_words(sentence, 240))
+    found += [declined for declined in unneeded_ways(text) if declined not in found]  # a way judged not needed
+    found += [changed for changed in changed_on_finding(text) if changed not in found]  # for what was just found
     return found + [clip_words(listed, 240) for listed in listed_designs(text) if not TENTATIVE_WORDS.search(listed)]

@@ -29,6 +29,7 @@ from .rules import (accepted_proposal, acknowledged, answered_proposal, correcti
                     user_choices, whole_clause)
 from .paths import PathNames, infer_cwd, is_redacted
 from .pasted import own_words
+from .labelled_options import picked_labelled
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
@@ -724,9 +725,10 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         reply = drafts[number + 1].request.strip()
         if _REJECTION.match(reply):
             turn.decisions = []  # the user turned the proposal down
-        agreed = accepted_proposal(turn.proposing(), reply)
-        if agreed:
-            turn.decisions.append(clip_words(f"Agreed with the user: {agreed}", _AGREED_CHARS))
+        picked = picked_labelled(turn.proposing(), reply)  # "2がいいかな。" for "**案2（…）:**" and the text under it
+        agreed = "" if picked else accepted_proposal(turn.proposing(), reply)
+        if picked or agreed:
+            turn.decisions.append(picked or clip_words(f"Agreed with the user: {agreed}", _AGREED_CHARS))
             drafts[number + 1].request_decided = True
         elif not _REJECTION.match(reply):
             answered = answered_proposal(turn.proposing(), reply)  # the plan, and the reply that settled it in its words
