@@ -33,6 +33,7 @@ from .labelled_options import picked_labelled
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
+from .delegated import delegated_work
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .jobs import Background, awaited
@@ -226,6 +227,8 @@ class RegionState:
     """Sub-agents' reports since the latest request that the agent has not acted on (:func:`.reports.open_reports`)."""
     open_reviews: tuple[str, ...] = ()
     """Earlier sub-agent reviews' findings no later change took up (:func:`.reports.unaddressed_reviews`)."""
+    delegated: str = ""
+    """The files finished sub-agents' reports say they wrote, as one Done item (:func:`.delegated.delegated_work`)."""
     redo_left: tuple[str, ...] = ()
     """When the latest request asks to redo the job before it and the redo is under way: the files the earlier run
     acted on that the redo has not reached yet (:func:`.redo.redo_left`)."""
@@ -801,6 +804,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
+        delegated=delegated_work(listed, names.name),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
         awaited=tuple(_still_awaited(listed, since, turns[-1].final_answer if turns else "")), **_go_ahead_of(real),
     )

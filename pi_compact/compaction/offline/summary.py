@@ -155,6 +155,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
             waits = pending.get(id(turn))
             for item in [found[0] + f"{_PENDING_MARK}{waits}", *found[1:]] if waits and found else found:
                 new.add("done", item)
+    if state.delegated:
+        new.add("done", state.delegated)
     if state.modified:
         new.add("done", _files_item(dict(state.modified)))
 
