@@ -18,7 +18,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, hook_reply, last_line
                       refusal_reason, stopped, without_hook_notes)
 from .diagnostics import telling_line
 from .goal import request_words
-from .rules import is_rule, passing_rule
+from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
 
@@ -361,6 +361,14 @@ def exit_status(message: dict, text: str, shell: bool = True) -> tuple[int | Non
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；;])")
 _LIST_MARKER = re.compile(r"^(?:[-*•>]|\d+[.)])\s+")
+_SCOPE = re.compile(r"\W{0,3}this\s(?:phase|step|stage|pr|change|task|milestone|iteration|plan|ticket|patch|sprint)"
+                    r"\s(?:only\s)?(?:adds|covers|touches|changes|implements|introduces|delivers|is (?:limited|scoped) to)\b",
+                    re.I)
+_LIMITS_SCOPE = re.compile(r"\W{0,3}(?:(?:no|without)\s(?:other\s)?(?:changes?|modifications?|edits?)\s(?:to|in)"
+                           r"|(?:do not|don'?t|never)\s(?:touch|change|modify|edit)|nothing (?:else|outside)"
+                           r"|out of scope)\b", re.I)
+"""A plan's sentence that states what the work covers ("This phase adds three read-only endpoints …") and the limit
+after it ("No changes to the pipeline."): the limit is kept with what it bounds, the scope the user approved."""
 _TABLE_ROW = re.compile(r"^\s{0,3}\|")
 """A row of a Markdown table: the user pasted findings or records."""
 _WORD = re.compile(r"\w+")
@@ -411,7 +419,9 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
         if _TABLE_ROW.match(line):
             continue
         pieces = _SENTENCE_END.split(line)
+        before = ""
         for whole in pieces:
+            scope, before = before, whole
             listed = bool(_LIST_MARKER.match(whole.strip()))
             whole = _LIST_MARKER.sub("", whole.strip()).strip()
             if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted):
@@ -419,7 +429,12 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
             written = few or listed or len(pieces) > 1 or whole.endswith(_ENDED)
             head, passing = passing_rule(whole)  # "fix the login bug — and never push to main": the rule's clause
             for sentence in (head, passing) if passing else (whole,):
-                if sentence and is_rule(sentence, stated=written):
+                ruled = sentence and (is_rule(sentence, stated=written) or names_method(sentence))
+                if sentence and not ruled and states_setup(sentence):
+                    sentence, ruled = f"{SETUP_LABEL}{sentence}", True  # a fact of the user's, said as one
+                if ruled:
+                    if _LIMITS_SCOPE.match(sentence) and _SCOPE.match(scope.replace("**", "")):
+                        sentence = f"{scope.replace('**', '').strip()} {sentence}"  # what the limit bounds
                     if len(sentence) > CONSTRAINT_LIMIT:
                         sentence = sentence[: CONSTRAINT_LIMIT - 1] + "…"
                     found.append(sentence)

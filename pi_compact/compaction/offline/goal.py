@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...accessors import content_text
 from .clause import clause_cut
 from .relay import relayed
-from .rules import is_rule, lasting, standing
+from .rules import is_rule, lasting, listed_options, picked_key, standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
 """A harness's tag: a compound name (``command-name``, ``system-reminder``, ``environment_context``), which
@@ -622,5 +622,122 @@ def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
     return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks",
+_NEXT_WORK = re.compile(
+    r"\b(?:next|follow[- ]?ups?|tasks?|ideas?|candidates?|could (?:do|tackle|take|work on)|suggest\w*|propos\w*"
+    r"|remaining|left to do|todo|improvements?|enhancements?|backlog|roadmap)\b"
+    r"|次|候補|提案|残り|다음|후보|제안|próxim|siguiente|sugest|suger|propost|propuest|nächste|vorschl|prochaine?s?"
+    r"|suivante?s?|下一|建议|候选", re.I)
+"""Words of the lines around a list that offer it as the work to take up next ("Possible next tasks:", "次の候補",
+"Próximos passos sugeridos"): a list of answers to a question ("Which colour? 1. Blue 2. Green") has none."""
+_TABLE_RULE = re.compile(r"[|:\s-]{3,}")
+_TABLE_KEY = re.compile(r"#?\s{0,2}(\d{1,2})\.?")
+_PROPOSALS_CHARS = 6000
+_ITEMS_MOST = 9
+"""More listed items than this are findings or a plan's steps, no handful of tasks to pick from."""
+
+
+def _table_rows(answer: str) -> dict[str, str]:
+    """The rows of the last table of ``answer`` by key: the number in the row's first cell, else its rank; the
+    text is the row's first two cells of words (``| 1 | Cache the reports | small |`` → "Cache the reports: small")."""
+    rows: dict[str, str] = {}
+    inside = header = False
+    for line in answer[-_PROPOSALS_CHARS:].splitlines():
+        line = line.strip()
+        if not line.startswith("|"):
+            inside = False
+            continue
+        if not inside:  # a table starts: the last one is what the answer offers
+            rows, inside, header = {}, True, True
+        if _TABLE_RULE.fullmatch(line):
+            header = False
+            continue
+        if header:
+            continue
+        cells = [cell.strip(" *`") for cell in line.strip("|").split("|")]
+        key = _TABLE_KEY.fullmatch(cells[0]) if cells else None
+        words = [cell for cell in cells[1 if key else 0:] if cell][:2]
+        if words:
+            rows[key.group(1) if key else str(len(rows) + 1)] = ": ".join(words)
+    return rows
+
+
+def proposed_tasks(answer: str) -> dict[str, str]:
+    """The tasks the agent's answer offers to take up next, by key: its last list or table (two to
+    :data:`_ITEMS_MOST` items) when the words around it say they are the next work (:data:`_NEXT_WORK`); ``{}``
+    for a list of answers to a question, of findings, or of a plan's steps."""
+    tail = answer[-_PROPOSALS_CHARS:]
+    listed = listed_options(tail) or _table_rows(tail)
+    if not 2 <= len(listed) <= _ITEMS_MOST:
+        return {}
+    first = next(iter(listed.values()))
+    lines = tail.splitlines()
+    head = first.split(": ")[0][:40]
+    at = next((n for n, line in enumerate(lines) if head in " ".join(line.replace("**", "").split())), 0)
+    around = [line for line in lines[max(0, at - 3):at] if line.strip()][-2:]
+    closing = [line for line in lines if line.strip()][-1:]
+    return listed if _NEXT_WORK.search(" ".join(around + closing)) else {}
+
+
+_TWO_KEYS = re.compile(r"(?:#|option\s{0,2}|opção\s{0,2}|opción\s{0,2})?([1-9])(?:\s{0,2}(?:번|番))?\s{0,3}"
+                       r"(?:and|&|\+|,|と|과|와|e|y|und|et|和|及)\s{0,3}"
+                       r"(?:#|option\s{0,2}|opção\s{0,2}|opción\s{0,2})?([1-9])(?![\d.])", re.I)
+"""A reply that picks two of the listed tasks ("1 and 3", "#2 & #4", "1と3で", "1번과 3번")."""
+_PICK_FRAME = re.compile(r"\b(?:one|go (?:with|for)|let'?s (?:do|take|pick|start with)|take|pick|choose|start with"
+                         r"|vamos com|vamos con|nehmen wir|on prend)\b|の方|のやつ|쪽|那个", re.I)
+"""A reply that picks a task by what it is about, not by its key ("the caching one", "go with the fetch one")."""
+_STEM = 4
+_COMMON = frozenset("with from into that this then them they have will also only each some what when more".split())
+_PICK_CHARS = 80
+_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _described_task(listed: dict[str, str], reply: str) -> str:
+    """The one listed task a short reply names by a word only that task's text holds (compared by its first
+    :data:`_STEM` letters: "the caching one" names "Cache the parsed reports"), the words of the pick itself
+    and the commonest ones left out."""
+    if not _PICK_FRAME.search(reply):
+        return ""
+    stems = {key: {word.lower()[:_STEM] for word in _WORD.findall(text) if word.lower() not in _COMMON}
+             for key, text in listed.items()}
+    said = {word.lower()[:_STEM] for word in _WORD.findall(_PICK_FRAME.sub(" ", reply)) if word.lower() not in _COMMON}
+    hits = [key for key, own in stems.items() if said & own.difference(*(w for k, w in stems.items() if k != key))]
+    return listed[hits[0]] if len(hits) == 1 else ""
+
+
+def picked_task(answer: str, reply: str) -> str:
+    """The task (or two) of the agent's proposed next tasks (:func:`proposed_tasks`) that ``reply`` picks: by its
+    key, number or rank ("#1 please", "let's do option 2", "1で", "vamos com a 3", "the second one"), two of them
+    ("1 and 3"), or by what it is about ("the caching one"), in the words of the proposal; ``""`` when the answer
+    proposed no tasks, or the reply is long, asks or refuses."""
+    said = " ".join(reply.split())
+    if not said or len(said) > _PICK_CHARS or said.endswith(("?", "？")) or _REFUSAL_TOKENS.search(said):
+        return ""
+    listed = proposed_tasks(answer)
+    if not listed:
+        return ""
+    two = _TWO_KEYS.search(said)
+    if two and two.group(1) in listed and two.group(2) in listed and two.group(1) != two.group(2):
+        return "; ".join(listed[key] for key in two.groups())
+    key = picked_key(said)
+    chosen = list(listed.values())[-1] if key == "last" else listed.get(key, "")
+    return chosen or _described_task(listed, said)
+
+
+def picked_work(exchanges: list[tuple[str, str]]) -> str:
+    """The task the user picked from the agent's proposed next tasks and has not moved off since: ``exchanges`` are
+    the user's requests in order, each with the agent's last answer before it. From the latest back, requests that
+    set no work of their own ("implement it", "yes, go ahead" to the plan the agent wrote for the pick,
+    "実装してください") pass; the first one that picks a task (:func:`picked_task`) gives it; one that refuses ("no
+    wait, not now") or sets work of its own ends the search with ``""``."""
+    for request, answer in reversed(exchanges):
+        words = request_words(request)
+        task = picked_task(answer, words)
+        if task:
+            return task
+        if _REFUSAL_TOKENS.search(" ".join(words.split()[:4])) or sets_work(words):
+            return ""
+    return ""
+
+
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "proposed_tasks",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -271,10 +271,60 @@ _TABLE_CELLS = re.compile(r"\s{0,3}\|\s{0,3}(?=\S)")
 _ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5"}
 
 
+_SETUP = re.compile(
+    r"\b(?:i|we)(?:'m|'re|\s(?:am|are))?\s(?:(?:now|currently|always|only)\s)?(?:run|use|have|(?:am|are|'m|'re)?\s?"
+    r"(?:on|using|running)|changed\s(?:it\s)?to|set\s(?:it\s)?to|switched\s(?:it\s)?to|upgraded\s(?:it\s)?to"
+    r"|restarted\s(?:it\s)?with|start(?:ed)?\s(?:it\s)?with)\b"
+    r"|\b(?:my|our)\s(?:machine|server|gpu|box|laptop|setup|env|environment|cluster|database|db|host|vm)\s"
+    r"(?:has|is|runs|uses)\b"
+    r"|^\W{0,3}(?:(?:done|ok(?:ay)?)\W{1,3})?(?:changed|set|switched|upgraded|restarted)\s(?:it\s)?(?:to|with)\b"
+    r"|\b(?:eu\s)?(?:uso|rodo|estou usando|mudei para|troquei para|tengo|estoy usando|cambié a|ejecuto)\b"
+    r"|\bich\s(?:nutze|verwende|benutze|habe)\b|auf\s\S{1,30}\s(?:umgestellt|geändert)"
+    r"|使っています|で動かして|に変更しました|に変えました|我(?:用|使用|在用)|改成了|사용하고 있|쓰고 있|로 바꿨|으로 바꿨",
+    re.I)
+"""Words of the user's that state their own setup: "I run llama-server with …", "we're on Python 3.9", "my GPU has
+…", "done, changed to 128k", "eu uso …", "ich verwende …", "…で動かしています"."""
+_SETTING = re.compile(r"(?<![a-z\d])\d[\d.,]{0,12}\s?(?:[kmgt]i?b|[kmgt]|gib|mib|ms|cores?|threads?|gpus?)(?![a-z\d])"
+                      r"|(?:^|\s)--?[a-z][\w-]{0,30}[\s=]\d|\bv?\d{1,3}\.\d{1,4}\b|\b\d{4,}\b", re.I)
+"""A value of a setup: a size ("128k", "16 GB"), a count of cores, a flag with its number ("-c 131072"), a version
+("3.11"), a long number."""
+
+
+SETUP_LABEL = "The user's setup: "
+"""How a constraint that states the user's environment (:func:`states_setup`) opens: a fact of theirs, not a step
+("done, changed to 128k" alone reads as finished work)."""
+
+
+def states_setup(sentence: str) -> bool:
+    """True when the user states a fact of their own environment that the work has to respect (:data:`_SETUP` with
+    a value of it, :data:`_SETTING`): "I run llama-server with a 128K context, -c 131072", "we're on Node 18.20",
+    "done, changed to 128k"; never a question or a condition ("if you use 16 GB …")."""
+    said = sentence.strip()
+    return not said.endswith(("?", "？")) and not re.match(r"\W{0,3}(?:if|when|what if|should|could)\b", said, re.I) \
+        and bool(_SETUP.search(said)) and bool(_SETTING.search(said))
+
+
+_METHOD = re.compile(
+    r"\b(?:use|using|with|via|follow|following|do it|apply|stick to|in|by)\s(?:strict\s|proper\s)?"
+    r"(?:tdd|bdd|atdd|test[- ]driven(?:\sdevelopment)?|test[- ]first|red[- /]green(?:[- /]refactor)?"
+    r"|conventional commits|semantic versioning|semver|trunk[- ]based(?:\sdevelopment)?|git ?flow|pair programming"
+    r"|property[- ]based test\w{0,3}|mutation test\w{0,3}|domain[- ]driven design)\b"
+    r"|\bwrite (?:the\s)?(?:failing\s)?tests? first\b"
+    r"|\b(?:tdd|bdd)\s?(?:で|로|으로)|(?:用|采用)\s?(?:tdd|bdd)|\b(?:com|con|mit|en|avec)\s(?:tdd|bdd)\b", re.I)
+"""A method of work the user asks for by its name ("use TDD", "follow conventional commits", "write the tests
+first", "TDDで進めて", "com TDD", "mit TDD"): it binds the way every change is made."""
+
+
+def names_method(sentence: str) -> bool:
+    """True when ``sentence`` asks for a method of work by its name (:data:`_METHOD`), not a question about one."""
+    said = sentence.strip()
+    return not said.endswith(("?", "？")) and bool(_METHOD.search(said))
+
+
 def lasting(rule: str) -> bool:
     """True when a rule says it outlives its request (never, always, only, from now on, make it a rule, …)."""
     return bool(_LASTING.search(rule) or ORDER_ABROAD.match(rule)) or standing(rule, kept_in_mind=False) or \
-        stated_rule(rule)
+        stated_rule(rule) or rule.startswith(SETUP_LABEL) or states_setup(rule) or names_method(rule)
 
 
 def standing(sentence: str, kept_in_mind: bool = True) -> bool:
@@ -467,6 +517,14 @@ def _asks_to_choose(answer: str) -> bool:
         and closing.rstrip().endswith(("?", "？"))
 
 
+def picked_key(reply: str) -> str:
+    """The key a reply picks a listed item by (:data:`_PICK`: "#1 please" → ``1``, "the second one" → ``2``, "B로
+    가자" → ``b``, "the last one" → ``last``), ``""`` for none."""
+    pick = _PICK.match(reply.strip())
+    wanted = next((group for group in pick.groups() if group), "").lower() if pick else ""
+    return _ORDINALS.get(wanted, wanted)
+
+
 def picked_option(answer: str, reply: str) -> str:
     """The option of the agent's answer that the user's reply picks by its number, letter or rank, as listed, or as
     the one the agent recommended."""
@@ -493,6 +551,11 @@ def _options(answer: str) -> dict[str, str]:
                 listed = {}  # a list starts: the options are the last list, after what the agent found
             listed[key] = " ".join(option.group(2).split())
     return listed
+
+
+def listed_options(answer: str) -> dict[str, str]:
+    """The options (or proposals) the answer listed last, by key (``1``, ``b``): see :func:`_options`."""
+    return _options(answer)
 
 
 def _described(answer: str, reply: str) -> str:
@@ -1203,7 +1266,7 @@ def stated_rule(sentence: str) -> bool:
     return not _STATES_FACT.match(said[fronted.end():] if fronted else said)
 
 
-__all__ = ["accepted_proposal", "acknowledged", "answered_proposal", "answered_questions", "corrections", "is_rule", "lasting",
+__all__ = ["SETUP_LABEL", "accepted_proposal", "names_method", "states_setup", "listed_options", "acknowledged", "answered_proposal", "answered_questions", "corrections", "is_rule", "lasting",
            "listed_decisions",
-           "names_any", "passing_rule", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
+           "names_any", "passing_rule", "picked_key", "picked_option", "plan_in_brief", "replaced_names", "said_on_declining", "standing",
            "stated_rule", "user_choices", "whole_clause"]

@@ -21,7 +21,7 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, gives_rules_only, moves_on, names_a_stage, only_asks, sets_work,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
 from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
@@ -548,6 +548,9 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
     that moved the work on last (:func:`_moved_on`), else the latest that states work of its own (the earlier ones
     are quoted under Critical Context). An objective whose work was finished and committed in the region says so,
     so that the next agent does not take it up again."""
+    picked = picked_work([(turn.request, before.final_answer) for before, turn in zip(state.turns, state.turns[1:])])
+    if picked:
+        return picked  # the user took up one of the tasks the agent proposed: the finished objective is history
     objective = _objective(state, merged, first_request)
     now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or _later(state, state.goal_now)
     if now and _finished_since(state.turns, now):
