@@ -484,9 +484,10 @@ def refused_call(attempt: Attempt) -> bool:
         and not harness_refusal(attempt.error) and not _CHATTER.search(attempt.error[:300])
 
 
-_WEB_STATUS = re.compile(r"\b(?:status(?: code)?:? [45]\d\d|[45]\d\d (?:Not Found|Forbidden|Unauthorized|Gone)"
-                         r"|HTTP(?:/[\d.]{1,4})? [45]\d\d)\b", re.I)
-"""A web server's refusal of a page: ``Request failed with status code 404``, ``HTTP 403``, ``404 Not Found``."""
+_WEB_STATUS = re.compile(r"\b(?:status(?: code)?:? 4(?:0[134]|10)|4(?:0[134]|10) (?:Not Found|Forbidden|Unauthorized|Gone)"
+                         r"|HTTP(?:/[\d.]{1,4})? 4(?:0[134]|10))\b", re.I)
+"""A web server's refusal of a page: ``Request failed with status code 404``, ``HTTP 403``, ``404 Not Found`` (not a
+5xx: the server's passing fault, no page out of reach)."""
 
 
 def out_of_reach(attempt: Attempt) -> bool:
