@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .errors import command_key, turned_back, without_cd
+from .errors import command_key, out_of_reach, refused_call, turned_back, without_cd
 from .definitions import defined_names, new_names
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_agent_own, is_shell_tool,
@@ -296,7 +296,8 @@ def _settled_failure(attempt: Attempt, followed: bool) -> bool:
     if is_shell_tool(tool):  # a command's output may end on anything: its line must say what failed
         return _names_what_failed(attempt.error)
     # an edit the harness turned back ("String to replace not found") was redone another way: worth knowing
-    return tool in EDIT_TOOLS or tool in WRITE_TOOLS or (followed and not turned_back(attempt))
+    return tool in EDIT_TOOLS or tool in WRITE_TOOLS or (followed and (not turned_back(attempt) or refused_call(
+        attempt))) or out_of_reach(attempt)
 
 
 _FAILURE_WORDS = re.compile(r"\b(?:no such file|not found|no matches found|permission denied|cannot|could not|unable to"

@@ -468,6 +468,35 @@ def turned_back(attempt: Attempt) -> bool:
     return attempt.failed and (bool(_HARNESS_ERROR.match(attempt.error)) or harness_refusal(attempt.error))
 
 
+_CHATTER = re.compile(
+    r"\b(?:has not been read|not been read yet|read it first|modified since|sibling tool|cancell?ed|interrupted"
+    r"|InputValidationError|invalid (?:tool )?(?:input|param)|required param|unexpected param|does not exist"
+    r"|not found|no such|permission|denied|not allowed|blocked)\b", re.I)
+"""The harness's own words when it turns a call back for its protocol (read before edit, a sibling call failed, the
+input did not fit the tool's schema, a missing file, a permission): chatter, no news about the work."""
+
+
+def refused_call(attempt: Attempt) -> bool:
+    """A call the tool itself refused for what it asked (``<tool_use_error>structured messages cannot be broadcast``)
+    — not the harness's chatter (:data:`_CHATTER`) nor a permission rule (:func:`.outcome.harness_refusal`). When the
+    same tool then worked, the agent changed its call: one settled line says what the tool does not do."""
+    return turned_back(attempt) and bool(_HARNESS_ERROR.match(attempt.error)) \
+        and not harness_refusal(attempt.error) and not _CHATTER.search(attempt.error[:300])
+
+
+_WEB_STATUS = re.compile(r"\b(?:status(?: code)?:? 4(?:0[134]|10)|4(?:0[134]|10) (?:Not Found|Forbidden|Unauthorized|Gone)"
+                         r"|HTTP(?:/[\d.]{1,4})? 4(?:0[134]|10))\b", re.I)
+"""A web server's refusal of a page: ``Request failed with status code 404``, ``HTTP 403``, ``404 Not Found`` (not a
+5xx: the server's passing fault, no page out of reach)."""
+
+
+def out_of_reach(attempt: Attempt) -> bool:
+    """A page at a web address that a fetch tool could not get (404 of a private repository, 403): the agent then
+    gets at it another way or asks; which page is out of reach is worth one settled line."""
+    return attempt.failed and not is_shell_tool(attempt.tool) and "://" in attempt.target \
+        and bool(_WEB_STATUS.search(attempt.error[:300]))
+
+
 def work_failure(attempt: Attempt) -> bool:
     """A failure a next step should fix: of a command or a file change, not stopped, not turned back (a failed
     read, search or web fetch is information not obtained, no work item)."""
@@ -611,5 +640,5 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "masked", "misused_program", "without_cd", "open_and_resolved", "turned_back",
-           "with_filtered_errors", "with_stops", "work_failure"]
+__all__ = ["action_label", "command_key", "masked", "misused_program", "without_cd", "open_and_resolved",
+           "out_of_reach", "refused_call", "turned_back", "with_filtered_errors", "with_stops", "work_failure"]

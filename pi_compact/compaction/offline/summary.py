@@ -28,6 +28,7 @@ from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
+from .told import SETTLED_LABEL, Told, told_errors, unsaid
 from .superseded import standing as not_reversed
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from ..settings import CompactionSettings
@@ -451,6 +452,7 @@ class OfflineSummarizer:
         for key in ("constraints", "decisions"):  # an earlier summary's rule or decision this region reversed
             sections.items[key] = not_reversed(sections.items[key], messages, earlier=old.items[key])
         _with_skills(sections.items["constraints"], skills_item(messages))
+        _with_told(sections, told_errors(messages, facts.attempts), lambda: render(sections, LAYOUT, ()))
         sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
         first_line = one_line(first_request)
         sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
@@ -663,6 +665,15 @@ def _absorb_transcripts(sections: Sections) -> Sections:
 
 _NOTHING_NEW = RegionState("", "", (), "", "", "", (), (), (), (), ())
 """The state of an empty region: merging an embedded summary with it changes nothing of the region's."""
+
+
+def _with_told(sections: Sections, told: Told, draw: Callable[[], str]) -> None:
+    """The errors told in words (:mod:`.told`) the summary does not say yet: the open ones Blocked, the settled ones
+    one line."""
+    told = unsaid(told, draw(), _EARLIER_LABEL)
+    sections.items["blocked"].extend(clip_words(line, 300) for line in told.open)
+    if told.settled:
+        sections.items["critical"].append(clip_words(f"{SETTLED_LABEL} {'; '.join(told.settled)}", 560))
 
 
 def _embedded_summaries(messages: tuple[Any, ...]) -> list[tuple[str, str]]:

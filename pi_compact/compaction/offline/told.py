@@ -1,0 +1,251 @@
+"""Errors told in words, with no failing tool result: the agent's "The build fails because `foo` is undefined",
+"Found the bug: the cache key ignores the locale", "the deploy failed with a 502", "o teste falha porque …",
+"エラーの原因は …", "原因是 …"; the user's "I get a 500 when I save", "it still crashes on startup".
+
+Also the user's: an error line pasted on its own (``API 422: {…}``, ``TypeError: …``; longer pastes are
+:mod:`.pasted`'s) and a slash command's output that says it failed (``Couldn't install …: missing required
+permissions``); a sub-agent's report that reaches the agent as a user message counts as the user's.
+
+Each is named by its sentence. When in doubt it is settled (a told error read as open when it was dealt with misleads
+more than one short line): settled by any file changed after it, the agent's or the user's "fixed", "resolved", "works
+now" (in any of the languages) naming one of its identifying words (a backticked value, a quoted code, an error class,
+an HTTP status, a file, an identifier), a passing check whose command names one, the user's "works now"; the agent's
+also by any check that passed or any new request of the user's after it (it went on). Only what nothing after it may
+have dealt with is Blocked; a settled one is told once, the user's before the agent's. Not told: the agent's guesses
+("maybe the cache…", "likely", :data:`.languages.TENTATIVE`), a diagnosis naming no failure ("the issue is that `f`
+reads stdin once"), a failure word that is a value (```FAILED```), questions, what a change is meant to make fail
+("now raises `ValueError` when…", "should fail"), conditions ("if the list is empty it fails"), history ("used to
+fail", "previously"), what the agent calls expected or harmless, what it announces ("let me add the failing test"),
+and text quoted from docs or output (code fences, ``>`` quotes, table rows). An agent's sentence must carry an
+identifying word: its narration of a tool's failure quotes that failure, which the summary names already.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...accessors import content_text
+from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, is_shell_tool, message_dicts
+from .goal import request_words
+from .languages import TENTATIVE, any_language
+from .outcome import without_hook_notes
+from .text import clip_words, one_line
+
+OPEN_AGENT, OPEN_USER = "Error the agent found, still open:", "Error the user reported, still open:"
+SETTLED_LABEL = "Errors told in words and since settled:"
+
+_FAILS = re.compile(
+    r"\b(?:fails|failed|failing|crash(?:es|ed|ing)|breaks|broke|(?:throws|threw) (?:an? )?\w{0,40}(?:error|exception)"
+    r"|panic(?:s|ked)|hangs|errors out"
+    r"|(?:does ?n[o']t|is ?n[o']t|are ?n[o']t|not|stopped) work(?:ing)?"
+    r"|(?:returns?|returned|gets?|got|getting|gives?|gave|shows?|showing) (?:an? |the )?(?:errors?|[45]\d\d|blank)"
+    r"|(?:is|are|was|stays?) (?:blank|empty|broken|undefined))\b"
+    r"|\b(?:found|identified|spotted|located) the (?:bug|problem|issue|culprit|(?:root )?cause)\b"
+    r"|\bthe (?:root cause|cause|bug|culprit)\b[^.\n]{0,80}?\b(?:is|was)\b|\bfailure (?:is|was) (?:because|due to)\b"
+    r"|\b(?:is|are|was|were|got|gets|being) (?:cut off|truncated)\b|\b(?:timed|times) out\b"
+    # pt, es, de
+    r"|\b(?:falha|falhou|falhando|quebra|quebrou|não funciona|deu erro|dá erro|trava|travou)\b"
+    r"|\b(?:o (?:erro|problema|bug)|a causa) (?:é|era|está)\b"
+    r"|\b(?:falla|falló|fallando|no funciona|se rompe|se rompió|da error|dio error|se cuelga)\b"
+    r"|\b(?:el (?:error|problema|bug)|la causa) (?:es|era|está)\b"
+    r"|\b(?:schlägt fehl|schlug fehl|fehlgeschlagen|stürzt ab|funktioniert nicht|bricht ab)\b"
+    r"|\b(?:der (?:Fehler|Bug)|das Problem|die Ursache) (?:ist|war|liegt)\b"
+    # ja, zh, ko
+    r"|エラーの原因は|原因は|失敗(?:する|した|します|しました|している|しています)|エラーが(?:出|発生)|動かない|動きません"
+    r"|原因是|报错|失败了|出错了|崩溃|问题(?:在于|出在)"
+    r"|원인은|실패(?:합니다|했습니다|한다|했다|해요|했어요)|(?:에러|오류)가 (?:발생|납니다|나요)|작동하지 않|동작하지 않",
+    re.I)
+"""Words that state something fails or what its cause is, in English, Portuguese, Spanish, German, Japanese, Chinese
+and Korean."""
+_NOT_A_FAILURE = re.compile(
+    r"\b(?:if|unless|whether|when(?:ever)? you|will|would|should|could|might|may|must|can|expected to|meant to"
+    r"|so (?:that )?it|make (?:it|them|sure)|ensure|verify|check that|test(?:s|ing)? that|to (?:fail|raise|throw|reject)"
+    r"|now (?:raises?|throws?|returns?|rejects?|fails?)|raises? an? \w{1,40}(?:Error|Exception) (?:when|if|for|on)"
+    r"|used to|previously|in the past|historically|years? ago|last (?:year|month|week)|no longer|never"
+    r"|likely|probably|possibly|perhaps|seems?|appears? to|expected|harmless|benign|claims?|consider|let me|let's|I'll|I will|I need to|we need to|need to|fix the)\b"
+    r"|\b(?:si|wenn|falls|caso)\b|(?:なら|たら|場合|如果|假如|的话|면 )",
+    re.I)
+"""Words around a failure word that make it no failure met: a condition, a modal, a check or a change meant to make
+something fail (a validation the session adds), history."""
+_TENTATIVE = re.compile(any_language(TENTATIVE), re.I)
+_SETTLED = re.compile(
+    r"\b(?:fixed|resolved|solved|works now|now works|working now|now pass(?:es)?|pass(?:es)? now|is gone"
+    r"|corrigid[oa]|resolvid[oa]|consertad[oa]|funciona agora|agora funciona|arreglad[oa]|solucionad[oa]|corregid[oa]"
+    r"|ya funciona|funciona ahora|resuelt[oa]|behoben|gelöst|funktioniert jetzt|repariert)\b"
+    r"|修正しました|解決しました|直りました|直った|動きました|已修复|修复了|解决了|已解决|正常了|해결했|수정했|해결됐|고쳤",
+    re.I)
+"""Words that say a failure is settled, in the same languages."""
+_USER_OK = re.compile(
+    r"^\W{0,3}(?:(?:ok(?:ay)?|great|perfect|nice|thanks?)\W{1,3})?(?:it |that |now it )?works\b|\bworks now\b"
+    r"|\bthat (?:fixed|did) it\b|\bfixed it\b|funciona agora|agora funciona|ya funciona|funktioniert jetzt"
+    r"|動きました|可以了|好了|잘 됩니다|됐어요", re.I)
+"""The user's word that what failed works now."""
+_KEY = re.compile(
+    r"`([^`\n]{1,80})`|\"([\w.-]{0,30}[A-Z0-9_][\w.-]{0,30})\""
+    r"|\b(\w{1,60}(?:Error|Exception))\b|\b([45]\d\d)\b|\b([\w-]{2,80}\.[a-z]{2,5})\b"
+    r"|\b([a-z]{1,40}_\w{1,60}|[a-z]{1,30}[A-Z]\w{1,60}|[A-Z][a-z]{1,30}[A-Z]\w{0,60})\b")
+"""What identifies a failure in a sentence: a backticked value, an error class, an HTTP status, a file, an
+identifier (snake_case, camelCase, CamelCase)."""
+_LOCAL_OUTPUT = re.compile(r"<local-command-(?:stdout|stderr)>([^<]{1,600})")
+"""What a slash command the user ran printed (Claude Code puts it in the user's turn; :func:`.goal.request_words`
+reads past it)."""
+_LOCAL_FAILED = re.compile(r"\b(?:could ?n[o']t|could not|cannot|can ?n[o']t|failed|error|missing|denied|unable)\b",
+                           re.I)
+_PASTED = re.compile(
+    r"^[ \t]{0,8}(?:(?:API|HTTP)(?:/[\d.]{1,4})?[ :]{1,2}[45]\d\d\b|[\w.]{0,120}(?:Error|Exception):[ \t]"
+    r"|(?:error|fatal)(?:\[\w{1,20}\])?:[ \t])", re.M | re.I)
+"""An error line the user pasted from a program's output (``API 422: {…}``, ``TypeError: x is undefined``,
+``error[E0382]: …``, ``fatal: …``): at a line's start, as programs print it, not in a sentence."""
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?![\s)]|$)){1,600}(?:[.!?](?=[\s)]|$)|[。！？]|)")
+"""A sentence: up to a stop followed by a space or the end (``foo.py`` and ``e.g.x`` stay whole)."""
+_CODE = re.compile(r"`[^`\n]{0,200}`")
+"""A code span: a value (``FAILED``, ``on_error``), not the sentence's word for a failure."""
+_FENCE = "```"
+_MESSAGE_CHARS = 20_000
+_SENTENCE_CHARS = 240
+_SETTLED_CHARS = 120
+_MOST = 4
+
+
+@dataclass
+class Told:
+    """The errors told in words: the open ones by who told them, the settled ones."""
+
+    open: list[str] = field(default_factory=list)
+    settled: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Statement:
+    at: int
+    words: str
+    keys: frozenset[str]
+    user: bool
+
+
+def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
+    """The errors ``messages`` tell in words (see the module docstring), each open or settled, the latest last."""
+    statements: list[_Statement] = []
+    settled_at: dict[str, int] = {}  # an identifying word -> the last place a settling word or check named it
+    user_ok = requests = -1
+    for at, message in enumerate(message_dicts(messages)):
+        role = message.get("role")
+        if role not in ("user", "assistant"):
+            continue
+        text = content_text(message.get("content"), "\n")[:_MESSAGE_CHARS]
+        user = role == "user"
+        if user:
+            for output in _LOCAL_OUTPUT.findall(text):  # a slash command's output that says it failed
+                if _LOCAL_FAILED.search(output):
+                    statements.append(_Statement(at, one_line(output), _keys(output), True))
+            text = without_hook_notes(request_words(text))  # (a hook's banner is no word of the user's)
+            requests = at if text.strip() else requests
+            if _USER_OK.search(text[:300]):
+                user_ok = at
+        pasted = _pasted(text) if user and "\n" not in text.strip() else ""  # (.pasted reads longer pastes)
+        if pasted:  # (output the user copied in: its error line is the report)
+            statements.append(_Statement(at, pasted, _keys(pasted), True))
+        for sentence in _sentences(text):
+            keys = _keys(sentence)
+            if _SETTLED.search(sentence):
+                for key in keys:
+                    settled_at[key] = at
+                continue
+            if _told(sentence, user) and (keys or user):
+                statements.append(_Statement(at, sentence, keys, user))
+    changes, checks = [], []  # where files were changed; where a check passed
+    for attempt in attempts:  # a check that passed since, naming what failed
+        if attempt.failed or attempt.aborted:
+            continue
+        if is_shell_tool(attempt.tool) and attempt.passed:
+            checks.append(attempt.index)
+            for key in _keys(attempt.target):
+                settled_at[key] = max(settled_at.get(key, -1), attempt.index)
+        elif attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
+            changes.append(attempt.index)
+    last_change, last_check = max(changes, default=-1), max(checks, default=-1)
+    told, agents = Told(), []
+    for statement in statements:
+        # when in doubt, settled: a told error is open only while nothing after it may have dealt with it — no
+        # file changed since, no word or check settling what it names, no "works now"; for the agent's, no check
+        # passed and no new request of the user's since (it went on)
+        done = last_change > statement.at or user_ok > statement.at \
+            or any(settled_at.get(key, -1) > statement.at for key in statement.keys) \
+            or (not statement.user and max(last_check, requests) > statement.at)
+        chars = _SETTLED_CHARS if done else _SENTENCE_CHARS  # (settled: its identifying words, on one line)
+        line = f"“{clip_words(statement.words, chars)}”"
+        if done:
+            (told.settled if statement.user else agents).append(line)
+        else:
+            told.open.append(f"{OPEN_USER if statement.user else OPEN_AGENT} {line}")
+    # what the user or a sub-agent reported is news the agent's narration often is not: theirs first
+    told.settled = _unique(told.settled)[-_MOST:]
+    told.settled += _unique(agents)[-max(0, _MOST - len(told.settled)):] if len(told.settled) < _MOST else []
+    told.open = _unique(told.open)[-_MOST:]
+    return told
+
+
+def _pasted(text: str) -> str:
+    """The last error line the user pasted in ``text`` (a traceback's last line says what failed), clipped."""
+    found = None
+    for found in _PASTED.finditer(text[:_MESSAGE_CHARS]):
+        pass
+    if found is None:
+        return ""
+    end = text.find("\n", found.start())
+    return text[found.start():end if end >= 0 else len(text)].strip()
+
+
+def _unique(lines: list[str]) -> list[str]:
+    return list(dict.fromkeys(lines))
+
+
+def _told(sentence: str, user: bool) -> bool:
+    """The sentence states a failure met: failure words, no condition, modal, guess, question or history."""
+    return bool(_FAILS.search(_CODE.sub("", sentence))) and not sentence.rstrip().endswith(("?", "？")) \
+        and not _NOT_A_FAILURE.search(sentence) and not _TENTATIVE.search(sentence)
+
+
+def _keys(text: str) -> frozenset[str]:
+    return frozenset(next(group for group in found.groups() if group).lower()
+                     for found in _KEY.finditer(text[:2000]))
+
+
+def _sentences(text: str) -> Iterator[str]:
+    """The sentences of ``text`` outside code fences and ``>`` quotes (docs or output quoted), trimmed."""
+    fenced = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith(_FENCE):
+            fenced = not fenced
+            continue
+        if fenced or stripped.startswith((">", "|")) or not stripped:  # (a quote, a table's row)
+            continue
+        for found in _SENTENCE.finditer(stripped):
+            sentence = found.group().replace("**", "").strip(" -*#\t")  # (without bold marks)
+            if len(sentence) >= 8:
+                yield sentence
+
+
+def unsaid(told: Told, shown: str, trimmed_first: str = "") -> Told:
+    """``told`` without what ``shown`` (the summary so far) says already: a sentence quoted there, or one whose
+    identifying words all appear there (the failing tool result the agent narrates). Lines holding
+    ``trimmed_first`` (an earlier request's, which the budget drops first) do not count: an error the user pasted
+    is said there only until then."""
+    lines = shown.splitlines()
+    lowered = "\n".join(line for line in lines if not trimmed_first or trimmed_first not in line).lower()
+
+    def new(line: str) -> bool:
+        sentence = line.split("“", 1)[-1].rstrip("”").rstrip("…")
+        keys = {key for key in _keys(sentence) if not key.isdigit()}  # (a bare status is found anywhere)
+        if line.startswith(OPEN_USER):  # (no failing tool result of the agent's says it: its words only)
+            return sentence.lower() not in lowered
+        return sentence.lower() not in lowered and not (keys and all(key in lowered for key in keys))
+
+    return Told([line for line in told.open if new(line)], [line for line in told.settled if new(line)])
+
+
+__all__ = ["OPEN_AGENT", "OPEN_USER", "SETTLED_LABEL", "Told", "told_errors", "unsaid"]
