@@ -19,7 +19,7 @@ from typing import Any
 from ...accessors import content_text
 from .facts import EXTENSIONS, message_dicts
 from .outcome import refusal, stopped
-from .reports import _SUBAGENT_TOOL, _starts_subagent, _without_trailer
+from .reports import SUBAGENT_TOOL, starts_subagent, without_trailer
 
 _WROTE = {
     "en": r"created|wrote|written|added|modified|updated|extended|expanded|rewrote|rewritten|implemented|generated",
@@ -92,11 +92,11 @@ def finished_reports(messages: list[dict]) -> list[str]:
         role = message.get("role")
         if role == "assistant" and isinstance(message.get("content"), list):
             calls.update(str(block.get("id")) for block in message["content"] if isinstance(block, dict)
-                         and block.get("type") == "toolCall" and _starts_subagent(block))
+                         and block.get("type") == "toolCall" and starts_subagent(block))
         elif role == "toolResult" and str(message.get("toolCallId")) in calls and not message.get("isError"):
             text = content_text(message.get("content"))
             if not refusal(text) and not stopped(text):
-                found.append(_without_trailer(text))
+                found.append(without_trailer(text))
         elif role in ("user", "custom"):
             found += _notified(content_text(message.get("content")))
     return [text for text in found if not _FAILED_REPORT.search(text[:2000])]
@@ -113,9 +113,9 @@ def _notified(text: str) -> list[str]:
     summary = _SUMMARY.search(head)
     if status and status.group(1).lower() not in _FINISHED:
         return []
-    if summary and not _SUBAGENT_TOOL.match(summary.group(1).split(maxsplit=1)[0].strip("\"'")):
+    if summary and not SUBAGENT_TOOL.match(summary.group(1).split(maxsplit=1)[0].strip("\"'")):
         return []  # 'Background command "npm test" completed': a command's output
-    return [_without_trailer(text[start + len(_RESULT_OPEN) : end])]
+    return [without_trailer(text[start + len(_RESULT_OPEN) : end])]
 
 
 def written(report: str) -> list[tuple[str, str]]:

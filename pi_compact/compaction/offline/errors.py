@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...accessors import content_text
-from .explained import settled_by_words
+from .explained import AgentWords, settled_by_words
 from .diagnostics import telling_line
 from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, failed_test, is_shell_tool
 from .goal import request_words
@@ -416,16 +416,17 @@ _NOT_OURS_MARK = " (pre-existing, not of this change, the agent said)"
 
 def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
                       names: PathNames, reported: Any = None,
-                      messages: Sequence[dict] = ()) -> tuple[list[str], list[str]]:
+                      messages: Sequence[dict] = (), said: AgentWords | None = None) -> tuple[list[str], list[str]]:
     """Open error lines (one per action, its latest error) and short labels of the resolved ones.
     ``settled_in_turn(index)`` says whether the failure at ``index`` was settled by what came after it in its turn
     (the turn ended finished, the agent took another way); ``reported(index)`` whether the agent's answer or the
     user's next request came after it, which settles a diagnostic's findings (:func:`diagnosed`). ``messages``
-    (those the attempts' indices point into) hold the agent's words that settle a failure (:mod:`.explained`)."""
+    (those the attempts' indices point into) hold the agent's words that settle a failure (:mod:`.explained`);
+    ``said`` is what :func:`settled_by_words` read of them, when the caller has it already."""
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
-    said = settled_by_words(messages, attempts)
+    said = said if said is not None else settled_by_words(messages, attempts)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
             continue

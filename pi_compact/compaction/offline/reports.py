@@ -25,7 +25,7 @@ from .outcome import refusal, stopped
 from .shell import shell_effects
 from .text import clip_words, sentences
 
-_SUBAGENT_TOOL = re.compile(r"^(?:task|agent|sub_?agent|spawn_?agent|dispatch_?agent|delegate(?:_?task)?|run_?agent)$",
+SUBAGENT_TOOL = re.compile(r"^(?:task|agent|sub_?agent|spawn_?agent|dispatch_?agent|delegate(?:_?task)?|run_?agent)$",
                             re.I)
 """A tool that hands work to a sub-agent (``TaskCreate``, ``TaskUpdate`` keep a task list: not these)."""
 _SUBAGENT_KEYS = ("subagent_type", "agent_type")
@@ -95,7 +95,7 @@ def open_reports(messages: Any, attempts: tuple[Attempt, ...]) -> tuple[Report, 
     last_relay = max((index for index, length in words.items() if length >= _RELAYED), default=-1)
     found = []
     for index, call, text in _results(listed, since):
-        body = _without_trailer(text)
+        body = without_trailer(text)
         if len(body) < _SUBSTANTIVE or refusal(text) or stopped(text) or last_change > index or last_relay > index:
             continue
         gist = report_gist(body)
@@ -112,7 +112,7 @@ def unaddressed_reviews(messages: Any) -> tuple[str, ...]:
     since = max((index for index, _ in user_requests(listed)), default=-1)
     reviews = []
     for index, call, text in [*_results(listed, -1), *_notifications(listed)]:
-        verdict, titles = _read(_without_trailer(text)) if index < since else ("", [])
+        verdict, titles = _read(without_trailer(text)) if index < since else ("", [])
         if verdict and _CHANGES_ASKED.search(verdict) and titles:
             reviews.append((index, _title(call), verdict, titles))
     found = []
@@ -253,7 +253,7 @@ def _plain(text: str) -> str:
     return " ".join(text.replace("**", "").replace("__", "").split()).strip("#*_ \t")
 
 
-def _without_trailer(text: str) -> str:
+def without_trailer(text: str) -> str:
     """The report without the harness's note after it (:data:`_TRAILER`)."""
     zone = max(0, len(text) - _TRAILER_ZONE)
     trailer = _TRAILER.search(text, zone)
@@ -267,7 +267,7 @@ def _results(messages: list[dict], since: int) -> list[tuple[int, dict, str]]:
     for index, message in enumerate(messages):
         if message.get("role") == "assistant" and isinstance(message.get("content"), list):
             for block in message["content"]:
-                if isinstance(block, dict) and block.get("type") == "toolCall" and _starts_subagent(block):
+                if isinstance(block, dict) and block.get("type") == "toolCall" and starts_subagent(block):
                     calls[str(block.get("id"))] = block
         elif message.get("role") == "toolResult" and str(message.get("toolCallId")) in calls:
             call = calls.pop(str(message.get("toolCallId")))
@@ -276,9 +276,9 @@ def _results(messages: list[dict], since: int) -> list[tuple[int, dict, str]]:
     return found
 
 
-def _starts_subagent(block: dict) -> bool:
+def starts_subagent(block: dict) -> bool:
     arguments = block.get("arguments")
-    return bool(_SUBAGENT_TOOL.match(str(block.get("name") or ""))) or (
+    return bool(SUBAGENT_TOOL.match(str(block.get("name") or ""))) or (
         isinstance(arguments, dict) and any(isinstance(arguments.get(key), str) for key in _SUBAGENT_KEYS))
 
 
@@ -310,4 +310,5 @@ def _changes(attempt: Attempt) -> bool:
     return is_shell_tool(tool) and bool(shell_effects(attempt.target).writes)
 
 
-__all__ = ["Report", "open_reports", "report_gist", "unaddressed_reviews"]
+__all__ = ["SUBAGENT_TOOL", "Report", "open_reports", "report_gist", "starts_subagent", "unaddressed_reviews",
+           "without_trailer"]

@@ -707,7 +707,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []
     # a failure the agent's words took as the outcome it wanted (a refused bad input) leaves nothing of the request
-    as_meant = {index for index, other in settled_by_words(listed, facts.attempts).settled.items() if other is None}
+    said = settled_by_words(listed, facts.attempts)
+    as_meant = {index for index, other in said.settled.items() if other is None}
     for turn, end in zip(drafts, ends):
         inside = [a for a in facts.attempts if turn.index < a.index < end]
         status = _status(turn, bool(inside) and inside[-1].failed and not inside[-1].aborted
@@ -760,7 +761,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         return any(turn.index < index < end and (turn.called_at < turn.answered_at > index or end < len(listed))
                    for turn, end in zip(drafts, ends))
 
-    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported, listed)
+    open_errors, resolved = open_and_resolved(facts.attempts, settled_in_turn, names, reported, listed, said)
     replies = _replies(drafts, statuses)
     ordered = sorted(facts.attempts, key=lambda attempt: attempt.index)  # (stable: the order of one message's)
     files, at = _Files.of(facts, names), [a.index for a in ordered]
