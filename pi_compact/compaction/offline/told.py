@@ -66,10 +66,13 @@ _NOT_A_FAILURE = re.compile(
     r"|now (?:raises?|throws?|returns?|rejects?|fails?)|raises? an? \w{1,40}(?:Error|Exception) (?:when|if|for|on)"
     r"|used to|previously|in the past|historically|years? ago|last (?:year|month|week)|no longer|never"
     r"|likely|probably|possibly|perhaps|seems?|appears? to|expected|harmless|benign|claims?|consider|let me|let's|I'll|I will|I need to|we need to|need to|fix the)\b"
+    r"|\bso (?:that )?[^.\n]{0,60}?\b(?:does ?n[o']t|wo ?n[o']t|will not|can ?n[o']t|cannot|never)\b"
+    r"|\b(?:to (?:avoid|prevent)|so as not to|in case)\b"
     r"|\b(?:si|wenn|falls|caso)\b|(?:なら|たら|場合|如果|假如|的话|면 )",
     re.I)
 """Words around a failure word that make it no failure met: a condition, a modal, a check or a change meant to make
-something fail (a validation the session adds), history."""
+something fail (a validation the session adds), history, a purpose ("so the mock doesn't fail when the global is
+undefined", "to avoid a crash")."""
 _TENTATIVE = re.compile(any_language(TENTATIVE), re.I)
 _SETTLED = re.compile(
     r"\b(?:fixed|resolved|solved|works now|now works|working now|now pass(?:es)?|pass(?:es)? now|is gone"

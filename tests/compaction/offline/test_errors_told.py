@@ -93,3 +93,17 @@ def test_a_settled_one_is_one_line_not_blocked(sentence: str, words: str, fix: i
 @pytest.mark.parametrize("sentence", NOT_ERRORS)
 def test_no_error_where_none_was_met(sentence: str) -> None:
     assert not _blocked(summarize(_region([assistant(sentence)])))
+
+
+PURPOSES = [
+    "Also update setup.ts to lazily initialize `__nextDynamicCalls` so the mock doesn't fail when the global is undefined:",
+    "I'll add a guard in `loadConfig` so that the CLI won't crash when `config.toml` is empty.",
+    "Wrap the call in `try` to avoid a crash when `items` is empty.",
+]
+
+
+@pytest.mark.parametrize("sentence", PURPOSES)
+def test_a_purpose_is_no_error_told(sentence: str) -> None:
+    summary = summarize(_region([assistant(sentence)]))
+    assert not _blocked(summary)
+    assert "Errors told in words" not in summary
