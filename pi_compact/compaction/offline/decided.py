@@ -8,11 +8,13 @@ part of an answer or fills a table's cell reports no choice."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .languages import (BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, TENTATIVE, any_language, spaced, unspaced,
                         wide_length)
 from .design import listed_designs, opens_steps, states_design
 from .found_then_changed import changed_on_finding
+from .settled_how import fix_method, names_nothing, settled_how
 from .text import clip_words, sentences
 from .unneeded import unneeded_ways
 from .verdicts import settles
@@ -108,17 +110,26 @@ def table_row(text: str) -> bool:
     return row.lstrip().startswith("|") and row.count("|") >= 2
 
 
+def _with_previous(text: str) -> Iterator[tuple[str, str]]:
+    """Each sentence of ``text`` with the one before it on the same line ("" for a line's first)."""
+    for line in text.splitlines():
+        before = ""
+        for sentence in sentences(line):
+            yield sentence, before
+            before = sentence
+
+
 def decisions_in(text: str) -> list[str]:
     """The sentences of ``text`` (the agent's words) that report a choice, each cut to 240 characters."""
     found = []
-    for sentence in sentences(text[:20_000]):
+    for sentence, before in _with_previous(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
         abroad = not _WEIGHED.match(sentence) and (  # a course weighed under "if" is no choice, in any language
             bool(_COURSE_ABROAD.search(sentence) and _WHY_ABROAD.search(sentence)) or _DECIDED_ABROAD.search(sentence))
         opening = _INTERJECTION.sub("", sentence, count=1)  # "Actually, I'll keep …" opens on "I'll keep"
         course = bool((_CHOSEN_COURSE.match(opening) and _REASONED.search(sentence))  # a move said with its reason
                       or (abroad and _COURSE_ABROAD.search(sentence)) or states_design(opening)
-                      or _PLAN_METHOD.search(opening))
+                      or _PLAN_METHOD.search(opening) or settled_how(opening))
         chosen = (course or _DECLINED_WAY.search(sentence) or _DECISION.search(sentence) or abroad or settles(opening)
                   or (_PREFERS.search(sentence) and OWN_COURSE.search(sentence)))
         if (_SHORTEST <= wide_length(sentence) and len(sentence) <= 400 and chosen
@@ -128,7 +139,10 @@ def decisions_in(text: str) -> list[str]:
                 and not sentence.startswith(("#", ">"))  # a heading names a part of the answer; a quote is another's
                 and not table_row(sentence)  # a table's row is a cell of a report ("| Lake Score | 6/6 |")
                 and not sentence.endswith((":", "?", "：", "？"))
-                and not re.search(r"\b(?:didn'?t|failed|error)\b", sentence)):
+                and (fix_method(opening) or not re.search(r"\b(?:didn'?t|failed|error)\b", sentence))):
+            if settled_how(opening) and names_nothing(sentence) and before and not names_nothing(before) \
+                    and len(before) <= 200:  # "Keeping the PNG for Phase 1" …
+                sentence = f"{before} {sentence}"  # …what it keeps is named in the sentence before
             found.append(clip_words(sentence, 240))
     found += [declined for declined in unneeded_ways(text) if declined not in found]  # a way judged not needed
     found += [changed for changed in changed_on_finding(text) if changed not in found]  # for what was just found
