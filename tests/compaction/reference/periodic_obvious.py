@@ -8,8 +8,8 @@ from __future__ import annotations
 import bisect
 import functools
 import math
-import string
 import re
+import string
 import unicodedata
 from fractions import Fraction
 
