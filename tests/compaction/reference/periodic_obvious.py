@@ -393,6 +393,16 @@ def _ascii_tokens() -> frozenset[bytes]:
     return frozenset(zlib.decompress(base64.b64decode(ASCII_TOKENS)).split(b"\n")) | pieces
 
 
+@functools.cache
+def _spelling_tokens() -> frozenset[bytes]:
+    return _joining_tokens() | _ascii_tokens()
+
+
+@functools.cache
+def _lengths() -> list[int]:
+    return sorted(set(map(len, _spelling_tokens())))
+
+
 def spelled_tokens(text: str) -> int:
     """The fewest tokens that spell each pre-token of the first PREFIX_CHARS characters, any string of whitespace and
     digits a token (tok50: of printable ASCII and whitespace before), the ASCII letters and punctuation spelled with
@@ -406,8 +416,8 @@ def spelled_tokens(text: str) -> int:
     pieces = pretokens(head)
     if len(text) > spec.PREFIX_CHARS and pieces:
         pieces.pop()
-    tokens = _joining_tokens() | _ascii_tokens()
-    lengths = sorted(set(map(len, tokens)))
+    tokens = _spelling_tokens()
+    lengths = _lengths()
     total = 0
     for piece in pieces:
         data = piece.encode("utf-8", "surrogatepass")
@@ -418,7 +428,9 @@ def spelled_tokens(text: str) -> int:
                 start -= 1
                 best[end] = min(best[end], best[start] + 1)
             for size in lengths:  # and each token that ends there
-                if size <= end and data[end - size : end] in tokens:
+                if size > end:
+                    break
+                if data[end - size : end] in tokens:
                     best[end] = min(best[end], best[end - size] + 1)
         total += best[-1]
     return total
