@@ -299,6 +299,23 @@ def joining_tokens() -> str:
     return base64.b64encode(zlib.compress(packed, 9)).decode("ascii")
 
 
+_ASCII_TOKEN = re.compile(rb" ?(?:[A-Za-z]+|[!-/:-@\[-`{-~]+)|'(?:[stmd]|re|ve|ll)")
+
+
+def ascii_tokens() -> str:
+    """Every token of a Claude tokenizer that is ASCII letters or ASCII punctuation, with a space before them or not,
+    or one of GPT-2's contractions (``'s``), and not a piece of :func:`word_pieces` (`` HTTP``, ``oW``, ``");``), one a
+    line, zlib-compressed and in base 64: with the word pieces, every token of free bytes a pre-token of letters, of
+    punctuation or a contraction can be cut into (GPT-2's pattern keeps letters, digits and punctuation apart), so that
+    ``token_bounds.spelled_tokens`` spells those too."""
+    import base64
+    import zlib
+
+    kept = sorted({token for token in _token_bytes() if _ASCII_TOKEN.fullmatch(token)
+                   and not _WORD_PIECE.fullmatch(token.decode("ascii"))})
+    return base64.b64encode(zlib.compress(b"\n".join(kept), 9)).decode("ascii")
+
+
 def category_ranges(first: str) -> str:
     """The code points whose general category starts with ``first`` (``L`` letters, ``N`` numbers), as ranges (a first
     and a last character each): the ``\\p{L}`` and ``\\p{N}`` of the tokenizer's pre-tokenizer (GPT-2's byte-level
@@ -500,6 +517,9 @@ def main() -> None:
         '"""The ASCII punctuation a tokenizer holds next to part of a character in a token."""\n'
         + "\n" + _literal("JOINING_TOKENS", [joining_tokens()], '"""Every token that holds a byte beyond printable ASCII'
                           ' and whitespace: a two-byte length and its bytes each, zlib-compressed, in base 64."""')
+        + "\n" + _literal("ASCII_TOKENS", [ascii_tokens()], '"""Every token that is ASCII letters or ASCII punctuation,'
+                          ' a space before them or not, or a contraction, and no word piece: one a line,'
+                          ' zlib-compressed, in base 64."""')
         + f"\nLETTER_RANGES = {category_ranges('L')!r}\n"
         '"""The letters (general category L), as ranges (first and last character): the pre-tokenizer\'s \\\\p{L}."""\n'
         + f"\nNUMBER_RANGES = {category_ranges('N')!r}\n"

@@ -43,8 +43,10 @@ itself, and the estimate takes the largest:
   the first copies only or, for letters rich in vowels, none;
 - **spelled pre-tokens** (:func:`spelled_tokens`): each pre-token (GPT-2's pattern) is at least the fewest tokens
   of the vocabulary that spell its bytes, read with the tokens that hold a control character or a byte beyond
-  ASCII (:data:`~.token_tables.JOINING_TOKENS`) and any string of printable ASCII: a proof; it counts the ends
-  inside characters and between symbols that no bound between characters sees;
+  ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
+  (:data:`~.token_tables.WORD_PIECES`, :data:`~.token_tables.ASCII_TOKENS`) and any string of whitespace and digits:
+  a proof; it counts the ends inside characters, between symbols and inside random ASCII among them that no bound
+  between characters sees;
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens, and
   in a text of up to :data:`SHORT_CHARS` characters every byte of a character beyond ASCII: a few letters of
@@ -71,7 +73,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import (CAPITALIZED_WORDS, CHAR_SPLIT, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, JOINING_TOKENS,
+from .token_tables import (ASCII_TOKENS, CAPITALIZED_WORDS, CHAR_SPLIT, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, JOINING_TOKENS,
                            LATIN_JOINS, LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, LETTER_RANGES, NUMBER_RANGES, PAIR_COUNTS,
                            PUNCT_JOINS, SHORT_WORDS, SYMBOL_JOINS, WORD_PIECES, WORD_RANKS)
 
@@ -1165,17 +1167,23 @@ WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205
 """Unicode's White_Space, the ``\\s`` of the pre-tokenizer's pattern (not Python's, which holds ``\\x1c``-``\\x1f``)."""
 
 _FREE_BYTES = bytes([0x09, 0x0A, 0x0C, 0x0D, *range(0x20, 0x7F)])
-"""Bytes :func:`spelled_tokens` lets any token join: printable ASCII and whitespace (bench/token_corpus/tables.py keeps
-the tokens that hold another byte)."""
-_FREE = bytes(value in _FREE_BYTES for value in range(256))
+"""Printable ASCII and whitespace: a text of these bytes alone cuts as any vocabulary would (bench/token_corpus/tables.py
+keeps the tokens that hold another byte, :data:`~.token_tables.JOINING_TOKENS`)."""
+
+_OPEN_BYTES = b"\t\n\x0c\r 0123456789"
+"""The free bytes :func:`spelled_tokens` lets any token join: whitespace and digits, whose tokens no table carries.
+The other free bytes, ASCII letters and punctuation, are spelled with the vocabulary's own tokens of them
+(:data:`~.token_tables.WORD_PIECES` and :data:`~.token_tables.ASCII_TOKENS`)."""
+_OPEN = bytes(value in _OPEN_BYTES for value in range(256))
 
 
 @functools.cache
 def _vocabulary() -> tuple[re.Pattern[str], re.Pattern[str], frozenset[bytes], frozenset[bytes]]:
     """The pre-tokenizer's pattern (GPT-2's byte-level one, as the tokenizer's configuration names it) for text below
-    U+10000 and for any text, the tokens that
-    hold a byte beyond :data:`_FREE_BYTES` (:data:`~.token_tables.JOINING_TOKENS`) and their prefixes; built at the
-    first text that writes such a byte."""
+    U+10000 and for any text, the tokens :func:`_fewest` spells with (those that hold a byte beyond
+    :data:`_FREE_BYTES`, :data:`~.token_tables.JOINING_TOKENS`; those of ASCII letters or punctuation,
+    :data:`~.token_tables.WORD_PIECES` and :data:`~.token_tables.ASCII_TOKENS`) and their prefixes; built at the
+    first text that writes a byte beyond :data:`_FREE_BYTES`."""
     patterns = []
     for wide in (False, True):  # a class of characters all below U+10000 is a bitmap to the regex engine, else ranges
         letters, numbers = _ranges(_below(LETTER_RANGES, wide)), _ranges(_below(NUMBER_RANGES, wide))
@@ -1188,6 +1196,8 @@ def _vocabulary() -> tuple[re.Pattern[str], re.Pattern[str], frozenset[bytes], f
         size = int.from_bytes(packed[at : at + 2], "big")
         tokens.add(packed[at + 2 : at + 2 + size])
         at += 2 + size
+    tokens.update(zlib.decompress(base64.b64decode(ASCII_TOKENS)).split(b"\n"))
+    tokens.update(_WORD_PIECES or _word_pieces())
     prefixes = frozenset(token[:end] for token in tokens for end in range(1, len(token) + 1))
     return patterns[0], patterns[1], frozenset(tokens), prefixes
 
@@ -1215,13 +1225,16 @@ def spelled_tokens(text: str) -> int:
     apart: a proof, not a fit. The tokenizer cuts text into pre-tokens by GPT-2's pattern (runs of letters, of
     numbers, of other characters, a space before each; whitespace) and each into tokens of its vocabulary, so a
     pre-token is at least the fewest tokens of the vocabulary that spell its bytes (a byte-pair tokenizer's merges
-    seldom reach so few). Read with every string of printable ASCII a token (a larger vocabulary: never more), so
-    only the tokens that hold a control character or a byte beyond ASCII are carried
-    (:data:`~.token_tables.JOINING_TOKENS`, 3,629 of 65,000). It counts what the bounds between characters cannot:
-    the ends inside characters beyond ASCII and between symbols no token joins (``⫅₻`` is six tokens, a run of
-    punctuation to the run bound), wherever they are written: symbols among control characters were 0.84 of the
-    real count, a block of letters with ASCII 0.77, before (seeded scans of 5,000 draws, tok49). A dynamic program
-    over the bytes of each pre-token that writes such a byte, a few set lookups a byte."""
+    seldom reach so few). Read with every string of whitespace and digits a token (a larger vocabulary: never more),
+    so only the tokens that hold a control character or a byte beyond ASCII (:data:`~.token_tables.JOINING_TOKENS`,
+    3,629 of 65,000) and those of ASCII letters or punctuation are carried. It counts what the bounds between
+    characters cannot: the ends inside characters beyond ASCII and between symbols no token joins (``⫅₻`` is six
+    tokens, a run of punctuation to the run bound), wherever they are written: symbols among control characters were
+    0.84 of the real count, a block of letters with ASCII 0.77, before (seeded scans of 5,000 draws, tok49); and the
+    ends inside random ASCII letters or punctuation among them (``gWFT`` is ``g``, ``W``, ``FT``), which it read as
+    one token before: letters among symbols were 0.87, a block with ASCII then controls and punctuation 0.81 (tok50).
+    A dynamic program over the bytes of each pre-token that could take more than one token, a few set lookups a
+    byte (see :func:`_fewest`)."""
     narrow, wide, _, _ = _vocabulary()
     head = text[:PREFIX_CHARS]
     pieces = (wide if head and max(head) > "\uffff" else narrow).findall(head)
@@ -1232,23 +1245,34 @@ def spelled_tokens(text: str) -> int:
 
 @functools.lru_cache(maxsize=8192)
 def _beyond_one(piece: str) -> int:
-    """The tokens beyond one that a pre-token takes at least (0 for one of free bytes alone); cached, since text
-    writes the same pieces again (`` →``, ``’s``)."""
+    """The tokens beyond one that a pre-token takes at least (0 for one of whitespace and digits alone, or one token
+    of the vocabulary); cached, since text writes the same pieces again (`` →``, ``’s``, `` the``)."""
     data = piece.encode("utf-8", "surrogatepass")
-    if not data.translate(None, _FREE_BYTES):
-        return 0
     _, _, tokens, prefixes = _vocabulary()
+    if len(data) < 2 or not data.translate(None, _OPEN_BYTES) or data in tokens:
+        return 0
     return _fewest(data, tokens, prefixes) - 1
 
 
 def _fewest(data: bytes, tokens: frozenset[bytes], prefixes: frozenset[bytes]) -> int:
-    """The fewest tokens that spell ``data``: every token of ``tokens``, and every string of free bytes."""
+    """The fewest tokens that spell ``data``: every token of ``tokens``, and every string of :data:`_OPEN_BYTES`.
+
+    A lower bound of what the tokenizer cuts a pre-token into: its cut is one spelling of the pre-token's bytes by
+    tokens of its vocabulary, each a stretch of them. A token that holds a byte beyond :data:`_FREE_BYTES` is one of
+    ``tokens`` (:data:`~.token_tables.JOINING_TOKENS`); one of free bytes alone lies inside a pre-token of letters, of
+    numbers, of other characters or of whitespace, a space before it or not, or is a contraction (``'s``), so it is
+    ASCII letters (a space before them or not: :data:`~.token_tables.WORD_PIECES` and
+    :data:`~.token_tables.ASCII_TOKENS`), ASCII punctuation (the same; ``ASCII_TOKENS``), a contraction (the same), or
+    whitespace and digits alone (a string of :data:`_OPEN_BYTES`, every one of which this counts a token). So the tokenizer's cut is among the spellings read here, and ``best[end]``, the fewest tokens of
+    any spelling of ``data[:end]`` (the minimum over every token that ends there, not the longest one), is at most its
+    count. Each start walks on while the bytes are a prefix of a token (the longest token is 104 bytes, a word of
+    letters a few): bounded work a byte."""
     size = len(data)
     best = [0] + [size] * size  # best[end]: the fewest tokens that spell data[:end]
-    run = size  # the fewest that spell data up to any point of the current stretch of free bytes
+    run = size  # the fewest that spell data up to any point of the current stretch of open bytes
     for start in range(size):
         reach = best[start] + 1
-        if _FREE[data[start]]:
+        if _OPEN[data[start]]:
             run = min(run, best[start])
             best[start + 1] = min(best[start + 1], run + 1)
         else:

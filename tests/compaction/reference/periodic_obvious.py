@@ -8,6 +8,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import re
 import string
 import unicodedata
 from fractions import Fraction
@@ -373,9 +374,40 @@ def _joining_tokens() -> frozenset[bytes]:
     return frozenset(tokens)
 
 
+OPEN = frozenset(b"\t\n\x0c\r 0123456789")
+
+
+@functools.cache
+def _ascii_tokens() -> frozenset[bytes]:
+    """The vocabulary's tokens of ASCII letters or punctuation (a space before them or not) and its contractions: the
+    word pieces and ASCII_TOKENS (tok50)."""
+    import base64
+    import zlib
+
+    from pi_compact.compaction.token_tables import ASCII_TOKENS, WORD_PIECES
+
+    pieces, previous = set(), ""
+    for shared, rest in re.findall("([0-9])([^0-9]*)", WORD_PIECES):  # front coded: a digit, the letters shared
+        previous = previous[: int(shared)] + rest
+        pieces.add(previous.encode("ascii"))
+    return frozenset(zlib.decompress(base64.b64decode(ASCII_TOKENS)).split(b"\n")) | pieces
+
+
+@functools.cache
+def _spelling_tokens() -> frozenset[bytes]:
+    return _joining_tokens() | _ascii_tokens()
+
+
+@functools.cache
+def _lengths() -> list[int]:
+    return sorted(set(map(len, _spelling_tokens())))
+
+
 def spelled_tokens(text: str) -> int:
-    """The fewest tokens that spell each pre-token of the first PREFIX_CHARS characters, any string of printable ASCII
-    and whitespace a token, summed; 0 for text of those bytes alone or not read as written (tok49)."""
+    """The fewest tokens that spell each pre-token of the first PREFIX_CHARS characters, any string of whitespace and
+    digits a token (tok50: of printable ASCII and whitespace before), the ASCII letters and punctuation spelled with
+    the vocabulary's tokens of them, summed; 0 for text of printable ASCII and whitespace alone or not read as written
+    (tok49)."""
     head = text[: spec.PREFIX_CHARS]
     if all(byte in FREE for byte in head.encode("utf-8", "surrogatepass")):
         return 0
@@ -384,19 +416,21 @@ def spelled_tokens(text: str) -> int:
     pieces = pretokens(head)
     if len(text) > spec.PREFIX_CHARS and pieces:
         pieces.pop()
-    tokens = _joining_tokens()
-    lengths = sorted(set(map(len, tokens)))
+    tokens = _spelling_tokens()
+    lengths = _lengths()
     total = 0
     for piece in pieces:
         data = piece.encode("utf-8", "surrogatepass")
         best = [0] + [len(data) + 1] * len(data)
         for end in range(1, len(data) + 1):
-            start = end  # the free bytes before end: any string of them is a token
-            while start > 0 and data[start - 1] in FREE:
+            start = end  # the open bytes before end: any string of them is a token
+            while start > 0 and data[start - 1] in OPEN:
                 start -= 1
                 best[end] = min(best[end], best[start] + 1)
             for size in lengths:  # and each token that ends there
-                if size <= end and data[end - size : end] in tokens:
+                if size > end:
+                    break
+                if data[end - size : end] in tokens:
                     best[end] = min(best[end], best[end - size] + 1)
         total += best[-1]
     return total
