@@ -18,7 +18,8 @@ import re
 from .clause import request_clause
 from .decided import TENTATIVE_WORDS
 from .languages import DONE_LEAD, NOT_YET, RESULT, any_language, wide_length
-from .state import DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
+from .state import ASKED, DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
+from .statuses import status_item
 
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
@@ -254,14 +255,15 @@ def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> li
                 and not sentence.endswith(("?", ":")):
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
-    return found[:_REPORT]
+    status = status_item(answer)  # a status table states what exists, by its names, whatever the turn did
+    return ([status] if status else []) + found[:_REPORT - bool(status)]
 
 
 def left_something(turn: Turn) -> bool:
     """A finished turn is progress when it committed, changed files, passed a check or reported a result; an
     answer alone ("Your code is 469320", "Try uploading now") is conversation, kept as history."""
-    if _acted(turn):
-        return True
+    if _acted(turn) or status_item(turn.final_answer):
+        return True  # a table of states the agent checked (PRs merged, features done) is done work, asked or not
     # the answer to a question is conversation, whatever its verbs: "what does X return?" is answered in results'
     # words ("it now calls …", "proofs 2-4 verify the extracted helpers") without anything done
     return not _asks_to_know(turn.request) and bool(report(turn.final_answer, acted=False))
@@ -314,6 +316,12 @@ def closed_items(state: RegionState) -> list[str]:
     closed = state.tasks.closed if state.tasks else ()
     return [f"Closed on the tracker: {clip_words(task.text, 200)}"
             + (f" — “{clip_words(task.reason, 200)}”" if task.reason else "") for task in closed]
+
+
+def asked_status_items(state: RegionState) -> list[str]:
+    """The status tables of turns that ended on a question to the user ("| #33 | MERGED | … — Shall I open the PR?"):
+    what the agent found exists is done work, though the request waits on the user's answer."""
+    return [item for turn in state.turns if turn.status == ASKED and (item := status_item(turn.final_answer))]
 
 
 _BARE_WORDS = frozenset("""all any every everything each both tests test suite suites spec specs check checks lint
@@ -581,5 +589,5 @@ def done_item(turn: Turn) -> str:
     return done_items(turn)[0]
 
 
-__all__ = ["bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
+__all__ = ["asked_status_items", "bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
            "pending_step", "report", "step_kinds", "undoes", "undone_item", "without_narration"]

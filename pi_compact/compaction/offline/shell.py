@@ -369,6 +369,9 @@ def _program_effects(program: str, args: list[str], effects: ShellEffects, scrip
     if program == "git" and args[:1] in (["restore"], ["checkout"]):
         effects.writes.extend(_restored(args[0], args[1:]))
         return
+    if program == "git":
+        effects.reads.extend(_git_read(args))
+        return
     in_place = program == "sed" and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args)
     operands = _operands(args, _VALUE_OPTIONS.get(program, frozenset()))
     if program == "sed" and not any(a in ("-e", "-f") for a in args):
@@ -398,6 +401,37 @@ def _restored(subcommand: str, args: list[str]) -> list[str]:
     if subcommand == "checkout":
         files = args[args.index("--") + 1:] if "--" in args else [a for a in files if _FILE_NAME.search(a)]
     return [path for path in files if _is_path(path) and path != "."]
+
+
+_GIT_FILE_READERS = frozenset({"diff", "show", "log", "blame", "cat-file"})
+"""git subcommands whose named files the agent reads: their text or their history (``git diff a..b -- x.zig``)."""
+_REVISION_PATH = re.compile(r"^[^\s:]{1,200}:(?!/)([^\s:]+)$")
+"""``HEAD~1:src/a.py``, ``main:docs/x.md``: a file as a revision holds it (``git show``)."""
+
+
+def _git_read(args: list[str]) -> list[str]:
+    """The files a reading git command shows: those after ``--`` (``git diff a..b -- x.zig``, ``git log -p -- a.py``;
+    ``blame`` names its file without one) and a revision's file (``git show HEAD:src/a.py``); a bare word is as often a
+    branch or a revision as a file, so it is taken only with a file's extension."""
+    folder = ""
+    while args and args[0].startswith("-"):
+        if args[0] == "-C" and len(args) > 1:
+            folder = _within(folder or None, args[1])
+        args = args[2:] if args[0] in _GIT_VALUES else args[1:]  # git -C dir diff …, git --no-pager show …
+    if not args or args[0] not in _GIT_FILE_READERS:
+        return []
+    subcommand, rest = args[0], args[1:]
+    if "--" in rest:
+        named = rest[rest.index("--") + 1:]
+    else:
+        named = []
+        for arg in _operands(rest, frozenset()):
+            shown = _REVISION_PATH.match(arg) if subcommand in ("show", "cat-file") else None
+            if shown:
+                named.append(shown.group(1))
+            elif ".." not in arg and _FILE_NAME.search(arg):
+                named.append(arg)
+    return [_within(folder or None, path) for path in named if _is_path(path) and path != "."]
 
 
 def _interpreter_input(args: list[str]) -> tuple[str, str]:

@@ -23,7 +23,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
-from .progress import closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
+from .progress import asked_status_items, closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items
 from .skills import SKILLS_LABEL, skills_item
@@ -145,6 +145,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
             waits = pending.get(id(turn)) if number == len(named) - 1 else ""
             new.add("done", f"{COMMITTED_LABEL} {commit}" + (f"{_PENDING_MARK}{waits}" if waits else ""))
     for item in closed_items(state)[-_CLOSED:]:  # a closed sub-task is done whatever its request's state
+        new.add("done", item)
+    for item in asked_status_items(state)[-2:]:  # what a status table found, though its turn ends on a question
         new.add("done", item)
     after = {id(turn): state.turns[n + 1] for n, turn in enumerate(state.turns[:-1])}
     for turn in finished[-6:]:
