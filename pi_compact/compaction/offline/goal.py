@@ -155,18 +155,31 @@ _COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.-]{1,60}:[\w:.-]{1,60})\s{0
 _ANY_COMMAND = re.compile(r"<command-name>\s{0,20}/?([\w.:-]{1,120})\s{0,20}</command-name>")
 COMMAND_PREFIX = "Run the command `"
 """How :func:`invocation` words a command the user ran."""
-_ARGS = re.compile(r"<command-args>([^<]{0,300})</command-args>")
+_ARGS = re.compile(r"<command-args>([^<]{0,300})(</command-args>)?")
+_TITLE_LINE = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]{1,5}([^\n]{1,120})", re.M)
+
+
+def _document_title(args: str) -> str:
+    """What a document passed whole as a command's arguments (a design to validate, a spec to plan) is about: its
+    first heading, else its first line."""
+    heading = _TITLE_LINE.search(args)
+    return (heading.group(1) if heading else args.split("\n", 1)[0]).strip()
 
 
 def invocation(text: str, expanded: bool = False) -> str:
     """A command the user ran through the harness (``/gsd:discuss-phase 14``), as a request naming the task
     (``Run `/gsd:discuss-phase 14```), or ``""``. Built-in commands (``/clear``, ``/model``) are none: a namespaced
-    one always counts, another one when the harness expanded it into instructions (``expanded``)."""
+    one always counts, another one when the harness expanded it into instructions (``expanded``). A document passed
+    as the arguments is named by its title (``Run `/validate` on “Retry design”``): its text is no request."""
     command = (_ANY_COMMAND if expanded else _COMMAND).search(text[:5000])
     if not command:
         return ""
     args = _ARGS.search(text[:5000])
-    return f"{COMMAND_PREFIX}/{command.group(1)}{' ' + args.group(1).strip() if args and args.group(1).strip() else ''}`"
+    words = args.group(1).strip() if args else ""
+    if args and not args.group(2) and ("\n" in words or len(args.group(1)) >= 300):  # longer than a request: a document
+        title = _document_title(words)
+        return f"{COMMAND_PREFIX}/{command.group(1)}` on “{title}”" if title else f"{COMMAND_PREFIX}/{command.group(1)}`"
+    return f"{COMMAND_PREFIX}/{command.group(1)}{' ' + words if words else ''}`"
 
 
 _DOC_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
@@ -574,10 +587,11 @@ def _asks_work(request: str) -> bool:
     return any(_INTENT.search(s) or _IMPERATIVE.match(s) for s in sentences(request_words(request)[:4000]))
 
 
-def objective(requests: list[str], substantive, weighty=None) -> Objective | None:
+def objective(requests: list[str], substantive, weighty=None, openings=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
     asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
-    (:func:`sets_work` unless given) before the others."""
+    (:func:`sets_work` unless given) before the others. ``openings`` maps a request to the agent's first words after
+    it: what a command run without arguments was taken up for (:func:`taken_up`)."""
     for request in reversed(requests):
         stated = stated_goal(request)
         if stated:
@@ -593,7 +607,7 @@ def objective(requests: list[str], substantive, weighty=None) -> Objective | Non
     replied = set(replies)  # (a set: a session of thousands of short requests stays linear)
     for request in ordered + [r for r in light if r not in replied]:
         if substantive(request):
-            purpose = _purpose(requests, request, weighty)
+            purpose = _purpose(requests, request, weighty) or _taken_up_by_agent(request, (openings or {}).get(request, ""))
             if purpose:
                 return purpose
             text = task_goal(request)
@@ -616,10 +630,46 @@ def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
     at = requests.index(request) + 1
     words = requests[at] if at < len(requests) else ""
     if not words or words.startswith(COMMAND_PREFIX) or weighty(words) or not sets_work(words) or _asks_only(words) \
-            or not _asks_work(words):  # a remark in the command's discussion ("so the simplest option is X") sets none
-        return None
+            or not (_asks_work(words) or _ASKS_FOR_WORK.search(words)):
+        return None  # (a remark in the command's discussion, "so the simplest option is X", sets none; "can we X?" asks)
     text = task_goal(words)
     return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None
+
+
+_SUBJECT = re.compile(r"#\d{1,6}\b|\b(?:PR|MR|pull request|issue)\s{1,3}#?\d{1,6}\b|[\w./-]{1,120}\.md\b", re.I)
+"""What names the thing a command works on: a pull request or an issue by number, a Markdown document (a plan)."""
+_INTENDS = re.compile(r"\W{0,3}(?:let me|let's|i'll|i will|i'm going to|now i'll|next,? i'll)\b", re.I)
+"""The agent's sentence saying what it takes up ("Let me work on that.", "I'll review PR #12 …")."""
+_OPENING_CHARS = 1500
+
+
+def taken_up(opening: str) -> str:
+    """What the agent says it took up in ``opening`` (its first words after a command): the first sentence saying
+    what it does (:data:`_INTENDS`) when it names its subject (:data:`_SUBJECT`: "I'll review PR #12"), else the
+    last sentence before it that does ("The open one is PR #23, which conflicts. Let me work on that."); ``""``
+    when none does (a greeting, a question, "I'll start by reading the repo")."""
+    said = sentences(opening[:_OPENING_CHARS].replace("**", ""))
+    for at, sentence in enumerate(said):
+        if _INTENDS.match(sentence):
+            if _SUBJECT.search(sentence):
+                return sentence
+            return next((s for s in reversed(said[:at]) if _SUBJECT.search(s) and not s.endswith("?")), "")
+    return ""
+
+
+def command_subject(request: str, opening: str) -> str:
+    """For a command run without arguments (:data:`_BARE_COMMAND`), the subject the agent took up in ``opening``
+    (:func:`taken_up`), the command named after it; ``""`` for any other request or when the agent names none."""
+    if not _BARE_COMMAND.fullmatch(request.strip()):
+        return ""
+    subject = _clip(taken_up(opening), 240)
+    return f"{subject} (with `{request.strip()[len(COMMAND_PREFIX):]})" if subject else ""
+
+
+def _taken_up_by_agent(request: str, opening: str) -> Objective | None:
+    """See :func:`command_subject`: for a command the user's words after it set no purpose for (:func:`_purpose`)."""
+    subject = command_subject(request, opening)
+    return Objective(subject, request, False) if subject else None
 
 
 _NEXT_WORK = re.compile(
@@ -739,5 +789,5 @@ def picked_work(exchanges: list[tuple[str, str]]) -> str:
     return ""
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "proposed_tasks",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "command_subject", "proposed_tasks", "taken_up",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

@@ -22,7 +22,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
 from .clause import request_clause
 from .decided import NARRATION, OWN_COURSE, decisions_in, table_row
 from .gates import commit_gates
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, go_ahead, objective, only_asks, sets_work, user_requests,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, command_subject, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
                     names_any, picked_option, plan_in_brief, replaced_names, said_on_declining, standing,
@@ -774,7 +774,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     last_answer = next((turn.final_answer for turn in reversed(turns) if turn.final_answer), "")
     answers = {d.request for d, before in zip(drafts[1:], statuses) if before == ASKED}  # answers to its question
     aim = objective(_goal_requests(listed), is_substantive,
-                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in answers))
+                    lambda r: r.startswith(COMMAND_PREFIX) or (sets_work(r) and r not in answers),
+                    {d.request: "\n\n".join(d.texts[:2]) for d in drafts if d.texts})  # (the agent's first words)
     since = drafts[-1].index if drafts else -1
     work = [action_label(a, names) for a in facts.attempts if work_failure(a)]
     tasks = task_list(listed)
@@ -911,7 +912,8 @@ def _goal_now(turns: tuple[Turn, ...], aim: Objective | None) -> str:
                 return ""
             if answered:
                 return request_clause(answer, _NOW_CHARS)  # the question was answered: the user's reply set the work
-            return request_clause(request, _NOW_CHARS)
+            # (a command run bare: what the agent took up under it, "PR #23, which conflicts")
+            return command_subject(request, "\n\n".join(turn.texts[:2])) or request_clause(request, _NOW_CHARS)
         worked = False
     return ""
 

@@ -21,7 +21,7 @@ from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
                       READ_LABEL, add_details, detail_room)
 from .facts import Facts, constraint_sentences, extract_facts
-from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
+from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, command_subject, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
 from .progress import asked_status_items, closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
@@ -629,7 +629,8 @@ def _moved_on(turns: tuple[Turn, ...], working: bool) -> str:
             continue
         if sets_work(request) or not (command or (before.status == DONE and (worked or moves_on(request)))):
             return ""
-        return request_clause(turn.request, _MOVED_ON_CHARS)
+        # (a command run bare: what the agent took up under it, "PR #23, which conflicts")
+        return command_subject(turn.request, "\n\n".join(turn.texts[:2])) or request_clause(turn.request, _MOVED_ON_CHARS)
     return ""
 
 
