@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -368,6 +369,8 @@ class RegionIndex:
         self.chars = 0
         """The length of :attr:`text`."""
         self.stems: set[str] = set()
+        self.stem_counts: Counter[str] = Counter()
+        """Stem → how many texts and commands of the region hold it: how little a word identifies."""
         self.tokens = 0
         self.errors = _ErrorIndex()
         self._last_mention: dict[_Signature, tuple[int, int]] = {}
@@ -391,7 +394,9 @@ class RegionIndex:
         lowered = [item.text.lower() for item in said]
         self.chars += sum(len(item.text) for item in said) + len(said) - (0 if self.said else 1)
         for item, low in zip(said, lowered):
-            self.stems.update(w[:_STEM] for w in _WORD.findall(low))
+            stems = {w[:_STEM] for w in _WORD.findall(low)}
+            self.stems.update(stems)
+            self.stem_counts.update(stems)
             if item.role == "command":
                 for act, *paths in file_acts(low):
                     for path in filter(None, paths):
@@ -473,7 +478,20 @@ class RegionIndex:
         words = self._said_stems.get(index)
         if words is None:
             words = self._said_stems[index] = {w[:_STEM] for w in _WORD.findall(lowered)}
-        return sum(w[:_STEM] in words for w in sig.words) >= SUPPORT_WORDS * len(sig.words)
+        found = {w[:_STEM] for w in sig.words if w[:_STEM] in words}
+        if sum(w[:_STEM] in found for w in sig.words) < SUPPORT_WORDS * len(sig.words):
+            return False
+        return bool(self._rarest(sig) & found)
+
+    def _rarest(self, sig: "_Signature") -> set[str]:
+        """The stems of the item's words the fewest texts of the region hold (of those it holds at all): a
+        commit "add prefunded-accounts test for devnet" names two of "smoke test with devnet"'s three words, but
+        not the one that tells this item from the rest of the session's work."""
+        counts = {w[:_STEM]: self.stem_counts[w[:_STEM]] for w in sig.words if self.stem_counts[w[:_STEM]]}
+        if not counts:
+            return {w[:_STEM] for w in sig.words}
+        fewest = min(counts.values())
+        return {stem for stem, count in counts.items() if count == fewest}
 
 
 def _changes(said: _Said, sig: "_Signature") -> bool:

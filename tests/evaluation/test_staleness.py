@@ -118,3 +118,38 @@ def test_an_edit_of_the_items_file_after_the_commit_keeps_it_open(tool, changed,
         result("e1", tool, "The file has been updated."),
     ]
     assert score_quality(messages, f"## In Progress\n- {item}\n").stale == ((item,) if stale else ())
+
+
+# A commit is a report on the item only when it names the word that tells the item from the session's other work:
+# the item's word the fewest texts of the region hold. Its common words ("test", the project's own nouns) are in
+# every commit of a session that works through a plan.
+GENERIC_COMMITS = (
+    ("End-to-end smoke test with devnet", "smoke",
+     ("add devnet network option with tests", "add prefunded accounts test for devnet"),
+     "add end-to-end smoke test on devnet"),
+    ("Wire the retry policy into the upload worker", "retry",
+     ("move the upload worker into its own policy module", "document the upload worker policy"),
+     "wire retry policy into upload worker"),
+    ("Render the legend of the chart in dark mode", "legend",
+     ("chart colours for dark mode", "fix chart render in dark mode"),
+     "render chart legend in dark mode"),
+)
+
+
+def _plan_then_commits(item: str, messages: tuple[str, ...]) -> list[dict]:
+    region = [user(f"Here is the plan: first the smaller fixes, then {item.lower()}.")]
+    for number, message in enumerate(messages):
+        region += [assistant(call(f"c{number}", "bash", command=f'git commit -am "{message}"')),
+                   result(f"c{number}", "bash", f"[main {number}a2b3c4] {message}")]
+    return region
+
+
+@pytest.mark.parametrize(("item", "rare", "generic", "_own"), GENERIC_COMMITS)
+def test_a_commit_naming_only_the_items_common_words_does_not_finish_it(item, rare, generic, _own):
+    assert rare not in " ".join(generic)
+    assert score_quality(_plan_then_commits(item, generic), _open(item)).stale == ()
+
+
+@pytest.mark.parametrize(("item", "_rare", "generic", "own"), GENERIC_COMMITS)
+def test_a_commit_naming_the_items_telling_word_finishes_it(item, _rare, generic, own):
+    assert score_quality(_plan_then_commits(item, (*generic, own)), _open(item)).stale == (item,)
