@@ -46,6 +46,9 @@ POOLS = {
     "thai": (_letters(0xE00, 0xE80), " "),
     "vietnamese": (_letters(0x1EA0, 0x1F00), string.ascii_lowercase + " "),
     "armenian and georgian": (_letters(0x530, 0x590), _letters(0x10A0, 0x1100), " "),
+    "hebrew": (_letters(0x590, 0x600), " "),
+    "arabic": (_letters(0x600, 0x700), " "),
+    "kana": (_letters(0x3040, 0x3100), " "),
     "random lowercase": (string.ascii_lowercase,),
     "printable": (string.printable,),
 }
@@ -84,7 +87,7 @@ def test_seeded_draws_of_each_family_are_never_undercounted_by_more_than_a_tenth
 
 
 @pytest.mark.parametrize("kind", ["controls and symbols", "punctuation and symbols", "emoji", "ideographs",
-                                  "cherokee", "combining marks"])
+                                  "cherokee", "combining marks", "hebrew", "arabic", "kana", "armenian and georgian"])
 def test_a_hundred_thousand_characters_of_a_family_are_never_undercounted_by_more_than_a_tenth(kind) -> None:
     held(draw(random.Random(51), kind, 100_000))
 
