@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from pi_compact.compaction import token_bounds
 from pi_compact.compaction.tokens import UNITS_PER_TOKEN, text_units
+from tests.growth import growth
 
 pytestmark = pytest.mark.usefixtures("draws_independent_of_other_modules")
 
@@ -122,3 +123,22 @@ def test_merges_are_replayed_in_their_order(piece, tokens, fewest) -> None:
     data = piece.encode("utf-8")
     assert token_bounds.bpe_count(data) == tokens == anthropic_tokenizer.count_tokens(piece)
     assert token_bounds._fewest(data, *token_bounds._vocabulary()[2:]) == fewest
+
+
+def _symbols(size: int):
+    value = draw(random.Random(5), "punctuation and symbols", size)
+    return lambda: text_units(value)
+
+
+def _bytes(size: int):
+    value = random.Random(5).randbytes(size).decode("utf-8", "replace")
+    return lambda: text_units(value)
+
+
+@pytest.mark.parametrize("what, build, n", [
+    ("one pre-token of symbols, read whole", _symbols, 8_000),
+    ("random bytes read as UTF-8, read whole", _bytes, 8_000),
+])
+def test_reading_a_long_text_whole_grows_linearly(what, build, n) -> None:
+    found = growth(what, build, n, runs=3)
+    assert found.linear, str(found)
