@@ -41,12 +41,15 @@ itself, and the estimate takes the largest:
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
-- **spelled pre-tokens** (:func:`spelled_tokens`): each pre-token (GPT-2's pattern) is at least the fewest tokens
-  of the vocabulary that spell its bytes, read with the tokens that hold a control character or a byte beyond
-  ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
+- **spelled pre-tokens** (:func:`spelled_counts`): each pre-token (GPT-2's pattern) that holds no ASCII letter, digit
+  or whitespace (punctuation, symbols, control characters, letters beyond ASCII) is cut as the tokenizer cuts it, its
+  merges replayed in their order (:func:`bpe_count`, :data:`~.token_tables.CLOSED_MERGES`); any other is at least the
+  fewest tokens of the vocabulary that spell its bytes, read with the tokens that hold a control character or a byte
+  beyond ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
   (:data:`~.token_tables.WORD_PIECES`, :data:`~.token_tables.ASCII_TOKENS`) and any string of whitespace and digits:
   a proof; it counts the ends inside characters, between symbols and inside random ASCII among them that no bound
-  between characters sees;
+  between characters sees; read over the whole text where the first characters' tokens, at their rate, beat the
+  estimate (:func:`spelled_units`);
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens, and
   in a text of up to :data:`SHORT_CHARS` characters every byte of a character beyond ASCII: a few letters of
