@@ -235,23 +235,35 @@ def char_split() -> str:
                    if chr(code) not in held and chr(code) not in latin and unicodedata.is_normalized("NFKC", chr(code)))
 
 
-def _token_bytes() -> list[bytes]:
-    """The bytes of every token of a Claude tokenizer. ``decode`` writes U+FFFD for the part of a character a token
-    holds, so the bytes are read from the vocabulary the package carries (its tokenizer.json, byte-level: GPT-2's
-    byte-to-character map), and checked against ``decode`` token by token."""
+def _model() -> dict:
+    """The BPE model of the tokenizer.json the package carries (its vocabulary and its merges, in rank order)."""
     import glob
     import os
 
     import anthropic_tokenizer
-    from anthropic_tokenizer import decode
 
     folder = os.path.dirname(anthropic_tokenizer.__file__)
     data = b"".join(Path(path).read_bytes() for path in sorted(glob.glob(os.path.join(folder, "*.so"))))
     start = data.rfind(b'{"version"', 0, data.find(b'"model":{"type":"BPE"'))
-    vocab = json.JSONDecoder().raw_decode(data[start:].decode("utf-8", "replace"))[0]["model"]["vocab"]
+    return json.JSONDecoder().raw_decode(data[start:].decode("utf-8", "replace"))[0]["model"]
+
+
+def _byte_of() -> dict[str, int]:
+    """GPT-2's byte-level map read backwards: the character a byte is written as in the vocabulary, to the byte."""
     printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
     byte_of = {chr(value): value for value in printable}
     byte_of.update((chr(256 + index), value) for index, value in enumerate(v for v in range(256) if v not in printable))
+    return byte_of
+
+
+def _token_bytes() -> list[bytes]:
+    """The bytes of every token of a Claude tokenizer. ``decode`` writes U+FFFD for the part of a character a token
+    holds, so the bytes are read from the vocabulary the package carries (its tokenizer.json, byte-level: GPT-2's
+    byte-to-character map), and checked against ``decode`` token by token."""
+    from anthropic_tokenizer import decode
+
+    vocab = _model()["vocab"]
+    byte_of = _byte_of()
     tokens = [b""] * len(vocab)
     for piece, index in vocab.items():
         tokens[index] = bytes(map(byte_of.__getitem__, piece))
@@ -314,6 +326,31 @@ def ascii_tokens() -> str:
     kept = sorted({token for token in _token_bytes() if _ASCII_TOKEN.fullmatch(token)
                    and not _WORD_PIECE.fullmatch(token.decode("ascii"))})
     return base64.b64encode(zlib.compress(b"\n".join(kept), 9)).decode("ascii")
+
+
+CLOSED_BYTES = (string.ascii_letters + string.digits + "\t\n\x0b\x0c\r").encode("ascii")
+"""The bytes a pre-token that :func:`closed_merges` replays never holds: ASCII letters, digits and whitespace (a space
+only as its first byte)."""
+
+
+def closed_merges() -> str:
+    """Every merge of a Claude tokenizer whose join holds no byte of :data:`CLOSED_BYTES` and no space but a first one,
+    in rank order, each a two-byte length and the bytes of its left part, the same of its right, zlib-compressed and in
+    base 64. A pre-token of such bytes (punctuation, symbols, control characters, a block's letters, a space before
+    them or not) is cut only by merges whose joins are stretches of it, all of them here: ``token_bounds.bpe_count``
+    replays them in their order and counts the tokens the tokenizer cuts it into, not the fewest it could be."""
+    import base64
+    import zlib
+
+    byte_of = _byte_of()
+    packed = bytearray()
+    for merge in _model()["merges"]:
+        left, right = (bytes(map(byte_of.__getitem__, part)) for part in
+                       (merge.split(" ") if isinstance(merge, str) else merge))
+        join = left + right
+        if join.translate(None, CLOSED_BYTES) == join and b" " not in join[1:]:
+            packed += len(left).to_bytes(2, "big") + left + len(right).to_bytes(2, "big") + right
+    return base64.b64encode(zlib.compress(bytes(packed), 9)).decode("ascii")
 
 
 def category_ranges(first: str) -> str:
@@ -519,6 +556,9 @@ def main() -> None:
                           ' and whitespace: a two-byte length and its bytes each, zlib-compressed, in base 64."""')
         + "\n" + _literal("ASCII_TOKENS", [ascii_tokens()], '"""Every token that is ASCII letters or ASCII punctuation,'
                           ' a space before them or not, or a contraction, and no word piece: one a line,'
+                          ' zlib-compressed, in base 64."""')
+        + "\n" + _literal("CLOSED_MERGES", [closed_merges()], '"""Every merge whose join holds no ASCII letter, digit or'
+                          ' whitespace but a first space, in rank order: a two-byte length and the bytes of each part,'
                           ' zlib-compressed, in base 64."""')
         + f"\nLETTER_RANGES = {category_ranges('L')!r}\n"
         '"""The letters (general category L), as ranges (first and last character): the pre-tokenizer\'s \\\\p{L}."""\n'

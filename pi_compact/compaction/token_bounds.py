@@ -41,12 +41,15 @@ itself, and the estimate takes the largest:
 - **copies** (:func:`copies_units`): a text that repeats a group longer than eight characters costs the group's
   tokens per copy (a random group of 48 letters twenty times is twenty times one), where the bounds above read
   the first copies only or, for letters rich in vowels, none;
-- **spelled pre-tokens** (:func:`spelled_tokens`): each pre-token (GPT-2's pattern) is at least the fewest tokens
-  of the vocabulary that spell its bytes, read with the tokens that hold a control character or a byte beyond
-  ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
+- **spelled pre-tokens** (:func:`spelled_counts`): each pre-token (GPT-2's pattern) that holds no ASCII letter, digit
+  or whitespace (punctuation, symbols, control characters, letters beyond ASCII) is cut as the tokenizer cuts it, its
+  merges replayed in their order (:func:`bpe_count`, :data:`~.token_tables.CLOSED_MERGES`); any other is at least the
+  fewest tokens of the vocabulary that spell its bytes, read with the tokens that hold a control character or a byte
+  beyond ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
   (:data:`~.token_tables.WORD_PIECES`, :data:`~.token_tables.ASCII_TOKENS`) and any string of whitespace and digits:
   a proof; it counts the ends inside characters, between symbols and inside random ASCII among them that no bound
-  between characters sees;
+  between characters sees; read over the whole text where the first characters' tokens, at their rate, beat the
+  estimate (:func:`spelled_units`);
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens, and
   in a text of up to :data:`SHORT_CHARS` characters every byte of a character beyond ASCII: a few letters of
@@ -66,6 +69,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import heapq
 import math
 import re
 import string
@@ -73,7 +77,7 @@ import unicodedata
 import zlib
 from collections.abc import Iterator
 
-from .token_tables import (ASCII_TOKENS, CAPITALIZED_WORDS, CHAR_SPLIT, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, JOINING_TOKENS,
+from .token_tables import (ASCII_TOKENS, CAPITALIZED_WORDS, CHAR_SPLIT, CLOSED_MERGES, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, JOINING_TOKENS,
                            LATIN_JOINS, LATIN_SPLIT, LATIN_TOKENS, LETTER_COUNTS, LETTER_RANGES, NUMBER_RANGES, PAIR_COUNTS,
                            PUNCT_JOINS, SHORT_WORDS, SYMBOL_JOINS, WORD_PIECES, WORD_RANKS)
 
@@ -1148,10 +1152,9 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     units = max(units, floor)
     if copies and len(text) >= COPY_ANCHORS * COPY_ANCHOR:  # a short text too: the margin is per copy
         units = max(units, copies_units(text, utf16))
-    if size != len(text) or not text.isprintable():  # ASCII without control characters cuts as any vocabulary would
-        units = max(units, spelled_units(text, units))
+    spelled = size != len(text) or not text.isprintable()  # ASCII without control characters cuts as any vocabulary would
     if len(text) <= PREFIX_CHARS and text.isprintable():  # a short line: no control character, told in C
-        return units
+        return max(units, spelled_units(text, max(units, weights))) if spelled else units
     head = latin if len(latin) <= PREFIX_CHARS else latin[:PREFIX_CHARS]
     controls = head.translate(None, _NOT_CONTROLS)  # one C pass over the first characters
     # the control bound is at most the runs, the ends inside them and inside characters and four tokens a control
@@ -1160,7 +1163,7 @@ def bound_units(text: str, latin: bytes, size: int, utf16: bytes | None = None, 
     if controls and runs + inside + symbols + splits + 4 * len(controls) * UNITS_PER_TOKEN > units:
         rest = runs - run_units(head) - CUT_UNITS if len(latin) > PREFIX_CHARS else 0  # the rest's runs at least
         units = max(units, control_units(head, controls) + rest + symbols + splits + inside)
-    return units
+    return max(units, spelled_units(text, max(units, weights))) if spelled else units
 
 
 WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
@@ -1210,37 +1213,52 @@ def _below(table: str, wide: bool) -> str:
 
 def spelled_units(text: str, units: int = 0) -> int:
     """:func:`spelled_tokens` of a text in 1/32 tokens where it could exceed ``units`` (each token holds a byte at
-    least) and the text is read as written (NFKC), else 0."""
+    least) and the text is read as written (NFKC), else 0. A text longer than :data:`PREFIX_CHARS` characters is read
+    whole where its first characters' tokens, at their rate, would exceed ``units`` (a long run of symbols: the
+    weights price it at 0.79 of its count, tok51), else its first characters but their last pre-token (its tokens
+    can span the cut)."""
     head = text[:PREFIX_CHARS]
     data = head.encode("utf-8", "surrogatepass")
-    if len(data) * UNITS_PER_TOKEN <= units or not data.translate(None, _FREE_BYTES):
+    if len(text) <= PREFIX_CHARS and len(data) * UNITS_PER_TOKEN <= units or not data.translate(None, _FREE_BYTES):
         return 0
     if not unicodedata.is_normalized("NFKC", head):
         return 0
-    return spelled_tokens(text) * UNITS_PER_TOKEN
+    counts = spelled_counts(head)
+    if len(text) <= PREFIX_CHARS:
+        return sum(counts) * UNITS_PER_TOKEN
+    if sum(counts) * UNITS_PER_TOKEN * len(text) > units * len(head) and unicodedata.is_normalized("NFKC", text):
+        return sum(spelled_counts(text)) * UNITS_PER_TOKEN
+    return (sum(counts) - counts[-1]) * UNITS_PER_TOKEN
 
 
 def spelled_tokens(text: str) -> int:
-    r"""The fewest tokens the vocabulary can cut a text's first :data:`PREFIX_CHARS` characters into, its pre-tokens
-    apart: a proof, not a fit. The tokenizer cuts text into pre-tokens by GPT-2's pattern (runs of letters, of
-    numbers, of other characters, a space before each; whitespace) and each into tokens of its vocabulary, so a
-    pre-token is at least the fewest tokens of the vocabulary that spell its bytes (a byte-pair tokenizer's merges
-    seldom reach so few). Read with every string of whitespace and digits a token (a larger vocabulary: never more),
-    so only the tokens that hold a control character or a byte beyond ASCII (:data:`~.token_tables.JOINING_TOKENS`,
-    3,629 of 65,000) and those of ASCII letters or punctuation are carried. It counts what the bounds between
-    characters cannot: the ends inside characters beyond ASCII and between symbols no token joins (``⫅₻`` is six
-    tokens, a run of punctuation to the run bound), wherever they are written: symbols among control characters were
-    0.84 of the real count, a block of letters with ASCII 0.77, before (seeded scans of 5,000 draws, tok49); and the
-    ends inside random ASCII letters or punctuation among them (``gWFT`` is ``g``, ``W``, ``FT``), which it read as
-    one token before: letters among symbols were 0.87, a block with ASCII then controls and punctuation 0.81 (tok50).
-    A dynamic program over the bytes of each pre-token that could take more than one token, a few set lookups a
-    byte (see :func:`_fewest`)."""
+    """The fewest tokens of :func:`spelled_counts` of a text's first :data:`PREFIX_CHARS` characters, the last
+    pre-token left out where the text goes on (its tokens can span the cut)."""
+    counts = spelled_counts(text[:PREFIX_CHARS])
+    if len(text) > PREFIX_CHARS and counts:
+        counts.pop()
+    return sum(counts)
+
+
+def spelled_counts(text: str) -> list[int]:
+    r"""The tokens of each pre-token of a text, at least: a proof, not a fit. The tokenizer cuts text into pre-tokens
+    by GPT-2's pattern (runs of letters, of numbers, of other characters, a space before each; whitespace) and each
+    into tokens of its vocabulary. A pre-token of punctuation, symbols, control characters or letters beyond ASCII
+    (no ASCII letter, digit or whitespace: :data:`_CLOSED_BYTES`) is cut as the tokenizer cuts it, its merges
+    replayed (:func:`bpe_count`, exact). Any other is at least the fewest tokens of the vocabulary that spell its bytes
+    (a byte-pair tokenizer's merges seldom reach so few), read with every string of whitespace and digits a token (a
+    larger vocabulary: never more), so only the tokens that hold a control character or a byte beyond ASCII
+    (:data:`~.token_tables.JOINING_TOKENS`, 3,629 of 65,000) and those of ASCII letters or punctuation are carried.
+    It counts what the bounds between characters cannot: the ends inside characters beyond ASCII and between symbols
+    no token joins (``⫅₻`` is six tokens, a run of punctuation to the run bound), wherever they are written: symbols
+    among control characters were 0.84 of the real count, a block of letters with ASCII 0.77, before (seeded scans of
+    5,000 draws, tok49); and the ends inside random ASCII letters or punctuation among them (``gWFT`` is ``g``,
+    ``W``, ``FT``), which it read as one token before: letters among symbols were 0.87, a block with ASCII then
+    controls and punctuation 0.81 (tok50). A dynamic program over the bytes of each pre-token that could take more
+    than one token, a few set lookups a byte (see :func:`_fewest`), or a heap of its pairs."""
     narrow, wide, _, _ = _vocabulary()
-    head = text[:PREFIX_CHARS]
-    pieces = (wide if head and max(head) > "\uffff" else narrow).findall(head)
-    if len(text) > PREFIX_CHARS and pieces:
-        pieces.pop()  # cut where the text is: its tokens can span the cut
-    return len(pieces) + sum(map(_beyond_one, pieces))
+    pieces = (wide if text and max(text) > "\uffff" else narrow).findall(text)
+    return [1 + _beyond_one(piece) for piece in pieces]
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1251,7 +1269,62 @@ def _beyond_one(piece: str) -> int:
     _, _, tokens, prefixes = _vocabulary()
     if len(data) < 2 or not data.translate(None, _OPEN_BYTES) or data in tokens:
         return 0
+    if len(data.translate(None, _CLOSED_BYTES)) == len(data) and b" " not in data[1:]:
+        return bpe_count(data) - 1  # the tokenizer's own cut
     return _fewest(data, tokens, prefixes) - 1
+
+
+_CLOSED_BYTES = (string.ascii_letters + string.digits + "\t\n\x0b\x0c\r").encode("ascii")
+"""The bytes a pre-token :func:`bpe_count` replays holds none of (nor a space but a first one): the joins of
+:data:`~.token_tables.CLOSED_MERGES` hold none either, so every merge that could join two stretches of such a
+pre-token is one of them."""
+
+
+@functools.cache
+def _closed_merges() -> dict[tuple[bytes, bytes], int]:
+    """Each pair of :data:`~.token_tables.CLOSED_MERGES` to its rank among them (the tokenizer's order)."""
+    packed = zlib.decompress(base64.b64decode(CLOSED_MERGES))
+    merges: dict[tuple[bytes, bytes], int] = {}
+    at = 0
+    while at < len(packed):
+        size = int.from_bytes(packed[at : at + 2], "big")
+        left = packed[at + 2 : at + 2 + size]
+        at += 2 + size
+        size = int.from_bytes(packed[at : at + 2], "big")
+        merges.setdefault((left, packed[at + 2 : at + 2 + size]), len(merges))
+        at += 2 + size
+    return merges
+
+
+def bpe_count(data: bytes) -> int:
+    """The tokens a byte-pair tokenizer cuts a pre-token of no :data:`_CLOSED_BYTES` (a space but first) into: its
+    merges replayed as the tokenizer does, the adjacent pair of lowest rank first, the leftmost of equals, each byte
+    a token to begin with. Exact, not the fewest tokens any spelling could take (:func:`_fewest`): a tokenizer never
+    joins the last byte of one symbol to the first of the next unless its merges reach there (``⭝⧭`` is six tokens,
+    the fewest spelling five), and punctuation with symbols or control characters was 0.81-0.84 of the real count
+    at the fewest (tok51). A heap of the pairs and a list of the tokens: O(n log n) in the pre-token's bytes."""
+    merges = _closed_merges()
+    parts = [data[at : at + 1] for at in range(len(data))]
+    after = list(range(1, len(data) + 1))
+    before = list(range(-1, len(data) - 1))
+    heap = [(merges[pair], at) for at, pair in enumerate(zip(parts, parts[1:])) if pair in merges]
+    heapq.heapify(heap)
+    count = len(data)
+    while heap:
+        rank, at = heapq.heappop(heap)
+        right = after[at]
+        if not parts[at] or right >= len(data) or merges.get((parts[at], parts[right])) != rank:
+            continue  # stale: one of its parts was merged since
+        parts[at] += parts[right]
+        parts[right] = b""
+        after[at] = after[right]
+        if after[at] < len(data):
+            before[after[at]] = at
+        count -= 1
+        for left, next_ in ((before[at], at), (at, after[at])):
+            if left >= 0 and next_ < len(data) and (parts[left], parts[next_]) in merges:
+                heapq.heappush(heap, (merges[parts[left], parts[next_]], left))
+    return count
 
 
 def _fewest(data: bytes, tokens: frozenset[bytes], prefixes: frozenset[bytes]) -> int:

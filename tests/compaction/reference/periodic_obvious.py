@@ -317,7 +317,7 @@ def bound_units(text: str, latin: bytes, size: int, copies: bool = True, weights
         whole = before.run_units(latin) - before.run_units(head) - 2 * UNIT
         inside = inner_units(text) - repeats(text) * UNIT  # the ends inside the pieces' runs (tok48)
         units = max(units, control_units(text, head) + (whole if rest else 0) + symbols + splits + inside)
-    return max(units, spelled_tokens(text) * UNIT)
+    return max(units, spelled_units(text, max(units, weights)))
 
 
 FREE = frozenset(b"\t\n\x0c\r" + bytes(range(0x20, 0x7F)))
@@ -403,37 +403,78 @@ def _lengths() -> list[int]:
     return sorted(set(map(len, _spelling_tokens())))
 
 
-def spelled_tokens(text: str) -> int:
-    """The fewest tokens that spell each pre-token of the first PREFIX_CHARS characters, any string of whitespace and
-    digits a token (tok50: of printable ASCII and whitespace before), the ASCII letters and punctuation spelled with
-    the vocabulary's tokens of them, summed; 0 for text of printable ASCII and whitespace alone or not read as written
-    (tok49)."""
+@functools.cache
+def _closed_merges() -> dict[tuple[bytes, bytes], int]:
+    """The merges whose joins hold no ASCII letter, digit or whitespace but a first space, to their rank (tok51)."""
+    import base64
+    import zlib
+
+    from pi_compact.compaction.token_tables import CLOSED_MERGES
+
+    packed, merges, at = zlib.decompress(base64.b64decode(CLOSED_MERGES)), {}, 0
+    parts = []
+    while at < len(packed):
+        size = int.from_bytes(packed[at : at + 2], "big")
+        parts.append(packed[at + 2 : at + 2 + size])
+        at += 2 + size
+    for left, right in zip(parts[::2], parts[1::2]):
+        merges.setdefault((left, right), len(merges))
+    return merges
+
+
+def replayed(data: bytes) -> int:
+    """The tokens of a pre-token of no ASCII letter, digit or whitespace (a space but first), its merges replayed one
+    at a time: the adjacent pair of lowest rank, the leftmost of equals, joined until none is left (tok51)."""
+    merges, parts = _closed_merges(), [data[at : at + 1] for at in range(len(data))]
+    while True:
+        ranked = [(merges[pair], at) for at, pair in enumerate(zip(parts, parts[1:])) if pair in merges]
+        if not ranked:
+            return len(parts)
+        _, at = min(ranked)
+        parts[at : at + 2] = [parts[at] + parts[at + 1]]
+
+
+CLOSED = frozenset((string.ascii_letters + string.digits + "\t\n\x0b\x0c\r").encode("ascii"))
+
+
+def piece_tokens(piece: str) -> int:
+    """A pre-token's tokens at least: replayed where it holds no ASCII letter, digit or whitespace but a first space
+    (tok51), else the fewest that spell it, any string of whitespace and digits a token (tok50: of printable ASCII and
+    whitespace before), the ASCII letters and punctuation spelled with the vocabulary's tokens of them."""
+    data = piece.encode("utf-8", "surrogatepass")
+    if not any(byte in CLOSED for byte in data) and b" " not in data[1:]:
+        return replayed(data)
+    tokens = _spelling_tokens()
+    lengths = _lengths()
+    best = [0] + [len(data) + 1] * len(data)
+    for end in range(1, len(data) + 1):
+        start = end  # the open bytes before end: any string of them is a token
+        while start > 0 and data[start - 1] in OPEN:
+            start -= 1
+            best[end] = min(best[end], best[start] + 1)
+        for size in lengths:  # and each token that ends there
+            if size > end:
+                break
+            if data[end - size : end] in tokens:
+                best[end] = min(best[end], best[end - size] + 1)
+    return best[-1]
+
+
+def spelled_units(text: str, units: int) -> int:
+    """Each pre-token's tokens at least (:func:`piece_tokens`) of the first PREFIX_CHARS characters, summed, the last
+    left out where the text goes on; of the whole text where it goes on and the first characters' tokens at their rate
+    exceed ``units`` (tok51); 0 for text of printable ASCII and whitespace alone or not read as written (tok49)."""
     head = text[: spec.PREFIX_CHARS]
     if all(byte in FREE for byte in head.encode("utf-8", "surrogatepass")):
         return 0
     if not unicodedata.is_normalized("NFKC", head):
         return 0
-    pieces = pretokens(head)
-    if len(text) > spec.PREFIX_CHARS and pieces:
-        pieces.pop()
-    tokens = _spelling_tokens()
-    lengths = _lengths()
-    total = 0
-    for piece in pieces:
-        data = piece.encode("utf-8", "surrogatepass")
-        best = [0] + [len(data) + 1] * len(data)
-        for end in range(1, len(data) + 1):
-            start = end  # the open bytes before end: any string of them is a token
-            while start > 0 and data[start - 1] in OPEN:
-                start -= 1
-                best[end] = min(best[end], best[start] + 1)
-            for size in lengths:  # and each token that ends there
-                if size > end:
-                    break
-                if data[end - size : end] in tokens:
-                    best[end] = min(best[end], best[end - size] + 1)
-        total += best[-1]
-    return total
+    counts = [piece_tokens(piece) for piece in pretokens(head)]
+    if len(text) <= spec.PREFIX_CHARS:
+        return sum(counts) * UNIT
+    if sum(counts) * UNIT * len(text) > units * len(head) and unicodedata.is_normalized("NFKC", text):
+        return sum(piece_tokens(piece) for piece in pretokens(text)) * UNIT
+    return (sum(counts) - counts[-1]) * UNIT
 
 
 def symbol_runs(text: str) -> int:
