@@ -24,6 +24,8 @@ from dataclasses import replace
 from typing import Any
 
 from ...accessors import content_text
+from .bad_input import bad_input, retried
+from .empty_answer import empty_answer, over_later, queries_only
 from .explained import AgentWords, settled_by_words
 from .diagnostics import telling_line
 from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, failed_test, is_shell_tool
@@ -426,16 +428,20 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
     open_errors: dict[str, str] = {}
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
+    over, again = over_later(attempts, messages), retried(attempts)
     said = said if said is not None else settled_by_words(messages, attempts)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
             continue
         label = action_label(attempt, names)
-        # a call the harness turned back before it ran ("File has not been read yet") broke nothing
-        fixed = (fixed_later[position] or changed_since[position] or turned_back(attempt)
-                 or attempt.index in said.settled)
+        # a call the harness turned back before it ran ("File has not been read yet") broke nothing; one refused
+        # for its input is settled once the same tool worked (the agent fixed its call), else what it asked is undone
+        fixed = (fixed_later[position] or changed_since[position] or over[position] or again[position]
+                 or (turned_back(attempt) and not bad_input(attempt)) or attempt.index in said.settled)
         findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
-        looked = attempt.lookup or _looks_up(attempt.tool) or asks_for_program(attempt)
+        # a query that found nothing (`gh pr checks` with "no checks reported", `grep` with no match) answered
+        looked = attempt.lookup or _looks_up(attempt.tool) or asks_for_program(attempt) \
+            or empty_answer(attempt, messages)
         if fixed or looked or settled_in_turn(attempt.index) or findings:
             open_errors.pop(label, None)
             resolved[label] = None
@@ -479,10 +485,11 @@ input did not fit the tool's schema, a missing file, a permission): chatter, no 
 
 def refused_call(attempt: Attempt) -> bool:
     """A call the tool itself refused for what it asked (``<tool_use_error>structured messages cannot be broadcast``)
-    — not the harness's chatter (:data:`_CHATTER`) nor a permission rule (:func:`.outcome.harness_refusal`). When the
-    same tool then worked, the agent changed its call: one settled line says what the tool does not do."""
+    — not the harness's chatter (:data:`_CHATTER`) nor a permission rule (:func:`.outcome.harness_refusal`) — or
+    refused the input it was given (:func:`.bad_input.bad_input`: ``InputValidationError``). When the same tool then
+    worked, the agent changed its call: one settled line says what the tool does not do or wanted."""
     return turned_back(attempt) and bool(_HARNESS_ERROR.match(attempt.error)) \
-        and not harness_refusal(attempt.error) and not _CHATTER.search(attempt.error[:300])
+        and not harness_refusal(attempt.error) and (not _CHATTER.search(attempt.error[:300]) or bad_input(attempt))
 
 
 _WEB_STATUS = re.compile(r"\b(?:status(?: code)?:? 4(?:0[134]|10)|4(?:0[134]|10) (?:Not Found|Forbidden|Unauthorized|Gone)"
@@ -547,7 +554,7 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
             if _filtered(attempt.target) or hidden:
                 lines = error_lines(text, 1)
                 if lines:  # a check (not a lookup) whose output shows errors failed
-                    looked = attempt.lookup or prints_only(attempt.target) or bool(  # (`git fsck | grep error`)
+                    looked = attempt.lookup or queries_only(attempt.target) or bool(  # (`git fsck | grep error`)
                         hidden and (prints_only(hidden) or shell_effects(hidden).inspects_only))
                     error = failed_test(text) or telling_line(text) or lines[0]
                     attempt = replace(attempt, error=error, failed=not looked)
@@ -555,12 +562,26 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
                 said = failed_test(text) or failure_count(text)
                 if said:
                     attempt = replace(attempt, error=telling_line(text) or said, failed=True)
+        elif bad_input(attempt) and attempt.error.rstrip().endswith(":") and 0 <= attempt.index < len(messages):
+            attempt = replace(attempt, error=_with_reason(attempt.error, content_text(
+                messages[attempt.index].get("content"))[:2000]))
         elif not attempt.failed and not attempt.aborted and is_subagent(attempt.tool) \
                 and 0 <= attempt.index < len(messages):
             said = reported_failure(content_text(messages[attempt.index].get("content"))[:20_000])
             attempt = replace(attempt, error=said, failed=True) if said else attempt
         found.append(attempt)
     return tuple(found)
+
+
+def _with_reason(error: str, text: str) -> str:
+    """A refusal's line that ends announcing its reason (``InputValidationError: Task failed due to the following
+    issue:``) with the line of ``text`` that follows it (``The required parameter `description` is missing``)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    head = error.strip()
+    for at, line in enumerate(lines[:-1]):
+        if line == head or line.endswith(head.removeprefix("<tool_use_error>")):
+            return clip_words(f"{head} {lines[at + 1]}".replace("</tool_use_error>", ""), 300)
+    return error
 
 
 _SUBAGENT = re.compile(r"^(?:task|agent|sub_?agent|spawn_?agent|dispatch_?agent|delegate(?:_?task)?|run_?agent)$",

@@ -32,6 +32,7 @@ from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, is_shell_tool, message_dict
 from .goal import request_words
 from .languages import TENTATIVE, any_language
 from .outcome import without_hook_notes
+from .pasted import pasted_errors
 from .text import clip_words, one_line
 
 OPEN_AGENT, OPEN_USER = "Error the agent found, still open:", "Error the user reported, still open:"
@@ -98,10 +99,16 @@ reads past it)."""
 _LOCAL_FAILED = re.compile(r"\b(?:could ?n[o']t|could not|cannot|can ?n[o']t|failed|error|missing|denied|unable)\b",
                            re.I)
 _PASTED = re.compile(
-    r"^[ \t]{0,8}(?:(?:API|HTTP)(?:/[\d.]{1,4})?[ :]{1,2}[45]\d\d\b|[\w.]{0,120}(?:Error|Exception):[ \t]"
+    r"^[ \t]{0,8}(?:(?:API|HTTP)(?:/[\d.]{1,4})?[ :]{1,2}[45]\d\d\b|[\w.:]{0,120}(?:Error|Exception)(?:::\w{1,40})?(?::[ \t]|[ \t]\()"
     r"|(?:error|fatal)(?:\[\w{1,20}\])?:[ \t])", re.M | re.I)
 """An error line the user pasted from a program's output (``API 422: {…}``, ``TypeError: x is undefined``,
-``error[E0382]: …``, ``fatal: …``): at a line's start, as programs print it, not in a sentence."""
+``error[E0382]: …``, ``fatal: …``, a server log's ``ActionController::RoutingError (No route matches …)``): at a
+line's start, as programs print it, not in a sentence."""
+_LOG_PREFIX = re.compile(
+    r"^[ \t]{0,8}(?:[\w.-]{1,60}[ \t]{1,40}\|[ \t]{0,4}(?:%s){0,4}|(?:%s){1,4})" % ((
+        r"\[[^\]\n]{1,60}\][ \t]{0,4}|\d{4}-\d\d-\d\d[T ][\d:.,]{5,20}Z?[ \t]{1,4}",) * 2), re.M)
+"""What a server's log puts before each line: the service's name (``web-1  | ``, as ``docker compose logs`` prints
+it), a request id or a level in brackets (``[39a9…]``, ``[ERROR]``), a timestamp."""
 _SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?![\s)]|$)){1,600}(?:[.!?](?=[\s)]|$)|[。！？]|)")
 """A sentence: up to a stop followed by a space or the end (``foo.py`` and ``e.g.x`` stay whole)."""
 _CODE = re.compile(r"`[^`\n]{0,200}`")
@@ -148,10 +155,15 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
             requests = at if text.strip() else requests
             if _USER_OK.search(text[:300]):
                 user_ok = at
-        pasted = _pasted(text) if user and "\n" not in text.strip() else ""  # (.pasted reads longer pastes)
+        pasted = _pasted(text) if user and "\n" not in text.strip() else _logged(text) if user else ""
         if pasted:  # (output the user copied in: its error line is the report)
             statements.append(_Statement(at, pasted, _keys(pasted), True))
+        reasons = _api_reasons(text) if user and "\n" in text.strip() else []
+        for reason in reasons:
+            statements.append(_Statement(at, reason, _keys(reason), True))
         for sentence in _sentences(text):
+            if reasons and _FIELD_LINE.match(sentence):
+                continue  # (another field of the error body: its reason is told, not its generic `message`)
             keys = _keys(sentence)
             if _SETTLED.search(sentence):
                 for key in keys:
@@ -200,6 +212,39 @@ def _pasted(text: str) -> str:
         return ""
     end = text.find("\n", found.start())
     return text[found.start():end if end >= 0 else len(text)].strip()
+
+
+def _logged(text: str) -> str:
+    """The last error line of a server log the user pasted in ``text`` (several lines, each under a log's prefix:
+    :data:`_LOG_PREFIX`) when :mod:`.pasted` finds none there (its lines do not open with the error), else ``""``."""
+    bare = _LOG_PREFIX.sub("", text[:_MESSAGE_CHARS])
+    if bare == text[:_MESSAGE_CHARS] or pasted_errors(text):
+        return ""
+    return _pasted(bare)
+
+
+_REASON_FIELD = re.compile(
+    r"""^[ \t]{0,16}["']?(?:raw|detail|details|reason|error_description|error_message)["']?[ \t]{0,3}:[ \t]{0,3}"""
+    r"""(["'])([^\n]{8,400}?)\1,?[ \t]{0,3}$""", re.M | re.I)
+"""A field of an API's error body the user pasted (a log that prints the response: ``raw: '… is temporarily
+rate-limited upstream'``, ``"detail": "Quota exceeded"``): the provider's own reason, which its generic ``message``
+(``Provider returned error``) does not say."""
+_WRAPPED = re.compile(r"""^\{[ \t]{0,3}\\?["']\w{1,30}\\?["'][ \t]{0,3}:[ \t]{0,3}\\?["']""")
+"""A reason that is itself a JSON body (``{"error":"API key USD spend limit exceeded…"}``): its opening, dropped."""
+_REASONS = 2
+_ERROR_BODY = re.compile(r"""\berror["']?[ \t]{0,3}:[ \t]{0,3}\{""", re.I)
+"""An error object opening (``error: {``, ``"error": {``): the fields below it are an API's error body."""
+_FIELD_LINE = re.compile(r"""^["']?\w{1,30}["']?[ \t]{0,3}:[ \t]{0,3}["'{\[]""")
+"""A line of a pasted object (``message: 'Provider returned error',``): output, no sentence of the user's."""
+
+
+def _api_reasons(text: str) -> list[str]:
+    """The distinct reasons the API error bodies pasted in ``text`` give (:data:`_REASON_FIELD`), the latest
+    :data:`_REASONS`, each without a JSON wrapping."""
+    if not _ERROR_BODY.search(text):
+        return []
+    found = [_WRAPPED.sub("", match.group(2)).rstrip('"}\\ ') for match in _REASON_FIELD.finditer(text)]
+    return _unique(found)[-_REASONS:]
 
 
 def _unique(lines: list[str]) -> list[str]:

@@ -77,7 +77,7 @@ def _refused(error: str) -> list[dict]:
     ('structured messages cannot be broadcast (to: "*")', True),
     ("recipient must be one teammate, not a group", True),
     ("Sibling tool call errored", False),
-    ("InputValidationError: the required parameter `to` is missing", False),
+    ("InputValidationError: the required parameter `to` is missing", True),  # what the tool wanted (issue 20)
     ("Permission to use SendMessage has been denied.", False),
 ])
 def test_a_tool_refusing_the_agents_call_is_one_settled_line(error: str, told: bool) -> None:
