@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...accessors import content_text
 from .clause import clause_cut
 from .relay import relayed
-from .languages import ANNOUNCE, ANNOUNCE_CLOSING, COMPLAINT, INTENT, ISSUE_WORDS, any_language, spaced, unspaced
+from .languages import ANNOUNCE, ANNOUNCE_CLOSING, ASKS_OPINION, COMPLAINT, INTENT, ISSUE_WORDS, any_language, spaced, unspaced
 from .rules import is_rule, lasting, listed_options, picked_key, standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
@@ -420,9 +420,14 @@ _COMPLAINS = re.compile(any_language(COMPLAINT), re.I)
 it asks for a fix (:data:`.languages.COMPLAINT`)."""
 
 
+_ASKS_OPINION = re.compile(any_language(ASKS_OPINION), re.I)
+
+
 def complains(text: str) -> bool:
-    """True when ``text`` complains, in a question, that something is still wrong (:data:`_COMPLAINS`)."""
-    return bool(_COMPLAINS.search(text[:4000]))
+    """True when ``text`` complains, in a question, that something is still wrong (:data:`_COMPLAINS`), not when it
+    asks for the agent's view ("why do you think logs shouldn't be overwritten?": :data:`.languages.ASKS_OPINION`)."""
+    said = text[:4000]
+    return bool(_COMPLAINS.search(said)) and not _ASKS_OPINION.search(said)
 
 
 def only_asks(text: str) -> bool:

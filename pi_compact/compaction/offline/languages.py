@@ -382,6 +382,20 @@ COMPLAINT = {
 """A complaint asked as a question ("why is the chart still tiny?", "por que ainda não funciona?", "どうしてまだ動かない
 の？", "为什么还是报错？"): the user reports that something is still wrong and wants it fixed, a request."""
 
+ASKS_OPINION = {
+    "en": r"(?:do|did|would|should)\s{1,3}you\s{1,3}(?:think|believe|say|suggest|feel|prefer|want)|in your (?:view|opinion)",
+    "pt": r"(?:você|tu) (?:acha|achas|pensa|pensas|acredita|sugere)|na sua opinião",
+    "es": r"(?:crees|piensas|opinas|sugieres)|en tu opinión",
+    "fr": r"(?:tu penses|vous pensez|tu crois|vous croyez|selon toi|selon vous)",
+    "de": r"(?:denkst|glaubst|meinst|findest) du|denken Sie|glauben Sie|deiner Meinung",
+    "ja": r"と思(?:う|います)(?:か|の)|と考え(?:る|ます)(?:か|の)",
+    "ko": r"(?:생각하|보)(?:세요|시나요|나요|니)",
+    "zh": r"你(?:觉得|认为|怎么看)",
+}
+"""A question about the agent's view ("why do you think logs shouldn't be overwritten?", "warum denkst du …"): it
+asks for a reason, no complaint (:data:`COMPLAINT`)."""
+
+
 ISSUE_WORDS = {
     "en": r"PR|MR|pull request|merge request|issue|ticket",
     "pt": r"issue|ticket|chamado",
@@ -422,7 +436,7 @@ def wide_length(text: str) -> int:
     return len(text) + sum(1 for char in text if "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af")
 
 
-__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COMPLAINT", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON", "GO_ON",
+__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASKS_OPINION", "ASSENT", "BECAUSE", "COMPLAINT", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON", "GO_ON",
            "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "INTENT", "ISSUE_WORDS", "LEFT_TO_DO", "NO_THING", "NOT_YET", "OFFER", "ORDER",
            "ORDER_ADVERB_CJK", "ORDER_CLOSING", "POINTS_AT_ONE", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE", "WISH", "WISH_SCOPE",
            "any_language", "spaced", "unspaced",

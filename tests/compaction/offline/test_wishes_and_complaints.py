@@ -4,7 +4,7 @@ a bare command was taken up for is read in every language the summarizer support
 import pytest
 
 from pi_compact.compaction.offline.facts import constraint_sentences
-from pi_compact.compaction.offline.goal import COMMAND_PREFIX, command_subject, only_asks, sets_work, taken_up
+from pi_compact.compaction.offline.goal import COMMAND_PREFIX, command_subject, complains, only_asks, sets_work, taken_up
 from pi_compact.compaction.offline.rules import is_rule, lasting
 
 WISHED_RULES = [
@@ -69,11 +69,13 @@ COMPLAINTS = [
 ]
 
 QUESTIONS = ["what does the parser do?", "why did the test fail?", "why do we use redis?", "なぜこの設計にしたの？",
-             "哪个文件？"]
+             "哪个文件？", "But why do you think the logs shouldn't be overwritten?",
+             "warum denkst du, dass das nicht geht?", "为什么你觉得这个不行？"]
 
 
 @pytest.mark.parametrize("question", COMPLAINTS)
 def test_a_complaint_asked_as_a_question_is_a_request(question):
+    assert complains(question)
     assert not only_asks(question)
     assert sets_work(question)
 
@@ -81,7 +83,7 @@ def test_a_complaint_asked_as_a_question_is_a_request(question):
 @pytest.mark.parametrize("question", QUESTIONS)
 def test_a_question_that_only_asks_stays_a_question(question):
     assert only_asks(question)
-    assert not sets_work(question)
+    assert not complains(question)
 
 
 TAKEN_UP = [
