@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from ...accessors import content_text
 from .clause import clause_cut
 from .relay import relayed
+from .languages import ANNOUNCE, ANNOUNCE_CLOSING, ASKS_OPINION, COMPLAINT, INTENT, ISSUE_WORDS, any_language, spaced, unspaced
 from .rules import is_rule, lasting, listed_options, picked_key, standing
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]{0,30}[-_][\w-]{0,40})(?:\s[^<>\n]{0,200})?(/?)>")
@@ -414,14 +415,30 @@ _QUESTION_OPENING = re.compile(r"\W{0,3}(?:(?:and|so|but|also|ok(?:ay)?|hmm+),?\
 the migration" is an order, "do we need it" a question)."""
 
 
+_COMPLAINS = re.compile(any_language(COMPLAINT), re.I)
+"""A complaint asked as a question ("why is the chart still tiny?", "どうしてまだ動かないの？", "为什么还是报错？"):
+it asks for a fix (:data:`.languages.COMPLAINT`)."""
+
+
+_ASKS_OPINION = re.compile(any_language(ASKS_OPINION), re.I)
+
+
+def complains(text: str) -> bool:
+    """True when ``text`` complains, in a question, that something is still wrong (:data:`_COMPLAINS`), not when it
+    asks for the agent's view ("why do you think logs shouldn't be overwritten?": :data:`.languages.ASKS_OPINION`)."""
+    said = text[:4000]
+    return bool(_COMPLAINS.search(said)) and not _ASKS_OPINION.search(said)
+
+
 def only_asks(text: str) -> bool:
     """True for a message that only asks a question ("what does X do?", "why did the test fail?", "is that the
     final version?"), a short thanks beside it: it is answered, it sets no objective. A question that asks for work
-    (:data:`_ASKS_FOR_WORK`) or a sentence that is no question makes it a request."""
+    (:data:`_ASKS_FOR_WORK`) or complains that something is still wrong (:func:`complains`: "why is the chart still
+    tiny?", a request for a fix) or a sentence that is no question makes it a request."""
     said = sentences(request_words(text)[:4000])
     questions = [s for s in said if s.endswith(("?", "？")) or _QUESTION_OPENING.match(s)]
     others = [s for s in said if s not in questions]
-    return bool(questions) and not any(_ASKS_FOR_WORK.search(q) for q in questions) and all(
+    return bool(questions) and not any(_ASKS_FOR_WORK.search(q) or complains(q) for q in questions) and all(
         word_count(s) <= NUDGE_WORDS and _THANKS.match(s) for s in others)
 
 
@@ -438,7 +455,9 @@ def sets_work(request: str) -> bool:
     constraint, the work goes on as before) or asks only to go on (:func:`go_ahead`: "looks good so far, keep going
     with the rest")."""
     words = request_words(request)
-    return word_count(words) >= _NOW_WORDS and not _only_standing_rules(words) and not go_ahead(words)
+    count = word_count(words)
+    long_enough = count >= _NOW_WORDS or (count >= NUDGE_WORDS and complains(words))  # "why is it still tiny?"
+    return long_enough and not _only_standing_rules(words) and not go_ahead(words)
 
 
 def _only_standing_rules(words: str) -> bool:
@@ -584,7 +603,8 @@ def _asks_only(request: str) -> bool:
 def _asks_work(request: str) -> bool:
     """True when a sentence of ``request`` says what the user wants done (:data:`_INTENT`) or opens with the work
     (:data:`_IMPERATIVE`): a reply that sets work, not a remark in a discussion ("there was a code change clearly")."""
-    return any(_INTENT.search(s) or _IMPERATIVE.match(s) for s in sentences(request_words(request)[:4000]))
+    return any(_INTENT.search(s) or _INTENT_ABROAD.search(s) or _IMPERATIVE.match(s)
+               for s in sentences(request_words(request)[:4000]))
 
 
 def objective(requests: list[str], substantive, weighty=None, openings=None) -> Objective | None:
@@ -636,10 +656,19 @@ def _purpose(requests: list[str], request: str, weighty) -> Objective | None:
     return Objective(f"{text} (with `{request.strip()[len(COMMAND_PREFIX):]})", words, False) if text else None
 
 
-_SUBJECT = re.compile(r"#\d{1,6}\b|\b(?:PR|MR|pull request|issue)\s{1,3}#?\d{1,6}\b|[\w./-]{1,120}\.md\b", re.I)
-"""What names the thing a command works on: a pull request or an issue by number, a Markdown document (a plan)."""
-_INTENDS = re.compile(r"\W{0,3}(?:let me|let's|i'll|i will|i'm going to|now i'll|next,? i'll)\b", re.I)
-"""The agent's sentence saying what it takes up ("Let me work on that.", "I'll review PR #12 …")."""
+_SUBJECT = re.compile(rf"#\d{{1,6}}(?!\d)|(?:{spaced(ISSUE_WORDS)}\s{{1,3}}|{unspaced(ISSUE_WORDS)}\s{{0,3}})#?\d{{1,6}}"
+                      r"(?!\d)|[\w./-]{1,120}\.md(?![A-Za-z0-9_])", re.I)
+"""What names the thing a command works on: a pull request or an issue by number (in any language of
+:data:`.languages.ISSUE_WORDS`: "PR #12", "イシュー#4", "이슈 #7"), a Markdown document (a plan). (A number's end
+is no ``\b``: "#12を" has a word character after it.)"""
+_INTENDS = re.compile(r"\W{0,3}(?:let me|let's|i'll|i will|i'm going to|now i'll|next,? i'll)\b"
+                      rf"|\W{{0,3}}(?:{spaced(ANNOUNCE, english=False)}|{unspaced(ANNOUNCE)})", re.I)
+_INTENDS_CLOSING = re.compile(ANNOUNCE_CLOSING)
+"""The agent's sentence saying what it takes up ("Let me work on that.", "I'll review PR #12 …", "Vou revisar o PR
+#12", "PR #12をレビューします。", "PR #12를 검토하겠습니다.", "让我看看 PR #12"): its opening or, in Japanese and Korean,
+its close (:data:`.languages.ANNOUNCE`, :data:`.languages.ANNOUNCE_CLOSING`)."""
+_INTENT_ABROAD = re.compile(any_language(INTENT, english=False), re.I)
+"""The user's words that want work done, in the other languages (:data:`.languages.INTENT`: "quero …", "…たいです")."""
 _OPENING_CHARS = 1500
 
 
@@ -650,10 +679,10 @@ def taken_up(opening: str) -> str:
     when none does (a greeting, a question, "I'll start by reading the repo")."""
     said = sentences(opening[:_OPENING_CHARS].replace("**", ""))
     for at, sentence in enumerate(said):
-        if _INTENDS.match(sentence):
+        if _INTENDS.match(sentence) or _INTENDS_CLOSING.search(sentence):
             if _SUBJECT.search(sentence):
                 return sentence
-            return next((s for s in reversed(said[:at]) if _SUBJECT.search(s) and not s.endswith("?")), "")
+            return next((s for s in reversed(said[:at]) if _SUBJECT.search(s) and not s.endswith(("?", "？"))), "")
     return ""
 
 
@@ -789,5 +818,5 @@ def picked_work(exchanges: list[tuple[str, str]]) -> str:
     return ""
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "command_subject", "proposed_tasks", "taken_up",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "complains", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "command_subject", "proposed_tasks", "taken_up",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

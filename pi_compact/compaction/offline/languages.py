@@ -311,6 +311,104 @@ PREFER_WAY = {
 …", "Ich hätte lieber …"): a rule the user states as a wish (a stem of a verb of keeping, using or avoiding)."""
 
 
+WISH = {
+    "pt": r"(?:eu )?(?:gostaria|queria|quero|prefiro) que|seria (?:bom|legal|ótimo|ideal) se|o ideal (?:seria|é)"
+          r"|idealmente,?",
+    "es": r"(?:me gustaría|quisiera|quiero|prefiero) que|sería (?:bueno|ideal|genial) (?:que|si)|lo ideal (?:sería|es)"
+          r"|idealmente,?",
+    "fr": r"(?:j'aimerais|je voudrais|je veux|je préfère)(?: bien)? qu[e']|ce serait (?:bien|mieux|idéal) qu[e']"
+          r"|l'idéal (?:serait|est) qu[e']|idéalement,?",
+    "de": r"ich (?:möchte|will|hätte gern|hätte gerne|wünsche mir),? dass|es wäre (?:schön|gut|besser|ideal),? wenn"
+          r"|idealerweise|am besten",
+    "ja": r"て(?:ほしい|欲しい|もらいたい)|(?:たら|れば)(?:いい|良い)(?:な|です)|ようにしたい|理想(?:的に)?は",
+    "ko": r"(?:했|하|되었|됐)으면 (?:좋겠|해)|(?:하|되)(?:기를|길) (?:원|바랍)|이상적으로(?:는)?",
+    "zh": r"我?希望|我想要|我要求|最好|理想(?:情况下|的话|上)",
+}
+"""A wish of the user's ("gostaria que…", "me gustaría que…", "j'aimerais que…", "ich möchte, dass…", "…てほしい",
+"…했으면 좋겠어요", "希望…"): a standing rule when what it wishes holds for every thing of a kind
+(:data:`WISH_SCOPE`), a one-off request otherwise ("gostaria que você corrigisse o bug")."""
+
+WISH_SCOPE = {
+    "pt": r"(?:todos|todas|nenhum|nenhuma|cada|os|as)(?!\w)|não (?:haja|tenha|exista)",
+    "es": r"(?:todos|todas|ningún|ninguna|ninguno|cada|los|las)(?!\w)|no (?:haya|tenga|exista)",
+    "fr": r"(?:tous|toutes|aucun|aucune|chaque|les)(?!\w)|il n'y ait (?:pas|plus|aucun)",
+    "de": r"(?:alle|jede[rsnm]?|kein(?:e|en|er)?|die)(?!\w)",
+    "ja": r"全て|すべて|全部|各|どの[^。！？\n]{1,20}?も|[^\s。、こそあど]{1,20}?は(?!ず)",
+    "ko": r"모든|각 |어떤 [^.!?\n]{1,20}?도|[^\s.!?]{1,20}?[은는](?=\s)",
+    "zh": r"所有|每个|每一|任何|全部|一律|都|不要有|别有|不再有",
+}
+"""What makes a wish a rule (:data:`WISH`): every thing of a kind, none of it, or (in the spaced languages) a plural
+article right after the wish ("que os testes usem…", "dass die Tests…"); in Japanese and Korean a topic the wish is
+about ("テストは…てほしい", "테스트는 …했으면 좋겠어요") when nothing points at one thing (:data:`POINTS_AT_ONE`)."""
+
+POINTS_AT_ONE = {
+    "en": r"this|these|those|here|now|for now|once|temporarily|today|yet|right now",
+    "pt": r"este|esta|esse|essa|isso|isto|aqui|agora",
+    "es": r"este|esta|ese|esa|eso|esto|aquí|ahora",
+    "fr": r"ce|cet|cette|ceci|cela|ici|maintenant",
+    "de": r"diese[rsnm]?|das hier|hier|jetzt",
+    "ja": r"この|その|あの|これ|それ|あれ|ここ|今",
+    "ko": r"이것|그것|저것|여기|지금|(?<!\S)(?:이|그|저)(?=\s)",
+    "zh": r"这个|那个|这里|这次|现在",
+}
+"""Words that tie a wish to one thing or to now ("I'd like this test to pass", "このボタンは青にしてほしい"): a
+request for one change, no rule."""
+
+
+INTENT = {
+    "pt": r"quero|queria|gostaria|preciso|precisamos|vamos|por favor|pode(?:ria)?s? (?:adicionar|criar|fazer|corrigir"
+          r"|implementar)",
+    "es": r"quiero|quisiera|me gustaría|necesito|necesitamos|vamos a|por favor|puedes|podrías",
+    "fr": r"je veux|je voudrais|j'aimerais|il faut|on doit|nous devons|s'il te plaît|s'il vous plaît|peux-tu|pouvez-vous",
+    "de": r"ich will|ich möchte|ich hätte gern|wir brauchen|ich brauche|wir müssen|bitte|kannst du|könntest du",
+    "ja": r"たい(?:です)?[。！!]?$|てほしい|て欲しい|ください|下さい|お願い",
+    "ko": r"싶어|싶습니다|싶어요|주세요|해\s?줘|원해|부탁",
+    "zh": r"我想|我要|我需要|请|帮我|希望",
+}
+"""What says the user wants work done ("quero um sistema de plugins", "ich möchte …", "…を作りたいです", "…해 주세요",
+"我想要…"): the English forms live in :mod:`.goal`, finer."""
+
+COMPLAINT = {
+    "en": r"why\b[^?.!\n]{0,120}?(?:\b(?:still|not|never|again|anymore|keeps?|always)\b|n't\b)"
+          r"|how come\b|(?:is|are|does|do)\s(?:it|this|that|they)\s(?:still|again)\b",
+    "pt": r"por ?que\b[^?.!\n]{0,120}?\b(?:ainda|não|nunca|de novo|continua)\b",
+    "es": r"por ?qué\b[^?.!\n]{0,120}?\b(?:todavía|aún|sigue|siguen|no|nunca|otra vez)\b",
+    "fr": r"pourquoi\b[^?.!\n]{0,120}?\b(?:toujours|encore|pas|jamais|plus)\b",
+    "de": r"warum\b[^?.!\n]{0,120}?\b(?:immer noch|noch|nicht|nie|wieder)\b",
+    "ja": r"(?:なぜ|何故|どうして|なんで)[^？?。\n]{0,60}?(?:まだ|また|ない|ません|できない)",
+    "ko": r"왜[^?？.\n]{0,60}?(?:아직|여전히|또|안\s|않|못)",
+    "zh": r"(?:为什么|为啥|怎么)[^？?。\n]{0,60}?(?:还|仍|又|不|没)",
+}
+"""A complaint asked as a question ("why is the chart still tiny?", "por que ainda não funciona?", "どうしてまだ動かない
+の？", "为什么还是报错？"): the user reports that something is still wrong and wants it fixed, a request."""
+
+ASKS_OPINION = {
+    "en": r"(?:do|did|would|should)\s{1,3}you\s{1,3}(?:think|believe|say|suggest|feel|prefer|want)|in your (?:view|opinion)",
+    "pt": r"(?:você|tu) (?:acha|achas|pensa|pensas|acredita|sugere)|na sua opinião",
+    "es": r"(?:crees|piensas|opinas|sugieres)|en tu opinión",
+    "fr": r"(?:tu penses|vous pensez|tu crois|vous croyez|selon toi|selon vous)",
+    "de": r"(?:denkst|glaubst|meinst|findest) du|denken Sie|glauben Sie|deiner Meinung",
+    "ja": r"と思(?:う|います)(?:か|の)|と考え(?:る|ます)(?:か|の)",
+    "ko": r"(?:생각하|보)(?:세요|시나요|나요|니)",
+    "zh": r"你(?:觉得|认为|怎么看)",
+}
+"""A question about the agent's view ("why do you think logs shouldn't be overwritten?", "warum denkst du …"): it
+asks for a reason, no complaint (:data:`COMPLAINT`)."""
+
+
+ISSUE_WORDS = {
+    "en": r"PR|MR|pull request|merge request|issue|ticket",
+    "pt": r"issue|ticket|chamado",
+    "es": r"incidencia|ticket|issue",
+    "fr": r"ticket|issue|demande de fusion",
+    "de": r"Ticket|Issue",
+    "ja": r"プルリク(?:エスト)?|イシュー|チケット",
+    "ko": r"풀\s?리퀘스트|이슈|티켓",
+    "zh": r"拉取请求|合并请求|议题|工单",
+}
+"""Names of a pull request or an issue, before its number ("PR #12", "イシュー#4", "이슈 #7", "工单 #3")."""
+
+
 def _forms(concept: dict[str, str], languages: tuple[str, ...]) -> str:
     return "|".join(concept[language] for language in languages if language in concept)
 
@@ -338,8 +436,8 @@ def wide_length(text: str) -> int:
     return len(text) + sum(1 for char in text if "\u3040" <= char <= "\u9fff" or "\uac00" <= char <= "\ud7af")
 
 
-__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASSENT", "BECAUSE", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON", "GO_ON",
-           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "LEFT_TO_DO", "NO_THING", "NOT_YET", "OFFER", "ORDER",
-           "ORDER_ADVERB_CJK", "ORDER_CLOSING", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE",
+__all__ = ["ANNOUNCE", "ANNOUNCE_CLOSING", "ASKS_OPINION", "ASSENT", "BECAUSE", "COMPLAINT", "COURSE", "DECIDED", "DONE_LEAD", "FROM_NOW_ON", "GO_ON",
+           "HYPOTHETICAL", "IMPERATIVE_CJK", "INSTEAD", "INTENT", "ISSUE_WORDS", "LEFT_TO_DO", "NO_THING", "NOT_YET", "OFFER", "ORDER",
+           "ORDER_ADVERB_CJK", "ORDER_CLOSING", "POINTS_AT_ONE", "PREFER_WAY", "PROPOSE", "REPORTED", "RESULT", "REVERSAL", "TENTATIVE", "WISH", "WISH_SCOPE",
            "any_language", "spaced", "unspaced",
            "wide_length"]

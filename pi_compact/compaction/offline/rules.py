@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from .alternatives import chosen_way
 from .clause import clause_cut
 from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, INSTEAD, NO_THING, OFFER, ORDER, ORDER_ADVERB_CJK,
-                        ORDER_CLOSING, PREFER_WAY, PROPOSE, REPORTED, spaced, unspaced)
+                        ORDER_CLOSING, POINTS_AT_ONE, PREFER_WAY, PROPOSE, REPORTED, WISH, WISH_SCOPE, spaced,
+                        unspaced)
 from .text import clip_words, sentences
 
 _LASTING = re.compile(
@@ -1244,6 +1245,38 @@ _EVERY_TIME = re.compile(
 before saying done" (an imperative: "the hook runs before each commit" describes)."""
 
 
+_WISH_FRAME = (r"(?:(?:i|we)(?:'d|\s{1,3}would)?\s{1,3}(?:(?:really|also|just|much)\s{1,3})?(?:like|love|want|prefer)"
+               r"|it(?:'d|\s{1,3}would)\s{1,3}be\s{1,3}(?:nice|good|great|better|ideal|cleaner)\s{1,3}if)")
+_WISH = re.compile(
+    _LEAD + _WISH_FRAME + r"\s{1,3}(?:(?:there\s{1,3}(?:to\s{1,3}be|were|was)\s{1,3})?(?:no|zero)\s{1,3}[a-z][\w-]{1,30}"
+    r"|(?<=if\s)\s{0,2}(?:all|every|each|any|none)\b"
+    r"|(?!(?:the|this|these|those|my|our|your|its|their|all)\b)(?:[a-z][\w-]{1,30}\s{1,3})?[a-z][\w-]{1,30}(?<!ss)(?<!')s\s{1,3}(?:to\s{1,3})?"
+    r"(?!(?:the|a|an|my|our|your|of|in|on|for|and|or|with)\b)[a-z]{2,20}\b)"
+    r"|^\W{0,3}(?:ideally\b|what\s{1,3}(?:i|we)\s{1,3}(?:want|need|'d\s{1,3}like|would\s{1,3}like)\b"
+    r"[^.;!?\n]{0,60}?\bideally\b)"
+    rf"|{spaced(WISH, english=False)}\s{{1,3}}{spaced(WISH_SCOPE, english=False)}|{unspaced(WISH)}", re.I)
+"""A wish that states a rule for every thing of a kind: "I'd like no comments that just restate the code", "I
+want tests to hit the real API", "it would be nice if all functions had type hints", "what we want it to show
+ideally is …", "gostaria que os testes usem a API real", "ich möchte, dass die Tests …", "テストは本物のAPIを叩いて
+ほしい", "希望所有测试都…" (a Japanese, Korean or Chinese wish is read whole by :func:`_wished`); not "I'd like you to
+fix the bug" (a request to the agent) nor "I want the button blue"."""
+_WISH_CJK = re.compile(unspaced(WISH))
+_WISH_SCOPE_CJK = re.compile(unspaced(WISH_SCOPE))
+_ONE_THING = re.compile(rf"{spaced(POINTS_AT_ONE)}|{unspaced(POINTS_AT_ONE)}", re.I)
+
+
+def _wished(sentence: str) -> bool:
+    """True when ``sentence`` wishes for a rule (:data:`_WISH`) and nothing in it points at one thing or at now
+    (:data:`.languages.POINTS_AT_ONE`: "I'd like these tests to pass" asks for one change); in Japanese, Korean and
+    Chinese, where the wish closes the sentence, also what makes it one for every thing of a kind
+    (:data:`.languages.WISH_SCOPE`: "テストは…てほしい", "希望所有测试…")."""
+    wish = _WISH.search(sentence)
+    if not wish or _ONE_THING.search(sentence):
+        return False
+    cjk = _WISH_CJK.search(sentence)
+    return not cjk or bool(_WISH_SCOPE_CJK.search(sentence))
+
+
 def stated_rule(sentence: str) -> bool:
     """True when ``sentence`` states a standing rule in a form with no "must", "never" or "always": a preference for
     a way of working ("I'd prefer we keep the config in TOML"), a requirement on every thing of a kind ("I want all
@@ -1252,7 +1285,8 @@ def stated_rule(sentence: str) -> bool:
     step), a limit on the work's scope ("Keep files small") or a step for every occasion ("run `task ci` before
     saying done"). Each still binds once the request it came with is done."""
     said = sentence.strip()[:400]
-    if _PREFERENCE.search(said) or _WANTS_ALL.match(said) or _NOTHING.match(said) or _SCOPE_LIMIT.match(said):
+    if _PREFERENCE.search(said) or _WANTS_ALL.match(said) or _NOTHING.match(said) or _SCOPE_LIMIT.match(said) \
+            or _wished(said):
         return True
     no_thing = _NO_THING.match(said)
     if no_thing and _forbids(no_thing):
