@@ -28,7 +28,10 @@ _DONE_STATES = (
 _STATE_CELL = re.compile(rf"^(?:[✅✔☑🟢]\ufe0f?(?:\s{{0,3}}(?:{_DONE_STATES}))?|(?:{_DONE_STATES}))\s{{0,3}}[.!]?$", re.I)
 """A cell that is only a reached state: a word of :data:`_DONE_STATES`, a check mark, or both (``MERGED``, ``✅ Done``,
 ``**PASS**``, ``完了``)."""
+REACHED = re.compile(rf"(?<![A-Za-z])(?:{_DONE_STATES})(?![A-Za-z])", re.I)
+"""A word of a reached state anywhere in a sentence ("PR #5 successfully merged!", "issue #12 closed")."""
 _RULE = re.compile(r"^\|?\s{0,3}:?-{2,}:?\s{0,3}(?:\|\s{0,3}:?-{2,}:?\s{0,3})*\|?$")
+STATUS_LABEL = "status reported:"
 _ROWS_MOST = 8
 """Rows named in the status item: a longer table is a checklist whose first rows say what it is about."""
 _ITEM_CHARS = 240
@@ -74,7 +77,7 @@ def status_item(answer: str) -> str:
         by_state.setdefault(state, []).append(name)
     more = f" (+{len(rows) - _ROWS_MOST} more)" if len(rows) > _ROWS_MOST else ""
     listed = "; ".join(f"{state}: {', '.join(names)}" for state, names in by_state.items())
-    return clip_words(f"status reported: {listed}{more}", _ITEM_CHARS)
+    return clip_words(f"{STATUS_LABEL} {listed}{more}", _ITEM_CHARS)
 
 
-__all__ = ["status_item", "status_rows"]
+__all__ = ["REACHED", "STATUS_LABEL", "status_item", "status_rows"]
