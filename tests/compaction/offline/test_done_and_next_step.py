@@ -116,3 +116,19 @@ def test_a_status_table_keeps_the_ticket_its_request_named() -> None:
                          assistant(_STATUS)])
     [status] = [item for item in items(summary, "### Done") if "`--json` flag" in item]
     assert "ABC-12" in status
+
+
+@pytest.mark.parametrize("prose, expected", [
+    ("The branch has **14 commits ahead of main**.\n\n**No PR exists yet** for this branch.",
+     ["14 commits ahead of main", "No PR exists yet"]),
+    ("Branch pushed, PR not opened.", ["Branch pushed", "PR not opened"]),
+])
+def test_a_status_table_carries_where_its_branch_stands(prose: str, expected: list[str]) -> None:
+    from pi_compact.compaction.offline.statuses import status_item
+    item = status_item(f"{prose}\n\n| Feature | Status |\n|---|---|\n| `--json` flag | ✅ Done |\n")
+    assert all(words in item for words in expected) and "`--json` flag" in item
+
+
+def test_prose_without_a_status_table_is_no_status_item() -> None:
+    from pi_compact.compaction.offline.statuses import status_item
+    assert status_item("The branch has 14 commits ahead of main. No PR exists yet.") == ""
