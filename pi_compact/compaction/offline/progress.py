@@ -19,7 +19,9 @@ from .clause import request_clause
 from .decided import TENTATIVE_WORDS
 from .languages import DONE_LEAD, NOT_YET, RESULT, any_language, wide_length
 from .state import ASKED, DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
-from .statuses import status_item
+from .referent import introduced_command, refers_back
+from .statuses import REACHED, STATUS_LABEL, status_item
+from .trackers import states_closing
 
 _RESULT = re.compile(
     r"\b(?:now|created|added|moved|renamed|removed|deleted|fixed|replaced|updated|changed|implemented|extracted"
@@ -310,12 +312,29 @@ def undone_item(turn: Turn, undo: Turn) -> str:
     return f"“{asked}” was {how} at the user's request: “{clip_words(' '.join(undo.request.split()), 100)}”"
 
 
-def closed_items(state: RegionState) -> list[str]:
+def closed_items(state: RegionState, said: list[str] | tuple[str, ...] = ()) -> list[str]:
     """One Done item per tracker item the region's commands closed (``bd close proj-7.1 --reason …``, ``gh issue
-    close 12``), with the reason the agent gave: a closed sub-task is done work, whatever the request's state."""
+    close 12``), with the reason the agent gave: a closed sub-task is done work, whatever the request's state. An item
+    whose closing another Done item of ``said`` already reports (``✅ PR #5 successfully merged!``, in the agent's
+    words, often with more) is not said twice; a label that says how it was closed (``PR #5 merged``) stands alone."""
     closed = state.tasks.closed if state.tasks else ()
-    return [f"Closed on the tracker: {clip_words(task.text, 200)}"
-            + (f" — “{clip_words(task.reason, 200)}”" if task.reason else "") for task in closed]
+    return [(task.text if states_closing(task.text) else f"Closed on the tracker: {clip_words(task.text, 200)}")
+            + (f" — “{clip_words(task.reason, 200)}”" if task.reason else "") for task in closed
+            if not _reported_closed(task.text, said)]
+
+
+_ITEM_NAME = re.compile(r"^(?:[A-Za-z]{1,12} (#[0-9]{1,7})\b|`([^`\n]{1,60})`)")
+"""The id a tracker item's label opens with: ``PR #5``, ``issue #12`` (by ``#5``), ```proj-7` Parse…``."""
+
+
+def _reported_closed(label: str, said: list[str] | tuple[str, ...]) -> bool:
+    """True when one of ``said`` names the item's id with a reached state (:data:`.statuses.REACHED`)."""
+    found = _ITEM_NAME.match(label)
+    name = (found.group(1) or found.group(2)) if found else ""
+    if not name:
+        return False
+    named = re.compile(rf"(?<![\w#-]){re.escape(name)}(?![\w-])")
+    return any(named.search(item[:1000]) and REACHED.search(item[:1000]) for item in said)
 
 
 def asked_status_items(state: RegionState) -> list[str]:
@@ -412,6 +431,10 @@ def done_items(turn: Turn) -> list[str]:
         first = next((s for s in sentences(turn.final_answer) if not _FILLER.search(s) and len(s) >= 12), "")
         return [f"{clip_words(_LEAD.sub('', first), 200) if first else 'answered'} (asked: “{asked}”)"]
     first = things[0] + (f" — {_short(results)}" if results else "")
+    if first.startswith(STATUS_LABEL) and asked:
+        # a status table names its rows, the request what they are of (its ticket, its PR, its branch): the request
+        # leads, so that no later trimming of quotes said elsewhere takes its names out of the item
+        return [f"“{asked}” — {first}", *things[1:]]
     return [f"{first} (asked: “{asked}”)", *things[1:]]
 
 
@@ -527,7 +550,11 @@ def pending_step(turns: tuple[Turn, ...], number: int) -> str:
     if asked and kinds & _reported_kinds(turn.final_answer[-3000:]):
         return ""  # the user asked for the step and the agent's answer says it happened ("committed and pushed")
     words = clip_words(" ".join(_LEAD.sub("", _DECOR.sub("", said or asked, count=1)).split()).rstrip(":"), _STEP_CHARS)
-    return words if said else f"the user asked: “{words}”"
+    if not said:
+        return f"the user asked: “{words}”"
+    # "Once deployed, this should work": what "this" is, the command the sentence stands over names
+    command = introduced_command(turn.final_answer[-3000:], said) if refers_back(said) else ""
+    return f"{words} (the agent's command for it: `{command}`)" if command else words
 
 
 _REPORTED = re.compile(r"\b(?:" + _STEP_DONE.replace("|live|applied", "") + r")\b", re.I)

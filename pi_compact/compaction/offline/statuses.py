@@ -28,7 +28,18 @@ _DONE_STATES = (
 _STATE_CELL = re.compile(rf"^(?:[✅✔☑🟢]\ufe0f?(?:\s{{0,3}}(?:{_DONE_STATES}))?|(?:{_DONE_STATES}))\s{{0,3}}[.!]?$", re.I)
 """A cell that is only a reached state: a word of :data:`_DONE_STATES`, a check mark, or both (``MERGED``, ``✅ Done``,
 ``**PASS**``, ``完了``)."""
+REACHED = re.compile(rf"(?<![A-Za-z])(?:{_DONE_STATES})(?![A-Za-z])", re.I)
+"""A word of a reached state anywhere in a sentence ("PR #5 successfully merged!", "issue #12 closed")."""
 _RULE = re.compile(r"^\|?\s{0,3}:?-{2,}:?\s{0,3}(?:\|\s{0,3}:?-{2,}:?\s{0,3})*\|?$")
+_PROSE_STATE = re.compile(
+    r"\b[0-9]{1,5} commits? (?:ahead of|behind) [`'\"]?[\w./-]{1,60}"
+    r"|\bno (?:PR|MR|pull request|merge request)\b(?: (?:exists|is open|opened|yet|for this branch)){0,3}"
+    r"|\b(?:PR|MR|pull request|merge request) (?:is )?not (?:yet )?(?:opened|created|open)\b"
+    r"|\b(?:branch|it) (?:is )?(?:not (?:yet )?)?pushed\b", re.I)
+"""Where a branch stands, said in prose beside a status table ("22 commits ahead of main", "No PR exists yet", "branch
+pushed, PR not opened"): the state of what the rows are part of."""
+_PROSE_MOST = 3
+STATUS_LABEL = "status reported:"
 _ROWS_MOST = 8
 """Rows named in the status item: a longer table is a checklist whose first rows say what it is about."""
 _ITEM_CHARS = 240
@@ -74,7 +85,9 @@ def status_item(answer: str) -> str:
         by_state.setdefault(state, []).append(name)
     more = f" (+{len(rows) - _ROWS_MOST} more)" if len(rows) > _ROWS_MOST else ""
     listed = "; ".join(f"{state}: {', '.join(names)}" for state, names in by_state.items())
-    return clip_words(f"status reported: {listed}{more}", _ITEM_CHARS)
+    prose = list(dict.fromkeys(found.group().rstrip(".") for found in _PROSE_STATE.finditer(answer.replace("**", ""))))
+    branch = "; ".join(prose[:_PROSE_MOST]) + "; " if prose else ""
+    return clip_words(f"{STATUS_LABEL} {branch}{listed}{more}", _ITEM_CHARS + len(branch))
 
 
-__all__ = ["status_item", "status_rows"]
+__all__ = ["REACHED", "STATUS_LABEL", "status_item", "status_rows"]

@@ -144,20 +144,22 @@ def _add_done(new: Sections, state: RegionState) -> None:
         for number, commit in enumerate(named):
             waits = pending.get(id(turn)) if number == len(named) - 1 else ""
             new.add("done", f"{COMMITTED_LABEL} {commit}" + (f"{_PENDING_MARK}{waits}" if waits else ""))
-    for item in closed_items(state)[-_CLOSED:]:  # a closed sub-task is done whatever its request's state
-        new.add("done", item)
-    for item in asked_status_items(state)[-2:]:  # what a status table found, though its turn ends on a question
-        new.add("done", item)
+    items: list[str] = []  # the finished requests' items, said after the tracker's (which skips what they say)
     after = {id(turn): state.turns[n + 1] for n, turn in enumerate(state.turns[:-1])}
     for turn in finished[-6:]:
         undo = after.get(id(turn))
         if undo is not None and undoes(undo.request):  # the user took it back: its work no longer stands
-            new.add("done", undone_item(turn, undo))
+            items.append(undone_item(turn, undo))
         elif not turn.commits:
             found = done_items(turn)
             waits = pending.get(id(turn))
-            for item in [found[0] + f"{_PENDING_MARK}{waits}", *found[1:]] if waits and found else found:
-                new.add("done", item)
+            items += [found[0] + f"{_PENDING_MARK}{waits}", *found[1:]] if waits and found else found
+    for item in closed_items(state, items)[-_CLOSED:]:  # a closed sub-task is done whatever its request's state
+        new.add("done", item)
+    for item in asked_status_items(state)[-2:]:  # what a status table found, though its turn ends on a question
+        new.add("done", item)
+    for item in items:
+        new.add("done", item)
     if state.delegated:
         new.add("done", state.delegated)
     if state.modified:

@@ -48,7 +48,7 @@ _BARE_VERBS = frozenset({"close", "update", "create", "reopen", "claim", "set-st
 do not."""
 _RUNNERS = frozenset({"npx", "bunx", "pnpx", "uvx", "pipx"})
 _NOUNS = frozenset({"issue", "issues", "task", "tasks", "ticket", "tickets", "bead", "beads", "story", "bug",
-                    "item", "items", "card", "todo", "epic", "subtask", "pr", "work", "workitem"})
+                    "item", "items", "card", "todo", "epic", "subtask", "pr", "mr", "work", "workitem"})
 _REVIEWS = frozenset({"pr", "mr"})
 """Nouns of a change under review: creating one opens no task to do."""
 _STATUS_WORDS = {
@@ -100,10 +100,27 @@ class TrackedItem:
     """Index (in the region's messages) of the last command that changed it."""
     program: str = ""
     """The program whose commands changed it (``bd``, ``gh``)."""
+    noun: str = ""
+    """The tracker noun its commands named it by (``pr``, ``issue``), when they did."""
+    merged: bool = False
+    """True for a change under review the agent merged (``gh pr merge 5``), not only closed."""
 
     @property
     def label(self) -> str:
-        return f"`{self.id}` {self.title}".strip() if self.title else f"`{self.id}`"
+        """How the item is named: ``proj-7 Parse the header``; a number by its noun, as the tracker shows it (``PR #5``,
+        ``issue #12``: a bare `5` says nothing); a merged change under review says so (``PR #5 merged``)."""
+        name = f"{_NOUN_NAMES.get(self.noun, self.noun or 'item')} #{self.id}" if self.id.isdigit() else f"`{self.id}`"
+        name += " merged" if self.merged else ""
+        return f"{name}{':' if self.merged and self.title else ''} {self.title}".strip()
+
+
+_NOUN_NAMES = {"pr": "PR", "mr": "MR", "issues": "issue", "tasks": "task", "tickets": "ticket", "items": "item"}
+_MERGED_LABEL = re.compile(r"^(?:PR|MR) #[0-9]{1,7} merged\b")
+
+
+def states_closing(text: str) -> bool:
+    """True when an item's label already says how it was closed (``PR #5 merged``): no "closed" needs adding."""
+    return _MERGED_LABEL.match(text) is not None
 
 
 @dataclass(frozen=True)
@@ -257,7 +274,9 @@ class _Items:
             if confirmed or item in output[:_OUTPUT]:
                 title = _title_in(output, item)
                 self.set(item, index, title="" if reason and _echoes(title, reason) else title, status=status,
-                         program=command.program, reason=_clip(reason, _REASON_CHARS) if reason else "")
+                         program=command.program, reason=_clip(reason, _REASON_CHARS) if reason else "",
+                         noun=command.nouns[-1] if command.nouns else "",
+                         merged=status == DONE and command.verb == "merge" and bool(_REVIEWS & set(command.nouns)))
 
     def listed(self, command: _Command, output: str, parents: set[str]) -> None:
         """Items a listing shows: a ``show`` of one item gives its title; lines of any listing that name a
@@ -355,4 +374,4 @@ def _closing(closing: dict[str, list[str]], item: TrackedItem) -> str:
     return " ".join(item.id if word == "{}" else shlex.quote(word) for word in words) if words else ""
 
 
-__all__ = ["TrackedItem", "tracked_items"]
+__all__ = ["TrackedItem", "states_closing", "tracked_items"]

@@ -99,7 +99,7 @@ def test_a_numbered_issue_closed_after_a_noun_is_done_with_its_comment() -> None
     kept = task_list(messages)
     assert kept is not None and kept.tasks == ()
     [closed] = kept.closed
-    assert closed.text == "`31` Crash on empty config" and closed.reason == "Fixed by the guard in load_config"
+    assert closed.text == "issue #31 Crash on empty config" and closed.reason == "Fixed by the guard in load_config"
 
 
 def test_an_item_viewed_as_fields_takes_its_title_from_the_title_field() -> None:
