@@ -23,6 +23,8 @@ _SIDE = re.compile(r"^git\s{1,3}(?:checkout|restore)\s[^\n]{0,80}?--(theirs|ours
 _FROM_REF = re.compile(r"^git\s{1,3}checkout\s{1,3}([\w./-]{1,80})\s{1,3}--\s")
 """``git checkout main -- path``: a file taken whole from a branch."""
 _STRATEGY = re.compile(r"^git\s{1,3}merge\s[^\n]{0,80}?(?:-X\s{0,2}|--strategy-option[= ])(theirs|ours)\b")
+_REF = re.compile(r"(?![-\d])[\w./@^~-]{1,80}")
+"""A branch or a commit named on the command line: not an option, not a redirection (``2>&1``)."""
 _FILES = 4
 _LINE_CHARS = 240
 
@@ -59,9 +61,10 @@ def _listed(paths: list[str]) -> str:
 
 
 def resolutions(attempts: Sequence[Attempt]) -> list[str]:
-    """``Conflicts resolved: <side> for <files>`` for each command of the region that took a side after a merge,
-    rebase, pull or cherry-pick, in order; each cut to :data:`_LINE_CHARS`."""
+    """``Conflicts resolved: <side> of <files>`` for each side the region's commands took after a merge, rebase, pull
+    or cherry-pick (a merge strategy option first); each cut to :data:`_LINE_CHARS`."""
     found: list[str] = []
+    taken: dict[str, list[str]] = {}  # side -> its files: one line per side taken, however many commands took it
     command, other = "", ""
     for attempt in sorted(attempts, key=lambda a: a.index):
         if not is_shell_tool(attempt.tool) or attempt.aborted:
@@ -72,8 +75,8 @@ def resolutions(attempts: Sequence[Attempt]) -> list[str]:
                 continue
             started = _STARTS.match(piece)
             strategy = _STRATEGY.match(piece)
-            if started:
-                words = [w for w in _words(piece)[2:] if not w.startswith("-") and w not in ("theirs", "ours")]
+            if started and not re.search(r"\s--(?:continue|skip)\b", piece):  # (a rebase going on keeps its sides)
+                words = [w for w in _words(piece)[2:] if _REF.fullmatch(w) and w not in ("theirs", "ours")]
                 command, other = started.group(1), (words[-1] if words else "")
             if strategy and not attempt.failed:
                 found.append(f"Conflicts resolved: {_side(strategy.group(1), 'merge', other)} for every conflict")
@@ -82,7 +85,8 @@ def resolutions(attempts: Sequence[Attempt]) -> list[str]:
                 continue
             side, from_ref = _SIDE.match(piece), _FROM_REF.match(piece)
             if side and (paths := _paths(_words(piece))):
-                found.append(f"Conflicts resolved: {_side(side.group(1), command, other)} of {_listed(paths)}")
+                taken.setdefault(_side(side.group(1), command, other), []).extend(paths)
             elif from_ref and not from_ref.group(1).startswith(("-", "HEAD")) and (paths := _paths(_words(piece))):
-                found.append(f"Conflicts resolved: {from_ref.group(1)}'s version of {_listed(paths)}")
+                taken.setdefault(f"{from_ref.group(1)}'s version", []).extend(paths)
+    found += [f"Conflicts resolved: {side} of {_listed(paths)}" for side, paths in taken.items()]
     return [clip_words(line, _LINE_CHARS) for line in dict.fromkeys(found)]

@@ -21,6 +21,10 @@ CASES = [
      ["Conflicts resolved: the rebased branch's version (--theirs) of app.ts"]),
     (("git pull origin main", "git checkout main -- package-lock.json"),
      ["Conflicts resolved: main's version of package-lock.json"]),
+    (("git merge origin/dev 2>&1", "git checkout --theirs a.go && git add a.go", "git checkout --theirs b.go"),
+     ["Conflicts resolved: origin/dev's version (--theirs) of a.go, b.go"]),  # one line per side taken
+    (("git rebase main", "git rebase --continue", "git checkout --ours c.go"),
+     ["Conflicts resolved: main's version (--ours) of c.go"]),
     (("git merge -X theirs main",), ["Conflicts resolved: main's version (--theirs) for every conflict"]),
     (("git merge main", "git checkout --theirs a b c d e f"),
      ["Conflicts resolved: main's version (--theirs) of a, b, c, d (+2 more)"]),
