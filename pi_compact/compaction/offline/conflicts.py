@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from .facts import Attempt, is_shell_tool
 from .text import clip_words
 
-_PIECES = re.compile(r"\s*(?:&&|\|\||;|\||\n)\s*")
+_PIECES = re.compile(r"&&|\|\||;|\||\n")
+"""What joins the commands of one shell line (each piece is stripped: no run of spaces in the pattern)."""
 _STARTS = re.compile(r"^git\s{1,3}(merge|rebase|pull|cherry-pick)\b")
 """A command that can stop on conflicts, and whose other side ``--theirs`` then names."""
 _SIDE = re.compile(r"^git\s{1,3}(?:checkout|restore)\s[^\n]{0,80}?--(theirs|ours)\b")
@@ -69,7 +70,7 @@ def resolutions(attempts: Sequence[Attempt]) -> list[str]:
     for attempt in sorted(attempts, key=lambda a: a.index):
         if not is_shell_tool(attempt.tool) or attempt.aborted:
             continue
-        for piece in _PIECES.split(attempt.target[:4000]):
+        for piece in (part.strip() for part in _PIECES.split(attempt.target[:4000])):
             if re.match(r"git\s{1,3}(?:commit\b|(?:merge|rebase|cherry-pick)\s{1,3}--(?:abort|quit)\b)", piece):
                 command, other = "", ""  # the conflicts are over: a later checkout takes no side
                 continue

@@ -35,7 +35,8 @@ def labelled(answer: str) -> dict[str, str]:
             if key and body:
                 options[key] = f"{label}: {' '.join(body)}"
             if found:
-                key, label, body = found.group(1).lower(), line.replace("**", "").strip().rstrip(":：").strip(), []
+                label = line.replace("**", "").strip().lstrip("#").strip().rstrip(":：").strip()  # (no heading mark)
+                key, body = found.group(1).lower(), []
                 options = {} if key in ("1", "a") else options  # a list starts: the options are the last list
             continue
         text = line.strip().lstrip(">").strip()
