@@ -35,7 +35,8 @@ def labelled(answer: str) -> dict[str, str]:
             if key and body:
                 options[key] = f"{label}: {' '.join(body)}"
             if found:
-                key, label, body = found.group(1).lower(), line.replace("**", "").strip().rstrip(":：").strip(), []
+                label = line.replace("**", "").strip().lstrip("#").strip().rstrip(":：").strip()  # (no heading mark)
+                key, body = found.group(1).lower(), []
                 options = {} if key in ("1", "a") else options  # a list starts: the options are the last list
             continue
         text = line.strip().lstrip(">").strip()
@@ -54,3 +55,62 @@ def picked_labelled(answer: str, reply: str) -> str:
     if not pick or len(options) < 2 or pick.group(1).lower() not in options:
         return ""
     return clip_words(f"The user chose {options[pick.group(1).lower()]}", _OPTION_CHARS)
+
+
+_NUMBERED = re.compile(r"^\s{0,3}(?:\*\*)?\s{0,2}([1-9])[.)](?:\*\*)?\s{1,3}(\S[^\n]{2,300})$")
+"""An item of a numbered list the agent laid out ("1. **Merge main into the PR branch** - …", "**2. Rebase**")."""
+_ORDINALS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "fifth": "5", "1st": "1", "2nd": "2", "3rd": "3",
+             "primeira": "1", "segunda": "2", "terceira": "3", "primera": "1", "tercera": "3", "première": "1",
+             "premier": "1", "seconde": "2", "troisième": "3", "erste": "1", "zweite": "2", "dritte": "3"}
+_EMBEDDED = re.compile(
+    r"(?:\b(?:option|choice|variant|approach|opção|opcao|opción|variante|number|no\.|nº)\s{0,2}#?\s{0,2}([1-9]|(?-i:[A-H])(?![\w'-]))"
+    r"|#([1-9])|(?:方案|选项|案|옵션)\s{0,2}([1-9])|([1-9])\s{0,2}(?:番|번|号|案)"
+    r"|\b(?:go with|go for|pick|choose|take|do|try|use|let'?s do)\s{1,3}([1-9])(?=\s{0,2}(?:$|[,.!;:]|and\b|then\b"
+    r"|please\b|pls\b|for now\b))"
+    r"|^\W{0,3}([1-9])\s{0,2}(?:で(?:お願い|いこう|行こう|進め|やって)|(?:으로|로)\s{0,2}(?:해|하|가|갑|부탁)|吧)"
+    r"|\bthe\s{1,3}(first|second|third|fourth|fifth|1st|2nd|3rd)\s{1,3}(?:one|option|approach|way|choice)\b"
+    r"|\b(?:a|la|o|le|die|das|den)\s{1,3}(primeira|segunda|terceira|primera|tercera|première|premier|seconde"
+    r"|troisième|erste|zweite|dritte)\s{1,3}(?:opção|opción|option|variante|Option))(?![0-9])", re.I)
+"""A pick of a numbered option inside a request for the work: "can you fix option 1", "go with 2 and fix it",
+"1でお願い、直して", "the second one", "方案2", "2番"; not a count ("fix 2 files": no pick word)."""
+_NOT_PICKED = re.compile(r"(?:\b(?:not|no|don'?t|skip|without|instead of|rather than|never ?mind|forget)\W{1,3}"
+                         r"(?:\w{1,10}\s{1,3}){0,2}$|(?:じゃなく|ではなく|말고|不要|不是)\s{0,2}$)", re.I)
+"""Words just before a pick that take it back or turn it down ("not option 1", "skip #2", "forget option 1")."""
+_TAKEN_BACK = re.compile(r"\b(?:never ?mind|forget (?:it|that)|scratch that|on second thought|actually,? no)\b"
+                         r"|やっぱり(?:やめ|いい)|算了|됐어", re.I)
+_NUMBERED_THING = re.compile(r"\b(?:PR|pull request|pull|issue|ticket|bug|step|task|item)\s{0,2}$", re.I)
+""""PR #5", "issue #2": a number of a thing, not of an option."""
+_MENTIONS = 6
+
+
+def numbered(answer: str) -> dict[str, str]:
+    """The items of the answer's last numbered list, by number: each with its text on its line."""
+    options: dict[str, str] = {}
+    for line in answer[-6000:].splitlines():
+        item = _NUMBERED.match(line)
+        if item:
+            options = {} if item.group(1) == "1" else options  # a list starts: the options are the last list
+            options[item.group(1)] = item.group(2).replace("**", "").strip()
+    return options
+
+
+def picked_in_request(answer: str, reply: str) -> str:
+    """``The user chose option N: <text>`` for the one numbered or labelled option of ``answer`` that the request
+    ``reply`` picks in its words ("can you fix option 1"); ``""`` when it picks none, several, or takes its pick back,
+    or the answer lists fewer than two options."""
+    said = " ".join(reply.split())[:600]
+    options = labelled(answer)
+    named = bool(options)  # a label names its option ("Option B (footnote)"); a list item has only its number
+    options = options or numbered(answer)
+    if len(options) < 2 or _TAKEN_BACK.search(said):
+        return ""
+    picks = set()
+    for found in list(_EMBEDDED.finditer(said))[:_MENTIONS]:
+        key = next(group for group in found.groups() if group).lower()
+        before = said[max(0, found.start() - 30) : found.start()]
+        if not _NOT_PICKED.search(before) and not (found.group(2) and _NUMBERED_THING.search(before)):
+            picks.add(_ORDINALS.get(key, key))
+    if len(picks) != 1 or (key := picks.pop()) not in options:
+        return ""
+    chosen = options[key] if named else f"option {key}: {options[key]}"
+    return clip_words(f"The user chose {chosen}", _OPTION_CHARS)

@@ -29,7 +29,7 @@ from .rules import (accepted_proposal, acknowledged, answered_proposal, correcti
                     user_choices, whole_clause)
 from .paths import PathNames, infer_cwd, is_redacted
 from .pasted import own_words
-from .labelled_options import picked_labelled
+from .labelled_options import picked_in_request, picked_labelled
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
@@ -38,6 +38,8 @@ from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .jobs import Background, awaited
 from .subject import current_subject
+from .set_aside import set_aside
+from .conflicts import resolutions
 from .superseded import standing as superseded
 from .shell import shell_effects
 from .languages import LEFT_TO_DO, any_language
@@ -734,6 +736,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         if picked or agreed:
             turn.decisions.append(picked or clip_words(f"Agreed with the user: {agreed}", _AGREED_CHARS))
             drafts[number + 1].request_decided = True
+        elif embedded := picked_in_request(turn.proposing(), reply):  # "can you fix option 1" after a list
+            turn.decisions.append(embedded)
         elif not _REJECTION.match(reply):
             answered = answered_proposal(turn.proposing(), reply)  # the plan, and the reply that settled it in its words
             turn.decisions += [clip_words(f"Proposed by the agent: {answered}", _AGREED_CHARS)] if answered else []
@@ -788,13 +792,14 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple((path, action) for path, action in _modified(facts.attempts, facts, names)
                        if not is_redacted(path)),  # (no file a continuing agent can open: paths.is_redacted)
-        decisions=tuple(superseded(_not_undone([*dict.fromkeys([
+        decisions=tuple(set_aside(superseded(_not_undone([*dict.fromkeys([
+            *resolutions(facts.attempts),  # the side each merge conflict took (first: the said ones outlast it)
             *(whole for turn in turns for d in turn.decisions if not table_row(d) and (whole := whole_clause(d))),
             *(_refusal_line(r, names) for r in facts.refusals
               if not (review and r.tool == review.tool)  # told as the plan under discussion
               and not _declined_lookup(r)),
             *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed,
-            facts.attempts), listed)),
+            facts.attempts), listed), listed)),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
