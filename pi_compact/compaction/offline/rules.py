@@ -1252,14 +1252,12 @@ _WISH = re.compile(
     r"|(?<=if\s)\s{0,2}(?:all|every|each|any|none)\b"
     r"|(?!(?:the|this|these|those|my|our|your|its|their|all)\b)(?:[a-z][\w-]{1,30}\s{1,3})?[a-z][\w-]{1,30}(?<!ss)(?<!')s\s{1,3}(?:to\s{1,3})?"
     r"(?!(?:the|a|an|my|our|your|of|in|on|for|and|or|with)\b)[a-z]{2,20}\b)"
-    r"|^\W{0,3}(?:ideally\b|what\s{1,3}(?:i|we)\s{1,3}(?:want|need|'d\s{1,3}like|would\s{1,3}like)\b"
-    r"[^.;!?\n]{0,60}?\bideally\b)"
     rf"|{spaced(WISH, english=False)}\s{{1,3}}{spaced(WISH_SCOPE, english=False)}|{unspaced(WISH)}", re.I)
 """A wish that states a rule for every thing of a kind: "I'd like no comments that just restate the code", "I
-want tests to hit the real API", "it would be nice if all functions had type hints", "what we want it to show
-ideally is …", "gostaria que os testes usem a API real", "ich möchte, dass die Tests …", "テストは本物のAPIを叩いて
+want tests to hit the real API", "it would be nice if all functions had type hints", "gostaria que os testes usem a API real", "ich möchte, dass die Tests …", "テストは本物のAPIを叩いて
 ほしい", "希望所有测试都…" (a Japanese, Korean or Chinese wish is read whole by :func:`_wished`); not "I'd like you to
-fix the bug" (a request to the agent) nor "I want the button blue"."""
+fix the bug" (a request to the agent) nor "I want the button blue", nor "what we want it to show ideally is …": the
+outcome wished of one feature, a request that is done once the feature is, not a rule that outlives it."""
 _WISH_CJK = re.compile(unspaced(WISH))
 _WISH_SCOPE_CJK = re.compile(unspaced(WISH_SCOPE))
 _ONE_THING = re.compile(rf"{spaced(POINTS_AT_ONE)}|{unspaced(POINTS_AT_ONE)}", re.I)
