@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .state import clip_words
+from .text import clip_words
 
 _POINTS_BACK = re.compile(
     r"\b(?:this|that|it|these|those|they"  # English
