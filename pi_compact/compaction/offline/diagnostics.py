@@ -29,12 +29,14 @@ _HOOKS_LABEL = "pre-commit hooks failed:"
 _REFORMAT_LABEL = "would reformat:"
 _REFORMAT_PREFIXES = ("would reformat ", "would reformat: ")
 _RUSTFMT_PREFIX, _RUSTFMT_AT = "Diff in ", " at line "
-_REFORMAT_NAMED = 4
+_REFORMAT_NAMED = 3
+_SCAN_FILES = 200
+"""Files to reformat counted at most (the line names a few and how many more)."""
 _FATAL = "fatal: "
 _ARROW = "--> "
-_MORE_KINDS = 3
+_MORE_KINDS = 2
 """Further kinds of finding named after the first (each by its code, its message and where): more is a list."""
-_KIND_CHARS = 90
+_KIND_CHARS = 70
 _CODE_CHARS_MAX = 4
 _FIXABLE = "[*] "
 """ruff's mark of a finding ``--fix`` can fix: no part of what is wrong."""
@@ -76,7 +78,7 @@ def telling_line(text: str) -> str:
             rejected = stripped
         elif stripped.startswith("* ") and _tallied(stripped):
             linters.append(stripped[2:].partition(":")[0])
-        elif len(reformat) <= _REFORMAT_NAMED and (named := _reformatted(stripped)):
+        elif len(reformat) < _SCAN_FILES and (named := _reformatted(stripped)):
             reformat.append(named)
         elif not fatal and stripped.startswith(_FATAL) and len(stripped) > len(_FATAL) + 8:
             fatal = stripped
@@ -85,7 +87,8 @@ def telling_line(text: str) -> str:
     if located and len(linters) > 1:  # the first finding says one linter's words; the tally names them all
         found = f"findings by {', '.join(linters)}; the first: {located}"
     elif located and len(kinds) > 1:  # findings of several codes: each code once, the first whole
-        found = f"{located}; also {'; '.join(list(kinds.values())[1:])}"
+        first = f"({located.partition(':')[0].rsplit('/', 1)[-1]}:"
+        found = f"{located}; also {'; '.join(kind.replace(first, '(line ') for kind in list(kinds.values())[1:])}"
     if conflicts:
         named = list(dict.fromkeys(conflicts))
         more = f" and {len(named) - _CONFLICTS_NAMED} more" if len(named) > _CONFLICTS_NAMED else ""
@@ -102,7 +105,7 @@ _NODE = "::"
 _HEADER = "____"
 """The opening of pytest's header over one test's failure (``_____ TestA.test_b _____``)."""
 _NODE_PREFIX = "FAILED "
-_REASON_CHARS = 150
+_REASON_CHARS = 140
 
 
 def with_assertion(failed: str, text: str) -> str:
@@ -138,7 +141,8 @@ def _assertion(text: str, test: str) -> str:
             if said.endswith(":"):
                 below = [other[len(_PYTEST_DETAIL):].strip(" -*\t") for other in lines[number + 1:number + 3]
                          if other.startswith(_PYTEST_DETAIL)]
-                said = f"{said} {_short_paths(below[0])}" if below and below[0] else said
+                said = f"{said} {below[0]}" if below and below[0] else said
+            said = _short_paths(said)  # (a module's repr or an item names a file by its whole path)
             return said if len(said) <= _REASON_CHARS else said[:_REASON_CHARS - 1] + "…"
     return ""
 
@@ -201,7 +205,7 @@ def _reformat_line(files: list[str]) -> str:
     if not files:
         return ""
     named = list(dict.fromkeys(files))
-    more = " and more" if len(named) > _REFORMAT_NAMED else ""
+    more = f" and {len(named) - _REFORMAT_NAMED} more" if len(named) > _REFORMAT_NAMED else ""
     return f"{_REFORMAT_LABEL} {', '.join(named[:_REFORMAT_NAMED])}{more}"
 
 

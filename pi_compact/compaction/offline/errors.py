@@ -448,7 +448,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
             resolved[label] = None
         else:
             resolved.pop(label, None)
-            error = _unrepeated(attempt.error, label)
+            error = _unrepeated(_with_why(attempt, messages), label)
             line = f"{label} failed: {error}" if error else f"{label} failed"
             open_errors[label] = line + _NOT_OURS_MARK if attempt.index in said.not_ours else line
             failed_on[label] = _finding(attempt.error) or label
@@ -465,6 +465,15 @@ def _latest_per_finding(open_errors: dict[str, str], findings: dict[str, str]) -
 
 
 _FAILED_NODE = "FAILED "
+
+
+def _with_why(attempt: Attempt, messages: Sequence[dict]) -> str:
+    """The error of a failure left open, a failing test's with why it failed (:func:`.diagnostics.with_assertion`:
+    ``FAILED a.py::test_b — AssertionError: …``), read from its output in ``messages``: what the next agent fixes.
+    (A settled failure keeps its short line.)"""
+    if not attempt.error.startswith(_FAILED_NODE) or not 0 <= attempt.index < len(messages):
+        return attempt.error
+    return with_assertion(attempt.error, content_text(messages[attempt.index].get("content")))
 
 
 def _unrepeated(error: str, label: str) -> str:
@@ -578,7 +587,9 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
     status a last step masks (``|| true``, ``; echo "exit $?"``) and shows an error and no pass given that error
     line, and failed unless it only inspects files: the filter's exit status hid the check's failure. So is a check
     (tests, a build, a linter, a type check) that reported success while its output names a failing test or counts
-    failures (``3 failed, 10 passed``): a harness that does not flag exit codes, or a runner that exits 0."""
+    failures (``3 failed, 10 passed``): a harness that does not flag exit codes, or a runner that exits 0. make's
+    verdict (``make: *** [lint] Error 1``, :func:`make_failed`) says a filtered run failed, whatever an earlier step
+    of it printed ("All checks passed!"). The error is what the check found (:func:`.diagnostics.telling_line`)."""
     found = []
     for attempt in attempts:
         text = content_text(messages[attempt.index].get("content"))[-20_000:] if not attempt.failed \
@@ -595,12 +606,12 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
                 if lines:  # a check (not a lookup) whose output shows errors failed
                     looked = attempt.lookup or queries_only(attempt.target) or bool(  # (`git fsck | grep error`)
                         hidden and (prints_only(hidden) or shell_effects(hidden).inspects_only))
-                    error = with_assertion(failed_test(text), text) or telling_line(text) or lines[0]
+                    error = failed_test(text) or telling_line(text) or lines[0]
                     attempt = replace(attempt, error=error, failed=not looked)
             elif (job := job_of(attempt.target)) is not None and job.kind in _CHECKS and not attempt.lookup:
                 said = failed_test(text) or failure_count(text)
                 if said:
-                    attempt = replace(attempt, error=telling_line(text) or with_assertion(said, text), failed=True)
+                    attempt = replace(attempt, error=telling_line(text) or said, failed=True)
         elif bad_input(attempt) and attempt.error.rstrip().endswith(":") and 0 <= attempt.index < len(messages):
             attempt = replace(attempt, error=_with_reason(attempt.error, content_text(
                 messages[attempt.index].get("content"))[:2000]))
@@ -622,6 +633,16 @@ def make_failed(text: str) -> str:
     filter after it (``| tail``) exited with or an earlier step printed ("All checks passed!")."""
     found = _MAKE_FAILED.search(text[-2000:])
     return found.group().strip() if found else ""
+
+
+def with_hidden_make_failures(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
+    """The attempts, each ``make`` run whose filter (``make check 2>&1 | tail -20``) hid the failure make's verdict
+    shows (:func:`make_failed`) failed, with what it found as its error: the checks a Makefile chains (lint, format,
+    types, tests) fail one at a time, and each is a finding the agent then fixed."""
+    filtered = with_filtered_errors(messages, attempts)
+    return tuple(after if after.failed and not before.failed and 0 <= before.index < len(messages) and make_failed(
+        content_text(messages[before.index].get("content"))[-20_000:]) else before
+                 for before, after in zip(attempts, filtered))
 
 
 def _with_reason(error: str, text: str) -> str:
@@ -713,5 +734,6 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "masked", "misused_program", "without_cd", "open_and_resolved",
-           "out_of_reach", "refused_call", "turned_back", "with_filtered_errors", "with_stops", "work_failure"]
+__all__ = ["action_label", "command_key", "make_failed", "masked", "misused_program", "without_cd",
+           "open_and_resolved", "out_of_reach", "refused_call", "turned_back", "with_filtered_errors",
+           "with_hidden_make_failures", "with_stops", "work_failure"]

@@ -16,7 +16,7 @@ from typing import Any
 from ...accessors import content_text
 from .outcome import (ERROR_LINE_LIMIT, declined_outright, hook_reply, last_line, output_body, passed_line, refusal,
                       refusal_reason, stopped, without_hook_notes)
-from .diagnostics import telling_line, with_assertion
+from .diagnostics import telling_line
 from .goal import request_words
 from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
@@ -710,8 +710,8 @@ class _Collector:
         self.errors.add(*lines)
         # a test run's error lines end in its verdict ("FAIL"), which names nothing to fix: the failing test does
         # and a runner's verdict ("[lint] ERROR task failed") names nothing either: the located diagnostic does
-        said = (with_assertion(failed_test(text), text) or telling_line(text)) if shell and lines and failed else ""
-        error = (said or main_error(lines)) if lines and failed else ""
+        error = (((failed_test(text) or telling_line(text)) if shell else "") or main_error(lines)) \
+            if lines and failed else ""
         if error and shell and prints_only(target):
             error = found_lines(text) or error  # what a look found is each of its lines, not its first
         passed = passed_line(text) if shell and not failed else ""

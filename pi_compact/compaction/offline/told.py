@@ -3,7 +3,9 @@
 "エラーの原因は …", "原因是 …"; the user's "I get a 500 when I save", "it still crashes on startup".
 
 Also the user's: an error line pasted on its own (``API 422: {…}``, ``TypeError: …``; longer pastes are
-:mod:`.pasted`'s) and a slash command's output that says it failed (``Couldn't install …: missing required
+:mod:`.pasted`'s, but for a traceback's last line, the exception that says what failed, kept with the user's words
+that bring it in and the agent's first word on its cause: "The issue is that `is_stale` returns True") and a slash
+command's output that says it failed (``Couldn't install …: missing required
 permissions``); a sub-agent's report that reaches the agent as a user message counts as the user's.
 
 Each is named by its sentence. When in doubt it is settled (a told error read as open when it was dealt with misleads
