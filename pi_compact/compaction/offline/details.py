@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .errors import command_key, out_of_reach, refused_call, turned_back, without_cd
+from .errors import command_key, out_of_reach, refused_call, turned_back, with_hidden_make_failures, without_cd
 from .definitions import defined_names, new_names
 from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_agent_own, is_shell_tool,
@@ -225,10 +225,11 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
     went through. A call the user stopped or declined, or the harness turned back before it ran, is no such
     failure."""
     open_text = "\n".join(state.open_errors)
-    then = _next_steps(facts.attempts, names)
+    attempts = with_hidden_make_failures(listed, facts.attempts)  # (`make check | tail` that failed, failed)
+    then = _next_steps(attempts, names)
     said = _diagnoses(listed)
     found: dict[str, str] = {}  # the failure's line -> what the agent made of its latest occurrence, did next
-    for position, attempt in enumerate(facts.attempts):
+    for position, attempt in enumerate(attempts):
         if not _settled_failure(attempt, position in then) or attempt.error.strip()[:80] in open_text:
             continue
         found.pop(line := _failure_line(attempt, names), None)

@@ -27,7 +27,7 @@ from ...accessors import content_text
 from .bad_input import bad_input, retried
 from .empty_answer import empty_answer, over_later, queries_only
 from .explained import AgentWords, settled_by_words
-from .diagnostics import telling_line
+from .diagnostics import is_telling, telling_line, with_assertion
 from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, failed_test, is_shell_tool
 from .goal import request_words
 from .outcome import harness_refusal, stopped
@@ -426,6 +426,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
     (those the attempts' indices point into) hold the agent's words that settle a failure (:mod:`.explained`);
     ``said`` is what :func:`settled_by_words` read of them, when the caller has it already."""
     open_errors: dict[str, str] = {}
+    failed_on: dict[str, str] = {}  # an open error's label -> what it failed on (a test, a diagnostic), else the label
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
     over, again = over_later(attempts, messages), retried(attempts)
@@ -447,9 +448,54 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
             resolved[label] = None
         else:
             resolved.pop(label, None)
-            line = f"{label} failed: {attempt.error}" if attempt.error else f"{label} failed"
+            error = _unrepeated(_with_why(attempt, messages), label)
+            line = f"{label} failed: {error}" if error else f"{label} failed"
             open_errors[label] = line + _NOT_OURS_MARK if attempt.index in said.not_ours else line
-    return list(open_errors.values()), list(resolved)
+            failed_on[label] = _finding(attempt.error) or label
+    return _latest_per_finding(open_errors, failed_on), list(resolved)
+
+
+def _latest_per_finding(open_errors: dict[str, str], findings: dict[str, str]) -> list[str]:
+    """The open error lines, one per finding: a failing test or a located diagnostic that several commands met
+    (``make check``, then ``pytest tests/x.py``, then ``pytest tests/x.py -v``) is one error to fix, named with the
+    command that met it last."""
+    last = {findings.get(label, label): label for label in open_errors}
+    kept = set(last.values())
+    return [line for label, line in open_errors.items() if label in kept]
+
+
+_FAILED_NODE = "FAILED "
+
+
+def _with_why(attempt: Attempt, messages: Sequence[dict]) -> str:
+    """The error of a failure left open, a failing test's with why it failed (:func:`.diagnostics.with_assertion`:
+    ``FAILED a.py::test_b — AssertionError: …``), read from its output in ``messages``: what the next agent fixes.
+    (A settled failure keeps its short line.)"""
+    if not attempt.error.startswith(_FAILED_NODE) or not 0 <= attempt.index < len(messages):
+        return attempt.error
+    return with_assertion(attempt.error, content_text(messages[attempt.index].get("content")))
+
+
+def _unrepeated(error: str, label: str) -> str:
+    """``error`` without the test file its failing test's node names when the command (``label``) names that file
+    already (``pytest tests/test_a.py`` failed: ``FAILED test_a.py::test_b — …`` → ``FAILED test_b — …``): the line
+    keeps its room for why the test failed."""
+    if not error.startswith(_FAILED_NODE) or "::" not in error:
+        return error
+    path = error[len(_FAILED_NODE):].split("::", 1)[0]
+    name = path.rsplit("/", 1)[-1]
+    if len(name) < 4 or " " in path or name not in label:
+        return error
+    return _FAILED_NODE + error[len(_FAILED_NODE) + len(path) + 2:]
+
+
+def _finding(error: str) -> str:
+    """What ``error`` failed on when it names a failing test (its name: pytest's ``FAILED a.py::T::test_x — …``
+    whatever path or reason came with it) or a located diagnostic (the line), else ``""``."""
+    if not (failed_test(error) or is_telling(error)):
+        return ""
+    head = error.split(" — ", 1)[0].strip()
+    return head.rsplit("::", 1)[-1].split(" ", 1)[0] if "::" in head else head
 
 
 _LOOKUP_TOOL = re.compile(r"read|view|grep|glob|search|fetch|find|list|^ls$|^cat$", re.I)
@@ -541,18 +587,22 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
     status a last step masks (``|| true``, ``; echo "exit $?"``) and shows an error and no pass given that error
     line, and failed unless it only inspects files: the filter's exit status hid the check's failure. So is a check
     (tests, a build, a linter, a type check) that reported success while its output names a failing test or counts
-    failures (``3 failed, 10 passed``): a harness that does not flag exit codes, or a runner that exits 0."""
+    failures (``3 failed, 10 passed``): a harness that does not flag exit codes, or a runner that exits 0. make's
+    verdict (``make: *** [lint] Error 1``, :func:`make_failed`) says a filtered run failed, whatever an earlier step
+    of it printed ("All checks passed!"). The error is what the check found (:func:`.diagnostics.telling_line`)."""
     found = []
     for attempt in attempts:
-        if not attempt.failed and not attempt.aborted and not attempt.passed and is_shell_tool(attempt.tool) \
-                and 0 <= attempt.index < len(messages):
-            text = content_text(messages[attempt.index].get("content"))[-20_000:]
+        text = content_text(messages[attempt.index].get("content"))[-20_000:] if not attempt.failed \
+            and not attempt.aborted and is_shell_tool(attempt.tool) and 0 <= attempt.index < len(messages) else ""
+        # a step's own pass (ruff's "All checks passed!") is no verdict on a `make` whose later step failed
+        verdict = make_failed(text) if text else ""
+        if text and (not attempt.passed or verdict):
             hidden = masked(attempt.target)
             # (`docker rm -f web || true` ignores an error it expects: only a check's hidden failure counts)
             hidden = hidden if hidden and (_CHECKS & {job.kind for job in jobs_of(hidden)} or failed_test(text)
                                            or failure_count(text)) else ""
             if _filtered(attempt.target) or hidden:
-                lines = error_lines(text, 1)
+                lines = error_lines(text, 1) or ([verdict] if verdict else [])
                 if lines:  # a check (not a lookup) whose output shows errors failed
                     looked = attempt.lookup or queries_only(attempt.target) or bool(  # (`git fsck | grep error`)
                         hidden and (prints_only(hidden) or shell_effects(hidden).inspects_only))
@@ -571,6 +621,28 @@ def with_filtered_errors(messages: list[dict], attempts: tuple[Attempt, ...]) ->
             attempt = replace(attempt, error=said, failed=True) if said else attempt
         found.append(attempt)
     return tuple(found)
+
+
+_MAKE_FAILED = re.compile(r"^[ \t]{0,4}g?make(?:\[\d{1,4}\])?: \*\*\* [^\n]{0,300}?\bError \d{1,4}[ \t]*$", re.M)
+"""make's verdict on a recipe that failed (``make: *** [lint] Error 1``, ``make[1]: *** [Makefile:12: test] Error
+2``); not one it ignored (``Error 1 (ignored)``)."""
+
+
+def make_failed(text: str) -> str:
+    """make's verdict that a recipe failed, among the last lines of ``text``, or ``""``: its run failed whatever a
+    filter after it (``| tail``) exited with or an earlier step printed ("All checks passed!")."""
+    found = _MAKE_FAILED.search(text[-2000:])
+    return found.group().strip() if found else ""
+
+
+def with_hidden_make_failures(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Attempt, ...]:
+    """The attempts, each ``make`` run whose filter (``make check 2>&1 | tail -20``) hid the failure make's verdict
+    shows (:func:`make_failed`) failed, with what it found as its error: the checks a Makefile chains (lint, format,
+    types, tests) fail one at a time, and each is a finding the agent then fixed."""
+    filtered = with_filtered_errors(messages, attempts)
+    return tuple(after if after.failed and not before.failed and 0 <= before.index < len(messages) and make_failed(
+        content_text(messages[before.index].get("content"))[-20_000:]) else before
+                 for before, after in zip(attempts, filtered))
 
 
 def _with_reason(error: str, text: str) -> str:
@@ -662,5 +734,6 @@ def with_stops(messages: list[dict], attempts: tuple[Attempt, ...]) -> tuple[Att
     return tuple(replace(a, aborted=True) if a.failed and a.index in notices else a for a in attempts)
 
 
-__all__ = ["action_label", "command_key", "masked", "misused_program", "without_cd", "open_and_resolved",
-           "out_of_reach", "refused_call", "turned_back", "with_filtered_errors", "with_stops", "work_failure"]
+__all__ = ["action_label", "command_key", "make_failed", "masked", "misused_program", "without_cd",
+           "open_and_resolved", "out_of_reach", "refused_call", "turned_back", "with_filtered_errors",
+           "with_hidden_make_failures", "with_stops", "work_failure"]

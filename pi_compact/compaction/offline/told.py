@@ -3,7 +3,9 @@
 "エラーの原因は …", "原因是 …"; the user's "I get a 500 when I save", "it still crashes on startup".
 
 Also the user's: an error line pasted on its own (``API 422: {…}``, ``TypeError: …``; longer pastes are
-:mod:`.pasted`'s) and a slash command's output that says it failed (``Couldn't install …: missing required
+:mod:`.pasted`'s, but for a traceback's last line, the exception that says what failed, kept with the user's words
+that bring it in and the agent's first word on its cause: "The issue is that `is_stale` returns True") and a slash
+command's output that says it failed (``Couldn't install …: missing required
 permissions``); a sub-agent's report that reaches the agent as a user message counts as the user's.
 
 Each is named by its sentence. When in doubt it is settled (a told error read as open when it was dealt with misleads
@@ -114,6 +116,16 @@ _SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.!?](?![\s)]|$)){1,600}(?:[.!?](?
 _CODE = re.compile(r"`[^`\n]{0,200}`")
 """A code span: a value (``FAILED``, ``on_error``), not the sentence's word for a failure."""
 _FENCE = "```"
+_TRACEBACK = "Traceback (most recent call last)"
+_BOX = ("│", "┃", "║", "╭", "╰", "┌", "└", "├")
+"""The frame a program draws around its output (rich's tracebacks and panels): a line inside it is output, no
+sentence of the user's."""
+_CAUSE = re.compile(r"\b(?:the (?:root )?cause (?:is|was)|the (?:issue|problem|bug|error|failure) (?:is|was) (?:that|because)"
+                    r"|(?:is|was) caused by|fails? because|failed because|happens because)\b", re.I)
+"""Words of the agent's that say what caused an error (``The issue is that `is_stale` returns True``)."""
+_CAUSE_CHARS = 160
+_INTRO_CHARS = 60
+"""The user's words that bring in a pasted error ("I get this when I run `make dev`:") are kept this long."""
 _MESSAGE_CHARS = 20_000
 _SENTENCE_CHARS = 240
 _SETTLED_CHARS = 120
@@ -134,6 +146,8 @@ class _Statement:
     words: str
     keys: frozenset[str]
     user: bool
+    pasted: bool = False
+    """An error line the user copied in from a program's output (not the user's own words)."""
 
 
 def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
@@ -145,7 +159,8 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
         role = message.get("role")
         if role not in ("user", "assistant"):
             continue
-        text = content_text(message.get("content"), "\n")[:_MESSAGE_CHARS]
+        whole = content_text(message.get("content"), "\n")
+        text = whole[:_MESSAGE_CHARS]
         user = role == "user"
         if user:
             for output in _LOCAL_OUTPUT.findall(text):  # a slash command's output that says it failed
@@ -155,9 +170,10 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
             requests = at if text.strip() else requests
             if _USER_OK.search(text[:300]):
                 user_ok = at
-        pasted = _pasted(text) if user and "\n" not in text.strip() else _logged(text) if user else ""
+        pasted = _pasted(text) if user and "\n" not in text.strip() else (_logged(text) or _raised(whole)) if user \
+            else ""
         if pasted:  # (output the user copied in: its error line is the report)
-            statements.append(_Statement(at, pasted, _keys(pasted), True))
+            statements.append(_Statement(at, pasted, _keys(pasted), True, pasted=True))
         reasons = _api_reasons(text) if user and "\n" in text.strip() else []
         for reason in reasons:
             statements.append(_Statement(at, reason, _keys(reason), True))
@@ -170,6 +186,12 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
                     settled_at[key] = at
                 continue
             if _told(sentence, user) and (keys or user):
+                if pasted and statements[-1].pasted and statements[-1].at == at and " — " not in statements[-1].words \
+                        and not _FIELD_LINE.match(sentence):
+                    # the user's words that bring in the paste ("I get an error: npm run dev") say where it failed
+                    words = f"{clip_words(sentence, _INTRO_CHARS)} — {pasted}"
+                    statements[-1] = _Statement(at, words, keys | statements[-1].keys, True, True)
+                    continue
                 statements.append(_Statement(at, sentence, keys, user))
     changes, checks = [], []  # where files were changed; where a check passed
     for attempt in attempts:  # a check that passed since, naming what failed
@@ -182,6 +204,7 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
         elif attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
             changes.append(attempt.index)
     last_change, last_check = max(changes, default=-1), max(checks, default=-1)
+    causes = _causes_after(message_dicts(messages)) if any(statement.pasted for statement in statements) else {}
     told, agents = Told(), []
     for statement in statements:
         # when in doubt, settled: a told error is open only while nothing after it may have dealt with it — no
@@ -191,7 +214,10 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
             or any(settled_at.get(key, -1) > statement.at for key in statement.keys) \
             or (not statement.user and max(last_check, requests) > statement.at)
         chars = _SETTLED_CHARS if done else _SENTENCE_CHARS  # (settled: its identifying words, on one line)
+        chars += _INTRO_CHARS if statement.pasted and " — " in statement.words else 0  # (and the words before it)
         line = f"“{clip_words(statement.words, chars)}”"
+        cause = causes.get(statement.at, "") if statement.pasted else ""
+        line += f" (the agent: “{clip_words(cause, _CAUSE_CHARS)}”)" if cause else ""
         if done:
             (told.settled if statement.user else agents).append(line)
         else:
@@ -212,6 +238,35 @@ def _pasted(text: str) -> str:
         return ""
     end = text.find("\n", found.start())
     return text[found.start():end if end >= 0 else len(text)].strip()
+
+
+def _raised(text: str) -> str:
+    """The exception a traceback the user pasted in ``text`` (a whole message) ends with (``FileNotFoundError: [Errno 2] No such file
+    or directory: 'x'``, under Python's or rich's ``Traceback (most recent call last)``), or ``""``: what failed,
+    where the frames above it only say how it got there."""
+    start = text.find(_TRACEBACK, 0, _MESSAGE_CHARS)
+    return _pasted(text[max(start, len(text) - _MESSAGE_CHARS):]) if start >= 0 else ""  # (its end: the last line)
+
+
+def _causes_after(messages: Any) -> dict[int, str]:
+    """Per user message, the agent's first sentence in its replies to it (before the user's next words) that says
+    what caused an error (``The issue is that `is_stale` returns True``): what the user's pasted error came from.
+    One backward pass."""
+    found: dict[int, str] = {}
+    upcoming = ""
+    listed = list(messages)
+    for at in range(len(listed) - 1, -1, -1):
+        message = listed[at]
+        role = message.get("role")
+        if role == "assistant":
+            text = content_text(message.get("content"), "\n")[:_MESSAGE_CHARS]
+            upcoming = next((sentence for sentence in _sentences(text) if _CAUSE.search(sentence)
+                             and not sentence.rstrip().endswith(("?", "？"))), upcoming)
+        elif role == "user":
+            found[at] = upcoming
+            if request_words(content_text(message.get("content"), "\n")).strip():
+                upcoming = ""  # (an answer to the user's later words is no cause of this one's error)
+    return found
 
 
 def _logged(text: str) -> str:
@@ -263,14 +318,15 @@ def _keys(text: str) -> frozenset[str]:
 
 
 def _sentences(text: str) -> Iterator[str]:
-    """The sentences of ``text`` outside code fences and ``>`` quotes (docs or output quoted), trimmed."""
+    """The sentences of ``text`` outside code fences, ``>`` quotes, table rows and drawn boxes (docs or output
+    quoted), trimmed."""
     fenced = False
     for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith(_FENCE):
             fenced = not fenced
             continue
-        if fenced or stripped.startswith((">", "|")) or not stripped:  # (a quote, a table's row)
+        if fenced or stripped.startswith((">", "|", *_BOX)) or not stripped:  # (a quote, a table's row, a box)
             continue
         for found in _SENTENCE.finditer(stripped):
             sentence = found.group().replace("**", "").strip(" -*#\t")  # (without bold marks)
