@@ -1250,8 +1250,7 @@ def spelled_units(text: str, units: int = 0) -> int:
 def spelled_total(text: str) -> int:
     """``sum(spelled_counts(text))``, each distinct pre-token read once (natural text writes the same ones again: a
     count of them in C, then a cached lookup each)."""
-    narrow, wide, _, _ = _vocabulary()
-    pieces = (wide if text and max(text) > "\uffff" else narrow).findall(text)
+    pieces = pretokens(text)
     return len(pieces) + sum(_beyond_one(piece) * times for piece, times in Counter(pieces).items())
 
 
@@ -1280,9 +1279,46 @@ def spelled_counts(text: str) -> list[int]:
     ``W``, ``FT``), which it read as one token before: letters among symbols were 0.87, a block with ASCII then
     controls and punctuation 0.81 (tok50). A dynamic program over the bytes of each pre-token that could take more
     than one token, a few set lookups a byte (see :func:`_fewest`), or a heap of its pairs."""
+    return [1 + _beyond_one(piece) for piece in pretokens(text)]
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_STAND_INS = ("\u4e00", "\u0660")
+"""A letter and a digit below U+10000 that :func:`pretokens` writes for a letter or a digit beyond it."""
+
+
+def pretokens(text: str) -> list[str]:
+    """The pre-tokens of a text (GPT-2's pattern, :func:`_vocabulary`). The pattern of every character is ten times
+    slower than the one of those below U+10000 (a class that reaches beyond it is a list of ranges to the regex engine,
+    not a bitmap), so a text that writes a letter or a digit beyond U+10000 (a text that writes characters beyond it
+    but no letter or digit cuts the same by either: they are other characters to both) is cut with each such letter or
+    digit read as a letter or a digit below it, the pieces taken from the text by their lengths (random bytes or
+    Unicode read whole cost a tenth of the time, tok52)."""
     narrow, wide, _, _ = _vocabulary()
-    pieces = (wide if text and max(text) > "\uffff" else narrow).findall(text)
-    return [1 + _beyond_one(piece) for piece in pieces]
+    if not text or max(text) <= "\uffff":
+        return narrow.findall(text)
+    letter, number = _astral_classes()
+    stand_ins = {}
+    for char in set(_ASTRAL.findall(text)):
+        if letter.match(char):
+            stand_ins[ord(char)] = _STAND_INS[0]
+        elif number.match(char):
+            stand_ins[ord(char)] = _STAND_INS[1]
+    if not stand_ins:
+        return narrow.findall(text)
+    pieces, at = [], 0
+    for piece in narrow.findall(text.translate(stand_ins)):
+        pieces.append(text[at : at + len(piece)])
+        at += len(piece)
+    return pieces
+
+
+@functools.cache
+def _astral_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The letters and the digits beyond U+10000 of the pre-tokenizer's pattern, one class each."""
+    def above(table: str) -> str:
+        return "".join(table[at : at + 2] for at in range(0, len(table), 2) if table[at] >= "\U00010000")
+    return re.compile(f"[{_ranges(above(LETTER_RANGES))}]"), re.compile(f"[{_ranges(above(NUMBER_RANGES))}]")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1326,7 +1362,34 @@ def bpe_count(data: bytes) -> int:
     a token to begin with. Exact, not the fewest tokens any spelling could take (:func:`_fewest`): a tokenizer never
     joins the last byte of one symbol to the first of the next unless its merges reach there (``⭝⧭`` is six tokens,
     the fewest spelling five), and punctuation with symbols or control characters was 0.81-0.84 of the real count
-    at the fewest (tok51). A heap of the pairs and a list of the tokens: O(n log n) in the pre-token's bytes."""
+    at the fewest (tok51). The pre-token is cut first where two bytes are next to each other in no token the merges
+    make (:func:`_merge_pairs`): no merge joins across there, so its stretches are replayed apart, each once (random
+    text writes the same short stretches again, a lone control character or U+FFFD, in pre-tokens it never repeats:
+    random bytes read whole cost a third of the time, tok52)."""
+    pairs = _merge_pairs()
+    count, start = 0, 0
+    for at in range(1, len(data)):
+        if data[at - 1 : at + 1] not in pairs:
+            count += 1 if at - start == 1 else _bpe_stretch(data[start:at])
+            start = at
+    return count + (1 if len(data) - start == 1 else _bpe_stretch(data[start:]))
+
+
+@functools.cache
+def _merge_pairs() -> frozenset[bytes]:
+    """Every two bytes next to each other inside a token that :data:`~.token_tables.CLOSED_MERGES` make: a merge
+    joins across a place between two bytes only into a token that holds both."""
+    pairs = set()
+    for left, right in _closed_merges():
+        joined = left + right
+        pairs.update(joined[at : at + 2] for at in range(len(joined) - 1))
+    return frozenset(pairs)
+
+
+@functools.lru_cache(maxsize=8192)
+def _bpe_stretch(data: bytes) -> int:
+    """:func:`bpe_count` of a stretch no cut splits: a heap of its pairs and a list of its tokens, O(n log n) in its
+    bytes."""
     merges = _closed_merges()
     parts = [data[at : at + 1] for at in range(len(data))]
     after = list(range(1, len(data) + 1))
