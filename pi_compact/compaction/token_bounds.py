@@ -48,8 +48,9 @@ itself, and the estimate takes the largest:
   beyond ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
   (:data:`~.token_tables.WORD_PIECES`, :data:`~.token_tables.ASCII_TOKENS`) and any string of whitespace and digits:
   a proof; it counts the ends inside characters, between symbols and inside random ASCII among them that no bound
-  between characters sees; read over the whole text where the first characters' tokens, at their rate, beat the
-  estimate (:func:`spelled_units`);
+  between characters sees; read over the whole text where its bytes beyond printable ASCII and whitespace, a token
+  each, could be an eighth of the estimate (:data:`HARD_SHARE`: wherever a hard part is placed) or the first
+  characters' tokens, at their rate, beat it (:func:`spelled_units`);
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens, and
   in a text of up to :data:`SHORT_CHARS` characters every byte of a character beyond ASCII: a few letters of
@@ -1366,24 +1367,26 @@ def bpe_count(data: bytes) -> int:
     make (:func:`_merge_pairs`): no merge joins across there, so its stretches are replayed apart, each once (random
     text writes the same short stretches again, a lone control character or U+FFFD, in pre-tokens it never repeats:
     random bytes read whole cost a third of the time, tok52)."""
-    pairs = _merge_pairs()
+    joins = _merge_pairs()
+    cuts = [at for at, (left, right) in enumerate(zip(data, data[1:]), 1) if not joins[left << 8 | right]]
     count, start = 0, 0
-    for at in range(1, len(data)):
-        if data[at - 1 : at + 1] not in pairs:
-            count += 1 if at - start == 1 else _bpe_stretch(data[start:at])
-            start = at
-    return count + (1 if len(data) - start == 1 else _bpe_stretch(data[start:]))
+    for at in (*cuts, len(data)):
+        count += 1 if at - start == 1 else _bpe_stretch(data[start:at])
+        start = at
+    return count
 
 
 @functools.cache
-def _merge_pairs() -> frozenset[bytes]:
-    """Every two bytes next to each other inside a token that :data:`~.token_tables.CLOSED_MERGES` make: a merge
-    joins across a place between two bytes only into a token that holds both."""
-    pairs = set()
+def _merge_pairs() -> bytes:
+    """1 at ``first << 8 | second`` for every two bytes next to each other inside a token that
+    :data:`~.token_tables.CLOSED_MERGES` make, else 0: a merge joins across a place between two bytes only into a token
+    that holds both."""
+    table = bytearray(1 << 16)
     for left, right in _closed_merges():
         joined = left + right
-        pairs.update(joined[at : at + 2] for at in range(len(joined) - 1))
-    return frozenset(pairs)
+        for at in range(len(joined) - 1):
+            table[joined[at] << 8 | joined[at + 1]] = 1
+    return bytes(table)
 
 
 @functools.lru_cache(maxsize=8192)

@@ -121,3 +121,27 @@ def _prose_with_a_few_symbols(size: int):
 def test_reading_the_hard_part_grows_linearly(what, build, n) -> None:
     found = growth(what, build, n, runs=3)
     assert found.linear, str(found)
+
+
+_ASTRAL_MIX = "a's 't1 ٣x\U0001D400\U0001D7CE\U00020000\U0001F600\U00010400\U0001F3FB \t\n'⛸\x01é"
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.one_of(st.text(st.sampled_from(_ASTRAL_MIX), max_size=60),
+                 st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=60)))
+def test_pretokens_cut_letters_beyond_the_basic_plane_as_the_pattern_of_every_character_does(value) -> None:
+    # pretokens reads a letter or digit beyond U+FFFF as one below it, for the speed of the narrower pattern
+    from pi_compact.compaction import token_bounds
+
+    assert token_bounds.pretokens(value) == token_bounds._vocabulary()[1].findall(value)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.text(st.sampled_from(POOLS["controls and symbols"][0][:12] + POOLS["punctuation and symbols"][1][:300]
+                               + string.punctuation + "\ufffd\u200d" + POOLS["emoji"][0][:50]), min_size=2, max_size=40))
+def test_a_pre_token_replayed_in_stretches_is_replayed_whole(value) -> None:
+    # bpe_count replays apart the stretches between two bytes no merged token holds together, for the speed
+    from pi_compact.compaction import token_bounds
+
+    data = value.encode("utf-8")
+    assert token_bounds.bpe_count(data) == token_bounds._bpe_stretch.__wrapped__(data)
