@@ -48,8 +48,9 @@ itself, and the estimate takes the largest:
   beyond ASCII (:data:`~.token_tables.JOINING_TOKENS`), the tokens of ASCII letters or punctuation
   (:data:`~.token_tables.WORD_PIECES`, :data:`~.token_tables.ASCII_TOKENS`) and any string of whitespace and digits:
   a proof; it counts the ends inside characters, between symbols and inside random ASCII among them that no bound
-  between characters sees; read over the whole text where the first characters' tokens, at their rate, beat the
-  estimate (:func:`spelled_units`);
+  between characters sees; read over the whole text where its bytes beyond printable ASCII and whitespace, a token
+  each, could be an eighth of the estimate (:data:`HARD_SHARE`: wherever a hard part is placed) or the first
+  characters' tokens, at their rate, beat it (:func:`spelled_units`);
 - **short texts** (:func:`short_tokens`): below a dozen characters nothing tells a word from random letters
   (``area`` is one token, ``aiaa`` three), so a short text costs what its bytes could, up to a few tokens, and
   in a text of up to :data:`SHORT_CHARS` characters every byte of a character beyond ASCII: a few letters of
@@ -75,6 +76,7 @@ import re
 import string
 import unicodedata
 import zlib
+from collections import Counter
 from collections.abc import Iterator
 
 from .token_tables import (ASCII_TOKENS, CAPITALIZED_WORDS, CHAR_SPLIT, CLOSED_MERGES, CHAR_SPLIT_ONE, CHAR_SPLIT_TWO, COMMON_PAIRS, COMMON_TRIPLES, COMMON_WORDS, JOINING_TOKENS,
@@ -1211,24 +1213,46 @@ def _below(table: str, wide: bool) -> str:
                                       if table[at] < "\U00010000")
 
 
+HARD_SHARE = 8
+"""A text longer than :data:`PREFIX_CHARS` characters is read whole by :func:`spelled_units` wherever its bytes beyond
+printable ASCII and whitespace (:data:`_FREE_BYTES`), a token each, could be this share of the estimate or more: the
+hard part of a text can be anywhere in it (English first and kana after was 0.60 of the real count, symbols among
+control characters 0.80, tok52). Fewer than that move the estimate by too little to be worth a reading of the whole
+text (code with a few arrows in its comments: its pre-tokens cost as much as its weights)."""
+
+
 def spelled_units(text: str, units: int = 0) -> int:
     """:func:`spelled_tokens` of a text in 1/32 tokens where it could exceed ``units`` (each token holds a byte at
     least) and the text is read as written (NFKC), else 0. A text longer than :data:`PREFIX_CHARS` characters is read
-    whole where its first characters' tokens, at their rate, would exceed ``units`` (a long run of symbols: the
-    weights price it at 0.79 of its count, tok51), else its first characters but their last pre-token (its tokens
-    can span the cut)."""
+    whole where its bytes beyond printable ASCII and whitespace are :data:`HARD_SHARE` of ``units`` or more (a hard part
+    anywhere in it, tok52), or where its first characters' tokens, at their rate, would exceed ``units`` (a long run of
+    symbols: the weights price it at 0.79 of its count, tok51); else its first characters but their last pre-token (its
+    tokens can span the cut)."""
     head = text[:PREFIX_CHARS]
-    data = head.encode("utf-8", "surrogatepass")
-    if len(text) <= PREFIX_CHARS and len(data) * UNITS_PER_TOKEN <= units or not data.translate(None, _FREE_BYTES):
-        return 0
-    if not unicodedata.is_normalized("NFKC", head):
-        return 0
-    counts = spelled_counts(head)
     if len(text) <= PREFIX_CHARS:
-        return sum(counts) * UNITS_PER_TOKEN
+        data = head.encode("utf-8", "surrogatepass")
+        if len(data) * UNITS_PER_TOKEN <= units or not data.translate(None, _FREE_BYTES):
+            return 0
+        return sum(spelled_counts(head)) * UNITS_PER_TOKEN if unicodedata.is_normalized("NFKC", head) else 0
+    whole = text.encode("utf-8", "surrogatepass")
+    hard = len(whole.translate(None, _FREE_BYTES))  # one C pass: a text of printable ASCII and whitespace has none
+    if len(whole) * UNITS_PER_TOKEN <= units or not hard or not unicodedata.is_normalized("NFKC", head):
+        return 0
+    if hard * UNITS_PER_TOKEN * HARD_SHARE >= units and unicodedata.is_normalized("NFKC", text):
+        return spelled_total(text) * UNITS_PER_TOKEN
+    if not head.encode("utf-8", "surrogatepass").translate(None, _FREE_BYTES):
+        return 0  # the few hard bytes are further on
+    counts = spelled_counts(head)
     if sum(counts) * UNITS_PER_TOKEN * len(text) > units * len(head) and unicodedata.is_normalized("NFKC", text):
-        return sum(spelled_counts(text)) * UNITS_PER_TOKEN
+        return spelled_total(text) * UNITS_PER_TOKEN
     return (sum(counts) - counts[-1]) * UNITS_PER_TOKEN
+
+
+def spelled_total(text: str) -> int:
+    """``sum(spelled_counts(text))``, each distinct pre-token read once (natural text writes the same ones again: a
+    count of them in C, then a cached lookup each)."""
+    pieces = pretokens(text)
+    return len(pieces) + sum(_beyond_one(piece) * times for piece, times in Counter(pieces).items())
 
 
 def spelled_tokens(text: str) -> int:
@@ -1256,9 +1280,46 @@ def spelled_counts(text: str) -> list[int]:
     ``W``, ``FT``), which it read as one token before: letters among symbols were 0.87, a block with ASCII then
     controls and punctuation 0.81 (tok50). A dynamic program over the bytes of each pre-token that could take more
     than one token, a few set lookups a byte (see :func:`_fewest`), or a heap of its pairs."""
+    return [1 + _beyond_one(piece) for piece in pretokens(text)]
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_STAND_INS = ("\u4e00", "\u0660")
+"""A letter and a digit below U+10000 that :func:`pretokens` writes for a letter or a digit beyond it."""
+
+
+def pretokens(text: str) -> list[str]:
+    """The pre-tokens of a text (GPT-2's pattern, :func:`_vocabulary`). The pattern of every character is ten times
+    slower than the one of those below U+10000 (a class that reaches beyond it is a list of ranges to the regex engine,
+    not a bitmap), so a text that writes a letter or a digit beyond U+10000 (a text that writes characters beyond it
+    but no letter or digit cuts the same by either: they are other characters to both) is cut with each such letter or
+    digit read as a letter or a digit below it, the pieces taken from the text by their lengths (random bytes or
+    Unicode read whole cost a tenth of the time, tok52)."""
     narrow, wide, _, _ = _vocabulary()
-    pieces = (wide if text and max(text) > "\uffff" else narrow).findall(text)
-    return [1 + _beyond_one(piece) for piece in pieces]
+    if not text or max(text) <= "\uffff":
+        return narrow.findall(text)
+    letter, number = _astral_classes()
+    stand_ins = {}
+    for char in set(_ASTRAL.findall(text)):
+        if letter.match(char):
+            stand_ins[ord(char)] = _STAND_INS[0]
+        elif number.match(char):
+            stand_ins[ord(char)] = _STAND_INS[1]
+    if not stand_ins:
+        return narrow.findall(text)
+    pieces, at = [], 0
+    for piece in narrow.findall(text.translate(stand_ins)):
+        pieces.append(text[at : at + len(piece)])
+        at += len(piece)
+    return pieces
+
+
+@functools.cache
+def _astral_classes() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The letters and the digits beyond U+10000 of the pre-tokenizer's pattern, one class each."""
+    def above(table: str) -> str:
+        return "".join(table[at : at + 2] for at in range(0, len(table), 2) if table[at] >= "\U00010000")
+    return re.compile(f"[{_ranges(above(LETTER_RANGES))}]"), re.compile(f"[{_ranges(above(NUMBER_RANGES))}]")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1302,7 +1363,36 @@ def bpe_count(data: bytes) -> int:
     a token to begin with. Exact, not the fewest tokens any spelling could take (:func:`_fewest`): a tokenizer never
     joins the last byte of one symbol to the first of the next unless its merges reach there (``⭝⧭`` is six tokens,
     the fewest spelling five), and punctuation with symbols or control characters was 0.81-0.84 of the real count
-    at the fewest (tok51). A heap of the pairs and a list of the tokens: O(n log n) in the pre-token's bytes."""
+    at the fewest (tok51). The pre-token is cut first where two bytes are next to each other in no token the merges
+    make (:func:`_merge_pairs`): no merge joins across there, so its stretches are replayed apart, each once (random
+    text writes the same short stretches again, a lone control character or U+FFFD, in pre-tokens it never repeats:
+    random bytes read whole cost a third of the time, tok52)."""
+    joins = _merge_pairs()
+    cuts = [at for at, (left, right) in enumerate(zip(data, data[1:]), 1) if not joins[left << 8 | right]]
+    count, start = 0, 0
+    for at in (*cuts, len(data)):
+        count += 1 if at - start == 1 else _bpe_stretch(data[start:at])
+        start = at
+    return count
+
+
+@functools.cache
+def _merge_pairs() -> bytes:
+    """1 at ``first << 8 | second`` for every two bytes next to each other inside a token that
+    :data:`~.token_tables.CLOSED_MERGES` make, else 0: a merge joins across a place between two bytes only into a token
+    that holds both."""
+    table = bytearray(1 << 16)
+    for left, right in _closed_merges():
+        joined = left + right
+        for at in range(len(joined) - 1):
+            table[joined[at] << 8 | joined[at + 1]] = 1
+    return bytes(table)
+
+
+@functools.lru_cache(maxsize=8192)
+def _bpe_stretch(data: bytes) -> int:
+    """:func:`bpe_count` of a stretch no cut splits: a heap of its pairs and a list of its tokens, O(n log n) in its
+    bytes."""
     merges = _closed_merges()
     parts = [data[at : at + 1] for at in range(len(data))]
     after = list(range(1, len(data) + 1))

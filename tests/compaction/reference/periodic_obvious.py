@@ -460,19 +460,30 @@ def piece_tokens(piece: str) -> int:
     return best[-1]
 
 
+HARD_SHARE = 8
+
+
 def spelled_units(text: str, units: int) -> int:
     """Each pre-token's tokens at least (:func:`piece_tokens`) of the first PREFIX_CHARS characters, summed, the last
     left out where the text goes on; of the whole text where it goes on and the first characters' tokens at their rate
-    exceed ``units`` (tok51); 0 for text of printable ASCII and whitespace alone or not read as written (tok49)."""
+    exceed ``units`` (tok51), or its bytes beyond printable ASCII and whitespace, a token each, are an eighth of
+    ``units`` or more (tok52); 0 for text of printable ASCII and whitespace alone, for one whose bytes, a token each,
+    do not exceed ``units`` (nothing read could), or not read as written (tok49)."""
     head = text[: spec.PREFIX_CHARS]
-    if all(byte in FREE for byte in head.encode("utf-8", "surrogatepass")):
+    hard = sum(byte not in FREE for byte in text.encode("utf-8", "surrogatepass"))
+    if not hard or len(text.encode("utf-8", "surrogatepass")) * UNIT <= units:
         return 0
     if not unicodedata.is_normalized("NFKC", head):
+        return 0
+    whole = unicodedata.is_normalized("NFKC", text)
+    if len(text) > spec.PREFIX_CHARS and hard * UNIT * HARD_SHARE >= units and whole:
+        return sum(piece_tokens(piece) for piece in pretokens(text)) * UNIT
+    if all(byte in FREE for byte in head.encode("utf-8", "surrogatepass")):
         return 0
     counts = [piece_tokens(piece) for piece in pretokens(head)]
     if len(text) <= spec.PREFIX_CHARS:
         return sum(counts) * UNIT
-    if sum(counts) * UNIT * len(text) > units * len(head) and unicodedata.is_normalized("NFKC", text):
+    if sum(counts) * UNIT * len(text) > units * len(head) and whole:
         return sum(piece_tokens(piece) for piece in pretokens(text)) * UNIT
     return (sum(counts) - counts[-1]) * UNIT
 
