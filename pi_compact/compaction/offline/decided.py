@@ -123,7 +123,7 @@ def _with_previous(text: str) -> Iterator[tuple[str, str]]:
 _FIX_BY = re.compile(
     r"^\W{0,3}(?:let me|let's|I'll|I will|we'll|now|I'm going to)\s{1,3}(?:fix|resolve|address|silence|satisfy)"
     r"\s{1,3}(?:(?:it|this|that|them|these|those|the\s{1,3}(?:warnings?|errors?|issues?|findings?|complaints?))\s{1,3})?"
-    r"(by\s{1,3}\w{2,30}ing\b[^!?\n]{0,120}?)\s{0,2}[:.]?\s{0,3}$", re.I)
+    r"(by\s{1,3}\w{2,30}ing\b[^!?\n]{0,120})$", re.I)
 """A fix announced by its way alone, often ending on the colon before the code ("Let me fix by prefixing with `_`:",
 "I'll fix them by adding type hints."): what it fixes is the sentence before."""
 _COMPLAINT = re.compile(r"\b(?:complain\w{0,4}|warn\w{0,4}|flag\w{0,4}|report\w{0,3}|fail\w{0,4}|errors?"
@@ -135,9 +135,11 @@ def _fixes_said_after(text: str) -> list[str]:
     """The fixes announced by their way alone, each with the failure said just before it."""
     found = []
     for sentence, before in _with_previous(text[:20_000]):
-        fix = _FIX_BY.match(sentence)
+        if fix_method(sentence) and not sentence.rstrip().endswith(":"):
+            continue  # kept whole by decisions_in's own reading
+        fix = _FIX_BY.match(sentence.rstrip(" :."))  # (the colon before the code it shows)
         if fix and before and _COMPLAINT.search(before) and len(before) <= 200 and not before.endswith("?"):
-            found.append(clip_words(f"{before.rstrip('.:')} — fixed {fix.group(1).rstrip(':. ')}", 240))
+            found.append(clip_words(f"{before.rstrip('.:')} — fixed {fix.group(1)}", 240))
     return found
 
 
