@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from .languages import (BECAUSE, COURSE, DECIDED, HYPOTHETICAL, INSTEAD, TENTATIVE, any_language, spaced, unspaced,
                         wide_length)
+from .agent_rules import agent_rules
 from .design import listed_designs, opens_steps, states_design
 from .found_then_changed import changed_on_finding
 from .settled_how import fix_method, names_nothing, settled_how
@@ -119,6 +120,29 @@ def _with_previous(text: str) -> Iterator[tuple[str, str]]:
             before = sentence
 
 
+_FIX_BY = re.compile(
+    r"^\W{0,3}(?:let me|let's|I'll|I will|we'll|now|I'm going to)\s{1,3}(?:fix|resolve|address|silence|satisfy)"
+    r"\s{1,3}(?:(?:it|this|that|them|these|those|the\s{1,3}(?:warnings?|errors?|issues?|findings?|complaints?))\s{1,3})?"
+    r"(by\s{1,3}\w{2,30}ing\b[^!?\n]{0,120})$", re.I)
+"""A fix announced by its way alone, often ending on the colon before the code ("Let me fix by prefixing with `_`:",
+"I'll fix them by adding type hints."): what it fixes is the sentence before."""
+_COMPLAINT = re.compile(r"\b(?:complain\w{0,4}|warn\w{0,4}|flag\w{0,4}|report\w{0,3}|fail\w{0,4}|errors?"
+                        r"|violat\w{0,5}|too complex|unused|missing)\b", re.I)
+"""The sentence before names the failure the fix answers ("Pylint is complaining about unused arguments.")."""
+
+
+def _fixes_said_after(text: str) -> list[str]:
+    """The fixes announced by their way alone, each with the failure said just before it."""
+    found = []
+    for sentence, before in _with_previous(text[:20_000]):
+        if fix_method(sentence) and not sentence.rstrip().endswith(":"):
+            continue  # kept whole by decisions_in's own reading
+        fix = _FIX_BY.match(sentence.rstrip(" :."))  # (the colon before the code it shows)
+        if fix and before and _COMPLAINT.search(before) and len(before) <= 200 and not before.endswith("?"):
+            found.append(clip_words(f"{before.rstrip('.:')} — fixed {fix.group(1)}", 240))
+    return found
+
+
 def decisions_in(text: str) -> list[str]:
     """The sentences of ``text`` (the agent's words) that report a choice, each cut to 240 characters."""
     found = []
@@ -146,4 +170,6 @@ def decisions_in(text: str) -> list[str]:
             found.append(clip_words(sentence, 240))
     found += [declined for declined in unneeded_ways(text) if declined not in found]  # a way judged not needed
     found += [changed for changed in changed_on_finding(text) if changed not in found]  # for what was just found
+    found += [rule for rule in agent_rules(text) if rule not in found]  # a check's rule, the user's wish restated
+    found += [fix for fix in _fixes_said_after(text) if fix not in found]
     return found + [clip_words(listed, 240) for listed in listed_designs(text) if not TENTATIVE_WORDS.search(listed)]

@@ -20,6 +20,7 @@ from .clause import clause_cut
 from .languages import (ASSENT, FROM_NOW_ON, IMPERATIVE_CJK, INSTEAD, NO_THING, OFFER, ORDER, ORDER_ADVERB_CJK,
                         ORDER_CLOSING, POINTS_AT_ONE, PREFER_WAY, PROPOSE, REPORTED, WISH, WISH_SCOPE, spaced,
                         unspaced)
+from .plan_points import plan_choices, plan_rule
 from .text import clip_words, sentences
 
 _LASTING = re.compile(
@@ -985,6 +986,9 @@ has a word after "decision" other than made/taken/settled, so it does not match;
 it by hand, since:", which says the choice itself (its list gives the reasons)."""
 _LIST_ITEM = re.compile(r"^\s{0,1}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
 _LISTED_DECISIONS = 5
+_EXPECTED_READ = 4_000
+_EXPECTED_CHARS = 200
+_EXPECTED_MOST = 2
 _LISTED_CHARS = 200
 _ITEM_READ_CHARS = 1000
 """An item's wrapped lines are read up to this many characters (its first sentences are what is kept)."""
@@ -1030,7 +1034,19 @@ def listed_decisions(text: str) -> list[str]:
             if len(items) >= _LISTED_DECISIONS:
                 break
         found += [_whole_item(item) for item in items if len(item) >= 12]
-    return found
+    found += [chosen for chosen in plan_choices(text) if chosen not in found]  # a plan's tables, replacements
+    return found + _expectations(text)
+
+
+def _expectations(text: str) -> list[str]:
+    """The user's expectations of how the thing should work (:data:`_EXPECTED`), as what the user expects: a
+    design point the agent is to follow, not a rule that outlives the request."""
+    found = []
+    for sentence in sentences(text[:_EXPECTED_READ]):
+        expected = _EXPECTED.match(sentence)
+        if expected and not sentence.rstrip().endswith("?"):
+            found.append(clip_words(f"The user expects: {sentence[expected.end(1):].strip()}", _EXPECTED_CHARS))
+    return found[:_EXPECTED_MOST]
 
 
 _DANGLING = frozenset("""of for to in on at by with from into onto over under about via than as per without within
@@ -1275,6 +1291,14 @@ def _wished(sentence: str) -> bool:
     return not cjk or bool(_WISH_SCOPE_CJK.search(sentence))
 
 
+_EXPECTED = re.compile(
+    _LEAD + r"(?:i|we)(?:'d|\s{1,3}would)\s{1,3}have\s{1,3}(?:thought|expected|assumed)(\s{1,3}(?:that\s{1,3})?)"
+    r"[^.;!?\n]{3,120}?\s(?:would|should|to)\s{1,3}(?!be\s{1,3}(?:fine|ok(?:ay)?|easy|simple)\b)\w", re.I)
+"""The user's expectation of how the thing should work, said against what it does ("I would have thought the
+runtime would start them when needed", "I'd have expected the cache to expire"): the behaviour wanted, a rule for
+the work; not a judgement of the task ("I would have thought this would be easy")."""
+
+
 def stated_rule(sentence: str) -> bool:
     """True when ``sentence`` states a standing rule in a form with no "must", "never" or "always": a preference for
     a way of working ("I'd prefer we keep the config in TOML"), a requirement on every thing of a kind ("I want all
@@ -1284,7 +1308,7 @@ def stated_rule(sentence: str) -> bool:
     saying done"). Each still binds once the request it came with is done."""
     said = sentence.strip()[:400]
     if _PREFERENCE.search(said) or _WANTS_ALL.match(said) or _NOTHING.match(said) or _SCOPE_LIMIT.match(said) \
-            or _wished(said):
+            or _wished(said) or plan_rule(said):
         return True
     no_thing = _NO_THING.match(said)
     if no_thing and _forbids(no_thing):

@@ -1,0 +1,215 @@
+"""The choices and limits a written plan states in its structure, not in sentences of choosing.
+
+A plan the user hands over ("Implement the following plan: # Plan: …") or the agent writes settles much of the work
+in forms no sentence rule reads: a table that maps each thing to the image, version or backend chosen for it
+("| Service | image | port |"), steps that replace one name with another ("Replace `a_endpoint` with
+`a_manager`"), a labelled design point ("**Two-pass approach**: first …", "- Dynamic port: pass …"), and a list of
+what is out of scope or a non-goal. The next agent must not swap the images back or widen the scope. Each form is
+kept compact: a table as one line grouped by the value chosen, replacements as pairs of names, labelled points
+clipped, a scope list as one line, with a cap on each.
+
+Sentence-level forms of a plan's limits ("X is out of scope", "If Docker is unavailable, fall back to …", "**Keep**
+…") are read by :func:`plan_rule`, which :func:`.rules.stated_rule` consults for every user sentence."""
+
+from __future__ import annotations
+
+import re
+
+from .text import clip_words
+
+_PLAN_MARK = re.compile(
+    r"^\s{0,3}#{1,4}\s{1,3}[^\n]{0,60}?\bplan\b|\bimplement\s{1,3}(?:the\s{1,3}following|this)\s{1,3}plan\b"
+    r"|^\s{0,3}#{1,4}\s{1,3}(?:approach|design|architecture|implementation|out of scope|non-?goals)\b",
+    re.I | re.M)
+"""What marks a text as a plan: a heading that names one ("# Plan: …", "## Implementation plan"), the words that hand
+one over, or a plan's own section heading."""
+_PLAN_HEAD = 3_000
+"""Where the mark is looked for: a plan says so at its top."""
+_READ = 50_000
+
+# -- tables that map things to the chosen ---------------------------------------------------------------------------
+
+_CHOSEN_COLUMN = re.compile(
+    r"^\W{0,3}(?:(?:base|docker|container)\s)?(?:image|images|version|versions|backend|backends|engine|engines"
+    r"|library|libraries|driver|drivers|database|db|model|models|runtime|runtimes|provider|providers|framework"
+    r"|frameworks|package|packages|tool|tools|technology|tech|stack|store|storage|broker|choice|chosen|uses?"
+    r"|implementation)\W{0,3}$", re.I)
+"""A column that holds what was chosen for each row's thing ("image", "version", "backend", "library")."""
+_RULE_ROW = re.compile(r"^[\s|:-]{3,}$")
+_TABLE_ROWS = 12
+_TABLE_CHARS = 240
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip().strip("`* ") for cell in line.strip().strip("|").split("|")]
+
+
+def _mapping(lines: list[str], header: int) -> str:
+    """The table whose header is ``lines[header]`` as one line, "column: value for thing, thing; value for …",
+    when a column other than the first holds the thing chosen per row (the first names the thing)."""
+    cells = _cells(lines[header])
+    column = next((n for n, cell in enumerate(cells) if n and _CHOSEN_COLUMN.match(cell)), None)
+    if column is None or header + 1 >= len(lines) or not _RULE_ROW.match(lines[header + 1]):
+        return ""
+    by_value: dict[str, list[str]] = {}
+    for line in lines[header + 2: header + 2 + _TABLE_ROWS]:
+        if not line.lstrip().startswith("|"):
+            break
+        row = _cells(line)
+        if len(row) > column and row[0] and row[column] and row[column] not in ("—", "-", "n/a", "none"):
+            by_value.setdefault(row[column], []).append(row[0])
+    if len(by_value) < 2:
+        return ""  # one value for every row chooses nothing between things
+    said = "; ".join(f"{value} for {', '.join(things)}" for value, things in by_value.items())
+    return clip_words(f"{cells[column]} per {cells[0].lower() or 'item'}: {said}", _TABLE_CHARS)
+
+
+# -- replacements ---------------------------------------------------------------------------------------------------
+
+_REPLACE = re.compile(r"^\W{0,3}(?:replace|swap|switch)\s{1,3}`([^`\n]{1,80})`(?:\s{0,2}/\s{0,2}`([^`\n]{1,80})`)?"
+                      r"\s{1,3}(?:with|by|for|to)\s{1,3}`([^`\n]{1,80})`(?:\s{0,2}/\s{0,2}`([^`\n]{1,80})`)?", re.I)
+"""A plan's step that replaces one name with another ("Replace `a: str` with `b: Manager` on `Config`",
+"Replace `x`/`y` with `x_m`/`y_m`")."""
+_PAIRS = 4
+_PAIRS_CHARS = 240
+
+
+def _name(span: str | None) -> str:
+    """A backticked span's name: ``a: str | None = None`` names ``a``."""
+    return re.split(r"[:=(\s]", span or "", maxsplit=1)[0]
+
+
+def _replacements(lines: list[str]) -> str:
+    pairs: dict[str, None] = {}
+    for line in lines:
+        step = _REPLACE.match(line.strip())
+        if not step:
+            continue
+        old = "/".join(filter(None, (_name(step.group(1)), _name(step.group(2)))))
+        new = "/".join(filter(None, (_name(step.group(3)), _name(step.group(4)))))
+        if old and new and old != new:
+            pairs[f"`{old}` → `{new}`"] = None
+        if len(pairs) >= _PAIRS:
+            break
+    return clip_words("Replaced in the plan: " + ", ".join(pairs), _PAIRS_CHARS) if pairs else ""
+
+
+# -- labelled design points -----------------------------------------------------------------------------------------
+
+_BOLD_WAY = re.compile(
+    r"^\s{0,3}(?:[-*+]|\d{1,2}[.)])?\s{0,3}\*\*([^*\n]{2,50}?\s(?:approach|strategy|design|model|pattern|scheme))"
+    r"(?:\*\*\s{0,2}[:—–-]|\s{0,2}[:—–-]\s{0,2}\*\*|\s{0,2}:\s{0,2}([^*\n]{3,120})\*\*)\s{0,3}(.*)$", re.I)
+"""A design point labelled in bold by the way it takes ("**Two-pass approach**: first …", "**Container strategy:
+warm containers**")."""
+_DESIGN_HEADING = re.compile(r"^\s{0,3}#{1,6}\s{1,3}(?:\d{1,2}[.)]\s{1,3})?(?:approach|design|architecture"
+                             r"|technical (?:approach|design)|how it works|implementation)\b", re.I)
+_ANY_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s")
+_LABELLED = re.compile(r"^\s{0,3}[-*+]\s{1,3}([A-Z][a-z]{2,20}(?:\s[a-z]{2,20}){1,2}):\s{1,3}(\S[^`\n]{0,120}`.{3,})$")
+"""A point under a design heading labelled by plain words, whose value names code ("- Dynamic port: pass `ports=…`",
+"- Container name: `lws-{id}`"); not a one-word label, a step's verb or a note ("- Add: `KEY`", "- Note: …"), nor one labelled by a name the code uses ("- `start()`: …": a step on that
+name), nor one that names no code ("- Delete handlers: stop the container": a step)."""
+_LABELLED_MOST = 2
+_POINTS = 4
+_POINT_CHARS = 220
+_ASIDE = re.compile(r"\s{0,2}\([^()\n]{20,300}\)")
+"""A long parenthesis inside a point: detail that the point reads without ("(from ConditionCheck items AND …)")."""
+
+
+def _design_points(lines: list[str]) -> list[str]:
+    found: list[str] = []
+    design_level = 0  # the level of the design heading the lines are under, 0 when none
+    labelled = 0
+    for line in lines:
+        heading = _ANY_HEADING.match(line)
+        if heading:
+            level = len(heading.group(1))
+            if _DESIGN_HEADING.match(line):
+                design_level = level
+            elif design_level and level <= design_level:
+                design_level = 0
+            continue
+        way = _BOLD_WAY.match(line)
+        if way:
+            said = f"{way.group(1).strip()}: {(way.group(2) or '') + ' ' + way.group(3)}".replace("**", "")
+            found.append(clip_words(_ASIDE.sub("", " ".join(said.split())), _POINT_CHARS))
+        elif design_level and labelled < _LABELLED_MOST and (point := _LABELLED.match(line)):
+            labelled += 1
+            found.append(clip_words(_ASIDE.sub("", f"{point.group(1)}: {point.group(2)}"), _POINT_CHARS))
+        if len(found) >= _POINTS:
+            break
+    return found
+
+
+# -- scope --------------------------------------------------------------------------------------------------------
+
+_SCOPE_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s{1,3}|\*\*)?(?:out[- ]of[- ]scope|non-?goals?|not in scope"
+                            r"|explicitly out of scope|what we (?:won'?t|will not) do|not doing)\s{0,3}(?:\*\*)?:?"
+                            r"\s{0,3}(?:\*\*)?\s{0,3}$", re.I)
+_ITEM = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.{0,200})")
+_SCOPE_ITEMS = 5
+_SCOPE_CHARS = 240
+
+
+def scope_lists(text: str) -> list[str]:
+    """The lists under an "Out of scope" or "Non-goals" heading of ``text``, each as one line."""
+    lines = text[:_READ].splitlines()
+    found = []
+    for at, line in enumerate(lines):
+        if not _SCOPE_HEADING.match(line):
+            continue
+        items: list[str] = []
+        for below in lines[at + 1: at + 40]:
+            if not below.strip():
+                if items:
+                    break
+                continue
+            item = _ITEM.match(below)
+            if not item:
+                break
+            items.append(item.group(1).replace("**", "").strip())
+            if len(items) >= _SCOPE_ITEMS:
+                break
+        if items:
+            found.append(clip_words("Out of scope: " + "; ".join(items), _SCOPE_CHARS))
+    return found
+
+
+def is_plan(text: str) -> bool:
+    return bool(_PLAN_MARK.search(text[:_PLAN_HEAD]))
+
+
+def plan_choices(text: str) -> list[str]:
+    """The choices a plan in ``text`` states by its structure (see the module): mapping tables, replacements,
+    labelled design points. Nothing when ``text`` is not a plan (a report's table of versions found is no choice)."""
+    if not is_plan(text):
+        return []
+    lines = text[:_READ].splitlines()
+    found = [mapped for at, line in enumerate(lines)
+             if line.lstrip().startswith("|") and line.count("|") >= 3 and (mapped := _mapping(lines, at))][:2]
+    found += [replaced for replaced in (_replacements(lines),) if replaced]
+    return found + _design_points(lines)
+
+
+# -- sentences that state a plan's limit ---------------------------------------------------------------------------
+
+_OUT_OF_SCOPE = re.compile(r"\b(?:is|are|stays?|remains?|left|kept|considered)\s{1,3}(?:\w{1,12}\s{1,3})?"
+                           r"(?:out[- ]of[- ]scope|not in scope|a non-?goal|non-?goals)\b|^\W{0,3}out of scope:\s", re.I)
+"""A thing put outside the work: "Glacier and S3 Tables are out of scope", "Windows support stays out of scope"."""
+_FALLBACK = re.compile(
+    r"^\W{0,3}(?:if|when|where)\s{1,3}(?!(?:i|we|you)\b)[^.;!?\n]{1,60}?\b(?:is\s{1,3}|are\s{1,3})?(?:not\s{1,3}(?:available|installed"
+    r"|running|reachable|present|found|pulled|configured|set)|unavailable|missing|absent|unreachable|down|offline)\b"
+    r"[^.;!?\n]{0,40}?(?:,|→|->|—|:|\bthen\b)\s{0,3}\S", re.I)
+"""A fallback rule: what the work does when a thing it relies on is missing ("If Docker is unavailable, return None
+and use a synthetic endpoint", "When the key is not set → skip the upload")."""
+_KEEP_STEP = re.compile(r"^\W{0,3}\*\*(?:keep|preserve|retain|leave)\s[^*\n]{3,80}\*\*\s{0,3}(?:[—–:-]|$)", re.I)
+"""A plan's step titled by what it keeps ("**Keep special code in conftest.py** — the checks stay")."""
+
+
+def plan_rule(sentence: str) -> bool:
+    """True when ``sentence`` states a limit a plan sets: a thing out of scope, a fallback when a thing relied on
+    is missing, a step that keeps something as it is."""
+    said = sentence.strip()
+    return bool(_OUT_OF_SCOPE.search(said) or _FALLBACK.match(said) or _KEEP_STEP.match(said))
+
+
+__all__ = ["is_plan", "plan_choices", "plan_rule", "scope_lists"]
