@@ -25,7 +25,7 @@ from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, command_subject, gives
                    task_goal, with_now, word_count)
 from .progress import asked_status_items, closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
-from .steps import in_progress_items, next_items
+from .steps import in_progress_items, next_items, steer_decision
 from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
 from .told import SETTLED_LABEL, Told, told_errors, unsaid
@@ -113,6 +113,9 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
         new.add("blocked", error if len(error) <= 300 else error[:299] + "…")  # exact: the agent may search for it
     for decision in state.decisions[-_LIMITS["decisions"] :]:
         new.add("decisions", decision)
+    steer = steer_decision(state)  # the latest request, a question, set the course of the work it steered
+    if steer:
+        new.add("decisions", steer)
     _add_next(new, state)
     real = [turn.request for turn in state.turns if turn.request.strip()]
     # a request that only gave a rule to keep is said under Constraints
