@@ -611,10 +611,31 @@ def _short(results: list[str]) -> str:
     return clip_words("; ".join(part.rstrip(".") for part in results), 120)
 
 
+_BRIEF_CHARS = 160
+"""An older finished request's result is said in one sentence this long at most."""
+_BRIEF_ASKED = 60
+
+
+def brief_done_item(turn: Turn) -> str:
+    """An older finished request (beyond the ones said in full) in one item: the result sentence of the agent's
+    report that names the most code (what now exists: "`start()` now only validates Docker …"), with a few words of
+    its request. ``""`` when the report names no code: a result in bare words says little once the work moved on."""
+    found = [sentence for sentence in report(turn.final_answer, _acted(turn), turn.changed)
+             if _CODE_NAME.search(sentence) and not only_files(sentence) and not _FINDING.search(sentence)]
+    if not found:
+        return ""
+    asked = request_clause(turn.request, _BRIEF_ASKED) or clip_words(turn.request, _BRIEF_ASKED)
+    return f"{clip_words(found[0], _BRIEF_CHARS)} (asked: “{asked}”)"
+
+
+_CODE_NAME = re.compile(r"`[^`\n]{2,80}`")
+"""A backticked name in a sentence: the code the result is about."""
+
+
 def done_item(turn: Turn) -> str:
     """The first of :func:`done_items` (what a turn's request left, and which request it was)."""
     return done_items(turn)[0]
 
 
-__all__ = ["asked_status_items", "bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
+__all__ = ["asked_status_items", "bare", "brief_done_item", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
            "pending_step", "report", "step_kinds", "undoes", "undone_item", "without_narration"]

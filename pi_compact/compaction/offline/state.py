@@ -34,6 +34,7 @@ from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
 from .steer import asks_agent
+from .coordination import parallel_agents, task_order
 from .delegated import delegated_work
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
@@ -241,6 +242,9 @@ class RegionState:
     answers_question: str = ""
     """When the latest request is a bare go-ahead right after the agent asked a question: that question (the
     go-ahead answers it)."""
+    coordination: tuple[str, ...] = ()
+    """How the agent organised the work by its calls: the order it set between its tasks, the sub-agents it ran in
+    parallel (:mod:`.coordination`)."""
     steered: str = ""
     """When the latest request only asks the agent about its course ("should you be following this guide?", "is
     that the right port?") while the request before it was unfinished, and the agent answered: the first sentence
@@ -819,6 +823,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
         delegated=delegated_work(listed, names.name),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
+        coordination=tuple(line for line in (task_order(listed), parallel_agents(listed)) if line),
         awaited=tuple(_still_awaited(listed, since, turns[-1].final_answer if turns else "")), **_go_ahead_of(real),
     )
 
