@@ -46,7 +46,7 @@ _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next":
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 12
 _CLOSED = 6
-_FULL, _BRIEF = 6, 6
+_FULL, _BRIEF = 4, 6
 """The latest finished requests said in full, and the older ones before them said in one sentence each."""
 """Closed tracker items listed under Done, the latest; the rest are in the tracker itself."""
 _EARLIER_CHARS = 300
