@@ -35,6 +35,7 @@ from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
 from .steer import asks_agent
 from .coordination import parallel_agents, task_order
+from .edits_said import edits_said
 from .delegated import delegated_work
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
@@ -242,6 +243,9 @@ class RegionState:
     answers_question: str = ""
     """When the latest request is a bare go-ahead right after the agent asked a question: that question (the
     go-ahead answers it)."""
+    edits_so_far: tuple[str, ...] = ()
+    """When the latest request is unfinished: the agent's words at its edits for it that went through, what the
+    code now is (:func:`.edits_said.edits_said`)."""
     coordination: tuple[str, ...] = ()
     """How the agent organised the work by its calls: the order it set between its tasks, the sub-agents it ran in
     parallel (:mod:`.coordination`)."""
@@ -823,6 +827,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
         delegated=delegated_work(listed, names.name),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
+        edits_so_far=tuple(edits_said(listed, since) if turns and turns[-1].status in (OPEN, INTERRUPTED) else ()),
         coordination=tuple(line for line in (task_order(listed), parallel_agents(listed)) if line),
         awaited=tuple(_still_awaited(listed, since, turns[-1].final_answer if turns else "")), **_go_ahead_of(real),
     )

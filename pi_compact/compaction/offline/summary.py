@@ -46,6 +46,7 @@ _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next":
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 12
 _CLOSED = 6
+_SO_FAR_LABEL = "So far on the request under way (the agent's words at its edits):"
 _FULL, _BRIEF = 4, 6
 """The latest finished requests said in full, and the older ones before them said in one sentence each."""
 """Closed tracker items listed under Done, the latest; the rest are in the tracker itself."""
@@ -170,6 +171,8 @@ def _add_done(new: Sections, state: RegionState) -> None:
         new.add("done", item)
     for item in items:
         new.add("done", item)
+    if state.edits_so_far:  # the request under way has no report yet: its edits, in the agent's words at them
+        new.add("done", f"{_SO_FAR_LABEL} " + "; ".join(f"“{said}”" for said in state.edits_so_far))
     if state.delegated:
         new.add("done", state.delegated)
     if state.modified:
