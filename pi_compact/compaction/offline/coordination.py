@@ -21,9 +21,11 @@ _WAITS_KEYS = ("addBlockedBy", "blockedBy", "blocked_by", "add_blocked_by", "dep
 _ID_KEYS = ("taskId", "task_id", "id")
 _ORDERS = 12
 """Task orderings named at most (the rest counted)."""
-_BATCHES = 3
-"""Batches of sub-agents run side by side named at most (the latest kept)."""
-_TITLE_CHARS = 70
+_BATCHES = 1
+"""Batches of sub-agents run side by side named at most (the latest kept): the line stays short."""
+_TITLES, _KINDS = 3, 2
+"""Sub-agents named per batch, and kinds of sub-agent named, at most."""
+_TITLE_CHARS = 40
 
 
 def _calls(message: dict) -> list[dict]:
@@ -85,10 +87,10 @@ def parallel_agents(messages: Any) -> str:
         if len(launched) < 2:
             continue
         kinds.update((kind, None) for kind in map(_kind, launched) if kind)
-        titles = [title for title in map(_title, launched) if title]
+        titles = [title for title in map(_title, launched) if title][:_TITLES]
         batches.append(" + ".join(f"“{title}”" for title in titles) if titles else f"{len(launched)} sub-agents")
     if not batches:
         return ""
-    kind = f" ({', '.join(kinds)})" if kinds else ""
-    earlier = f" (and {len(batches) - _BATCHES} earlier batches)" if len(batches) > _BATCHES else ""
+    kind = f" ({', '.join(list(kinds)[:_KINDS])})" if kinds else ""
+    earlier = f" (the latest of {len(batches)} batches)" if len(batches) > _BATCHES else ""
     return f"Independent work handed to sub-agents run in parallel{kind}: {'; '.join(batches[-_BATCHES:])}{earlier}"

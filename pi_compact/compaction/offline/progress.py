@@ -622,10 +622,12 @@ def brief_done_item(turn: Turn) -> str:
     its request. ``""`` when the report names no code: a result in bare words says little once the work moved on."""
     made = [without_narration(_LEAD.sub("", sentence).strip()) for sentence in _candidates(turn.final_answer)
             if _NEW_NAME.search(sentence)]  # "The new `_demux()` method separates …": what the turn made exist
-    found = [sentence for sentence in made + report(turn.final_answer, _acted(turn), turn.changed,
-                                                    len(turn.final_answer))
-             if _CODE_NAME.search(sentence) and not only_files(sentence) and not _FINDING.search(sentence)]
-    found.sort(key=lambda sentence: bool(_CAUSE.search(sentence)))  # the state it left before why it was broken
+    results = [sentence for sentence in made + report(turn.final_answer, _acted(turn), turn.changed,
+                                                      len(turn.final_answer))
+               if not only_files(sentence) and not _FINDING.search(sentence) and not _TELLS_USER.match(sentence)]
+    # the code it left, else a named value it reached ("coverage 47.3%"); the state before why it was broken
+    found = [s for s in results if _CODE_NAME.search(s)] or [s for s in results if _SALIENT.search(s)]
+    found.sort(key=lambda sentence: bool(_CAUSE.search(sentence)))
     if not found:
         return ""
     asked = request_clause(turn.request, _BRIEF_ASKED) or clip_words(turn.request, _BRIEF_ASKED)
@@ -634,6 +636,9 @@ def brief_done_item(turn: Turn) -> str:
 
 _NEW_NAME = re.compile(r"^\W{0,6}(?:the |a )?new\s{1,3}(?:\w{1,20}\s{1,3})?`", re.I)
 """A sentence that opens on a new named thing ("The new `_demux()` method …"): what the turn made exist."""
+_TELLS_USER = re.compile(r"^\W{0,3}(?:(?:now|so|then),?\s{1,3})?(?:try|retry|run|re-run|rerun|please|you (?:can|should"
+                         r"|may|need)|restart|reload|open)\b", re.I)
+"""A sentence that tells the user what to do ("Now try `git gc` again"): no state the turn left."""
 _CAUSE = re.compile(r"\b(?:root cause|the (?:cause|issue|problem|bug) (?:was|is))\b", re.I)
 """A sentence that says why the code was broken: the reason, not the state the turn left."""
 _CODE_NAME = re.compile(r"`[^`\n]{2,80}`")
