@@ -17,13 +17,18 @@ from ...accessors import content_text
 from .facts import EDIT_TOOLS, WRITE_TOOLS, message_dicts
 from .text import clip_words, sentences
 
-_CHANGE = re.compile(r"\b(?:refactor|extract|add|replac|renam|split|mov|remov|rewrit|introduc|reduc|lower|simplif|fix"
-                     r"|updat|switch|convert|wrap|inline|merg|separat|dispatch|delegat|guard|cach)\w{0,8}", re.I)
-"""A verb of change ("extracting", "replace", "update"): the sentence says what the edit does."""
+_CHANGE = re.compile(
+    r"^\W{0,6}(?:\*\*[^*\n]{1,40}\*\*:?\s{0,3})?(?:(?:now|next|then|first|so|ok(?:ay)?),?\s{1,3})?"
+    r"(?:(?:let me|let's|i'll|i will|i need to|i can|i'm going to|we need to|we'll)\s{1,3})?"
+    r"(?:refactor|extract|add|replac|renam|split|mov|remov|rewrit|introduc|reduc|lower|simplif|fix|updat|switch"
+    r"|convert|wrap|inline|merg|separat|guard|cach)\w{0,8}\b", re.I)
+"""A sentence that sets out the change the edit makes, its verb first (after a step's bold label, "Now", "Let me",
+"I need to"): "I need to reduce its complexity by extracting …", "Now update `_route()` to …". A sentence that
+only mentions a fix ("Even with the worktree fix, …") says what is wrong, not what the edit does."""
 _NAME = re.compile(r"`[^`\n]{2,80}`")
 _EDITS = EDIT_TOOLS | WRITE_TOOLS
-_KEPT = 3
-_CHARS = 200
+_KEPT = 2
+_CHARS = 160
 
 
 def _intent(texts: list[str]) -> str:
@@ -32,12 +37,12 @@ def _intent(texts: list[str]) -> str:
     for text in texts:
         said = sentences(text[:4000])
         for number, sentence in enumerate(said):
-            if not _CHANGE.search(sentence) or sentence.endswith("?"):
+            if not _CHANGE.match(sentence) or sentence.endswith("?"):
                 continue
             if _NAME.search(sentence):
                 return sentence.rstrip(":").rstrip()
             before = said[number - 1] if number else ""
-            if before and _NAME.search(before) and not _CHANGE.search(before):
+            if before and _NAME.search(before) and not _CHANGE.match(before):
                 return f"{before} {sentence.rstrip(':').rstrip()}"
     return ""
 

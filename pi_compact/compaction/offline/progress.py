@@ -611,9 +611,9 @@ def _short(results: list[str]) -> str:
     return clip_words("; ".join(part.rstrip(".") for part in results), 120)
 
 
-_BRIEF_CHARS = 160
+_BRIEF_CHARS = 130
 """An older finished request's result is said in one sentence this long at most."""
-_BRIEF_ASKED = 60
+_BRIEF_ASKED = 40
 
 
 def brief_done_item(turn: Turn) -> str:

@@ -171,7 +171,9 @@ def _add_done(new: Sections, state: RegionState) -> None:
         new.add("done", item)
     for item in items:
         new.add("done", item)
-    if state.edits_so_far:  # the request under way has no report yet: its edits, in the agent's words at them
+    if state.edits_so_far and not new.items["done"]:
+        # nothing else says what the work left (the request under way has no report yet): its edits, in the
+        # agent's words at them, rather than a bare list of files
         new.add("done", f"{_SO_FAR_LABEL} " + "; ".join(f"“{said}”" for said in state.edits_so_far))
     if state.delegated:
         new.add("done", state.delegated)
