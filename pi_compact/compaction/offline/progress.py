@@ -242,7 +242,7 @@ def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozens
     return any(not _BEHAVIOUR.fullmatch(word.group()) for word in _RESULT.finditer(sentence))
 
 
-def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> list[str]:
+def report(answer: str, acted: bool = True, changed: tuple[str, ...] = (), most: int = _REPORT) -> list[str]:
     """The sentences (or list items, or table rows) of the agent's answer that state a result, those naming files
     and values first, cheers and offers left out. When the turn did nothing (``acted`` false: no file changed, no
     check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result. A row of a table
@@ -258,7 +258,7 @@ def report(answer: str, acted: bool = True, changed: tuple[str, ...] = ()) -> li
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
     status = status_item(answer)  # a status table states what exists, by its names, whatever the turn did
-    return ([status] if status else []) + found[:_REPORT - bool(status)]
+    return ([status] if status else []) + found[:most - bool(status)]
 
 
 def left_something(turn: Turn) -> bool:
@@ -611,10 +611,44 @@ def _short(results: list[str]) -> str:
     return clip_words("; ".join(part.rstrip(".") for part in results), 120)
 
 
+_BRIEF_CHARS = 130
+"""An older finished request's result is said in one sentence this long at most."""
+_BRIEF_ASKED = 40
+
+
+def brief_done_item(turn: Turn) -> str:
+    """An older finished request (beyond the ones said in full) in one item: the result sentence of the agent's
+    report that names the most code (what now exists: "`start()` now only validates Docker …"), with a few words of
+    its request. ``""`` when the report names no code: a result in bare words says little once the work moved on."""
+    made = [without_narration(_LEAD.sub("", sentence).strip()) for sentence in _candidates(turn.final_answer)
+            if _NEW_NAME.search(sentence)]  # "The new `_demux()` method separates …": what the turn made exist
+    results = [sentence for sentence in made + report(turn.final_answer, _acted(turn), turn.changed,
+                                                      len(turn.final_answer))
+               if not only_files(sentence) and not _FINDING.search(sentence) and not _TELLS_USER.match(sentence)]
+    # the code it left, else a named value it reached ("coverage 47.3%"); the state before why it was broken
+    found = [s for s in results if _CODE_NAME.search(s)] or [s for s in results if _SALIENT.search(s)]
+    found.sort(key=lambda sentence: bool(_CAUSE.search(sentence)))
+    if not found:
+        return ""
+    asked = request_clause(turn.request, _BRIEF_ASKED) or clip_words(turn.request, _BRIEF_ASKED)
+    return f"{clip_words(found[0], _BRIEF_CHARS)} (asked: “{asked}”)"
+
+
+_NEW_NAME = re.compile(r"^\W{0,6}(?:the |a )?new\s{1,3}(?:\w{1,20}\s{1,3})?`", re.I)
+"""A sentence that opens on a new named thing ("The new `_demux()` method …"): what the turn made exist."""
+_TELLS_USER = re.compile(r"^\W{0,3}(?:(?:now|so|then),?\s{1,3})?(?:try|retry|run|re-run|rerun|please|you (?:can|should"
+                         r"|may|need)|restart|reload|open)\b", re.I)
+"""A sentence that tells the user what to do ("Now try `git gc` again"): no state the turn left."""
+_CAUSE = re.compile(r"\b(?:root cause|the (?:cause|issue|problem|bug) (?:was|is))\b", re.I)
+"""A sentence that says why the code was broken: the reason, not the state the turn left."""
+_CODE_NAME = re.compile(r"`[^`\n]{2,80}`")
+"""A backticked name in a sentence: the code the result is about."""
+
+
 def done_item(turn: Turn) -> str:
     """The first of :func:`done_items` (what a turn's request left, and which request it was)."""
     return done_items(turn)[0]
 
 
-__all__ = ["asked_status_items", "bare", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
+__all__ = ["asked_status_items", "bare", "brief_done_item", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
            "pending_step", "report", "step_kinds", "undoes", "undone_item", "without_narration"]

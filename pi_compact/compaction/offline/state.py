@@ -33,6 +33,9 @@ from .labelled_options import picked_in_request, picked_labelled
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .redo import asks_redo, redo_left
+from .steer import asks_agent
+from .coordination import parallel_agents, task_order
+from .edits_said import edits_said
 from .delegated import delegated_work
 from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
@@ -240,6 +243,17 @@ class RegionState:
     answers_question: str = ""
     """When the latest request is a bare go-ahead right after the agent asked a question: that question (the
     go-ahead answers it)."""
+    edits_so_far: tuple[str, ...] = ()
+    """When the latest request is unfinished: the agent's words at its edits for it that went through, what the
+    code now is (:func:`.edits_said.edits_said`)."""
+    coordination: tuple[str, ...] = ()
+    """How the agent organised the work by its calls: the order it set between its tasks, the sub-agents it ran in
+    parallel (:mod:`.coordination`)."""
+    steered: str = ""
+    """When the latest request only asks the agent about its course ("should you be following this guide?", "is
+    that the right port?") while the request before it was unfinished, and the agent answered: the first sentence
+    of its answer. :attr:`resumed` then holds that earlier request, which is still the work under way (the
+    question steers it, it sets no work of its own)."""
     awaited: tuple[Background, ...] = ()
     """The sub-agents and commands the agent sent to the background that had not reported at the region's end
     (:func:`.jobs.awaited`)."""
@@ -813,6 +827,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         reports=open_reports(listed, facts.attempts), open_reviews=unaddressed_reviews(listed),
         delegated=delegated_work(listed, names.name),
         redo_left=tuple(_redo_left(drafts, statuses, facts.attempts, names, known)),
+        edits_so_far=tuple(edits_said(listed, since) if turns and turns[-1].status in (OPEN, INTERRUPTED) else ()),
+        coordination=tuple(line for line in (task_order(listed), parallel_agents(listed)) if line),
         awaited=tuple(_still_awaited(listed, since, turns[-1].final_answer if turns else "")), **_go_ahead_of(real),
     )
 
@@ -844,7 +860,7 @@ def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
     approved = bool(before and not bare and approves(real[-1].request, before.final_answer))  # "vale, adelante"
     picked = bool(before and not bare and picked_option(before.final_answer, real[-1].request))  # "go for B"
     if not (bare or approved or picked):
-        return {}
+        return _steered_by_question(real)
     question = closing_question(before.final_answer) if before else ""
     if before and (before.status == ASKED or question or approved or picked):
         # the proposal it accepts says what ("Want me to proceed with this change?" points back to it)
@@ -856,6 +872,26 @@ def _go_ahead_of(real: list[Turn]) -> dict[str, str]:
         return {"answers_question": clip_words(agreed or question or before.final_answer, 300)}
     earlier = next((t.request.strip() for t in reversed(real[:-1]) if not go_ahead(t.request)), "")
     return {"resumed": earlier}
+
+
+_STEER_CHARS = 200
+"""The agent's answer to a steering question is quoted up to this long: its first sentence says which way it went."""
+
+
+def _steered_by_question(real: list[Turn]) -> dict[str, str]:
+    """When the latest request asks the agent a question about its course (:func:`.steer.asks_agent`) while the
+    request before it was unfinished (under way, interrupted, or a call of it declined) and the agent answered it:
+    that earlier request as the work under way, and the answer's first sentence as how the question steered it.
+    A question answered is no open work of its own; what it leads to is the earlier request, carried on."""
+    if len(real) < 2 or not asks_agent(real[-1].request) or real[-2].status not in (OPEN, INTERRUPTED, DECLINED):
+        return {}
+    earlier = next((t.request.strip() for t in reversed(real[:-1])
+                    if sets_work(t.request) and not go_ahead(t.request) and not asks_agent(t.request)), "")
+    answer = next((text for text in real[-1].texts if text.strip()), "") or real[-1].final_answer
+    said = sentences(answer.strip())
+    if not earlier or not said:
+        return {}
+    return {"resumed": earlier, "steered": clip_words(said[0], _STEER_CHARS)}
 
 
 def _redo_left(drafts: list[_TurnDraft], statuses: list[str], attempts: tuple[Attempt, ...], names: PathNames,

@@ -469,7 +469,7 @@ def in_progress_items(state: RegionState) -> list[str]:
         line = (f"What the agent asked or proposed, agreed to by the user's “{request}”: "
                 f"“{clip_words(state.answers_question, 240)}” — {status}{serves}")
     elif state.resumed:
-        line = f"“{clip_words(state.resumed, _REQUEST_CHARS)}” — {status} (the user said “{request}”: go on with it)"
+        line = f"“{clip_words(state.resumed, _REQUEST_CHARS)}” — {status} ({_resumed_by(state, request)})"
     elif go_ahead(state.latest_request):
         return [*items, *([subject] if subject else [])]  # a go-ahead with nothing before it names no work
     return [line, *items, *([subject] if subject else [])]
@@ -623,7 +623,7 @@ def _request_named(state: RegionState) -> str:
     if state.answers_question:
         return f"what the user agreed to with “{said}”: “{clip_words(state.answers_question, _LATEST_CHARS)}”"
     if state.resumed:
-        return f"the request “{clip_words(state.resumed, _LATEST_CHARS)}” (the user said “{said}”: go on with it)"
+        return f"the request “{clip_words(state.resumed, _LATEST_CHARS)}” ({_resumed_by(state, said)})"
     if go_ahead(state.latest_request):
         return f"the work in progress (the user said “{said}”)"
     return f"the user's latest request “{said}”"
@@ -642,12 +642,12 @@ def _latest_request_step(state: RegionState) -> str:
         if concrete:
             what = f"the request in progress, “{clip_words(state.resumed, _SERVED_CHARS)}”" if state.resumed else \
                 "the work in progress"
-            return f"{concrete.rstrip('. ')} — to go on with {what} (the user said “{said}”)."
+            return f"{concrete.rstrip('. ')} — to go on with {what} ({_resumed_by(state, said, False)})."
         reacts_to = _closing_words(state.turns[-2].final_answer) if len(state.turns) > 1 else ""
         what = f"the request in progress, “{clip_words(state.resumed, _LATEST_CHARS)}”" if state.resumed else \
             "the work in progress"
         where = f", from where the agent stopped before it: “{reacts_to}”" if reacts_to else ""
-        return f"Go on with {what} (the user said “{said}”){where}."
+        return f"Go on with {what} ({_resumed_by(state, said, False)}){where}."
     return f"Carry out the user's latest request: “{said}” " + (
         f"(a reply to the agent's last words: “{reacts_to}”)." if reacts_to else "(quoted in full under Critical Context).")
 
@@ -655,6 +655,22 @@ def _latest_request_step(state: RegionState) -> str:
 _NEXT_SAID = re.compile(r"^\W{0,3}(?:the\s{1,3})?next(?:\s{1,3}steps?)?\s{0,3}(?:is|would be|:)\s{0,3}(?:to\s{1,3})?(?=\w)",
                         re.I)
 """A sentence that says what comes next without the agent as subject ("Next step: wire the CLI.")."""
+
+
+def steer_decision(state: RegionState) -> str:
+    """The user's question that steered the work under way, with the agent's answer: the course it set (see
+    :attr:`.state.RegionState.steered`); ``""`` when no question did."""
+    if not state.steered:
+        return ""
+    return f"Asked by the user “{clip_words(state.latest_request, _REQUEST_CHARS)}”, the agent: “{state.steered}”"
+
+
+def _resumed_by(state: RegionState, said: str, go_on: bool = True) -> str:
+    """What the latest request did to the request it resumed: a go-ahead ("the user said “continue”: go on with
+    it"), or a question the agent answered (:attr:`.state.RegionState.steered`), which steers the work, no more."""
+    if state.steered:  # the question and its answer are under Key Decisions (:func:`steer_decision`)
+        return "steered since by the user's question, which the agent answered"
+    return f"the user said “{said}”: go on with it" if go_on else f"the user said “{said}”"
 
 
 def _resumed_work(state: RegionState) -> str:

@@ -23,9 +23,9 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, command_subject, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
-from .progress import asked_status_items, closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
+from .progress import asked_status_items, brief_done_item, closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
-from .steps import in_progress_items, next_items
+from .steps import in_progress_items, next_items, steer_decision
 from .skills import SKILLS_LABEL, skills_item
 from .subject import SUBJECT_LABEL
 from .told import SETTLED_LABEL, Told, told_errors, unsaid
@@ -46,6 +46,9 @@ _LIMITS = {"constraints": 10, "done": 10, "blocked": 6, "decisions": 10, "next":
 """Items kept per section after a merge: the newest (the oldest go first)."""
 _EARLIER = 12
 _CLOSED = 6
+_SO_FAR_LABEL = "So far on the request under way (the agent's words at its edits):"
+_FULL, _BRIEF = 4, 6
+"""The latest finished requests said in full, and the older ones before them said in one sentence each."""
 """Closed tracker items listed under Done, the latest; the rest are in the tracker itself."""
 _EARLIER_CHARS = 300
 _EARLIER_SURE = 5
@@ -111,8 +114,13 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
     _add_in_progress(new, state)
     for error in state.open_errors:
         new.add("blocked", error if len(error) <= 300 else error[:299] + "…")  # exact: the agent may search for it
+    for decision in state.coordination:  # how the work was organised: the earliest choices, said first
+        new.add("decisions", decision)
     for decision in state.decisions[-_LIMITS["decisions"] :]:
         new.add("decisions", decision)
+    steer = steer_decision(state)  # the latest request, a question, set the course of the work it steered
+    if steer:
+        new.add("decisions", steer)
     _add_next(new, state)
     real = [turn.request for turn in state.turns if turn.request.strip()]
     # a request that only gave a rule to keep is said under Constraints
@@ -146,7 +154,10 @@ def _add_done(new: Sections, state: RegionState) -> None:
             new.add("done", f"{COMMITTED_LABEL} {commit}" + (f"{_PENDING_MARK}{waits}" if waits else ""))
     items: list[str] = []  # the finished requests' items, said after the tracker's (which skips what they say)
     after = {id(turn): state.turns[n + 1] for n, turn in enumerate(state.turns[:-1])}
-    for turn in finished[-6:]:
+    for turn in finished[-_FULL - _BRIEF:-_FULL]:  # older requests: one sentence each, naming the code it left
+        brief = brief_done_item(turn) if not turn.commits else ""
+        items += [brief] if brief else []
+    for turn in finished[-_FULL:]:
         undo = after.get(id(turn))
         if undo is not None and undoes(undo.request):  # the user took it back: its work no longer stands
             items.append(undone_item(turn, undo))
@@ -160,6 +171,10 @@ def _add_done(new: Sections, state: RegionState) -> None:
         new.add("done", item)
     for item in items:
         new.add("done", item)
+    if state.edits_so_far and not new.items["done"]:
+        # nothing else says what the work left (the request under way has no report yet): its edits, in the
+        # agent's words at them, rather than a bare list of files
+        new.add("done", f"{_SO_FAR_LABEL} " + "; ".join(f"“{said}”" for said in state.edits_so_far))
     if state.delegated:
         new.add("done", state.delegated)
     if state.modified:
