@@ -13,8 +13,8 @@ The files the region read are not among them: pi's ``<read-files>`` list, append
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Container, Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...accessors import content_text
@@ -227,15 +227,21 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
     open_text = "\n".join(state.open_errors)
     attempts = with_hidden_make_failures(listed, facts.attempts)  # (`make check | tail` that failed, failed)
     then = _next_steps(attempts, names)
-    said = _diagnoses(listed)
-    found: dict[str, str] = {}  # the failure's line -> what the agent made of its latest occurrence, did next
+    said = _diagnoses(listed, {attempt.index for attempt in attempts if attempt.failed})
+    met: dict[str, _Met] = {}  # where it failed (the command, the file) -> its failures there
     for position, attempt in enumerate(attempts):
         if not _settled_failure(attempt, position in then) or attempt.error.strip()[:80] in open_text:
             continue
-        found.pop(line := _failure_line(attempt, names), None)
+        where, check = _failure_where(attempt, names)
+        group = met.pop(check, None) or _Met(where)  # to the end: the list keeps the order of the latest failures
+        met[check] = group
+        group.where = where if where == group.where else f"`{check} …`"
+        group.findings.pop(attempt.error, None)
+        group.findings[attempt.error] = None
         why = said[attempt.index] if 0 <= attempt.index < len(said) else ""
-        after = then.get(position, "")
-        found[line] = (f" — the agent: “{why}”" if why else "") + (f"; then {after}" if after else "")
+        group.why, group.after = why or group.why, then.get(position, "")
+    found = {_met_line(group): (f" — the agent: “{group.why}”" if group.why else "") +
+             (f"; then {group.after}" if group.after else "") for group in met.values()}
     for error in _provider_errors(listed):
         found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "; then a later reply went through")
     lines = {line + after: line.split(": ", 1)[-1] for line, after in found.items()}
@@ -263,21 +269,26 @@ _DIAGNOSIS_TEXT = 4000
 """The agent's words are read this far for a diagnosis: it comes first, before the plan of what to do."""
 
 
-def _diagnoses(listed: list[dict]) -> list[str]:
+def _diagnoses(listed: list[dict], failed: Container[int] = ()) -> list[str]:
     """Per message of ``listed``, what the agent made of it if it failed: the first sentence of the agent's next words
     (before the user speaks again) that says why, not what it will do (``The worktree path is resolved through
     symlinks on macOS.``, not ``Let me check.``); ``""`` when those words say no such thing. One backward pass: a
-    run of failed calls before the agent's next words shares them."""
+    run of failed calls before the agent's next words shares them, and so does a failure followed by silent calls
+    that succeeded; but words that come after a silent call which failed itself (a result at a position of
+    ``failed``) are about that failure, not the earlier one."""
     found = [""] * len(listed)
-    upcoming = ""
+    upcoming, failed_after = "", False
     for index in range(len(listed) - 1, -1, -1):
         found[index] = upcoming
         message = listed[index]
         if message.get("role") == "user":
-            upcoming = ""
+            upcoming, failed_after = "", False
         elif message.get("role") == "assistant":
             text = content_text(message.get("content"), "\n").strip()
-            upcoming = _cause(text[:_DIAGNOSIS_TEXT]) if text else upcoming
+            upcoming = _cause(text[:_DIAGNOSIS_TEXT]) if text else "" if failed_after else upcoming
+            failed_after = False
+        elif index in failed:  # a result: its call, in the assistant message before it, failed
+            failed_after = True
     return found
 
 
@@ -312,15 +323,83 @@ def _names_what_failed(error: str) -> bool:
     return bool(error_lines(error, 1) or _FAILURE_WORDS.search(error)) or is_telling(error) or bool(failed_test(error))
 
 
-def _failure_line(attempt: Attempt, names: PathNames) -> str:
+@dataclass
+class _Met:
+    """The failures of one command (one file's changes): a check run again and again (``make check``) that failed
+    on one finding after another, each fixed in turn."""
+
+    where: str
+    findings: dict[str, None] = field(default_factory=dict)
+    """Each distinct error, the latest last."""
+    why: str = ""
+    """What the agent made of the latest failure it said something of."""
+    after: str = ""
+    """What it did next after the latest."""
+
+
+_FINDINGS = 4
+"""A command's failures named at most: the latest, the count of the others said."""
+_FINDINGS_CHARS = 280
+"""The room of a command's findings when it failed on several, shared among them (each at least
+:data:`_FINDING_CHARS`): a line per failure would push other failures out of the list's room."""
+_FINDING_CHARS = 80
+_LISTING = re.compile(r"([a-z]{2,20} [a-z][a-z ]{1,30}):\s")
+"""A finding that lists what is still wrong under a label of plain words (``would reformat: a.py, b.py``): the
+latest list says what the earlier ones did, less what was fixed since."""
+
+
+def _failure_where(attempt: Attempt, names: PathNames) -> tuple[str, str]:
+    """Where ``attempt`` failed as the list names it (the command, the tool and its file), and the check it ran: a
+    command's words before its arguments (``uv run ruff check`` of ``uv run ruff check --fix src/a.py``), the same
+    linter or test runner run on one file, then another, being one check."""
     if is_shell_tool(attempt.tool):
         command = command_key(attempt.target)  # without its ``cd dir &&`` and ``| tail``: the check that failed
         where = f"`{clip_words(command, 80).replace('`', '')}`" if command else attempt.tool
-    else:
-        target = _shown_target(attempt, names)
-        where = f"{attempt.tool} `{target}`" if target else attempt.tool
-    error = _with_rule(clip_words(attempt.error, 200), attempt.error)
-    return f"{_SUB}{where}: {error if error.count('`') % 2 == 0 else error.replace('`', chr(39))}"
+        return where, _check(command) or where
+    target = _shown_target(attempt, names)
+    where = f"{attempt.tool} `{target}`" if target else attempt.tool
+    return where, where
+
+
+_CHECK_WORD = re.compile(r"[A-Za-z][\w:+-]{0,40}")
+_INTERPRETERS = frozenset({"python", "python3", "py", "node", "deno", "bun", "ruby", "perl", "php", "bash", "sh",
+                           "zsh", "tsx", "ts-node", "java", "dotnet", "cargo", "go"})
+"""Programs whose first argument is what runs (a script, ``-c`` code, a subcommand's package): two runs of them are
+two checks."""
+
+
+def _check(command: str) -> str:
+    """The words of a one-step ``command`` before its first argument (an option, a path): ``""`` for a chain of
+    commands or a program whose arguments say what runs (:data:`_INTERPRETERS`)."""
+    if any(mark in command for mark in ("&&", "||", ";", "|", "$(", "`")):
+        return ""
+    words = []
+    for word in command.split()[:6]:
+        if not _CHECK_WORD.fullmatch(word):
+            break
+        words.append(word)
+    if not words or words[-1].lower() in _INTERPRETERS or len(words) == len(command.split()):
+        return ""  # a whole command without arguments is its own key (``make check``)
+    return " ".join(words)
+
+
+def _met_line(group: _Met) -> str:
+    """One line for a command's failures: what it failed on, each distinct finding once (one said within another
+    is left out), the latest :data:`_FINDINGS` of them, shorter the more there are."""
+    kept: list[str] = []
+    kinds: set[str] = set()
+    errors = list(group.findings)
+    while errors and len(kept) < _FINDINGS:
+        error = errors.pop()
+        kind = _LISTING.match(error.strip())
+        if not any(error.strip() in other for other in kept) and not (kind and kind.group(1) in kinds):
+            kept = [error] + [other for other in kept if other.strip() not in error]  # said in the fuller one
+            kinds.add(kind.group(1)) if kind else None
+    chars = 200 if len(kept) == 1 else max(_FINDING_CHARS, _FINDINGS_CHARS // len(kept))
+    shown = [_with_rule(clip_words(error, chars), error) for error in kept]
+    shown = [error if error.count("`") % 2 == 0 else error.replace("`", "'") for error in shown]
+    more = f" (and {len(errors)} earlier)" if errors else ""
+    return f"{_SUB}{group.where}: {'; '.join(shown)}{more}"
 
 
 _RULE = re.compile(r"[ \t](\([a-z][a-z0-9_-]{1,40}\)|\[[a-z][a-z0-9_-]{1,40}\])(?=[ \t]*(?:$| — ))", re.M)
