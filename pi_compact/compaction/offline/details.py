@@ -838,6 +838,19 @@ def _log(turns: tuple[Turn, ...], heads: dict[int, tuple[str, bool]], chosen: li
     return "\n".join(lines) if len(lines) > 1 else ""
 
 
+
+def trimmed_log(log: str) -> str:
+    """The work log ``log`` with one line less: the oldest request's last quoted sentence, else that request's own
+    line; ``""`` when nothing but the label would be left. The summary cuts it a line at a time when it runs over
+    its budget, so a few tokens too many no longer cost the whole log, and the latest requests' words go last."""
+    lines = log.splitlines()
+    if len(lines) <= 2:
+        return ""
+    end = next((at for at in range(2, len(lines)) if not lines[at].startswith(_SUB)), len(lines))
+    del lines[end - 1]  # the oldest request's last sentence, or the request alone once it has none
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
 # -- into the summary -----------------------------------------------------------------------------------------
 
 DETAIL_LABELS = (LOG_LABEL, READ_LABEL, NAMES_LABEL, GIT_LABEL, EARLIER_CHANGED_LABEL, MET_LABEL, RAN_LABEL,

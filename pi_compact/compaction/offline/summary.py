@@ -19,7 +19,7 @@ from .carried import as_of_then
 from .clause import request_clause
 from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
-                      READ_LABEL, add_details, detail_room)
+                      READ_LABEL, add_details, detail_room, trimmed_log)
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, command_subject, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
@@ -317,6 +317,10 @@ def _focus_words(instructions: str) -> list[str]:
     return [w for w in (w.lower() for w in _WORD.findall(instructions)) if w not in _FOCUS_STOPWORDS]
 
 
+_LOG_TRIM_LINES = 120
+"""A work log of more lines than this is dropped whole when the summary runs over its budget, not a line at a time."""
+
+
 def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
     """Ways to make the summary shorter, least harmful first; each returns about how many tokens it cut (0 when it
     has nothing left to cut)."""
@@ -355,9 +359,19 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
                 return max(1, text_tokens(item) - text_tokens(items["done"][n]))
         return 0
 
+    def trim_log() -> int:
+        for n, item in enumerate(items["critical"]):
+            if item.startswith(LOG_LABEL):
+                # a line at a time is quadratic in the lines: a log longer than a budget's (a previous summary's,
+                # however long) goes whole, as it did
+                left = trimmed_log(item) if item.count("\n") <= _LOG_TRIM_LINES else ""
+                items["critical"][n:n + 1] = [left] if left else []
+                return max(1, text_tokens(item) - text_tokens(left))
+        return 0
+
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
-        drop_first(items["critical"], where=lambda i: i.startswith(LOG_LABEL)),
+        trim_log,  # a line at a time, the oldest request's first: a few tokens over no longer cost the whole log
         drop_first(items["critical"], where=lambda i: i.startswith(RAN_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(MET_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(NAMES_LABEL)),
