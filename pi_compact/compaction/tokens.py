@@ -130,7 +130,8 @@ CLUSTER_TOKENS = 4.0
 letters in pronounceable chunks a tokenizer knows whole; random letters (ids, hashes in base 26, keyboard
 mash) break into one- and two-letter tokens, and show it as runs of consonants: four lowercase consonants in
 a row, rare in any language's words (0.001 per token in English and Python, 0.22 in random letters), add
-this many tokens per run of four (counted without overlap)."""
+this many tokens per run of four (counted without overlap), where they are dense over the whole text or where they
+are (:data:`CLUSTER_DENSE`), wherever in the text that is."""
 _CONSONANTS = bytes(ord("c") if chr(value) in "bcdfghjklmnpqrstvwxz" else ord(" ") for value in range(256))
 
 
