@@ -236,8 +236,26 @@ def cluster_units(latin: bytes) -> int:
     line of ``xxxx`` deflates to almost nothing, and a tokenizer packs it as tightly)."""
     runs = latin.translate(_CONSONANTS).count(b"cccc")
     if runs * 64 < len(latin) or len(zlib.compress(latin, 1)) < 0.4 * len(latin):
-        return 0
+        return dense_runs(latin) * _units(CLUSTER_TOKENS)  # (tok52b) else the runs dense where they are
     return runs * _units(CLUSTER_TOKENS)
+
+
+def dense_runs(latin: bytes) -> int:
+    """(tok52b) The runs of four consonants (left to right, without overlap, one character at a time) that are among 8
+    in a row starting within 256 characters, if at least a quarter of their four letters are distinct."""
+    starts, at = [], 0
+    while at + 4 <= len(latin):
+        if all(chr(code) in "bcdfghjklmnpqrstvwxz" for code in latin[at : at + 4]):
+            starts.append(at)
+            at += 4
+        else:
+            at += 1
+    dense = set()
+    for index in range(len(starts)):
+        if index + 7 < len(starts) and starts[index + 7] - starts[index] < 256:
+            dense.update(range(index, index + 8))
+    pieces = [latin[starts[index] : starts[index] + 4] for index in sorted(dense)]
+    return len(pieces) if 4 * len(set(pieces)) >= len(pieces) else 0
 
 
 def text_units(text: str) -> int:
