@@ -51,7 +51,8 @@ def edits_said(messages: Any, since: int) -> list[str]:
     """The agent's words at the edits after message ``since`` that succeeded (see the module docstring), in order,
     the latest :data:`_KEPT`."""
     listed = list(message_dicts(messages))
-    failed = {message.get("toolCallId") for message in listed[since + 1:]
+    # ids are read as strings only: a junk file may hold a list there, which is unhashable
+    failed = {str(message.get("toolCallId")) for message in listed[since + 1:]
               if message.get("role") == "toolResult" and message.get("isError") is True}
     found: list[str] = []
     pending: list[str] = []
@@ -64,7 +65,7 @@ def edits_said(messages: Any, since: int) -> list[str]:
         pending += [text] if text.strip() else []
         content = message.get("content") if isinstance(message.get("content"), list) else []
         edits = [block for block in content if isinstance(block, dict) and block.get("type") == "toolCall"
-                 and str(block.get("name") or "").lower() in _EDITS and block.get("id") not in failed]
+                 and str(block.get("name") or "").lower() in _EDITS and str(block.get("id")) not in failed]
         if edits and pending:
             intent = _intent(pending)
             if intent and intent not in found:
