@@ -607,6 +607,28 @@ def _asks_work(request: str) -> bool:
                for s in sentences(request_words(request)[:4000]))
 
 
+_FOLLOW_UP = re.compile(r"\W{0,3}(?:(?:and|also|plus|only)\b|(?:continue|go on|carry on|keep going)\s{0,3}[,;:—–-])",
+                        re.I)
+"""What opens a follow-up that continues the request before it: a joining word ("and also the docs folder",
+"plus the tests", "only README") or a go-on word with more after it ("continue, use subagents")."""
+_FOLLOW_UP_WORDS = 12
+_DOCUMENT = re.compile(r"(?:^|\s)@[\w./-]{1,200}\.[A-Za-z]{1,8}\b")
+"""A document the user attached by reference (``@docs/plans/x.md``): the request names its work by it."""
+
+
+def follows_up(request: str) -> bool:
+    """True for a follow-up fragment (:data:`_FOLLOW_UP`) whose own line is short (:data:`_FOLLOW_UP_WORDS`; lines
+    after it may be pasted material, the example it points at): it refines or goes on with the standing request,
+    and states no objective of its own while an earlier request can."""
+    first = request_words(request).strip().split("\n", 1)[0]
+    return bool(_FOLLOW_UP.match(first)) and word_count(first) <= _FOLLOW_UP_WORDS
+
+
+def _standing_first(requests: list[str]) -> list[str]:
+    """``requests`` with the follow-up fragments (:func:`follows_up`) after the others, each group in its order."""
+    return [r for r in requests if not follows_up(r)] + [r for r in requests if follows_up(r)]
+
+
 def objective(requests: list[str], substantive, weighty=None, openings=None) -> Objective | None:
     """The current objective among ``requests`` (in order): the latest stated one, else the first request that
     asks for work (``substantive`` tells a request from a nudge), one that ``weighty`` finds states work of its own
@@ -625,8 +647,10 @@ def objective(requests: list[str], substantive, weighty=None, openings=None) -> 
     replies = [r for r in light if sets_work(r) and not _asks_only(r) and _asks_work(r)]
     ordered = [r for r in heavy if not _asks_only(r)] + replies + [r for r in heavy if _asks_only(r)]
     replied = set(replies)  # (a set: a session of thousands of short requests stays linear)
-    for request in ordered + [r for r in light if r not in replied]:
-        if substantive(request):
+    # a follow-up ("and pls remove the header too", "continue, use subagents") refines the request it continues,
+    # the standing objective; a request that only attaches a document ("@docs/plan.md Go.") names its work by it
+    for request in _standing_first(ordered) + _standing_first([r for r in light if r not in replied]):
+        if substantive(request) or (_DOCUMENT.search(request) and not follows_up(request)):
             purpose = _purpose(requests, request, weighty) or _taken_up_by_agent(request, (openings or {}).get(request, ""))
             if purpose:
                 return purpose
@@ -818,5 +842,5 @@ def picked_work(exchanges: list[tuple[str, str]]) -> str:
     return ""
 
 
-__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "complains", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "command_subject", "proposed_tasks", "taken_up",
+__all__ = ["COMMAND_PREFIX", "NUDGE_WORDS", "SKILL_BASE", "Objective", "approves", "complains", "follows_up", "gives_rules_only", "go_ahead", "injected", "invocation", "is_request", "moves_on", "names_a_stage", "objective", "only_asks", "picked_task", "picked_work", "command_subject", "proposed_tasks", "taken_up",
            "request_words", "sets_work", "stated_goal", "task_goal", "user_requests", "with_now", "word_count"]

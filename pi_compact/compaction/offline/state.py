@@ -32,6 +32,8 @@ from .pasted import own_words
 from .labelled_options import picked_in_request, picked_labelled
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
+from .plan_left import plan_left, plan_request
+from .batches import Batches, batches
 from .redo import asks_redo, redo_left
 from .steer import asks_agent
 from .coordination import parallel_agents, task_order
@@ -217,6 +219,13 @@ class RegionState:
     mid_work: str = ""
     """When the region ends while the agent was still working (calls after its last words, no hand-back): the
     label of its last command after those words (``"-"`` when it ran none)."""
+    plan_left: str = ""
+    """While the work under way carries out a plan the user wrote out in a request: the step naming its parts no
+    call carried out (:func:`.plan_left.plan_left`)."""
+    batches: Batches | None = None
+    """The batch rhythm the work keeps (:func:`.batches.batches`): a rule, and the batch to finish or wait on."""
+    mid_work_unread: bool = False
+    """:attr:`mid_work` is the shell call the region ends on, its result not in the region (it was still running)."""
     subject: tuple[tuple[str, ...], ...] = ((), (), ())
     """``(files, code names, files read since)`` the latest turn's work ends on (:func:`.subject.current_subject`)."""
     work_errors: tuple[str, ...] = ()
@@ -732,7 +741,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         if inside and inside[-1].refused and inside[-1].index > turn.answered_at and status != DONE:
             status = DECLINED  # the user declined the agent's last call and has not said what instead
         statuses.append(status)
-    working = _working_at_end(drafts[-1], facts.attempts, names) if drafts else ""
+    in_flight = _call_without_result(listed)
+    working = _working_at_end(drafts[-1], facts.attempts, names, in_flight) if drafts else ""
     if working and statuses[-1] == DONE:
         statuses[-1] = OPEN  # "All checks pass. Now let me read the review comments." and a call: not finished
     pending = pending_question(listed)
@@ -799,6 +809,7 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     tasks = task_list(listed)
     plan = open_plan_items(listed, "\n".join(commit for turn in turns for commit in turn.commits))
     review = plan_under_review(listed, facts.attempts)
+    rhythm = batches(listed)
     return RegionState(
         goal=aim.text if aim else "", goal_request=aim.request if aim else "", turns=turns, latest_request=real[-1].request.strip() if real else "",
         latest_status=turns[-1].status if turns else OPEN, last_answer=last_answer,
@@ -818,9 +829,12 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),
         goal_now=_goal_now(turns, aim) or _tracker_now(tasks, since, real[-1].request if real else ""),
-        mid_work=working, pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
+        batches=rhythm,
+        plan_left=_plan_left(turns, facts) if turns and turns[-1].status in (OPEN, INTERRUPTED) else "",
+        mid_work=working, mid_work_unread=bool(in_flight and working == action_label(in_flight, names)),
+        pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
-        constraints=tuple(superseded(_binding_rules(turns, facts), listed)), gates=tuple(commit_gates(facts.attempts)),
+        constraints=tuple(superseded(_binding_rules(turns, facts), listed)) + ((rhythm.rule(),) if rhythm else ()), gates=tuple(commit_gates(facts.attempts)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
@@ -912,10 +926,34 @@ def _replies(drafts: list[_TurnDraft], statuses: list[str]) -> list[bool]:
         for number, turn in enumerate(drafts)]
 
 
-def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames) -> str:
-    """See :attr:`RegionState.mid_work`: ``""`` when the agent handed back (or the user stopped it)."""
+def _plan_left(turns: tuple[Turn, ...], facts: Facts) -> str:
+    """See :attr:`RegionState.plan_left`: the plan is the latest request that sets work (a "continue" after it goes
+    on with it), when it writes one out."""
+    latest = next((turn.request for turn in reversed(turns) if sets_work(turn.request)), "")
+    plan = plan_request([latest]) if latest else ""
+    ran = [a.target for a in facts.attempts if is_shell_tool(a.tool) and not a.aborted]
+    return plan_left(plan, list(facts.modified_files), ran) if plan else ""
+
+
+def _call_without_result(messages: list[dict]) -> Attempt | None:
+    """The last shell call of the agent's message the region ends on, when no result of it follows (the region
+    was cut while it ran): the command whose outcome the agent had not read, the work under way."""
+    last = messages[-1] if messages else {}
+    blocks = last.get("content") if last.get("role") == "assistant" else None
+    calls = [block for block in blocks if isinstance(block, dict) and block.get("type") == "toolCall"] \
+        if isinstance(blocks, list) else []
+    command = shell_command(calls[-1].get("name"), calls[-1].get("arguments")) if calls else None
+    return Attempt(len(messages) - 1, str(calls[-1].get("name")), command, False) if command else None
+
+
+def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames,
+                    in_flight: Attempt | None = None) -> str:
+    """See :attr:`RegionState.mid_work`: ``""`` when the agent handed back (or the user stopped it); the shell call
+    still running when the region ends (``in_flight``) comes before the commands that returned."""
     if last.handed_back or last.interrupted or last.called_at < max(last.answered_at, 0):
         return ""
+    if in_flight is not None and in_flight.index >= last.answered_at:
+        return action_label(in_flight, names)
     # a command (a check, a merge, a push) says what was under way; a file change is in the file list already
     work = [a for a in attempts if a.index > last.answered_at and not a.aborted and is_shell_tool(a.tool)]
     if work and not work[-1].failed and _commit_message(work[-1].target):

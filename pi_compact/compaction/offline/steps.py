@@ -491,7 +491,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         stopped_at = _stopping_words(answer, bool(state.mid_work))
         after = state.subject[4:5] and state.subject[4]
         went_on = f"; HEAD is now {after[0]}" if after else ""
-        last_call = f" (its last action: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
+        running = ", its result not in this part: check it first" if state.mid_work_unread else ""
+        last_call = f" (its last action{running}: {state.mid_work}{went_on})" if state.mid_work not in ("", "-") else \
             f" ({went_on[2:]})" if went_on else ""
         if stopped_at and _generic(stopped_at):  # names no work: the concrete steps below come first
             generic = f"Continue where the agent stopped: {_with_object(stopped_at, state)}{last_call}"
@@ -525,6 +526,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
     if plan_line:
         steps.append(plan_line)
+    if state.plan_left:  # the plan's parts its last words do not name: the rest of the work
+        steps.append(state.plan_left)
+    if state.batches:  # the batch under way ends in a report and a wait, not in the next batch
+        steps.append(state.batches.step(state.latest_status in (OPEN, INTERRUPTED)))
     if state.latest_status != DONE:
         fixes = [error for error in state.work_errors if not _inspects(error)]
         steps += [f"Fix: {clip(error, 200)}" for error in fixes[-_FIXES:]]
