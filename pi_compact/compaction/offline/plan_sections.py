@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from .plan_points import is_plan
+from .plan_points import REQUIREMENT_NAMES, is_plan
 from .text import clip_words
 
 _READ = 50_000
@@ -40,11 +40,8 @@ _STATE_LABEL = re.compile(
 """A line that labels the list under it as today's state ("Currently:", "**Current approach security:**")."""
 _ITEM = re.compile(r"^(\s{0,8})(?:[-*+•]|\d{1,2}[.)])\s{1,3}(\S.*)$")
 _REQUIREMENT_LABEL = re.compile(
-    r"^\s{0,3}(?:#{1,6}\s{1,3}|\*\*|__)?(?:\d{1,2}[.)]\s{1,3})?(?:(?:key|hard|user|the user'?s?|our|design|project"
-    r"|technical|non-functional|functional|core)\s{1,3}){0,2}(?:requirements?|constraints?|rules|ground rules"
-    r"|guardrails|invariants|priorities|non-negotiables|must[- ]haves|principles"
-    r"|the user wants(?:\s{1,3}to)?|user wants(?:\s{1,3}to)?)\s{0,2}(?:\*\*|__)?\s{0,2}:?\s{0,2}(?:\*\*|__)?"
-    r"\s{0,3}$", re.I)
+    rf"^\s{{0,3}}(?:#{{1,6}}\s{{1,3}}|\*\*|__)?(?:\d{{1,2}}[.)]\s{{1,3}})?{REQUIREMENT_NAMES}\s{{0,2}}(?:\*\*|__)?\s{{0,2}}:?"
+    r"\s{0,2}(?:\*\*|__)?\s{0,3}$", re.I)
 """A heading or a label of a list of what the work must keep to ("## Constraints", "**User Priorities:**", "The user
 wants to:", "### Hard requirements"); not "Success criteria" or "Verification" (checks of the finished work)."""
 _LIMIT_WORD = re.compile(
@@ -83,7 +80,9 @@ def without_state(text: str) -> str:
             if not state_level and _STATE_TITLE.match(heading.group(2).strip("*_ \t")):
                 state_level = len(heading.group(1))
             continue
-        if state_level:
+        if state_level and _REQUIREMENT_LABEL.match(line):
+            state_level = 0  # a list of what the work must keep to ends the description of today's state
+        elif state_level:
             lines[number] = ""
         elif _STATE_LABEL.match(line):
             lines[number], in_label_list = "", True

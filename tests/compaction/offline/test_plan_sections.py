@@ -68,3 +68,25 @@ def test_requirement_lists_are_bounded_per_plan():
     lists = [f"## Constraints\n\n- never touch `module_{n}.py`\n- keep `api_{n}` stable" for n in range(8)]
     text = _plan(*lists)
     assert len([rule for rule in constraint_sentences(text) if rule.startswith("Constraints")]) <= 3
+
+
+def test_a_plans_requirements_outlive_its_finished_request():
+    from pi_compact.compaction.offline.plan_points import plan_rule
+
+    from ..messages import assistant, user
+    from .test_offline import items, summarize
+
+    plan = _plan("## Context\n\n" + _FILLER, "### Issue 1: Nothing Limits Exports\n\nCurrently:\n- No request counting",
+                 "**User priorities:**\n- Small scope - no login, keep the SQLite file\n"
+                 "- Export through a queue worker, never inline in the request")
+    summary = summarize([
+        user(plan),
+        assistant("Done: the limiter and the queue worker are in, and the tests pass."),
+        user("Now add a dark mode toggle to the settings page."),
+        assistant("Done: the toggle is in `settings.vue` and the tests pass."),
+    ])
+    rules = items(summary, "## Constraints & Preferences")
+    assert any(rule.startswith("User priorities:") and "no login" in rule for rule in rules), rules
+    assert not any("No request counting" in rule for rule in rules), rules
+    assert plan_rule("Constraints: no new dependencies; keep the public API")
+    assert not plan_rule("The constraints were hard to meet.")
