@@ -19,7 +19,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, hook_reply, last_line
 from .diagnostics import telling_line
 from .goal import request_words
 from .plan_points import scope_lists
-from .plan_sections import requirement_lists, without_state
+from .plan_sections import requirement_lists, rule_text
 from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
@@ -415,7 +415,7 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     clause (:func:`.rules.passing_rule`): the rest is a one-off instruction, history once that request is done."""
     found: list[str] = scope_lists(text) + requirement_lists(text)  # a plan's scope and requirement lists
     quoted = _word_runs(quoting)
-    lines = _FENCE.sub("\n", without_state(text)).splitlines()  # (not what a plan says is the case today)
+    lines = _FENCE.sub("\n", rule_text(text)).splitlines()  # (not what a plan says is the case today)
     few = len([line for line in lines if line.strip()]) <= _FEW_LINES
     for line in lines:
         if _TABLE_ROW.match(line):

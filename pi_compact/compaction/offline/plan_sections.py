@@ -94,12 +94,13 @@ def without_state(text: str) -> str:
     return "\n".join(lines) + text[_READ:]
 
 
-def _list_below(lines: list[str], at: int) -> list[str]:
-    """The top-level items of the list under ``lines[at]`` (blank lines before it skipped; its sub-items and wrapped
-    lines are part of their item, not items)."""
-    items: list[str] = []
+def _list_below(lines: list[str], at: int) -> list[tuple[str, range]]:
+    """The top-level items of the list under ``lines[at]``, each with the lines it spans (blank lines before the
+    list skipped; its sub-items and wrapped lines are part of their item, not items)."""
+    items: list[tuple[str, range]] = []
     indent = None
-    for line in lines[at + 1: at + 200]:
+    for number in range(at + 1, min(len(lines), at + 200)):
+        line = lines[number]
         if not line.strip():
             if items and len(items) >= _ITEMS:
                 break
@@ -107,38 +108,48 @@ def _list_below(lines: list[str], at: int) -> list[str]:
         item = _ITEM.match(line)
         if item and (indent is None or len(item.group(1)) <= indent):
             indent = len(item.group(1)) if indent is None else indent
-            items.append(item.group(2))
+            items.append((item.group(2), range(number, number + 1)))
             if len(items) > _ITEMS:
                 break
         elif items and line.startswith((" ", "\t")):
-            continue  # a sub-item or a wrapped line of the item above
+            items[-1] = (items[-1][0], range(items[-1][1].start, number + 1))  # a sub-item or a wrapped line
         else:
             break
     return items[:_ITEMS]
 
 
-def requirement_lists(text: str) -> list[str]:
-    """The lists under a plan's requirement headings or labels (see the module), each as one line: its items that
-    state a limit or a means when some do, else all, each clipped; at most :data:`_LISTS`."""
-    if not is_plan(text):
-        return []
+def _requirements(text: str) -> tuple[list[str], list[str]]:
+    """The requirement lists of a plan as lines (see :func:`requirement_lists`), and the plan's lines with today's
+    state and the items those lines give blanked."""
     lines = without_state(text)[:_READ].splitlines()
     found: list[str] = []
     for at, line in enumerate(lines):
-        label = _REQUIREMENT_LABEL.match(line)
-        if not label:
+        if len(found) >= _LISTS or not _REQUIREMENT_LABEL.match(line):
             continue
-        items = [" ".join(item.replace("**", "").replace("__", "").split()).rstrip(":") for item in _list_below(lines, at)]
-        items = [item for item in items if len(item) >= 8]
-        if not items:
+        items = [(" ".join(item.replace("**", "").replace("__", "").split()).rstrip(":"), span)
+                 for item, span in _list_below(lines, at)]
+        items = [(item, span) for item, span in items if len(item) >= 8]
+        kept = [(item, span) for item, span in items if _LIMIT_WORD.search(item)] or items
+        if not kept:
             continue
-        limits = [item for item in items if _LIMIT_WORD.search(item)]
         name = line.strip().strip("#*_: \t").strip()
-        said = "; ".join(clip_words(item, _ITEM_CHARS) for item in limits or items)
+        said = "; ".join(clip_words(item, _ITEM_CHARS) for item, _ in kept)
         found.append(clip_words(f"{name[:1].upper()}{name[1:]}: {said}", _LIST_CHARS))
-        if len(found) >= _LISTS:
-            break
-    return found
+        for _, span in kept:
+            lines[span.start:span.stop] = [""] * len(span)  # said in that line: not again as rules of their own
+    return found, lines
 
 
-__all__ = ["requirement_lists", "without_state"]
+def requirement_lists(text: str) -> list[str]:
+    """The lists under a plan's requirement headings or labels (see the module), each as one line: its items that
+    state a limit or a means when some do, else all, each clipped; at most :data:`_LISTS`."""
+    return _requirements(text)[0] if is_plan(text) else []
+
+
+def rule_text(text: str) -> str:
+    """``text`` as its rules are to be read one sentence at a time: for a plan, without its lines of today's state
+    (:func:`without_state`) nor the items :func:`requirement_lists` gives; any other text as it is."""
+    return "\n".join(_requirements(text)[1]) + text[_READ:] if is_plan(text) else text
+
+
+__all__ = ["requirement_lists", "rule_text", "without_state"]

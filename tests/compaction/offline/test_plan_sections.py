@@ -90,3 +90,11 @@ def test_a_plans_requirements_outlive_its_finished_request():
     assert not any("No request counting" in rule for rule in rules), rules
     assert plan_rule("Constraints: no new dependencies; keep the public API")
     assert not plan_rule("The constraints were hard to meet.")
+
+
+def test_a_requirement_item_is_not_said_again_as_a_rule_of_its_own():
+    text = _plan("## Context\n\n" + _FILLER, "## Constraints\n\n- Never call the billing API from tests\n"
+                 "- Keep the v1 routes working")
+    rules = constraint_sentences(text)
+    assert [rule for rule in rules if "billing API" in rule] == [
+        "Constraints: Never call the billing API from tests; Keep the v1 routes working"], rules
