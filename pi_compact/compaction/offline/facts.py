@@ -19,6 +19,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, hook_reply, last_line
 from .diagnostics import telling_line
 from .goal import request_words
 from .plan_points import scope_lists
+from .plan_sections import requirement_lists, rule_text
 from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
@@ -412,9 +413,9 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     mostly copied from ``quoting`` (what the agent wrote before: the user quotes it to ask about it). A rule said in
     passing in a sentence that asks for something else ("fix the login bug — and never push to main") is kept as its
     clause (:func:`.rules.passing_rule`): the rest is a one-off instruction, history once that request is done."""
-    found: list[str] = scope_lists(text)  # a plan's "Out of scope" list, as one rule
+    found: list[str] = scope_lists(text) + requirement_lists(text)  # a plan's scope and requirement lists
     quoted = _word_runs(quoting)
-    lines = _FENCE.sub("\n", text).splitlines()
+    lines = _FENCE.sub("\n", rule_text(text)).splitlines()  # (not what a plan says is the case today)
     few = len([line for line in lines if line.strip()]) <= _FEW_LINES
     for line in lines:
         if _TABLE_ROW.match(line):

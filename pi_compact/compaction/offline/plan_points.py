@@ -205,11 +205,22 @@ _KEEP_STEP = re.compile(r"^\W{0,3}\*\*(?:keep|preserve|retain|leave)\s[^*\n]{3,8
 """A plan's step titled by what it keeps ("**Keep special code in conftest.py** — the checks stay")."""
 
 
+REQUIREMENT_NAMES = (r"(?:(?:key|hard|user|the user'?s?|our|design|project|technical|non-functional|functional"
+                     r"|core)\s{1,3}){0,2}(?:requirements?|constraints?|rules|ground rules|guardrails|invariants"
+                     r"|priorities|non-negotiables|must[- ]haves|principles|the user wants(?:\s{1,3}to)?"
+                     r"|user wants(?:\s{1,3}to)?)")
+"""The names of a list of what the work must keep to ("Constraints", "User Priorities", "The user wants to")."""
+_REQUIREMENTS_SAID = re.compile(rf"^{REQUIREMENT_NAMES}\s{{0,2}}:\s", re.I)
+"""A line that gives such a list's items after its name (:func:`.plan_sections.requirement_lists` writes them so)."""
+
+
 def plan_rule(sentence: str) -> bool:
     """True when ``sentence`` states a limit a plan sets: a thing out of scope, a fallback when a thing relied on
-    is missing, a step that keeps something as it is."""
+    is missing, a step that keeps something as it is, a list of requirements by its name (those bind as long as
+    the plan's work goes on, not only for the request that handed it over)."""
     said = sentence.strip()
-    return bool(_OUT_OF_SCOPE.search(said) or _FALLBACK.match(said) or _KEEP_STEP.match(said))
+    return bool(_OUT_OF_SCOPE.search(said) or _FALLBACK.match(said) or _KEEP_STEP.match(said)
+                or _REQUIREMENTS_SAID.match(said))
 
 
-__all__ = ["is_plan", "plan_choices", "plan_rule", "scope_lists"]
+__all__ = ["REQUIREMENT_NAMES", "is_plan", "plan_choices", "plan_rule", "scope_lists"]
