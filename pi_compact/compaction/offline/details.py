@@ -29,6 +29,7 @@ from .pasted import pasted_errors
 from .goal import go_ahead, user_requests
 from .paths import PathNames, infer_cwd
 from .sections import Sections
+from .short_paths import endings, short_names
 from .state import RegionState, Turn, is_slash_command
 from .text import clip_words, one_line, sentences
 from ..tokens import text_tokens
@@ -145,7 +146,8 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(found)
         spent += text_tokens(found)
         have |= terms(found)
-    unlisted = [path for path, _ in state.modified if f"`{path.lower()}`" not in shown.lower()]
+    lowered = shown.lower()  # (the Done list names a file by the shortest ending that tells it apart)
+    unlisted = [path for path, _ in state.modified if not any(f"`{name}`" in lowered for name in endings(path.lower()))]
     if unlisted:  # the Done list names the files changed last; the room can name the others
         line = _paths_line(EARLIER_CHANGED_LABEL, unlisted, room // 4)
         items.append(line) if line else None
@@ -173,7 +175,8 @@ def detail_items(messages: Any, state: RegionState, facts: Facts, cwd: str, show
         items.append(git)
         spent += text_tokens(git)
         have |= terms(git)
-    changed = _names_line(_changed_names(listed, _path_names(listed, facts, cwd)), have, room // 4)
+    named = _changed_names(listed, _path_names(listed, facts, cwd))
+    changed = _names_line(named, have, room // 4, short_names([path for path, _ in state.modified] + list(named)))
     if changed:
         items.append(changed)
         spent += text_tokens(changed)
@@ -233,7 +236,7 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
         if not _settled_failure(attempt, position in then) or attempt.error.strip()[:80] in open_text:
             continue
         where, check = _failure_where(attempt, names)
-        group = met.pop(check, None) or _Met(where)  # to the end: the list keeps the order of the latest failures
+        group = met.pop(check, None) or _Met(where, shell=is_shell_tool(attempt.tool))  # to the end: the list keeps the order of the latest failures
         met[check] = group
         group.where = where if where == group.where else f"`{check} …`"
         group.findings.pop(attempt.error, None)
@@ -241,7 +244,7 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
         why = said[attempt.index] if 0 <= attempt.index < len(said) else ""
         group.why, group.after = why or group.why, then.get(position, "")
     found = {_met_line(group): (f" — the agent: “{group.why}”" if group.why else "") +
-             (f"; then {group.after}" if group.after else "") for group in met.values()}
+             (f"; then {_then(group.where, group.after)}" if group.after else "") for group in met.values()}
     for error in _provider_errors(listed):
         found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "; then a later reply went through")
     lines = {line + after: line.split(": ", 1)[-1] for line, after in found.items()}
@@ -335,6 +338,8 @@ class _Met:
     """What the agent made of the latest failure it said something of."""
     after: str = ""
     """What it did next after the latest."""
+    shell: bool = False
+    """A command's failures (its output's words), not a tool's (the harness's words, :func:`_harness_said`)."""
 
 
 _FINDINGS = 4
@@ -354,7 +359,8 @@ def _failure_where(attempt: Attempt, names: PathNames) -> tuple[str, str]:
     linter or test runner run on one file, then another, being one check."""
     if is_shell_tool(attempt.tool):
         command = command_key(attempt.target)  # without its ``cd dir &&`` and ``| tail``: the check that failed
-        where = f"`{clip_words(command, 80).replace('`', '')}`" if command else attempt.tool
+        shown = in_project(command, names.cwd, without_cd(attempt.target)[1])
+        where = f"`{clip_words(shown, 80).replace('`', '')}`" if command else attempt.tool
         return where, _check(command) or where
     target = _shown_target(attempt, names)
     where = f"{attempt.tool} `{target}`" if target else attempt.tool
@@ -396,10 +402,34 @@ def _met_line(group: _Met) -> str:
             kept = [error] + [other for other in kept if other.strip() not in error]  # said in the fuller one
             kinds.add(kind.group(1)) if kind else None
     chars = 200 if len(kept) == 1 else max(_FINDING_CHARS, _FINDINGS_CHARS // len(kept))
+    kept = kept if group.shell else [_harness_said(error) for error in kept]
     shown = [_with_rule(clip_words(error, chars), error) for error in kept]
     shown = [error if error.count("`") % 2 == 0 else error.replace("`", "'") for error in shown]
     more = f" (and {len(errors)} earlier)" if errors else ""
     return f"{_SUB}{group.where}: {'; '.join(shown)}{more}"
+
+
+_WRAPPER = re.compile(r"^\s{0,4}<([a-z_]{1,40})>|</([a-z_]{1,40})>\s{0,4}$")
+"""The tag a harness wraps a tool's error in (``<tool_use_error>…</tool_use_error>``)."""
+_GUIDANCE = re.compile(r"(?<=[.!])\s{1,4}(?:Note:|Current working directory:|(?:Please|Read|Display|Retry|Try|Set"
+                       r"|Provide|Use|Make sure|Ensure|To [a-z]{2,20})\b)")
+"""Where a harness's error turns to telling the model what to do (``Read it first before writing to it.``, ``Note:
+your current working directory is …``): words for the agent that met it, not what failed."""
+
+
+def _harness_said(error: str) -> str:
+    """A tool's error without its wrapper tag and the guidance after it: what failed, in the harness's words."""
+    error = _WRAPPER.sub("", error.strip()).strip()
+    guidance = _GUIDANCE.search(error, 10)
+    return error[: guidance.start()] if guidance else error
+
+
+def _then(where: str, after: str) -> str:
+    """What the agent did next, the failed call (its command, its file) said as "it" when it was that call again."""
+    verb, _, target = after.partition(" `")
+    if target and where.endswith(f"`{target}") and " `" not in verb:
+        return f"{verb} it again" if verb == "ran" else f"{verb} it"
+    return after
 
 
 _RULE = re.compile(r"[ \t](\([a-z][a-z0-9_-]{1,40}\)|\[[a-z][a-z0-9_-]{1,40}\])(?=[ \t]*(?:$| — ))", re.M)
@@ -461,7 +491,8 @@ def _done_as(attempt: Attempt, names: PathNames) -> str:
     tool = attempt.tool.lower()
     target = _shown_target(attempt, names)
     if is_shell_tool(tool):
-        command = clip_words(command_key(attempt.target), 80).replace("`", "'")
+        shown = in_project(command_key(attempt.target), names.cwd, without_cd(attempt.target)[1])
+        command = clip_words(shown, 80).replace("`", "'")
         return f"ran `{command}`" if command else "ran a command"
     verb = "edited" if tool in EDIT_TOOLS else "wrote" if tool in WRITE_TOOLS else attempt.tool
     return f"{verb} `{target}`" if target else verb
@@ -525,11 +556,35 @@ def _ran_command(command: str, cwd: str) -> str:
     """The command that ran, without the ``cd`` that opens it; the directory's name said after it only when it is
     another project than the session's (outside its working directory), since then it tells where the check passed."""
     ran, directory = without_cd(command)
+    ran = in_project(ran, cwd, directory)
     names = PathNames(cwd, ())
     where = names.plain(directory) if directory else ""
     elsewhere = where.startswith(("/", "~", "..")) or bool(re.match(r"[A-Za-z]:[\\/]", where))
     project = directory.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]  # its name says which: room is short
     return f"{ran} (in {project})" if project and elsewhere and cwd else ran
+
+
+_REDIRECTED = re.compile(r"[ \t]{1,4}2>(?:&1|/dev/null)(?=$|[ \t;&|)])")
+"""A command's ``2>&1`` or ``2>/dev/null``: how its output was read, nothing the next agent runs again for."""
+_PATH_BEFORE = frozenset(" \t'\"=(:")
+"""What may stand before a path in a command (so ``/x/home/me/app/`` is not read as ``/home/me/app/``)."""
+
+
+def in_project(command: str, cwd: str, directory: str = "") -> str:
+    """``command`` as the next agent would type it in the project: the paths under the working directory ``cwd``
+    relative to it (a command that ran there, not after a ``cd`` to ``directory`` elsewhere), and no ``2>&1``. An
+    absolute path of a deep project took most of a command's 100 characters, so the file it named was cut off."""
+    command = _REDIRECTED.sub("", command)
+    root = cwd.rstrip("/")
+    if not root.startswith("/") or root.count("/") < 2 or (directory and directory.rstrip("/") != root):
+        return command
+    parts, at = [], 0
+    while (found := command.find(root + "/", at)) >= 0:
+        end = found + len(root) + 1
+        keep = found > 0 and command[found - 1] not in _PATH_BEFORE
+        parts.append(command[at:end] if keep else command[at:found])
+        at = end
+    return "".join(parts) + command[at:]
 
 
 _COMMITTED = re.compile(r"^\[([^\]\s]{1,200})(?: \(root-commit\))? ([0-9a-f]{7,40})\] (.{1,300})$", re.M)
@@ -695,11 +750,12 @@ def _edit_texts(arguments: Any) -> tuple[str, str]:
     return joined(_NEW_KEYS), joined(_OLD_KEYS)
 
 
-def _names_line(changed: dict[str, list[str]], have: set[str], room: int) -> str:
-    """One item: each changed file with the names it gained that the summary does not show yet, within ``room``."""
+def _names_line(changed: dict[str, list[str]], have: set[str], room: int, shown: dict[str, str] | None = None) -> str:
+    """One item: each changed file (by its name in ``shown``, the Done list's: :mod:`.short_paths`) with the names it
+    gained that the summary does not show yet, within ``room``."""
     rows = [(path, [n for n in named if n.lower() not in have]) for path, named in changed.items()]
     rows = [(path, named) for path, named in rows if named]
-    lines = [f"  `{path}`: " + ", ".join(f"`{name}`" for name in named) for path, named in rows]
+    lines = [f"  `{(shown or {}).get(path, path)}`: " + ", ".join(f"`{name}`" for name in named) for path, named in rows]
     while lines and text_tokens("\n".join([NAMES_LABEL, *lines])) > room:
         lines = lines[1:]  # the files changed longest ago go first
     return "\n".join([NAMES_LABEL, *(line.strip() if n == 0 else line for n, line in enumerate(lines))]) \

@@ -31,6 +31,7 @@ from .subject import SUBJECT_LABEL
 from .told import SETTLED_LABEL, Told, told_errors, unsaid
 from .superseded import standing as not_reversed
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
+from .short_paths import same_file, short_names
 from ..settings import CompactionSettings
 from .state import (ASKED, DONE, UNNAMED_COMMIT, RegionState, Turn, clip_words, closing_question, is_substantive,
                     region_state, reports_done)
@@ -184,9 +185,14 @@ def _add_done(new: Sections, state: RegionState) -> None:
 def _file_actions(items: list[str]) -> dict[str, str]:
     """The changed files the items list, each with its last action, the last changed last."""
     actions: dict[str, str] = {}
+    by_name: dict[str, list[str]] = {}  # file name -> the paths noted of it (an earlier summary's may be short)
 
     def note(path: str, action: str) -> None:
-        actions.pop(path, None)
+        kin = by_name.setdefault(path.rsplit("/", 1)[-1], [])
+        for other in [other for other in kin if same_file(other, path)]:  # one file, as named then and now
+            actions.pop(other, None)
+            kin.remove(other)
+        kin.append(path)
         actions[path] = action
 
     for item in items:
@@ -202,10 +208,13 @@ def _file_actions(items: list[str]) -> dict[str, str]:
 
 
 def _files_item(actions: dict[str, str]) -> str:
-    """One Done item: the files grouped by their last action (the <modified-files> list repeats the bare names)."""
+    """One Done item: the files grouped by their last action, each by its shortest name that tells it from the others
+    (:mod:`.short_paths`: the <modified-files> list at the summary's end names them whole)."""
     groups: dict[str, list[str]] = {}
-    for path, action in list(actions.items())[-_FILES:]:
-        groups.setdefault(action, []).append(f"`{path}`")
+    kept = list(actions.items())[-_FILES:]
+    names = short_names([path for path, _ in kept])
+    for path, action in kept:
+        groups.setdefault(action, []).append(f"`{names[path]}`")
     return "\n".join([_FILES_LABEL, *(f"  {action}: {', '.join(paths)}" for action, paths in groups.items())])
 
 

@@ -72,7 +72,7 @@ def test_markup_attributes_and_props_are_no_names_the_change_brought_in(edit: tu
     path, text = edit
     messages = [user("Show the display name on the profile card."),
                 assistant(call("e", "edit", path=path, oldText=OLD, newText=text)), result("e", "edit", "ok")]
-    named = _names(summarize(messages)).get(path, [])
+    named = _names(summarize(messages)).get(path.rsplit("/", 1)[-1], [])  # named by its short name (short_paths)
     assert named and not set(named) & set(MARKUP_NAMES), named
     assert {"displayName", "formatDisplayName"} & set(named) or "ProfileCardProps" in named
 

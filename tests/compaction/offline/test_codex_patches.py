@@ -68,7 +68,7 @@ def test_a_deletion_before_the_part_of_a_command_that_failed_ran(case: tuple) ->
                 assistant(call("c", "bash", command=command)),
                 result("c", "bash", f"{error}\n\nCommand exited with code 1", error=True)]
     assert _lists(messages) == ([], [])
-    assert changed_files(summarize(messages)).get("src/old.ts") == "deleted or moved"
+    assert changed_files(summarize(messages)).get("old.ts") == "deleted or moved"
 
 
 @given(st.sampled_from([("npm run build && rm src/old.ts", "build failed"),

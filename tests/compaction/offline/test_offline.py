@@ -96,7 +96,8 @@ def test_constraints_are_the_users_rules() -> None:
 def test_progress_names_changed_files_with_their_last_action_and_only_the_open_error() -> None:
     text = summarize(SESSION)
     assert items(text, "### Done") == ["Files changed (by last action):"]
-    assert changed_files(text) == {"src/parser.py": "edited", "docs/parser.md": "written"}
+    # each by its shortest name that tells it apart (pi's <modified-files> list names it whole)
+    assert changed_files(text) == {"parser.py": "edited", "parser.md": "written"}
     assert items(text, "### In Progress") == [
         "“Please finish the changelog entry and fix the lint error; don't touch package.json.” — under way"]
     # pytest failed, then passed after the fix: resolved, named once, with its error, among the settled failures
@@ -176,7 +177,7 @@ def test_paths_are_named_once_relative_to_the_working_directory() -> None:
         assistant(call("3", "write", path="./src/new/x.py")), result("3", "write", "ok"),
         assistant(call("4", "write", path="/tmp/scratch.txt")), result("4", "write", "ok"),
     ], metadata={"cwd": "/work/app"})
-    assert changed_files(text) == {"src/mod.py": "edited (sed)", "src/new/x.py": "written"}
+    assert changed_files(text) == {"mod.py": "edited (sed)", "x.py": "written"}  # one spelling each: one entry
 
 
 @pytest.mark.parametrize("cwd", [{"cwd": "/work/app"}, {}], ids=["given", "inferred from cd"])
@@ -187,7 +188,7 @@ def test_a_bare_file_name_is_the_one_longer_path_it_ends(cwd: dict) -> None:
         assistant(call("2", "edit", path="/work/app/pkg/src/parse.py")), result("2", "edit", "ok"),
         assistant(call("3", "bash", command="sed -i 's/x/y/' parse.py")), result("3", "bash", ""),
     ], metadata=cwd)
-    assert changed_files(text) == {"pkg/src/parse.py": "edited (sed)"}
+    assert changed_files(text) == {"parse.py": "edited (sed)"}  # one file, not `parse.py` beside `pkg/src/parse.py`
 
 
 def test_slash_commands_and_nudges_do_not_make_the_goal() -> None:
@@ -218,7 +219,7 @@ def test_turn_prefix_uses_pi_turn_headings() -> None:
     assert [line for line in text.splitlines() if line.startswith("## ")] == [
         "## Original Request", "## Early Progress", "## Context for Suffix"]
     assert "- Files changed (by last action):" in section(text, "## Early Progress")
-    assert "  edited: `src/parser.py`" in section(text, "## Early Progress")
+    assert "  edited: `parser.py`" in section(text, "## Early Progress")
     assert "- Constraint: Never add new dependencies." in section(text, "## Context for Suffix")
 
 
@@ -252,7 +253,7 @@ def test_merging_updates_section_by_section_through_three_compactions() -> None:
     for n in (1, 2, 3):
         for rule in (f"You must keep module_{n} importable.", f"不要删除 case_{n}。"):
             assert rule in items(third, "## Constraints & Preferences")
-        assert changed_files(third)[f"src/mod_{n}.py"] == "edited"
+        assert changed_files(third)[f"mod_{n}.py"] == "edited"
         assert f"`pytest tests/test_{n}.py` failed: E   AssertionError: case {n} broken" in items(third, "### Blocked")
     assert items(third, "### In Progress") == ["“Continue with step 3, the failing case.” — under way"]
     assert "- Earlier request: Continue with step 2, the failing case." in third  # the old ask, now history
@@ -596,7 +597,7 @@ def test_files_listed_one_per_item_by_an_earlier_summary_merge_into_the_grouped_
     previous = ("## Progress\n### Done\n- [x] Changed `src/old.py` (last: edited)\n"
                 "- [x] Changed `src/mod_1.py` (last: written)\n")
     text = summarize(_region(1), previous_summary=previous)
-    assert changed_files(text) == {"src/old.py": "edited", "src/mod_1.py": "edited"}  # the newest action wins
+    assert changed_files(text) == {"old.py": "edited", "mod_1.py": "edited"}  # the newest action wins
     assert "Changed `src/old.py`" not in text
 
 
