@@ -1688,19 +1688,29 @@ def bpe_tokens(word: bytes) -> int:
     adjacent pieces whose join ranks lowest (:data:`~.token_tables.WORD_RANKS`) are joined, the leftmost of equals
     first, until no join is a piece of the vocabulary. A word is lowercase or capitalized letters, so every join is
     one too (a piece of :data:`~.token_tables.WORD_PIECES` or none). Never fewer than :func:`fewest_tokens`: the
-    cut it ends at is one of the vocabulary's. At most 300 dictionary reads (:data:`FEWEST_LETTERS` letters)."""
+    cut it ends at is one of the vocabulary's. The rank of each adjacent pair's join is kept in a list, the lowest
+    found in C (``min``, ``index``: the leftmost of equals) and only the two joins beside a merge read again: two
+    dictionary reads a merge, not one a pair (the scattered letters of ``tokens.cluster_units`` are cut so)."""
     ranks = _WORD_RANKS or _word_ranks()
+    read = ranks.get
     parts = [word[index : index + 1] for index in range(len(word))]
-    while len(parts) > 1:
-        best, at = 1 << 18, -1  # above any rank (three digits of base 64)
-        for index in range(len(parts) - 1):
-            rank = ranks.get(parts[index] + parts[index + 1], best)
-            if rank < best:
-                best, at = rank, index
-        if at < 0:
+    joins = [read(left + right, _NO_RANK) for left, right in zip(parts, parts[1:])]
+    while joins:
+        best = min(joins)
+        if best == _NO_RANK:
             break
+        at = joins.index(best)
         parts[at : at + 2] = [parts[at] + parts[at + 1]]
+        del joins[at]
+        if at:
+            joins[at - 1] = read(parts[at - 1] + parts[at], _NO_RANK)
+        if at < len(joins):
+            joins[at] = read(parts[at] + parts[at + 1], _NO_RANK)
     return len(parts)
+
+
+_NO_RANK = 1 << 18
+"""Above any rank (three digits of base 64): a join no piece of the vocabulary is."""
 
 
 _WORD_PIECES: frozenset[bytes] = frozenset()  # built at the first call

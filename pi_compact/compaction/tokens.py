@@ -15,7 +15,9 @@ are not trusted where they were not fitted. Two bounds hold the estimate up: a c
 weights never saw (private use, Cherokee, emoji, zero-width joiners) or a rare one of a fitted block (an
 ideograph outside the common sets, a combining mark) weighs its UTF-8 bytes, since no token holds less than a
 byte; and lowercase text that is no language (random letters: runs of four consonants) adds
-:data:`CLUSTER_TOKENS` per such run. Letters of other alphabets weigh what random letters of theirs cost
+:data:`CLUSTER_TOKENS` per such run where the runs are dense, and where they are scattered (a few dozen random letters
+every few hundred characters of English) the letters around each run cost what the tokenizer's merges cut them into
+(:func:`scattered_units`). Letters of other alphabets weigh what random letters of theirs cost
 (:data:`RANDOM_TOKENS`) where a text's letters are random rather than a language's, told by how surprising its
 letters are to the letter frequencies of the calibration half, or their pairs to its pairs where the letters are
 drawn with a language's own frequencies (``token_bounds.surprise_share``); capitals of
@@ -39,7 +41,8 @@ The sum is taken in C, since it runs before every request: ``bytes.translate`` m
 (or of the Latin-1 characters, and the high byte of each UTF-16 code unit, of other text) to its weight in
 1/32 token, and ``zlib.adler32`` started at 0 adds the bytes up (its low half is the byte sum modulo 65521,
 so it is read per chunk small enough never to wrap); the consonant runs are one more translate and a
-``bytes.count``. That is 1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
+``bytes.count`` (and where they are one per :data:`SCATTERED_SPACING` characters or more, a few C calls and a cached
+cut per run). That is 1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
 regular expression (its character class is built at the first such text, in a quarter second). The bounds
 add one translate and a dozen big-integer operations per text (the run bound) and a fixed few dozen C calls
 on its first characters (the ends inside runs); a character's NFKC expansion cost is cached. ``make bench``
@@ -66,7 +69,8 @@ from typing import Any
 
 import orjson
 
-from .token_bounds import SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, letter_surprise, surprise_share
+from .token_bounds import (FEWEST_LETTERS, SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, bpe_tokens, letter_surprise,
+                           surprise_share)
 
 IMAGE_TOKENS = 1200
 
@@ -248,36 +252,113 @@ a tokenizer packs into long tokens, is not. (The whole text's gate deflates it i
 written twice deflates as well as English, and was 0.90 of the real count.)"""
 
 
+SCATTERED_SPACING = 128
+"""Where a text writes a run of four consonants in every this many characters or more, the runs :func:`cluster_units`
+does not charge have their letters cut as the tokenizer cuts them (:func:`scattered_units`). Below that the letters
+it leaves to the weights move the estimate by less than a tenth: a run of random letters stands for about eight of
+them, two tokens beyond their weights, and 128 characters of English cost some 27 tokens, which its weights hold at
+1.0-1.1 of the real count (pieces of 20-50 random letters every 350-800 characters, a run per 150, stay at 0.93).
+English writes one run per few thousand characters, code and JSON one per several hundred, HTML, identifiers and
+base64 one per 150-180: their cost is one C count, as before."""
+
+SCATTERED_REACH = 24
+"""Letters either side of a run that are cut with it (:func:`scattered_units`): where random letters are, a run
+falls in every eight of them, so a run's neighbourhood holds them all; a long word of another kind is not read
+past it. As many as :data:`~pi_compact.compaction.token_bounds.FEWEST_LETTERS`, the longest piece cut at once."""
+
+
 def cluster_units(latin: bytes) -> int:
     """The consonant-run bound of the Latin-1 bytes of a text, in 1/32 tokens: charged only where the runs
     are dense (one per 64 characters; English has one per few thousand) and the letters do not repeat (a
     line of ``xxxx`` deflates to almost nothing, and a tokenizer packs it as tightly); else on the runs that are
-    dense where they are (:data:`CLUSTER_WINDOW`), wherever they are placed, if their letters do not repeat."""
+    dense where they are (:data:`CLUSTER_WINDOW`), wherever they are placed, if their letters do not repeat; and
+    where the runs are one per :data:`SCATTERED_SPACING` characters or more, the letters around each run not
+    charged what they cost cut as the tokenizer cuts them beyond their weights (:func:`scattered_units`)."""
     mask = latin.translate(_CONSONANTS)
     runs = mask.count(b"cccc")
     if runs * 64 >= len(latin) and len(zlib.compress(latin, 1)) >= 0.4 * len(latin):
         return runs * _units(CLUSTER_TOKENS)
-    if runs < CLUSTER_DENSE:  # natural text: a few runs, one C count
+    scattered = runs * SCATTERED_SPACING >= len(latin)
+    if runs < CLUSTER_DENSE and not (runs and scattered):  # natural text: a few runs, one C count
         return 0
-    return _dense_runs(latin, mask) * _units(CLUSTER_TOKENS)
+    starts = _run_starts(mask)
+    charged = _dense_runs(latin, starts)
+    units = charged.count(1) * _units(CLUSTER_TOKENS)
+    if scattered:
+        units += scattered_units(latin, [start for start, marked in zip(starts, charged) if not marked])
+    return units
 
 
-def _dense_runs(latin: bytes, mask: bytes) -> int:
-    """The runs of :func:`cluster_units` (``mask``: the text's consonants as ``c``) that are among
-    :data:`CLUSTER_DENSE` in a row within :data:`CLUSTER_WINDOW` characters, where their letters are not a few runs
-    written again and again (:data:`CLUSTER_COPIES`); a C search per run: the runs are few where the text is
-    natural."""
+def _run_starts(mask: bytes) -> list[int]:
+    """Where the runs of :func:`cluster_units` start (``mask``: the text's consonants as ``c``), left to right, without
+    overlap: a C search per run (the runs are few where the text is natural)."""
     starts, find, at = [], mask.find, mask.find(b"cccc")
     while at >= 0:
         starts.append(at)
         at = find(b"cccc", at + 4)
+    return starts
+
+
+def _dense_runs(latin: bytes, starts: list[int]) -> bytearray:
+    """Which runs of :func:`cluster_units` (``starts``) are charged: those among :data:`CLUSTER_DENSE` in a row within
+    :data:`CLUSTER_WINDOW` characters, where their letters are not a few runs written again and again
+    (:data:`CLUSTER_COPIES`); a 1 per run charged."""
     dense = bytearray(len(starts))
     last = CLUSTER_DENSE - 1
     for index in range(len(starts) - last):
         if starts[index + last] - starts[index] < CLUSTER_WINDOW:
             dense[index : index + CLUSTER_DENSE] = b"\1" * CLUSTER_DENSE
     pieces = [latin[start : start + 4] for start, marked in zip(starts, dense) if marked]
-    return len(pieces) if len(set(pieces)) * CLUSTER_COPIES >= len(pieces) else 0
+    return dense if len(set(pieces)) * CLUSTER_COPIES >= len(pieces) else bytearray(len(starts))
+
+
+_LOWERCASE = bytes(ord("a") if chr(value) in string.ascii_lowercase else ord(" ") for value in range(256))
+_LATIN_LETTERS = frozenset(value for value in range(256) if chr(value).isalpha())
+
+
+def scattered_units(latin: bytes, starts: list[int]) -> int:
+    """What the lowercase letters around the runs of four consonants at ``starts`` cost beyond their weights, in 1/32
+    tokens: random lowercase letters scattered through English, a few dozen every few hundred characters, are too
+    sparse for the runs' charge (:func:`cluster_units`) and were 0.86 of the real count (tok53). Each run's stretch of
+    lowercase letters, up to :data:`SCATTERED_REACH` letters either side of it (and of the next run within that reach:
+    one piece), with the space before it where the stretch starts after one, costs the tokens the tokenizer's merges
+    cut it into (:func:`~pi_compact.compaction.token_bounds.bpe_tokens`, in pieces of
+    :data:`~pi_compact.compaction.token_bounds.FEWEST_LETTERS`), less one for each place a token could span (a join
+    of two pieces, an end beside a letter it does not read), where that is more than the letters' weights: a word
+    the vocabulary holds (``strengths``, ``https``) costs its weights. Read from the vocabulary, not fitted. Each
+    search is bounded by the reach, so a text costs a few C calls per run."""
+    lower = latin.translate(_LOWERCASE)
+    units, count, index, done = 0, len(starts), 0, 0
+    while index < count:
+        start = starts[index]
+        low = max(done, start - SCATTERED_REACH)
+        before = lower.rfind(b" ", low, start)
+        first = before + 1 if before >= 0 else low
+        end, index = start + 4, index + 1
+        while True:  # the stretch's end within reach of the last run read, taking in the runs before it
+            after = lower.find(b" ", end, end + SCATTERED_REACH)
+            stop = after if after >= 0 else min(len(latin), end + SCATTERED_REACH)
+            if index < count and starts[index] < stop:
+                end, index = starts[index] + 4, index + 1
+                continue
+            end = stop
+            break
+        done = end
+        units += _cut_surplus(latin, first, end)
+    return units
+
+
+def _cut_surplus(latin: bytes, first: int, end: int) -> int:
+    """What the lowercase letters ``latin[first:end]`` cost cut by the tokenizer beyond their weights (see
+    :func:`scattered_units`), with the space before them if they start after one."""
+    spaced = first > 0 and latin[first - 1] == 32
+    piece = latin[first - spaced : end]
+    weight = _byte_sum(piece.translate(_LOW_UNITS))
+    cut = sum(bpe_tokens(piece[at : at + FEWEST_LETTERS]) for at in range(0, len(piece), FEWEST_LETTERS))
+    cut -= (len(piece) - 1) // FEWEST_LETTERS  # a token can span each join of two pieces
+    cut -= first > 0 and not spaced and latin[first - 1] in _LATIN_LETTERS  # or an end beside a letter
+    cut -= end < len(latin) and latin[end] in _LATIN_LETTERS
+    return max(0, cut * UNITS_PER_TOKEN - weight)
 
 
 def text_units(text: str) -> int:

@@ -65,7 +65,7 @@ import orjson
 from pi_compact.compaction import token_bounds as bounds
 from pi_compact.compaction import tokens as fast  # the alphabets' constants only
 
-from .periodic_obvious import bound_units, surprise_fraction  # the frozen bounds and the periodic one (issue 23.7)
+from .periodic_obvious import bound_units, merged, surprise_fraction  # the frozen bounds and the periodic one (issue 23.7)
 
 IMAGE_TOKENS = 1200
 
@@ -236,7 +236,8 @@ def cluster_units(latin: bytes) -> int:
     line of ``xxxx`` deflates to almost nothing, and a tokenizer packs it as tightly)."""
     runs = latin.translate(_CONSONANTS).count(b"cccc")
     if runs * 64 < len(latin) or len(zlib.compress(latin, 1)) < 0.4 * len(latin):
-        return dense_runs(latin) * _units(CLUSTER_TOKENS)  # (tok52b) else the runs dense where they are
+        scattered = scattered_units(latin) if runs * 128 >= len(latin) else 0  # (tok53) the rest's letters cut
+        return dense_runs(latin) * _units(CLUSTER_TOKENS) + scattered  # (tok52b) else the runs dense where they are
     return runs * _units(CLUSTER_TOKENS)
 
 
@@ -256,6 +257,56 @@ def dense_runs(latin: bytes) -> int:
             dense.update(range(index, index + 8))
     pieces = [latin[starts[index] : starts[index] + 4] for index in sorted(dense)]
     return len(pieces) if 4 * len(set(pieces)) >= len(pieces) else 0
+
+
+def scattered_units(latin: bytes) -> int:
+    """(tok53) The runs of four consonants :func:`dense_runs` does not charge, one character at a time: from each (left
+    to right, the first not inside a piece already read), the lowercase letters up to 24 before it (not into the piece
+    before) and on past it up to 24 after the last run met, one piece; with the space before it if it starts after
+    one, merged in pieces of 24 characters, less one a join and an end beside a Latin-1 letter, where more than the
+    weights."""
+    consonants = "bcdfghjklmnpqrstvwxz"
+    lowercase = set(string.ascii_lowercase.encode("ascii"))
+    starts, at = [], 0
+    while at + 4 <= len(latin):
+        if all(chr(code) in consonants for code in latin[at : at + 4]):
+            starts.append(at)
+            at += 4
+        else:
+            at += 1
+    dense = set()
+    for index in range(len(starts)):
+        if index + 7 < len(starts) and starts[index + 7] - starts[index] < 256:
+            dense.update(range(index, index + 8))
+    if dense_runs(latin) == 0:
+        dense = set()
+    rest = [start for index, start in enumerate(starts) if index not in dense]
+    units, done, index = 0, 0, 0
+    while index < len(rest):
+        start = rest[index]
+        index += 1
+        first = start
+        while first > max(done, start - 24) and latin[first - 1] in lowercase:
+            first -= 1
+        end = start + 4
+        while True:
+            stop = end
+            while stop < len(latin) and stop < end + 24 and latin[stop] in lowercase:
+                stop += 1
+            if index < len(rest) and rest[index] < stop:
+                end = rest[index] + 4
+                index += 1
+                continue
+            end = stop
+            break
+        done = end
+        spaced = first > 0 and latin[first - 1 : first] == b" "
+        piece = latin[first - spaced : end].decode("latin-1")
+        cut = sum(merged(piece[at : at + 24]) - 1 for at in range(0, len(piece), 24)) + 1
+        cut -= first > 0 and not spaced and chr(latin[first - 1]).isalpha()
+        cut -= end < len(latin) and chr(latin[end]).isalpha()
+        units += max(0, cut * UNITS_PER_TOKEN - sum(_LOW_UNITS[code] for code in piece.encode("latin-1")))
+    return units
 
 
 def text_units(text: str) -> int:
