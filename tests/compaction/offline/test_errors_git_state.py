@@ -134,3 +134,31 @@ def test_a_worry_that_names_a_failure_met_is_reported() -> None:
                 assistant("Looking.", call("r", "read", path="deploy/nightly.yml")),
                 result("r", "read", "jobs: {}\n")]
     assert any("502" in line for line in told_errors(messages).open)
+
+
+def _gh(call_id: str, command: str, output: str, error: bool = False) -> list[dict]:
+    return [assistant(call(call_id, "bash", command=command)), result(call_id, "bash", output, error=error)]
+
+
+def test_a_failed_read_of_a_pull_request_is_settled_by_a_later_command_on_it() -> None:
+    messages = [user("Check PR 7 and answer the open review comment."),
+                *_gh("k", "gh pr view 7", "Exit code 1\nGraphQL: Projects (classic) is being deprecated in favor of "
+                     "the new Projects experience (repository.pullRequest.projectCards)", error=True),
+                *_gh("g", "gh api repos/acme/tool/pulls/7/comments/900123 --jq '.body'",
+                     "Exit code 1\ngh: Not Found (HTTP 404)", error=True),
+                *_gh("v", "gh pr view 7 --json state,mergedAt", '{"mergedAt":"2026-01-02T10:00:00Z","state":"MERGED"}'),
+                *_gh("r", "gh api repos/acme/tool/pulls/7/comments/900123/replies -f body='Fixed in 1a2b3c4'",
+                     '{"id":900200,"in_reply_to_id":900123}'),
+                *_LATER]
+    blocked = _blocked(summarize(messages))
+    assert not any("gh " in line for line in blocked), blocked
+
+
+def test_a_failed_change_of_a_pull_request_stays_open_after_a_read_of_it() -> None:
+    messages = [user("Merge PR 7."),
+                *_gh("m", "gh pr merge 7 --squash", "Exit code 1\nPull request #7 is not mergeable: the merge commit "
+                     "cannot be cleanly created.", error=True),
+                *_gh("v", "gh pr view 7 --json state,mergeable", '{"mergeable":"CONFLICTING","state":"OPEN"}'),
+                *_LATER]
+    blocked = _blocked(summarize(messages))
+    assert any("gh pr merge 7" in line for line in blocked), blocked
