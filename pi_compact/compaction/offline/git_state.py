@@ -14,6 +14,7 @@ branch names the next agent can look up.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from ...accessors import content_text
 from .facts import Attempt, is_shell_tool
 
@@ -73,15 +74,12 @@ def _where_it_went(text: str) -> str:
 
 
 def report_before(reports: list[tuple[int, str]], at: int, since: int) -> str:
-    """The last of ``reports`` between ``since`` and ``at`` (the git output a sentence at ``at`` speaks of), or
-    ``""``."""
-    said = ""
-    for index, report in reports:
-        if index >= at:
-            break
-        if index > since:
-            said = report
-    return said
+    """The last of ``reports`` (in order of index) between ``since`` and ``at``: the git output a sentence at
+    ``at`` speaks of, or ``""``."""
+    position = bisect_left(reports, at, key=lambda report: report[0])
+    if position == 0 or reports[position - 1][0] <= since:
+        return ""
+    return reports[position - 1][1]
 
 
 __all__ = ["git_mistake", "git_reports", "report_before"]

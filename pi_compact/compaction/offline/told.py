@@ -215,12 +215,14 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
             if _git_told(sentence):  # (git's state went wrong: what git reported says where the work went)
                 report = report_before(reports, at, requests if not user else -1)
                 words = sentence if keys or not previous else f"{previous} {sentence}"
-                if report in reported:  # (more words on the same mistake: one line)
+                if report and report in reported:  # (more words on the same mistake: one line)
                     said = statements[reported[report]]
-                    said.words = f"{said.words} {clip_words(words, _SETTLED_CHARS)}"
-                    said.keys = said.keys | _keys(words)
+                    if len(said.words) < _SENTENCE_CHARS:  # (what is clipped away is not gathered)
+                        said.words = f"{said.words} {clip_words(words, _SETTLED_CHARS)}"
+                        said.keys = said.keys | _keys(words)
                     continue
-                reported[report] = len(statements)
+                if report:
+                    reported[report] = len(statements)
                 statements.append(_Statement(at, words, _keys(f"{words} `{report}`"), user, git=True,
                                              report=report))
                 continue
@@ -243,6 +245,7 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
         elif attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
             changes.append(attempt.index)
     last_change, last_check = max(changes, default=-1), max(checks, default=-1)
+    last_report = reports[-1][0] if reports else -1
     causes = _causes_after(message_dicts(messages)) if any(statement.pasted for statement in statements) else {}
     told, agents, gits = Told(), [], []
     for statement in statements:
@@ -254,7 +257,7 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
         done = last_change > statement.at or user_ok > statement.at \
             or any(settled_at.get(key, -1) > statement.at for key in statement.keys) \
             or (not statement.user and max(last_check, requests) > statement.at) \
-            or (statement.git and any(index > statement.at for index, _ in reports))  # (redone since)
+            or (statement.git and last_report > statement.at)  # (committed or pushed again since)
         chars = _SETTLED_CHARS if done else _SENTENCE_CHARS  # (settled: its identifying words, on one line)
         chars += _INTRO_CHARS if statement.pasted and " — " in statement.words else 0  # (and the words before it)
         chars += _SETTLED_CHARS if statement.git else 0  # (its words and the agent's on why, on one line)
