@@ -82,7 +82,7 @@ def telling_line(text: str) -> str:
             reformat.append(named)
         elif not fatal and stripped.startswith(_FATAL) and len(stripped) > len(_FATAL) + 8:
             fatal = stripped
-    found = located or rejected or _reformat_line(reformat) or fatal
+    found = located or rejected or _reformat_line(reformat) or fatal or tree_error(text)
     linters = list(dict.fromkeys(linters or [tag for tag in tags if tag]))  # no tally: the findings' own tags
     if located and len(linters) > 1:  # the first finding says one linter's words; the tally names them all
         found = f"findings by {', '.join(linters)}; the first: {located}"
@@ -224,6 +224,51 @@ def _tallied(line: str) -> bool:
     return bool(colon) and count.strip().isdigit() and name.replace("-", "").isalnum()
 
 
+_BRANCHES = ("└", "├")
+"""The glyphs before a node of a drawn tree (``└ hooks``, ``├── src``)."""
+_TREE_TRIM = " \t─-│┃|"
+_TREE_LINES = 400
+_ABOVE = 4
+"""Non-empty lines above a tree searched for its title (``Settings Error``) and its root (the file)."""
+_SAYS_WRONG = ("error", "invalid", "expected", "failed", "must ", "required", "missing", "unknown", "not allowed")
+
+
+def tree_error(text: str) -> str:
+    """The error a program drew as a tree (a settings validator's ``Settings Error`` over ``/x/settings.json``, then
+    ``└ hooks`` ``└ PostToolUse`` ``└ 0`` ``└ hooks: Expected array, but received undefined``): its message sits
+    at the leaf, where the tree's branches say where in the file it is. Given as ``Settings Error (settings.json):
+    hooks.PostToolUse.0.hooks: Expected array, but received undefined``; ``""`` when no leaf holds a message or
+    nothing says it is an error (a ``tree`` listing is none)."""
+    lines = text[:_SCAN_CHARS].splitlines()[:_TREE_LINES]
+    path: list[str] = []
+    leaf, start = "", -1
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped.startswith(_BRANCHES):
+            if leaf:
+                break  # (the first tree with a message at its leaf)
+            path = [] if stripped else path
+            continue
+        start = number if not path else start
+        node = stripped.lstrip("└├").strip(_TREE_TRIM)
+        name, colon, message = node.partition(": ")
+        if colon and message.strip():  # (quoted: the message is what identifies the error)
+            said = f"{'.'.join([*path, name])}: {message.strip()}".replace("`", "'")
+            leaf = f"`{said}`"
+        else:
+            path.append(node)
+    if not leaf or start < 0:
+        return ""
+    above = [line.strip() for line in lines[max(0, start - 2 * _ABOVE):start] if line.strip()][-_ABOVE:]
+    title = next((line for line in reversed(above) if any(word in line.lower() for word in _SAYS_WRONG)), "")
+    if not title and not any(word in leaf.lower() for word in _SAYS_WRONG):
+        return ""
+    root = above[-1] if above and above[-1] != title else ""
+    where = f" ({root.rstrip('/').rsplit('/', 1)[-1]})" if root and " " not in root else ""
+    found = f"{title}{where}: {leaf}" if title else leaf
+    return found if len(found) <= _LINE_CHARS else found[:_LINE_CHARS - 2] + "…`"
+
+
 def is_telling(line: str) -> bool:
     """True for a line :func:`telling_line` gives: a located diagnostic, git's conflicts, rejection or ``fatal:``
     line, pre-commit's failed hooks, a formatter's files to reformat."""
@@ -275,4 +320,4 @@ def _with_source(diagnostic: str, below: str) -> str:
     return f"{diagnostic} — {code.replace('`', chr(39))}"
 
 
-__all__ = ["is_located", "is_telling", "telling_line", "with_assertion"]
+__all__ = ["is_located", "is_telling", "telling_line", "tree_error", "with_assertion"]

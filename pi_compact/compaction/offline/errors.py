@@ -118,7 +118,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                     or _files_changed_later(attempt.target, changed, names) \
                     or missing_program(attempt.error, attempt.target) in ran \
                     or misused_program(attempt.error, attempt.target) in ran \
-                    or done.settles(attempt)
+                    or done.settles(attempt) or done.read_since(attempt)
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -213,12 +213,17 @@ class _DoneLater:
         self.forms: tuple[set[tuple[str, frozenset[str]]], ...] = (set(), set())
         """Of runs for real and of any runs (a dry run answers for a failed dry run only): each run's program and
         arguments, its options left out."""
+        self.resources: set[tuple[str, str]] = set()
+        """The remote things (a pull request, an issue, a review comment: :func:`service_resources`) a service's
+        command line (``gh``, ``glab``) worked on and got."""
 
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
             self.jobs.add(job, _place(attempt))
         background = bool(_BACKGROUND.search(attempt.target[:4000]))  # (started, not finished: it proves nothing)
         for words in command_words(without_cd(attempt.target)[0]):
+            program, ids = service_resources(words)
+            self.resources.update((program, number) for number in ids)
             if len(words) <= _RENAME_WORDS:
                 self.renamed.update(_blanked(words, at) for at in range(1, len(words)))
             self.tails.update(tuple(words[-size:]) for size in range(1, min(len(words), _SUFFIX_WORDS) + 1))
@@ -241,6 +246,17 @@ class _DoneLater:
         form = form_key(words)
         # the same arguments: one more narrows the run (`./test.sh` is not answered by `./test.sh tests/a.py`)
         return form is not None and (form[0], form[2]) in self.forms[kind]
+
+    def read_since(self, attempt: Attempt) -> bool:
+        """A failed read of a remote thing (``gh api …/pulls/112/comments/273…`` → 404, ``gh pr view 5`` failing
+        on a GraphQL error) when a later command of the same service worked on that thing and succeeded (the
+        comment replied to, ``gh pr view 5 --json state`` showing it merged): what it asked is known since."""
+        for words in command_words(without_cd(attempt.target)[0]):
+            program, ids = service_resources(words)
+            last = _last_resource(words)
+            if program and last in ids and _reads_only(words) and (program, last) in self.resources:
+                return True
+        return False
 
     def ran_on_another_name(self, attempt: Attempt) -> bool:
         """The failure says a thing the command named does not exist (:func:`missing_name`: ``No such container:
@@ -274,6 +290,48 @@ class _DoneLater:
 
 
 _RENAME_WORDS = 40
+_SERVICES = frozenset({"gh", "glab"})
+"""Command lines of a code host's service: their commands name remote things by number."""
+_READ_VERBS = frozenset({"view", "diff", "list", "ls"})
+"""A service's commands that only fetch a thing (not ``checks``: its failure is the checks' verdict, which a later
+look at the pull request does not settle)."""
+_WRITE_OPTIONS = frozenset({"-f", "-F", "--field", "--raw-field", "--input", "-X", "--method"})
+"""``gh api``'s options that send a body or another method than GET: a write, no read."""
+_NUMBERED = ("/pull/", "/pulls/", "/issues/", "/merge_requests/")
+
+
+def service_resources(words: list[str]) -> tuple[str, frozenset[str]]:
+    """The service a command line calls (``gh``) and the numbers of the remote things it names: a pull request's,
+    an issue's or a run's after its verb (``gh pr view 5``, ``gh pr checks #5``), the numeric parts of an ``api``
+    path (``repos/o/r/pulls/112/comments/2734900785``) or of a web address (``…/pull/19``); ``("", ∅)`` for
+    another program."""
+    if not words or words[0] not in _SERVICES or len(words) < 2:
+        return "", frozenset()
+    found: list[str] = []
+    if words[1] == "api":
+        found = [part for word in words[2:] if "/" in word and not word.startswith("-")
+                 for part in word.split("?", 1)[0].split("/") if part.isdigit()]
+    else:
+        found = [word.lstrip("#") for word in words[2:4] if word.lstrip("#").isdigit()]
+        found += [part for word in words[2:] if any(mark in word for mark in _NUMBERED)
+                  for part in word.split("#", 1)[0].split("/") if part.isdigit()]
+    return words[0], frozenset(found)
+
+
+def _last_resource(words: list[str]) -> str:
+    """The number of the thing a service's command asks for: an ``api`` path's last number, else the first."""
+    if len(words) > 1 and words[1] == "api":
+        parts = [part for word in words[2:] if "/" in word and not word.startswith("-")
+                 for part in word.split("?", 1)[0].split("/") if part.isdigit()]
+        return parts[-1] if parts else ""
+    return next(iter(sorted(service_resources(words)[1])), "")
+
+
+def _reads_only(words: list[str]) -> bool:
+    """A service's command that only reads (``gh api`` with no body or method, ``gh pr view|diff|checks``)."""
+    if words[1] == "api":
+        return _WRITE_OPTIONS.isdisjoint(words)
+    return len(words) > 2 and words[2] in _READ_VERBS
 _BLANK = "\0"
 _MISSING_NAME = re.compile(
     r"\bno such (?:container|image|object|volume|network|service|host|pod|deployment|namespace|table|column|database"

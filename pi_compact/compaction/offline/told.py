@@ -30,7 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...accessors import content_text
+from .diagnostics import tree_error
 from .facts import EDIT_TOOLS, WRITE_TOOLS, Attempt, is_shell_tool, message_dicts
+from .git_state import git_mistake, git_reports, report_before
 from .goal import request_words
 from .languages import TENTATIVE, any_language
 from .outcome import without_hook_notes
@@ -64,7 +66,7 @@ _FAILS = re.compile(
 """Words that state something fails or what its cause is, in English, Portuguese, Spanish, German, Japanese, Chinese
 and Korean."""
 _NOT_A_FAILURE = re.compile(
-    r"\b(?:if|unless|whether|when(?:ever)? you|will|would|should|could|might|may|must|can|expected to|meant to"
+    r"\b(?:if|unless|whether|when(?:ever)? you|will|would|(?:is|are|'s|'re) going to|should|could|might|may|must|can|expected to|meant to"
     r"|so (?:that )?it|make (?:it|them|sure)|ensure|verify|check that|test(?:s|ing)? that|to (?:fail|raise|throw|reject)"
     r"|now (?:raises?|throws?|returns?|rejects?|fails?)|raises? an? \w{1,40}(?:Error|Exception) (?:when|if|for|on)"
     r"|used to|previously|in the past|historically|years? ago|last (?:year|month|week)|no longer|never"
@@ -77,6 +79,16 @@ _NOT_A_FAILURE = re.compile(
 something fail (a validation the session adds), history, a purpose ("so the mock doesn't fail when the global is
 undefined", "to avoid a crash")."""
 _TENTATIVE = re.compile(any_language(TENTATIVE), re.I)
+_CONCERN = re.compile(
+    r"\b(?:concern(?:s|ed|ing)?|worr(?:y|ied|ies|ying)|afraid|nervous|fear|doubts?|doubtful|skeptical|sceptical"
+    r"|are you sure|(?:I'?m|I am) not (?:sure|convinced|confident)|I (?:do ?n[o']t|do not) think|why did you"
+    r"|preocupad[oa]|me preocupa|tenho medo|dúvida|besorgt|ich befürchte|Sorge)\b"
+    r"|心配|不安|担心|걱정", re.I)
+"""Words of a worry or a doubt about the work ("I'm still concerned that…", "are you sure…", "why did you…"): a
+question about the agent's work, no report of a failure met."""
+_HAPPENED = re.compile(r"\b(?:failed|crashed|broke|threw|errored|panicked|timed out|went down|falhou|falló|"
+                       r"fehlgeschlagen|stürzte ab)\b", re.I)
+"""A failure told as past (``the build failed``): a worry that names one reports it."""
 _SETTLED = re.compile(
     r"\b(?:fixed|resolved|solved|works now|now works|working now|now pass(?:es)?|pass(?:es)? now|is gone"
     r"|corrigid[oa]|resolvid[oa]|consertad[oa]|funciona agora|agora funciona|arreglad[oa]|solucionad[oa]|corregid[oa]"
@@ -127,9 +139,12 @@ _CAUSE_CHARS = 160
 _INTRO_CHARS = 60
 """The user's words that bring in a pasted error ("I get this when I run `make dev`:") are kept this long."""
 _MESSAGE_CHARS = 20_000
+_REPORT_CHARS = 100
 _SENTENCE_CHARS = 240
 _SETTLED_CHARS = 120
 _MOST = 4
+_MOST_GIT = 2
+"""Mistakes in git's state named at most, before the rest: no failing result tells them."""
 
 
 @dataclass
@@ -148,6 +163,10 @@ class _Statement:
     user: bool
     pasted: bool = False
     """An error line the user copied in from a program's output (not the user's own words)."""
+    git: bool = False
+    """A mistake in git's state (:mod:`.git_state`): no failing result names it, so it is news like the user's."""
+    report: str = ""
+    """Where git said the work went (``[feature/x 197e4e6]``), for a mistake in git's state."""
 
 
 def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
@@ -155,6 +174,9 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
     statements: list[_Statement] = []
     settled_at: dict[str, int] = {}  # an identifying word -> the last place a settling word or check named it
     user_ok = requests = -1
+    reports = git_reports(list(message_dicts(messages)), attempts)
+    reported: dict[str, int] = {}  # a git report -> the statement that speaks of it
+    repeated: dict[str, int] = {}  # a pasted error's quoted message -> the statement that told it
     for at, message in enumerate(message_dicts(messages)):
         role = message.get("role")
         if role not in ("user", "assistant"):
@@ -170,20 +192,39 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
             requests = at if text.strip() else requests
             if _USER_OK.search(text[:300]):
                 user_ok = at
-        pasted = _pasted(text) if user and "\n" not in text.strip() else (_logged(text) or _raised(whole)) if user \
-            else ""
+        pasted = _pasted(text) if user and "\n" not in text.strip() else (
+            _logged(text) or _raised(whole) or tree_error(text)) if user else ""
         if pasted:  # (output the user copied in: its error line is the report)
+            quoted = _last_code(pasted)
+            if quoted in repeated:  # (the same error pasted again: told once, where it came back)
+                statements[repeated[quoted]].words = ""
+            repeated[quoted] = len(statements)
             statements.append(_Statement(at, pasted, _keys(pasted), True, pasted=True))
         reasons = _api_reasons(text) if user and "\n" in text.strip() else []
         for reason in reasons:
             statements.append(_Statement(at, reason, _keys(reason), True))
+        before = ""
         for sentence in _sentences(text):
             if reasons and _FIELD_LINE.match(sentence):
                 continue  # (another field of the error body: its reason is told, not its generic `message`)
-            keys = _keys(sentence)
+            keys, before, previous = _keys(sentence), sentence, before
             if _SETTLED.search(sentence):
                 for key in keys:
                     settled_at[key] = at
+                continue
+            if _git_told(sentence):  # (git's state went wrong: what git reported says where the work went)
+                report = report_before(reports, at, requests if not user else -1)
+                words = sentence if keys or not previous else f"{previous} {sentence}"
+                if report and report in reported:  # (more words on the same mistake: one line)
+                    said = statements[reported[report]]
+                    if len(said.words) < _SENTENCE_CHARS:  # (what is clipped away is not gathered)
+                        said.words = f"{said.words} {clip_words(words, _SETTLED_CHARS)}"
+                        said.keys = said.keys | _keys(words)
+                    continue
+                if report:
+                    reported[report] = len(statements)
+                statements.append(_Statement(at, words, _keys(f"{words} `{report}`"), user, git=True,
+                                             report=report))
                 continue
             if _told(sentence, user) and (keys or user):
                 if pasted and statements[-1].pasted and statements[-1].at == at and " — " not in statements[-1].words \
@@ -204,26 +245,32 @@ def told_errors(messages: Any, attempts: tuple[Attempt, ...] = ()) -> Told:
         elif attempt.tool.lower() in EDIT_TOOLS | WRITE_TOOLS:
             changes.append(attempt.index)
     last_change, last_check = max(changes, default=-1), max(checks, default=-1)
+    last_report = reports[-1][0] if reports else -1
     causes = _causes_after(message_dicts(messages)) if any(statement.pasted for statement in statements) else {}
-    told, agents = Told(), []
+    told, agents, gits = Told(), [], []
     for statement in statements:
+        if not statement.words:
+            continue  # (told again later)
         # when in doubt, settled: a told error is open only while nothing after it may have dealt with it — no
         # file changed since, no word or check settling what it names, no "works now"; for the agent's, no check
         # passed and no new request of the user's since (it went on)
         done = last_change > statement.at or user_ok > statement.at \
             or any(settled_at.get(key, -1) > statement.at for key in statement.keys) \
-            or (not statement.user and max(last_check, requests) > statement.at)
+            or (not statement.user and max(last_check, requests) > statement.at) \
+            or (statement.git and last_report > statement.at)  # (committed or pushed again since)
         chars = _SETTLED_CHARS if done else _SENTENCE_CHARS  # (settled: its identifying words, on one line)
         chars += _INTRO_CHARS if statement.pasted and " — " in statement.words else 0  # (and the words before it)
+        chars += _SETTLED_CHARS if statement.git else 0  # (its words and the agent's on why, on one line)
         line = f"“{clip_words(statement.words, chars)}”"
+        line += f" (git: `{clip_words(statement.report, _REPORT_CHARS)}`)" if statement.report else ""
         cause = causes.get(statement.at, "") if statement.pasted else ""
         line += f" (the agent: “{clip_words(cause, _CAUSE_CHARS)}”)" if cause else ""
         if done:
-            (told.settled if statement.user else agents).append(line)
+            (gits if statement.git else told.settled if statement.user else agents).append(line)
         else:
             told.open.append(f"{OPEN_USER if statement.user else OPEN_AGENT} {line}")
     # what the user or a sub-agent reported is news the agent's narration often is not: theirs first
-    told.settled = _unique(told.settled)[-_MOST:]
+    told.settled = _unique(gits)[-_MOST_GIT:] + _unique(told.settled)[-_MOST:]
     told.settled += _unique(agents)[-max(0, _MOST - len(told.settled)):] if len(told.settled) < _MOST else []
     told.open = _unique(told.open)[-_MOST:]
     return told
@@ -302,14 +349,33 @@ def _api_reasons(text: str) -> list[str]:
     return _unique(found)[-_REASONS:]
 
 
+def _last_code(text: str) -> str:
+    """The last code span of ``text`` (a pasted error's quoted message: :func:`.diagnostics.tree_error`), or
+    ``text`` itself when it holds none."""
+    end = text.rfind("`")
+    start = text.rfind("`", 0, end) if end > 0 else -1
+    return text[start + 1:end] if start >= 0 else text
+
+
 def _unique(lines: list[str]) -> list[str]:
     return list(dict.fromkeys(lines))
 
 
-def _told(sentence: str, user: bool) -> bool:
-    """The sentence states a failure met: failure words, no condition, modal, guess, question or history."""
-    return bool(_FAILS.search(_CODE.sub("", sentence))) and not sentence.rstrip().endswith(("?", "？")) \
+def _git_told(sentence: str) -> bool:
+    """The sentence says git's work went elsewhere than meant (:func:`.git_state.git_mistake`), as a fact: no
+    condition, modal, guess or question ("make sure we don't push the wrong branch")."""
+    return git_mistake(sentence) and not sentence.rstrip().endswith(("?", "？")) \
         and not _NOT_A_FAILURE.search(sentence) and not _TENTATIVE.search(sentence)
+
+
+def _told(sentence: str, user: bool) -> bool:
+    """The sentence states a failure met: failure words, no condition, modal, guess, question or history; and
+    no worry about the work ("I'm still concerned that the product doesn't work properly") unless it names a
+    failure that happened ("I'm worried: the deploy crashed twice")."""
+    bare = _CODE.sub("", sentence)
+    return bool(_FAILS.search(bare)) and not sentence.rstrip().endswith(("?", "？")) \
+        and not _NOT_A_FAILURE.search(sentence) and not _TENTATIVE.search(sentence) \
+        and not (_CONCERN.search(sentence) and not _HAPPENED.search(bare))
 
 
 def _keys(text: str) -> frozenset[str]:
