@@ -1,4 +1,4 @@
-"""Stop-53 calibration classes of the goal, the work in progress and the next steps:
+"""Classes of the goal, the work in progress and the next steps (tuned on calibration sessions):
 
 1. a short follow-up fragment ("and also drop the header, like <pasted example>", "continue, use subagents")
    refines the standing request; it is not the goal;
