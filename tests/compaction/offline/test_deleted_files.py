@@ -62,7 +62,7 @@ def test_a_file_deleted_by_unlink_or_a_delete_tool_is_named_once_as_deleted(remo
     assert path not in _lists(messages)[1]
     summary = summarize(messages)
     assert changed_files(summary).get(path.rsplit("/", 1)[-1]) == "deleted" if command else True
-    assert f"<modified-files>" not in summary or path not in summary.split("<modified-files>", 1)[1]
+    assert "<modified-files>" not in summary or path not in summary.split("<modified-files>", 1)[1]
 
 
 @EXAMPLES
