@@ -241,9 +241,9 @@ def cluster_units(latin: bytes) -> int:
     return runs * _units(CLUSTER_TOKENS)
 
 
-def dense_runs(latin: bytes) -> int:
-    """(tok52b) The runs of four consonants (left to right, without overlap, one character at a time) that are among 8
-    in a row starting within 256 characters, if at least a quarter of their four letters are distinct."""
+def _runs(latin: bytes) -> tuple[list[int], set[int]]:
+    """The starts of the runs of four consonants (left to right, without overlap, one character at a time) and the
+    indexes of those among 8 in a row starting within 256 characters."""
     starts, at = [], 0
     while at + 4 <= len(latin):
         if all(chr(code) in "bcdfghjklmnpqrstvwxz" for code in latin[at : at + 4]):
@@ -255,6 +255,13 @@ def dense_runs(latin: bytes) -> int:
     for index in range(len(starts)):
         if index + 7 < len(starts) and starts[index + 7] - starts[index] < 256:
             dense.update(range(index, index + 8))
+    return starts, dense
+
+
+def dense_runs(latin: bytes) -> int:
+    """(tok52b) The runs of four consonants (left to right, without overlap, one character at a time) that are among 8
+    in a row starting within 256 characters, if at least a quarter of their four letters are distinct."""
+    starts, dense = _runs(latin)
     pieces = [latin[starts[index] : starts[index] + 4] for index in sorted(dense)]
     return len(pieces) if 4 * len(set(pieces)) >= len(pieces) else 0
 
@@ -265,19 +272,8 @@ def scattered_units(latin: bytes) -> int:
     before) and on past it up to 24 after the last run met, one piece; with the space before it if it starts after
     one, merged in pieces of 24 characters, less one a join and an end beside a Latin-1 letter, where more than the
     weights."""
-    consonants = "bcdfghjklmnpqrstvwxz"
     lowercase = set(string.ascii_lowercase.encode("ascii"))
-    starts, at = [], 0
-    while at + 4 <= len(latin):
-        if all(chr(code) in consonants for code in latin[at : at + 4]):
-            starts.append(at)
-            at += 4
-        else:
-            at += 1
-    dense = set()
-    for index in range(len(starts)):
-        if index + 7 < len(starts) and starts[index + 7] - starts[index] < 256:
-            dense.update(range(index, index + 8))
+    starts, dense = _runs(latin)
     if dense_runs(latin) == 0:
         dense = set()
     rest = [start for index, start in enumerate(starts) if index not in dense]
