@@ -107,7 +107,7 @@ def test_a_file_written_through_an_interpreter_is_modified(path: str, way) -> No
     messages = [user("Raise the timeout to 60 seconds; do everything through python3 or node."),
                 assistant(call("w", "bash", command=way(path))), result("w", "bash", "")]
     assert extract_facts(messages).modified_files == (path,)
-    assert f"`{path}`" in summarize(messages)
+    assert f"`{path.rsplit('/', 1)[-1]}`" in summarize(messages)  # named by its short name (short_paths)
 
 
 @EXAMPLES

@@ -42,7 +42,7 @@ def test_work_the_user_took_back_is_not_done(work, undo, tool, finished) -> None
     assert not any(work[2] in item for item in done)  # the agent's report of the work taken back
     assert any("undone at the user's request" in item for item in done) == finished
     if finished:
-        assert f"changed by git: `{work[1]}`" in text
+        assert f"changed by git: `{work[1].rsplit('/', 1)[-1]}`" in text  # named by its short name (short_paths)
     assert " ".join(undo.split())[:40] in items(text, "## Goal")[0] if items(text, "## Goal") else True
 
 
