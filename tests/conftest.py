@@ -14,6 +14,22 @@ from pi_compact.testing import FakeLLMServer, fake_llm_server
 
 
 @pytest.fixture(autouse=True, scope="session")
+def ctrl_c_delivered() -> Iterator[None]:
+    """Python's own Ctrl-C handler for the run, and the default disposition for every process a test starts. A test
+    run started in the background by a non-interactive shell (``make test &``, a CI runner's job) inherits SIGINT
+    ignored, and Python then installs no handler: the tests that press Ctrl-C (the agent loop, its tools, the
+    terminal chat) would fail for the way they were started, not for the code."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # a handler, unlike SIG_IGN, is not inherited by exec
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.fixture(autouse=True, scope="session")
 def estimate_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Where every test, and every process a test starts, keeps token estimate caches (``session show`` writes
     one): a folder of this run, never the user's ``~/.cache``."""
