@@ -20,6 +20,7 @@ from .decided import TENTATIVE_WORDS
 from .languages import DONE_LEAD, NOT_YET, RESULT, any_language, wide_length
 from .state import ASKED, DONE, RAN_SCRIPT, RegionState, Turn, clip_words, sentences
 from .referent import introduced_command, refers_back
+from .short_paths import short_names
 from .statuses import REACHED, STATUS_LABEL, status_item
 from .trackers import states_closing
 
@@ -386,7 +387,11 @@ def only_files(result: str) -> bool:
 
 
 def _files(turn: Turn) -> str:
-    return ", ".join(f"`{path}`" for path in turn.changed[:_FILES]) + (
+    """The files the turn changed, each by its shortest ending that tells it from the turn's other files
+    (:mod:`.short_paths`, as the summary's list of changed files names them; the ``<modified-files>`` list at its
+    end names them whole): ``changed `keyfile.ts`, `services/index.ts`, `atoms/index.ts` and 2 more``."""
+    names = short_names(list(turn.changed))
+    return ", ".join(f"`{names[path]}`" for path in turn.changed[:_FILES]) + (
         f" and {len(turn.changed) - _FILES} more" if len(turn.changed) > _FILES else "")
 
 
