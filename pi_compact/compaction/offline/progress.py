@@ -175,15 +175,28 @@ def _table_rows(lines: list[str]) -> list[str]:
 
 
 def _candidates(answer: str, acted: bool = True) -> list[str]:
-    """The sentences of ``answer`` that could state a result: its prose, each title read with the line under it,
-    and (when the turn ``acted``) the body rows of its tables; code and bare titles left out. A table in the
-    answer of a turn that did nothing compares or describes (harnesses and what each proves), it lists no change;
-    nor does an item of its list that says a result only in its bold label, when the answer ends on a question (the
-    options it asks the user to pick from: "**Added safety net** — a retry wrapper. Which one?"). Under a heading,
-    or after a line, that names options or a plan (:data:`_PROPOSAL_HEAD`) nothing was done."""
+    """The sentences of ``answer`` that could state a result (:func:`_parts`)."""
+    return _parts(answer, acted)[0]
+
+
+def _parts(answer: str, acted: bool = True) -> tuple[list[str], list[str]]:
+    """The sentences of ``answer`` that could state a result, and the lines it lists as findings.
+
+    The first: its prose, each title read with the line under it, and (when the turn ``acted``) the body rows of its
+    tables; code and bare titles left out. A table in the answer of a turn that did nothing compares or describes
+    (harnesses and what each proves), it lists no change; nor does an item of its list that says a result only in
+    its bold label, when the answer ends on a question (the options it asks the user to pick from: "**Added safety
+    net** — a retry wrapper. Which one?"). Under a heading, or after a line, that names options or a plan
+    (:data:`_PROPOSAL_HEAD`) nothing was done. The second: the lines under a heading, a bold title or a line that
+    names findings (:data:`_FINDINGS_HEAD`: "### Critical Issues Discovered", "**Remaining concerns:**"), up to a
+    heading of the same rank or prose that is no item of the list: what the agent (or its reviewer) found, still to
+    fix or fixed later, not what the turn did."""
     lines = answer.splitlines()
-    found, title, fenced = [], "", False
+    found, findings, title, fenced = [], [], "", False
     section = listing = False  # under a heading, or in a list after a line, that names what might be done
+    finding_rank = 0  # the rank of the heading over a section of findings (0: in none)
+    finding_list = False  # in the list under a bold title or a line that names findings
+    finding_parts = False  # a section of findings parted by lower headings: they name its findings
     offering = not acted and answer.rstrip().rstrip("*_ )").endswith(("?", "？"))  # a list, then "Which one?"
     for line in lines:
         stripped = line.strip()
@@ -193,9 +206,29 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
         if fenced or not stripped or stripped.startswith("|") or not re.search(r"\w", stripped):
             continue  # (a rule line, "---", is no sentence and leaves the title before it open)
         if stripped.startswith("#"):
-            section, listing = bool(_PROPOSAL_HEAD.search(stripped)), False
+            section, listing, finding_list = bool(_PROPOSAL_HEAD.search(stripped)), False, False
+            rank = len(stripped) - len(stripped.lstrip("#"))
+            if _names_findings(stripped):
+                finding_rank, finding_parts = min(finding_rank or rank, rank), False
+                continue
+            if rank <= finding_rank:
+                finding_rank = 0
+            elif finding_rank:
+                finding_parts = True
         elif not _MARKER.match(line) and _title(line) is None:
             listing = _proposing_intro(stripped)  # prose: a list of options starts after it, or none does
+            finding_list = stripped.rstrip("*_ ").endswith((":", "：")) and _names_findings(stripped)
+            if finding_list:
+                continue
+        elif _title(line) is not None and not _MARKER.match(line):
+            finding_list = _names_findings(line)  # "**Remaining issues:**" alone on its line
+            if finding_list:
+                continue
+        if finding_rank or finding_list:
+            if len(line) - len(line.lstrip()) < 2 and (not finding_parts or stripped.startswith("#")):
+                # a finding, not a line under one (its detail)
+                findings.append(" ".join(_MARKER.sub("", line.replace("**", "")).split()))
+            continue
         if section or (listing and (_MARKER.match(line) or _title(line) is not None)):
             continue
         if offering and (_title(line) is not None or (_MARKER.match(line) and not _said_outside_label(line))):
@@ -208,7 +241,64 @@ def _candidates(answer: str, acted: bool = True) -> list[str]:
             if not _ANNOUNCEMENT.match(sentence):
                 found.append(f"{title}: {sentence}" if title and at == 0 else sentence)
         title = ""
-    return found + (_table_rows(lines) if acted else [])
+    return found + (_table_rows(lines) if acted else []), findings
+
+
+_FINDINGS_HEAD = re.compile(
+    r"\b(?:findings?|issues|problems|bugs|gaps|risks?|concerns?|blockers?|caveats?|limitations?|weak(?:ness(?:es)?"
+    r"|\s{1,3}(?:points|spots))|warnings|recommendations?|suggestions|vulnerabilit(?:y|ies)|(?:code\s{1,3})?smells"
+    r"|nit(?:pick)?s|red\s{1,3}flags?|review\s{1,3}comments|(?:issue|bug|problem)s?\s{1,3}(?:found|discovered"
+    r"|identified|spotted|noticed|detected))\b", re.I)
+"""A heading, a bold title or a line introducing a list that names findings: what a review, an audit or the
+agent's own look found ("## Key Findings", "### Critical Issues Discovered", "**Risks:**", "Remaining concerns:").
+A singular "Problem" or "Root cause" heading names the one thing the turn went on to fix: its words stay results."""
+_FIXED_HEAD = re.compile(r"\b(?:fix(?:ed|es)?|resolved?|addressed|solved|closed|handled|applied|done|remediat\w{0,5}"
+                         r"|changes?|what (?:i|we) (?:did|changed))\b", re.I)
+"""Words of a heading over what was done about findings ("### Issues Fixed", "## Fixes", "## Changes"): its items are
+the turn's work."""
+
+
+_FINDING_LABEL = re.compile(
+    r"^\W{0,4}(?:P[0-4]|S[1-4]|sev(?:erity)?\s?[1-4]|critical|high|medium|low|major|minor|blocker|nit(?:pick)?|issue"
+    r"|bug|finding|gap|risk|concern|warning|caveat|limitation|smell)(?:\s{0,2}#?\d{1,3})?\s{0,2}"
+    r"(?:\([^()\n]{0,30}\)\s{0,2})?\**\s{0,2}[:—–]", re.I)
+"""A sentence that opens on the label of a finding ("P1: missing nil check …", "Issue 2: …", "Bug — …", "Gap: …",
+"**High** (security): …"). Not "Problem:": a report's "**Problem:** … **Fix:** …" says the one the turn fixed."""
+_FINDING_AT = re.compile(r"^\W{0,3}`?[\w./-]{1,200}\.[A-Za-z]{1,6}:\d{1,6}(?:-\d{1,6})?`?\**\s{0,2}(?:[—–:]|\s-\s)")
+"""A sentence that opens on a place in the code (``diff.go:512`` —): a reviewer's finding, located."""
+_ADVISES = re.compile(
+    r"\b(?:should(?!\s{1,3}(?:now\s{1,3})?(?:work|pass|be\s{1,3}(?:fixed|working|gone|resolved|fine)))|(?<!\bwe )could(?!"
+    r"\s{1,3}not|n't)|consider(?:ing)?|investigate|worth\s{1,3}(?:checking|investigating|looking)|might\s{1,3}want"
+    r"|needs?\s{1,3}to\s{1,3}be|must\s{1,3}be\s{1,3}(?:fixed|handled|addressed|changed)|recommend(?:ed)?)\b", re.I)
+"""A sentence that advises what to do or look into ("… should use `git diff`", "consider caching …", "investigate
+whether …"): a recommendation, no work."""
+_DID = re.compile(r"\b(?:fixed|added|changed|replaced|removed|deleted|updated|resolved|addressed|implemented|wrapped"
+                  r"|renamed|moved|rewrote|rewritten|switched|introduced|extracted|created|wrote|now|no longer)\b", re.I)
+"""Words that say the finding was dealt with in the same sentence ("Bug: the parser dropped tabs — fixed by …")."""
+
+
+_INSTRUCTS = re.compile(
+    r"^\W{0,3}(?:(?:now|so|then|next|to\s{1,3}\w{1,20}(?:\s{1,3}\w{1,20}){0,3})\W{0,2}\s{1,3})?(?:try|retry|re-?run"
+    r"|please|restart|reload|refresh|hard[- ]refresh|wait|go\s{1,3}to|navigate\s{1,3}to|visit|click|tap)\b", re.I)
+"""A sentence that tells the user what to do ("Try opening the terminal now from …", "Now refresh the page …", "To
+use the app now: Wait 30 seconds …"): the user's step, not the turn's work."""
+
+
+def finding_said(sentence: str) -> bool:
+    """True when ``sentence`` states a finding or a recommendation (:data:`_FINDING_LABEL`, :data:`_FINDING_AT`,
+    :data:`_ADVISES`) and no work done about it (:data:`_DID`; for advice, before it: "… should use `git diff` to
+    get changed files" advises): what is to fix, not what was done."""
+    plain = sentence[:600].replace("**", "")
+    if _FINDING_LABEL.match(plain) or _FINDING_AT.match(plain):
+        return not _DID.search(plain)
+    advice = _ADVISES.search(plain)  # advice after the work it follows ("Fixed it; you should now …") is no finding
+    return advice is not None and not _DID.search(plain, 0, advice.start())
+
+
+def _names_findings(line: str) -> bool:
+    """True when ``line`` heads findings (:data:`_FINDINGS_HEAD`), not what was done about them (:data:`_FIXED_HEAD`)."""
+    line = line[:200]
+    return bool(_FINDINGS_HEAD.search(line)) and not _FIXED_HEAD.search(line)
 
 
 _CHANGE_ROW = re.compile(r"`?([^`:\s]{1,300})`?: (?=.{0,300}?[^\W\d_]{2})")
@@ -243,23 +333,37 @@ def _states_result(sentence: str, acted: bool, changed: frozenset[str] = frozens
     return any(not _BEHAVIOUR.fullmatch(word.group()) for word in _RESULT.finditer(sentence))
 
 
-def report(answer: str, acted: bool = True, changed: tuple[str, ...] = (), most: int = _REPORT) -> list[str]:
+def report(answer: str, acted: bool = True, changed: tuple[str, ...] = (), most: int = _REPORT,
+           findings: bool = False) -> list[str]:
     """The sentences (or list items, or table rows) of the agent's answer that state a result, those naming files
     and values first, cheers and offers left out. When the turn did nothing (``acted`` false: no file changed, no
     check run, no commit), words that describe behaviour (:data:`_BEHAVIOUR`) state no result. A row of a table
-    of changes that names one of the ``changed`` files says what changed in it, in whatever language."""
+    of changes that names one of the ``changed`` files says what changed in it, in whatever language. A finding or a
+    piece of advice (:func:`finding_said`) is no result: with ``findings``, those that would have read as one are
+    what is returned."""
     found = []
     names = frozenset(path.rstrip("/").rsplit("/", 1)[-1] for path in changed)
     for sentence in _candidates(answer, acted):
-        if _thinks_aloud(sentence):
+        if _thinks_aloud(sentence) or finding_said(sentence) is not findings or _INSTRUCTS.match(sentence):
             continue
         sentence = without_narration(_LEAD.sub("", sentence).strip())
         if wide_length(sentence) >= 12 and _states_result(sentence, acted, names) and not _FILLER.search(sentence) \
-                and not sentence.endswith(("?", ":")):
+                and not _asks_or_introduces(sentence):
             found.append(sentence)
     found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: equals keep the agent's order
-    status = status_item(answer)  # a status table states what exists, by its names, whatever the turn did
+    # a status table states what exists, by its names, whatever the turn did
+    status = "" if findings else status_item(answer)
     return ([status] if status else []) + found[:most - bool(status)]
+
+
+def _asks(sentence: str) -> bool:
+    """A question, in any script's mark ("…進めますか？"), bold or not ("**Shall I go on?**")."""
+    return sentence.rstrip("*_ ").endswith(("?", "？"))
+
+
+def _asks_or_introduces(sentence: str) -> bool:
+    """A question, or a line that introduces what follows it ("**Local branches (2):**", "以下のとおり："): no result."""
+    return _asks(sentence) or sentence.rstrip("*_ ").endswith((":", "："))
 
 
 def left_something(turn: Turn) -> bool:
@@ -433,7 +537,8 @@ def done_items(turn: Turn) -> list[str]:
             return [f"{what} (asked: “{asked}”)"]
         if results and asked:
             return [f"“{asked}” — {_short(results)}"]
-        first = next((s for s in sentences(turn.final_answer) if not _FILLER.search(s) and len(s) >= 12), "")
+        first = next((s for s in sentences(turn.final_answer) if not _FILLER.search(s) and len(s) >= 12
+                      and not _asks_or_introduces(s) and not _INSTRUCTS.match(s)), "")
         return [f"{clip_words(_LEAD.sub('', first), 200) if first else 'answered'} (asked: “{asked}”)"]
     first = things[0] + (f" — {_short(results)}" if results else "")
     if first.startswith(STATUS_LABEL) and asked:
@@ -477,13 +582,13 @@ def described_change(turn: Turn) -> list[str]:
     found: list[str] = []
     for text in list(reversed(turn.texts))[:_DESCRIBING_TEXTS]:
         for sentence in _candidates(text):
-            if _thinks_aloud(sentence):
+            if _thinks_aloud(sentence) or finding_said(sentence):
                 continue
             sentence = without_narration(_LEAD.sub("", sentence).strip())
             if sentence.endswith(":"):
                 sentence = _with_following(sentence, text)
             if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
-                    and not sentence.endswith("?") and not bare(sentence) and not _ANNOUNCEMENT.match(sentence) \
+                    and not _asks(sentence) and not bare(sentence) and not _ANNOUNCEMENT.match(sentence) \
                     and not _NOW_DOING.match(sentence) and not only_files(sentence):
                 found.append(clip_words(sentence, 200))
     if found:
@@ -629,7 +734,8 @@ def brief_done_item(turn: Turn) -> str:
             if _NEW_NAME.search(sentence)]  # "The new `_demux()` method separates …": what the turn made exist
     results = [sentence for sentence in made + report(turn.final_answer, _acted(turn), turn.changed,
                                                       len(turn.final_answer))
-               if not only_files(sentence) and not _FINDING.search(sentence) and not _TELLS_USER.match(sentence)]
+               if not only_files(sentence) and not _FINDING.search(sentence) and not _TELLS_USER.match(sentence)
+               and not finding_said(sentence)]
     # the code it left, else a named value it reached ("coverage 47.3%"); the state before why it was broken
     found = [s for s in results if _CODE_NAME.search(s)] or [s for s in results if _SALIENT.search(s)]
     found.sort(key=lambda sentence: bool(_CAUSE.search(sentence)))
@@ -650,10 +756,49 @@ _CODE_NAME = re.compile(r"`[^`\n]{2,80}`")
 """A backticked name in a sentence: the code the result is about."""
 
 
+OPEN_FINDINGS_LABEL = "Findings the agent reported that no later change took up (open, not done):"
+_OPEN_FINDINGS = 6
+_FINDING_CHARS = 140
+_RECENT = 4
+"""The latest finished requests whose Done items are said in full (:func:`done_items`): their findings are said."""
+_FILE_NAME = re.compile(r"[\w.-]{1,120}\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+
+
+def reported_findings(turn: Turn) -> list[str]:
+    """What the turn's last answer reports as findings, in its order: the items under a heading or a line that
+    names findings (:func:`_parts`) and the sentences that state one (:func:`finding_said`) where a result would
+    be read (:func:`report`): advice said in passing is no finding to list."""
+    listed = _parts(turn.final_answer, _acted(turn))[1]
+    said = report(turn.final_answer, _acted(turn), turn.changed, _OPEN_FINDINGS, findings=True)
+    return list(dict.fromkeys(clip_words(text, _FINDING_CHARS) for text in listed + said if len(text) >= 12))
+
+
+def _file_names(text: str) -> set[str]:
+    return {name.rsplit("/", 1)[-1].lower() for name in _FILE_NAME.findall(text[:1000])}
+
+
+def open_findings(turns: tuple[Turn, ...]) -> str:
+    """One item: the findings the latest finished requests' answers reported (:func:`reported_findings`) that no
+    later change took up, so that they are read as open work, not as done. A finding that names files is taken up
+    when a later request changed one of them; one that names none, when a later request changed any file. ``""``
+    when none is left."""
+    finished = [turn for turn in turns if turn.status == DONE and turn.request.strip() and left_something(turn)]
+    recent = {id(turn) for turn in finished[-_RECENT:]}
+    changed_later: set[str] = set()
+    kept: list[str] = []
+    for turn in reversed(turns):
+        if id(turn) in recent:
+            kept[:0] = [finding for finding in reported_findings(turn) if not (
+                (_file_names(finding) & changed_later) if _file_names(finding) else changed_later)]
+        changed_later |= {path.rsplit("/", 1)[-1].lower() for path in turn.changed}
+    kept = list(dict.fromkeys(kept))[:_OPEN_FINDINGS]
+    return f"{OPEN_FINDINGS_LABEL} " + "; ".join(finding.rstrip(".;") for finding in kept) if kept else ""
+
+
 def done_item(turn: Turn) -> str:
     """The first of :func:`done_items` (what a turn's request left, and which request it was)."""
     return done_items(turn)[0]
 
 
-__all__ = ["asked_status_items", "bare", "brief_done_item", "closed_items", "described_change", "done_item", "done_items", "left_something", "only_files",
-           "pending_step", "report", "step_kinds", "undoes", "undone_item", "without_narration"]
+__all__ = ["OPEN_FINDINGS_LABEL", "asked_status_items", "bare", "brief_done_item", "closed_items", "described_change", "done_item", "done_items", "finding_said", "left_something", "only_files", "open_findings",
+           "pending_step", "report", "reported_findings", "step_kinds", "undoes", "undone_item", "without_narration"]

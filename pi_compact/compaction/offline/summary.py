@@ -23,7 +23,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, command_subject, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
-from .progress import asked_status_items, brief_done_item, closed_items, done_items, left_something, pending_step, step_kinds, undoes, undone_item
+from .progress import asked_status_items, brief_done_item, closed_items, done_items, left_something, open_findings, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items, steer_decision
 from .skills import SKILLS_LABEL, skills_item
@@ -140,6 +140,8 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
         new.add("critical", clip_words(f"{_RESOLVED_LABEL} {', '.join(state.resolved_errors)}", 300))
     for findings in state.open_reviews:  # (the first to go when room is short: the review is there to reread)
         new.add("critical", findings)
+    if found := open_findings(state.turns):  # what the agent's answers listed as findings: open work, not Done
+        new.add("critical", found)
     return new
 
 
