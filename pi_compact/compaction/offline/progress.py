@@ -295,9 +295,16 @@ def finding_said(sentence: str) -> bool:
     return advice is not None and not _DID.search(plain, 0, advice.start())
 
 
+_STILL_TO_DO = re.compile(r"\b(?:needed|required|remaining|pending|outstanding|to\s{1,3}(?:do|fix|address))\b", re.I)
+"""Words of a heading over fixes still to make ("Critical Fixes Needed", "Remaining issues to address")."""
+
+
 def _names_findings(line: str) -> bool:
-    """True when ``line`` heads findings (:data:`_FINDINGS_HEAD`), not what was done about them (:data:`_FIXED_HEAD`)."""
+    """True when ``line`` heads findings (:data:`_FINDINGS_HEAD`), not what was done about them (:data:`_FIXED_HEAD`),
+    or heads fixes still to make (:data:`_STILL_TO_DO`)."""
     line = line[:200]
+    if _FIXED_HEAD.search(line) and _STILL_TO_DO.search(line):
+        return True
     return bool(_FINDINGS_HEAD.search(line)) and not _FIXED_HEAD.search(line)
 
 
@@ -587,6 +594,8 @@ def described_change(turn: Turn) -> list[str]:
             sentence = without_narration(_LEAD.sub("", sentence).strip())
             if sentence.endswith(":"):
                 sentence = _with_following(sentence, text)
+                if finding_said(sentence.split(":", 1)[-1].strip()):
+                    continue  # "This means: X should use …": the advice it introduces
             if len(sentence) >= 16 and _states_result(sentence, True) and not _FILLER.search(sentence) \
                     and not _asks(sentence) and not bare(sentence) and not _ANNOUNCEMENT.match(sentence) \
                     and not _NOW_DOING.match(sentence) and not only_files(sentence):
@@ -595,7 +604,8 @@ def described_change(turn: Turn) -> list[str]:
         found.sort(key=lambda s: -min(len(_SALIENT.findall(s)), 3))  # stable: the newest of equals first
         return found[:_REPORT]
     titles = [title for title in (_title(line) for line in turn.final_answer.splitlines()[:60]) if title
-              and _SALIENT.search(title) and not re.search(r"\b(?:summary|files?|changes?|tests?)\b", title, re.I)]
+              and _SALIENT.search(title) and not re.search(r"\b(?:summary|files?|changes?|tests?)\b", title, re.I)
+              and not _names_findings(title)]
     return [f"Made: {', '.join(titles[:3])}"] if titles else []
 
 

@@ -92,6 +92,17 @@ def test_a_finding_a_later_request_fixed_is_not_open() -> None:
     assert any("readHeader()" in line and "returned" in line for line in _done(text)), text
 
 
+def test_a_heading_over_fixes_still_needed_is_no_work() -> None:
+    """"### Critical Fixes Needed" heads what is still to fix, whatever its word "Fixes"; nor is it what the turn
+    made when the answer states no other result."""
+    answer = ("## Review of `frame.rs`\n\n### Critical Fixes Needed (30-60 min)\n\n1. `stream.rs` leaks the buffer "
+              "on reset\n2. `client.rs` retries without a limit\n")
+    text = summarize(_pi(answer, "src/frame.rs"))
+    assert not any("Fixes Needed" in line or "leaks the buffer" in line for line in _done(text)), text
+    opened = [line for line in text.splitlines() if OPEN_FINDINGS_LABEL in line]
+    assert opened and "leaks the buffer" in opened[0], text
+
+
 @pytest.mark.parametrize("answer, kept", [
     ("### Issues Fixed\n\n- Removed the duplicate `flush()` call in `writer.go`\n- Added a bounds check to `slice()`",
      "duplicate `flush()`"),
