@@ -17,7 +17,9 @@ ideograph outside the common sets, a combining mark) weighs its UTF-8 bytes, sin
 byte; and lowercase text that is no language (random letters: runs of four consonants) adds
 :data:`CLUSTER_TOKENS` per such run where the runs are dense, and where they are scattered (a few dozen random letters
 every few hundred characters of English) the letters around each run cost what the tokenizer's merges cut them into
-(:func:`scattered_units`). Letters of other alphabets weigh what random letters of theirs cost
+(:func:`scattered_units`); and where a text's words are misspelt (a typo in most words, random letters too short for
+runs of consonants) its pre-tokens are counted and its words cut by the tokenizer's merges (:func:`word_cut_units`).
+Letters of other alphabets weigh what random letters of theirs cost
 (:data:`RANDOM_TOKENS`) where a text's letters are random rather than a language's, told by how surprising its
 letters are to the letter frequencies of the calibration half, or their pairs to its pairs where the letters are
 drawn with a language's own frequencies (``token_bounds.surprise_share``); capitals of
@@ -42,7 +44,8 @@ The sum is taken in C, since it runs before every request: ``bytes.translate`` m
 1/32 token, and ``zlib.adler32`` started at 0 adds the bytes up (its low half is the byte sum modulo 65521,
 so it is read per chunk small enough never to wrap); the consonant runs are one more translate and a
 ``bytes.count`` (and where they are one per :data:`SCATTERED_SPACING` characters or more, a few C calls and a cached
-cut per run). That is 1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
+cut per run; and a text longer than 256 characters has its word sample cut, a few dozen cached cuts). That is
+1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
 regular expression (its character class is built at the first such text, in a quarter second). The bounds
 add one translate and a dozen big-integer operations per text (the run bound) and a fixed few dozen C calls
 on its first characters (the ends inside runs); a character's NFKC expansion cost is cached. ``make bench``
@@ -64,13 +67,14 @@ import re
 import string
 import unicodedata
 import zlib
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from .token_bounds import (FEWEST_LETTERS, SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, bpe_tokens, letter_surprise,
-                           surprise_share)
+from .token_bounds import (FEWEST_LETTERS, PREFIX_CHARS, SHORT_CHARS, ALPHABETS, alphabet_of, bound_units, bpe_tokens,
+                           letter_surprise, pretokens, surprise_share, word_sample)
 
 IMAGE_TOKENS = 1200
 
@@ -361,20 +365,91 @@ def _cut_surplus(latin: bytes, first: int, end: int) -> int:
     return max(0, cut * UNITS_PER_TOKEN - weight)
 
 
+WORD_SAMPLE_DOUBT = 2
+"""How far below the whole text's rate the words of its :func:`~pi_compact.compaction.token_bounds.word_sample` may
+cut into extra tokens: :func:`word_cut_units` reads the whole text where the sample's extra tokens, at this many times
+their rate, could lift its cut above the estimate. The sample is up to 512 bytes of a text, some 80 words; a few
+misspelt among them are too few for their rate to be read closer than twice or half."""
+
+
+def word_cut_units(text: str, data: bytes, units: int) -> int:
+    """What a text's pre-tokens cost at least, its words cut as the tokenizer cuts them (:func:`pretoken_cut`), in
+    1/32 tokens (``data``: its ASCII bytes, a character beyond ASCII read as ``?``; ``units``: its estimate so far); 0
+    where that could not exceed ``units``. English where a word in two or three is misspelt, pieces of 1-6 random
+    letters every 5-40 characters glued to the words or spaced, was 0.85-0.89 of the real count (tok54): most pieces
+    hold no run of four consonants (:func:`scattered_units`), and the bounds cut the words of the first characters only
+    (``token_bounds.cut_tokens``); each misspelt word is a word the vocabulary does not hold, two tokens or more where
+    its weights price a fraction of one. Read from the vocabulary, not fitted. Read for a text longer than
+    ``token_bounds.PREFIX_CHARS`` (a shorter one the bounds cut whole), and over the whole of it only where its
+    :func:`~pi_compact.compaction.token_bounds.word_sample`, its words' extra tokens at :data:`WORD_SAMPLE_DOUBT` times
+    their rate, could exceed ``units``: English, code and JSON cut a word in fifty into more than one token and have
+    fewer pre-tokens than their weights, so the whole is read only where words are misspelt, random or of a
+    vocabulary the tokenizer lacks (a sample costs a few dozen cached cuts a text)."""
+    if len(text) <= PREFIX_CHARS:
+        return 0
+    sample = word_sample(data).decode("ascii")
+    tokens, extra = pretoken_cut(sample)
+    if not extra or (tokens + (WORD_SAMPLE_DOUBT - 1) * extra) * UNITS_PER_TOKEN * len(text) <= units * len(sample):
+        return 0
+    if sample != text:
+        tokens, extra = pretoken_cut(text)
+    return tokens * UNITS_PER_TOKEN
+
+
+def pretoken_cut(text: str) -> tuple[int, int]:
+    """The tokens a text's pre-tokens (``token_bounds.pretokens``: GPT-2's pattern) are cut into at least, and how many
+    of them are beyond one a pre-token. A word of ASCII letters (with the space before it) costs the tokens of the
+    tokenizer's merges in their order (:func:`_word_cut`), cut first where a capital follows a lowercase letter: the
+    vocabulary holds few tokens that span a change of case, and its word pieces (``token_tables.WORD_PIECES``) hold
+    those of lowercase or capitalized letters; so a word misspelt into the capital of the next (``thateqmxavIs``) is cut
+    as the tokenizer cuts it, and an identifier (``getValue``) too, a token over in a hundred or so. A word with two
+    capitals in a row (``HTTP``, ``toJSON``, base64) costs one, as any other pre-token does (numbers, punctuation):
+    the word pieces do not hold its merges. Each distinct pre-token is read once: natural text writes the same ones
+    again."""
+    tokens = extra = 0
+    for piece, times in Counter(pretokens(text)).items():
+        tokens += times
+        letters = piece.lstrip(" ")
+        if not (letters.isascii() and letters.isalpha()):
+            continue
+        if letters.islower() or letters.istitle():
+            extra += times * (_word_cut(piece.encode("ascii")) - 1)
+        elif not _CAPITALS.search(letters):
+            extra += times * (sum(map(_word_cut, _CASED_PIECE.findall(piece.encode("ascii")))) - 1)
+    return tokens + extra, extra
+
+
+_CAPITALS = re.compile("[A-Z]{2}")
+_CASED_PIECE = re.compile(rb" ?[A-Z][a-z]*| ?[a-z]+")
+
+
+def _word_cut(word: bytes) -> int:
+    """The tokens the tokenizer's merges cut a word of lowercase or capitalized letters into (with the space before it:
+    :func:`~pi_compact.compaction.token_bounds.bpe_tokens`); a word of more than ``FEWEST_LETTERS`` characters in
+    pieces of that many, less one a join a token could span (a cut of a long word costs its square)."""
+    if len(word) <= FEWEST_LETTERS:
+        return bpe_tokens(word)
+    cut = sum(bpe_tokens(word[at : at + FEWEST_LETTERS]) for at in range(0, len(word), FEWEST_LETTERS))
+    return cut - (len(word) - 1) // FEWEST_LETTERS
+
+
 def text_units(text: str) -> int:
     """The weight of a string in 1/``UNITS_PER_TOKEN`` tokens: its :func:`weight_units`, or the per-text bounds
-    of :mod:`~pi_compact.compaction.token_bounds` where they count more; a text the tokenizer reads expanded
-    (NFKC: a ligature, ``ﷺ`` is 18 characters) is weighed as it is read."""
+    of :mod:`~pi_compact.compaction.token_bounds` or its words' cut (:func:`word_cut_units`) where they count more; a
+    text the tokenizer reads expanded (NFKC: a ligature, ``ﷺ`` is 18 characters) is weighed as it is read."""
     if text.isascii():
         data = text.encode("ascii")
         weights = _byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data)
-        return max(weights, bound_units(text, data, len(data), weights=weights))
+        units = max(weights, bound_units(text, data, len(data), weights=weights))
+        return max(units, word_cut_units(text, data, units))
     latin = text.encode("latin-1", "ignore")
     utf16 = text.encode("utf-16-be", "surrogatepass")  # read by the weights and the bounds alike
     size = len(text.encode("utf-8", "surrogatepass"))
     weights = _other_weight_units(text, latin, utf16)
     weights += few_wide_units(text, weights, size)
     units = max(weights, bound_units(text, latin, size, utf16, weights=weights))
+    if len(text) > PREFIX_CHARS:
+        units = max(units, word_cut_units(text, text.encode("ascii", "replace"), units))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
     return units

@@ -65,7 +65,7 @@ import orjson
 from pi_compact.compaction import token_bounds as bounds
 from pi_compact.compaction import tokens as fast  # the alphabets' constants only
 
-from .periodic_obvious import bound_units, merged, surprise_fraction  # the frozen bounds and the periodic one (issue 23.7)
+from .periodic_obvious import bound_units, merged, pretokens, surprise_fraction, word_windows  # the frozen bounds and the periodic one (issue 23.7)
 
 IMAGE_TOKENS = 1200
 
@@ -312,14 +312,55 @@ def text_units(text: str) -> int:
     if text.isascii():
         data = text.encode("ascii")
         weights = _byte_sum(data.translate(_LOW_UNITS)) + cluster_units(data)
-        return max(weights, bound_units(text, data, len(data), weights=weights))
+        units = max(weights, bound_units(text, data, len(data), weights=weights))
+        return max(units, word_cut_units(text, units))
     latin = text.encode("latin-1", "ignore")
     weights = _other_weight_units(text, latin)
     weights += _few_wide_units(text, weights)
     units = max(weights, bound_units(text, latin, len(text.encode("utf-8", "surrogatepass")), weights=weights))
+    units = max(units, word_cut_units(text, units))
     if not unicodedata.is_normalized("NFKC", text):
         units = max(units, text_units(unicodedata.normalize("NFKC", text)) + _expansion_units(text))
     return units
+
+
+def word_cut_units(text: str, units: int) -> int:
+    """(tok54) A text longer than 256 characters: its pre-tokens, a token each, and its words of ASCII letters cut by the
+    merges, where its word windows (a character beyond ASCII read as ``?``), their extra tokens counted twice, at their
+    rate over the whole text, are above ``units``; else 0."""
+    if len(text) <= bounds.PREFIX_CHARS:
+        return 0
+    sample = word_windows(text.encode("ascii", "replace")).decode("ascii")
+    tokens, extra = pretoken_cut(sample)
+    if extra == 0 or (tokens + (fast.WORD_SAMPLE_DOUBT - 1) * extra) * UNITS_PER_TOKEN * len(text) <= units * len(sample):
+        return 0
+    return pretoken_cut(text)[0] * UNITS_PER_TOKEN
+
+
+def pretoken_cut(text: str) -> tuple[int, int]:
+    """(tok54) The pre-tokens (one character at a time), each a token, its words of ASCII letters with no two capitals
+    in a row the merged pieces of their stretches (a new one at each capital after the first letter, the space before
+    the first; a stretch of more than 24 characters merged in pieces of 24, less one a join); and the tokens beyond one
+    a pre-token."""
+    tokens = extra = 0
+    for piece in pretokens(text):
+        letters = piece.lstrip(" ")
+        cut = 1
+        if letters and all(char in string.ascii_letters for char in letters) and not any(
+                first.isupper() and second.isupper() for first, second in zip(letters, letters[1:])):
+            stretches = [piece[: len(piece) - len(letters) + 1]]
+            for char in letters[1:]:
+                if char.isupper():
+                    stretches.append(char)
+                else:
+                    stretches[-1] += char
+            cut = 0
+            for stretch in stretches:
+                pieces = [stretch[at : at + 24] for at in range(0, len(stretch), 24)]
+                cut += sum(map(merged, pieces)) - (len(pieces) - 1)
+        tokens += cut
+        extra += cut - 1
+    return tokens, extra
 
 
 def _few_wide_units(text: str, weights: int) -> int:
