@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...accessors import content_text
@@ -19,7 +19,7 @@ from .outcome import (ERROR_LINE_LIMIT, declined_outright, hook_reply, last_line
 from .diagnostics import telling_line
 from .goal import request_words
 from .plan_points import scope_lists
-from .plan_sections import requirement_lists, rule_text
+from .plan_sections import requirement_lists, rule_text, without_checklists
 from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
 from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
                     shell_effects)
@@ -125,6 +125,9 @@ class Facts:
     """Paths named as changed or read that are not there to change or read: every change to them declined by the
     user, the last thing done to them was deleting them (or moving them away), or every read of them said they do
     not exist (``File does not exist.``, ``cat: x: No such file or directory``) and nothing wrote them."""
+    approved_plan: str = ""
+    """The plan the agent wrote and the user approved that the work carries out at the end (``""`` when none):
+    :func:`.agent_plans.plan_in_force`. Its rules bind as a pasted plan's do (:func:`constraint_sentences`)."""
 
 
 @dataclass(frozen=True)
@@ -413,6 +416,7 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     mostly copied from ``quoting`` (what the agent wrote before: the user quotes it to ask about it). A rule said in
     passing in a sentence that asks for something else ("fix the login bug — and never push to main") is kept as its
     clause (:func:`.rules.passing_rule`): the rest is a one-off instruction, history once that request is done."""
+    text = without_checklists(text)  # ("- [ ] never log the token": a task left, "- [x] …" one done; no rule)
     found: list[str] = scope_lists(text) + requirement_lists(text)  # a plan's scope and requirement lists
     quoted = _word_runs(quoting)
     lines = _FENCE.sub("\n", rule_text(text)).splitlines()  # (not what a plan says is the case today)
@@ -963,11 +967,15 @@ def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:
 
 def extract_facts(messages: Any) -> Facts:
     """The facts of a list of pi agent messages (any roles; anything that is not a message dict is skipped)."""
+    from .agent_plans import approved_plans, plan_in_force  # (they read messages with this module's helpers)
+
+    listed = list(message_dicts(messages))
     collector = _Collector()
-    for index, message in enumerate(message_dicts(messages)):
+    for index, message in enumerate(listed):
         collector.index = index
         collector.add(message)
-    return collector.facts()
+    in_force = plan_in_force(listed, approved_plans(listed))
+    return replace(collector.facts(), approved_plan=in_force.text if in_force else "")
 
 
 def message_dicts(messages: Any) -> Iterator[dict]:

@@ -20,7 +20,11 @@ passing)."""
 _HEADING = re.compile(r"^\s{0,3}#{1,6}[ \t]{1,4}(\S[^\n]{0,200})$")
 _CHECKS = re.compile(r"\b(?:verif\w*|validat\w*|testing|test plan|checks?|how to test)\b", re.I)
 """A heading over the plan's checks ("## Verification", "### Testing")."""
-_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)\s{0,3}([\w+-]{0,20})")
+_SHELL_BLOCK = frozenset({"", "sh", "bash", "shell", "zsh", "console", "shell-session", "powershell", "ps1", "cmd",
+                          "bat", "fish"})
+"""A code block of commands: no language named, or a shell's (a ```go or ```python block under "## Testing" holds
+the tests' code, no command to run)."""
 _COMMENT = re.compile(r"\s{1,40}#[^\n]{0,400}$")
 _SHOWN = 8
 _COMMAND_CHARS = 120
@@ -31,8 +35,9 @@ def plan_request(requests: list[str]) -> str:
     return next((request for request in reversed(requests) if _PLAN_REQUEST.search(request[:_PLAN_CHARS])), "")
 
 
-_ITEM = re.compile(r"^\s{0,12}(?:[-*+]|\d{1,3}[.)]|\|)\s{0,4}(?:\*\*)?`([^`\n]{1,300})`")
-"""A list item or table row that opens on a backticked name: the plan's file list ("- `tests/test_x.py` — …")."""
+_ITEM = re.compile(r"^\s{0,12}(?:[-*+]|\d{1,3}[.)]|\|)\s{0,4}(?:\[( |x|X)\]\s{1,3})?(?:\*\*)?`([^`\n]{1,300})`")
+"""A list item or table row that opens on a backticked name: the plan's file list ("- `tests/test_x.py` — …",
+"- [ ] `tests/test_x.py`": an unticked box is a part left, a ticked one was done before)."""
 _MANUAL = re.compile(r"\bmanual", re.I)
 
 
@@ -43,8 +48,10 @@ def _named_files(plan: str) -> list[str]:
     found: list[str] = []
     for line in plan.splitlines():
         item = _ITEM.match(line)
-        if item and _PATH.fullmatch(f"`{item.group(1)}`"):
-            found.append(item.group(1))
+        if item and item.group(1) in ("x", "X"):
+            continue  # ticked in the plan itself: done before it was handed over
+        if item and _PATH.fullmatch(f"`{item.group(2)}`"):
+            found.append(item.group(2))
         elif _HEADING.match(line):
             found += _PATH.findall(line)
     return list(dict.fromkeys(found))
@@ -54,15 +61,17 @@ def _check_commands(plan: str) -> list[str]:
     """The commands in the code blocks under the plan's verification heading (:data:`_CHECKS`), comments cut."""
     commands: list[str] = []
     checks = fenced = manual = False
+    commands_in = True  # the block open holds commands (:data:`_SHELL_BLOCK`)
     for line in plan.splitlines():
         heading = _HEADING.match(line)
         if heading and not fenced:
             checks = bool(_CHECKS.search(heading.group(1)))
-        elif _FENCE.match(line):
+        elif fence := _FENCE.match(line):
             fenced, manual = not fenced, False
+            commands_in = fence.group(1).lower() in _SHELL_BLOCK
         elif fenced and checks and line.strip().startswith("#"):
             manual = bool(_MANUAL.search(line))  # ("# Manual (needs Docker):" — steps for a person, no command)
-        elif fenced and checks and line.strip() and not manual:
+        elif fenced and checks and line.strip() and not manual and commands_in:
             command = _COMMENT.sub("", line.strip())
             commands += [command] if command else []
     return list(dict.fromkeys(commands))

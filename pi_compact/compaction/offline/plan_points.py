@@ -23,6 +23,9 @@ _PLAN_MARK = re.compile(
     re.I | re.M)
 """What marks a text as a plan: a heading that names one ("# Plan: …", "## Implementation plan"), the words that hand
 one over, or a plan's own section heading."""
+_HANDED_OVER = re.compile(r"\b(?:implement|execute|carry out)\s{1,3}(?:the\s{1,3}following|this|the)\s{1,3}plan\b"
+                          r"|\A\s{0,40}#{1,3}\s{1,3}[^\n]{0,60}?\bplan\b", re.I)
+"""A text handed over as a plan: the words that hand it over, or a plan's title at its very top ("# Plan: …")."""
 _PLAN_HEAD = 3_000
 """Where the mark is looked for: a plan says so at its top."""
 _READ = 50_000
@@ -119,6 +122,7 @@ def _design_points(lines: list[str]) -> list[str]:
     found: list[str] = []
     design_level = 0  # the level of the design heading the lines are under, 0 when none
     labelled = 0
+    labels: set[str] = set()
     for line in lines:
         heading = _ANY_HEADING.match(line)
         if heading:
@@ -129,7 +133,10 @@ def _design_points(lines: list[str]) -> list[str]:
                 design_level = 0
             continue
         way = _BOLD_WAY.match(line)
+        if way and way.group(1).strip().lower() in labels:
+            continue  # ("**Reusable Pattern**: Based on …" under every component: the way said once)
         if way:
+            labels.add(way.group(1).strip().lower())
             said = f"{way.group(1).strip()}: {(way.group(2) or '') + ' ' + way.group(3)}".replace("**", "")
             found.append(clip_words(_ASIDE.sub("", " ".join(said.split())), _POINT_CHARS))
         elif design_level and labelled < _LABELLED_MOST and (point := _LABELLED.match(line)):
@@ -138,6 +145,79 @@ def _design_points(lines: list[str]) -> list[str]:
         if len(found) >= _POINTS:
             break
     return found
+
+
+# -- sections of choices -------------------------------------------------------------------------------------------
+
+_CHOICE_HEADING = re.compile(
+    r"^\s{0,3}(?:#{1,6}\s{1,3}|\*\*)(?:\d{1,2}[.)]\s{1,3})?(?:(?:the|our|chosen|proposed|recommended|technical"
+    r"|high[- ]level|overall)\s{1,3})?(?:approach|design|architecture|solution|strategy"
+    r"|(?:(?:key|main|design|architectural|technical)\s{1,3})?decisions?)\b[^\n]{0,60}$", re.I)
+"""A section that states the way the work takes ("## Approach", "## Proposed Solution", "### Decision", "**Design:**",
+"## Key decisions"); not one of the starting state ("## Problem", "## Context") nor of steps ("## Implementation")."""
+_DECISION_WORD = re.compile(r"decisions?\b", re.I)
+"""A decisions section's list is read by :func:`.rules.listed_decisions`: here only its sentences outside a list."""
+_CHOICE_WORD = re.compile(
+    r"\b(?:use|uses|using|instead of|rather than|keep|keeps|behind|via|replace|replaces|switch to|adopt|prefer"
+    r"|choose|chose|go with|no longer|without|reuse|reuses)\b", re.I)
+"""A word by which a line states a choice ("use SQLite instead of JSON files", "keep the old API behind a flag"),
+preferred over a line that only describes ("The store has two layers")."""
+_LIST_LINE = re.compile(r"^\s{0,12}(?:[-*+\u2022]|\d{1,2}[.)])\s{1,3}(\S.*)$")
+_BOXED = re.compile(r"\[[ xX]\]\s")
+_STEP_LABEL = re.compile(r"^[^\s:`]{1,30}(?:\s[^\s:`]{1,30}){0,3}:\s")
+"""A point opened by a short label ("Identify candidates: Query …", "Where: …"): a labelled step or note, read by
+:func:`_design_points` when it is a design point, not a sentence of choosing."""
+_FIRST_SENTENCE = re.compile(r"(?<=[^\s.][.!?])\s{1,3}(?=[A-Z`*])")
+_SECTION_CHOICES = 3
+_SECTION_CHOICE_CHARS = 200
+
+
+def _first_sentence(line: str) -> str:
+    """A line's first sentence, markup of emphasis removed: the shortest complete form of what it chose."""
+    said = " ".join(line.replace("**", "").replace("__", "").split())
+    return _FIRST_SENTENCE.split(said, maxsplit=1)[0]
+
+
+def _section_choices(lines: list[str]) -> list[str]:
+    """The choices stated under a plan's approach, design or decision headings (:data:`_CHOICE_HEADING`): each list
+    item's or paragraph line's first sentence that has a word of choosing (:data:`_CHOICE_WORD`), a few at most. Labelled design
+    points are :func:`_design_points`' ; a line ending on a colon opens a list; code blocks and tables are not read."""
+    found: list[tuple[bool, int, str]] = []
+    level = 0  # the level of the choice heading the lines are under, 0 when none (a bold label: 7, to its end)
+    lists = True  # the section's list items are read (not a decisions heading's: rules.listed_decisions reads them)
+    fenced = False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        heading = _ANY_HEADING.match(line)
+        if fenced or (heading and level and len(heading.group(1)) > level):
+            continue  # (a subsection of the choices goes on with them)
+        if heading or _CHOICE_HEADING.match(line):
+            chosen = _CHOICE_HEADING.match(line)
+            level = (len(heading.group(1)) if heading else 7) if chosen else 0
+            lists = not (chosen and _DECISION_WORD.search(line))
+            continue
+        item = _LIST_LINE.match(line)
+        text = item.group(1) if item else line.strip()
+        if _BOXED.match(text) or _STEP_LABEL.match(text.replace("**", "")):
+            continue  # a checklist item is a task, done or left, not a choice
+        if not level or not text or (item and not lists) or text.startswith("|") or _BOLD_WAY.match(line) \
+                or _LABELLED.match(line) or line.rstrip().endswith(":") or line.startswith((" ", "\t")) and item:
+            continue
+        said = _first_sentence(text)
+        if len(said) >= 15 and _CHOICE_WORD.search(said) and not said.endswith(("?", "？")) \
+                and not plan_rule(said) and not _REPLACE.match(said):  # (a rule, a replacement: read elsewhere)
+            found.append(clip_words(said, _SECTION_CHOICE_CHARS))
+        if len(found) >= _SECTION_CHOICES:
+            break
+    return found
+
+
+def approach_choices(text: str) -> list[str]:
+    """The choices under the approach or design headings of ``text`` (:func:`_section_choices`), for a plan known to
+    be one (the agent's plan the user approved), whatever its title."""
+    return _section_choices(text[:_READ].splitlines())
 
 
 # -- scope --------------------------------------------------------------------------------------------------------
@@ -180,14 +260,17 @@ def is_plan(text: str) -> bool:
 
 def plan_choices(text: str) -> list[str]:
     """The choices a plan in ``text`` states by its structure (see the module): mapping tables, replacements,
-    labelled design points. Nothing when ``text`` is not a plan (a report's table of versions found is no choice)."""
+    labelled design points; when it states none so and is handed over as a plan (:data:`_HANDED_OVER`: an agent's
+    answer with a "## Design" heading is a report or a discussion, its lines no choices made), the lines under its
+    approach or design headings. Nothing when ``text`` is not a plan (a report's table of versions found is no choice)."""
     if not is_plan(text):
         return []
     lines = text[:_READ].splitlines()
     found = [mapped for at, line in enumerate(lines)
              if line.lstrip().startswith("|") and line.count("|") >= 3 and (mapped := _mapping(lines, at))][:2]
     found += [replaced for replaced in (_replacements(lines),) if replaced]
-    return found + _design_points(lines)
+    found += _design_points(lines)
+    return found or (_section_choices(lines) if _HANDED_OVER.search(text[:_PLAN_HEAD]) else [])
 
 
 # -- sentences that state a plan's limit ---------------------------------------------------------------------------
@@ -223,4 +306,4 @@ def plan_rule(sentence: str) -> bool:
                 or _REQUIREMENTS_SAID.match(said))
 
 
-__all__ = ["REQUIREMENT_NAMES", "is_plan", "plan_choices", "plan_rule", "scope_lists"]
+__all__ = ["REQUIREMENT_NAMES", "approach_choices", "is_plan", "plan_choices", "plan_rule", "scope_lists"]

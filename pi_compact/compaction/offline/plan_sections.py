@@ -57,6 +57,29 @@ _LISTS = 3
 """Requirement lists kept per plan: the summary's Constraints hold ten in all."""
 
 
+_BOX = re.compile(r"^(\s{0,12})(?:[-*+\u2022]|\d{1,3}[.)])\s{1,3}\[[ xX]\]")
+"""A checklist line ("- [ ] add tests for the parser", "1. [x] move the store"): a task, done or left."""
+
+
+def without_checklists(text: str) -> str:
+    """``text`` with its checklist items blanked, each with the lines under it (its sub-items, its wrapped words):
+    a box is work to do or done, never a rule to keep, whatever words it is in ("- [ ] Never log the token" is
+    a task of making it so). Lines keep their places, as in :func:`without_state`."""
+    if "[" not in text:
+        return text
+    lines = text.splitlines()
+    indent = -1  # the indent of the checklist item the lines are under, -1 when none
+    for number, line in enumerate(lines):
+        box = _BOX.match(line)
+        if box:
+            indent, lines[number] = len(box.group(1)), ""
+        elif indent >= 0 and line.strip() and len(line) - len(line.lstrip()) > indent:
+            lines[number] = ""
+        elif line.strip():
+            indent = -1
+    return "\n".join(lines)
+
+
 def _section_ends(level: int, heading: re.Match | None) -> bool:
     return bool(heading) and len(heading.group(1)) <= level
 
@@ -152,4 +175,4 @@ def rule_text(text: str) -> str:
     return "\n".join(_requirements(text)[1]) + text[_READ:] if is_plan(text) else text
 
 
-__all__ = ["requirement_lists", "rule_text", "without_state"]
+__all__ = ["requirement_lists", "rule_text", "without_checklists", "without_state"]

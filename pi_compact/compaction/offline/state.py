@@ -30,6 +30,7 @@ from .rules import (accepted_proposal, acknowledged, answered_proposal, correcti
 from .paths import PathNames, infer_cwd, is_redacted
 from .pasted import own_words
 from .labelled_options import picked_in_request, picked_labelled
+from .agent_plans import approved_plan_decisions
 from .plan_review import PlanUnderReview, plan_under_review
 from .plans import PlanItems, open_plan_items
 from .plan_left import plan_left, plan_request
@@ -765,11 +766,11 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         elif not _REJECTION.match(reply):
             answered = answered_proposal(turn.proposing(), reply)  # the plan, and the reply that settled it in its words
             turn.decisions += [clip_words(f"Proposed by the agent: {answered}", _AGREED_CHARS)] if answered else []
-    for at, plan in approved_plans(listed):
+    for at, plan in approved_plan_decisions(listed):  # (agent_plans: the plan's title, then its choices)
         number = next((n for n in range(len(drafts) - 1, -1, -1) if drafts[n].index < at), None)
         if number is not None and plan and not (statuses[number] == DONE and drafts[number].commits):
             # (a plan carried out and committed in its turn is the Done items' now, no choice still to honour)
-            drafts[number].decisions.append(f"Plan approved by the user: {plan}")
+            drafts[number].decisions += plan
     for number, turn in enumerate(drafts):
         settled = " ".join(drafts[number - 1].decisions or ()) if number and turn.request_decided else ""
         turn.decisions += [clip_words(f"The user chose: {choice}", 240) for choice in user_choices(turn.request)
@@ -930,7 +931,7 @@ def _plan_left(turns: tuple[Turn, ...], facts: Facts) -> str:
     """See :attr:`RegionState.plan_left`: the plan is the latest request that sets work (a "continue" after it goes
     on with it), when it writes one out."""
     latest = next((turn.request for turn in reversed(turns) if sets_work(turn.request)), "")
-    plan = plan_request([latest]) if latest else ""
+    plan = (plan_request([latest]) if latest else "") or facts.approved_plan  # (a pasted plan, else the agent's)
     ran = [a.target for a in facts.attempts if is_shell_tool(a.tool) and not a.aborted]
     return plan_left(plan, list(facts.modified_files), ran) if plan else ""
 
@@ -1028,6 +1029,7 @@ def _binding_rules(turns: tuple[Turn, ...], facts: Facts) -> list[str]:
             binds = lasting(rule) or not finished or (given and standing(rule))
             if binds and not names_any(rule, gone) and not _DRAWN.match(rule):
                 kept[rule] = None
+    kept.update(dict.fromkeys(constraint_sentences(facts.approved_plan)))  # (the agent's plan the user approved)
     for refused in facts.refusals:  # (facts.constraints holds them whole, and a skill's injected rules: not read)
         kept.update((clip_words(rule, 300), None) for rule in said_on_declining(refused.reason))
     return list(kept)
