@@ -404,19 +404,24 @@ def pretoken_cut(text: str) -> tuple[int, int]:
     those of lowercase or capitalized letters; so a word misspelt into the capital of the next (``thateqmxavIs``) is cut
     as the tokenizer cuts it, and an identifier (``getValue``) too, a token over in a hundred or so. A word with two
     capitals in a row (``HTTP``, ``toJSON``, base64) costs one, as any other pre-token does (numbers, punctuation):
-    the word pieces do not hold its merges. Each distinct pre-token is read once: natural text writes the same ones
-    again."""
-    tokens = extra = 0
-    for piece, times in Counter(pretokens(text)).items():
-        tokens += times
-        letters = piece.lstrip(" ")
-        if not (letters.isascii() and letters.isalpha()):
-            continue
-        if letters.islower() or letters.istitle():
-            extra += times * (_word_cut(piece.encode("ascii")) - 1)
-        elif not _CAPITALS.search(letters):
-            extra += times * (sum(map(_word_cut, _CASED_PIECE.findall(piece.encode("ascii")))) - 1)
-    return tokens + extra, extra
+    the word pieces do not hold its merges."""
+    pieces = pretokens(text)
+    extra = sum(map(_piece_extra, pieces))
+    return len(pieces) + extra, extra
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _piece_extra(piece: str) -> int:
+    """The tokens beyond one that the tokenizer's merges cut one pre-token into (:func:`pretoken_cut`); cached, since
+    a sample of natural text is read before every request and writes the same pieces again."""
+    letters = piece.lstrip(" ")
+    if not (letters.isascii() and letters.isalpha()):
+        return 0
+    if letters.islower() or letters.istitle():
+        return _word_cut(piece.encode("ascii")) - 1
+    if not _CAPITALS.search(letters):
+        return sum(map(_word_cut, _CASED_PIECE.findall(piece.encode("ascii")))) - 1
+    return 0
 
 
 _CAPITALS = re.compile("[A-Z]{2}")
