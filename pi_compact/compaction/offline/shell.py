@@ -191,6 +191,62 @@ def command_words(command: str) -> list[list[str]]:
     return [words for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))) if (words := _words(segment))]
 
 
+def runnable(command: str) -> str:
+    """``command`` without its comment lines (``# Check if the fixture exists``), the runnable part the shell ran:
+    ``""`` when nothing is left (a call of comments only is no command: no work done, no last action, no failure).
+    A ``#`` line inside a heredoc's body or a quoted string is text, kept; a comment after code on its line stays
+    with it. Blank lines around what is left are dropped."""
+    if "#" not in command:
+        return command
+    kept: list[str] = []
+    for chunk, body in _chunks(command):
+        kept.append(_without_comment_lines(chunk))
+        kept.extend(body)
+    left = "\n".join(line for line in kept if line is not None).strip("\n")
+    return left if left.strip() else ""
+
+
+def _chunks(command: str) -> Iterator[tuple[str, list[str]]]:
+    """The lines of ``command`` as code, each piece up to a line that opens a heredoc, with that heredoc's body (and
+    terminator) after it: comments are looked for in the code only."""
+    code: list[str] = []
+    lines = iter(command.split("\n"))
+    for line in lines:
+        code.append(line)
+        opened = _HEREDOC.search(_code(line)) if "<<" in line else None
+        if opened is None:
+            continue
+        body = []
+        for inner in lines:
+            body.append(inner)
+            if inner.strip() == opened.group(2):
+                break
+        yield "\n".join(code), body
+        code = []
+    if code:
+        yield "\n".join(code), []
+
+
+def _without_comment_lines(code: str) -> str | None:
+    """``code`` without the lines that hold only a comment (a ``#`` that starts a shell word at the line's start, not
+    one inside a quoted string running over lines), ``None`` when no line is left."""
+    dropped: list[tuple[int, int]] = []
+    for match in _TOKEN.finditer(code):
+        if match.lastgroup == "comment":
+            start = code.rfind("\n", 0, match.start()) + 1
+            if not code[start:match.start()].strip():
+                dropped.append((start, match.end()))
+    if not dropped:
+        return code
+    parts, at = [], 0
+    for start, end in dropped:
+        parts.append(code[at:start])
+        at = end + 1  # (the line's newline goes with it)
+    parts.append(code[at:])
+    left = "".join(parts)
+    return left if left.strip() else None
+
+
 def prints_only(command: str) -> bool:
     """True when every simple command of ``command`` only prints what is there (``cat``, ``grep``, ``git show``,
     ``git fsck``) and writes nothing: error-like words in its output are what it found, not a failure of its own."""
