@@ -23,6 +23,8 @@ _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", 
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
     | _READERS | _SEARCHERS
+INSPECTORS = _INSPECTORS
+"""Programs that only look at files (``ls``, ``cat``, ``grep``, …)."""
 _MODIFIERS = frozenset({"rm", "rmdir", "unlink", "trash", "touch", "mkdir", "truncate"})
 _GIT_READERS = frozenset({"show", "log", "diff", "fsck", "cat-file", "ls-files", "ls-tree", "status", "grep", "blame",
                           "rev-parse", "rev-list", "reflog", "shortlog", "describe", "for-each-ref", "show-ref",
@@ -284,8 +286,37 @@ def after_options(words: list[str], valued: frozenset[str]) -> list[str]:
     return words[position:]
 
 
-def _words(segment: list[str]) -> list[str]:
-    """A simple command's words without its redirections and the prefixes that run it."""
+def simple_commands(command: str) -> list[tuple[str, list[str]]]:
+    """The simple commands of a command line, each with how it joins the one before (``""`` for the first, ``&&``,
+    ``||``, ``|``, ``;`` for a ``;`` or a line break, ``&`` after one sent to the background) and its words without
+    redirections, the prefixes that run it kept (``sudo -E docker compose up`` keeps ``sudo -E``). A line break
+    after ``&&``, ``||`` or ``|`` continues it; parentheses join nothing."""
+    found: list[tuple[str, list[str]]] = []
+    joint = ""
+    for segment in _segments(_tokens(_strip_heredocs(command[:20_000])), keep_separators=True):
+        if _SEPARATOR.match(segment[0]):
+            joint = joint or _joint(segment[0])
+        elif words := _words(segment, keep_prefixes=True):
+            found.append((joint if found else "", words))
+            joint = ""
+    return found
+
+
+def _joint(separator: str) -> str:
+    """How a separator token joins two commands (see :func:`simple_commands`), ``""`` for parentheses only."""
+    marks = separator.replace("(", "").replace(")", "")
+    bare = marks.replace("\n", "")
+    if bare.startswith(("&&", "||")):
+        return bare[:2]
+    if bare.startswith("|"):
+        return "|"
+    if bare.startswith("&"):
+        return "&"
+    return ";" if ";" in bare or "\n" in marks else ""
+
+
+def _words(segment: list[str], keep_prefixes: bool = False) -> list[str]:
+    """A simple command's words without its redirections and (unless ``keep_prefixes``) the prefixes that run it."""
     words, skip = [], False
     for token in segment:
         if skip:
@@ -296,7 +327,7 @@ def _words(segment: list[str]) -> list[str]:
                 words.pop()  # the descriptor of ``2>&1``
         else:
             words.append(token)
-    while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
+    while not keep_prefixes and words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
         words.pop(0)
     return words
 
