@@ -158,7 +158,7 @@ def _shows_its_status(attempt: Attempt) -> bool:
 class _CoresLater:
     """The cores (:mod:`.cores`) of the commands that succeeded later, each with the places it ran: a failure is
     settled by a later success whose core holds every part of the failed one's (``git rebase main`` by ``git stash
-    && git rebase main``, ``pytest a.py`` by ``uv run pytest a.py -q``), run where it ran when it named a place
+    && git rebase main``, ``pytest a.py`` by ``uv run pytest a.py -q``), run where it ran or where the shell stood
     (``cd web && npm test`` is not settled by ``cd api && npm test``)."""
 
     def __init__(self) -> None:
@@ -174,8 +174,9 @@ class _CoresLater:
     def settle(self, attempt: Attempt) -> bool:
         place = _place(attempt) or ""
         cores = failed_core(attempt.target)
-        return bool(cores) and all(core in self.places and (not place or place in self.places[core])
-                                   for core in cores)
+        # (a run that named no place ran where the shell stood, as a run of the failed one's place may have)
+        return bool(cores) and all(core in self.places and (not place or place in self.places[core]
+                                                            or "" in self.places[core]) for core in cores)
 
 
 class _ChecksLater:
