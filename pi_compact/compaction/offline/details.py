@@ -24,6 +24,7 @@ from .diagnostics import is_telling
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, error_lines, failed_test, is_agent_own, is_shell_tool,
                     message_dicts, shell_command, tool_path)
 from .findings import findings
+from .git_state import branch_in_force
 from .outcome import refusal
 from .pasted import pasted_errors
 from .goal import go_ahead, user_requests
@@ -73,10 +74,6 @@ _RESULTISH = re.compile(
 _ANNOUNCE = re.compile(r"^\W{0,3}(?:let me|let's|i'll|i will|now (?:i'll|let me)|first,? (?:let me|i'll))\b", re.I)
 _FILLER = re.compile(r"\b(?:let me know|feel free|hope (?:this|that) helps|anything else|successfully completed)\b",
                      re.I)
-_BRANCH = re.compile(r"\bgit(?:\s{1,4}-[Cc]\s{1,4}[^\s;&|]{1,300}|\s{1,4}--[\w-]{1,40}=[^\s;&|]{1,300}){0,3}\s{1,4}"
-                     r"(?:checkout\s{1,4}-[bB]|switch\s{1,4}-[cC]|branch\s{1,4}-[mM](?:\s{1,4}[\w./-]{1,200})?"
-                     r"|push\s{1,4}(?:-u\s{1,4}|--set-upstream\s{1,4})?[\w.-]{1,100})\s{1,4}([\w./-]{1,200})")
-"""A command that names the branch the work is on: created, switched to, renamed, pushed."""
 _OPENED = re.compile(r"https://[\w.-]{1,100}/[\w.-]{1,100}/[\w.-]{1,100}/(?:-/)?(pull|merge_requests|issues)/(\d{1,7})")
 """The address of a pull request, merge request or issue a ``gh``/``glab`` command created, with its kind and number."""
 _KIND_NAMES = {"pull": "PR #", "merge_requests": "MR !", "issues": "issue #"}
@@ -676,24 +673,22 @@ def _id(value: Any) -> str:
 
 
 def _git_line(listed: list[dict]) -> str:
-    """The branch the region's successful git commands left the work on, and the pull requests and issues they
+    """The branch the work is on when the region ends (:func:`.git_state.branch_in_force`), and the pull requests and issues they
     opened, each by its number (how the user and the agent name it later: "PR #22") and address."""
     failed = {_id(m.get("toolCallId")) for m in listed if m.get("role") == "toolResult" and m.get("isError")}
     outputs = {_id(m.get("toolCallId")): content_text(m.get("content"))[:4000] for m in listed
                if m.get("role") == "toolResult" and not m.get("isError")}
-    branch, requests = "", {}
+    branch, requests = branch_in_force(listed), {}
     for message in listed:
         blocks = message.get("content") if message.get("role") == "assistant" else None
         for block in blocks if isinstance(blocks, list) else ():
             if not isinstance(block, dict) or block.get("type") != "toolCall" or _id(block.get("id")) in failed:
                 continue
             command = (shell_command(block.get("name"), block.get("arguments")) or "")[:2000]
-            named = [m.group(1) for m in _BRANCH.finditer(command) if m.group(1) not in ("HEAD", "--force", "-f")]
-            branch = named[-1] if named else branch
             if any(verb in command for verb in ("pr create", "mr create", "issue create")):
                 for found in _OPENED.finditer(outputs.get(_id(block.get("id")), "")):
                     requests[found.group(0)] = f"{_KIND_NAMES[found.group(1)]}{found.group(2)}"
-    parts = ([f"on branch `{branch}`"] if branch else []) + [f"opened {name} ({url})" for url, name in requests.items()]
+    parts = ([f"on {branch}" if branch.startswith("the branch of") else f"on branch `{branch}`"] if branch else []) + [f"opened {name} ({url})" for url, name in requests.items()]
     return f"{GIT_LABEL} {'; '.join(parts)}" if parts else ""
 
 

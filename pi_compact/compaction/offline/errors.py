@@ -25,6 +25,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .bad_input import bad_input, retried
+from .cores import TRIAL_OPTIONS, Core, failed_core, passed_core
 from .empty_answer import empty_answer, over_later, queries_only
 from .explained import AgentWords, settled_by_words
 from .diagnostics import is_telling, telling_line, with_assertion
@@ -105,6 +106,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     others: set[tuple[str, str]] = set()
     fixed = [False] * len(attempts)
     checked = _ChecksLater()  # the checks (tests, build, lint, types) that passed later, and where
+    cores = _CoresLater()  # the cores of the commands that succeeded later (a retry under a prefix), and where
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
         if attempt.failed and not attempt.aborted and is_subagent(attempt.tool):
@@ -118,7 +120,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                     or _files_changed_later(attempt.target, changed, names) \
                     or missing_program(attempt.error, attempt.target) in ran \
                     or misused_program(attempt.error, attempt.target) in ran \
-                    or done.settles(attempt) or done.read_since(attempt)
+                    or done.settles(attempt) or done.read_since(attempt) or cores.settle(attempt)
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -127,7 +129,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
         if is_shell_tool(attempt.tool):
             if _filtered(attempt.target) and attempt.error:
                 continue  # `bun verify | grep FAIL` exits with grep's status; the errors it printed are the check's
-            for second in _chain(command_key(attempt.target)):
+            for second in _chain(command_key(attempt.target)) if _shows_its_status(attempt) else ():
                 commands.add(second)
                 heads.add(tuple(_TOKEN.findall(second)[:3]))
             if not attempt.failed:  # (a stopped command may have changed nothing)
@@ -136,6 +138,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 changed.update(names.name(path) for path in (*effects.writes, *effects.deletes))
                 ran.update(program.lower() for program in effects.programs)
                 done.add(attempt)
+                cores.add(attempt)
         elif attempt.tool.lower() in _CHANGES:
             if not attempt.failed:
                 changed.add(names.name(attempt.target))
@@ -144,6 +147,36 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
             if not attempt.failed and _SEARCH_TOOL.search(attempt.tool):
                 done.jobs.add(Job(SEARCH, frozenset()), None)
     return fixed
+
+
+def _shows_its_status(attempt: Attempt) -> bool:
+    """Whether a command's ending says how what it ran went: not when it went to the background (``npm run e2e &``)
+    or a last step hid its status (``make deploy; echo done``, ``… || true``) and its output shows no pass."""
+    return not _BACKGROUND.search(attempt.target[:4000]) and not (masked(attempt.target) and not attempt.passed)
+
+
+class _CoresLater:
+    """The cores (:mod:`.cores`) of the commands that succeeded later, each with the places it ran: a failure is
+    settled by a later success whose core holds every part of the failed one's (``git rebase main`` by ``git stash
+    && git rebase main``, ``pytest a.py`` by ``uv run pytest a.py -q``), run where it ran or where the shell stood
+    (``cd web && npm test`` is not settled by ``cd api && npm test``)."""
+
+    def __init__(self) -> None:
+        self.places: dict[Core, set[str]] = {}
+
+    def add(self, attempt: Attempt) -> None:
+        if _BACKGROUND.search(attempt.target[:4000]):
+            return  # (started, not finished: it proves nothing)
+        place = _place(attempt) or ""
+        for core in passed_core(attempt.target):
+            self.places.setdefault(core, set()).add(place)
+
+    def settle(self, attempt: Attempt) -> bool:
+        place = _place(attempt) or ""
+        cores = failed_core(attempt.target)
+        # (a run that named no place ran where the shell stood, as a run of the failed one's place may have)
+        return bool(cores) and all(core in self.places and (not place or place in self.places[core]
+                                                            or "" in self.places[core]) for core in cores)
 
 
 class _ChecksLater:
@@ -192,9 +225,7 @@ _SEARCH_TOOL = re.compile(r"^(?!.*web).*(?:grep|glob|search|find)", re.I)
 """An agent's own search tool (Claude Code's Grep and Glob, opencode's grep, a ``search_files``), not a web search."""
 _CHECKS = frozenset({TYPECHECK, TEST, BUILD, LINT, FORMAT})
 _SUFFIX_WORDS = 8
-_TRIAL_OPTIONS = frozenset({"--dry-run", "--dryrun", "--check", "--help", "-h", "--version", "-V", "--noop",
-                            "--what-if", "--list", "--plan"})
-"""Options under which a command only tries, shows or describes what it would do: no run of the real thing."""
+_TRIAL_OPTIONS = TRIAL_OPTIONS
 _BACKGROUND = re.compile(r"(?<![&>|<])&(?![&>])")
 """A command sent to the background (``python app.py > log 2>&1 &``): it returns at once, whatever it will do."""
 
@@ -220,7 +251,7 @@ class _DoneLater:
     def add(self, attempt: Attempt) -> None:
         if (job := job_of(attempt.target)) is not None:
             self.jobs.add(job, _place(attempt))
-        background = bool(_BACKGROUND.search(attempt.target[:4000]))  # (started, not finished: it proves nothing)
+        background = not _shows_its_status(attempt)  # (started, not finished, or its status hidden: it proves nothing)
         for words in command_words(without_cd(attempt.target)[0]):
             program, ids = service_resources(words)
             self.resources.update((program, number) for number in ids)

@@ -21,7 +21,7 @@ from .goal import request_words
 from .plan_points import scope_lists
 from .plan_sections import requirement_lists, rule_text, without_checklists
 from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
-from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only,
+from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only, runnable,
                     shell_effects)
 
 CONSTRAINT_LIMIT = 500
@@ -184,7 +184,7 @@ def shell_command(name: Any, arguments: Any) -> str | None:
         return None
     lowered = name.lower()
     if lowered in SHELL_TOOLS or any(word in lowered for word in ("bash", "shell", "terminal")):
-        return command
+        return runnable(command)  # (comment lines are no part of what ran: a call of comments only runs nothing)
     return None
 
 
@@ -601,6 +601,8 @@ class _Collector:
 
     def _result(self, message: dict) -> None:
         call = self._pair(message)
+        if call is not None and call.command_index is not None and not self.runs[call.command_index][0]:
+            return  # a shell call of comments only ran nothing (:func:`.shell.runnable`)
         name = call.name if call else message.get("toolName") if isinstance(message.get("toolName"), str) else ""
         text = content_text(message.get("content"))
         text = _ANSI.sub("", text) if "\x1b" in text else text  # (a test runner's colours are no part of its words)

@@ -23,6 +23,8 @@ _READERS = frozenset({"cat", "head", "tail", "less", "more", "bat", "nl", "wc", 
 _SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 _INSPECTORS = frozenset({"ls", "find", "pwd", "cd", "echo", "tree", "which", "file", "stat", "du"}) \
     | _READERS | _SEARCHERS
+INSPECTORS = _INSPECTORS
+"""Programs that only look at files (``ls``, ``cat``, ``grep``, …)."""
 _MODIFIERS = frozenset({"rm", "rmdir", "unlink", "trash", "touch", "mkdir", "truncate"})
 _GIT_READERS = frozenset({"show", "log", "diff", "fsck", "cat-file", "ls-files", "ls-tree", "status", "grep", "blame",
                           "rev-parse", "rev-list", "reflog", "shortlog", "describe", "for-each-ref", "show-ref",
@@ -191,6 +193,62 @@ def command_words(command: str) -> list[list[str]]:
     return [words for segment in _segments(_tokens(_strip_heredocs(command[:20_000]))) if (words := _words(segment))]
 
 
+def runnable(command: str) -> str:
+    """``command`` without its comment lines (``# Check if the fixture exists``), the runnable part the shell ran:
+    ``""`` when nothing is left (a call of comments only is no command: no work done, no last action, no failure).
+    A ``#`` line inside a heredoc's body or a quoted string is text, kept; a comment after code on its line stays
+    with it. Blank lines around what is left are dropped."""
+    if "#" not in command:
+        return command
+    kept: list[str] = []
+    for chunk, body in _chunks(command):
+        kept.append(_without_comment_lines(chunk))
+        kept.extend(body)
+    left = "\n".join(line for line in kept if line is not None).strip("\n")
+    return left if left.strip() else ""
+
+
+def _chunks(command: str) -> Iterator[tuple[str, list[str]]]:
+    """The lines of ``command`` as code, each piece up to a line that opens a heredoc, with that heredoc's body (and
+    terminator) after it: comments are looked for in the code only."""
+    code: list[str] = []
+    lines = iter(command.split("\n"))
+    for line in lines:
+        code.append(line)
+        opened = _HEREDOC.search(_code(line)) if "<<" in line else None
+        if opened is None:
+            continue
+        body = []
+        for inner in lines:
+            body.append(inner)
+            if inner.strip() == opened.group(2):
+                break
+        yield "\n".join(code), body
+        code = []
+    if code:
+        yield "\n".join(code), []
+
+
+def _without_comment_lines(code: str) -> str | None:
+    """``code`` without the lines that hold only a comment (a ``#`` that starts a shell word at the line's start, not
+    one inside a quoted string running over lines), ``None`` when no line is left."""
+    dropped: list[tuple[int, int]] = []
+    for match in _TOKEN.finditer(code):
+        if match.lastgroup == "comment":
+            start = code.rfind("\n", 0, match.start()) + 1
+            if not code[start:match.start()].strip():
+                dropped.append((start, match.end()))
+    if not dropped:
+        return code
+    parts, at = [], 0
+    for start, end in dropped:
+        parts.append(code[at:start])
+        at = end + 1  # (the line's newline goes with it)
+    parts.append(code[at:])
+    left = "".join(parts)
+    return left if left.strip() else None
+
+
 def prints_only(command: str) -> bool:
     """True when every simple command of ``command`` only prints what is there (``cat``, ``grep``, ``git show``,
     ``git fsck``) and writes nothing: error-like words in its output are what it found, not a failure of its own."""
@@ -228,8 +286,37 @@ def after_options(words: list[str], valued: frozenset[str]) -> list[str]:
     return words[position:]
 
 
-def _words(segment: list[str]) -> list[str]:
-    """A simple command's words without its redirections and the prefixes that run it."""
+def simple_commands(command: str) -> list[tuple[str, list[str]]]:
+    """The simple commands of a command line, each with how it joins the one before (``""`` for the first, ``&&``,
+    ``||``, ``|``, ``;`` for a ``;`` or a line break, ``&`` after one sent to the background) and its words without
+    redirections, the prefixes that run it kept (``sudo -E docker compose up`` keeps ``sudo -E``). A line break
+    after ``&&``, ``||`` or ``|`` continues it; parentheses join nothing."""
+    found: list[tuple[str, list[str]]] = []
+    joint = ""
+    for segment in _segments(_tokens(_strip_heredocs(command[:20_000])), keep_separators=True):
+        if _SEPARATOR.match(segment[0]):
+            joint = joint or _joint(segment[0])
+        elif words := _words(segment, keep_prefixes=True):
+            found.append((joint if found else "", words))
+            joint = ""
+    return found
+
+
+def _joint(separator: str) -> str:
+    """How a separator token joins two commands (see :func:`simple_commands`), ``""`` for parentheses only."""
+    marks = separator.replace("(", "").replace(")", "")
+    bare = marks.replace("\n", "")
+    if bare.startswith(("&&", "||")):
+        return bare[:2]
+    if bare.startswith("|"):
+        return "|"
+    if bare.startswith("&"):
+        return "&"
+    return ";" if ";" in bare or "\n" in marks else ""
+
+
+def _words(segment: list[str], keep_prefixes: bool = False) -> list[str]:
+    """A simple command's words without its redirections and (unless ``keep_prefixes``) the prefixes that run it."""
     words, skip = [], False
     for token in segment:
         if skip:
@@ -240,7 +327,7 @@ def _words(segment: list[str]) -> list[str]:
                 words.pop()  # the descriptor of ``2>&1``
         else:
             words.append(token)
-    while words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
+    while not keep_prefixes and words and (words[0] in _PREFIXES or _ASSIGNMENT.match(words[0])):
         words.pop(0)
     return words
 
