@@ -242,6 +242,11 @@ class RegionState:
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
     gates: tuple[str, ...] = ()
     """The checks run before each commit or push (:func:`.gates.commit_gates`): the routine a next commit follows."""
+    checked_since: tuple[str, ...] = ()
+    """The commands (:func:`.errors.command_key`) that succeeded after the region's last file change: the checks
+    the edits under way already passed (:func:`_checked_since_change`)."""
+    pushed: bool = False
+    """A ``git push`` of the region succeeded: the session publishes its commits."""
     pending_question: str = ""
     """The question the agent's question tool asks when the region ends before the user answered it."""
     plan_review: PlanUnderReview | None = None
@@ -854,6 +859,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(superseded(_binding_rules(turns, facts), listed)) + ((rhythm.rule(),) if rhythm else ()), gates=tuple(commit_gates(facts.attempts)),
+        checked_since=_checked_since_change(facts.attempts), pushed=any(
+            not a.failed and is_shell_tool(a.tool) and _PUSH.search(a.target[:2000]) for a in facts.attempts),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
@@ -952,6 +959,26 @@ def _plan_left(turns: tuple[Turn, ...], facts: Facts) -> str:
     plan = plan_request([latest]) if latest else ""
     ran = [a.target for a in facts.attempts if is_shell_tool(a.tool) and not a.aborted]
     return plan_left(plan, list(facts.modified_files), ran) if plan else ""
+
+
+_PUSH = re.compile(r"\bgit\s{1,4}(?:-C\s{1,4}\S{1,300}\s{1,4})?push\b")
+
+
+def _checked_since_change(attempts: tuple[Attempt, ...]) -> tuple[str, ...]:
+    """The shell commands that succeeded after the last file change (an edit, a write, a command that writes a file),
+    as :func:`.errors.command_key` gives them; ``()`` when the region changed no file or checked nothing since."""
+    checked: list[str] = []
+    changed = False
+    for attempt in attempts:
+        if attempt.failed or attempt.aborted:
+            continue
+        tool = attempt.tool.lower()
+        if tool in EDIT_TOOLS or tool in WRITE_TOOLS or tool == "apply_patch" or (
+                is_shell_tool(tool) and not attempt.lookup and shell_effects(attempt.target[:2000]).writes):
+            checked, changed = [], True
+        elif is_shell_tool(tool) and not attempt.lookup:
+            checked.append(command_key(attempt.target[:2000]))
+    return tuple(checked) if changed else ()
 
 
 def _call_without_result(messages: list[dict]) -> Attempt | None:

@@ -378,9 +378,22 @@ def _unanswered_question(state: RegionState) -> str:
         # only a reply that puts it off or only asks about something else leaves it open; one that asks for work
         # ("can't we do both?") or sets work ("just do whatever is simplest") settles it outside its options
         if asked and (_DEFERRED.search(reply[:2000]) or (reply.endswith(("?", "？")) and only_asks(reply))):
+            if _taken_up(asked, later):
+                return ""  # the talk since came back to it: its answer is in what the agent said since
             # the first question says what it is about; alone, "Want me to do that?" says nothing
             return clip_words(" … ".join([*asked[:1], *asked[1:][-1:]]), 300) if len(asked[0].split()) >= 6 else ""
     return ""
+
+
+_TAKEN_UP = 0.5
+
+
+def _taken_up(asked: list[str], later: tuple[Turn, ...]) -> bool:
+    """The agent's answers in ``later`` turns come back to the questions ``asked`` (:data:`_TAKEN_UP` of their words):
+    the user's question in reply was about the same thing, and the discussion settled it there."""
+    wanted = _content_words(" ".join(asked))
+    said = _content_words(" ".join(turn.final_answer[:5_000] for turn in later))
+    return len(wanted) >= 3 and len(wanted & said) >= _TAKEN_UP * len(wanted)
 
 
 def _tasks_open(state: RegionState) -> bool:
@@ -569,10 +582,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     write_up = _write_up(state)
     steps += [f"The findings are in {write_up}, created earlier in this region: update it if the answer to the "
               f"latest question changes them."] if write_up else []
-    if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
-        # the edits under way are not committed: the session's routine comes before they are
-        steps.append(f"Before committing the edits under way, run the session's checks: "
-                     f"{', '.join(f'`{check}`' for check in state.gates)}.")
+    if state.gates and (state.subject[0] or state.turns[-1].changed) and state.latest_status in (OPEN, INTERRUPTED):
+        steps.append(_gated_commit(state))
     steps += [generic] if generic and not steps else []
     stage = _next_stage(state) if not steps and state.latest_status == DONE else ""
     if stage:
@@ -600,6 +611,17 @@ def _asked_after_report(state: RegionState, answer: str) -> str:
     if not asked or len(asked.split()) < _SHORT_QUESTION or _OFFER.search(asked):
         return ""
     return clip_words(asked, 300)
+
+
+def _gated_commit(state: RegionState) -> str:
+    """The edits under way are not committed: the session's checks come before they are, unless each already
+    passed after the last edit (:attr:`.state.RegionState.checked_since`); then committing them is next, and
+    pushing, when the region pushed its earlier commits."""
+    gates = ", ".join(f"`{check}`" for check in state.gates)
+    if not all(any(command.startswith(check.rstrip(" …")) for command in state.checked_since) for check in state.gates):
+        return f"Before committing the edits under way, run the session's checks: {gates}."
+    push = " and push them, as the region pushed its earlier commits" if state.pushed else ""
+    return f"The session's checks ({gates}) passed after the last edit: commit the edits under way{push}."
 
 
 _GO_ON = re.compile(any_language(GO_ON), re.I)

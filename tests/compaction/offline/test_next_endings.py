@@ -331,3 +331,50 @@ def test_finished_and_reported_work_leaves_only_the_users_next_request(agent: st
     steps = _next(events, agent)
     assert "wait for the user's next request" in steps
     assert first.mark not in steps and last.mark not in steps and "Finish" not in steps
+
+
+CHECKS = ["make lint", "npm run typecheck", "cargo clippy", "uv run pytest -q"]
+
+
+@EXAMPLES
+@given(agent=st.sampled_from(["pi", "claude"]), pair=PAIRS, check=st.sampled_from(CHECKS), checked_last=st.booleans(),
+       words=st.sampled_from(["Let me fix the parser properly this time.", "Now I'll handle the empty case too."]))
+def test_edits_that_passed_the_sessions_checks_are_committed_next(agent: str, pair: tuple[Work, Work], check: str,
+                                                                   checked_last: bool, words: str) -> None:
+    """The session checks, commits and pushes each piece of work: the edits under way that already passed its
+    checks since their last change are to commit and push; edits made after the last check are to check first."""
+    first, last = pair
+    published = [Run(check, "all checks passed"), Run(f'git commit -am "{first.mark}"', f"[main 1a2b3c4] {first.mark}"),
+                 Run("git push", "To origin\n   1a2b3c4..5d6e7f8  main -> main"), Say(first.report)]
+    under_way = [Ask(last.request), Edit(last.path), Say(words), Edit(last.path, "again")]
+    then = [Run(check, "all checks passed")] if checked_last else []
+    steps = _next([Ask(first.request), Edit(first.path), *published, *under_way, *then], agent)
+    if checked_last:
+        assert "commit the edits under way and push" in steps
+    else:
+        assert f"run the session's checks: `{check}`" in steps
+
+
+TOPICS = [("Should we drop the cache warmup on startup and let the search index load lazily instead?",
+           "and the search index gets built on the first query anyway?",
+           "Yes: the search index is built lazily on the first query, so the cache warmup on startup only delays "
+           "the start. Dropping the warmup and loading the index lazily is safe."),
+          ("Do you want the retry limit for uploads kept at five attempts, or made configurable per bucket?",
+           "what does the uploader do after the last retry, fail the whole batch?",
+           "After the last retry the uploader fails only that file. With retry attempts configurable per bucket, "
+           "a flaky bucket can get more attempts while the limit stays five elsewhere.")]
+
+
+@EXAMPLES
+@given(agent=FORMATS, topic=st.sampled_from(TOPICS), work=st.sampled_from(WORKS),
+       other=st.sampled_from(["could this also explain the slow tests?", "how long does the build take now?"]))
+def test_a_question_the_discussion_took_up_is_not_left_unanswered(agent: str, topic: tuple[str, str, str],
+                                                                  work: Work, other: str) -> None:
+    """The user's reply asked about the question's own subject and the agent's answers since came back to it: the
+    discussion settled it there; a reply about something else leaves it waiting."""
+    asked, follow_up, answer = topic
+    start = [Ask(work.request), Run(f"cat {work.path}", "old\n"), Say(f"I looked at {work.path}. {asked}")]
+    steps = _next([*start, Ask(follow_up), Say(answer)], agent)
+    assert "Still unanswered" not in steps
+    steps = _next([*start, Ask(other), Say("Not likely: the tests do not touch that code.")], agent)
+    assert "Still unanswered" in steps and asked in steps
