@@ -439,17 +439,23 @@ def repeated_step(steps: list[str]) -> int | None:
 
 def _whole_items(label: str, parts: list[str], limit: int) -> str:
     """``label`` and ``parts`` joined by "; " within ``limit`` characters, cut after a whole part ("; …" says more
-    were left out), never inside one; a first part longer than the limit alone is cut at a word."""
+    were left out), never inside one: of the first part that does not fit, its quoted error alone (“…”) when that
+    fits; a first part longer than the limit alone is cut at a word."""
     kept: list[str] = []
     length = len(label)
+    whole = 0
     for part in (one_line(part) for part in parts):
         if length + 2 + len(part) > limit - 3:  # room for "; …"
+            quoted = part[: part.find("”") + 1] if part.startswith("“") else ""
+            if quoted and length + 2 + len(quoted) <= limit - 3:
+                kept.append(quoted)  # the error's own words, whole, without what the agent said of it
             break
         kept.append(part)
+        whole += 1
         length += 2 + len(part)
     if not kept:
         return clip_words(f"{label} {'; '.join(parts)}", limit)
-    return f"{label} {'; '.join(kept)}{'; …' if len(kept) < len(parts) else ''}"
+    return f"{label} {'; '.join(kept)}{'; …' if whole < len(parts) else ''}"
 
 
 def _fit(sections: Sections, budget: int, draw: Callable[[], str]) -> str:

@@ -40,5 +40,9 @@ def test_the_settled_line_is_cut_after_a_whole_item(parts: list[str], limit: int
     body = line.split(":", 1)[1].strip()
     shown = [part for part in body.split("; ") if part != "…"]
     if len(parts[0]) + 45 <= limit:
-        assert shown == parts[: len(shown)]  # whole items, in order
-        assert body.endswith("; …") == (len(shown) < len(parts))
+        whole = [part for part in shown if part in parts]
+        assert whole == parts[: len(whole)]  # whole items, in order
+        # of the first item that did not fit, at most its quoted error, whole
+        assert all(parts[len(whole)].startswith(part) and part.endswith("”") for part in shown[len(whole):])
+        assert len(shown) - len(whole) <= 1
+        assert body.endswith("; …") == (len(whole) < len(parts))
