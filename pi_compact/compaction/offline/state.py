@@ -18,7 +18,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
-                    is_scratch, is_shell_tool, message_dicts, shell_command)
+                    is_scratch, is_shell_tool, message_dicts, shell_command, tool_path)
 from .clause import request_clause
 from .decided import NARRATION, OWN_COURSE, decisions_in, table_row
 from .gates import commit_gates
@@ -47,7 +47,7 @@ from .subject import current_subject
 from .set_aside import set_aside
 from .conflicts import resolutions
 from .superseded import standing as superseded
-from .shell import shell_effects
+from .shell import patch_effects, shell_effects
 from .languages import LEFT_TO_DO, any_language
 from .text import clip_words, sentences
 from .explained import settled_by_words
@@ -121,8 +121,17 @@ _TROUBLE = re.compile(
 _STEERING = re.compile(r"\b(?:more questions|move (?:on|to the next)|next (?:area|topic|section|question)|are we done)\b",
                        re.I)
 """A question about where the conversation goes next, not about the work: its answer decides nothing."""
-_ANNOUNCES = re.compile(r"^\W{0,3}(?:(?:now|next|then),?\s{1,3})?(?:let me|i'll|i will|i need to)\s+\S", re.I)
-"""Last words that announce the agent's next action: it stopped before doing it."""
+_ANNOUNCES = re.compile(
+    r"^\W{0,3}(?:(?:now|next|then|first|so|ok(?:ay)?|alright|sure|got it|right)[,.!]?\s{1,3}){0,2}"
+    r"(?:let me|let's|(?:i|we)(?:'ll|'m going to|'re going to|\s{1,3}(?:(?:also|still|now|first|then|just|next)\s{1,3})?"
+    r"(?:will|need to|have to|must|am going to|are going to)))\s{1,3}(?!know\b|be (?:happy|glad)\b)\w", re.I)
+"""Last words that announce the agent's next action ("Now I'll …", "OK, now I need to …", "Next I'm going to …"):
+it stopped before doing it. A closing that hands back ("Let me know if …", "I'll be happy to …") announces
+nothing."""
+_ACKNOWLEDGES = re.compile(r"^\W{0,3}(?:sure(?: thing)?|ok(?:ay)?|on it|got it|will do|understood|right away|certainly"
+                           r"|absolutely|of course|no problem|alright|roger|yes|yep)\b\W{0,3}$", re.I)
+"""A sentence that only takes a request on ("On it.", "Sure!", "Got it."), saying nothing of work done."""
+_ACK_CHARS = 120
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
 _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
@@ -234,6 +243,11 @@ class RegionState:
     fetch is information not obtained, a call the harness turned back did nothing: no work item)."""
     gates: tuple[str, ...] = ()
     """The checks run before each commit or push (:func:`.gates.commit_gates`): the routine a next commit follows."""
+    checked_since: tuple[str, ...] = ()
+    """The commands (:func:`.errors.command_key`) that succeeded after the region's last file change: the checks
+    the edits under way already passed (:func:`_checked_since_change`)."""
+    pushed: bool = False
+    """A ``git push`` of the region succeeded: the session publishes its commits."""
     pending_question: str = ""
     """The question the agent's question tool asks when the region ends before the user answered it."""
     plan_review: PlanUnderReview | None = None
@@ -511,10 +525,20 @@ def _status(turn: _TurnDraft, failed_last: bool) -> str:
     if closing_question(answer):
         return ASKED
     last = (sentences(answer) or [""])[-1]
+    if turn.called_at < turn.index and _only_acknowledges(answer):
+        return OPEN  # it took the request on and did nothing yet: the request is still to do
     if turn.handed_back and not failed_last and not _TROUBLE.search(" ".join(sentences(answer)[-3:])) \
             and not _ANNOUNCES.match(last):
         return DONE  # the agent answered and handed back, reporting no trouble: nothing of the request is left
     return OPEN
+
+
+def _only_acknowledges(answer: str) -> bool:
+    """``answer`` only takes the request on ("Sure, let me take a look.", "On it."): short, each sentence an
+    acknowledgement or an announced move, none reporting anything."""
+    said = sentences(answer)
+    return bool(said) and len(answer) <= _ACK_CHARS and all(
+        _ACKNOWLEDGES.match(sentence) or _ANNOUNCES.match(sentence) for sentence in said)
 
 
 _ASKS_USER = re.compile(r"\b(?:you|your|I|we|me|us|shall|should|prefer|want|which|ok(?:ay)?|right)\b", re.I)
@@ -836,6 +860,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         pending_question=pending, subject=current_subject(listed, since, names.name), tasks=tasks, tasks_current=bool(tasks and tasks.updated_at > since),
         work_errors=tuple(e for e in open_errors if e.split(" failed", 1)[0] in work),
         constraints=tuple(superseded(_binding_rules(turns, facts), listed)) + ((rhythm.rule(),) if rhythm else ()), gates=tuple(commit_gates(facts.attempts)),
+        checked_since=_checked_since_change(facts.attempts), pushed=any(
+            not a.failed and is_shell_tool(a.tool) and _PUSH.search(a.target[:2000]) for a in facts.attempts),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,
@@ -936,15 +962,47 @@ def _plan_left(turns: tuple[Turn, ...], facts: Facts) -> str:
     return plan_left(plan, list(facts.modified_files), ran) if plan else ""
 
 
+_PUSH = re.compile(r"\bgit\s{1,4}(?:-C\s{1,4}\S{1,300}\s{1,4})?push\b")
+
+
+def _checked_since_change(attempts: tuple[Attempt, ...]) -> tuple[str, ...]:
+    """The shell commands that succeeded after the last file change (an edit, a write, a command that writes a file),
+    as :func:`.errors.command_key` gives them; ``()`` when the region changed no file or checked nothing since."""
+    checked: list[str] = []
+    changed = False
+    for attempt in attempts:
+        if attempt.failed or attempt.aborted:
+            continue
+        tool = attempt.tool.lower()
+        if tool in EDIT_TOOLS or tool in WRITE_TOOLS or tool == "apply_patch" or (
+                is_shell_tool(tool) and not attempt.lookup and shell_effects(attempt.target[:2000]).writes):
+            checked, changed = [], True
+        elif is_shell_tool(tool) and not attempt.lookup:
+            checked.append(command_key(attempt.target[:2000]))
+    return tuple(checked) if changed else ()
+
+
 def _call_without_result(messages: list[dict]) -> Attempt | None:
-    """The last shell call of the agent's message the region ends on, when no result of it follows (the region
-    was cut while it ran): the command whose outcome the agent had not read, the work under way."""
+    """The last shell call or file change of the agent's message the region ends on, when no result of it follows
+    (the region was cut while it ran): the command whose outcome the agent had not read, the work under way."""
     last = messages[-1] if messages else {}
     blocks = last.get("content") if last.get("role") == "assistant" else None
     calls = [block for block in blocks if isinstance(block, dict) and block.get("type") == "toolCall"] \
         if isinstance(blocks, list) else []
-    command = shell_command(calls[-1].get("name"), calls[-1].get("arguments")) if calls else None
-    return Attempt(len(messages) - 1, str(calls[-1].get("name")), command, False) if command else None
+    if not calls:
+        return None
+    name, arguments = str(calls[-1].get("name")), calls[-1].get("arguments")
+    target = shell_command(name, arguments) or _changing(name, arguments)
+    return Attempt(len(messages) - 1, name, target, False) if target else None
+
+
+def _changing(name: str, arguments: Any) -> str:
+    """The file a file-changing call (an edit, a write, Codex's ``apply_patch``) works on, ``""`` for another call:
+    cut before its result, it is the change under way, not yet in the file list."""
+    if name.lower() in EDIT_TOOLS | WRITE_TOOLS:
+        return tool_path(arguments)
+    patch = arguments.get("input") if name == "apply_patch" and isinstance(arguments, dict) else None
+    return next(iter(patch_effects(patch).writes), "") if isinstance(patch, str) else ""
 
 
 def _working_at_end(last: _TurnDraft, attempts: tuple[Attempt, ...], names: PathNames,

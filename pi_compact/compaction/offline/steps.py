@@ -17,6 +17,7 @@ from .languages import GO_ON, any_language
 from .state import (ASKED, DECLINED, DONE, INTERRUPTED, OPEN, RegionState, Turn, clip_words, closing_question,
                     sentences)
 from .plan_review import PlanUnderReview
+from .checklist import holds_checklist, open_checklist
 from .clause import request_clause
 from .progress import pending_step, step_kinds, without_narration
 from .redo import redo_step
@@ -26,7 +27,8 @@ from .tasks import ACTIVE, PENDING, Task
 
 ANNOUNCED = re.compile(
     r"^\W{0,3}(?:let me|let's|i'll|i will|i need to|i'm going to|now (?:let me|i(?:'ll| will| need to)?)"
-    r"|next,? (?:let me|i(?:'ll| will)?)|first,? (?:let me|i(?:'ll| will)?))\s+\S", re.I)
+    r"|next,? (?:let me|i(?:'ll| will)?)|first,? (?:let me|i(?:'ll| will)?))\s+(?!know\b|be (?:happy|glad)\b)\S",
+    re.I)
 """The agent announcing what it does next ("Let me check if port 5001 is reachable there.")."""
 _REPORTED = re.compile(r"\b(?:complete[ds]?|done|pass(?:es|ed|ing)?|fixed|green|succeeded|works)\b|✅|✓", re.I)
 """A sentence that reports a result, not what comes next."""
@@ -128,6 +130,8 @@ def _stopping_words(answer: str, working: bool) -> str:
     :data:`_STEP_CHARS` ("Let me check and fix this." alone does not say what "this" is); when the agent was
     still working (``working``), its last paragraph whatever it says."""
     paragraph = [p for p in re.split(r"\n\s*\n", answer.strip()) if p.strip()][-1:] or [""]
+    if holds_checklist(paragraph[0]):
+        return ""  # a checklist's items are the agent's tasks (:func:`.checklist.open_checklist`), not one step
     found = sentences(paragraph[0])
     if not found or not (working or ANNOUNCED.match(found[-1]) or _announces(found[-1])):
         return ""
@@ -170,9 +174,10 @@ def _announces(sentence: str) -> bool:
     return _OPENER.match(sentence) is not None
 
 
-_OPENER = re.compile(r"^\W{0,3}(?:(?:now|next|first|so|ok(?:ay)?|then|alright),?\s{1,3})?(?:let me|let's|(?:i|we)(?:'ll|'m going to"
+_OPENER = re.compile(r"^\W{0,3}(?:(?:now|next|first|so|ok(?:ay)?|then|alright|sure|got it|right)[,.!]?\s{1,3}){0,2}"
+                     r"(?:let me|let's|(?:i|we)(?:'ll|'m going to"
                      r"|'re going to|\s{1,3}(?:(?:also|still|now|first|then|just)\s{1,3})?(?:will|need to|have to|must"
-                     r"|am going to|are going to)))\s{1,3}(?=\w)", re.I)
+                     r"|am going to|are going to)))\s{1,3}(?=\w)(?!know\b|be (?:happy|glad)\b)", re.I)
 """The opener of an announced move: the agent as subject and its intent, the verb after it."""
 
 
@@ -373,9 +378,22 @@ def _unanswered_question(state: RegionState) -> str:
         # only a reply that puts it off or only asks about something else leaves it open; one that asks for work
         # ("can't we do both?") or sets work ("just do whatever is simplest") settles it outside its options
         if asked and (_DEFERRED.search(reply[:2000]) or (reply.endswith(("?", "？")) and only_asks(reply))):
+            if _taken_up(asked, later):
+                return ""  # the talk since came back to it: its answer is in what the agent said since
             # the first question says what it is about; alone, "Want me to do that?" says nothing
             return clip_words(" … ".join([*asked[:1], *asked[1:][-1:]]), 300) if len(asked[0].split()) >= 6 else ""
     return ""
+
+
+_TAKEN_UP = 0.5
+
+
+def _taken_up(asked: list[str], later: tuple[Turn, ...]) -> bool:
+    """The agent's answers in ``later`` turns come back to the questions ``asked`` (:data:`_TAKEN_UP` of their words):
+    the user's question in reply was about the same thing, and the discussion settled it there."""
+    wanted = _content_words(" ".join(asked))
+    said = _content_words(" ".join(turn.final_answer[:5_000] for turn in later))
+    return len(wanted) >= 3 and len(wanted & said) >= _TAKEN_UP * len(wanted)
 
 
 def _tasks_open(state: RegionState) -> bool:
@@ -511,6 +529,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
                   for t in pending[:_TASKS]]
         if len(pending) > _TASKS:
             steps.append(f"And {len(pending) - _TASKS} more pending tasks on the agent's list.")
+    if not state.tasks and state.turns:  # no task tool: the checklist the agent wrote in its words is its list
+        unchecked = open_checklist(state.turns[-1].texts)
+        steps += [f"{_TASK_TO_DO} {clip_words(item, 240)} (unchecked on the agent's checklist)"
+                  for item in unchecked[:_TASKS]]
     lists = _open_lists(answer)
     listed = [item[:60] for _, raw in lists for item in raw]  # said once, by the items' titles
     # what the work left as it is ("Remaining in `src/gen/`: `schema.py`", "Not changed: …") is no step
@@ -519,9 +541,10 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
              and not (done and _answered_step(step, raw, state.latest_request))]
     told = [step for step in state.next_steps if not any(step.startswith(item) for item in listed)
             and not (done and _answered_step(step, [], state.latest_request))]  # the answer, not what comes next
-    steps += [f"Open question to the user: {step.strip('*_ ')}" if step.strip("*_ ").endswith("?") else step
+    steps += [f"{_OPEN_QUESTION} {step.strip('*_ ')}" if step.strip("*_ ").endswith("?") else step
               for step in told]
-    question = (state.pending_question or _question(answer)) if state.latest_status == ASKED else ""
+    question = (state.pending_question or _question(answer)) if state.latest_status == ASKED else \
+        _asked_after_report(state, answer)
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
     if plan_line:
@@ -559,10 +582,8 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     write_up = _write_up(state)
     steps += [f"The findings are in {write_up}, created earlier in this region: update it if the answer to the "
               f"latest question changes them."] if write_up else []
-    if state.gates and state.subject[0] and state.latest_status in (OPEN, INTERRUPTED):
-        # the edits under way are not committed: the session's routine comes before they are
-        steps.append(f"Before committing the edits under way, run the session's checks: "
-                     f"{', '.join(f'`{check}`' for check in state.gates)}.")
+    if state.gates and (state.subject[0] or state.turns[-1].changed) and state.latest_status in (OPEN, INTERRUPTED):
+        steps.append(_gated_commit(state))
     steps += [generic] if generic and not steps else []
     stage = _next_stage(state) if not steps and state.latest_status == DONE else ""
     if stage:
@@ -572,6 +593,35 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append("The last request is done: wait for the user's next request"
                      + (f"; the agent handed the ongoing work back: “{handed}”" if handed else "."))
     return steps
+
+
+_OPEN_QUESTION = "Open question to the user:"
+_OFFER = re.compile(r"\b(?:anything else|any(?:thing)? (?:other|more|further)|(?:other|further|more) (?:changes|help"
+                    r"|questions|adjustments|tweaks)|any questions)\b", re.I)
+"""A closing question that only offers more help ("Anything else you'd like me to change?"): nothing waits on it."""
+
+
+def _asked_after_report(state: RegionState, answer: str) -> str:
+    """When the answer that finishes the latest request reports work done and ends on a question to the user about
+    what comes next ("I've made the first part. Before I go on: is it fine to drop Python 3.8?"): that question,
+    which the work waits on; ``""`` for any other answer, and for a bare offer of more help (:data:`_OFFER`)."""
+    if state.latest_status != DONE:
+        return ""
+    asked = closing_question(answer)
+    if not asked or len(asked.split()) < _SHORT_QUESTION or _OFFER.search(asked):
+        return ""
+    return clip_words(asked, 300)
+
+
+def _gated_commit(state: RegionState) -> str:
+    """The edits under way are not committed: the session's checks come before they are, unless each already
+    passed after the last edit (:attr:`.state.RegionState.checked_since`); then committing them is next, and
+    pushing, when the region pushed its earlier commits."""
+    gates = ", ".join(f"`{check}`" for check in state.gates)
+    if not all(any(command.startswith(check.rstrip(" …")) for command in state.checked_since) for check in state.gates):
+        return f"Before committing the edits under way, run the session's checks: {gates}."
+    push = " and push them, as the region pushed its earlier commits" if state.pushed else ""
+    return f"The session's checks ({gates}) passed after the last edit: commit the edits under way{push}."
 
 
 _GO_ON = re.compile(any_language(GO_ON), re.I)
@@ -826,9 +876,14 @@ def _reacts_to(state: RegionState) -> str:
     about, the answer it reacts to does. Its last sentences are quoted whole (a name in them is the subject, and
     their own words say what was already done)."""
     if len(state.turns) < 2 or state.turns[-1].final_answer or state.mid_work or any(state.subject) \
-            or len(state.latest_request.split()) > _REPLY_WORDS:
-        return ""
+            or len(state.latest_request.split()) > _REPLY_WORDS or _OWN_OBJECT.search(state.latest_request):
+        return ""  # a request that names its own file or code name says what it is about
     return _closing_words(state.turns[-2].final_answer)
+
+
+_OWN_OBJECT = re.compile(r"`[^`\n]{1,200}`|\w/\w|\w\.(?:py|js|ts|tsx|jsx|go|rs|rb|java|kt|c|h|cpp|cs|php|swift|md|json"
+                         r"|ya?ml|toml|sh|sql|html|css)\b")
+"""A backticked name, a path or a source file in a request: the thing it is about, named by the request itself."""
 
 
 def _closing_words(answer: str) -> str:

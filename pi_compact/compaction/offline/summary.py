@@ -380,8 +380,13 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
                 return max(1, text_tokens(item) - text_tokens(left))
         return 0
 
+    def drop_repeated_step() -> int:
+        found = repeated_step(items["next"])
+        return text_tokens(items["next"].pop(found)) + 1 if found is not None else 0
+
     extra = [drop_first(lines) for lines in sections.extra.values()]
     return [
+        drop_repeated_step,  # a step another one already says loses nothing
         trim_log,  # a line at a time, the oldest request's first: a few tokens over no longer cost the whole log
         drop_first(items["critical"], where=lambda i: i.startswith(RAN_LABEL)),
         drop_first(items["critical"], where=lambda i: i.startswith(MET_LABEL)),
@@ -406,6 +411,53 @@ def _shrink_steps(sections: Sections) -> list[Callable[[], int]]:
         drop_first(items["next"], keep=2, from_end=True),  # next steps come surest first: the last go first
         drop_first(items["done"], keep=1),
     ]
+
+
+_SAME_STEP = 0.9
+"""A step whose words are this share of an earlier step's says it again (the surest one comes first and stays)."""
+_STEP_WORD = re.compile(r"[^\W_]{3,}")
+_STEP_LABEL = re.compile(r"^[^:\n]{1,60}:\s")
+"""A step's label ("Task still to do: ", "Fix: "): words every step of its kind shares, not what it says."""
+_LABELS = 2
+_STEP_FILLER = frozenset("the and for with that this from into then its are was were has have not".split())
+
+
+def repeated_step(steps: list[str]) -> int | None:
+    """The index of the last step that says again what an earlier step says (:data:`_SAME_STEP` of its words in
+    that step), ``None`` when every step is its own."""
+    seen: list[set[str]] = []
+    found = None
+    for number, step in enumerate(steps):
+        said = step[:2000]
+        for _ in range(_LABELS):  # "Then: Task still to do: …"
+            said = _STEP_LABEL.sub("", said, count=1)
+        words = {word.lower() for word in _STEP_WORD.findall(said)} - _STEP_FILLER
+        if len(words) > 1 and any(len(words & earlier) >= _SAME_STEP * len(words) for earlier in seen):
+            found = number
+        else:
+            seen.append(words)
+    return found
+
+
+def _whole_items(label: str, parts: list[str], limit: int) -> str:
+    """``label`` and ``parts`` joined by "; " within ``limit`` characters, cut after a whole part ("; …" says more
+    were left out), never inside one: of the first part that does not fit, its quoted error alone (“…”) when that
+    fits; a first part longer than the limit alone is cut at a word."""
+    kept: list[str] = []
+    length = len(label)
+    whole = 0
+    for part in (one_line(part) for part in parts):
+        if length + 2 + len(part) > limit - 3:  # room for "; …"
+            quoted = part[: part.find("”") + 1] if part.startswith("“") else ""
+            if quoted and length + 2 + len(quoted) <= limit - 3:
+                kept.append(quoted)  # the error's own words, whole, without what the agent said of it
+            break
+        kept.append(part)
+        whole += 1
+        length += 2 + len(part)
+    if not kept:
+        return clip_words(f"{label} {'; '.join(parts)}", limit)
+    return f"{label} {'; '.join(kept)}{'; …' if whole < len(parts) else ''}"
 
 
 def _fit(sections: Sections, budget: int, draw: Callable[[], str]) -> str:
@@ -718,7 +770,7 @@ def _with_told(sections: Sections, told: Told, draw: Callable[[], str]) -> None:
     told = unsaid(told, draw(), _EARLIER_LABEL)
     sections.items["blocked"].extend(clip_words(line, 300) for line in told.open)
     if told.settled:
-        sections.items["critical"].append(clip_words(f"{SETTLED_LABEL} {'; '.join(told.settled)}", 560))
+        sections.items["critical"].append(_whole_items(SETTLED_LABEL, list(told.settled), 560))
 
 
 def _embedded_summaries(messages: tuple[Any, ...]) -> list[tuple[str, str]]:
