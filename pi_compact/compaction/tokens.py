@@ -67,7 +67,6 @@ import re
 import string
 import unicodedata
 import zlib
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
