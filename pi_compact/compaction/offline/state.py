@@ -138,7 +138,6 @@ _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
 _DRAWN = re.compile(r"[\u2500-\u259f]")
 """A line that starts with box-drawing characters (``╭ - 654274e make sure …``, a tree, a graph) is program output the
 user pasted, not words of theirs."""
-_PLAN_APPROVED = re.compile(r"\b(?:approved|accepted)\b", re.I)
 """What a plan tool's result says when the user approved the plan ("User has approved your plan.")."""
 _QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
 """A tool through which the user answers the agent's questions (as :mod:`.facts` tells them)."""
@@ -598,26 +597,6 @@ def _asked_in(arguments: Any) -> list[str]:
     found = [item.get("question") for item in listed if isinstance(item, dict)] if isinstance(listed, list) else \
         [arguments.get("question")]
     return [" ".join(q.split()) for q in found if isinstance(q, str) and q.strip()]
-
-
-def approved_plans(messages: list[dict]) -> list[tuple[int, str]]:
-    """``(index of the result, the plan in brief)`` of each plan the agent put to the user through a tool (a call
-    whose arguments hold a ``plan`` text, as Claude Code's ``ExitPlanMode``) that the result says the user approved:
-    the plan is a decision the user made. A plan turned down is a declined call (:attr:`Facts.refusals`)."""
-    plans: dict[str, str] = {}
-    found = []
-    for index, message in enumerate(messages):
-        if message.get("role") == "assistant" and isinstance(message.get("content"), list):
-            for block in message["content"]:
-                called = isinstance(block, dict) and block.get("type") == "toolCall"
-                arguments = block.get("arguments") if called else None
-                if isinstance(arguments, dict) and isinstance(arguments.get("plan"), str):
-                    plans[str(block.get("id"))] = arguments["plan"]
-        elif message.get("role") == "toolResult" and str(message.get("toolCallId")) in plans:
-            said = content_text(message.get("content"))[:300]
-            if not message.get("isError") and _PLAN_APPROVED.search(said):
-                found.append((index, plan_in_brief(plans.pop(str(message["toolCallId"])))))
-    return found
 
 
 _LOOKUP_TOOL = re.compile(r"^(?:read|read_?file|view|view_?file|grep|glob|search|find|list|ls|web_?fetch|web_?search"
