@@ -138,7 +138,6 @@ _NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
 _DRAWN = re.compile(r"[\u2500-\u259f]")
 """A line that starts with box-drawing characters (``╭ - 654274e make sure …``, a tree, a graph) is program output the
 user pasted, not words of theirs."""
-"""What a plan tool's result says when the user approved the plan ("User has approved your plan.")."""
 _QUESTION_TOOL = re.compile(r"question|ask_?user|user_?input|elicit", re.I)
 """A tool through which the user answers the agent's questions (as :mod:`.facts` tells them)."""
 _COMMIT = re.compile(r"""\bgit\s+commit\b[^\n]{0,400}?\s-[a-zA-Z]*m\s*(?:"((?:[^"\\\n]|\\.){1,300})|'([^'\n]{1,300}))""")
