@@ -771,7 +771,7 @@ _OPEN_FINDINGS = 6
 _FINDING_CHARS = 140
 _RECENT = 4
 """The latest finished requests whose Done items are said in full (:func:`done_items`): their findings are said."""
-_FILE_NAME = re.compile(r"[\w.-]{1,120}\.[A-Za-z][A-Za-z0-9]{0,5}\b")
+_FILE_NAME = re.compile(r"(?<![\w.-])[\w.-]{1,120}\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 
 
 def reported_findings(turn: Turn) -> list[str]:
