@@ -44,13 +44,15 @@ The sum is taken in C, since it runs before every request: ``bytes.translate`` m
 1/32 token, and ``zlib.adler32`` started at 0 adds the bytes up (its low half is the byte sum modulo 65521,
 so it is read per chunk small enough never to wrap); the consonant runs are one more translate and a
 ``bytes.count`` (and where they are one per :data:`SCATTERED_SPACING` characters or more, a few C calls and a cached
-cut per run; and a text longer than 256 characters has its word sample cut, a few dozen cached cuts). That is
-1.5-5 µs per KB of ordinary text; text holding rare ideographs also runs one
+cut per run; and a text longer than 256 characters has its word sample cut, a few dozen cached cuts). The weights
+alone are 1.5-5 µs per KB; the bounds and the word sample bring a 2 KB text to 150-750 µs (stop 55), so each text's
+weight is kept (:func:`text_units`, up to :data:`KNOWN_CHARS_LIMIT` characters of texts): a context estimated again
+before the next request costs a lookup per text. Text holding rare ideographs also runs one
 regular expression (its character class is built at the first such text, in a quarter second). The bounds
 add one translate and a dozen big-integer operations per text (the run bound) and a fixed few dozen C calls
 on its first characters (the ends inside runs); a character's NFKC expansion cost is cached. ``make bench``
-prints µs/KB beside round 1's obvious version, which tests/compaction/test_tokens_same.py holds these
-figures exactly equal to.
+prints µs/KB of a text weighed anew beside round 1's obvious version, which tests/compaction/test_tokens_same.py
+holds these figures exactly equal to.
 
 Images count 1,200 tokens, wherever they are (pi counts them only in tool results).
 
@@ -65,6 +67,7 @@ import functools
 import math
 import re
 import string
+import threading
 import unicodedata
 import zlib
 from dataclasses import dataclass
@@ -437,7 +440,42 @@ def _word_cut(word: bytes) -> int:
     return cut - (len(word) - 1) // FEWEST_LETTERS
 
 
+_KNOWN: dict[str, int] = {}
+_KNOWN_CHARS = [0]
+_KNOWN_LOCK = threading.Lock()
+KNOWN_CHARS_LIMIT = 1 << 24
+"""The characters of the texts whose weight :func:`text_units` keeps (16 M, the texts themselves are the
+session's): the oldest are dropped first."""
+_KNOWN_FROM = 0
+"""Shorter texts are weighed again each time: the bounds of a few words cost less than keeping them."""
+
+
 def text_units(text: str) -> int:
+    """:func:`weigh_text`, kept per text: a context is estimated before every request and a compaction estimates its
+    whole path again, so without it a long replay weighs each message dozens of times (a text's hash is computed once
+    by Python and kept in the string)."""
+    if len(text) < _KNOWN_FROM:
+        return weigh_text(text)
+    units = _KNOWN.get(text)
+    if units is None:
+        units = weigh_text(text)
+        _keep(text, units)
+    return units
+
+
+def _keep(text: str, units: int) -> None:
+    with _KNOWN_LOCK:
+        if text in _KNOWN:
+            return
+        _KNOWN[text] = units
+        _KNOWN_CHARS[0] += len(text)
+        while _KNOWN_CHARS[0] > KNOWN_CHARS_LIMIT and _KNOWN:
+            oldest = next(iter(_KNOWN))
+            del _KNOWN[oldest]
+            _KNOWN_CHARS[0] -= len(oldest)
+
+
+def weigh_text(text: str) -> int:
     """The weight of a string in 1/``UNITS_PER_TOKEN`` tokens: its :func:`weight_units`, or the per-text bounds
     of :mod:`~pi_compact.compaction.token_bounds` or its words' cut (:func:`word_cut_units`) where they count more; a
     text the tokenizer reads expanded (NFKC: a ligature, ``ﷺ`` is 18 characters) is weighed as it is read."""

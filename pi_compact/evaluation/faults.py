@@ -64,6 +64,8 @@ _REPLACED = re.compile(
     r"(?:replaced|removed|renamed|gone|deleted)\b",
     re.I,
 )
+_REPLACED_WORD = re.compile(r"replac|remov|renam|delet|drop|got rid|gone", re.I)
+"""A word every match of :data:`_REPLACED` holds."""
 _CODE_NAME = re.compile(r"[a-z][A-Z]|_|\.\w")
 _PROPOSAL = re.compile(r"\b(?:shall I|should I|want me to|would you like|do you want|I (?:suggest|propose|recommend)"
                        r"|I'?d (?:suggest|recommend)|option \w+)\b", re.I)
@@ -313,7 +315,10 @@ def _replaced(said: Sequence[Any]) -> set[str]:
     names = set()
     for item in said:
         if item.role in ("user", "assistant"):
-            for match in _REPLACED.finditer((item.own if item.role == "user" else item.text)[:20_000]):
+            text = (item.own if item.role == "user" else item.text)[:20_000]
+            if not _REPLACED_WORD.search(text):  # read for names only where a match's verb stands: most texts hold none
+                continue
+            for match in _REPLACED.finditer(text):
                 name = (match.group(1) or match.group(2) or "").rstrip(".-")
                 if _CODE_NAME.search(name):
                     names.add(name.lower())

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from bench.token_corpus import UNLIKE, corpus
 from pi_compact.compaction import token_bounds
-from pi_compact.compaction.tokens import text_tokens
+from pi_compact.compaction.tokens import text_tokens, weigh_text
 
 # every property is derandomized with no example database, and draws from hypothesis' own constants only (not
 # from the source of whichever modules other test files imported): the same examples alone or in the suite
@@ -88,9 +88,9 @@ NATURAL = {f"{name}.{half}": text for half in ("calib", "holdout") for name, tex
 def test_no_natural_class_is_priced_as_writing_no_words(text, monkeypatch) -> None:
     # a natural text misses a word a tokenizer lacks now and then (``publickey``, ``sshd``): its weights price that
     chunks = [text[start : start + 2000] for start in range(0, len(text), 2000)]
-    priced = [text_tokens(chunk) for chunk in chunks]
+    priced = [weigh_text(chunk) for chunk in chunks]  # weighed, not the weight kept from the first time
     monkeypatch.setattr(token_bounds, "_word_share", lambda latin, *least: 0)
-    assert priced == [text_tokens(chunk) for chunk in chunks]
+    assert priced == [weigh_text(chunk) for chunk in chunks]
 
 
 # -- vocabularies ----------------------------------------------------------------------------------------------

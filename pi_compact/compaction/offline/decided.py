@@ -7,6 +7,7 @@ part of an answer or fills a table's cell reports no choice."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -145,6 +146,13 @@ def _fixes_said_after(text: str) -> list[str]:
 
 def decisions_in(text: str) -> list[str]:
     """The sentences of ``text`` (the agent's words) that report a choice, each cut to 240 characters."""
+    return list(_decisions_in(text))
+
+
+@functools.lru_cache(maxsize=256)
+def _decisions_in(text: str) -> tuple[str, ...]:
+    """:func:`decisions_in`, kept for the last texts read: a region's state reads each message's choices twice (its
+    turns, and the changes of approach)."""
     found = []
     for sentence, before in _with_previous(text[:20_000]):
         sentence = re.sub(r"^(?:[-*+•]\s+|\d+[.)]\s+)", "", sentence).strip()
@@ -172,4 +180,4 @@ def decisions_in(text: str) -> list[str]:
     found += [changed for changed in changed_on_finding(text) if changed not in found]  # for what was just found
     found += [rule for rule in agent_rules(text) if rule not in found]  # a check's rule, the user's wish restated
     found += [fix for fix in _fixes_said_after(text) if fix not in found]
-    return found + [clip_words(listed, 240) for listed in listed_designs(text) if not TENTATIVE_WORDS.search(listed)]
+    return (*found, *(clip_words(listed, 240) for listed in listed_designs(text) if not TENTATIVE_WORDS.search(listed)))

@@ -832,10 +832,11 @@ def _choose(candidates: list[_Candidate], have: set[str], room: int, said: str =
     """The candidates that add the most new terms for their weight, taken while they add any and fit ``room``; then,
     in the room still left, those that say something in words ``said`` (the summary so far) and the chosen do not
     hold yet (:func:`_reasons`)."""
-    scored = sorted(candidates, key=lambda c: (-(len(terms(c.text) - have) + c.weight), -c.turn, -c.order))
+    named = {c.text: terms(c.text) for c in candidates}  # read once: sorting and choosing both ask
+    scored = sorted(candidates, key=lambda c: (-(len(named[c.text] - have) + c.weight), -c.turn, -c.order))
     chosen, spent, seen = [], 0, set(have)
     for candidate in scored:
-        new = terms(candidate.text) - seen
+        new = named[candidate.text] - seen
         if not new or len(new) + candidate.weight < 1:
             continue
         cost = text_tokens(candidate.text) + 3

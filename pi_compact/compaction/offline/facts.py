@@ -969,9 +969,26 @@ def _found_nothing(code: int | None, body: str, inspects_only: bool) -> bool:
 
 def extract_facts(messages: Any) -> Facts:
     """The facts of a list of pi agent messages (any roles; anything that is not a message dict is skipped)."""
+    listed = list(message_dicts(messages))
+    key = tuple(map(id, listed))
+    for known_key, _kept, facts in _RECENT:
+        if known_key == key:
+            return facts
+    facts = _extract(listed)
+    # the listed messages are kept with their ids, so no other message can take one of those ids meanwhile
+    _RECENT[:] = [(key, listed, facts), *_RECENT[: _RECENT_KEPT - 1]]
+    return facts
+
+
+_RECENT: list[tuple[tuple[int, ...], list[dict], Facts]] = []
+_RECENT_KEPT = 2
+"""A compaction reads the facts of the same messages three times (its files, its summary, the files gone), each
+from a list of the same message dicts; those lists' facts are kept (messages are never changed once built)."""
+
+
+def _extract(listed: list[dict]) -> Facts:
     from .agent_plans import approved_plans, plan_in_force  # (they read messages with this module's helpers)
 
-    listed = list(message_dicts(messages))
     collector = _Collector()
     for index, message in enumerate(listed):
         collector.index = index
