@@ -443,23 +443,20 @@ def _word_cut(word: bytes) -> int:
 _KNOWN: dict[str, int] = {}
 _KNOWN_CHARS = [0]
 _KNOWN_LOCK = threading.Lock()
-KNOWN_CHARS_LIMIT = 1 << 24
-"""The characters of the texts whose weight :func:`text_units` keeps (16 M, the texts themselves are the
-session's): the oldest are dropped first."""
-_KNOWN_FROM = 0
-"""Shorter texts are weighed again each time: the bounds of a few words cost less than keeping them."""
+KNOWN_CHARS_LIMIT = 1 << 22
+"""The characters of the texts whose weight :func:`text_units` keeps (4 M: a 128k-token context and the region a
+compaction reads hold 1-2 M): the oldest are dropped first."""
 
 
 def text_units(text: str) -> int:
     """:func:`weigh_text`, kept per text: a context is estimated before every request and a compaction estimates its
     whole path again, so without it a long replay weighs each message dozens of times (a text's hash is computed once
     by Python and kept in the string)."""
-    if len(text) < _KNOWN_FROM:
-        return weigh_text(text)
     units = _KNOWN.get(text)
     if units is None:
         units = weigh_text(text)
-        _keep(text, units)
+        if len(text) <= KNOWN_CHARS_LIMIT // 4:  # a huge output weighed once would push out every other text
+            _keep(text, units)
     return units
 
 

@@ -58,3 +58,13 @@ def test_the_kept_texts_stay_within_their_limit_the_oldest_dropped_first(weighed
     weighed.clear()
     tokens.text_units(texts[0])  # dropped: weighed again
     assert weighed == [texts[0]]
+
+
+def test_a_huge_text_does_not_push_out_the_others(weighed, monkeypatch) -> None:
+    monkeypatch.setattr(tokens, "KNOWN_CHARS_LIMIT", 10_000)
+    texts = _texts(5, 1_000)
+    for text in texts:
+        tokens.text_units(text)
+    huge = "y = 2\n" * 2_000
+    assert tokens.text_units(huge) == tokens.weigh_text(huge)
+    assert list(tokens._KNOWN) == texts
