@@ -111,9 +111,15 @@ def terms(text: str) -> set[str]:
     return found
 
 
+_NAMED_ASCII = re.compile(r"[/_#=@0-9]|[^.]\.+[^.]|[a-z][A-Z]")
+""":func:`_named` of an ASCII word in one C call: a mark or a digit, a dot inside, a lowercase letter before a capital."""
+
+
 def _named(word: str) -> bool:
     """A word that names a thing rather than says something: ``a/b``, ``x.ts``, ``snake_case``, ``camelCase``,
     ``#46``, ``62/62``, ``v2.1``."""
+    if word.isascii():
+        return bool(_NAMED_ASCII.search(word))
     if any(mark in word for mark in "/_#=@") or any(char.isdigit() for char in word):
         return True
     if "." in word.strip("."):

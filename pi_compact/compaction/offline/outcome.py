@@ -26,11 +26,21 @@ def output_body(text: str) -> str:
 
 
 def last_line(text: str) -> str:
-    """The last non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters."""
-    for line in reversed(text.splitlines()):
-        if line.strip():
-            return line.strip()[:ERROR_LINE_LIMIT]
-    return ""
+    """The last non-blank line of ``text``, trimmed to :data:`ERROR_LINE_LIMIT` characters: read from a tail that
+    grows fourfold until it holds one whole (a result of 100 KB is asked its last line several times)."""
+    size = _TAIL_CHARS
+    while True:
+        whole = size >= len(text)
+        lines = text[-size:].splitlines()
+        for line in reversed(lines if whole else lines[1:]):  # the tail's first line may be the end of a longer one
+            if line.strip():
+                return line.strip()[:ERROR_LINE_LIMIT]
+        if whole:
+            return ""
+        size *= 4
+
+
+_TAIL_CHARS = 4_096
 
 
 _WHO = r"\b(?:the user|user|you)\b[^.\n]{0,60}?\b"
@@ -134,6 +144,9 @@ _HOOK_LINE = re.compile(
 "PostToolUse:Edit hook succeeded: …" and "…hook additional context: …", a bracketed "[hook] …", "[plugin:x] …",
 "[rules] …", a banner opened by an emoji about the context or tokens ("📊 Context: 45% used", "💰 Token savings:
 …"). A hook that turned the call back ("PreToolUse:Bash hook error") is a refusal (:data:`_HARNESS_REFUSAL`), kept."""
+_HOOK_MARK = re.compile(r"hook|\[(?:plugin|extension|rule)|[\U0001F300-\U0001FAFF\u2600-\u27BF]", re.I)
+"""What every line :data:`_HOOK_LINE` matches holds: a text without any has no hook's line to drop (one C pass over
+a long output, not a Python step per line)."""
 _NOTE_CHARS = 2_000
 """A hook's line is short; a longer one is the tool's output."""
 _ERROR_WORD = re.compile(r"\b(?:error|fail(?:s|ed|ure)?|exceeded|expired|invalid|denied|refused|blocked|exception)\b",
@@ -145,6 +158,8 @@ def without_hook_notes(text: str) -> str:
     """``text`` without the ``<system-reminder>`` blocks and the lines hooks and plugins add (:data:`_HOOK_LINE`):
     what the tool itself said (``text`` itself when it holds none). One pass; an unclosed reminder runs to the
     end."""
+    if _REMINDER_OPEN not in text and not _HOOK_MARK.search(text):
+        return text
     kept, inside, dropped = [], False, False
     for line in text.splitlines():
         stripped = line.strip()
