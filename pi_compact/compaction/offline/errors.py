@@ -36,6 +36,7 @@ from .paths import PathNames
 from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
+from .wider import WiderRuns
 
 _CD_PREFIX = re.compile(
     r"""^\s{0,8}(?:cd|pushd|chdir|set-location)\s{1,4}(?:/d\s{1,4})?("[^"\n]{1,500}"|'[^'\n]{1,500}'|[^\s;&|"']{1,500})"""
@@ -107,6 +108,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     fixed = [False] * len(attempts)
     checked = _ChecksLater()  # the checks (tests, build, lint, types) that passed later, and where
     cores = _CoresLater()  # the cores of the commands that succeeded later (a retry under a prefix), and where
+    wider = WiderRuns(names)  # the checks that passed later, by what they ran (a wider set holds a narrow failure)
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
         if attempt.failed and not attempt.aborted and is_subagent(attempt.tool):
@@ -120,7 +122,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                     or _files_changed_later(attempt.target, changed, names) \
                     or missing_program(attempt.error, attempt.target) in ran \
                     or misused_program(attempt.error, attempt.target) in ran \
-                    or done.settles(attempt) or done.read_since(attempt) or cores.settle(attempt)
+                    or done.settles(attempt) or done.read_since(attempt) or cores.settle(attempt) \
+                    or wider.settles(attempt.target, attempt.folder)
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -139,6 +142,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 ran.update(program.lower() for program in effects.programs)
                 done.add(attempt)
                 cores.add(attempt)
+                if _shows_its_status(attempt):
+                    wider.add(attempt.target, attempt.folder)
         elif attempt.tool.lower() in _CHANGES:
             if not attempt.failed:
                 changed.add(names.name(attempt.target))
