@@ -33,6 +33,7 @@ from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, f
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
+from .retries import superseded
 from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
@@ -523,7 +524,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
     failed_on: dict[str, str] = {}  # an open error's label -> what it failed on (a test, a diagnostic), else the label
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
-    over, again = over_later(attempts, messages), retried(attempts)
+    over, again, latest = over_later(attempts, messages), retried(attempts), superseded(attempts)
     said = said if said is not None else settled_by_words(messages, attempts)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
@@ -532,6 +533,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing; one refused
         # for its input is settled once the same tool worked (the agent fixed its call), else what it asked is undone
         fixed = (fixed_later[position] or changed_since[position] or over[position] or again[position]
+                 or latest[position]
                  or (turned_back(attempt) and not bad_input(attempt)) or attempt.index in said.settled)
         findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
         # a query that found nothing (`gh pr checks` with "no checks reported", `grep` with no match) answered
