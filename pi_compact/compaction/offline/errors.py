@@ -33,9 +33,11 @@ from .facts import EDIT_TOOLS, USAGE_ERROR, WRITE_TOOLS, Attempt, error_lines, f
 from .goal import request_words
 from .outcome import harness_refusal, stopped
 from .paths import PathNames
+from .retries import superseded
 from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
+from .wider import WiderRuns
 
 _CD_PREFIX = re.compile(
     r"""^\s{0,8}(?:cd|pushd|chdir|set-location)\s{1,4}(?:/d\s{1,4})?("[^"\n]{1,500}"|'[^'\n]{1,500}'|[^\s;&|"']{1,500})"""
@@ -107,6 +109,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     fixed = [False] * len(attempts)
     checked = _ChecksLater()  # the checks (tests, build, lint, types) that passed later, and where
     cores = _CoresLater()  # the cores of the commands that succeeded later (a retry under a prefix), and where
+    wider = WiderRuns(names)  # the checks that passed later, by what they ran (a wider set holds a narrow failure)
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
         if attempt.failed and not attempt.aborted and is_subagent(attempt.tool):
@@ -120,7 +123,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                     or _files_changed_later(attempt.target, changed, names) \
                     or missing_program(attempt.error, attempt.target) in ran \
                     or misused_program(attempt.error, attempt.target) in ran \
-                    or done.settles(attempt) or done.read_since(attempt) or cores.settle(attempt)
+                    or done.settles(attempt) or done.read_since(attempt) or cores.settle(attempt) \
+                    or wider.settles(attempt.target, attempt.folder)
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -139,6 +143,8 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 ran.update(program.lower() for program in effects.programs)
                 done.add(attempt)
                 cores.add(attempt)
+                if _shows_its_status(attempt):
+                    wider.add(attempt.target, attempt.folder)
         elif attempt.tool.lower() in _CHANGES:
             if not attempt.failed:
                 changed.add(names.name(attempt.target))
@@ -518,7 +524,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
     failed_on: dict[str, str] = {}  # an open error's label -> what it failed on (a test, a diagnostic), else the label
     resolved: dict[str, None] = {}
     fixed_later, changed_since = _fixed_later(attempts, names), _changed_since(attempts)
-    over, again = over_later(attempts, messages), retried(attempts)
+    over, again, latest = over_later(attempts, messages), retried(attempts), superseded(attempts)
     said = said if said is not None else settled_by_words(messages, attempts)
     for position, attempt in enumerate(attempts):
         if not attempt.failed or attempt.aborted:
@@ -527,6 +533,7 @@ def open_and_resolved(attempts: tuple[Attempt, ...], settled_in_turn: Any,
         # a call the harness turned back before it ran ("File has not been read yet") broke nothing; one refused
         # for its input is settled once the same tool worked (the agent fixed its call), else what it asked is undone
         fixed = (fixed_later[position] or changed_since[position] or over[position] or again[position]
+                 or latest[position]
                  or (turned_back(attempt) and not bad_input(attempt)) or attempt.index in said.settled)
         findings = diagnosed(attempt) and reported is not None and reported(attempt.index)
         # a query that found nothing (`gh pr checks` with "no checks reported", `grep` with no match) answered

@@ -111,6 +111,43 @@ def _job(words: list[str]) -> Job | None:
     return Job(kind, _scope([word for word in rest if word not in ("run", "check", "test")]))
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What a check was run on: its ``kind``, its ``runner`` (the tool, ``pytest``, ``bun``, ``jest``; ``""`` for a
+    project's script, ``npm test``, ``make test``, which may run any), the ``paths`` it was given (``src/tests``,
+    ``tests/a.py::test_b``; none: all of where it ran), whether an option narrowed it further (``-k refund``, ``-t
+    total``) and whether it ran a script of its own name (``npm run test:e2e``: what ``npm test`` may not run)."""
+
+    kind: str
+    runner: str
+    paths: frozenset[str]
+    narrowed: bool
+    named: bool
+
+
+def selection(words: list[str]) -> Selection | None:
+    """The :class:`Selection` of a simple command that runs a check, or ``None``."""
+    job = _job(words)
+    if job is None:
+        return None
+    words = _unwrapped(words)
+    program = words[0].rsplit("/", 1)[-1].lower()
+    rest = words[1:]
+    subcommand = next((word for word in rest if not word.startswith("-")), "")
+    script = program in _SCRIPT_RUNNERS and not (program in _SUBCOMMANDS and subcommand in _SUBCOMMANDS[program])
+    values = _narrowing_values(rest)
+    name = (rest[1] if rest[:1] == ["run"] and len(rest) > 1 else subcommand).lower() if script else ""
+    named = bool(name) and name not in _SCRIPT_KINDS  # (`test:e2e` runs what `test` may not)
+    return Selection(job.kind, "" if script else program, job.scope - values - {name}, bool(values), named)
+
+
+def _narrowing_values(words: list[str]) -> frozenset[str]:
+    """The values of the options that narrow a run (``-k refund``, ``--testNamePattern=total``)."""
+    found = {word.split("=", 1)[1] for word in words if "=" in word and word.split("=", 1)[0] in _NARROWING}
+    found.update(value for option, value in zip(words, words[1:]) if option in _NARROWING)
+    return frozenset(found)
+
+
 def _unwrapped(words: list[str]) -> list[str]:
     """The words of the tool a wrapper runs: ``npx tsc`` → ``tsc``, ``python -m pytest`` → ``pytest``, ``uv run
     pytest`` → ``pytest``, ``pnpm exec tsc`` → ``tsc``."""
@@ -378,4 +415,5 @@ def _launch(name: str, arguments: dict) -> tuple[str, bool]:
 
 
 __all__ = ["Background", "awaited", "BUILD", "FORMAT", "LINT", "SEARCH", "TEST", "TYPECHECK", "Job", "JobIndex", "covers", "form_key", "job_of",
-           "jobs_of", "script_of", "script_words"]
+           "jobs_of", "script_of", "script_words", "Selection",
+           "selection"]

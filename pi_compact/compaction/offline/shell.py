@@ -31,6 +31,8 @@ _GIT_READERS = frozenset({"show", "log", "diff", "fsck", "cat-file", "ls-files",
                           "count-objects", "merge-base", "name-rev", "whatchanged", "verify-pack"})
 """git subcommands that print what the repository holds (``git fsck`` too: its ``error:`` lines are findings)."""
 _GIT_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
+GIT_VALUES = _GIT_VALUES
+"""git's own options that take a value (``git -C web rebase``)."""
 _PREFIXES = frozenset({"sudo", "env", "time", "nohup", "command", "exec", "builtin", "then", "do", "else"})
 # options whose value is the next word, by program (a value is not a file)
 _SEARCH_VALUES = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-g", "-t", "--glob", "--type", "--max-count"})
@@ -146,6 +148,13 @@ def final_folder(command: str, start: str | None = "") -> str | None:
     for segment, before in _placed(_tokens(_split_heredocs(command[:20_000])[0]), start, outermost=True):
         folder = _moved(before, _words(segment))
     return folder
+
+
+def placed_commands(command: str, start: str | None = "") -> list[tuple[list[str], str | None]]:
+    """The simple commands of ``command`` (as :func:`command_words` gives them), each with the folder it ran in:
+    ``start`` moved by the ``cd`` before it on the line (``None``: a place not known)."""
+    return [(words, folder) for segment, folder in _placed(_tokens(_strip_heredocs(command[:20_000])), start)
+            if (words := _words(segment))]
 
 
 def _placed(tokens: list[str], start: str | None = "",
