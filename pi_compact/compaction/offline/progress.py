@@ -292,6 +292,10 @@ _BOLD_LABEL = re.compile(r"^\W{0,4}(?:\d{1,3}[.)]\s{1,3})?\*\*([^*\n]{1,120})\*\
 _REPORT_LABEL = re.compile(r"^\W{0,3}(?:the\s{1,3})?(?:(?:root\s{1,3})?causes?|problem|symptoms?|reasons?|why|before"
                            r"|diagnosis|context|background)\W{0,3}$", re.I)
 """A label over the problem the turn went on to fix ("**Problem:** … **Fix:** …"): the report of a fix, no finding."""
+_TITLE_REST = re.compile(r"\W{0,3}(?:what|which|how|why|where|when|who)\b|\W{0,3}\S{1,40}(?:\s{1,3}\S{1,40})?\W{0,3}$",
+                         re.I)
+"""What follows a bold label that makes it a section's title, no finding: a question word ("**Checklist**: What needs
+to be done") or two words at most."""
 _PROBLEM = re.compile(
     r"\b(?:never|missing|broken|breaks|fail(?:s|ing)?|leak(?:s|ing)?|panic(?:s|king)?|crash(?:es|ing)?|hang(?:s|ing)?"
     r"|stale|wrong(?:ly)?|incorrect(?:ly)?|swallow(?:s|ed|ing)?|cannot|(?:does|do|did|is|are|was|were|has|have|can|will"
@@ -322,7 +326,7 @@ def _labelled_finding(sentence: str) -> bool:
     "- **Stale lock**: might be the cause, worth checking"): the label names a thing, not work done, and the words
     state a problem or a guess (:data:`_PROBLEM`) or advise (:data:`_ADVISES`) with no work done (:func:`_did`)."""
     labelled = _BOLD_LABEL.match(sentence)
-    if labelled is None or _REPORT_LABEL.match(labelled.group(1)):
+    if labelled is None or _REPORT_LABEL.match(labelled.group(1)) or _TITLE_REST.match(sentence, labelled.end()):
         return False
     plain = sentence.replace("**", "")
     problem = any(not _aside(plain, found) for found in _PROBLEM.finditer(plain))
