@@ -409,6 +409,21 @@ pasted ("No initial_attribution in metadata" under "=== Step 13 ==="): no rule i
 (:func:`.rules.stated_rule`) is read from it."""
 
 
+_QUOTES_ERROR = re.compile(
+    r"(?-i:\b[A-Z]?\w{0,40}(?:Error|Exception)\s{0,2}:\s)|\bTraceback\b|\b(?:getting|got|seeing|hit(?:ting)?)\s{1,3}"
+    r"(?:the\s{1,3}following|this|these|an?)\s{1,3}(?:errors?|exceptions?)\b", re.I)
+"""A sentence that reports an error the user met ("i'm getting the following error now … Error: Custom orb must be
+<= 12"): the "must" is the program's message, no rule of the user's."""
+_IF = re.compile(r"\b(?:if|when|whenever|unless|in case)\b", re.I)
+
+
+def _reports_error(sentence: str) -> bool:
+    """A sentence that reports an error met (:data:`_QUOTES_ERROR`), not one under a condition ("if you hit an error,
+    stop and tell me": a rule about errors)."""
+    found = _QUOTES_ERROR.search(sentence[:2000])
+    return found is not None and not _IF.search(sentence, 0, found.start())
+
+
 def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     """Sentences of ``text`` (outside code fences) that state a rule for the agent, trimmed, in order: must, never,
     always, don't, do not, 必须, 不要 and the like; never a question, nor a sentence with "instead" or "should"
@@ -430,7 +445,7 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
             scope, before = before, whole
             listed = bool(_LIST_MARKER.match(whole.strip()))
             whole = _LIST_MARKER.sub("", whole.strip()).strip()
-            if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted):
+            if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted) or _reports_error(whole):
                 continue
             written = few or listed or len(pieces) > 1 or whole.endswith(_ENDED)
             head, passing = passing_rule(whole)  # "fix the login bug — and never push to main": the rule's clause
