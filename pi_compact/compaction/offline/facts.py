@@ -656,9 +656,12 @@ class _Collector:
         if not refused:
             self._reads(call, effects, text, failed, halted)
         if call.command_index is None:
-            path = tool_path(call.arguments) or web_address(call.arguments)  # a page fetched is its target
-            self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
-                          refused=refused)
+            # a page fetched is its target; a patch's are the files it names (one attempt each)
+            paths = _patch_targets(effects, failed) if effects is not None else \
+                [tool_path(call.arguments) or web_address(call.arguments)]
+            for path in paths:
+                self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
+                              refused=refused)
             return
         aborted = refused or halted or (failed and last_line(output_body(text)) in _ABORTED)  # pi appends it
         run = self.runs[call.command_index]
@@ -896,6 +899,21 @@ def _patch_effects(call: _Call) -> ShellEffects | None:
         return None
     text = next((v for k in ("input", "patch") if isinstance(v := call.arguments.get(k), str)), "")
     return patch_effects(text) if text else None
+
+
+def _patch_targets(effects: ShellEffects, failed: bool) -> list[str]:
+    """The targets of a patch tool's attempts: each file it adds or changes (not one it deletes or moves away: that
+    one is gone, not modified), or the first it deletes when it only deletes; a failed patch is one attempt, on its
+    first file (the error is the patch's, said once)."""
+    kept = [path for path in dict.fromkeys(effects.writes) if path not in effects.deletes]
+    paths = kept or list(dict.fromkeys(effects.deletes))[:1] or [""]
+    return paths[:1] if failed else paths
+
+
+def is_patch_tool(name: str) -> bool:
+    """A patch tool of its own (Codex's ``apply_patch``), not a command that runs one: its attempts' targets are the
+    files the patch names (:func:`_patch_targets`), as an edit tool's is its path."""
+    return "patch" in name.lower() and not is_shell_tool(name)
 
 
 _DELETERS = frozenset({"cd", "pushd", "rm", "unlink", "trash", "mv"})
