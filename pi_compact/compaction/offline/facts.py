@@ -409,6 +409,21 @@ pasted ("No initial_attribution in metadata" under "=== Step 13 ==="): no rule i
 (:func:`.rules.stated_rule`) is read from it."""
 
 
+_QUOTES_ERROR = re.compile(
+    r"(?-i:\b[A-Z]?\w{0,40}(?:Error|Exception)\s{0,2}:\s)|\bTraceback\b|\b(?:getting|got|seeing|hit(?:ting)?)\s{1,3}"
+    r"(?:the\s{1,3}following|this|these|an?)\s{1,3}(?:errors?|exceptions?)\b", re.I)
+"""A sentence that reports an error the user met ("i'm getting the following error now … Error: Custom orb must be
+<= 12"): the "must" is the program's message, no rule of the user's."""
+_IF = re.compile(r"\b(?:if|when|whenever|unless|in case)\b", re.I)
+
+
+def _reports_error(sentence: str) -> bool:
+    """A sentence that reports an error met (:data:`_QUOTES_ERROR`), not one under a condition ("if you hit an error,
+    stop and tell me": a rule about errors)."""
+    found = _QUOTES_ERROR.search(sentence[:2000])
+    return found is not None and not _IF.search(sentence, 0, found.start())
+
+
 def constraint_sentences(text: str, quoting: str = "") -> list[str]:
     """Sentences of ``text`` (outside code fences) that state a rule for the agent, trimmed, in order: must, never,
     always, don't, do not, 必须, 不要 and the like; never a question, nor a sentence with "instead" or "should"
@@ -430,7 +445,7 @@ def constraint_sentences(text: str, quoting: str = "") -> list[str]:
             scope, before = before, whole
             listed = bool(_LIST_MARKER.match(whole.strip()))
             whole = _LIST_MARKER.sub("", whole.strip()).strip()
-            if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted):
+            if not whole or whole.endswith(("?", "？")) or _copied(whole, quoted) or _reports_error(whole):
                 continue
             written = few or listed or len(pieces) > 1 or whole.endswith(_ENDED)
             head, passing = passing_rule(whole)  # "fix the login bug — and never push to main": the rule's clause
@@ -641,9 +656,12 @@ class _Collector:
         if not refused:
             self._reads(call, effects, text, failed, halted)
         if call.command_index is None:
-            path = tool_path(call.arguments) or web_address(call.arguments)  # a page fetched is its target
-            self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
-                          refused=refused)
+            # a page fetched is its target; a patch's are the files it names (one attempt each)
+            paths = _patch_targets(effects, failed) if effects is not None else \
+                [tool_path(call.arguments) or web_address(call.arguments)]
+            for path in paths:
+                self._outcome(name, path, text, failed and not refused, scan=False, aborted=refused or halted,
+                              refused=refused)
             return
         aborted = refused or halted or (failed and last_line(output_body(text)) in _ABORTED)  # pi appends it
         run = self.runs[call.command_index]
@@ -881,6 +899,21 @@ def _patch_effects(call: _Call) -> ShellEffects | None:
         return None
     text = next((v for k in ("input", "patch") if isinstance(v := call.arguments.get(k), str)), "")
     return patch_effects(text) if text else None
+
+
+def _patch_targets(effects: ShellEffects, failed: bool) -> list[str]:
+    """The targets of a patch tool's attempts: each file it adds or changes (not one it deletes or moves away: that
+    one is gone, not modified), or the first it deletes when it only deletes; a failed patch is one attempt, on its
+    first file (the error is the patch's, said once)."""
+    kept = [path for path in dict.fromkeys(effects.writes) if path not in effects.deletes]
+    paths = kept or list(dict.fromkeys(effects.deletes))[:1] or [""]
+    return paths[:1] if failed else paths
+
+
+def is_patch_tool(name: str) -> bool:
+    """A patch tool of its own (Codex's ``apply_patch``), not a command that runs one: its attempts' targets are the
+    files the patch names (:func:`_patch_targets`), as an edit tool's is its path."""
+    return "patch" in name.lower() and not is_shell_tool(name)
 
 
 _DELETERS = frozenset({"cd", "pushd", "rm", "unlink", "trash", "mv"})

@@ -187,12 +187,19 @@ _DOC_HEADING = re.compile(r"^#{1,6}[ \t]+\S", re.M)
 _DOCUMENT_LINES = 8
 
 
+_STATUS_LINE = re.compile(r"^[A-Z][\w-]{0,30}(?:[ \t][\w-]{1,30}){0,2}[ \t](?!(?:fail|crash|error|block|reject|deni|brok)"
+                          r"\w{0,4}\b)(?:[a-z]{2,30}ed|done|shown|set|sent|built|made)\.?$")
+"""A status line the harness writes in the user's place after a tool's result ("Tool loaded.", "Skills updated"):
+a capitalised thing and a past participle, nothing asked; a failure ("Build failed.") the user may report."""
+
+
 def injected(previous: dict | None, message: dict) -> bool:
     """True when the user message ``message`` was put there by the agent's harness, not typed by the user: a
     Markdown document (a heading, several lines) right after a tool result or a command the user ran, before the
     agent speaks: a skill's or a slash command's instructions (Claude Code's "Base directory for this skill: …"
-    rows). Judged by where the message stands and its shape, never by its words, so any harness and any language
-    count; a short message after a tool result (pi's steering message) or a command stays the user's."""
+    rows), or a one-line status after a tool result (:data:`_STATUS_LINE`: Claude Code's "Tool loaded." after a
+    tool search). Judged by where the message stands and its shape, never by its words, so any harness and any
+    language count; a short message after a tool result (pi's steering message) or a command stays the user's."""
     if not isinstance(previous, dict) or message.get("role") != "user":
         return False
     before = previous.get("role")
@@ -200,6 +207,8 @@ def injected(previous: dict | None, message: dict) -> bool:
     if before != "toolResult" and not invoked:
         return False
     head = content_text(message.get("content"))[:20_000]
+    if before == "toolResult" and _STATUS_LINE.match(head.strip()):
+        return True  # "Tool loaded." after a tool search's result: the harness's note on it, nothing asked
     # a document wrapped whole in the harness's tags (``<local-command-stdout>``) is markup, no request anyway
     return head.count("\n") >= _DOCUMENT_LINES and bool(_DOC_HEADING.search(head)) and (
         head.lstrip().startswith(SKILL_BASE) or bool(request_words(head)))  # (a skill's file: its words are none)

@@ -284,15 +284,68 @@ _INSTRUCTS = re.compile(
 use the app now: Wait 30 seconds …"): the user's step, not the turn's work."""
 
 
+_UNDONE = re.compile(r"(?:\b(?:not|never|yet)|n't)\s{1,3}(?:(?:been|being|be|yet|fully|properly|actually)\s{1,3}){0,2}$",
+                     re.I)
+"""What denies the work word after it ("is not updated", "hasn't been fixed", "never changed"): a problem, no work."""
+_BOLD_LABEL = re.compile(r"^\W{0,4}(?:\d{1,3}[.)]\s{1,3})?\*\*([^*\n]{1,120})\*\*\s{0,2}(?:[—–:]|-\s)")
+"""A sentence that opens on a bold label and a dash or colon ("**Cache invalidation** — …", "- **X**: …")."""
+_REPORT_LABEL = re.compile(r"^\W{0,3}(?:the\s{1,3})?(?:(?:root\s{1,3})?causes?|problem|symptoms?|reasons?|why|before"
+                           r"|diagnosis|context|background)\W{0,3}$", re.I)
+"""A label over the problem the turn went on to fix ("**Problem:** … **Fix:** …"): the report of a fix, no finding."""
+_TITLE_REST = re.compile(r"\W{0,3}(?:what|which|how|why|where|when|who)\b|\W{0,3}\S{1,40}(?:\s{1,3}\S{1,40})?\W{0,3}$",
+                         re.I)
+"""What follows a bold label that makes it a section's title, no finding: a question word ("**Checklist**: What needs
+to be done") or two words at most."""
+_PROBLEM = re.compile(
+    r"\b(?:never|missing|broken|breaks|fail(?:s|ing)?|leak(?:s|ing)?|panic(?:s|king)?|crash(?:es|ing)?|hang(?:s|ing)?"
+    r"|stale|wrong(?:ly)?|incorrect(?:ly)?|swallow(?:s|ed|ing)?|cannot|(?:does|do|did|is|are|was|were|has|have|can|will"
+    r"|would)(?:\s{1,3}not|n't)|won't|might|may\s{1,3}be|likely|probably|possibly|perhaps|suspect(?:s|ed)?|unclear"
+    r"|whether)\b", re.I)
+"""Words that state a problem or a guess at one ("never refreshed", "doesn't close", "might be the cause")."""
+_CONDITION = re.compile(r"\b(?:if|when|unless|until|once)\b[^,;:—–.()]{0,60}$", re.I)
+_CLAUSE_START = re.compile(r"(?:^|[,;:—–.(])\s{0,3}$")
+
+
+def _aside(text: str, found: re.Match) -> bool:
+    """A problem word said in a condition ("if the function isn't found, it tells you …"), as an instruction ("don't
+    block", "Don't calculate on amend") or in code ("IS NOT NULL"): how the code behaves or is to behave."""
+    before = text[max(0, found.start() - 60):found.start()]
+    word = found.group()
+    return (bool(_CONDITION.search(before)) or word.isupper()
+            or (word.lower() in ("don't", "do not") and bool(_CLAUSE_START.search(before))))
+
+
+def _did(text: str, end: int | None = None) -> bool:
+    """Work said in ``text`` (before ``end``): a word of :data:`_DID` that nothing denies (:data:`_UNDONE`)."""
+    return any(not _UNDONE.search(text, max(0, found.start() - 40), found.start())
+               for found in _DID.finditer(text, 0, len(text) if end is None else end))
+
+
+def _labelled_finding(sentence: str) -> bool:
+    """A finding under a bold label ("**Cache invalidation** — the TTL is never refreshed; investigate whether …",
+    "- **Stale lock**: might be the cause, worth checking"): the label names a thing, not work done, and the words
+    state a problem or a guess (:data:`_PROBLEM`) or advise (:data:`_ADVISES`) with no work done (:func:`_did`)."""
+    labelled = _BOLD_LABEL.match(sentence)
+    if labelled is None or _REPORT_LABEL.match(labelled.group(1)) or _TITLE_REST.match(sentence, labelled.end()):
+        return False
+    plain = sentence.replace("**", "")
+    problem = any(not _aside(plain, found) for found in _PROBLEM.finditer(plain))
+    return (problem or bool(_ADVISES.search(plain))) and not _did(plain)
+
+
 def finding_said(sentence: str) -> bool:
     """True when ``sentence`` states a finding or a recommendation (:data:`_FINDING_LABEL`, :data:`_FINDING_AT`,
-    :data:`_ADVISES`) and no work done about it (:data:`_DID`; for advice, before it: "… should use `git diff` to
-    get changed files" advises): what is to fix, not what was done."""
-    plain = sentence[:600].replace("**", "")
+    :func:`_labelled_finding`, :data:`_ADVISES`) and no work done about it (:func:`_did`; for advice, before it: "…
+    should use `git diff` to get changed files" advises): what is to fix, not what was done. A denied work word
+    ("`config.yaml` is not updated when …") is the problem, not work."""
+    sentence = sentence[:600]
+    if _labelled_finding(sentence):
+        return True
+    plain = sentence.replace("**", "")
     if _FINDING_LABEL.match(plain) or _FINDING_AT.match(plain):
-        return not _DID.search(plain)
+        return not _did(plain)
     advice = _ADVISES.search(plain)  # advice after the work it follows ("Fixed it; you should now …") is no finding
-    return advice is not None and not _DID.search(plain, 0, advice.start())
+    return advice is not None and not _did(plain, advice.start())
 
 
 _STILL_TO_DO = re.compile(r"\b(?:needed|required|remaining|pending|outstanding|to\s{1,3}(?:do|fix|address))\b", re.I)
@@ -777,10 +830,16 @@ _FILE_NAME = re.compile(r"(?<![\w.-])[\w.-]{1,120}\.[A-Za-z][A-Za-z0-9]{0,5}\b")
 def reported_findings(turn: Turn) -> list[str]:
     """What the turn's last answer reports as findings, in its order: the items under a heading or a line that
     names findings (:func:`_parts`) and the sentences that state one (:func:`finding_said`) where a result would
-    be read (:func:`report`): advice said in passing is no finding to list."""
-    listed = _parts(turn.final_answer, _acted(turn))[1]
+    be read (:func:`report`): advice said in passing is no finding to list. A finding under its bold label
+    (:func:`_labelled_finding`) is listed whatever its words: its label says it is one."""
+    candidates, listed = _parts(turn.final_answer, _acted(turn))
+    labelled = [sentence.replace("**", "") for sentence in candidates if _labelled_finding(sentence)]
     said = report(turn.final_answer, _acted(turn), turn.changed, _OPEN_FINDINGS, findings=True)
-    return list(dict.fromkeys(clip_words(text, _FINDING_CHARS) for text in listed + said if len(text) >= 12))
+    found: dict[str, str] = {}
+    for text in listed + labelled + said:
+        if len(text) >= 12:
+            found.setdefault(text.replace("**", ""), clip_words(text, _FINDING_CHARS))
+    return list(found.values())
 
 
 def _file_names(text: str) -> set[str]:

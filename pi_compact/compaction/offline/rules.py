@@ -143,7 +143,8 @@ German: the action follows, as in English, and "can I", "should I" offer only in
 Chinese: the question's form)."""
 _POINTS_BACK = re.compile(r"\b(?:that|this|it|these|those|them)\W*$", re.I)
 _CHOICE = re.compile(
-    r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with)|we(?:'ll| will) (?:use|go with)"
+    r"\b(?:instead of|rather than|let'?s (?:use|go with|keep|stick with|switch to|move to|migrate to)"
+    r"|we(?:'ll| will) (?:use|go with|switch to)"
     r"|go with|stick with)\b|\binstead\W{0,3}$"
     r"|(?:,\s{0,2}not|\bprefer\b[^.,;!?\n]{1,60}?\bover)\s{1,3}(?!(?:yet|now|just|only|sure|all|there|here|it|this|that"
     r"|them|really|needed|working)\b)[`'\"]?[\w.-]{2,40}[`'\"]?(?:\s{1,3}(?:here|too|please|for now|anymore))?\W{0,3}$"
@@ -153,13 +154,13 @@ _CHOICE = re.compile(
 """A user's sentence that picks one way over another: "use SQLite instead of JSON", "switch to SQLite instead",
 "use pnpm, not npm", "prefer composition over inheritance", and
 the way passed over in other languages ("usa SQLite en lugar de Redis", "Redisじゃなくて、SQLiteを使って")."""
-_CHOOSER = re.compile(r"^\W{0,3}(?:(?:no|nah|nope)\b[\s,.!;:—–-]{1,4})?"
+_CHOOSER = re.compile(r"^\W{0,3}(?:(?:no|nah|nope|yes|yeah|yep|ok(?:ay)?|sure)\b[\s,.!;:—–-]{1,4})?"
                       r"(?:let'?s|we(?:'ll| will| should)?|i(?:'d| would)?|use|go|stick|keep|please|switch|move|change"
                       r"|prefer|write|run|call|put|make)\b"
                       r"|\b(?:i'?d go with|let'?s go with|we'?ll (?:use|go with))\b"
                       rf"|{spaced(INSTEAD, english=False)}|{unspaced(INSTEAD)}", re.I)
-"""The user speaking (an imperative, "I", "we", "let's"): a review comment pasted in ("This eliminates … rather
-than …") picks nothing."""
+"""The user speaking (an imperative, "I", "we", "let's", after a no or a yes: "yes let's switch to X instead"): a
+review comment pasted in ("This eliminates … rather than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
                    r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose)"
@@ -421,9 +422,13 @@ def names_any(rule: str, names: set[str]) -> bool:
 
 def user_choices(request: str) -> list[str]:
     """Sentences of a user's request that pick one way over another ("use SQLite instead of JSON files")."""
-    return [" ".join(s.split()) for s in _SENTENCE.split(request[:10_000])
+    return [_ASSENT_LEAD.sub("", " ".join(s.split()), count=1) for s in _SENTENCE.split(request[:10_000])
             if 12 <= len(s.strip()) <= 300 and _CHOICE.search(s) and _CHOOSER.search(s)
             and not s.strip().endswith(("?", ":")) and not _PICKS_RECOMMENDED.match(s.strip())]
+
+
+_ASSENT_LEAD = re.compile(r"^\W{0,3}(?:yes|yeah|yep|ok(?:ay)?|sure)\b[\s,.!;:—–-]{1,4}(?=\w)", re.I)
+"""The yes before a user's choice ("yes let's switch to X instead"): the choice is what follows it."""
 
 
 def acknowledged(text: str) -> str:
@@ -668,9 +673,28 @@ def accepted_proposal(answer: str, reply: str) -> str:
     if _asks_to_choose(answer) and not re.search(r"\w", _past_approval(reply) or ""):
         return _picked(answer, "go for recommended")  # "Go for it" to "A or B — which one?": the recommended one
     agreed = _proposal(answer, reply)
+    changes = _before_error(changes)
     if agreed and changes and "the user:" not in agreed:
         return f"{agreed} — the user added: “{clip_words(changes, _CHANGES_CHARS)}”"
     return agreed
+
+
+_REPORTS_ERROR = re.compile(
+    r"\b(?:i'?m|i am|we'?re|still|now)\s{1,3}(?:getting|seeing|hitting)\b|\b(?:getting|got|seeing|hit)\s{1,3}(?:the\s{1,3}"
+    r"following|this|these|an?)\s{1,3}(?:errors?|exceptions?)\b|\b(?:it|that|this)\s{1,3}(?:fails|failed|crashes|crashed"
+    r"|throws|threw)\b|(?-i:\b[A-Z]?\w{0,40}(?:Error|Exception)\s{0,2}:\s)|\bTraceback\b", re.I)
+"""Where a reply turns to report an error ("i'm getting the following error now …", "that fails with …",
+"TypeError: …"): what follows is the error, not what the user asked to change."""
+
+
+def _before_error(changes: str) -> str:
+    """The user's changes with an approval, up to the error the same reply reports (:data:`_REPORTS_ERROR`): "yes
+    let's switch to X after we figure this out. i'm getting the following error now …" changed the way to X."""
+    found = _REPORTS_ERROR.search(changes)
+    if not found:
+        return changes
+    kept = changes[:found.start()].strip(" ,;:-—–")
+    return kept if len(kept.split()) >= _CHANGES_WORDS else ""
 
 
 def answered_proposal(answer: str, reply: str) -> str:
@@ -737,7 +761,7 @@ def _proposal(answer: str, reply: str) -> str:
         return _proposed_plan(answer) or _headed_proposal(answer)
     before = found[at - 1] if at else ""
     if found[at].endswith(":"):  # "Want me to implement this with both:": what it offers is the list after it
-        return _offered_list(found[at], found[at + 1 :])
+        return _offered_list(found[at], _lines_after(answer[-4000:], found[at]) or found[at + 1 :])
     if not found[at].endswith(("?", "？")):
         if len(found[at].split()) < 7 or _POINTS_BACK.search(found[at]):  # "Option B it is, then."
             return _list_before(answer[-4000:], found[at]) or f"{before} {found[at]}".strip()
@@ -896,6 +920,20 @@ def _added_to_pick(rest: str) -> str:
     return clip_words(said, _CHANGES_CHARS) if enough else ""
 
 
+def _lines_after(text: str, sentence: str) -> list[str]:
+    """The lines of ``text`` after the one that ends on ``sentence`` (read whole: a sentence split would cut a
+    numbered item's "1." from its words); ``[]`` when no line ends on it."""
+    lines = text.splitlines()
+    tail = sentence[-40:]
+    at = next((n for n in range(len(lines) - 1, -1, -1) if " ".join(lines[n].split()).endswith(tail)), None)
+    return [] if at is None else [line.strip() for line in lines[at + 1:] if line.strip()]
+
+
+_BARE_OFFER = re.compile(r"\W{0,3}(?:(?:would|do) you (?:like|want) me to|want me to|shall I|should I|I can)\W{0,3}",
+                         re.I)
+"""An offer that says nothing but that it offers ("Would you like me to:"): the list after it is what it offers."""
+
+
 def _offered_list(question: str, after: list[str]) -> str:
     """An offer that introduces a list, with the list's first items: what the user said yes to."""
     asks = None
@@ -909,8 +947,11 @@ def _offered_list(question: str, after: list[str]) -> str:
         listed.append(line[marker.end():].strip())
     if not listed:
         return ""
-    action = question[asks.end():] if asks else question
-    return f"{action.rstrip(': ')}: {'; '.join(listed)}"
+    action = (question[asks.end():] if asks else question).replace("**", "")
+    action = action.split("?", 1)[0] if "?" in action else action  # "Want me to X? I can:": X
+    action = "" if _BARE_OFFER.fullmatch(action) else action.rstrip(": ")  # "Would you like me to:": the list says
+    listed = [item.replace("**", "") for item in listed]
+    return f"{action}: {'; '.join(listed)}" if action else "; ".join(listed)
 
 
 def _answered(alternatives: str, reply: str) -> str:

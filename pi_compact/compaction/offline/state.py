@@ -18,6 +18,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint_sentences, directories_above,
+                    is_patch_tool,
                     is_scratch, is_shell_tool, message_dicts, shell_command, tool_path)
 from .clause import request_clause
 from .decided import NARRATION, OWN_COURSE, decisions_in, table_row
@@ -646,7 +647,7 @@ def _effects(attempts: list[Attempt], region: _Files, names: PathNames) -> tuple
         if attempt.failed or attempt.aborted:
             continue
         tool = attempt.tool.lower()
-        paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS else \
+        paths = [attempt.target] if tool in WRITE_TOOLS | EDIT_TOOLS or is_patch_tool(tool) else \
             shell_effects(attempt.target, attempt.folder).writes if is_shell_tool(tool) else []
         changed.update((names.name(p), None) for p in paths if p and not is_scratch(p) and p in files)
     checks = {command_key(a.target): _check(a, written, names) for a in attempts if a.passed}
@@ -691,8 +692,8 @@ def _modified(attempts: tuple[Attempt, ...], facts: Facts, names: PathNames) -> 
         tool = attempt.tool.lower()
         if attempt.refused or (attempt.failed and turned_back(attempt)):
             continue  # never happened (declined, or turned back by the harness before it ran)
-        if tool in WRITE_TOOLS or tool in EDIT_TOOLS:
-            verb = "written" if tool in WRITE_TOOLS else "edited"
+        if tool in WRITE_TOOLS or tool in EDIT_TOOLS or (is_patch_tool(tool) and attempt.target):
+            verb = "written" if tool in WRITE_TOOLS else "edited"  # (a patch's target: a file it changed)
             actions[names.name(attempt.target)] = verb if not attempt.failed else f"{verb[:-2] if verb == 'edited' else 'write'} failed"
         elif is_shell_tool(tool) and not attempt.failed:
             effects = shell_effects(attempt.target, attempt.folder)
