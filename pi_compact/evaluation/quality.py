@@ -355,6 +355,10 @@ def _assistant_block(block: Any, targets: dict[str, tuple[str, str]]) -> Iterato
             yield _Said("call", " ".join(json_strings(arguments)), target=target, tool=name, arguments=arguments)
 
 
+FAULT_PARTS = 2
+"""The parts of a region index (a replay adds one per compaction) whose words :func:`summary_faults` reads."""
+
+
 class RegionIndex:
     """A region's text, lower-cased, with its word stems and its failures, for fast support checks; it can
     grow, so a replay scoring every compaction of a long session indexes each message once, not once per
@@ -377,6 +381,8 @@ class RegionIndex:
         self._said_stems: dict[int, set[str]] = {}
         self.needs = NeedIndex()
         """What a continuing agent needs of the region (:mod:`.recall`)."""
+        self._starts: list[int] = []
+        """Where each part added by :meth:`extend` starts in :attr:`said`."""
         self.file_acts: dict[tuple[str, str], set[str]] = {}
         """(act, last part) → the lower-cased paths a command deleted (``rm``) or moved (``mv``, both ends)."""
         self.extend(region)
@@ -403,10 +409,21 @@ class RegionIndex:
                         self.file_acts.setdefault((act, _last_part(path)), set()).add(path)
             self.errors.add(item)
             self.needs.add(item)
+        self._starts.append(len(self.said))
         self.said.extend(said)
         self._lowered.extend(lowered)
         self._text.append("\n".join(lowered))
         self.tokens += sum(estimate_tokens(m) for m in messages)
+
+    @property
+    def recent(self) -> list[_Said]:
+        """What the last :data:`FAULT_PARTS` parts added said: a replay's summary is judged for faults against the
+        regions it was just written from (an earlier region's faults were judged when it was summarized), so the
+        score of each compaction reads its own region, not the whole session again (issue 23.11)."""
+        return self.said[self._recent_start():]
+
+    def _recent_start(self) -> int:
+        return self._starts[-FAULT_PARTS] if len(self._starts) >= FAULT_PARTS else 0
 
     @property
     def text(self) -> str:
@@ -866,7 +883,7 @@ def score_quality(region: Iterable[Any] | RegionIndex, summary: str, labels: Reg
     wanted = (labels.in_progress + labels.next) if labels is not None else ()
     named = sum(any(label.hits(item.text) for item, _ in open_items) for label in wanted)
     held = recall(area.needs.needs(_open_error_texts(area)), summary)
-    faults = summary_faults(area.said, summary, labels)
+    faults = summary_faults(area.recent, summary, labels)
     return Quality(
         items=len(checked), supported=len(checked) - len(unsupported), unsupported=unsupported,
         open_items=len(open_items), stale=stale, open_labels=len(wanted), open_named=named, errors=judged, errors_right=judged - len(mistakes),

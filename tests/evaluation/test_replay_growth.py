@@ -130,3 +130,27 @@ def test_the_index_answers_as_a_search_does_on_random_texts() -> None:
             asked += ["".join(rng.choice(words) for _ in range(rng.randint(1, 4))) for _ in range(8)]
             for needle in asked:
                 assert (needle in text) == (needle in joined), (pieces, needle)
+
+
+def test_the_items_the_fault_checks_read_grow_linearly(sessions, monkeypatch) -> None:
+    # the nine fault checks are Python loops over what the region said: read the whole session at every
+    # compaction, they grow with its square (a 4n replay read 15x what an n one did)
+    from pi_compact.evaluation import quality
+
+    read = 0
+    faults_of = quality.summary_faults
+
+    def counted(said, summary, labels=None):
+        nonlocal read
+        read += len(said)
+        return faults_of(said, summary, labels)
+
+    monkeypatch.setattr(quality, "summary_faults", counted)
+    work = {}
+    for size, path in sessions.items():
+        read = 0
+        replay(path, window=WINDOW)
+        work[size] = read
+    assert work[SIZES[0]] > 0
+    assert work[SIZES[-1]] / work[SIZES[0]] <= LINEAR, work
+
