@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import sys
 from bisect import bisect_left
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -89,13 +90,14 @@ def test_the_characters_the_quality_score_searches_grow_linearly(sessions, monke
     monkeypatch.setattr(growing.PieceFinder, "_scan", counted_scan)
     monkeypatch.setattr(growing.GrowingText, "_index", counted_index)
     monkeypatch.setattr(growing.GrowingText, "_occurs_at", counted_occurs_at)
-    work = {}
-    for size, path in sessions.items():
+
+    def replayed(path: Path) -> int:
+        nonlocal searched
         searched = 0
         replay(path, window=WINDOW)
-        work[size] = searched
-    assert work[SIZES[0]] > 0
-    assert work[SIZES[-1]] / work[SIZES[0]] <= LINEAR, work
+        return searched
+
+    _grows_linearly(sessions, replayed)
 
 
 @pytest.mark.parametrize("pieces, needle, expected", [
@@ -146,11 +148,18 @@ def test_the_items_the_fault_checks_read_grow_linearly(sessions, monkeypatch) ->
         return faults_of(said, summary, labels)
 
     monkeypatch.setattr(quality, "summary_faults", counted)
-    work = {}
-    for size, path in sessions.items():
+
+    def replayed(path: Path) -> int:
+        nonlocal read
         read = 0
         replay(path, window=WINDOW)
-        work[size] = read
+        return read
+
+    _grows_linearly(sessions, replayed)
+
+
+def _grows_linearly(sessions: dict[int, Path], work_of: Callable[[Path], int]) -> None:
+    """The work counted while replaying the 4n session is at most :data:`LINEAR` times the n one's."""
+    work = {size: work_of(path) for size, path in sessions.items()}
     assert work[SIZES[0]] > 0
     assert work[SIZES[-1]] / work[SIZES[0]] <= LINEAR, work
-
