@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, WRITE_TOOLS, message_dicts
+from .facts import EDIT_TOOLS, WRITE_TOOLS, is_patch_tool, message_dicts
 from .goal import approves, sets_work, user_requests
 from .outcome import refusal
 from .plan_points import approach_choices
@@ -39,7 +39,10 @@ _REFUSED = re.compile(r"^\W{0,3}(?:no\b|nope|not (?:yet|quite|like that)|wait\b|
 """A reply that turns the plan down ("no, keep the JSON files", "wait — what about Windows?")."""
 _PLAN_TEXT = re.compile(r"^\s{0,3}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)", re.M)
 """A plan file's text has headings or list items (a file named "plan" holding one paragraph plans nothing)."""
-_PLAN_WORD = re.compile(r"^(?:(?:implementation|work|execution)\s)?plan\s{0,2}[:—–-]\s{0,3}(?=\S)", re.I)
+_PLAN_WORD = re.compile(r"^(?:(?:updated|revised|new|final|refined|amended|corrected)\s)?(?:(?:implementation|work"
+                        r"|execution)\s)?plan\s{0,2}(?:\((?:updated|revised|v\d{1,2})\)\s{0,2})?[:—–-]\s{0,3}(?=\S)", re.I)
+"""A plan's heading that only says it is a plan, or which version ("Plan:", "Updated Plan:", "Revised Implementation
+Plan —", "Plan (updated):"): the plan's title is what follows."""
 _HOME = re.compile(r"^(?:/Users/|/home/)[^/\s]{1,64}/|^[A-Za-z]:[\\/]Users[\\/][^\\/\s]{1,64}[\\/]")
 """A home folder (the plan file in ``~/.claude/plans``): written ``~/`` as the summary's other paths outside the
 project are."""
@@ -89,7 +92,7 @@ def approved_plans(messages: Any) -> list[AgentPlan]:
                 plan = arguments.get("plan") if isinstance(arguments, dict) else None
                 if isinstance(plan, str) or _PLAN_TOOL.search(name):
                     submitted[str(block.get("id"))] = plan if isinstance(plan, str) else ""
-                elif name.lower() in WRITE_TOOLS | EDIT_TOOLS:
+                elif name.lower() in WRITE_TOOLS | EDIT_TOOLS or is_patch_tool(name):
                     changes[str(block.get("id"))] = block
         elif role == "toolResult":
             call_id, text = str(message.get("toolCallId")), content_text(message.get("content"))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...accessors import content_text
-from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, message_dicts, tool_path
+from .facts import EDIT_TOOLS, READ_TOOLS, WRITE_TOOLS, is_patch_tool, message_dicts, tool_path
 
 _CONTENT_KEYS = ("content", "file_text", "contents")
 _EDIT_KEYS = (("oldText", "newText"), ("old_string", "new_string"), ("old_str", "new_str"))
@@ -191,7 +191,8 @@ def _follow(messages: Any) -> tuple[dict[str, str], list[str], set[str], list[st
         elif message.get("role") == "toolResult" and not message.get("isError"):
             call_id = message.get("toolCallId")
             block = calls.pop(call_id, None) if isinstance(call_id, str) else None
-            if block and str(block.get("name") or "").lower() in WRITE_TOOLS | EDIT_TOOLS:
+            name = str(block.get("name") or "") if block else ""
+            if name.lower() in WRITE_TOOLS | EDIT_TOOLS or is_patch_tool(name):
                 changes += 1
             for path, text, is_change in _after(block, message, texts) if block else ():
                 if is_change and _ticks(block.get("arguments"), texts.get(path), text):
@@ -223,6 +224,8 @@ def _ticks(arguments: Any, before: str | None, after: str | None) -> bool:
 
 def _after(block: dict, result: dict, texts: dict[str, str]) -> list[tuple[str, str | None, bool]]:
     name, arguments = str(block.get("name") or "").lower(), block.get("arguments")
+    if is_patch_tool(name) and isinstance(arguments, dict):
+        return _patched(next((v for k in ("input", "patch") if isinstance(v := arguments.get(k), str)), ""))
     path = tool_path(arguments)
     if not path or not isinstance(arguments, dict):
         return []
@@ -238,6 +241,24 @@ def _after(block: dict, result: dict, texts: dict[str, str]) -> list[tuple[str, 
             text = _LINE_NUMBER.sub("", text)
         return [(path, text if len(text) <= MAX_TEXT else None, False)]
     return []
+
+
+def _patched(patch: str) -> list[tuple[str, str | None, bool]]:
+    """The files a patch in Codex's ``apply_patch`` form changes, each with its text when the patch adds it whole
+    (``*** Add File: PLAN.md`` and its ``+`` lines: a plan file written as a pi ``write`` writes it), else ``None``
+    (an update's text after it is not replayed)."""
+    found: list[tuple[str, str | None, bool]] = []
+    added: list[str] | None = None  # the lines of the file being added, while in one
+    for line in patch[:MAX_TEXT].splitlines():
+        if line.startswith("*** "):
+            if added is not None:
+                found[-1] = (found[-1][0], "".join(f"{text}\n" for text in added), True)
+            kind, _, path = line[4:].partition(" File: ")
+            added = [] if kind == "Add" and path.strip() else None
+            found += [(path.strip(), None, True)] if kind in ("Add", "Update") and path.strip() else []
+        elif added is not None and line.startswith("+"):
+            added.append(line[1:])
+    return found
 
 
 def _edited(text: str, arguments: dict) -> str | None:

@@ -45,6 +45,7 @@ from .reports import Report, open_reports, unaddressed_reviews
 from .tasks import ACTIVE, TaskList, task_list
 from .jobs import Background, awaited
 from .subject import current_subject
+from .restated import said_once
 from .set_aside import set_aside
 from .conflicts import resolutions
 from .superseded import standing as superseded
@@ -821,14 +822,14 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         open_errors=tuple(open_errors), resolved_errors=tuple(resolved),
         modified=tuple((path, action) for path, action in _modified(facts.attempts, facts, names)
                        if not is_redacted(path)),  # (no file a continuing agent can open: paths.is_redacted)
-        decisions=tuple(set_aside(superseded(_not_undone([*dict.fromkeys([
+        decisions=tuple(said_once(set_aside(superseded(_not_undone([*dict.fromkeys([
             *resolutions(facts.attempts),  # the side each merge conflict took (first: the said ones outlast it)
             *(whole for turn in turns for d in turn.decisions if not table_row(d) and (whole := whole_clause(d))),
             *(_refusal_line(r, names) for r in facts.refusals
               if not (review and r.tool == review.tool)  # told as the plan under discussion
               and not _declined_lookup(r)),
             *(answered_question(q, a) for q, a in facts.answers if not _STEERING.search(q))])], listed,
-            facts.attempts), listed), listed)),
+            facts.attempts), listed), listed))),
         succeeded=tuple(dict.fromkeys(action_label(a, names) for a in facts.attempts if not a.failed)),
         plan=replace(plan, path=names.name(plan.path)) if plan else None,
         goal_stated=bool(aim and aim.stated),

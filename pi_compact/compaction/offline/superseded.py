@@ -41,6 +41,19 @@ _REVERSAL = re.compile(
 that lift a rule the user set are a reversal too ("feel free to mock the DB", "you can push to main again",
 "ignore what I said about the tests"); in the other languages of :data:`.languages.REVERSAL` too ("na verdade,
 use…", "doch lieber…")."""
+_LEAVE = (r"(?:move on|skip|leave|park|pause|punt on|put|keep|hold off(?: on)?|put (?:\w{2,20} )?(?:aside|off)"
+          r"|set (?:\w{2,20} )?aside|not worry about|forget about)")
+_FOR_NOW = (r"(?:for now|for the time being|for later|until later|later|another time|down the (?:road|line)"
+            r"|on (?:hold|ice|the back ?burner))")
+_POSTPONED = re.compile(
+    rf"\b{_LEAVE}\b[^.!?\n]{{0,80}}?\b{_FOR_NOW}\b|\b(?:postpone|defer|shelve)\w{{0,3}}\b"
+    r"|\bon (?:hold|the back ?burner|ice)\b|\b(?:come|get|circle) back to\b[^.!?\n]{0,80}?\b(?:later|eventually"
+    r"|if and when|(?:when|once) (?:it|we|you|i)\b)", re.I)
+"""Words that set a way aside for now ("let's move on for now but come back to the swiss ephemeris", "park the
+migration for later", "put the redesign on hold", "postpone the upgrade"): the way is no current decision, though it
+may come back; said so (``Postponed: … — the user: “…”``), so the next agent neither carries it out nor forgets it.
+A verb of leaving needs its "for now" ("keep sqlite for now" keeps a way, it sets none aside), coming back its
+"later"."""
 _ANY_REVERSAL = re.compile(rf"{_REVERSAL.pattern}|\b(?:instead|rather|don'?t|do not|better|no)\b", re.I | re.M)
 """What a user says on declining the call a decision announced that turns the decision down ("the interface is
 better, no?", "don't mock it", "rather keep …")."""
@@ -49,7 +62,7 @@ _ACKNOWLEDGES = re.compile(r"^\W{0,3}(?:you'?re (?:absolutely |quite )?right|goo
 _DECLINED_SAID = re.compile(r"(?:the user said|user'?s feedback|reason)\s*:\s*", re.I)
 _WORD = re.compile(r"[^\W\d_][\w-]{2,}", re.UNICODE)
 _PREFIX = re.compile(r"^(?:Agreed with the user|Proposed by the agent|Plan approved by the user|The user chose|Corrected"
-                     r"|Was)\s*:\s*(?:option \w{1,3}:\s*)?", re.I)
+                     r"|Was|Postponed)\s*:\s*(?:option \w{1,3}:\s*)?", re.I)
 _STOP = frozenset("""the and for but not you are was its can now all our out use any has had how who why yes
     this that with from have will would should could then them they there what when which while
     into also just more only some such than very make sure want need like does done your their these those here
@@ -61,6 +74,22 @@ _WINDOW = 2
 """A reversal is read as its sentence and the one after it ("the interface is better, no? We don't want …")."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _PROBE = 32
+
+
+_OBJECT = re.compile(r"[^,;:.!?\n]{1,60}?(?=[,;:.!?\n]|\s(?:but|and|then|so|for now|until)\b|$)", re.I)
+"""What a verb of putting off names ("postpone the upgrade, …"): up to the clause's end."""
+
+
+def _set_aside(sentence: str) -> str:
+    """The words of ``sentence`` that set a way aside for now (:data:`_POSTPONED`), with what a bare verb puts off
+    ("postpone the upgrade"); ``""`` when it sets nothing aside. Not the rest of the sentence: "we'll come back to
+    the colors later but for now fix the wheel" sets the colors aside, not the wheel."""
+    found = []
+    for match in _POSTPONED.finditer(sentence[:4000]):
+        named = _OBJECT.match(sentence, match.end()) if match.group(0).lower().startswith(("postpone", "defer",
+                                                                                          "shelve")) else None
+        found.append(match.group(0) + (named.group(0) if named else ""))
+    return " ".join(found)
 
 
 def _stems(text: str) -> set[str]:
@@ -89,21 +118,35 @@ def _declined_said(text: str) -> str:
     return text[said_on.end():4000] if said_on else ""
 
 
-def _said(messages: Sequence[dict]) -> list[tuple[int, str, str]]:
-    """``(index, text, kind)`` of the region's messages in order: the user's requests in their own words (``user``),
-    what the user said on declining a call (``declined``), the agent's texts (``agent``), and the first paragraph of
-    an agent's text that acknowledges the user's reply ("You're right — …": ``user``, the user's word restated)."""
+def _call_words(arguments: object) -> str:
+    """What a call would have done, in words: its command, path or input (a declined ``npm install swisseph``)."""
+    if not isinstance(arguments, dict):
+        return ""
+    values = (arguments.get(key) for key in ("command", "cmd", "path", "file_path", "input"))
+    return " ".join(" ".join(map(str, v)) if isinstance(v, list) else str(v) for v in values if v)[:500]
+
+
+def _said(messages: Sequence[dict]) -> list[tuple[int, str, str, str]]:
+    """``(index, text, kind, about)`` of the region's messages in order: the user's requests in their own words
+    (``user``), what the user said on declining a call (``declined``, ``about`` the call's own words: declining
+    ``npm install swisseph`` with "come back to it later" sets the install aside), the agent's texts (``agent``),
+    and the first paragraph of an agent's text that acknowledges the user's reply ("You're right — …": ``user``,
+    the user's word restated)."""
     messages = list(message_dicts(messages))  # (junk in a session is read past)
-    said = [(index, "\n".join(own_lines(words)), "user") for index, words in user_requests(messages)]
+    said = [(index, "\n".join(own_lines(words)), "user", "") for index, words in user_requests(messages)]
+    calls: dict[str, str] = {}
     for index, message in enumerate(messages):
         role = message.get("role")
         text = content_text(message.get("content"))[:20_000] if role in ("assistant", "toolResult") else ""
+        if role == "assistant" and isinstance(message.get("content"), list):
+            calls.update((str(block.get("id")), _call_words(block.get("arguments"))) for block in message["content"]
+                         if isinstance(block, dict) and block.get("type") == "toolCall")
         if role == "assistant" and text.strip():
-            said.append((index, text, "agent"))
+            said.append((index, text, "agent", ""))
             if _ACKNOWLEDGES.match(text):
-                said.append((index, text.split("\n\n", 1)[0], "user"))
+                said.append((index, text.split("\n\n", 1)[0], "user", ""))
         elif role == "toolResult" and message.get("isError") and (said_on := _declined_said(text)):
-            said.append((index, said_on, "declined"))
+            said.append((index, said_on, "declined", calls.get(str(message.get("toolCallId")), "")))
     return sorted(said, key=lambda entry: entry[0])
 
 
@@ -112,23 +155,28 @@ class _Said:
     the user's reversals as ``(index, the sentences, their stems)``, so an item costs one search of the joined text
     and a look at the reversals, not a pass of sentence splitting and patterns over every message per item."""
 
-    def __init__(self, said: list[tuple[int, str, str]]) -> None:
-        flat = [one_line(text).replace("**", "").replace("\0", " ") for _, text, _ in said]
+    def __init__(self, said: list[tuple[int, str, str, str]]) -> None:
+        flat = [one_line(text).replace("**", "").replace("\0", " ") for _, text, _, _ in said]
         self.joined = "\0".join(flat)  # one text, so finding an item is one search, not one per message
         self.starts = [0] * len(flat)
         for number in range(1, len(flat)):
             self.starts[number] = self.starts[number - 1] + len(flat[number - 1]) + 1
-        self.at = [index for index, _, _ in said]
+        self.at = [index for index, _, _, _ in said]
         self.reversals: list[tuple[int, str, set[str]]] = []
-        for index, text, kind in said:
+        self.postponed: set[int] = set()  # where the user set a way aside for now (:data:`_POSTPONED`)
+        for index, text, kind, about in said:
             if kind == "agent":
                 continue
             pieces = [piece.strip() for piece in _SENTENCE.split(text[:4000]) if piece.strip()]
             for number, piece in enumerate(pieces):
-                if _REVERSAL.search(piece):
+                set_aside = _set_aside(piece)
+                if set_aside:  # (only what it sets aside: "come back to the colors later, for now fix the wheel")
+                    self.reversals.append((index, piece, _stems(set_aside) | _stems(about)))
+                    self.postponed.add(index)
+                elif _REVERSAL.search(piece):
                     window = " ".join(pieces[number : number + _WINDOW])
                     self.reversals.append((index, window, _stems(window)))
-        self.users = [(index, text, kind) for index, text, kind in said if kind != "agent"]
+        self.users = [(index, text, kind) for index, text, kind, _ in said if kind != "agent"]
         self.user_at = [index for index, _, _ in self.users]
 
     def found_at(self, item: str) -> int | None:
@@ -157,6 +205,8 @@ class _Said:
                      if index > at and (len(wanted & stems) >= _SHARED or passed & stems)), None)
 
 
+_POSTPONED_LABEL = "Postponed"
+"""What a way set aside for now is said as: no current decision, and one the user means to come back to."""
 _MOST_ITEMS = 40
 """The newest items checked for a reversal: a summary shows the last ten of each list, and each is compared with
 every reversal the user said."""
@@ -176,12 +226,18 @@ def standing(items: Sequence[str], messages: Sequence[dict], *, earlier: Sequenc
     kept: list[str] = []
     told: set[int] = set()
     for item in items:
-        at = where[item] if not item.startswith(f"{label}:") else None
+        at = where[item] if not item.startswith((f"{label}:", f"{_POSTPONED_LABEL}:")) else None
         reversed_by = said.reversal(item, at) if at is not None else None
         if reversed_by is None:
             kept.append(item)
             continue
         index, words = reversed_by
+        if index in said.postponed:  # set aside for now, not replaced: no new way to look for
+            quoted = f" — the user: “{request_clause(words, 160)}”" if index not in told and not any(
+                one_line(words)[:40] in other for other in items) else ""  # (once: not again after a declined call)
+            told.add(index)
+            kept.append(f"{_POSTPONED_LABEL}: {_core(item)}{quoted}")  # (whole: what it settled may come back)
+            continue
         newer = [other for other in items if (where[other] or -1) >= index and other != item]
         if index in told or any(len(_stems(_core(other)) & _stems(words)) >= _SHARED for other in newer):
             continue  # the new way is a decision of its own (or said once for an earlier one already)
