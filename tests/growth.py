@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pi_compact.compaction import tokens
+
 LIMIT = 10.0
 """t(4n) / t(n) above this is super-linear (linear: 4, n log n: ~5, quadratic: 16)."""
 FLOOR_S = 0.004
@@ -42,6 +44,13 @@ class Growth:
         return f"{self.what}: {times} (t(4n)/t(n) = {self.ratio:.1f})"
 
 
+def _forget_weights() -> None:
+    """Each run weighs its texts anew: the estimator keeps each text's weight (``tokens.text_units``), so a second
+    run would time a lookup, and a size whose text was kept earlier would time nothing at all."""
+    tokens._KNOWN.clear()
+    tokens._KNOWN_CHARS[0] = 0
+
+
 def best_time(call: Callable[[], object], runs: int = RUNS) -> float:
     """The best of ``runs`` calls, with the garbage collector off (its passes land at random sizes)."""
     best = float("inf")
@@ -50,6 +59,7 @@ def best_time(call: Callable[[], object], runs: int = RUNS) -> float:
     gc.disable()
     try:
         for _ in range(runs):
+            _forget_weights()
             started = time.process_time()
             call()
             best = min(best, time.process_time() - started)
