@@ -110,8 +110,11 @@ def fact_lists(facts: Facts) -> dict[str, tuple[str, ...]]:
 def score_retention(removed: Sequence[dict], context_after: Sequence[dict]) -> Retention:
     """The facts of ``removed`` and which of them occur (case-sensitively) in the text of ``context_after``."""
     haystack = context_text(context_after)
+    # the summary a compaction replaced holds no fact the facts read, and without it the list is the one the
+    # compaction just summarized, whose facts are kept (extract_facts): a replay reads each region's facts once
+    summarized = [m for m in removed if not (isinstance(m, dict) and m.get("role") == "compactionSummary")]
     scores = {}
-    for name, wanted in fact_lists(extract_facts(list(removed))).items():
+    for name, wanted in fact_lists(extract_facts(summarized)).items():
         missing = tuple(fact for fact in wanted if fact not in haystack)
         scores[name] = Score(len(wanted) - len(missing), len(wanted), missing)
     return Retention(scores)

@@ -163,3 +163,22 @@ def _grows_linearly(sessions: dict[int, Path], work_of: Callable[[Path], int]) -
     work = {size: work_of(path) for size, path in sessions.items()}
     assert work[SIZES[0]] > 0
     assert work[SIZES[-1]] / work[SIZES[0]] <= LINEAR, work
+
+
+def test_a_replay_reads_each_regions_facts_once(sessions, monkeypatch) -> None:
+    # the retention score asks for the facts of the messages a compaction just summarized: read again (they came
+    # with the replaced summary in front), they cost as much as the summary's own reading
+    from pi_compact.compaction.offline import facts
+
+    extractions = 0
+    extract = facts._extract
+
+    def counted(listed):
+        nonlocal extractions
+        extractions += 1
+        return extract(listed)
+
+    monkeypatch.setattr(facts, "_extract", counted)
+    report = replay(sessions[SIZES[-1]], window=WINDOW)
+    assert len(report.compactions) >= 5
+    assert extractions <= len(report.compactions), (extractions, len(report.compactions))

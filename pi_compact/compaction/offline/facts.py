@@ -1014,9 +1014,10 @@ def extract_facts(messages: Any) -> Facts:
 
 
 _RECENT: list[tuple[tuple[int, ...], list[dict], Facts]] = []
-_RECENT_KEPT = 2
+_RECENT_KEPT = 3
 """A compaction reads the facts of the same messages three times (its files, its summary, the files gone), each
-from a list of the same message dicts; those lists' facts are kept (messages are never changed once built)."""
+from a list of the same message dicts, and a split turn's prefix once; a replay's retention score reads the first
+list again. Those lists' facts are kept (messages are never changed once built)."""
 
 
 def _extract(listed: list[dict]) -> Facts:
