@@ -62,9 +62,12 @@ _INTERPRETER = re.compile(r"^(?:python|pypy)[\d.]{0,6}$")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_]\w{0,100}=")
 _MOST_UNWRAPS = 6
 _MOST_WORDS = 40
+_MOST_SHELLS = 8
+"""Shells given code inside shells given code (``bash -lc "sh -c '…'"``) unwrapped at most: real commands nest
+two or three; the bound keeps a crafted command from recursing without end."""
 
 
-def passed_core(command: str) -> set[Core]:
+def passed_core(command: str, _depth: int = 0) -> set[Core]:
     """The simple commands a success of ``command`` shows ran well, each as its core (see the module), the shell's
     setup left out."""
     items = simple_commands(command)
@@ -85,14 +88,14 @@ def passed_core(command: str) -> set[Core]:
         return set()
     found: set[Core] = set()
     for stage in _status_stages(tail):
-        found.update(_cores(stage, depth=0, passed=True))
+        found.update(_cores(stage, depth=_depth, passed=True))
     return {core for core in found if core[0] not in _SETUP}  # (no failure's core is the shell's setup)
 
 
-def failed_core(command: str) -> set[Core]:
+def failed_core(command: str, _depth: int = 0) -> set[Core]:
     """The simple commands of a failed ``command`` that may be what failed, each as its core: every one but the
     shell's setup and looks (when something else is left)."""
-    cores = {core for _, words in simple_commands(command) for core in _cores(words, depth=0, passed=False)}
+    cores = {core for _, words in simple_commands(command) for core in _cores(words, depth=_depth, passed=False)}
     work = {core for core in cores if core[0] not in _SETUP and core[0] not in INSPECTORS}
     return work or {core for core in cores if core[0] not in _SETUP}
 
@@ -120,10 +123,10 @@ def _cores(words: list[str], depth: int, passed: bool) -> set[Core]:
     if not words:
         return set()
     program = words[0].rsplit("/", 1)[-1].lower()
-    if program in _SHELLS and depth < 2:
+    if program in _SHELLS and depth < _MOST_SHELLS:
         code = _shell_code(words[1:])
         if code is not None:
-            return passed_core(code) if passed else failed_core(code)
+            return passed_core(code, depth + 1) if passed else failed_core(code, depth + 1)
     program = "python" if _INTERPRETER.match(program) else program
     if passed and not TRIAL_OPTIONS.isdisjoint(words):
         return set()  # (a dry run did not do what the real run was to do)
