@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .cores import unwrapped
+from .shell import simple_commands
 from .text import clip_words
 
 _PLAN_REQUEST = re.compile(r"^\W{0,3}(?:please\s+)?(?:implement|execute|carry out) (?:the following|this|the) plan\b"
@@ -82,6 +84,17 @@ def _changed(path: str, changed: list[str]) -> bool:
     return any(other == path or other.endswith("/" + path) or path.endswith("/" + other) for other in changed)
 
 
+_SETUP = frozenset({"cd", "pushd", "popd", "source", ".", "export", "set"})
+
+
+def _ran(check: str, runs: list[list[str]]) -> bool:
+    """A command of ``runs`` (each simple command ran, its wrappers off) ran the plan's ``check``: each of the check's
+    own simple commands begins some run, word for word (``make test`` is not ``make test-e2e``; ``uv run pytest -q
+    tests`` runs ``pytest -q``); the folder it moves to and the environment it sets are left out."""
+    wanted = [words for _, raw in simple_commands(check) if (words := unwrapped(raw)) and words[0] not in _SETUP]
+    return bool(wanted) and all(any(run[:len(words)] == words for run in runs) for words in wanted)
+
+
 def plan_left(plan: str, changed: list[str], ran: list[str]) -> str:
     """The step naming what the plan ``plan`` asks for that the region did not do: its files no call changed (of
     ``changed``) and its check commands no command of ``ran`` holds; ``""`` when nothing of it was begun (no file it
@@ -91,7 +104,8 @@ def plan_left(plan: str, changed: list[str], ran: list[str]) -> str:
     if not files or not any(_changed(path, changed) for path in files):
         return ""
     left = [path for path in files if not _changed(path, changed)]
-    checks = [command for command in _check_commands(text) if not any(command in done for done in ran)]
+    runs = [unwrapped(words) for command in ran for _, words in simple_commands(command)]
+    checks = [command for command in _check_commands(text) if not _ran(command, runs)]
     if not left and not checks:
         return ""
     named = ", ".join(f"`{path}`" for path in left[:_SHOWN]) + (f" and {len(left) - _SHOWN} more"

@@ -128,6 +128,20 @@ def test_plan_left_needs_the_plan_begun() -> None:
     assert "pdf_export.py" in plan_left(PLAN, ["/repo/src/app/export/csv_export.py"], ["make lint"])
 
 
+@pytest.mark.parametrize("ran, left, done", [
+    (["make test-e2e", "make lintian"], ["make test", "make lint"], []),  # another target, word for word
+    (["cd /repo && make test 2>&1 | tail -5"], [], ["make test"]),  # in its folder, its output cut
+    (["FOO=1 nice -n 10 make integration"], [], ["make integration"]),  # under wrappers
+    (["echo make lint"], ["make lint"], []),  # named, not run
+])
+def test_a_plans_check_ran_when_a_command_ran_it_word_for_word(ran, left, done) -> None:
+    step = plan_left(PLAN, ["src/app/export/csv_export.py"], ran)
+    for check in left:
+        assert f"`{check}`" in step
+    for check in done:
+        assert f"`{check}`" not in step
+
+
 # -- 4. the shell call the region ends on ----------------------------------------------------------------------
 
 
