@@ -37,6 +37,16 @@ def entry_role(entry: Any) -> str | None:
     return message_role(entry.get("message"))
 
 
+SYNTHETIC_MODEL = "<synthetic>"
+"""The model a harness names on an assistant message it wrote itself (Claude Code: "No response requested." for a
+turn no model answered, an API error's text)."""
+
+
+def synthetic(message: Any) -> bool:
+    """An assistant message the harness wrote, not a model: no answer of the agent's."""
+    return isinstance(message, dict) and message.get("model") == SYNTHETIC_MODEL
+
+
 def json_strings(value: Any) -> list[str]:
     """Every string inside a JSON value (a tool call's arguments, say), in document order. Walked with a stack, not
     recursion: a session file may nest values deeper than Python's recursion limit."""

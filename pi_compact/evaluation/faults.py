@@ -300,15 +300,29 @@ def _answered_next(said, summary, sections, labels) -> list[str]:
     found = []
     steps = _under(sections, "next")
     latest = {request.strip(): work for request, work in _turns(said)}  # a request sent again counts once, last
-    for request, work in latest.items():
-        wanted = _words(request)
-        if len(wanted) < 3 or not _answered(work):
+    asked = [(_words(request), _answered(work)) for request, work in latest.items()]
+    for number, (wanted, answered) in enumerate(asked):
+        if len(wanted) < 3 or not answered:
             continue
         for step in steps:
-            if len(wanted & _words(step)) >= 0.6 * len(wanted) and not WAITING.search(step):
+            share = _share(wanted, _words(step))
+            if share >= 0.6 and not WAITING.search(step) and not _open_later(asked[number + 1:], step, share):
                 found.append(_fault("answered as next", f"answered request given as the next step: {step[:120]}",
                                     step))
     return found
+
+
+def _share(wanted: set[str], words: set[str]) -> float:
+    return len(wanted & words) / len(wanted) if wanted else 0.0
+
+
+def _open_later(later: list[tuple[set[str], bool]], step: str, share: float) -> bool:
+    """A later request, still open, the step names as well as the answered one: the step is that request's work,
+    which carries on the answered one's subject ("harden gitleaks for this repo", answered; then "rewrite history,
+    scrub the repo of secrets" under way: "verify the repo's history is clean with gitleaks")."""
+    words = _words(step)
+    return any(not answered and len(wanted) >= 3 and _share(wanted, words) >= min(share, 0.6)
+               for wanted, answered in later)
 
 
 def _replaced(said: Sequence[Any]) -> set[str]:

@@ -39,7 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..accessors import json_strings
+from ..accessors import json_strings, synthetic
 from ..compaction.offline.facts import is_shell_tool
 from ..compaction.tokens import estimate_tokens, text_tokens
 from .faults import CHANGING_TOOLS, FAULT_COST, WAITING, asked_last, file_acts, item_key, summary_faults, wrong_items
@@ -262,7 +262,8 @@ class _Said:
     """One thing said or done in the region, as plain text."""
 
     role: str
-    """``user``, ``assistant`` (its text), ``command`` (a shell command run) or ``result`` (any tool output)."""
+    """``user``, ``assistant`` (its text), ``command`` (a shell command run), ``result`` (any tool output) or
+    ``harness`` (an assistant message no model wrote)."""
     text: str
     failed: bool = False
     target: str = ""
@@ -319,6 +320,8 @@ def _said(messages: list[dict], targets: dict[str, tuple[str, str]]) -> list[_Sa
             if not harness_document(messages[number - 1] if number else None, message):  # a skill's text is no user's
                 text = _text(message.get("content"))
                 said.append(_Said("user", text, own=own_words(text)))
+        elif role == "assistant" and synthetic(message):  # the harness's words ("No response requested."): no answer
+            said.append(_Said("harness", _text(message.get("content"))))
         elif role == "assistant" and isinstance(message.get("content"), list):
             for block in message["content"]:
                 said.extend(_assistant_block(block, targets))

@@ -85,3 +85,45 @@ def test_a_file_declined_once_then_written_is_modified(path):
 def test_a_declined_file_is_not_another_file_of_the_same_name():
     faults = find_faults(_declined_then("/w/proj/pkg/a/SKILL.md"), _modified("pkg/b/SKILL.md"))
     assert not [f for f in faults if "declined write listed as modified" in f]
+
+
+SYNTHETIC = {"role": "assistant", "model": "<synthetic>", "content": [{"type": "text", "text": "No response requested."}]}
+
+
+@pytest.mark.parametrize("request_text", ["The integration tests are also failing.",
+                                          "the deploy script breaks on the staging host"])
+def test_a_turn_the_harness_closed_is_no_answered_request(request_text):
+    # Claude Code writes "No response requested." under its own name when no model answered the turn: the request
+    # is still open, and the summary is right to give it as the next step
+    said = _said(user("fix the unit tests"), assistant("Unit tests fixed: all 13 pass."),
+                 user(request_text), SYNTHETIC, user("Continue"))
+    summary = f"## Next Steps\n1. Go on with the request in progress, “{request_text}” (the user said “Continue”).\n"
+    assert not [f for f in find_faults(said, summary) if "answered request" in f]
+
+
+def test_a_models_short_answer_still_answers():
+    said = _said(user("the deploy script breaks on the staging host"), assistant("Fixed: the host name was wrong."))
+    summary = "## Next Steps\n1. Fix the deploy script that breaks on the staging host.\n"
+    assert [f for f in find_faults(said, summary) if "answered request" in f]
+
+
+@pytest.mark.parametrize("answered, under_way, step", [
+    ("harden gitleaks for this repo", "rewrite history; scrub the repo of all secrets with git-filter-repo",
+     "Finish the task in progress “Verify the repo history is clean with gitleaks”, for the latest request "
+     "“rewrite history; scrub the repo of all secrets with git-filter-repo”"),
+    ("add retries to the upload worker", "now make the upload worker log each retry with its delay",
+     "Make the upload worker log each retry with its delay."),
+])
+def test_a_step_of_a_later_open_request_on_the_same_subject_is_no_answered_request(answered, under_way, step):
+    said = _said(user(answered), assistant("Done: that is in place and committed."),
+                 user(under_way), assistant(call("c1", "bash", command="git status")), result("c1", "bash", "clean"))
+    assert not [f for f in find_faults(said, f"## Next Steps\n1. {step}\n") if "answered request" in f]
+
+
+def test_a_step_that_repeats_the_answered_request_is_still_a_fault_beside_another_open_one():
+    said = _said(user("document the retry policy of the upload worker in the README"),
+                 assistant("The README now documents the upload worker's retry policy."),
+                 user("then bump the version in pyproject"),
+                 assistant(call("c1", "bash", command="git status")), result("c1", "bash", "clean"))
+    summary = "## Next Steps\n1. Document the upload worker retry policy in the README\n"
+    assert [f for f in find_faults(said, summary) if "answered request" in f]
