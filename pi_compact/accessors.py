@@ -47,6 +47,12 @@ def synthetic(message: Any) -> bool:
     return isinstance(message, dict) and message.get("model") == SYNTHETIC_MODEL
 
 
+def placeholder(message: Any) -> bool:
+    """A message the harness wrote in place of an answer that says nothing ("No response requested."): a
+    :func:`synthetic` one that reports no error (an API error or a usage limit the harness writes is a failure met)."""
+    return synthetic(message) and message.get("stopReason") != "error" and not message.get("errorMessage")
+
+
 def json_strings(value: Any) -> list[str]:
     """Every string inside a JSON value (a tool call's arguments, say), in document order. Walked with a stack, not
     recursion: a session file may nest values deeper than Python's recursion limit."""

@@ -566,7 +566,7 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         label, reason = state.declined[-1] if state.declined else ("the last call", "")
         steps.append(f"Go on with the last request as the user directed when declining {label}: "
                      f"“{clip_words(reason, 200)}”" if reason else
-                     f"Ask the user how to proceed: they declined {label}; do not retry it as it was.")
+                     f"Wait for the user to say how to proceed: they declined {label}; do not retry it as it was.")
     elif state.latest_request and state.latest_status in (OPEN, INTERRUPTED) and not steps_ran(state) and not (
             said_how_far and (answer or ends_on_report)):  # a report the region ends on is the request's work
         under_way = _work_under_way(state)  # the work begun on it says more than its words quoted again

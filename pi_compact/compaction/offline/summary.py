@@ -32,6 +32,7 @@ from .told import SETTLED_LABEL, Told, told_errors, unsaid
 from .superseded import standing as not_reversed
 from .sections import LAYOUT, TURN_LAYOUT, Sections, parse, render
 from .short_paths import same_file, short_names
+from ...accessors import placeholder
 from ..settings import CompactionSettings
 from .state import (ASKED, DONE, UNNAMED_COMMIT, RegionState, Turn, clip_words, closing_question, is_substantive,
                     region_state, reports_done)
@@ -512,6 +513,8 @@ class OfflineSummarizer:
 
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         messages = tuple(request.messages) if isinstance(request.messages, (tuple, list)) else ()
+        if any(map(placeholder, messages)):  # the harness's "No response requested." is no word of the agent's
+            messages = tuple(message for message in messages if not placeholder(message))
         input_tokens = sum(map(estimate_tokens, messages))
         previous = request.previous_summary if isinstance(request.previous_summary, str) else ""
         replaced = input_tokens + text_tokens(previous)

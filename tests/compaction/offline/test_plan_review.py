@@ -71,7 +71,7 @@ def test_what_the_user_said_on_declining_is_the_feedback() -> None:
     assert review and review.feedback == ("keep the buckets in Redis, not in memory",)
     steps = items(summarize(messages), "## Next Steps")
     assert any("Revise the plan" in step and "Redis" in step for step in steps), steps
-    assert not any(step.startswith("Ask the user how to proceed") for step in steps), steps
+    assert not any(step.startswith("Wait for the user to say how to proceed") for step in steps), steps
 
 
 @pytest.mark.parametrize("after", [
