@@ -44,6 +44,8 @@ _PATH_MARKS = ("./", "../", "/", "~")
 _PATTERN_MARKS = frozenset("\\^$*+?()[]{}|")
 """Characters that make a jest or vitest argument a pattern that is more than its own words."""
 _SUBCOMMANDS = frozenset({"run", "watch", "dev"})
+_RELATED = frozenset({"related", "--findRelatedTests", "--related"})
+"""Words that make the arguments source files whose tests run (``vitest related src/a.ts``), not filters."""
 _MOST_FILTERS = 64
 """Filters kept per folder (the latest passes', as they are added from the end): a failure compares with these
 only, not with every pass of a region that ran many."""
@@ -141,6 +143,8 @@ def _pass_filters(run: Selection) -> set[str]:
 
 
 def _positional(arguments: tuple[str, ...], runner: str) -> list[str]:
+    if not _RELATED.isdisjoint(arguments):
+        return []
     words = [word for word in arguments if not word.startswith("-")]
     if runner == "vitest" and words[:1] and words[0] in _SUBCOMMANDS:
         return words[1:]

@@ -4,7 +4,7 @@ src/tests/landing/page-composition.test.tsx`` failed, a passing ``bun test src/t
 landing``) run where it ran, or above it, ran that file again; jest's and vitest's arguments are patterns matched
 within the path too. Not settled: a pass whose filter the failed run's paths need not hold (``stats.test`` for a
 failed ``stats``), a pass run below where the failure ran, a word that may be an option's value (``--timeout
-5000``), a pattern (``ca(r)t``), ``pytest``'s arguments (paths), another file's name. Each case
+5000``), a pattern (``ca(r)t``), ``pytest``'s arguments (paths), another file's name, the tests related to a source file (``vitest related``). Each case
 in three agents' shell tools, the region ending mid-turn."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ OPEN = [  # (failed command, its error, a later pass that does not settle it, it
     (f"bun test {PAGE}", BUN, "bun test hero", BUN_PASS),
     ("npx jest src/cart.test.ts", JEST, "npx jest 'ca(r)t'", JEST_PASS),
     ("pytest tests/test_api.py", PYERROR, "pytest test_api", "3 passed in 0.1s"),
+    ("npx vitest run src/related/cart.test.ts", JEST, "npx vitest related src/cart.ts", JEST_PASS),
 ]
 
 
