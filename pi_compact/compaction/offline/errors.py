@@ -25,6 +25,7 @@ from typing import Any
 
 from ...accessors import content_text
 from .bad_input import bad_input, retried
+from .chained import missing_script
 from .cores import TRIAL_OPTIONS, Core, failed_core, passed_core
 from .empty_answer import empty_answer, over_later, queries_only
 from .explained import AgentWords, settled_by_words
@@ -321,6 +322,10 @@ class _DoneLater:
                 named and len(words) <= _SUFFIX_WORDS and tuple(words[1:]) in self.tails)
         if not jobs_of(attempt.target):
             return self.ran_in_another_form(attempt.target)
+        if job is not None and job.kind in _CHECKS and missing_script(attempt.error):
+            # no such script where it ran (a setup slip, no failing check): a check of its kind that passed since,
+            # wherever the agent found to run it (`bun run typecheck` at the root, then `cd app && tsc --noEmit`)
+            return self.jobs.covers(Job(job.kind, frozenset()))
         if len(jobs_of(attempt.target)) != 1:
             return False  # (which check of `npm run build && npm test` failed is not known)
         return job is not None and job.kind in _CHECKS and self.jobs.covers(job, attempt.error, place)

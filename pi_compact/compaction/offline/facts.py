@@ -21,8 +21,8 @@ from .goal import request_words
 from .plan_points import scope_lists
 from .plan_sections import requirement_lists, rule_text, without_checklists
 from .rules import SETUP_LABEL, is_rule, names_method, passing_rule, states_setup
-from .shell import (ShellEffects, command_words, final_folder, moves_only, patch_effects, prints_only, runnable,
-                    shell_effects)
+from .shell import (ShellEffects, cd_moves, command_words, final_folder, patch_effects, prints_only, runnable,
+                    shell_effects, working_folder)
 
 CONSTRAINT_LIMIT = 500
 """Longest constraint sentence kept, in characters (longer ones are cut and end with ``…``)."""
@@ -532,12 +532,15 @@ class _Call:
     command_index: int | None
     inspects_only: bool = False
     folder: str | None = ""
+    moved_to: str | None = ""
+    """Where the call left a persistent shell, had it gone through (:func:`_folder_after_failing` corrects it)."""
 
 
 class _Collector:
     def __init__(self) -> None:
         self.read, self.modified, self.errors = _Ordered(), _Ordered(), _Ordered()
         self.shell_folder: str | None = ""  # where the persistent shell stands (PERSISTENT_SHELLS)
+        self.project = ""  # the project's folder, as the harness named it when it moved the shell back into it
         self.constraints, self.identifiers = _Ordered(), _Ordered()
         self.requests: list[str] = []
         self.runs: list[list[Any]] = []  # [command, exit_code, tool, failed], in call order
@@ -595,14 +598,23 @@ class _Collector:
         if patched:
             self.modified.add(*patched.writes)
         if command is not None:
-            call.folder = self.shell_folder if name in PERSISTENT_SHELLS else ""
+            call.folder = self.shell_folder if name in PERSISTENT_SHELLS else _working_folder(arguments)
             call.inspects_only = self._shell_paths(command, call.folder)
-            if name in PERSISTENT_SHELLS and moves_only(command):
-                self.shell_folder = final_folder(command, call.folder)
+            if name in PERSISTENT_SHELLS and not _in_background(arguments):
+                # the shell stays where the line's `cd` took it (`cd web && npm test`: in `web` for the next call)
+                self.shell_folder = call.moved_to = self._kept(final_folder(command, call.folder))
             call.command_index = len(self.runs)
             self.runs.append([command, None, "bash", False])
         call_id = block.get("id")
         self.calls[call_id if isinstance(call_id, str) else f"#{len(self.calls)}"] = call
+
+    def _kept(self, folder: str | None) -> str | None:
+        """Where a persistent shell stays after a ``cd`` to ``folder``: Claude Code moves it back into the project
+        when it leaves (``cd ../other``; an absolute folder outside the project the harness named), so that the
+        next call, which may come before the harness says so, starts there."""
+        outside = folder is not None and (folder == ".." or folder.startswith("../") or bool(
+            self.project and folder.startswith("/") and not (folder + "/").startswith(self.project + "/")))
+        return "" if outside else folder
 
     def _pair(self, message: dict) -> _Call | None:
         call_id = message.get("toolCallId")
@@ -637,8 +649,13 @@ class _Collector:
         halted = not refused and failed and stopped(text)
         if refused:
             self._refused(name, run_target(call), text)
-        if call.name in PERSISTENT_SHELLS and _CWD_RESET.search(text[-2000:]):
+        if call.name in PERSISTENT_SHELLS and (reset := _CWD_RESET.search(text[-2000:])):
             self.shell_folder = ""  # the harness moved the shell back to the project
+            self.project = (reset.group(1) or self.project).rstrip("/")
+        elif call.name in PERSISTENT_SHELLS and self.shell_folder == call.moved_to and \
+                (failed or refused or _CD_FAILED.search(text[:4000])):
+            never_ran = refused or _NEVER_RAN.search(text[:2000]) is not None
+            self.shell_folder = _folder_after_failing(call, text, never_ran)
         effects = shell_effects(run_target(call), call.folder) if call.command_index is not None else \
             _patch_effects(call)
         lowered = call.name.lower()
@@ -919,6 +936,33 @@ def is_patch_tool(name: str) -> bool:
 _DELETERS = frozenset({"cd", "pushd", "rm", "unlink", "trash", "mv"})
 
 
+def _working_folder(arguments: Any) -> str | None:
+    """Where a shell that starts afresh each call ran the command: the call's own working directory (Codex's
+    ``workdir``, ``working_directory`` of its ``local_shell``), else where the session started (``""``)."""
+    for key in _WORKDIR_KEYS:
+        value = arguments.get(key) if isinstance(arguments, dict) else None
+        if isinstance(value, str) and value.strip():
+            return working_folder(value[:4000])
+    return ""
+
+
+def _in_background(arguments: Any) -> bool:
+    """A command Claude Code runs in the background: still running, it left the shell's directory as it was."""
+    return isinstance(arguments, dict) and arguments.get("run_in_background") is True
+
+
+def _folder_after_failing(call: _Call, output: str, never_ran: bool) -> str | None:
+    """Where a persistent shell stands after ``call`` failed: where it stood when the call never ran (declined, or
+    a call beside it failed first) or its ``cd`` failed (the shell stays put); else after the ``cd``s that open the
+    line, which ran before the program that failed (a ``cd`` after another program may not have run)."""
+    command = run_target(call)
+    if never_ran:
+        return call.folder
+    if _CD_FAILED.search(output[:4000]):
+        return call.folder if cd_moves(command) == 1 else None
+    return final_folder(command, call.folder, failed=True)
+
+
 def _deleted_before_failing(command: str, folder: str | None, output: str) -> list[str]:
     """What a command that failed deleted all the same: the deletions (``rm``, ``git rm``, ``mv``'s sources) of the
     simple commands that open it, before any other program (``rm a && go build ./...``: the build failed, the ``rm``
@@ -955,8 +999,17 @@ _MAY_TAKE_DIRECTORIES = re.compile(r"\brm\s+-[A-Za-z]*[rR]|\brm\s+--recursive\b|
 none (``cmd/entire/cli/root.go`` stays)."""
 PERSISTENT_SHELLS = frozenset({"Bash"})
 """Shell tools whose shell lives from call to call, keeping the directory a ``cd`` moved it to (Claude Code's
-``Bash``; pi's ``bash`` and Codex's ``shell`` start each command where the session started)."""
-_CWD_RESET = re.compile(r"Shell cwd was reset to ")
+``Bash``; pi's ``bash`` and Codex's ``shell`` start each command where the session started, or in the call's own
+``workdir``)."""
+_WORKDIR_KEYS = ("workdir", "working_directory")
+"""The arguments in which a shell call gives its own working directory (Codex's ``shell`` and ``exec_command``,
+its ``local_shell`` action)."""
+_CD_FAILED = re.compile(r"\bcd:[^\n]{0,300}?(?:no such file or directory|not a directory|permission denied)", re.I)
+"""A shell's word that its ``cd`` failed (bash's ``cd: web: No such file or directory``, zsh's ``cd:1: no such file
+or directory: web``): the shell did not move."""
+_NEVER_RAN = re.compile(r"sibling tool call errored", re.I)
+"""Claude Code's result of a call it never ran because a call beside it failed."""
+_CWD_RESET = re.compile(r"Shell cwd was reset to (/\S{0,1000})?")
 """Claude Code's note when it moves its shell back into the project after a command left it."""
 _SCRATCH = ("/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/", "/dev/shm/")
 

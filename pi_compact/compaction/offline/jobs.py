@@ -116,13 +116,16 @@ class Selection:
     """What a check was run on: its ``kind``, its ``runner`` (the tool, ``pytest``, ``bun``, ``jest``; ``""`` for a
     project's script, ``npm test``, ``make test``, which may run any), the ``paths`` it was given (``src/tests``,
     ``tests/a.py::test_b``; none: all of where it ran), whether an option narrowed it further (``-k refund``, ``-t
-    total``) and whether it ran a script of its own name (``npm run test:e2e``: what ``npm test`` may not run)."""
+    total``) and whether it ran a script of its own name (``npm run test:e2e``: what ``npm test`` may not run);
+    ``arguments``: a tool's words after its subcommand as given (``src/tests/``, ``--bail``), which a runner may
+    read as filters (:mod:`.wider`)."""
 
     kind: str
     runner: str
     paths: frozenset[str]
     narrowed: bool
     named: bool
+    arguments: tuple[str, ...] = ()
 
 
 def selection(words: list[str]) -> Selection | None:
@@ -138,7 +141,10 @@ def selection(words: list[str]) -> Selection | None:
     values = _narrowing_values(rest)
     name = (rest[1] if rest[:1] == ["run"] and len(rest) > 1 else subcommand).lower() if script else ""
     named = bool(name) and name not in _SCRIPT_KINDS  # (`test:e2e` runs what `test` may not)
-    return Selection(job.kind, "" if script else program, job.scope - values - {name}, bool(values), named)
+    arguments = () if script else tuple(rest[rest.index(subcommand) + 1:]) if program in _SUBCOMMANDS else \
+        tuple(word for word in rest if word not in ("run", "check", "test"))
+    return Selection(job.kind, "" if script else program, job.scope - values - {name}, bool(values), named,
+                     arguments)
 
 
 def _narrowing_values(words: list[str]) -> frozenset[str]:

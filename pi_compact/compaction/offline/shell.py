@@ -87,7 +87,9 @@ def shell_effects(command: str, start: str | None = "") -> ShellEffects:
     from where the session started when the shell ran it in ``start`` (a persistent shell's directory, left by an
     earlier call's ``cd``; ``None`` when not known)."""
     if command.lstrip().startswith("apply_patch") and _PATCH_FILE.search(command[:200_000]):
-        return patch_effects(command)  # Codex's patch as a command: its body is no shell
+        patched = patch_effects(command)  # Codex's patch as a command: its body is no shell (its paths are the folder's)
+        return ShellEffects(*([_within(start, path) for path in paths] for paths in (patched.reads, patched.writes)),
+                            patched.programs, [_within(start, path) for path in patched.deletes])
     effects = ShellEffects([], [], [])
     stripped, heredocs = _split_heredocs(command[:20_000])
     scripts: dict[str, str] = {}  # a heredoc written to a file (``cat > fix.py <<'EOF'``), by that file
@@ -131,23 +133,52 @@ def patch_effects(patch: str) -> ShellEffects:
     return effects
 
 
-def moves_only(command: str) -> bool:
-    """True when ``command`` changes directory and does nothing else but look around (``cd web``, ``cd web && pwd &&
-    ls``): the agent moved its shell on purpose. Where a ``cd`` opens a command (``cd web && npm test``), agents
-    mostly repeat it in every call, expecting a fresh shell; only a move of its own is taken to hold for later calls."""
-    commands = command_words(command)
-    return any(words[0] in ("cd", "pushd") for words in commands) and \
-        all(words[0] in ("cd", "pushd", "pwd", "ls") for words in commands)
-
-
-def final_folder(command: str, start: str | None = "") -> str | None:
+def final_folder(command: str, start: str | None = "", failed: bool = False) -> str | None:
     """Where a persistent shell (one that keeps its directory from call to call, as Claude Code's ``Bash`` tool
-    does) stands after ``command``, having stood in ``start``: a ``cd`` of the line moves it, one in a subshell
-    does not."""
+    does) stands after ``command``, having stood in ``start``: a ``cd`` of the line moves it (``cd web && npm test``
+    leaves it in ``web``), one in a subshell does not, nor one after ``||`` (the fallback runs only when what came
+    before failed). Of a line that ``failed``, only the ``cd``s that open it are known to have run: a move after
+    another program leaves the place not known (``None``)."""
     folder = start
-    for segment, before in _placed(_tokens(_split_heredocs(command[:20_000])[0]), start, outermost=True):
-        folder = _moved(before, _words(segment))
+    for words, opening in _moves(command):
+        if failed and not opening:
+            return None
+        folder = _moved(folder, words)
     return folder
+
+
+def cd_moves(command: str) -> int:
+    """How many ``cd``s of ``command`` would move a persistent shell (see :func:`final_folder`)."""
+    return sum(1 for _ in _moves(command))
+
+
+def _moves(command: str) -> Iterator[tuple[list[str], bool]]:
+    """Each ``cd``/``pushd`` of the line outside any subshell and not after ``||``, and whether only ``cd``s came
+    before it (it opens the line: it ran even when a later program failed)."""
+    depth, fallback, opening = 0, False, True
+    for segment in _segments(_tokens(_split_heredocs(command[:20_000])[0]), keep_separators=True):
+        if _SEPARATOR.match(segment[0]):
+            for mark in segment[0]:
+                depth = depth + 1 if mark == "(" else max(depth - 1, 0) if mark == ")" else depth
+            fallback = "||" in segment[0]
+            continue
+        words = _words(segment)
+        if not words:
+            continue
+        if words[0] not in ("cd", "pushd"):
+            opening = False
+        elif depth == 0 and not fallback:
+            yield words, opening
+
+
+def working_folder(path: str) -> str | None:
+    """The folder a tool's own working directory argument names (Codex's ``workdir``), as a ``cd`` there from where
+    the session started would (``""`` for that folder itself)."""
+    path = path.strip()
+    if path.startswith(("~", "$")):
+        return None  # (a home or a variable: somewhere the call does not say)
+    place = posixpath.normpath(path.replace("\\", "/") if _DRIVE_ROOT.match(path) else path) if path else "."
+    return "" if place == "." else place
 
 
 def placed_commands(command: str, start: str | None = "") -> list[tuple[list[str], str | None]]:
@@ -181,10 +212,11 @@ def _moved(folder: str | None, words: list[str]) -> str | None:
     if not words or words[0] not in ("cd", "pushd"):
         return folder
     target = next((word for word in words[1:] if not word.startswith("-")), "")
-    if folder is None or not _is_path(target) or target.startswith("~"):
+    if not _is_path(target) or target.startswith("~") or (folder is None and not target.startswith("/")
+                                                          and not _DRIVE_ROOT.match(target)):
         return None  # home, the previous directory, a variable: somewhere this line does not say
     target = target.replace("\\", "/") if _DRIVE_ROOT.match(target) else target
-    place = posixpath.normpath(target if _DRIVE_ROOT.match(target) else posixpath.join(folder, target))
+    place = posixpath.normpath(target if _DRIVE_ROOT.match(target) else posixpath.join(folder or "", target))
     return "" if place == "." else place  # (a drive's root, `D:/proj`, is where it says, wherever the shell was)
 
 
@@ -192,7 +224,8 @@ def _within(folder: str | None, path: str) -> str:
     """``path`` as named from where the line started, given the directory the command ran in."""
     if not folder or path.startswith(("/", "~")) or _DRIVE_ROOT.match(path):
         return path
-    return posixpath.normpath(posixpath.join(folder, path))
+    joined = posixpath.normpath(posixpath.join(folder, path))
+    return joined + "/" if path.endswith("/") and joined != "/" else joined  # (`src/` names a folder: it stays one)
 
 
 def command_words(command: str) -> list[list[str]]:

@@ -53,6 +53,7 @@ from .shell import patch_effects, shell_effects
 from .languages import LEFT_TO_DO, any_language
 from .text import clip_words, sentences
 from .explained import settled_by_words
+from .chained import by_failing_part
 from .errors import (action_label, command_key, open_and_resolved, turned_back, with_filtered_errors, with_stops,
                      without_cd, work_failure)
 
@@ -732,7 +733,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
     if not cwd or not any(path.startswith(cwd.rstrip("/") + "/") for path in known if path.startswith("/")):
         cwd = infer_cwd(listed) or cwd  # a cwd no absolute path lies under is not where the work happened
     names = PathNames(cwd, known)
-    facts = replace(facts, attempts=with_filtered_errors(listed, with_stops(listed, facts.attempts)))
+    # (a failed chain that says which part failed is its parts: those before it passed; chained.py)
+    facts = replace(facts, attempts=by_failing_part(with_filtered_errors(listed, with_stops(listed, facts.attempts))))
     drafts = _turns(listed, facts.attempts)
     ends = [turn.index for turn in drafts[1:]] + [len(listed)]
     statuses = []

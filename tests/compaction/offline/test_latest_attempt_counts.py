@@ -45,7 +45,9 @@ OPEN = [  # (failed command, its error, a later attempt of something else, its o
 
 def _session(agent: str, failed: str, error: str, later: str, output: str, later_failed: bool) -> list[dict]:
     first, first_arguments = FORMATS[agent](failed)
-    second, second_arguments = FORMATS[agent](later)
+    # Claude Code's one shell stays in the folder the failed call's `cd` took it to: the agent steps back out first
+    back = agent == "claude" and failed.startswith("cd ") and later.startswith("cd ")
+    second, second_arguments = FORMATS[agent](f"cd .. && {later}" if back else later)
     return [user("Bring the branch up to date and make the checks pass."),
             assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
             assistant(call("b", second, **second_arguments)),

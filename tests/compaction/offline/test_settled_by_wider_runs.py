@@ -41,7 +41,9 @@ OPEN = [  # (failed command, its error, a later run that does not settle it, its
 
 def _session(agent: str, failed: str, error: str, later: str, output: str, later_failed: bool = False) -> list[dict]:
     first, first_arguments = FORMATS[agent](failed)
-    second, second_arguments = FORMATS[agent](later)
+    # Claude Code's one shell stays where the failed run's `cd` took it: the agent goes back first
+    second, second_arguments = FORMATS[agent](f"cd {CWD} && {later}" if agent == "claude" and
+                                              failed.startswith("cd ") else later)
     return [user("Fix the landing stats and make the tests pass."),
             assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
             assistant(call("b", second, **second_arguments)),
