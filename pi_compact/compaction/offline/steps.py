@@ -20,6 +20,8 @@ from .plan_review import PlanUnderReview
 from .checklist import holds_checklist, open_checklist
 from .clause import request_clause
 from .progress import pending_step, step_kinds, without_narration
+from .proposed import proposal_step
+from .prose_plan import plan_progress
 from .redo import redo_step
 from .reports import Report
 from .subject import SUBJECT_LABEL, names_subject, subject_line
@@ -547,10 +549,14 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         _asked_after_report(state, answer)
     if question and not any(question in step for step in steps):  # the agent waits on it: nothing else comes first
         steps.insert(0, f"Wait for the user's answer to the agent's question: “{question}”")
+    proposal = _proposal(state, answer)  # the change the user's word lets the agent apply
+    steps += [proposal] if proposal else []
     if plan_line:
         steps.append(plan_line)
     if state.plan_left:  # the plan's parts its last words do not name: the rest of the work
         steps.append(state.plan_left)
+    prose = _prose_plan(state)  # the plan the agent wrote in its words: the parts after the one it is on
+    steps += [prose] if prose else []
     if state.batches:  # the batch under way ends in a report and a wait, not in the next batch
         steps.append(state.batches.step(state.latest_status in (OPEN, INTERRUPTED)))
     if state.latest_status != DONE:
@@ -593,6 +599,38 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
         steps.append("The last request is done: wait for the user's next request"
                      + (f"; the agent handed the ongoing work back: “{handed}”" if handed else "."))
     return steps
+
+
+def _prose_plan(state: RegionState) -> str:
+    """When the region ends while the agent carries out a plan it stated in its words in the latest turn
+    (:func:`.prose_plan.plan_progress`), and no task list or checklist of its own says where the work stands: the
+    plan's parts left."""
+    if state.latest_status not in (OPEN, INTERRUPTED) or not state.turns or _tasks_open(state):
+        return ""
+    turn = state.turns[-1]
+    if not state.tasks and open_checklist(turn.texts):
+        return ""
+    return plan_progress(turn.texts, turn.changed, turn.ran, bool(state.mid_work))
+
+
+def _agreed_proposal(state: RegionState) -> str:
+    """When the latest request is a go-ahead to an answer that ended on a proposed code change, and no file has
+    changed since: applying that change, as the user agreed."""
+    if len(state.turns) < 2 or state.turns[-1].changed:
+        return ""
+    before = state.turns[-2]
+    texts = [text for turn in state.turns for text in (turn.request, *(turn.texts or (turn.final_answer,)))]
+    return proposal_step(before.final_answer, texts, bool(before.changed), state.latest_request)
+
+
+def _proposal(state: RegionState, answer: str) -> str:
+    """When the agent handed the turn back on a code change it proposes (:func:`.proposed.proposal_step`): applying
+    it, which waits on the user's word. The region's words, the user's and the agent's, say what
+    code it is about."""
+    if state.latest_status not in (DONE, ASKED) or not state.turns:
+        return ""
+    texts = [text for turn in state.turns for text in (turn.request, *(turn.texts or (turn.final_answer,)))]
+    return proposal_step(answer, texts, bool(state.turns[-1].changed))
 
 
 _OPEN_QUESTION = "Open question to the user:"
@@ -688,6 +726,9 @@ def _latest_request_step(state: RegionState) -> str:
     """The user's latest request as the next step; a bare go-ahead ("continue", "yes") as what it goes on with or
     agrees to (its own words carry no task)."""
     said = clip_words(state.latest_request, _LATEST_CHARS)
+    agreed = _agreed_proposal(state) if state.answers_question or go_ahead(state.latest_request) else ""
+    if agreed:  # the change the agent proposed says what the go-ahead lets it do, its question no more
+        return agreed
     if state.answers_question:
         return (f"Carry out what the agent asked or proposed, agreed to by the user's “{said}”: "
                 f"“{clip_words(state.answers_question, _LATEST_CHARS)}”")
