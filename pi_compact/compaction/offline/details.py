@@ -272,7 +272,8 @@ def _joined_by_way_out(found: dict[str, str]) -> dict[str, str]:
     once: the tries are one story, and the way out said twice takes the room of another failure."""
     joined: dict[str, list[str]] = {}
     for line, after in found.items():
-        joined.setdefault(after if after.startswith("; then ") else line + after, []).append(line)
+        # (a way out that names its call: "then edited it" is each failure's own file, no shared way)
+        joined.setdefault(after if after.startswith("; then ") and "`" in after else line + after, []).append(line)
     return {(lines[0] + "; " + "; ".join(line.removeprefix(_SUB) for line in lines[1:])) if len(lines) > 1
             else lines[0]: found[lines[0]] for lines in joined.values()}
 

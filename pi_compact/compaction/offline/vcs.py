@@ -84,9 +84,23 @@ def _files(subcommand: Subcommand, args: list[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-def vcs_calls(command: str) -> list[tuple[Subcommand, frozenset[str]]] | None:
-    """The VCS calls of ``command``, each as its subcommand and the files it reads (empty for one that does not
-    read), when the command is those calls alone (filters of their output and setup such as ``cd`` aside); else
+def _operands(args: list[str]) -> frozenset[str]:
+    """The things a call names (``dev`` of ``git rebase dev``): its words that are no option nor an option's value
+    (``-m "msg"``, ``-r @``), so a later ``git rebase main`` does not answer for it, ``describe -m "other"`` does."""
+    found, after_option = set(), False
+    for arg in args:
+        if arg.startswith("-"):
+            after_option = "=" not in arg and arg != "--"
+        elif not after_option:
+            found.add(arg)
+        else:
+            after_option = False
+    return frozenset(found)
+
+
+def vcs_calls(command: str) -> list[tuple[Subcommand, frozenset[str], frozenset[str], frozenset[str]]] | None:
+    """The VCS calls of ``command``, each as its subcommand, the files it reads (empty for one that does not read),
+    the things it names (:func:`_operands`) and all its words, when the command is those calls alone (filters of their output and setup such as ``cd`` aside); else
     ``None``: another program may be what ran or failed."""
     found = []
     for joint, words in simple_commands(command):
@@ -98,7 +112,7 @@ def vcs_calls(command: str) -> list[tuple[Subcommand, frozenset[str]]] | None:
         call = _call(words)
         if call is None:
             return None
-        found.append((call[0], _files(*call)))
+        found.append((call[0], _files(*call), _operands(call[1]), frozenset(call[1])))
     return found or None
 
 
@@ -107,14 +121,14 @@ class VcsLater:
     places they ran, gathered from the end of the region (see the module)."""
 
     def __init__(self) -> None:
-        self.ran: dict[Subcommand, set[str]] = {}
+        self.ran: dict[Subcommand, list[tuple[str, frozenset[str]]]] = {}
         self.read: dict[tuple[str, str], set[str]] = {}
 
     def add(self, command: str, place: str | None) -> None:
         if any(joint in ("||", "&") for joint, _ in simple_commands(command)):
             return  # (which part ran, or whether it finished, its status does not say)
-        for subcommand, files in vcs_calls(command) or ():
-            self.ran.setdefault(subcommand, set()).add(place or "")
+        for subcommand, files, _, words in vcs_calls(command) or ():
+            self.ran.setdefault(subcommand, []).append((place or "", words))
             for path in files:
                 self.read.setdefault((subcommand[0], path), set()).add(place or "")
 
@@ -122,12 +136,14 @@ class VcsLater:
         """Whether every VCS call of a failed ``command`` ran since (or, reading, had its files shown since) where
         it ran, or where the shell stood."""
         calls = vcs_calls(command)
-        return bool(calls) and all(self._ran(subcommand, place) or (files and all(
+        return bool(calls) and all(self._ran(subcommand, named, place) or (files and all(
             self._at(self.read.get((subcommand[0], path)), place) for path in files))
-            for subcommand, files in calls)
+            for subcommand, files, named, _ in calls)
 
-    def _ran(self, subcommand: Subcommand, place: str | None) -> bool:
-        return self._at(self.ran.get(subcommand), place)
+    def _ran(self, subcommand: Subcommand, named: frozenset[str], place: str | None) -> bool:
+        """A later success of ``subcommand`` that named every thing the failed call named, where it ran."""
+        return any(named <= words and (not place or there in ("", place))
+                   for there, words in self.ran.get(subcommand, ()))
 
     @staticmethod
     def _at(places: set[str] | None, place: str | None) -> bool:

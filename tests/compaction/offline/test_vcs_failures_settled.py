@@ -29,7 +29,7 @@ SETTLED = [  # (failed command, its error, the later command that succeeded, its
     ("jj bookmark set ticket/VP-004 -r @", "Error: Refusing to move bookmark backwards or sideways: ticket/VP-004",
      "jj bookmark set ticket/VP-004 -r @ --allow-backwards", "Moved 1 bookmarks to qutsmsvt 8a1f2c3d ticket/VP-004*"),
     ("jj new ticket/VP-004", "Error: Revision `ticket/VP-004` doesn't exist",
-     'jj new "ticket/VP-004@origin" -m "review fixes"', "Working copy  (@) now at: xsnzxxnk 11aa22bb review fixes"),
+     'jj git fetch && jj new ticket/VP-004 -m "review fixes"', "Working copy  (@) now at: xsnzxxnk 11aa22bb review fixes"),
     ("jj show ticket/LANDING-004 -- apps/demo/src/app/page.tsx 2>&1 | head -40",
      "error: unexpected argument 'apps/demo/src/app/page.tsx' found\n\nUsage: jj show [OPTIONS] [REVSET]",
      "jj diff --from ticket/LANDING-004~ --to ticket/LANDING-004 -- apps/demo/src/app/page.tsx",
@@ -53,6 +53,8 @@ OPEN = [  # (failed command, its error, a later success that does not settle it,
     ('jj describe -m "feat: stats"', STALE, "jj st", "Working copy changes:\nM apps/demo/src/app/page.tsx"),
     ("jj git push -b ticket/VP-004", "Error: Refusing to push a bookmark that unexpectedly moved on the remote",
      "jj git fetch", "Nothing changed."),  # another subcommand of the same group
+    ("git rebase dev", "error: cannot rebase: You have unstaged changes.", "git stash\ngit rebase main",
+     "Successfully rebased and updated refs/heads/x."),  # another target
     ("jj file show ticket/LANDING-004:apps/demo/src/app/page.tsx", "Error: Failed to parse fileset: Syntax error",
      "jj diff --from ticket/LANDING-004~ --to ticket/LANDING-004 -- apps/demo/src/app/hero.tsx",
      "Modified regular file apps/demo/src/app/hero.tsx:\n   1    1: export function Hero() {}"),
