@@ -248,6 +248,7 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
         group.why, group.after = why or group.why, then.get(position, "")
     found = {_met_line(group): (f" — the agent: “{group.why}”" if group.why else "") +
              (f"; then {_then(group.where, group.after)}" if group.after else "") for group in met.values()}
+    found = _joined_by_way_out(found)
     for error in _provider_errors(listed):
         found.setdefault(f"{_SUB}a reply of the model ended in an error: {error}", "; then a later reply went through")
     lines = {line + after: line.split(": ", 1)[-1] for line, after in found.items()}
@@ -263,6 +264,18 @@ def _met_item(listed: list[dict], facts: Facts, state: RegionState, names: PathN
             said.add(lines[line])
     order = list(lines)
     return "\n".join([MET_LABEL, *sorted(chosen, key=order.index)]) if chosen else ""
+
+
+def _joined_by_way_out(found: dict[str, str]) -> dict[str, str]:
+    """The met failures (line -> what the agent made of it and did next), those the agent got past the same way
+    (``jj file show …`` refused, ``jj cat …`` too, then ``jj diff …`` showed the file) said as one line with that way
+    once: the tries are one story, and the way out said twice takes the room of another failure."""
+    joined: dict[str, list[str]] = {}
+    for line, after in found.items():
+        # (a way out that names its call: "then edited it" is each failure's own file, no shared way)
+        joined.setdefault(after if after.startswith("; then ") and "`" in after else line + after, []).append(line)
+    return {(lines[0] + "; " + "; ".join(line.removeprefix(_SUB) for line in lines[1:])) if len(lines) > 1
+            else lines[0]: found[lines[0]] for lines in joined.values()}
 
 
 _CAUSE = re.compile(r"\b(?:because|since|needs?|must|should|missing|wrong|instead|expects?|requires?|likely|seems?"

@@ -38,6 +38,7 @@ from .retries import superseded
 from .jobs import BUILD, FORMAT, LINT, SEARCH, TEST, TYPECHECK, Job, JobIndex, form_key, job_of, jobs_of
 from .shell import command_words, final_folder, prints_only, shell_effects
 from .text import clip_words, one_line
+from .vcs import VcsLater
 from .wider import WiderRuns
 
 _CD_PREFIX = re.compile(
@@ -111,6 +112,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
     checked = _ChecksLater()  # the checks (tests, build, lint, types) that passed later, and where
     cores = _CoresLater()  # the cores of the commands that succeeded later (a retry under a prefix), and where
     wider = WiderRuns(names)  # the checks that passed later, by what they ran (a wider set holds a narrow failure)
+    vcs = VcsLater()  # the VCS subcommands that succeeded later, and the files later VCS reads showed
     for position in range(len(attempts) - 1, -1, -1):
         attempt = attempts[position]
         if attempt.failed and not attempt.aborted and is_subagent(attempt.tool):
@@ -125,7 +127,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                     or missing_program(attempt.error, attempt.target) in ran \
                     or misused_program(attempt.error, attempt.target) in ran \
                     or done.settles(attempt) or done.read_since(attempt) or cores.settle(attempt) \
-                    or wider.settles(attempt.target, attempt.folder)
+                    or wider.settles(attempt.target, attempt.folder) or vcs.settles(attempt.target, _place(attempt))
             elif attempt.tool.lower() in _CHANGES:
                 fixed[position] = names.name(attempt.target) in changed
             else:
@@ -146,6 +148,7 @@ def _fixed_later(attempts: tuple[Attempt, ...], names: PathNames) -> list[bool]:
                 cores.add(attempt)
                 if _shows_its_status(attempt):
                     wider.add(attempt.target, attempt.folder)
+                    vcs.add(attempt.target, _place(attempt))
         elif attempt.tool.lower() in _CHANGES:
             if not attempt.failed:
                 changed.add(names.name(attempt.target))
@@ -433,7 +436,9 @@ def misused_program(error: str, command: str) -> str | None:
     that program (any subcommand) shows the agent found the right call; the mistyped one is history."""
     if not USAGE_ERROR.search(error[:2000]):
         return None
-    programs = [program.lower().rsplit("/", 1)[-1] for program in shell_effects(without_cd(command)[0]).programs]
+    # (not the filters its output went through: `jj file restore 2>&1 | head -5` misused jj, not head)
+    programs = [program.lower().rsplit("/", 1)[-1]
+                for program in shell_effects(_without_output_filters(without_cd(command)[0])).programs]
     said = set(_TOKEN.findall(error[:2000].lower().replace("'", " ").replace(":", " ")))
     named = [program for program in programs if program in said]
     return named[0] if named else programs[0] if len(set(programs)) == 1 else None

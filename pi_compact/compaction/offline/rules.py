@@ -245,6 +245,13 @@ to ask" and "Great question" accept nothing."""
 _GOES_ON = re.compile(r"^\W{0,3}(?:let me|let'?s|i'?ll|i will|now|next|first|then|here'?s|here is|before|ok(?:ay)?|so,)\b",
                       re.I)
 """A sentence that narrates what the agent does next: what it accepted ends there."""
+_MOVES_ON = re.compile(r"^\W{0,3}(?:(?:we|i)(?:'ll|'re|'m| will| are| am)\s{1,3})?(?:now\s{1,3})?(?:"
+                       r"mov(?:e|ing)\s{1,3}(?:on|over|ahead|to)|proceed(?:ing)?\s{1,3}(?:with|to)"
+                       r"|continu(?:e|ing)\s{1,3}(?:with|on)|(?:start|head|turn|go)(?:ing)?\s{1,3}(?:on|over|to|ahead)"
+                       r"|back\s{1,3}to|on\s{1,3}it)\b", re.I)
+"""A sentence that says the agent goes on to the next thing ("moving on to the chart wheel.", "proceeding with the
+migration", "we'll move on to the export then"): the user's word to move on is the request it follows, not a way
+the two settled; "Switching to pnpm from now on" or "skipping the e2e suite for now" say a way, and stay."""
 _GOES_ON_INSIDE = re.compile(r"[-–—;,:]\s{0,2}(?:let me|let'?s|i'?ll|i will)\b", re.I)
 """A sentence that turns to narration halfway ("The output was truncated — let me re-run it"): it ends there too."""
 _RESTATED = 2
@@ -448,7 +455,8 @@ def acknowledged(text: str) -> str:
             sentence = " ".join(sentence.split())
             if not sentence:
                 continue
-            if _GOES_ON.match(sentence) or _GOES_ON_INSIDE.search(sentence) or sentence.endswith((":", "?", "？")) \
+            if _GOES_ON.match(sentence) or _MOVES_ON.match(sentence) or _GOES_ON_INSIDE.search(sentence) \
+                    or sentence.endswith((":", "?", "？")) \
                     or len(kept) == _RESTATED:
                 return _said(kept)
             kept.append(sentence)

@@ -54,6 +54,17 @@ migration for later", "put the redesign on hold", "postpone the upgrade"): the w
 may come back; said so (``Postponed: … — the user: “…”``), so the next agent neither carries it out nor forgets it.
 A verb of leaving needs its "for now" ("keep sqlite for now" keeps a way, it sets none aside), coming back its
 "later"."""
+_ABANDONS = re.compile(
+    r"\b(?:revert(?:ed|ing)?|go(?:ing)?|went|switch(?:ed|ing)?|fall(?:ing)?|fell|roll(?:ed|ing)?)\s{1,3}back\s{1,3}to\b"
+    r"|\brevert(?:ed|ing)?\s{1,3}to\s{1,3}(?:the\s{1,3})?(?:original|previous|old|earlier|prior)\b"
+    r"|\b(?:abandon(?:ed|ing)?|giv(?:e|ing)\s{1,3}up\s{1,3}on|drop(?:ped|ping)?|back(?:ed|ing)?\s{1,3}out\s{1,3}of)"
+    r"\s{1,3}(?:this|that|the)\s{1,3}(?:\w{2,20}\s{1,3})?(?:approach|attempt|idea|package|library|migration|plan)\b",
+    re.I)
+"""The agent's words for leaving the way it was trying ("Let me revert back to the original library", "I've
+reverted to the previous version", "abandoning this approach"): what it had agreed on or decided about that way is
+history, though no word of the user's reversed it."""
+_REASON_SENTENCES = 3
+"""The sentences before the agent's words of leaving a way read with them: why it leaves (what the way was)."""
 _ANY_REVERSAL = re.compile(rf"{_REVERSAL.pattern}|\b(?:instead|rather|don'?t|do not|better|no)\b", re.I | re.M)
 """What a user says on declining the call a decision announced that turns the decision down ("the interface is
 better, no?", "don't mock it", "rather keep …")."""
@@ -177,6 +188,8 @@ class _Said:
                     window = " ".join(pieces[number : number + _WINDOW])
                     self.reversals.append((index, window, _stems(window)))
         self.users = [(index, text, kind) for index, text, kind, _ in said if kind != "agent"]
+        self.abandoned = [found for index, text, kind, _ in said if kind == "agent" and _ABANDONS.search(text[:20_000])
+                          for found in _abandoning(index, text)]
         self.user_at = [index for index, _, _ in self.users]
 
     def found_at(self, item: str) -> int | None:
@@ -201,8 +214,23 @@ class _Said:
             if kind == "declined" and _ANY_REVERSAL.search(text) and wanted & _stems(text):
                 return index, text
         passed = _passed_over(item)
-        return next(((index, window) for index, window, stems in self.reversals
-                     if index > at and (len(wanted & stems) >= _SHARED or passed & stems)), None)
+        by_user = next(((index, window) for index, window, stems in self.reversals
+                        if index > at and (len(wanted & stems) >= _SHARED or passed & stems)), None)
+        if by_user is not None or _PREFIX_USERS.match(item):
+            return by_user  # (the user's own choice stands until the user's word: the agent's retreat is no reversal)
+        return next(((index, words) for index, words, stems in self.abandoned
+                     if index > at and len(wanted & stems) >= _SHARED), None)
+
+
+_PREFIX_USERS = re.compile(r"^(?:The user|Plan approved by the user)\b")
+
+
+def _abandoning(index: int, text: str) -> list[tuple[int, str, set[str]]]:
+    """``(index, the sentence, the stems of it and the sentences before it)`` per sentence of an agent's ``text`` that
+    leaves the way it was trying (:data:`_ABANDONS`); the sentences before say which way (its reason)."""
+    pieces = [piece.strip() for piece in _SENTENCE.split(text[:20_000]) if piece.strip()]
+    return [(index, piece, _stems(" ".join(pieces[max(0, number - _REASON_SENTENCES) : number + 1])))
+            for number, piece in enumerate(pieces) if _ABANDONS.search(piece)]
 
 
 _POSTPONED_LABEL = "Postponed"
