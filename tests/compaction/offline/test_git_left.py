@@ -178,3 +178,12 @@ def test_a_session_that_never_pushes_is_not_asked_to_push(agent: str) -> None:
     steps = _next_steps(messages)
     assert not any(step.startswith(("Not pushed", "Not committed")) for step in steps)
     assert any(WAIT in step for step in steps)
+
+
+@pytest.mark.parametrize("agent", sorted(FORMATS))
+def test_a_rejected_push_leaves_the_commits_to_push_with_why(agent: str) -> None:
+    messages = [*_session(agent), *_edit(agent, "src/part.py"), *_commit(agent, "9e8d7c6", "fix: part"),
+                *_run(agent, "git push origin main", "To github.com:acme/tool.git\n ! [rejected]        main -> main "
+                      "(fetch first)\nerror: failed to push some refs to 'github.com:acme/tool.git'", failed=True)]
+    step = next(step for step in _next_steps(messages, "The fix is committed.") if step.startswith("Not pushed yet"))
+    assert "1 commit on `main`" in step and "! [rejected]" in step and "fetch first" in step
