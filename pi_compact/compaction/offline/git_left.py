@@ -237,8 +237,8 @@ def _edited(path: str, repos: dict[str, _Repo]) -> None:
         return
     holder = max((folder for folder in repos if folder and (path == folder or path.startswith(folder + "/"))),
                  key=len, default="")
-    if not holder and path.startswith(("/", "~", "..")) or holder not in repos:
-        return  # outside the repositories git worked in
+    if not holder and path.startswith(("~", "..")) or holder not in repos:
+        return  # outside the repositories git worked in (an absolute path: the agent's spelling of a project file)
     repo = repos[holder]
     if repo.committed and path not in repo.edited:
         repo.edited.append(path)
