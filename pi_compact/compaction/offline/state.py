@@ -23,6 +23,7 @@ from .facts import (EDIT_TOOLS, WRITE_TOOLS, Attempt, Facts, Refusal, constraint
 from .clause import request_clause
 from .decided import NARRATION, OWN_COURSE, decisions_in, table_row
 from .gates import commit_gates
+from .git_left import GitLeft, git_left
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, Objective, approves, command_subject, go_ahead, objective, only_asks, sets_work, user_requests,
                    word_count)
 from .rules import (accepted_proposal, acknowledged, answered_proposal, corrections, lasting, listed_decisions,
@@ -249,6 +250,9 @@ class RegionState:
     the edits under way already passed (:func:`_checked_since_change`)."""
     pushed: bool = False
     """A ``git push`` of the region succeeded: the session publishes its commits."""
+    git_left: GitLeft = GitLeft()
+    """What git has not saved when the region ends (:func:`.git_left.git_left`): commits not pushed, edits not
+    committed, a commit that failed, each as the step that finishes it."""
     pending_question: str = ""
     """The question the agent's question tool asks when the region ends before the user answered it."""
     plan_review: PlanUnderReview | None = None
@@ -844,6 +848,8 @@ def region_state(messages: Any, facts: Facts, cwd: str = "") -> RegionState:
         constraints=tuple(superseded(_binding_rules(turns, facts), listed)) + ((rhythm.rule(),) if rhythm else ()), gates=tuple(commit_gates(facts.attempts)),
         checked_since=_checked_since_change(facts.attempts), pushed=any(
             not a.failed and is_shell_tool(a.tool) and _PUSH.search(a.target[:2000]) for a in facts.attempts),
+        git_left=git_left(listed, facts.attempts, names.name, tuple(t.request for t in real),
+                          bool(turns) and turns[-1].status in (OPEN, INTERRUPTED)),
         replaced=tuple(sorted(replaced_names([t.request for t in turns] + [t.final_answer for t in turns]))),
         declined=tuple((action_label(Attempt(0, r.tool, r.target, False), names), r.reason) for r in facts.refusals),
         plan_review=replace(review, plan_file=names.name(review.plan_file)) if review and review.plan_file else review,

@@ -588,17 +588,20 @@ def next_items(state: RegionState, plan_line: str = "") -> list[str]:
     write_up = _write_up(state)
     steps += [f"The findings are in {write_up}, created earlier in this region: update it if the answer to the "
               f"latest question changes them."] if write_up else []
-    if state.gates and (state.subject[0] or state.turns[-1].changed) and state.latest_status in (OPEN, INTERRUPTED):
-        steps.append(_gated_commit(state))
+    gated = bool(state.gates and (state.subject[0] or state.turns[-1].changed)
+                 and state.latest_status in (OPEN, INTERRUPTED) and not state.git_left.saved)
+    steps += [_gated_commit(state)] if gated else []
     steps += [generic] if generic and not steps else []
     stage = _next_stage(state) if not steps and state.latest_status == DONE else ""
+    # what git has not saved comes after the work under way (the commit of the edits under way says it already)
+    left = [step for step in state.git_left.steps if not (gated and step.startswith(_NOT_COMMITTED))]
     if stage:
         steps.append(stage)
-    elif not steps and state.latest_request:
+    elif not steps and not left and state.latest_request:
         handed = _handed_back(answer)
         steps.append("The last request is done: wait for the user's next request"
                      + (f"; the agent handed the ongoing work back: “{handed}”" if handed else "."))
-    return steps
+    return steps + left
 
 
 def _prose_plan(state: RegionState) -> str:
@@ -634,6 +637,8 @@ def _proposal(state: RegionState, answer: str) -> str:
 
 
 _OPEN_QUESTION = "Open question to the user:"
+_NOT_COMMITTED = "Not committed yet"
+"""How :func:`.git_left.git_left` opens the step for edits made after the last commit."""
 _OFFER = re.compile(r"\b(?:anything else|any(?:thing)? (?:other|more|further)|(?:other|further|more) (?:changes|help"
                     r"|questions|adjustments|tweaks)|any questions)\b", re.I)
 """A closing question that only offers more help ("Anything else you'd like me to change?"): nothing waits on it."""
