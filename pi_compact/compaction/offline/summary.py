@@ -513,8 +513,9 @@ class OfflineSummarizer:
 
     def summarize(self, request: SummaryRequest) -> SummaryResult:
         messages = tuple(request.messages) if isinstance(request.messages, (tuple, list)) else ()
-        if any(map(placeholder, messages)):  # the harness's "No response requested." is no word of the agent's
-            messages = tuple(message for message in messages if not placeholder(message))
+        if any(map(placeholder, messages)):  # the harness's "No response requested." is no word of the agent's,
+            # though it ends the turn as an answer would (the user's next words are a new request)
+            messages = tuple({**message, "content": []} if placeholder(message) else message for message in messages)
         input_tokens = sum(map(estimate_tokens, messages))
         previous = request.previous_summary if isinstance(request.previous_summary, str) else ""
         replaced = input_tokens + text_tokens(previous)
