@@ -128,7 +128,7 @@ def _shell(attempt: Attempt, output: str, repos: dict[str, _Repo], name: Callabl
         args, place = _globals(words[1:], folder)
         if not args or place is None:
             continue
-        repo = repos.setdefault(_key(place, name), _Repo())
+        repo = repos.setdefault(_holder(_key(place, name), repos), _Repo())
         last = number == len(gits) - 1 and pieces[-1][0] == words
         _git(args[0], args[1:], attempt, output, repo, last)
     if not gits and not attempt.failed and not attempt.lookup:
@@ -151,6 +151,16 @@ def _globals(args: list[str], folder: str | None) -> tuple[list[str], str | None
 def _key(folder: str, name: Callable[[str], str]) -> str:
     spelled = name(folder) if folder else ""
     return "" if spelled in (".", "") else spelled
+
+
+def _holder(key: str, repos: dict[str, _Repo]) -> str:
+    """The repository a folder's git command works on: the nearest folder above it (the working directory's, ``""``,
+    above any relative one) where git already worked, a monorepo's ``apps/demo`` being part of the repository its
+    root commits to; else the folder itself (a workspace of several repositories, each first met in its own)."""
+    if key in repos or key.startswith(("/", "..")):
+        return key
+    above = [folder for folder in repos if folder == "" or key.startswith(folder + "/")]
+    return max(above, key=len, default=key)
 
 
 def _git(subcommand: str, rest: list[str], attempt: Attempt, output: str, repo: _Repo, last: bool) -> None:
@@ -288,7 +298,8 @@ def _steps(folder: str, repo: _Repo, refused: set[str], under_way: bool) -> list
         count = f"{repo.unpushed} commit{'s' if repo.unpushed > 1 else ''}"
         on = f" on `{repo.branch}`" if repo.branch else ""
         ahead = f" ahead of `{repo.upstream}`" if repo.upstream else ""
-        last = f" (last {repo.last_commit})" if repo.last_commit else ""
+        # the commit by its id: its message is under Done already, and quoted here it reads as the work to do again
+        last = f" (last `{repo.last_commit.split(' ', 1)[0]}`)" if repo.last_commit else ""
         failed = f"; the last push failed ({repo.push_failed}): deal with that, then push" if repo.push_failed else \
             f": push {'them' if repo.unpushed > 1 else 'it'}"
         how = f" (`{repo.push_command}` pushed before)" if repo.push_command and not repo.push_failed else ""

@@ -123,8 +123,8 @@ def test_a_commit_that_failed_and_was_not_made_since_is_named_with_why(agent: st
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize("form", ["cd", "-C"])
 def test_each_repository_is_followed_apart(agent: str, form: str) -> None:
-    def git(folder: str, rest: str) -> str:
-        return f"cd {folder} && git {rest}" if form == "cd" else f"git -C {folder} {rest}"
+    def git(folder: str, rest: str) -> str:  # (a Claude Code shell stays where a `cd` took it: each by its full path)
+        return f"cd /work/{folder} && git {rest}" if form == "cd" else f"git -C /work/{folder} {rest}"
 
     messages = [user("Fix the client in both repos, commit and push.")]
     for folder in ("api", "web"):
@@ -133,7 +133,25 @@ def test_each_repository_is_followed_apart(agent: str, form: str) -> None:
                      *_run(agent, git(folder, "push"), "   0f0f0f0..1a2b3c4  main -> main")]
     messages += _run(agent, git("api", 'commit -am "fix: retries"'), "[main 5d6e7f8] fix: retries")
     steps = [step for step in _next_steps(messages) if step.startswith("Not pushed yet")]
-    assert len(steps) == 1 and "in `api`" in steps[0] and "5d6e7f8" in steps[0]
+    assert len(steps) == 1 and "api" in steps[0] and "web" not in steps[0] and "5d6e7f8" in steps[0]
+
+
+@pytest.mark.parametrize("agent", sorted(FORMATS))
+def test_a_folder_inside_the_repository_is_that_repository(agent: str) -> None:
+    # a monorepo's `cd apps/demo && git add apps/demo/x.ts` fails on its path; the commit from the root settles it
+    failed = _run(agent, 'cd apps/demo && git add apps/demo/src/errors.ts && git commit -m "fix: errors"',
+                  "fatal: pathspec 'apps/demo/src/errors.ts' did not match any files", failed=True)
+    messages = [*_session(agent), user("Add the error types."), *_edit(agent, "apps/demo/src/errors.ts"), *failed,
+                *_commit(agent, "5d6e7f8", "fix: errors"), *_push(agent, "1a2b3c4", "5d6e7f8")]
+    steps = _next_steps(messages, "The error types are in and pushed.")
+    assert not [step for step in steps if step.startswith(("The last commit", "Not committed", "Not pushed"))], steps
+
+
+@pytest.mark.parametrize("agent", sorted(FORMATS))
+def test_the_commits_not_pushed_are_named_by_id_not_by_their_words(agent: str) -> None:
+    messages = [*_session(agent), *_edit(agent, "src/rows.py"), *_commit(agent, "9e8d7c6", "fix: rows of spaces")]
+    step = next(step for step in _next_steps(messages) if step.startswith("Not pushed yet"))
+    assert "`9e8d7c6`" in step and "rows of spaces" not in step
 
 
 # -- nothing left ------------------------------------------------------------------------------------------------
