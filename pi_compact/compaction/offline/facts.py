@@ -521,6 +521,10 @@ class _Ordered:
             if item:
                 self._items.setdefault(item, None)
 
+    def discard(self, *items: Any) -> None:
+        for item in items:
+            self._items.pop(item, None)
+
     def tuple(self) -> tuple:
         return tuple(self._items)
 
@@ -699,6 +703,11 @@ class _Collector:
                 said = text[:2000]
                 missing = failed and not halted and bool(_MISSING.search(said) or _NOT_FOUND.search(said))
                 (self.read_missing if missing else self.read_failed if failed or halted else self.read_ok).add(path)
+            return
+        if _CD_FAILED.search(text[:4000]):
+            # its `cd` failed: what follows it never ran, or ran elsewhere than its paths say; a path no other call
+            # read went into the read files on the call's word alone
+            self.read.discard(*(path for path in effects.reads if path not in self.read_ok))
             return
         missing = [line for line in text[:50_000].splitlines()[:400] if _MISSING.search(line)]
         for path in effects.reads:
