@@ -27,7 +27,7 @@ _SHELL_BLOCK = frozenset({"", "sh", "bash", "shell", "zsh", "console", "shell-se
                           "bat", "fish"})
 """A code block of commands: no language named, or a shell's (a ```go or ```python block under "## Testing" holds
 the tests' code, no command to run)."""
-_COMMENT = re.compile(r"\s{1,40}#[^\n]{0,400}$")
+_COMMENT = re.compile(r"\s#")  # a comment runs from here to the line's end (cut by hand: a regex to the end backtracks)
 _SHOWN = 8
 _COMMAND_CHARS = 120
 
@@ -59,6 +59,11 @@ def _named_files(plan: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _without_comment(line: str) -> str:
+    comment = _COMMENT.search(line)
+    return line[:comment.start()].rstrip() if comment else line
+
+
 def _check_commands(plan: str) -> list[str]:
     """The commands in the code blocks under the plan's verification heading (:data:`_CHECKS`), comments cut."""
     commands: list[str] = []
@@ -74,7 +79,7 @@ def _check_commands(plan: str) -> list[str]:
         elif fenced and checks and line.strip().startswith("#"):
             manual = bool(_MANUAL.search(line))  # ("# Manual (needs Docker):" — steps for a person, no command)
         elif fenced and checks and line.strip() and not manual and commands_in:
-            command = _COMMENT.sub("", line.strip())
+            command = _without_comment(line.strip())
             commands += [command] if command else []
     return list(dict.fromkeys(commands))
 
