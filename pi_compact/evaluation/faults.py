@@ -361,13 +361,33 @@ def _lost_decision(said, summary, sections, labels) -> list[str]:
     """The agent's proposal the user then accepted is a decision: the summary must say it somewhere."""
     kept = _words(summary)
     for before, after in zip(said, said[1:]):
-        if before.role == "assistant" and after.role == "user" and _APPROVAL.match(after.own):
-            proposals = [s for s in re.split(r"(?<=[.!?])\s+|\n+", before.text[-1500:]) if _PROPOSAL.search(s)]
+        picked = _picked_option(before.text, after.own) if before.role == "assistant" else ""
+        if before.role == "assistant" and after.role == "user" and (picked or _APPROVAL.match(after.own)):
+            proposals = [picked] if picked else [
+                s for s in re.split(r"(?<=[.!?])\s+|\n+", before.text[-1500:]) if _PROPOSAL.search(s)]
             wanted = _words(" ".join(proposals[-1:]))
             if len(wanted) >= 2 and len(wanted & kept) * 2 < len(wanted):
                 return [_fault("lost decision", "a proposal the user accepted is not in the summary: "
                                f"{proposals[-1][:120].strip()}")]
     return []
+
+
+_KEY_PICK = re.compile(r"^\W{0,3}(?:(?:yes|yep|yeah|sure|ok(?:ay)?)\b\W{1,3})?(?:(?:let'?s|i'?ll|we'?ll)\s{1,3})?"
+                       r"(?:go with|go for|pick|take|choose)?\s{0,3}(?:the\s{1,3})?(?:option|approach|choice)?\s{0,3}"
+                       r"([A-Ha-h1-9])\W{0,3}(?:please)?\W{0,3}$", re.I)
+"""A reply that picks an option by its key alone ("yes lets go with c", "2", "option B please")."""
+
+
+def _picked_option(answer: str, reply: str) -> str:
+    """The line of ``answer`` that labels the option ``reply`` picks by its key ("Approach C — Co-located …"), the
+    decision the user took; ``""`` when the reply picks no key or no line labels it."""
+    pick = _KEY_PICK.match(" ".join(reply.split()))
+    if not pick:
+        return ""
+    key = re.escape(pick.group(1))
+    label = re.compile(rf"^\W{{0,8}}(?:\w{{1,12}}\s{{1,2}})?{key}\s{{0,2}}(?:[.):：]|[—–-]\s)\s{{0,3}}\S", re.I)
+    lines = [line for line in answer[-6000:].splitlines() if label.match(line.replace("**", "").strip())]
+    return lines[-1].replace("**", "").strip() if lines else ""
 
 
 def _quoted_progress(said, summary, sections, labels) -> list[str]:

@@ -75,6 +75,8 @@ _SECTION_WORDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("fixes", re.compile(r"\b(?:errors?|issues?|problems?|bugs?)\b[^#]{0,20}\b(?:fix(?:es|ed)?|resolved|solved|solutions?)\b")),
     ("blocked", re.compile(r"blocked|blocker|open (?:errors?|issues?|problems?)|\berrors?\b|\bissues\b|failures")),
     ("constraints", re.compile(r"constraint|preference|requirement|\brules?\b|guideline")),
+    # a choice made, which may name the errors a design handles ("catch CodeRejectedError in the tick")
+    ("decisions", re.compile(r"\bdecisions?\b|\bdecided\b|\bagreed\b")),
 )
 
 _TOKEN = re.compile(r"[#@$]?[\w][\w./\\:@#$+-]*", re.UNICODE)
@@ -1208,7 +1210,8 @@ def _judge_errors(items: Sequence[SummaryItem], region: RegionIndex,
     for item in items:
         if not _claims_error(item.text):
             continue
-        if item.text.startswith(">"):  # a quoted line claims no status, but tells the failure as history
+        if item.text.startswith(">") or item.section == "decisions":
+            # a quoted line or a decision claims no status, but may tell the failure as history
             _true_status(item.text, failures, region.errors.haystacks, labels, mentioned_labels, mentioned_failures)
             continue
         said_open = bool(_STILL_OPEN.search(item.text)) or (

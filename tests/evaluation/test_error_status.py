@@ -153,3 +153,15 @@ def test_a_chain_that_passes_settles_its_parts_whatever_the_shell_tool_is_called
                 assistant(call("c2", tool, command="ruff check . && pytest -q")), result("c2", tool, "12 passed")]
     assert score_quality(messages, _open_claim("pytest -q", output)).error_mistakes
     assert score_quality(messages, _resolved_claim("pytest -q", output)).error_mistakes == ()
+
+
+@pytest.mark.parametrize(("command", "output", "path"), FAILURES)
+@pytest.mark.parametrize("heading", ["Key Decisions", "Decisions", "Decided with the user"])
+def test_a_decision_naming_a_settled_error_claims_no_status(command, output, path, heading):
+    """A decision names the errors a design handles ("catch the error the build printed"); it says nothing of
+    whether the failure is still open, so a rerun that settled the failure makes it no mistake."""
+    messages = _failed_then(command, output, *_edit(path), assistant(call("c3", "bash", command=command)),
+                            result("c3", "bash", "ok"))
+    decision = f"- Agreed with the user: handle the error `{command}` printed: {output.splitlines()[-1]}\n"
+    assert score_quality(messages, f"## {heading}\n{decision}").error_mistakes == ()
+    assert score_quality(messages, f"## In Progress\n{decision}").error_mistakes

@@ -127,3 +127,25 @@ def test_a_step_that_repeats_the_answered_request_is_still_a_fault_beside_anothe
                  assistant(call("c1", "bash", command="git status")), result("c1", "bash", "clean"))
     summary = "## Next Steps\n1. Document the upload worker retry policy in the README\n"
     assert [f for f in find_faults(said, summary) if "answered request" in f]
+
+
+_APPROACHES = ("Three ways to lay out the suite:\n\n**Approach A — Domain-centric**\nOne folder per feature.\n\n"
+               "**Approach B — Layer-centric**\nOne folder per test type.\n\n"
+               "**Approach C — Co-located + dedicated suites** (recommended)\nKeep unit tests beside the code.\n\n"
+               "Shall I proceed with Approach C and move into the full design?")
+_NUMBERED = ("Options:\n\n## Option 1: Git blame against checkpoints\nUse blame.\n\n"
+             "## Option 2: Per-file pools\nNo line tracking.\n\nWhich one should I write up and implement?")
+
+
+@pytest.mark.parametrize(("offer", "reply", "option"), [
+    (_APPROACHES, "yes lets go with c", "Co-located + dedicated suites"),
+    (_APPROACHES, "B", "Layer-centric"),
+    (_NUMBERED, "option 2 please", "Per-file pools"),
+])
+def test_a_pick_by_key_is_kept_when_the_summary_names_the_option(offer, reply, option):
+    """The decision of a reply that picks an option by its key is the option: a summary that names it kept the
+    decision, however few words of the agent's closing question it repeats; one that does not lost it."""
+    said = _said(user("plan the test suite"), assistant(offer), user(reply), assistant("Writing it up."))
+    lost = [f for f in find_faults(said, f"## Key Decisions\n- The user chose {option}\n") if "accepted" in f]
+    assert not lost
+    assert [f for f in find_faults(said, "## Key Decisions\n- The user chose: go with it\n") if "accepted" in f]

@@ -213,7 +213,7 @@ def test_an_aborted_command_is_not_an_open_error():
     ("Done", "done"), ("Completed Work Packages (WP1-WP13)", "done"), ("In Progress", "in_progress"),
     ("Current Task: File Reorganization", "in_progress"), ("Next Steps (WP14-WP20)", "next"),
     ("Blocked", "blocked"), ("Constraints & Preferences", "constraints"), ("User Preferences", "constraints"),
-    ("Goal", "other"), ("Key Decisions", "other"), ("Progress", "other"), ("Critical Context", "other"),
+    ("Goal", "other"), ("Key Decisions", "decisions"), ("Progress", "other"), ("Critical Context", "other"),
 ])
 def test_section_of_heading(title, section):
     assert section_of(title) == section

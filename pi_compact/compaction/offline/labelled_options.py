@@ -12,11 +12,14 @@ import re
 
 from .text import clip_words
 
-_LABEL = re.compile(r"^\W{0,6}(?:option|choice|variant|opção|opcao|opción|variante|案|옵션|안|选项|方案|版本)\s{0,2}"
-                    r"([A-Ha-h]|[1-9])(?![A-Za-z0-9])\s{0,2}(?:[(（][^)）\n]{1,60}[)）]|[:：]\s{0,2}[^:：\n]{1,40})?\W{0,4}$", re.I)
-"""A line that is a label only: "**案2（時系列を意識）:**", "### Option B (footnote)", "方案 2：" (its text is below)."""
+_LABEL = re.compile(r"^\W{0,6}(?:option|choice|variant|approach|strategy|solution|alternative|opção|opcao|opción"
+                    r"|variante|案|옵션|안|选项|方案|版本)\s{0,2}"
+                    r"([A-Ha-h]|[1-9])(?![A-Za-z0-9])\s{0,2}(?:[(（][^)）\n]{1,60}[)）]|(?:[:：]|[—–-](?=\s))\s{0,2}[^:：\n]{1,60})?"
+                    r"\W{0,4}$", re.I)
+"""A line that is a label only: "**案2（時系列を意識）:**", "### Option B (footnote)", "方案 2：", "**Approach C —
+Co-located suites** ✅ Recommended" (its text is below)."""
 _PICK = re.compile(
-    r"^\W{0,3}(?:(?:let'?s\s{1,3})?(?:go with|go for|pick|take|use)\s{1,3}|vamos com\s{1,3}|me quedo con\s{1,3}"
+    r"^\W{0,3}(?:(?:yes|yeah|yep|ok(?:ay)?|sure)\b[\s,.!;:—–-]{1,4})?(?:(?:let'?s\s{1,3})?(?:go with|go for|pick|take|use)\s{1,3}|vamos com\s{1,3}|me quedo con\s{1,3}"
     r"|nehmen wir\s{1,3}|je prends\s{1,3}|选\s{0,2})?"
     r"(?:option|choice|variant|opção|opcao|opción|variante|案|옵션|选项|方案)?\s{0,2}([A-Ha-h]|[1-9])\s{0,2}(?:案|番|번|号)?"
     r"(?![A-Za-z0-9.,:/-])\s{0,2}(?:がいい|が良い|がよい|がベスト|で(?:お願い|いこう|行こう|進め)?|にし|(?:으로|로|가|이)\s{0,2}(?:좋|하|갑)"

@@ -162,12 +162,14 @@ _CHOOSER = re.compile(r"^\W{0,3}(?:(?:no|nah|nope|yes|yeah|yep|ok(?:ay)?|sure)\b
 """The user speaking (an imperative, "I", "we", "let's", after a no or a yes: "yes let's switch to X instead"): a
 review comment pasted in ("This eliminates … rather than …") picks nothing."""
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
-_PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
+_PICK = re.compile(r"^\W{0,3}(?:(?:yes|yeah|yep|ok(?:ay)?|sure|sounds good|great|perfect)\b[\s,.!;:—–-]{1,4})?"
+                   r"(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do|take|pick|use)\s{1,3}(?:the\s{1,3})?(?=opt|cho|num|first|second|third|fourth|fifth|last)"
                    r"|(?:i think|i'?d say|i'?d (?:rather )?(?:prefer|pick|choose|go with)|i prefer|i (?:pick|choose)"
                    r"|(?:let'?s\s{1,3})?(?:go with|go for|going with|pick|choose|take|do)"
                    r"|vamos\s{1,3}(?:com|de|na|no|pela|pelo|con|por)(?:\s{1,3}(?:a|o|la|el))?|prefiro|prefiero"
                    r"|nehmen wir|ich nehme|je prends|on part sur|on prend)\s{1,3}|选择?|用)?"
-                   r"(?:(?:option|choice|number|opção|opcao|opción|variante|옵션|选项|方案|#)\s{0,3}(\w{1,2})\b"
+                   r"(?:(?:option|choice|number|approach|strategy|solution|alternative|opção|opcao|opción|variante"
+                   r"|옵션|选项|方案|#)\s{0,3}(\w{1,2})\b"
                    r"|([1-9])(?![\d.,:/]\d)\b"
                    r"|([A-Ha-h])\W{0,3}$|([A-Ha-h])(?:[.),:]\s|\s{1,3}(?:please|pls|is (?:best|fine|good)|for now)\b)"
                    r"|([A-Ha-h1-9])\s{0,2}(?:案|안|번|番|号)?\s{0,2}(?:で|に|로|으로|가|吧|好|。|！)"
@@ -177,7 +179,8 @@ _PICK = re.compile(r"^\W{0,3}(?:(?:let'?s|we'?ll|i'?ll|i'?d)\s{1,3}(?:go with|do
 "second", "let's go with option 1", "let's do B", "go with B, we already run Redis", "go for B"; in other languages
 "vamos com a 2", "opción B", "nehmen wir B", "Bでお願いします", "B로 가자", "选B", "用方案2"."""
 _NAMED_KEY = re.compile(r"\b(?:option|choice)\s{0,3}(\w{1,2})\b", re.I)
-_OPTION = re.compile(r"^\W{0,8}(?:option|choice|opção|opcao|opción|variante|옵션|选项|方案)?\s{0,3}(\w{1,2})"
+_OPTION = re.compile(r"^\W{0,8}(?:option|choice|approach|strategy|solution|alternative|opção|opcao|opción|variante|옵션"
+                     r"|选项|方案)?\s{0,3}(\w{1,2})"
                      r"\s{0,2}(?:[.):：]|[—–]|-(?=\s))\s{0,4}(\S.{2,240})$", re.I)
 """A listed option: "1. Keep the cache", "**Option 2: Implement AST manually** (faster)", "B) Rewrite it",
 "**A** — drive it to done in one push" (the key set off by a dash)."""

@@ -138,7 +138,9 @@ _ACKNOWLEDGES = re.compile(r"^\W{0,3}(?:sure(?: thing)?|ok(?:ay)?|on it|got it|w
 _ACK_CHARS = 120
 _REJECTION = re.compile(r"^\W{0,3}(?:no\b|nope|wrong|not quite|that'?s (?:not|wrong|horrible|bad)|revert|undo"
                         r"|actually\b|you fucked|wtf)", re.I)
-_NAMES_OPTION = re.compile(r"\b(?:option|choice)\s{1,3}\w{1,2}\b", re.I)
+_NAMES_OPTION = re.compile(r"\b(?:option|choice|approach)\s{1,3}\w{1,2}\b"
+                           r"|\b(?:go with|go for|pick|choose|take)\s{1,3}(?:the\s{1,3})?\w{1,2}\W{0,3}$", re.I)
+"""A choice that names an option by its key ("option 2", "lets go with c"): the pick above says it in full."""
 _DRAWN = re.compile(r"[\u2500-\u259f]")
 """A line that starts with box-drawing characters (``╭ - 654274e make sure …``, a tree, a graph) is program output the
 user pasted, not words of theirs."""

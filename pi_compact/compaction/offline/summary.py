@@ -118,7 +118,7 @@ def _from_region(state: RegionState, facts: Facts) -> Sections:
         new.add("blocked", error if len(error) <= 300 else error[:299] + "…")  # exact: the agent may search for it
     for decision in state.coordination:  # how the work was organised: the earliest choices, said first
         new.add("decisions", decision)
-    for decision in state.decisions[-_LIMITS["decisions"] :]:
+    for decision in _kept_decisions([d for d in state.decisions if not _LABEL_ONLY.match(d)], _LIMITS["decisions"]):
         new.add("decisions", decision)
     steer = steer_decision(state)  # the latest request, a question, set the course of the work it steered
     if steer:
@@ -255,7 +255,8 @@ def _merge(old: Sections, new: Sections, state: RegionState) -> Sections:
     old_rules = [rule for rule in old.items["constraints"] if not names_any(rule, lapsed)
                  and not (gates_now and rule.startswith(_GATES_LABEL))]  # the routine as the newest part kept it
     merged.items["constraints"] = _newest(old_rules + new.items["constraints"], _LIMITS["constraints"])
-    merged.items["decisions"] = _newest(old.items["decisions"] + new.items["decisions"], _LIMITS["decisions"])
+    merged.items["decisions"] = _kept_decisions(_newest(old.items["decisions"] + new.items["decisions"], 10 ** 6),
+                                                _LIMITS["decisions"])
     merged.items["done"] = _merge_done(old.items["done"], new.items["done"])
     merged.items["in_progress"] = new.items["in_progress"] if moved_on else _still_open(old, state)
     old_blocked = [item for item in old.items["blocked"] if not state.settles(item)]
@@ -263,6 +264,23 @@ def _merge(old: Sections, new: Sections, state: RegionState) -> Sections:
     merged.items["next"] = new.items["next"] or old.items["next"]
     merged.items["critical"] = _merge_critical(old.items["critical"], new.items["critical"])
     return merged
+
+
+_PICKED = re.compile(r"(?:The user chose|Agreed with the user: option \w{1,2}:)\s")
+"""A decision that is the user's pick among ways the agent laid out: it binds the rest of the work."""
+_LABEL_ONLY = re.compile(r"\W{0,3}\w+(?:\s{1,2}\w+){0,3}[:：]\W{0,3}$")
+"""A decision that is only a label ("Solution approach:"), the list it headed left behind: it says nothing."""
+
+
+def _kept_decisions(decisions: list[str], limit: int) -> list[str]:
+    """The newest ``limit`` decisions, an older pick of the user's (:data:`_PICKED`) kept over newer decisions of
+    other kinds: which way the user chose holds however much was decided since."""
+    if len(decisions) <= limit:
+        return decisions
+    picks = [n for n, decision in enumerate(decisions) if _PICKED.match(decision)][-limit:]
+    others = [n for n in range(len(decisions)) if n not in set(picks)]
+    kept = set(picks) | set(others[len(others) - (limit - len(picks)):] if limit > len(picks) else [])
+    return [decision for n, decision in enumerate(decisions) if n in kept]
 
 
 def _newest(items: list[str], limit: int) -> list[str]:

@@ -17,6 +17,29 @@ _LETTERED = ("選択肢:\n\nA: 既存のAPIを残してキャッシュを追加�
 _HEADED = ("### Option 1 — keep the REST endpoints and add a cache\n### Option 2 — move the endpoints to GraphQL\n\n"
            "Which do you prefer?")
 
+_APPROACHES = ("Three ways to structure the suite:\n\n---\n\n**Approach A — Domain-centric**\nOne folder per feature.\n\n"
+               "**Approach B — Layer-centric**\nOne folder per test type, domains under it.\n\n"
+               "**Approach C — Co-located + dedicated suites** ✅ Recommended\nKeep unit tests beside the code, add "
+               "tests/e2e.\n\nShall I proceed with Approach C and move into the full design?")
+_HEADED_APPROACHES = ("## Approach 1: Git blame against checkpoints\n\nUse blame.\n\n"
+                      "## Approach 2: Line hash tracking\n\nTrack lines by hash.\n\n"
+                      "## Approach 3: Simplified per-file pools (Recommended)\n\nNo line tracking at all.\n")
+
+
+@pytest.mark.parametrize(("offer", "reply", "chosen"), [
+    (_APPROACHES, "yes lets go with c", "Co-located + dedicated suites"),
+    (_APPROACHES, "B", "Layer-centric"),
+    (_APPROACHES, "ok, approach A please", "Domain-centric"),
+    (_HEADED_APPROACHES, "go with 2", "Line hash tracking"),
+    (_HEADED_APPROACHES, "sure, approach 3", "Simplified per-file pools"),
+])
+def test_a_pick_of_a_labelled_approach_names_it_once(offer: str, reply: str, chosen: str) -> None:
+    """Agents lay out "Approach A — …" (a dash, a mark of the one recommended) as often as "Option A:"; the pick,
+    with a yes before it or not, is the approach, said once (not again as "The user chose: lets go with c")."""
+    found = _decisions(offer, reply)
+    assert any(chosen in item for item in found), found
+    assert len(found) == 1, found
+
 
 @pytest.mark.parametrize(("offer", "reply", "chosen"), [
     (_DASHED, "go for B", "one increment at a time, each verified"),
@@ -96,3 +119,28 @@ def test_a_go_ahead_to_a_bare_which_one_says_what_it_was_asked_between() -> None
                          assistant("Starting.", call("c1", "read", path="schema.sql"))])
     found = " ".join(items(summary, "### In Progress"))
     assert "Keep the cache in memory" in found and "Move the cache to Redis" in found, found
+
+
+_MODES = ("How should I work through the plan?\n\n1. **Automated Mode** - all phases in one go, progress updates only\n"
+          "2. **Guided Mode** - pause after each phase for your review\n3. **Interactive Mode** - check in on every task"
+          "\n\nWhich mode would you prefer?")
+
+
+@pytest.mark.parametrize("later", [10, 14])
+def test_a_pick_outlives_the_decisions_made_after_it(later: int) -> None:
+    """The way the user picked binds the rest of the work: more decisions of other kinds since (each request "use X
+    instead of Y") do not push it out of Key Decisions, as the newest ten alone would."""
+    messages = [user("Implement the plan in PLAN.md."), assistant(_MODES), user("2"), assistant("Guided Mode it is.")]
+    for n in range(later):
+        messages += [user(f"Use library{n} instead of the builtin parser{n} for stage {n}."),
+                     assistant(f"Switched stage {n} to library{n}.")]
+    found = items(summarize(messages), "## Key Decisions")
+    assert any("Guided Mode" in item for item in found), found
+    assert sum("library" in item for item in found) >= 8, found
+
+
+@pytest.mark.parametrize("label", ["Solution approach:", "**Key points:**", "Next:"])
+def test_a_decision_that_is_only_a_label_is_left_out(label: str) -> None:
+    from pi_compact.compaction.offline.summary import _LABEL_ONLY
+    assert _LABEL_ONLY.match(label)
+    assert not _LABEL_ONLY.match("Storage: SQLite, one file per workspace")
