@@ -14,7 +14,7 @@ from pi_compact.compaction.offline.facts import Attempt
 
 from ..messages import assistant, bash_fail, call, result, user
 from .test_classes import summarize
-from .test_settled_under_prefix import FORMATS, _open
+from .shell_runs import FORMATS, open_failures
 
 CWD = "/home/dev/proj"
 PAGE = "src/tests/landing/page-composition.test.tsx"
@@ -51,7 +51,7 @@ def _summary(messages: list[dict]) -> str:
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("chain", "said"), MISSING)
 def test_the_passing_tests_of_a_chain_settle_an_earlier_failure(agent: str, chain: str, said: str) -> None:
-    opened = _open(_summary(_session(agent, [(_runner(chain), BUN, True), (chain, f"{PASSED}\n{said}", True)])))
+    opened = open_failures(_summary(_session(agent, [(_runner(chain), BUN, True), (chain, f"{PASSED}\n{said}", True)])))
     assert not any(PAGE in item or "test src/tests/landing" in item or "run src/tests/landing" in item
                    for item in opened), opened
 
@@ -59,7 +59,7 @@ def test_the_passing_tests_of_a_chain_settle_an_earlier_failure(agent: str, chai
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("chain", "said"), MISSING)
 def test_the_missing_script_is_the_open_part(agent: str, chain: str, said: str) -> None:
-    opened = _open(_summary(_session(agent, [(chain, f"{PASSED}\n{said}", True)])))
+    opened = open_failures(_summary(_session(agent, [(chain, f"{PASSED}\n{said}", True)])))
     script = chain.rsplit("&& ", 1)[-1].split(" 2>&1")[0]
     assert opened and all(script in item and "src/tests/landing" not in item for item in opened), opened
 
@@ -68,7 +68,7 @@ def test_the_missing_script_is_the_open_part(agent: str, chain: str, said: str) 
 @pytest.mark.parametrize(("chain", "said"), MISSING)
 def test_a_type_check_that_passed_later_settles_the_missing_script(agent: str, chain: str, said: str) -> None:
     steps = [(chain, f"{PASSED}\n{said}", True), ("cd apps/web && npx tsc --noEmit", "", False)]
-    assert not _open(_summary(_session(agent, steps)))
+    assert not open_failures(_summary(_session(agent, steps)))
 
 
 WHOLE = [  # (a failed chain that stays one failure, its error)

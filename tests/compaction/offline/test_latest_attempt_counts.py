@@ -13,7 +13,7 @@ import pytest
 
 from ..messages import assistant, bash_fail, call, result, user
 from .test_classes import summarize
-from .test_settled_under_prefix import FORMATS, _open
+from .shell_runs import FORMATS, open_failures
 
 CONFLICT = ("Auto-merging src/app.py\nCONFLICT (content): Merge conflict in src/app.py\n"
             "error: could not apply 3f2a1b9... add retry\nhint: Resolve all conflicts manually")
@@ -63,7 +63,7 @@ def _names(command: str, item: str) -> bool:
 @pytest.mark.parametrize(("failed", "error", "later", "output", "later_failed"), SUPERSEDED)
 def test_only_the_latest_attempt_of_an_operation_is_open(agent: str, failed: str, error: str, later: str,
                                                          output: str, later_failed: bool) -> None:
-    opened = _open(summarize(_session(agent, failed, error, later, output, later_failed)))
+    opened = open_failures(summarize(_session(agent, failed, error, later, output, later_failed)))
     assert not any(_names(failed, item) for item in opened)
     assert any(later.rsplit("&& ", 1)[-1] in item for item in opened) == later_failed
 
@@ -72,7 +72,7 @@ def test_only_the_latest_attempt_of_an_operation_is_open(agent: str, failed: str
 @pytest.mark.parametrize(("failed", "error", "later", "output", "later_failed"), OPEN)
 def test_another_operation_place_or_an_abort_leaves_it_open(agent: str, failed: str, error: str, later: str,
                                                             output: str, later_failed: bool) -> None:
-    opened = _open(summarize(_session(agent, failed, error, later, output, later_failed)))
+    opened = open_failures(summarize(_session(agent, failed, error, later, output, later_failed)))
     assert any(_names(failed, item) for item in opened)
 
 

@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from ..messages import assistant, bash_fail, call, result, user
-from .test_classes import summarize
-from .test_settled_under_prefix import FORMATS, _open
+from .shell_runs import CWD, FORMATS, failed_then_later, open_failures, summary_in_cwd, wider_lookups
 
-CWD = "/home/dev/proj"
 BUN = "error: Received value does not have a length property: undefined\n(fail) Home > composes the page\n 1 fail"
 BUN_PASS = " 32 pass\n 0 fail\nRan 32 tests across 6 files."
 JEST = "FAIL src/cart.test.ts\nTests:       1 failed, 9 passed, 10 total"
@@ -43,51 +40,30 @@ OPEN = [  # (failed command, its error, a later pass that does not settle it, it
 
 
 def _session(agent: str, failed: str, error: str, later: str, output: str) -> list[dict]:
-    first, first_arguments = FORMATS[agent](failed)
-    # Claude Code's one shell stays where the failed run's `cd` took it: the agent goes back first
-    second, second_arguments = FORMATS[agent](f"cd {CWD} && {later}" if agent == "claude" and
-                                              failed.startswith("cd ") else later)
-    return [user("Fix the landing page and make the tests pass."),
-            assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
-            assistant(call("b", second, **second_arguments)), result("b", second, output),
-            assistant(call("r", "read", path=f"{CWD}/docs/notes.md")), result("r", "read", "# Notes\n")]
-
-
-def _summary(messages: list[dict]) -> str:
-    return summarize(messages, metadata={"cwd": CWD})
+    return failed_then_later(agent, "Fix the landing page and make the tests pass.", failed, error, later, output,
+                             cwd=CWD)
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("failed", "error", "later", "output"), SETTLED)
 def test_a_failure_is_settled_by_a_pass_whose_filter_its_paths_hold(agent: str, failed: str, error: str, later: str,
                                                                      output: str) -> None:
-    assert not _open(_summary(_session(agent, failed, error, later, output)))
+    assert not open_failures(summary_in_cwd(_session(agent, failed, error, later, output)))
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("failed", "error", "later", "output"), OPEN)
 def test_a_filter_the_failed_paths_need_not_hold_settles_nothing(agent: str, failed: str, error: str, later: str,
                                                                  output: str) -> None:
-    opened = _open(_summary(_session(agent, failed, error, later, output)))
+    opened = open_failures(summary_in_cwd(_session(agent, failed, error, later, output)))
     assert any(failed.rsplit("&& ", 1)[-1].split(" 2>&1")[0] in item for item in opened)
 
 
 def _filtered_region(size: int):
     """``size`` failed runs of files and ``size`` passing filtered runs in one folder: each failure compares with a
     bounded number of filters, never with every pass."""
-    from pi_compact.compaction.offline.paths import PathNames
-    from pi_compact.compaction.offline.wider import WiderRuns
-
-    failed = [f"bun test src/t{i}/a.test.ts" for i in range(size)]
-    passed = [f"bun test u{i}/" for i in range(size)]
-
-    def run() -> None:
-        runs = WiderRuns(PathNames(CWD, ()))
-        for command in passed:
-            runs.add(command, "")
-        for command in failed:
-            runs.settles(command, "")
-    return run
+    return wider_lookups(passed=[f"bun test u{i}/" for i in range(size)],
+                         failed=[f"bun test src/t{i}/a.test.ts" for i in range(size)])
 
 
 def test_the_filter_lookups_grow_linearly() -> None:

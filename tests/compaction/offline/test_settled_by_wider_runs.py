@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from ..messages import assistant, bash_fail, call, result, user
-from .test_classes import summarize
-from .test_settled_under_prefix import FORMATS, _open
+from .shell_runs import CWD, FORMATS, failed_then_later, open_failures, summary_in_cwd, wider_lookups
 
-CWD = "/home/dev/proj"
 ERROR = "error: expect(received).toBe(expected)\n(fail) landing > renders the stats\n 1 fail"
 PYERROR = "FAILED tests/test_api.py::test_refund - AssertionError: 3 != 4\n1 failed in 0.2s"
 SETTLED = [  # (failed command, its error, the wider run that passed later, its output)
@@ -40,53 +37,31 @@ OPEN = [  # (failed command, its error, a later run that does not settle it, its
 
 
 def _session(agent: str, failed: str, error: str, later: str, output: str, later_failed: bool = False) -> list[dict]:
-    first, first_arguments = FORMATS[agent](failed)
-    # Claude Code's one shell stays where the failed run's `cd` took it: the agent goes back first
-    second, second_arguments = FORMATS[agent](f"cd {CWD} && {later}" if agent == "claude" and
-                                              failed.startswith("cd ") else later)
-    return [user("Fix the landing stats and make the tests pass."),
-            assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
-            assistant(call("b", second, **second_arguments)),
-            result("b", second, bash_fail(output, 1) if later_failed else output, error=later_failed),
-            assistant(call("r", "read", path=f"{CWD}/docs/notes.md")), result("r", "read", "# Notes\n")]
-
-
-def _summary(messages: list[dict]) -> str:
-    return summarize(messages, metadata={"cwd": CWD})
+    return failed_then_later(agent, "Fix the landing stats and make the tests pass.", failed, error, later, output,
+                             later_failed=later_failed, cwd=CWD)
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("failed", "error", "later", "output"), SETTLED)
 def test_a_failed_narrow_run_is_settled_by_a_wider_one_that_passed(agent: str, failed: str, error: str, later: str,
                                                                    output: str) -> None:
-    assert not _open(_summary(_session(agent, failed, error, later, output)))
+    assert not open_failures(summary_in_cwd(_session(agent, failed, error, later, output)))
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("failed", "error", "later", "output", "later_failed"), OPEN)
 def test_a_failed_wider_narrower_or_other_run_settles_nothing(agent: str, failed: str, error: str, later: str,
                                                               output: str, later_failed: bool) -> None:
-    opened = _open(_summary(_session(agent, failed, error, later, output, later_failed)))
+    opened = open_failures(summary_in_cwd(_session(agent, failed, error, later, output, later_failed)))
     assert any(failed.rsplit("&& ", 1)[-1] in item for item in opened)
 
 
 def _wider_region(size: int):
     """``size`` failed runs of files and ``size`` passing runs of other folders, and one deep path: each failure
     is looked up by its folders, never against every pass."""
-    from pi_compact.compaction.offline.wider import WiderRuns
-    from pi_compact.compaction.offline.paths import PathNames
-
     deep = "/".join(["d"] * size) + "/a.test.ts"
-    failed = [f"cd pkg{i} && bun test src/t{i}/a.test.ts {deep}" for i in range(size)]
-    passed = [f"cd pkg{i} && bun test src/u{i}/" for i in range(size)]
-
-    def run() -> None:
-        runs = WiderRuns(PathNames(CWD, ()))
-        for command in passed:
-            runs.add(command, "")
-        for command in failed:
-            runs.settles(command, "")
-    return run
+    return wider_lookups(passed=[f"cd pkg{i} && bun test src/u{i}/" for i in range(size)],
+                         failed=[f"cd pkg{i} && bun test src/t{i}/a.test.ts {deep}" for i in range(size)])
 
 
 def test_the_lookups_grow_linearly() -> None:

@@ -12,15 +12,9 @@ import pytest
 
 from pi_compact.compaction.offline.cores import failed_core, passed_core
 
-from ..messages import assistant, bash_fail, call, result, user
+from .shell_runs import FORMATS, failed_then_later, open_failures
 from .test_classes import summarize
-from .test_offline import items
 
-FORMATS = {
-    "pi": lambda command: ("bash", {"command": command}),
-    "claude": lambda command: ("Bash", {"command": command, "description": "Run it"}),
-    "codex": lambda command: ("exec_command", {"cmd": command}),
-}
 REBASE_ERROR = "error: cannot rebase: You have unstaged changes.\nerror: Please commit or stash them."
 SETTLED = [  # (failed command, its error, the retry that succeeded, its output)
     ("git rebase origin/main", REBASE_ERROR, "git stash\ngit rebase origin/main",
@@ -52,31 +46,22 @@ OPEN = [  # (failed command, its error, a later success that does not settle it,
 
 
 def _session(agent: str, failed: str, error: str, later: str, output: str) -> list[dict]:
-    first, first_arguments = FORMATS[agent](failed)
-    second, second_arguments = FORMATS[agent](later)
-    return [user("Bring the branch up to date and make the checks pass."),
-            assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
-            assistant(call("b", second, **second_arguments)), result("b", second, output),
-            assistant(call("r", "read", path="docs/notes.md")), result("r", "read", "# Notes\n")]
-
-
-def _open(summary: str) -> list[str]:
-    return [item for item in items(summary, "### Blocked") if item != "(none)"] + \
-        [step for step in items(summary, "## Next Steps") if step.startswith("Fix")]
+    return failed_then_later(agent, "Bring the branch up to date and make the checks pass.", failed, error, later,
+                             output)
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("failed", "error", "later", "output"), SETTLED)
 def test_a_failure_retried_under_a_prefix_is_settled(agent: str, failed: str, error: str, later: str,
                                                      output: str) -> None:
-    assert not _open(summarize(_session(agent, failed, error, later, output)))
+    assert not open_failures(summarize(_session(agent, failed, error, later, output)))
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
 @pytest.mark.parametrize(("failed", "error", "later", "output"), OPEN)
 def test_another_target_or_a_hidden_status_settles_nothing(agent: str, failed: str, error: str, later: str,
                                                            output: str) -> None:
-    assert any(failed in item for item in _open(summarize(_session(agent, failed, error, later, output))))
+    assert any(failed in item for item in open_failures(summarize(_session(agent, failed, error, later, output))))
 
 
 @pytest.mark.parametrize(("command", "core"), [

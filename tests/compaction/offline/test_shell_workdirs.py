@@ -16,7 +16,7 @@ from pi_compact.compaction.offline.shell import final_folder
 
 from ..messages import assistant, bash_fail, call, result, user
 from .test_classes import EXAMPLES, summarize
-from .test_settled_under_prefix import _open
+from .shell_runs import open_failures
 
 CWD = "/home/dev/proj"
 PACKAGE = st.sampled_from(["web", "packages/api", "cmd/tool"])
@@ -68,7 +68,7 @@ def test_a_codex_failure_is_settled_by_a_wider_run_in_its_working_folder(kind: s
                 assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
                 assistant(call("b", second, **second_arguments)), result("b", second, "52 passed in 3.1s"),
                 assistant(call("r", "read", path=f"{CWD}/docs/notes.md")), result("r", "read", "# Notes\n")]
-    assert not _open(summarize(messages, metadata={"cwd": CWD}))
+    assert not open_failures(summarize(messages, metadata={"cwd": CWD}))
 
 
 # -- Claude Code's shell stays where the line's cd left it ---------------------------------------------------------
@@ -132,7 +132,7 @@ def test_claude_codes_failure_is_settled_by_a_wider_run_from_where_the_shell_sta
                 assistant(call("b", "Bash", command="bun test src/tests/", description="Run all")),
                 result("b", "Bash", " 178 pass\n 0 fail\nRan 178 tests across 31 files."),
                 assistant(call("r", "Read", file_path=f"{CWD}/docs/notes.md")), result("r", "Read", "# Notes\n")]
-    assert not _open(summarize(messages, metadata={"cwd": CWD}))
+    assert not open_failures(summarize(messages, metadata={"cwd": CWD}))
 
 
 @pytest.mark.parametrize("elsewhere", ["cd ../other && git log -3", "cd /home/dev/other && git log -3"])

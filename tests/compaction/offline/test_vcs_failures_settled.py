@@ -11,15 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from ..messages import assistant, bash_fail, call, result, user
+from .shell_runs import FORMATS, failed_then_later, open_failures
 from .test_classes import summarize
-from .test_offline import items
 
-FORMATS = {
-    "pi": lambda command: ("bash", {"command": command}),
-    "claude": lambda command: ("Bash", {"command": command, "description": "Run it"}),
-    "codex": lambda command: ("exec_command", {"cmd": command}),
-}
 STALE = "Error: The working copy is stale (not updated since operation 2ba9f4c1).\nHint: Run `jj workspace update-stale`"
 SETTLED = [  # (failed command, its error, the later command that succeeded, its output)
     ('jj describe -m "feat(landing): add stats"', STALE, 'jj describe -m "feat(landing): add the stats table"',
@@ -64,17 +58,8 @@ OPEN = [  # (failed command, its error, a later success that does not settle it,
 
 
 def _session(agent: str, failed: str, error: str, later: str, output: str) -> list[dict]:
-    first, first_arguments = FORMATS[agent](failed)
-    second, second_arguments = FORMATS[agent](later)
-    return [user("Fix the stats table, describe the change and push the ticket bookmark."),
-            assistant(call("a", first, **first_arguments)), result("a", first, bash_fail(error, 1), error=True),
-            assistant(call("b", second, **second_arguments)), result("b", second, output),
-            assistant(call("r", "read", path="docs/notes.md")), result("r", "read", "# Notes\n")]
-
-
-def _open(summary: str) -> list[str]:
-    return [item for item in items(summary, "### Blocked") if item != "(none)"] + \
-        [step for step in items(summary, "## Next Steps") if step.startswith("Fix")]
+    return failed_then_later(agent, "Fix the stats table, describe the change and push the ticket bookmark.", failed,
+                             error, later, output)
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
@@ -82,7 +67,7 @@ def _open(summary: str) -> list[str]:
 def test_a_vcs_failure_a_later_success_of_its_subcommand_or_read_settles(agent: str, failed: str, error: str,
                                                                          later: str, output: str) -> None:
     summary = summarize(_session(agent, failed, error, later, output))
-    assert not _open(summary), summary
+    assert not open_failures(summary), summary
 
 
 @pytest.mark.parametrize("agent", sorted(FORMATS))
@@ -90,4 +75,4 @@ def test_a_vcs_failure_a_later_success_of_its_subcommand_or_read_settles(agent: 
 def test_another_subcommand_or_file_settles_nothing(
         agent: str, failed: str, error: str, later: str, output: str) -> None:
     summary = summarize(_session(agent, failed, error, later, output))
-    assert any(failed.split(" 2>&1")[0][:30] in item for item in _open(summary)), summary
+    assert any(failed.split(" 2>&1")[0][:30] in item for item in open_failures(summary)), summary
