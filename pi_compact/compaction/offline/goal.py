@@ -729,9 +729,29 @@ def command_subject(request: str, opening: str) -> str:
 
 
 def _taken_up_by_agent(request: str, opening: str) -> Objective | None:
-    """See :func:`command_subject`: for a command the user's words after it set no purpose for (:func:`_purpose`)."""
-    subject = command_subject(request, opening)
+    """See :func:`command_subject`: for a command the user's words after it set no purpose for (:func:`_purpose`);
+    for a request that only attaches a document, what the agent read it to hold (:func:`_document_gist`)."""
+    subject = command_subject(request, opening) or _document_gist(request, opening)
     return Objective(subject, request, False) if subject else None
+
+
+_ABOUT_DOCUMENT = re.compile(r"\W{0,3}(?:the|this|that)\s{1,3}(?:plan|spec(?:ification)?|document|doc|design|prd|rfc"
+                             r"|proposal|roadmap|checklist)\b(?!\s{0,2}[?])", re.I)
+"""A sentence of the agent's about the document the user attached ("The plan has 14 tasks for shipping the demo app
+end-to-end."): the harness attaches the document outside the transcript, so this is what the region says of it."""
+_ATTACHING_WORDS = 4
+_GIST_CHARS = 200
+
+
+def _document_gist(request: str, opening: str) -> str:
+    """For a request that is a document attached by reference and a go word or two ("@docs/plans/x.md Go."), the
+    request with the agent's first sentence saying what the document holds; ``""`` for any other request, or when
+    the agent says nothing of the document (the request alone names no work)."""
+    words = request_words(request)
+    if not _DOCUMENT.search(words) or word_count(_DOCUMENT.sub(" ", words)) > _ATTACHING_WORDS:
+        return ""
+    gist = next((s for s in sentences(opening[:_OPENING_CHARS].replace("**", "")) if _ABOUT_DOCUMENT.match(s)), "")
+    return f"{_clip(words, _GIST_CHARS)} — the agent read it as: “{_clip(gist, _GIST_CHARS)}”" if gist else ""
 
 
 _NEXT_WORK = re.compile(
