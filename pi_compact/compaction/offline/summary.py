@@ -255,7 +255,7 @@ def _merge(old: Sections, new: Sections, state: RegionState) -> Sections:
     old_rules = [rule for rule in old.items["constraints"] if not names_any(rule, lapsed)
                  and not (gates_now and rule.startswith(_GATES_LABEL))]  # the routine as the newest part kept it
     merged.items["constraints"] = _newest(old_rules + new.items["constraints"], _LIMITS["constraints"])
-    merged.items["decisions"] = _kept_decisions(_newest(old.items["decisions"] + new.items["decisions"], 10 ** 6),
+    merged.items["decisions"] = _kept_decisions(_unique(old.items["decisions"] + new.items["decisions"]),
                                                 _LIMITS["decisions"])
     merged.items["done"] = _merge_done(old.items["done"], new.items["done"])
     merged.items["in_progress"] = new.items["in_progress"] if moved_on else _still_open(old, state)
@@ -277,15 +277,20 @@ def _kept_decisions(decisions: list[str], limit: int) -> list[str]:
     other kinds: which way the user chose holds however much was decided since."""
     if len(decisions) <= limit:
         return decisions
-    picks = [n for n, decision in enumerate(decisions) if _PICKED.match(decision)][-limit:]
-    others = [n for n in range(len(decisions)) if n not in set(picks)]
-    kept = set(picks) | set(others[len(others) - (limit - len(picks)):] if limit > len(picks) else [])
+    picks = {n for n, decision in enumerate(decisions) if _PICKED.match(decision)}
+    picks = set(sorted(picks)[-limit:])
+    others = [n for n in range(len(decisions)) if n not in picks]
+    kept = picks | set(others[len(others) - (limit - len(picks)):] if limit > len(picks) else ())
     return [decision for n, decision in enumerate(decisions) if n in kept]
 
 
+def _unique(items: list[str]) -> list[str]:
+    """``items`` once each (the same words in another case or spacing are the same item), where first said."""
+    return list({" ".join(item.split()).lower(): item for item in items}.values())
+
+
 def _newest(items: list[str], limit: int) -> list[str]:
-    unique = list({" ".join(item.split()).lower(): item for item in items}.values())
-    return unique[-limit:]
+    return _unique(items)[-limit:]
 
 
 def _still_open(old: Sections, state: RegionState) -> list[str]:
