@@ -45,13 +45,17 @@ class GrowingText:
         self._index(len(self.pieces) - 1, piece)
 
     def _index(self, number: int, piece: str) -> None:
-        """Record where each run of name characters of ``piece`` stands (one pass over it)."""
+        """Record where each run of name characters of ``piece`` stands (one pass over it; a step per word, so it
+        does the least it can: a run is stripped only when it ends on a sentence's mark)."""
+        setdefault = self._runs.setdefault
         for match in _RUN.finditer(piece):
             run = match.group()
-            self._runs.setdefault(run, []).append((number, match.start()))
-            bare = run.rstrip(_ENDS)
-            if bare and bare != run:
-                self._runs.setdefault(bare, []).append((number, match.start()))
+            place = (number, match.start())
+            setdefault(run, []).append(place)
+            if run[-1] in _ENDS:
+                bare = run.rstrip(_ENDS)
+                if bare:
+                    setdefault(bare, []).append(place)
 
     def __contains__(self, needle: str) -> bool:
         if needle in self._found:
