@@ -16,6 +16,7 @@ import re
 from typing import Any, Callable
 
 from .carried import as_of_then
+from .intent import earlier_intent
 from .clause import request_clause
 from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
@@ -576,7 +577,7 @@ class OfflineSummarizer:
             sections.items[key] = not_reversed(sections.items[key], messages, earlier=old.items[key])
         _with_skills(sections.items["constraints"], skills_item(messages))
         _with_told(sections, told_errors(messages, facts.attempts), lambda: render(sections, LAYOUT, ()))
-        sections.items["goal"] = [_goal(state, earlier_goal, first_request)]
+        sections.items["goal"] = [_goal(state, earlier_goal, first_request, earlier_intent(previous))]
         first_line = one_line(first_request)
         sections.items["critical"] = [  # the first request is quoted whole above the summary: no second copy
             item for item in sections.items["critical"] if not (
@@ -668,7 +669,7 @@ def _asked_once(done: list[str], critical: list[str], goal: list[str]) -> None:
             done[number] = left.strip()
 
 
-def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
+def _goal(state: RegionState, merged: list[str], first_request: str, intent: str = "") -> str:
     """The objective (:func:`_objective`) and what the user asks for now (:func:`.goal.with_now`): the short request
     that moved the work on last (:func:`_moved_on`), else the latest that states work of its own (the earlier ones
     are quoted under Critical Context). An objective whose work was finished and committed in the region says so,
@@ -676,7 +677,7 @@ def _goal(state: RegionState, merged: list[str], first_request: str) -> str:
     picked = picked_work([(turn.request, before.final_answer) for before, turn in zip(state.turns, state.turns[1:])])
     if picked:
         return picked  # the user took up one of the tasks the agent proposed: the finished objective is history
-    objective = _objective(state, merged, first_request)
+    objective = _objective(state, merged, first_request, intent)
     now = _undo_now(state.turns) or _moved_on(state.turns, bool(state.mid_work)) or _later(state, state.goal_now)
     if now and _finished_since(state.turns, now):
         now = f"{now}{_NOW_DONE_MARK}"  # answered: the user's latest ask, not work still to do
@@ -762,12 +763,16 @@ def _committed(turns: tuple[Turn, ...], request: str) -> bool:
                for turn in turns)
 
 
-def _objective(state: RegionState, merged: list[str], first_request: str) -> str:
+def _objective(state: RegionState, merged: list[str], first_request: str, intent: str = "") -> str:
     """The current objective: one the user stated in this region; else the earlier summary's; else the session's
-    first request that asks for work; else this region's first request."""
+    first request that asks for work; else this region's first request; else, in a region without any, the
+    objective an earlier summary in a model's numbered layout states (:func:`.intent.earlier_intent`).
+
+    (That intent serves only where the region holds no request: put before the region's own requests, it was
+    the older aim where the user had moved on, and on the calibration half it lost four facts for one.)"""
     if state.goal_stated or not (merged or first_request):
         fallback = next((t.request for t in state.turns if t.request.strip()), "")
-        return state.goal or (clip_words(fallback, 300) if fallback else "(no user request in this part)")
+        return state.goal or (clip_words(fallback, 300) if fallback else intent or "(no user request in this part)")
     if merged:
         return merged[0]
     return task_goal(first_request) if is_substantive(first_request) and task_goal(first_request) else \
