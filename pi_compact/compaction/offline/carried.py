@@ -44,10 +44,13 @@ def _stems(text: str) -> set[str]:
 
 
 def _done_since(item: str, state: RegionState) -> bool:
-    """The region did what ``item`` names: a command or path it quotes succeeded, or a request the region finished
-    holds most of its words. (A code block names no work of its own.)"""
+    """The region did what ``item`` names: a command or path it quotes succeeded, a routine step it names in words
+    ran (:func:`_routine_done`), or a request the region finished holds most of its words. (A code block names no
+    work of its own.)"""
     if "```" in item:
         return False
+    if _routine_done(item, state):
+        return True
     for span in _SPAN.findall(item):
         if " " in span and any(action.startswith("`") and span in action for action in state.succeeded):
             return True  # a command it names ran and passed
@@ -58,6 +61,40 @@ def _done_since(item: str, state: RegionState) -> bool:
         return False
     return any(turn.status == DONE and len(wanted & _stems(turn.request)) >= _SHARED * len(wanted)
                for turn in state.turns)
+
+
+_ROUTINE = re.compile(r"^(?:re-?run|run|execute|commit|push)\b[^\n]{0,160}", re.I)
+"""An item that asks for a routine step in words ("Run the new tests to verify they pass", "Run tests and lint",
+"Commit the changes", "Push to the PR branch"): no command quoted, so only the kind of command tells it was done."""
+_KINDS = (
+    (re.compile(r"\btests?\b|\btesting\b", re.I), re.compile(r"test|jest|rspec|\bspec\b", re.I)),
+    (re.compile(r"\blint(?:er|s|ing)?\b", re.I), re.compile(r"lint|ruff|clippy|flake8|\bgo\s{1,4}vet\b", re.I)),
+    (re.compile(r"\btype-?check", re.I), re.compile(r"typecheck|type-check|\bmypy\b|pyright|\btsc\b", re.I)),
+    (re.compile(r"\bbuild\b", re.I), re.compile(r"\bbuild\b|\bmake\b|\bcompile", re.I)),
+    (re.compile(r"^commit\b", re.I), re.compile(r"\bgit\s{1,4}(?:-C\s{1,4}\S{1,300}\s{1,4})?commit\b")),
+    (re.compile(r"^push\b", re.I), re.compile(r"\bgit\s{1,4}(?:-C\s{1,4}\S{1,300}\s{1,4})?push\b")),
+)
+"""(the words of an item naming a kind of step, a command of that kind)."""
+_QUALIFIERS = re.compile(r"\b(integration|e2e|end-to-end|unit|smoke|browser|playwright|benchmark)\b", re.I)
+"""A kind of tests the item names: a run of other tests did not do it (``mise run test`` runs no integration
+tests the item asks for)."""
+
+
+def _routine_done(item: str, state: RegionState) -> bool:
+    """``item`` asks for routine steps in words, and each kind it names ran with success in the region, its last run
+    not failing since (an open error on a command of that kind keeps it to do)."""
+    asked = _ROUTINE.match(item.strip())
+    if asked is None:
+        return False
+    words = asked.group(0)
+    kinds = [command for said, command in _KINDS if said.search(words)]
+    qualifiers = {q.lower() for q in _QUALIFIERS.findall(words)}
+    ran = [command for turn in state.turns for command in turn.ran]  # whole (a label is cut at 120 characters)
+    failing = [error for error in state.open_errors if error.startswith("`")]
+    return bool(kinds) and all(
+        any(kind.search(action) and all(q in action.lower() for q in qualifiers) for action in ran)
+        and not any(kind.search(error.split("`", 2)[1]) for error in failing if error.count("`") >= 2)
+        for kind in kinds)
 
 
 def as_of_then(critical: list[str], carried: Sequence[str], state: RegionState) -> None:
