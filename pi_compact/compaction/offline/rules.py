@@ -367,9 +367,11 @@ _PASSING = re.compile(
 """Where a standing rule said in passing opens a clause of a longer sentence: after a clause's mark (a comma, a
 dash, a semicolon; their CJK forms) and the conjunctions that join it ("and", "also", "but please"), or after a bare
 "and", a standing adverb ("from now on", "always", "never", "don't ever", "以后", "今後", "désormais", "ab jetzt")."""
-_STATES = re.compile(r"^\W{0,3}(?:i|we|it|he|she|they|this|that|there|you|the \w+)\b", re.I)
+_STATES = re.compile(r"^\W{0,3}(?:i|we|it|he|she|they|this|that|there|you|the \w+|an? \w+)\b", re.I)
 """A sentence that opens with a subject states what happened ("I checked and never saw it"): its "and never …" is no
-order to the agent."""
+order to the agent. So does its last clause ("Since 500 >= 400, a 5xx error would be caught by the 500 handler first
+and never reach the new check"): the "and" joins that clause's verbs, whatever the sentence opened with."""
+_CLAUSE_MARK = re.compile(r"[,;:]\s")
 _ELLIPTIC = re.compile(r"(?:always|never)\s{1,3}(?:in|on|at|for|to|from|with|by|into|inside|as|than|the|a|an|any|more"
                        r"|less|when|if|there|here)\b", re.I)
 """An "always"/"never" clause with no verb of its own ("… add it to the website build, and never in the artifacts"):
@@ -383,7 +385,8 @@ def passing_rule(sentence: str) -> tuple[str, str]:
     sentence holds none, or opens with it (the whole sentence is the rule)."""
     for match in _PASSING.finditer(sentence[:2000]):
         head, joined = sentence[: match.start()].strip(), match.group(0)
-        if not head or (joined[:1].isspace() and joined[1:2].isalpha() and _STATES.match(head)):
+        if not head or (joined[:1].isspace() and joined[1:2].isalpha()
+                        and (_STATES.match(head) or _STATES.match(_CLAUSE_MARK.split(head)[-1]))):
             continue  # (a bare "and" after a subject: "I checked and never saw it")
         clause = sentence[match.end():].strip()
         if _ELLIPTIC.match(clause):

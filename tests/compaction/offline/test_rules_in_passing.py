@@ -56,6 +56,12 @@ def test_the_rule_binds_after_its_request_is_done_and_the_request_does_not(reque
     "It works now, never mind the earlier error.",
     "Fix the login bug and the logout bug.",
     "I would add that logic to the website build only, and never in the artifacts we ship.",  # no verb of its own
+    # the clause before the bare "and" has a subject of its own, whatever the sentence opened with
+    "Since 500 >= 400 is true, a 5xx `context_size_error` would be caught by the 500 handler first and never reach "
+    "the new detection code.",
+    "After the merge, the hook fires twice and never clears the flag.",
+    "Because of the retry loop, an expired token is refreshed again and always returns the same error.",
+    "On a cold start; the worker reads the queue and never acknowledges the message.",
 ])
 def test_words_that_state_what_happened_set_no_rule(said: str) -> None:
     assert constraint_sentences(said) == []
