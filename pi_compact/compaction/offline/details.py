@@ -31,6 +31,7 @@ from .goal import go_ahead, user_requests
 from .paths import PathNames, infer_cwd
 from .sections import Sections
 from .short_paths import endings, short_names
+from .shell import prints_only
 from .state import RegionState, Turn, is_slash_command
 from .text import clip_words, one_line, sentences
 from ..tokens import text_tokens
@@ -559,6 +560,8 @@ def _ran_line(facts: Facts, have: set[str], room: int, cwd: str = "") -> str:
             continue
         if "|" in attempt.target or "<<" in attempt.target or "git commit" in attempt.target:
             continue  # a pipeline's status is its filter's; commits are listed under Done
+        if prints_only(attempt.target):
+            continue  # ``git log main..HEAD``, ``git status``: it looked, it did nothing the next agent builds on
         command = clip_words(_ran_command(attempt.target, cwd).replace("`", "'"), 100)
         last.pop(command, None)
         last[command] = not attempt.failed

@@ -386,6 +386,17 @@ def test_only_commands_whose_last_run_succeeded_are_listed_as_succeeded() -> Non
     assert "`mise run lint`" not in line and "grep" not in line
 
 
+@pytest.mark.parametrize("looked", ["git log --oneline main..HEAD", "git status --short", "git diff --stat HEAD~1",
+                                    "git -C web show HEAD", "cat package.json"])
+def test_a_command_that_only_looked_is_not_listed_as_succeeded(looked: str) -> None:
+    messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
+    for call_id, command in (("a", "mise run test:integration"), ("b", looked)):
+        messages += [assistant(call(call_id, "bash", command=command)), result(call_id, "bash", "ok")]
+    messages.append(assistant("Checked the branch."))
+    line = next(line for line in summarize(messages, metadata={"cwd": CWD}).splitlines() if RAN_LABEL in line)
+    assert "`mise run test:integration`" in line and looked.split()[-1] not in line, line
+
+
 @pytest.mark.parametrize("path", ["docs/guide.md", "README.mdx", "notes/plan.txt"])
 def test_a_prose_file_brings_in_no_names(path: str) -> None:
     messages = _region(["The profile shows the importer spends 90% of its time in one loop."])
