@@ -378,6 +378,11 @@ _ELLIPTIC = re.compile(r"(?:always|never)\s{1,3}(?:in|on|at|for|to|from|with|by|
 it shares the verb of the words before it, so it is no rule alone."""
 
 
+def _open_quote(text: str) -> bool:
+    """``text`` leaves a quote open: a straight double quote unpaired, or an opening curly one not closed."""
+    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
+
+
 def passing_rule(sentence: str) -> tuple[str, str]:
     """A standing rule said in passing in a longer sentence ("Fix the login bug — and never push to main without
     asking me", "修复登录的问题，以后一律用 pnpm"): ``(the words before it, the rule's clause)``, the clause from its
@@ -388,6 +393,8 @@ def passing_rule(sentence: str) -> tuple[str, str]:
         if not head or (joined[:1].isspace() and joined[1:2].isalpha()
                         and (_STATES.match(head) or _STATES.match(_CLAUSE_MARK.split(head)[-1]))):
             continue  # (a bare "and" after a subject: "I checked and never saw it")
+        if _open_quote(head):
+            continue  # inside a quote: a message's words ("Warn users: \"stored in the browser only, never sent\"")
         clause = sentence[match.end():].strip()
         if _ELLIPTIC.match(clause):
             continue

@@ -65,3 +65,18 @@ def test_the_rule_binds_after_its_request_is_done_and_the_request_does_not(reque
 ])
 def test_words_that_state_what_happened_set_no_rule(said: str) -> None:
     assert constraint_sentences(said) == []
+
+
+@pytest.mark.parametrize("said", [
+    'Warn users: "API key stored in browser only, never sent to our servers"',
+    "Show the banner “saved on this device only, never uploaded” under the form.",
+    'The toast reads "Draft kept locally - always synced on reconnect" after a save.',
+])
+def test_a_clause_inside_a_quote_is_no_rule_of_its_own(said: str) -> None:
+    assert not any(rule.lower().startswith(("never", "always")) for rule in constraint_sentences(said))
+
+
+@pytest.mark.parametrize("said", ['Rename the "save" button, and never push to main.',
+                                  "Keep the “Draft” label - and always run the linter first."])
+def test_a_rule_after_a_closed_quote_is_kept(said: str) -> None:
+    assert any(rule.lower().startswith(("never", "always")) for rule in constraint_sentences(said))
