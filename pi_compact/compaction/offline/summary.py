@@ -16,7 +16,6 @@ import re
 from typing import Any, Callable
 
 from .carried import as_of_then
-from .intent import earlier_intent
 from .clause import request_clause
 from .compose import strip_generated
 from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LABEL, MET_LABEL, NAMES_LABEL, RAN_LABEL,
@@ -24,6 +23,7 @@ from .details import (COMMITTED_LABEL, EARLIER_CHANGED_LABEL, GIT_LABEL, LOG_LAB
 from .facts import Facts, constraint_sentences, extract_facts
 from .goal import (COMMAND_PREFIX, NUDGE_WORDS, approves, command_subject, gives_rules_only, moves_on, names_a_stage, only_asks, picked_work, sets_work,
                    task_goal, with_now, word_count)
+from .intent import earlier_intent
 from .progress import asked_status_items, brief_done_item, closed_items, done_items, left_something, open_findings, pending_step, step_kinds, undoes, undone_item
 from .rules import accepted_proposal, names_any, standing
 from .steps import in_progress_items, next_items, steer_decision
@@ -769,7 +769,7 @@ def _objective(state: RegionState, merged: list[str], first_request: str, intent
     objective an earlier summary in a model's numbered layout states (:func:`.intent.earlier_intent`).
 
     (That intent serves only where the region holds no request: put before the region's own requests, it was
-    the older aim where the user had moved on, and on the calibration half it lost four facts for one.)"""
+    the older aim where the user had moved on, and on the calibration half it lost five facts for one gained.)"""
     if state.goal_stated or not (merged or first_request):
         fallback = next((t.request for t in state.turns if t.request.strip()), "")
         return state.goal or (clip_words(fallback, 300) if fallback else intent or "(no user request in this part)")
